@@ -1,0 +1,124 @@
+package dev.noneops.core.layout;
+
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * The shared host paths a node writes, the same a containerised node sees, all below a
+ * {@code root} prefix ({@code /} on a real host, a temporary tree in tests). The systemd unit
+ * directory is configured separately, as the seed's {@code SystemdDir}.
+ */
+public record HostPaths(Path root, Path systemdDir) {
+
+  /** Marker line every unit and drop-in this node writes starts with. */
+  public static final String UNIT_MARKER = "# Managed by unbounded-agent (none)";
+
+  public static final String LOCALDNS_UNIT = "localdns.service";
+  public static final String CONTAINERD_UNIT = "containerd.service";
+  public static final String KUBELET_UNIT = "kubelet.service";
+
+  public HostPaths {
+    Objects.requireNonNull(root, "root");
+    Objects.requireNonNull(systemdDir, "systemdDir");
+    if (!root.isAbsolute() || !systemdDir.isAbsolute()) {
+      throw new IllegalArgumentException("host paths must be absolute: " + root + ", " + systemdDir);
+    }
+  }
+
+  /** The real host: root {@code /}, units in {@code /etc/systemd/system}. */
+  public static HostPaths realHost() {
+    return new HostPaths(Path.of("/"), Path.of("/etc/systemd/system"));
+  }
+
+  /** {@code absolute} (e.g. {@code /etc/containerd/config.toml}) below this root. */
+  public Path host(String absolute) {
+    if (!absolute.startsWith("/")) {
+      throw new IllegalArgumentException("host path must be absolute: " + absolute);
+    }
+    return root.resolve(absolute.substring(1));
+  }
+
+  public Path unit(String name) {
+    return systemdDir.resolve(name);
+  }
+
+  public Path kubeletDropInDir() {
+    return systemdDir.resolve(KUBELET_UNIT + ".d");
+  }
+
+  public Path containerdConfig() {
+    return host("/etc/containerd/config.toml");
+  }
+
+  public Path containerdConfDir() {
+    return host("/etc/containerd/conf.d");
+  }
+
+  public Path kubeletDir() {
+    return host("/var/lib/kubelet");
+  }
+
+  public Path bootstrapKubeconfig() {
+    return host("/var/lib/kubelet/bootstrap-kubeconfig");
+  }
+
+  public Path kubeconfig() {
+    return host("/var/lib/kubelet/kubeconfig");
+  }
+
+  public Path pkiDir() {
+    return host("/etc/kubernetes/pki");
+  }
+
+  public Path apiServerCaCert() {
+    return host("/etc/kubernetes/pki/apiserver-client-ca.crt");
+  }
+
+  public Path manifestsDir() {
+    return host("/etc/kubernetes/manifests");
+  }
+
+  public Path kubeletDefaults() {
+    return host("/etc/default/kubelet");
+  }
+
+  public Path cniBinDir() {
+    return host("/opt/cni/bin");
+  }
+
+  public Path cniConfDir() {
+    return host("/etc/cni/net.d");
+  }
+
+  public Path containerdRunDir() {
+    return host("/run/containerd");
+  }
+
+  public Path containerdStateDir() {
+    return host("/var/lib/containerd");
+  }
+
+  public Path sysctlFile() {
+    return host("/etc/sysctl.d/99-kubernetes.conf");
+  }
+
+  public Path modulesLoadFile() {
+    return host(NodeConstants.MODULES_LOAD_PATH);
+  }
+
+  public Path localDnsConfigDir() {
+    return host("/etc/unbounded/localdns");
+  }
+
+  public Path agentConfigDir() {
+    return host(NodeConstants.AGENT_CONFIG_DIR);
+  }
+
+  public Path appliedConfig() {
+    return agentConfigDir().resolve(NodeConstants.APPLIED_CONFIG_NAME);
+  }
+
+  public Path ownershipRecord() {
+    return agentConfigDir().resolve(NodeConstants.OWNERSHIP_RECORD_NAME);
+  }
+}

@@ -1,0 +1,25 @@
+package dev.noneops.ports.download;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * Fetches artifacts over HTTP(S).
+ *
+ * <p>{@link #download} streams into a temp file beside {@code destination}, verifies the SHA-256
+ * (when one is expected) and only then durably renames it into place: a file at
+ * {@code destination} is always complete and verified. When {@code destination} already holds
+ * content with the expected digest, nothing is transferred. Transient failures (connection
+ * errors, 5xx, 429) are retried a bounded number of times with backoff; 4xx and checksum
+ * mismatches are not.
+ */
+public interface ArtifactDownloader {
+
+  DownloadResult download(URI url, Optional<Sha256> expected, Path destination, long maxBytes, DownloadListener listener)
+      throws IOException;
+
+  /** A small document (a {@code .sha256} file) held in memory; at most {@code maxBytes}. */
+  byte[] fetch(URI url, long maxBytes) throws IOException;
+}

@@ -1,0 +1,36 @@
+package dev.noneops.ports.systemd;
+
+import java.util.Objects;
+
+/**
+ * A snapshot of one unit's state.
+ *
+ * @param unit the unit name, e.g. {@code kubelet.service}
+ * @param load whether a unit file was found; {@link LoadState#NOT_FOUND} for an unknown unit
+ * @param active the {@code ActiveState}
+ * @param sub the {@code SubState} ({@code running}, {@code dead}, {@code exited}, ...)
+ * @param mainPid the main process id, 0 when none
+ * @param fragmentPath the unit file systemd loaded, empty when none
+ * @param result the {@code Result} property of a service ({@code success}, {@code exit-code},
+ *     ...); empty when systemd has none
+ */
+public record UnitStatus(
+    String unit, LoadState load, ActiveState active, String sub, long mainPid, String fragmentPath, String result) {
+
+  public UnitStatus {
+    Objects.requireNonNull(unit, "unit");
+    Objects.requireNonNull(load, "load");
+    Objects.requireNonNull(active, "active");
+    Objects.requireNonNull(sub, "sub");
+    Objects.requireNonNull(fragmentPath, "fragmentPath");
+    Objects.requireNonNull(result, "result");
+  }
+
+  public boolean isActive() {
+    return active == ActiveState.ACTIVE || active == ActiveState.RELOADING;
+  }
+
+  public boolean isFailed() {
+    return active == ActiveState.FAILED;
+  }
+}
