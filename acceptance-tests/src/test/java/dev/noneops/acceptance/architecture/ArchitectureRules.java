@@ -1,0 +1,105 @@
+package dev.noneops.acceptance.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaAccess;
+import com.tngtech.archunit.lang.ArchRule;
+
+/**
+ * The module boundaries of DESIGN.md section 2 as ArchUnit rules: the pure domain reaches the
+ * host only through ports, adapters see only ports, and only the CLI's wiring package sees
+ * everything.
+ */
+final class ArchitectureRules {
+  static final String PORTS = "dev.noneops.ports..";
+  static final String CORE = "dev.noneops.core..";
+  static final String SYSTEMD_ADAPTER = "dev.noneops.systemd..";
+  static final String HOSTFS_ADAPTER = "dev.noneops.hostfs..";
+  static final String CLI = "dev.noneops.cli..";
+  static final String CLI_WIRING = "dev.noneops.cli.wiring..";
+  static final String TESTKIT = "dev.noneops.testkit..";
+
+  private static final String[] INFRASTRUCTURE_LIBRARIES = {
+    "org.freedesktop..", "jnr..", "com.kenai..", "picocli..",
+  };
+
+  private ArchitectureRules() {}
+
+  static final ArchRule PURE_CODE_SEES_NO_ADAPTER =
+      noClasses()
+          .that().resideInAnyPackage(CORE, PORTS)
+          .should().dependOnClassesThat().resideInAnyPackage(SYSTEMD_ADAPTER, HOSTFS_ADAPTER, CLI, TESTKIT)
+          .because("core and ports reach the host only through port interfaces");
+
+  static final ArchRule PURE_CODE_SEES_NO_INFRASTRUCTURE_LIBRARY =
+      noClasses()
+          .that().resideInAnyPackage(CORE, PORTS)
+          .should().dependOnClassesThat().resideInAnyPackage(INFRASTRUCTURE_LIBRARIES)
+          .because("D-Bus, jnr and picocli belong to the adapters");
+
+  static final ArchRule PORTS_DEPEND_ON_THE_JDK_ONLY =
+      noClasses()
+          .that().resideInAPackage(PORTS)
+          .should().dependOnClassesThat().resideOutsideOfPackages(PORTS, "java..")
+          .because("ports are the contract, with no library in it");
+
+  static final ArchRule CORE_DOES_NO_IO_OF_ITS_OWN =
+      noClasses()
+          .that().resideInAPackage(CORE)
+          .should().dependOnClassesThat().belongToAnyOf(
+              java.io.File.class,
+              java.io.FileInputStream.class,
+              java.io.FileOutputStream.class,
+              java.io.RandomAccessFile.class,
+              java.nio.file.Files.class,
+              java.nio.channels.FileChannel.class,
+              ProcessBuilder.class,
+              java.net.Socket.class,
+              java.net.ServerSocket.class,
+              java.net.DatagramSocket.class,
+              java.net.URLConnection.class,
+              java.net.http.HttpClient.class)
+          .orShould().accessField(System.class, "out")
+          .orShould().accessField(System.class, "err")
+          .orShould().accessField(System.class, "in")
+          .orShould().callMethod(System.class, "exit", int.class)
+          .orShould().callMethod(Runtime.class, "exec", String.class)
+          .orShould().callMethodWhere(threadSleep())
+          .because("core does no I/O of its own: files, processes, sockets, the console and time go through ports");
+
+  static final ArchRule ADAPTERS_DEPEND_ON_PORTS_ONLY =
+      noClasses()
+          .that().resideInAnyPackage(SYSTEMD_ADAPTER, HOSTFS_ADAPTER)
+          .should().dependOnClassesThat().resideInAnyPackage(CORE, CLI, TESTKIT)
+          .because("an adapter implements ports and knows nothing of the domain");
+
+  static final ArchRule ADAPTERS_DO_NOT_SEE_EACH_OTHER_SYSTEMD =
+      noClasses()
+          .that().resideInAPackage(SYSTEMD_ADAPTER)
+          .should().dependOnClassesThat().resideInAPackage(HOSTFS_ADAPTER);
+
+  static final ArchRule ADAPTERS_DO_NOT_SEE_EACH_OTHER_HOSTFS =
+      noClasses()
+          .that().resideInAPackage(HOSTFS_ADAPTER)
+          .should().dependOnClassesThat().resideInAPackage(SYSTEMD_ADAPTER);
+
+  static final ArchRule ONLY_WIRING_SEES_THE_ADAPTERS =
+      noClasses()
+          .that().resideInAPackage(CLI).and().resideOutsideOfPackage(CLI_WIRING)
+          .should().dependOnClassesThat().resideInAnyPackage(SYSTEMD_ADAPTER, HOSTFS_ADAPTER)
+          .because("the CLI's commands are thin shells over core; only its wiring package composes the real adapters");
+
+  static final ArchRule NO_CYCLES_BETWEEN_MODULES =
+      slices().matching("dev.noneops.(*)..").should().beFreeOfCycles();
+
+  static final ArchRule NO_CYCLES_INSIDE_CORE =
+      slices().matching("dev.noneops.core.(*)..").should().beFreeOfCycles();
+
+  private static DescribedPredicate<JavaAccess<?>> threadSleep() {
+    return DescribedPredicate.describe(
+        "Thread.sleep",
+        access -> access.getTargetOwner().isEquivalentTo(Thread.class) && access.getName().equals("sleep"));
+  }
+}

@@ -1,0 +1,47 @@
+package dev.noneops.acceptance.architecture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.lang.EvaluationResult;
+import dev.noneops.core.archfixture.CoreClassDoingItsOwnIo;
+import dev.noneops.core.archfixture.CoreClassSeeingAnAdapter;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The rules are not vacuous: deliberately bad classes that live on the test class path, in a core
+ * package, are reported.
+ */
+class ArchitectureRulesCatchViolationsTest {
+  private final JavaClasses fixtures = new ClassFileImporter()
+      .importClasses(CoreClassDoingItsOwnIo.class, CoreClassSeeingAnAdapter.class);
+
+  @Test
+  void aCoreClassReadingFilesItselfIsCaught() {
+    EvaluationResult result = ArchitectureRules.CORE_DOES_NO_IO_OF_ITS_OWN.evaluate(fixtures);
+
+    assertThat(result.hasViolation()).isTrue();
+    assertThat(result.getFailureReport().getDetails())
+        .anyMatch(d -> d.contains("CoreClassDoingItsOwnIo") && d.contains("java.nio.file.Files"))
+        .anyMatch(d -> d.contains("CoreClassDoingItsOwnIo") && d.contains("System.out"))
+        .anyMatch(d -> d.contains("CoreClassDoingItsOwnIo") && d.contains("Thread.sleep"));
+  }
+
+  @Test
+  void aCoreClassUsingAnAdapterIsCaught() {
+    EvaluationResult result = ArchitectureRules.PURE_CODE_SEES_NO_ADAPTER.evaluate(fixtures);
+
+    assertThat(result.hasViolation()).isTrue();
+    assertThat(result.getFailureReport().getDetails())
+        .anyMatch(d -> d.contains("CoreClassSeeingAnAdapter"));
+  }
+
+  @Test
+  void aCleanCoreClassPasses() {
+    JavaClasses clean = new ClassFileImporter().importClasses(dev.noneops.core.layout.Layout.class);
+
+    assertThat(ArchitectureRules.CORE_DOES_NO_IO_OF_ITS_OWN.evaluate(clean).hasViolation()).isFalse();
+    assertThat(ArchitectureRules.PURE_CODE_SEES_NO_ADAPTER.evaluate(clean).hasViolation()).isFalse();
+  }
+}

@@ -1,0 +1,49 @@
+package dev.noneops.acceptance.architecture;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.lang.ArchRule;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Every production class of every module obeys the architecture rules. */
+class ArchitectureTest {
+  private static JavaClasses production;
+
+  @BeforeAll
+  static void importProductionClasses() {
+    production = new ClassFileImporter()
+        .withImportOption(location -> !location.contains("/test-classes/"))
+        .importPackages("dev.noneops");
+  }
+
+  static Stream<ArchRule> rules() {
+    return Stream.of(
+        ArchitectureRules.PURE_CODE_SEES_NO_ADAPTER,
+        ArchitectureRules.PURE_CODE_SEES_NO_INFRASTRUCTURE_LIBRARY,
+        ArchitectureRules.PORTS_DEPEND_ON_THE_JDK_ONLY,
+        ArchitectureRules.CORE_DOES_NO_IO_OF_ITS_OWN,
+        ArchitectureRules.ADAPTERS_DEPEND_ON_PORTS_ONLY,
+        ArchitectureRules.ADAPTERS_DO_NOT_SEE_EACH_OTHER_SYSTEMD,
+        ArchitectureRules.ADAPTERS_DO_NOT_SEE_EACH_OTHER_HOSTFS,
+        ArchitectureRules.ONLY_WIRING_SEES_THE_ADAPTERS,
+        ArchitectureRules.NO_CYCLES_BETWEEN_MODULES,
+        ArchitectureRules.NO_CYCLES_INSIDE_CORE);
+  }
+
+  @ParameterizedTest
+  @MethodSource("rules")
+  void productionCodeObeys(ArchRule rule) {
+    rule.check(production);
+  }
+
+  @org.junit.jupiter.api.Test
+  void theImportSeesEveryModuleSoNoRulePassesVacuously() {
+    assertThat(production.stream().map(c -> c.getPackageName().split("\\.")[2]).distinct())
+        .contains("ports", "core");
+  }
+}
