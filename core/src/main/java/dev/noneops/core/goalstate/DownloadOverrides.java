@@ -1,5 +1,6 @@
 package dev.noneops.core.goalstate;
 
+import dev.noneops.core.config.AgentConfig;
 import java.util.Objects;
 
 /** Per-artifact download overrides; {@link DownloadSource#NONE} where an artifact has none. */
@@ -21,5 +22,22 @@ public record DownloadOverrides(
     Objects.requireNonNull(cni, "cni");
     Objects.requireNonNull(crictl, "crictl");
     Objects.requireNonNull(localDns, "localDns");
+  }
+
+  /** The overrides a configuration's {@code Downloads} holds. */
+  public static DownloadOverrides of(AgentConfig.Downloads d) {
+    return new DownloadOverrides(DownloadSource.of(d.kubernetes()), DownloadSource.of(d.containerd()), DownloadSource.of(d.runc()),
+        DownloadSource.of(d.cni()), DownloadSource.of(d.crictl()), DownloadSource.of(d.localDns()));
+  }
+
+  /** {@code base} with every artifact these overrides set replaced by this override (whole entries, not fields). */
+  public AgentConfig.Downloads over(AgentConfig.Downloads base) {
+    return new AgentConfig.Downloads(
+        pick(kubernetes, base.kubernetes()), pick(containerd, base.containerd()), pick(runc, base.runc()),
+        pick(cni, base.cni()), pick(crictl, base.crictl()), pick(localDns, base.localDns()));
+  }
+
+  private static AgentConfig.Download pick(DownloadSource override, AgentConfig.Download base) {
+    return override.isEmpty() ? base : override.toConfig();
   }
 }

@@ -1,5 +1,6 @@
 package dev.noneops.core.goalstate;
 
+import dev.noneops.core.config.AgentConfig;
 import java.util.Objects;
 
 /**
@@ -14,6 +15,16 @@ public record DownloadSource(String baseUrl, String url, String version) {
     Objects.requireNonNull(baseUrl, "baseUrl");
     Objects.requireNonNull(url, "url");
     Objects.requireNonNull(version, "version");
+  }
+
+  /** The same override as a configuration's {@code Downloads.<Artifact>} entry. */
+  public static DownloadSource of(AgentConfig.Download download) {
+    return new DownloadSource(download.baseUrl(), download.url(), download.version());
+  }
+
+  /** This override as a configuration's {@code Downloads.<Artifact>} entry. */
+  public AgentConfig.Download toConfig() {
+    return new AgentConfig.Download(baseUrl, url, version);
   }
 
   public boolean isEmpty() {

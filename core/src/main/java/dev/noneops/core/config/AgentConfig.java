@@ -1,0 +1,297 @@
+package dev.noneops.core.config;
+
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * The agent configuration, in the upstream shape (see {@link AgentConfigParser} for the JSON keys),
+ * plus the node-local DNS settings a host-native node needs. Empty strings mean "not set", as in
+ * the upstream JSON. Parsed configurations are already {@linkplain #normalized() normalised};
+ * {@link ConfigValidator} decides whether one is usable.
+ *
+ * @param machineName the Kubernetes Machine resource's name (not the node name, which is the host name)
+ * @param cluster the cluster the node joins
+ * @param kubelet how kubelet registers
+ * @param cri containerd and runc version overrides
+ * @param cni CNI plugins version override
+ * @param ociImage the rootfs image of containerised nodes; accepted for compatibility, unused by a host-native node
+ * @param attest the attestation endpoint of the upstream wrapper; accepted for compatibility and not persisted
+ * @param downloads where artifacts are downloaded from; not persisted in the applied config
+ * @param localDns the node-local DNS cache
+ */
+public record AgentConfig(
+    String machineName,
+    Cluster cluster,
+    Kubelet kubelet,
+    Cri cri,
+    Cni cni,
+    String ociImage,
+    Attest attest,
+    Downloads downloads,
+    LocalDns localDns) {
+
+  /** LocalDNS listens here unless configured otherwise (the address node-local-dns uses). */
+  public static final String DEFAULT_LOCALDNS_BIND_ADDRESS = "169.254.20.10";
+
+  /** The dummy interface LocalDNS listens on unless configured otherwise. */
+  public static final String DEFAULT_LOCALDNS_INTERFACE = "localdns0";
+
+  /** The cluster domain LocalDNS forwards to the cluster DNS unless configured otherwise. */
+  public static final String DEFAULT_CLUSTER_DOMAIN = "cluster.local";
+
+  public AgentConfig {
+    Objects.requireNonNull(machineName, "machineName");
+    Objects.requireNonNull(cluster, "cluster");
+    Objects.requireNonNull(kubelet, "kubelet");
+    Objects.requireNonNull(cri, "cri");
+    Objects.requireNonNull(cni, "cni");
+    Objects.requireNonNull(ociImage, "ociImage");
+    Objects.requireNonNull(attest, "attest");
+    Objects.requireNonNull(downloads, "downloads");
+    Objects.requireNonNull(localDns, "localDns");
+  }
+
+  /**
+   * This configuration normalised as upstream does on load, plus defaults: one leading {@code v}
+   * stripped from every version; {@code https://} prepended to an API server that names no scheme
+   * (one that names another scheme, such as {@code http://}, is kept so that validation rejects
+   * it rather than producing {@code https://http://...}); LocalDNS defaults filled in.
+   * Normalising twice changes nothing.
+   */
+  public AgentConfig normalized() {
+    return new AgentConfig(
+        machineName,
+        new Cluster(cluster.caCertBase64(), cluster.clusterDns(), stripV(cluster.version())),
+        new Kubelet(normalizeApiServer(kubelet.apiServer()), kubelet.auth(), kubelet.labels(), kubelet.registerWithTaints()),
+        new Cri(stripV(cri.containerdVersion()), stripV(cri.runcVersion())),
+        new Cni(stripV(cni.pluginVersion())),
+        ociImage,
+        attest,
+        downloads.normalized(),
+        new LocalDns(
+            stripV(localDns.version()),
+            orDefault(localDns.bindAddress(), DEFAULT_LOCALDNS_BIND_ADDRESS),
+            orDefault(localDns.interfaceName(), DEFAULT_LOCALDNS_INTERFACE),
+            orDefault(localDns.clusterDomain(), DEFAULT_CLUSTER_DOMAIN)));
+  }
+
+  /** This configuration with other download overrides. */
+  public AgentConfig withDownloads(Downloads newDownloads) {
+    return new AgentConfig(machineName, cluster, kubelet, cri, cni, ociImage, attest, newDownloads, localDns);
+  }
+
+  /** The Kubernetes version binaries are installed at: the download override, else {@code Cluster.Version}. */
+  public String effectiveKubernetesVersion() {
+    return downloads.kubernetes().version().isEmpty() ? cluster.version() : downloads.kubernetes().version();
+  }
+
+  static String stripV(String version) {
+    return version.startsWith("v") ? version.substring(1) : version;
+  }
+
+  private static String normalizeApiServer(String apiServer) {
+    if (apiServer.isEmpty() || apiServer.contains("://")) {
+      return apiServer;
+    }
+    return "https://" + apiServer;
+  }
+
+  private static String orDefault(String value, String fallback) {
+    return value.isEmpty() ? fallback : value;
+  }
+
+  /**
+   * The cluster the node joins.
+   *
+   * @param caCertBase64 the cluster CA, PEM, standard base64 with padding
+   * @param clusterDns the cluster DNS service IP, which LocalDNS forwards the cluster domain to
+   * @param version the Kubernetes version
+   */
+  public record Cluster(String caCertBase64, String clusterDns, String version) {
+    public Cluster {
+      Objects.requireNonNull(caCertBase64, "caCertBase64");
+      Objects.requireNonNull(clusterDns, "clusterDns");
+      Objects.requireNonNull(version, "version");
+    }
+  }
+
+  /**
+   * How kubelet registers.
+   *
+   * @param apiServer the API server URL
+   * @param auth how kubelet authenticates
+   * @param labels node labels, sorted by key
+   * @param registerWithTaints taints, {@code key[=value]:Effect}
+   */
+  public record Kubelet(String apiServer, Auth auth, SortedMap<String, String> labels, List<String> registerWithTaints) {
+    public Kubelet {
+      Objects.requireNonNull(apiServer, "apiServer");
+      Objects.requireNonNull(auth, "auth");
+      labels = Collections.unmodifiableSortedMap(new TreeMap<>(labels));
+      registerWithTaints = List.copyOf(registerWithTaints);
+    }
+  }
+
+  /**
+   * kubelet's credentials as written, before validation: a usable configuration sets exactly one.
+   *
+   * @param bootstrapToken the TLS bootstrap token, {@code ""} when not set
+   * @param execCredential the exec plugin, when set
+   */
+  public record Auth(String bootstrapToken, Optional<KubeletAuth.ExecCredential> execCredential) {
+    public Auth {
+      Objects.requireNonNull(bootstrapToken, "bootstrapToken");
+      Objects.requireNonNull(execCredential, "execCredential");
+    }
+
+    public static Auth token(String token) {
+      return new Auth(token, Optional.empty());
+    }
+
+    public static Auth exec(KubeletAuth.ExecCredential exec) {
+      return new Auth("", Optional.of(exec));
+    }
+
+    /**
+     * The one credential set.
+     *
+     * @throws IllegalStateException when both or neither are set (validation reports this first)
+     */
+    public KubeletAuth kubeletAuth() {
+      if (!bootstrapToken.isEmpty() && execCredential.isPresent()) {
+        throw new IllegalStateException(ConfigValidator.AUTH_BOTH);
+      }
+      if (!bootstrapToken.isEmpty()) {
+        return new KubeletAuth.BootstrapToken(bootstrapToken);
+      }
+      return execCredential.orElseThrow(() -> new IllegalStateException(ConfigValidator.AUTH_NEITHER));
+    }
+
+    @Override
+    public String toString() {
+      return "Auth[bootstrapToken=" + (bootstrapToken.isEmpty() ? "" : "<redacted>") + ", execCredential=" + execCredential + "]";
+    }
+  }
+
+  /**
+   * containerd and runc version overrides ({@code CRI.Containerd.Version}, {@code CRI.Runc.Version}).
+   *
+   * @param containerdVersion {@code ""} for the default
+   * @param runcVersion {@code ""} for the default
+   */
+  public record Cri(String containerdVersion, String runcVersion) {
+    public static final Cri DEFAULTS = new Cri("", "");
+
+    public Cri {
+      Objects.requireNonNull(containerdVersion, "containerdVersion");
+      Objects.requireNonNull(runcVersion, "runcVersion");
+    }
+  }
+
+  /**
+   * CNI plugins version override ({@code CNI.PluginVersion}).
+   *
+   * @param pluginVersion {@code ""} for the default
+   */
+  public record Cni(String pluginVersion) {
+    public static final Cni DEFAULTS = new Cni("");
+
+    public Cni {
+      Objects.requireNonNull(pluginVersion, "pluginVersion");
+    }
+  }
+
+  /**
+   * The upstream wrapper's attestation endpoint ({@code Attest.URL}).
+   *
+   * @param url {@code ""} when not set
+   */
+  public record Attest(String url) {
+    public static final Attest NONE = new Attest("");
+
+    public Attest {
+      Objects.requireNonNull(url, "url");
+    }
+  }
+
+  /** Per-artifact download overrides ({@code Downloads.<Artifact>}). */
+  public record Downloads(
+      Download kubernetes, Download containerd, Download runc, Download cni, Download crictl, Download localDns) {
+    public static final Downloads NONE =
+        new Downloads(Download.NONE, Download.NONE, Download.NONE, Download.NONE, Download.NONE, Download.NONE);
+
+    public Downloads {
+      Objects.requireNonNull(kubernetes, "kubernetes");
+      Objects.requireNonNull(containerd, "containerd");
+      Objects.requireNonNull(runc, "runc");
+      Objects.requireNonNull(cni, "cni");
+      Objects.requireNonNull(crictl, "crictl");
+      Objects.requireNonNull(localDns, "localDns");
+    }
+
+    /** The override of {@code artifact}. */
+    public Download of(DownloadArtifact artifact) {
+      return switch (artifact) {
+        case KUBERNETES -> kubernetes;
+        case CONTAINERD -> containerd;
+        case RUNC -> runc;
+        case CNI -> cni;
+        case CRICTL -> crictl;
+        case LOCALDNS -> localDns;
+      };
+    }
+
+    Downloads normalized() {
+      return new Downloads(
+          kubernetes.normalized(), containerd.normalized(), runc.normalized(), cni.normalized(), crictl.normalized(), localDns.normalized());
+    }
+  }
+
+  /**
+   * One artifact's download override; empty strings mean "not overridden".
+   *
+   * @param baseUrl replaces the default base URL (one trailing {@code /} is ignored)
+   * @param url a URL template with positional {@code %s}, which wins over {@code baseUrl}
+   * @param version wins over the configured and the default version
+   */
+  public record Download(String baseUrl, String url, String version) {
+    public static final Download NONE = new Download("", "", "");
+
+    public Download {
+      Objects.requireNonNull(baseUrl, "baseUrl");
+      Objects.requireNonNull(url, "url");
+      Objects.requireNonNull(version, "version");
+    }
+
+    public boolean isEmpty() {
+      return baseUrl.isEmpty() && url.isEmpty() && version.isEmpty();
+    }
+
+    Download normalized() {
+      return new Download(baseUrl, url, stripV(version));
+    }
+  }
+
+  /**
+   * The node-local DNS cache ({@code LocalDNS}).
+   *
+   * @param version the server (CoreDNS) version, {@code ""} for the default
+   * @param bindAddress the address it listens on and kubelet's {@code --cluster-dns} points at
+   * @param interfaceName the dummy interface carrying {@code bindAddress}
+   * @param clusterDomain the domain forwarded to {@code Cluster.ClusterDNS}
+   */
+  public record LocalDns(String version, String bindAddress, String interfaceName, String clusterDomain) {
+    public static final LocalDns DEFAULTS = new LocalDns("", "", "", "");
+
+    public LocalDns {
+      Objects.requireNonNull(version, "version");
+      Objects.requireNonNull(bindAddress, "bindAddress");
+      Objects.requireNonNull(interfaceName, "interfaceName");
+      Objects.requireNonNull(clusterDomain, "clusterDomain");
+    }
+  }
+}

@@ -1,0 +1,148 @@
+package dev.noneops.core.config;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.util.DefaultIndenter;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.core.util.Separators;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * Writes a configuration as JSON in the shape {@link AgentConfigParser} reads.
+ *
+ * <ul>
+ *   <li>{@link #applied}: the applied-config file: the configuration the node runs with, 2-space
+ *       indented, no trailing newline, without {@code Downloads} and {@code Attest} (as upstream,
+ *       which persists only the configuration itself);
+ *   <li>{@link #canonical}: the same content, compact, every object's keys sorted, the input of
+ *       {@link ConfigDigest}. Two configurations that normalise equally have the same canonical
+ *       form, however their files were formatted.
+ * </ul>
+ *
+ * Unset optional keys are omitted as upstream's {@code omitempty} does; {@code CRI} and {@code CNI}
+ * are always present, possibly empty.
+ */
+public final class AgentConfigJson {
+  private static final ObjectMapper MAPPER = JsonMapper.builder().build();
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  private AgentConfigJson() {}
+
+  /** The applied-config file's bytes for {@code config} (normalised first). */
+  public static byte[] applied(AgentConfig config) {
+    DefaultIndenter indenter = new DefaultIndenter("  ", "\n");
+    DefaultPrettyPrinter printer = new DefaultPrettyPrinter(Separators.createDefaultInstance()
+            .withObjectFieldValueSpacing(Separators.Spacing.AFTER)
+            .withObjectEmptySeparator("")
+            .withArrayEmptySeparator(""))
+        .withObjectIndenter(indenter)
+        .withArrayIndenter(indenter);
+    try {
+      return MAPPER.writer(printer).writeValueAsBytes(tree(config.normalized()));
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The canonical form of {@code config} (normalised first): compact UTF-8 JSON with sorted keys. */
+  public static byte[] canonical(AgentConfig config) {
+    try {
+      return MAPPER.writeValueAsBytes(sorted(tree(config.normalized())));
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** {@link #canonical} as text. */
+  public static String canonicalString(AgentConfig config) {
+    return new String(canonical(config), StandardCharsets.UTF_8);
+  }
+
+  private static ObjectNode tree(AgentConfig c) {
+    ObjectNode root = NODES.objectNode();
+    putIfSet(root, "MachineName", c.machineName());
+
+    ObjectNode cluster = root.putObject("Cluster");
+    cluster.put("CaCertBase64", c.cluster().caCertBase64());
+    cluster.put("ClusterDNS", c.cluster().clusterDns());
+    cluster.put("Version", c.cluster().version());
+
+    ObjectNode kubelet = root.putObject("Kubelet");
+    kubelet.put("ApiServer", c.kubelet().apiServer());
+    ObjectNode auth = kubelet.putObject("Auth");
+    putIfSet(auth, "BootstrapToken", c.kubelet().auth().bootstrapToken());
+    c.kubelet().auth().execCredential().ifPresent(exec -> {
+      ObjectNode e = auth.putObject("ExecCredential");
+      e.put("command", exec.command());
+      if (!exec.args().isEmpty()) {
+        ArrayNode args = e.putArray("args");
+        exec.args().forEach(args::add);
+      }
+      if (!exec.env().isEmpty()) {
+        ArrayNode env = e.putArray("env");
+        exec.env().forEach(v -> env.addObject().put("name", v.name()).put("value", v.value()));
+      }
+      e.put("apiVersion", exec.apiVersion());
+      putIfSet(e, "installHint", exec.installHint());
+      if (exec.provideClusterInfo()) {
+        e.put("provideClusterInfo", true);
+      }
+    });
+    ObjectNode labels = kubelet.putObject("Labels");
+    c.kubelet().labels().forEach(labels::put);
+    ArrayNode taints = kubelet.putArray("RegisterWithTaints");
+    c.kubelet().registerWithTaints().forEach(taints::add);
+
+    ObjectNode cri = root.putObject("CRI");
+    if (!c.cri().containerdVersion().isEmpty()) {
+      cri.putObject("Containerd").put("Version", c.cri().containerdVersion());
+    }
+    if (!c.cri().runcVersion().isEmpty()) {
+      cri.putObject("Runc").put("Version", c.cri().runcVersion());
+    }
+    ObjectNode cni = root.putObject("CNI");
+    putIfSet(cni, "PluginVersion", c.cni().pluginVersion());
+    putIfSet(root, "OCIImage", c.ociImage());
+
+    ObjectNode dns = root.putObject("LocalDNS");
+    putIfSet(dns, "Version", c.localDns().version());
+    dns.put("BindAddress", c.localDns().bindAddress());
+    dns.put("InterfaceName", c.localDns().interfaceName());
+    dns.put("ClusterDomain", c.localDns().clusterDomain());
+    return root;
+  }
+
+  private static void putIfSet(ObjectNode node, String key, String value) {
+    if (!value.isEmpty()) {
+      node.put(key, value);
+    }
+  }
+
+  private static JsonNode sorted(JsonNode node) {
+    if (node.isObject()) {
+      List<String> names = new ArrayList<>();
+      node.fieldNames().forEachRemaining(names::add);
+      Collections.sort(names);
+      ObjectNode out = NODES.objectNode();
+      for (String name : names) {
+        out.set(name, sorted(node.get(name)));
+      }
+      return out;
+    }
+    if (node.isArray()) {
+      ArrayNode out = NODES.arrayNode();
+      node.forEach(element -> out.add(sorted(element)));
+      return out;
+    }
+    return node;
+  }
+}
