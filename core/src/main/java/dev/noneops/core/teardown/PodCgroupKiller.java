@@ -1,0 +1,190 @@
+package dev.noneops.core.teardown;
+
+import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.teardown.TeardownReport.Action;
+import dev.noneops.core.teardown.TeardownReport.Reason;
+import dev.noneops.ports.Errno;
+import dev.noneops.ports.HostIOException;
+import dev.noneops.ports.process.Cgroups;
+import dev.noneops.ports.process.ProcessTable;
+import dev.noneops.ports.systemd.LoadState;
+import dev.noneops.ports.systemd.Systemd;
+import dev.noneops.ports.systemd.SystemdException;
+import dev.noneops.ports.systemd.UnitStatus;
+import dev.noneops.ports.time.HostClock;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Ends the pods' processes through their cgroups, then removes the pod cgroups deepest first.
+ *
+ * <p>Which cgroups: the pod hierarchy kubelet created ({@code /kubepods.slice} with the systemd
+ * driver, {@code /kubepods} with cgroupfs), and whatever is left in containerd.service's cgroup
+ * (shims under {@code KillMode=process}). A cgroup is only touched when the unit that owns it
+ * is not somebody else's: after this node's units are removed, systemd must not know a kubelet or
+ * containerd unit loaded from another file; if it does, that unit's processes are reported and
+ * left alone.
+ *
+ * <p>How: {@code cgroup.kill} (Linux 5.14+) kills a whole subtree atomically, including processes
+ * forked meanwhile; without it every pid found in the subtree gets SIGKILL. Either is repeated
+ * until the subtree is empty or the deadline passes. containerd.service's own cgroup is emptied
+ * but not removed: it belongs to systemd, which removes it with the unit.
+ */
+final class PodCgroupKiller {
+
+  /** A cgroup subtree to empty, the unit that owns it, and whether its root is ours to remove. */
+  private record Target(String cgroup, String ownerUnit, boolean removeRoot) {}
+
+  private static final List<Target> TARGETS = List.of(
+      new Target("/kubepods.slice", HostPaths.KUBELET_UNIT, true),
+      new Target("/kubepods", HostPaths.KUBELET_UNIT, true),
+      new Target("/system.slice/containerd.service", HostPaths.CONTAINERD_UNIT, false));
+
+  private final Cgroups cgroups;
+  private final ProcessTable processes;
+  private final Systemd systemd;
+  private final HostClock clock;
+  private final HostPaths paths;
+  private final TeardownSettings settings;
+
+  PodCgroupKiller(Cgroups cgroups, ProcessTable processes, Systemd systemd, HostClock clock, HostPaths paths, TeardownSettings settings) {
+    this.cgroups = cgroups;
+    this.processes = processes;
+    this.systemd = systemd;
+    this.clock = clock;
+    this.paths = paths;
+    this.settings = settings;
+  }
+
+  void killAndRemove(ReportBuilder report) throws InterruptedException {
+    if (!cgroups.available()) {
+      return;
+    }
+    for (Target target : TARGETS) {
+      try {
+        if (!cgroups.exists(target.cgroup())) {
+          continue;
+        }
+        Optional<String> foreignOwner = foreignOwner(target.ownerUnit());
+        if (foreignOwner.isPresent()) {
+          report.kept(Reason.FOREIGN_UNIT, target.cgroup(), "belongs to " + target.ownerUnit() + " loaded from " + foreignOwner.get());
+          continue;
+        }
+        if (empty(target.cgroup(), report)) {
+          if (target.removeRoot()) {
+            removeDeepestFirst(target.cgroup(), report);
+          }
+        }
+      } catch (IOException e) {
+        report.failed(target.cgroup(), "inspect cgroup", e);
+      }
+    }
+  }
+
+  /** The unit file of {@code unit} when systemd loaded it from a file that is not this node's. */
+  private Optional<String> foreignOwner(String unit) {
+    try {
+      UnitStatus status = systemd.status(unit);
+      if (status.load() == LoadState.NOT_FOUND || status.fragmentPath().isEmpty()) {
+        return Optional.empty();
+      }
+      if (status.fragmentPath().equals(paths.unit(unit).toString())) {
+        return Optional.empty();
+      }
+      return Optional.of(status.fragmentPath());
+    } catch (SystemdException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** Kills the subtree until it has no processes; false when some survived the deadline. */
+  private boolean empty(String root, ReportBuilder report) throws IOException, InterruptedException {
+    Deadline deadline = Deadline.after(clock, settings.cgroupDeadline());
+    boolean useKill = cgroups.supportsKill();
+    int killedFirst = -1;
+    while (true) {
+      List<Long> pids = subtreePids(root);
+      if (killedFirst < 0) {
+        killedFirst = pids.size();
+      }
+      if (pids.isEmpty()) {
+        if (killedFirst > 0) {
+          report.removed(Action.CGROUP_KILLED, root, killedFirst + " processes, " + (useKill ? "cgroup.kill" : "SIGKILL to each"));
+        }
+        return true;
+      }
+      if (deadline.expired()) {
+        report.kept(Reason.STILL_RUNNING, root, pids.size() + " processes survive " + settings.cgroupDeadline() + ": " + pids);
+        return false;
+      }
+      if (useKill) {
+        cgroups.kill(root);
+      } else {
+        for (long pid : pids) {
+          processes.signal(pid, UnitTeardown.SIGKILL);
+        }
+      }
+      deadline.pause(settings.pollInterval());
+    }
+  }
+
+  private void removeDeepestFirst(String root, ReportBuilder report) throws IOException, InterruptedException {
+    List<String> order = new ArrayList<>();
+    postOrder(root, order);
+    Deadline deadline = Deadline.after(clock, settings.cgroupDeadline());
+    for (String cgroup : order) {
+      while (true) {
+        try {
+          cgroups.remove(cgroup);
+          report.removed(Action.CGROUP_REMOVED, cgroup);
+          break;
+        } catch (HostIOException e) {
+          if (e.errno() == Errno.ENOENT) {
+            break;
+          }
+          if (e.errno() != Errno.EBUSY || deadline.expired()) {
+            report.kept(e.errno() == Errno.EBUSY ? Reason.STILL_RUNNING : Reason.FAILED, cgroup, "rmdir: " + e.getMessage());
+            return;
+          }
+          deadline.pause(settings.pollInterval());
+        }
+      }
+    }
+  }
+
+  private void postOrder(String cgroup, List<String> out) throws IOException {
+    for (String child : children(cgroup)) {
+      postOrder(child, out);
+    }
+    out.add(cgroup);
+  }
+
+  private List<Long> subtreePids(String cgroup) throws IOException {
+    List<Long> pids = new ArrayList<>();
+    try {
+      pids.addAll(cgroups.pids(cgroup));
+    } catch (HostIOException e) {
+      if (e.errno() != Errno.ENOENT) {
+        throw e;
+      }
+      return pids;
+    }
+    for (String child : children(cgroup)) {
+      pids.addAll(subtreePids(child));
+    }
+    return pids;
+  }
+
+  private List<String> children(String cgroup) throws IOException {
+    try {
+      return cgroups.children(cgroup);
+    } catch (HostIOException e) {
+      if (e.errno() == Errno.ENOENT) {
+        return List.of();
+      }
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,254 @@
+package dev.noneops.core.teardown;
+
+import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.layout.Layout;
+import dev.noneops.core.task.Task;
+import dev.noneops.core.teardown.TeardownReport.Action;
+import dev.noneops.core.teardown.TeardownReport.Reason;
+import dev.noneops.core.upgrade.NodeLock;
+import dev.noneops.ports.Errno;
+import dev.noneops.ports.HostIOException;
+import dev.noneops.ports.HostPorts;
+import dev.noneops.ports.files.FileMeta;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Removes a none node from its host without harming anything it does not own.
+ *
+ * <p>The seed's overrides map onto the arguments: {@code Layout} is the layout, {@code
+ * SystemdDir} and {@code Root} are {@link HostPaths#systemdDir()} and {@link HostPaths#root()}
+ * (every host path outside the layout and the systemd directory is below the root), and {@code
+ * Run}, {@code MountInfo}, {@code Proc} and {@code CgroupRoot} are the commands, mounts, processes
+ * and cgroups ports of {@link HostPorts}, which an adapter points wherever a caller wants.
+ *
+ * <p>The steps slot into the caller's reset order: {@link #stop()}, then {@link #removeConfig()},
+ * then {@link #destroy()}, with host-global cleanup owned by the caller in between. Each is also
+ * a {@link Task}. Every step is idempotent and safe to interrupt: run again, it continues from
+ * what is on the host. What a step removed and what it kept (and why) is its
+ * {@link TeardownReport}; a step never throws for one item that failed, it reports it.
+ *
+ * <p>What is this node's: units and drop-ins whose first line is the marker; shared files in the
+ * ownership record that still have the recorded content; shims carrying this node's containerd
+ * address and namespace (or run from the layout) inside the node's cgroups; the pod cgroups; and
+ * the data directories {@code /var/lib/kubelet}, {@code /var/lib/containerd}, {@code
+ * /run/containerd} and the layout, minus whatever is mounted below them and cannot be unmounted.
+ */
+public final class Teardown {
+  private final HostPorts ports;
+  private final Layout layout;
+  private final HostPaths paths;
+  private final TeardownSettings settings;
+  private final Logger log;
+  private final NodeLock lock;
+
+  /** A teardown with default settings, logging to this class's logger. */
+  public Teardown(HostPorts ports, Layout layout, HostPaths paths) {
+    this(ports, layout, paths, TeardownSettings.defaults(), LoggerFactory.getLogger(Teardown.class));
+  }
+
+  public Teardown(HostPorts ports, Layout layout, HostPaths paths, TeardownSettings settings, Logger log) {
+    this.ports = Objects.requireNonNull(ports, "ports");
+    this.layout = Objects.requireNonNull(layout, "layout");
+    this.paths = Objects.requireNonNull(paths, "paths");
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.log = Objects.requireNonNull(log, "log");
+    this.lock = new NodeLock(ports.files(), layout);
+  }
+
+  /** The teardown of the real host: default layout, units in {@code /etc/systemd/system}. */
+  public static Teardown forRealHost(HostPorts ports) {
+    return new Teardown(ports, Layout.defaultLayout(), HostPaths.realHost());
+  }
+
+  /**
+   * Whether any trace of a none node is on the host: the layout directory, or a unit or drop-in
+   * carrying the marker. Works after the applied config is gone.
+   */
+  public boolean present() throws IOException {
+    return ports.files().exists(layout.root()) || new UnitFiles(ports.files(), paths).anyOwned();
+  }
+
+  /** Stops this node's units (kubelet, containerd, LocalDNS, in that order); touches no file. */
+  public TeardownReport stop() throws InterruptedException {
+    return locked("stop the node", report -> units().stop(report));
+  }
+
+  /**
+   * Removes the configuration this node wrote at the shared host paths: its units and drop-ins
+   * (stopped and disabled first, then systemd reloaded), the recorded shared files that still
+   * have the recorded content, the directories it created once empty, and the ownership record.
+   */
+  public TeardownReport removeConfig() throws InterruptedException {
+    return locked("remove the node's configuration", report -> {
+      units().remove(report);
+      new OwnedConfigRemover(ports.files(), paths, layout, dataDirs()).remove(report);
+    });
+  }
+
+  /**
+   * Removes the node: its units (stopped, disabled, removed, systemd reloaded), its container
+   * shims, the pods' cgroups, the data directories (after unmounting what pods left mounted below
+   * them) and finally the layout with every version. While anything of the node had to be kept
+   * (a mount that would not unmount, a process that would not die), the layout directory itself
+   * stays so that {@link #present()} still finds the node and the teardown can be run again.
+   */
+  public TeardownReport destroy() throws InterruptedException {
+    return locked("destroy the node", report -> {
+      units().remove(report);
+      ShimIdentity identity = new ShimIdentity(containerdAddress(), layout.root());
+      new ShimReaper(ports.processes(), ports.clock(), identity, settings).reap(report);
+      new PodCgroupKiller(ports.cgroups(), ports.processes(), ports.systemd(), ports.clock(), paths, settings).killAndRemove(report);
+      SafeTreeRemover remover = treeRemover();
+      remover.remove(dataDirs(), true, report);
+      removeCurrentLink(report);
+      if (report.hasBlocking()) {
+        remover.remove(List.of(layout.root()), false, report);
+        report.kept(Reason.HOLDS_KEPT_ENTRIES, layout.root(),
+            "the layout directory stays while part of the node is left, so the teardown can be run again");
+      } else {
+        remover.remove(List.of(layout.root()), true, report);
+      }
+    });
+  }
+
+  /** {@link #stop()}, {@link #removeConfig()} and {@link #destroy()} in the reset order. */
+  public TeardownReport removeAll() throws InterruptedException {
+    return stop().plus(removeConfig()).plus(destroy());
+  }
+
+  /** The stop step as a task; fails with {@link TeardownIncompleteException} when incomplete. */
+  public Task stopTask(Consumer<TeardownReport> onReport) {
+    return task("stop-node", onReport, this::stop);
+  }
+
+  /** The configuration step as a task; fails with {@link TeardownIncompleteException} when incomplete. */
+  public Task removeConfigTask(Consumer<TeardownReport> onReport) {
+    return task("remove-node-config", onReport, this::removeConfig);
+  }
+
+  /** The destroy step as a task; fails with {@link TeardownIncompleteException} when incomplete. */
+  public Task destroyTask(Consumer<TeardownReport> onReport) {
+    return task("destroy-node", onReport, this::destroy);
+  }
+
+  public Task stopTask() {
+    return stopTask(report -> {});
+  }
+
+  public Task removeConfigTask() {
+    return removeConfigTask(report -> {});
+  }
+
+  public Task destroyTask() {
+    return destroyTask(report -> {});
+  }
+
+  /** The mount-safe tree remover this teardown deletes with, for other callers (pruning). */
+  public SafeTreeRemover treeRemover() {
+    return new SafeTreeRemover(ports.files(), ports.mounts(), ports.clock(), settings, log);
+  }
+
+  /**
+   * Removes {@code dir} through the mount-safe remover and returns what was left in place and
+   * why (empty when the tree is gone). Shaped to serve as the upgrade package's {@code
+   * TreeRemover}.
+   */
+  public List<String> removeTree(Path dir) throws IOException {
+    try {
+      TeardownReport report = treeRemover().remove(List.of(dir));
+      return report.kept().stream().map(TeardownReport.Kept::toString).toList();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while removing " + dir);
+    }
+  }
+
+  /** Whether {@code error} (or a cause) says a directory could not be removed because it has entries. */
+  public static boolean isNotEmpty(Throwable error) {
+    return HostIOException.hasErrno(error, Errno.ENOTEMPTY);
+  }
+
+  /** The data directories destroy removes, below the host root. */
+  public List<Path> dataDirs() {
+    return List.of(paths.kubeletDir(), paths.containerdStateDir(), paths.containerdRunDir());
+  }
+
+  /** This node's containerd socket, which its shims carry as {@code -address}. */
+  public Path containerdAddress() {
+    return paths.containerdRunDir().resolve("containerd.sock");
+  }
+
+  private UnitTeardown units() {
+    return new UnitTeardown(ports.files(), ports.systemd(), paths, settings);
+  }
+
+  private void removeCurrentLink(ReportBuilder report) {
+    Path current = layout.current();
+    try {
+      Optional<FileMeta> meta = ports.files().lstat(current);
+      if (meta.isPresent() && meta.get().isSymlink()) {
+        String target = ports.files().readLink(current);
+        ports.files().removeDurably(current);
+        report.removed(Action.SYMLINK_REMOVED, current, "the active-version link (to " + target + "), not followed");
+      }
+    } catch (IOException e) {
+      if (!HostIOException.hasErrno(e, Errno.ENOENT)) {
+        report.failed(current, "remove", e);
+      }
+    }
+  }
+
+  @FunctionalInterface
+  private interface Step {
+    void run(ReportBuilder report) throws InterruptedException;
+  }
+
+  @FunctionalInterface
+  private interface ReportingStep {
+    TeardownReport run() throws InterruptedException;
+  }
+
+  /**
+   * Runs {@code step} holding the node lock when the layout exists (so it never races an upgrade);
+   * without a layout there is nothing to serialise against and creating one would leave a trace.
+   */
+  private TeardownReport locked(String operation, Step step) throws InterruptedException {
+    ReportBuilder report = new ReportBuilder(log);
+    NodeLock.Hold hold = null;
+    try {
+      if (ports.files().exists(layout.root())) {
+        hold = lock.acquire(operation);
+      }
+    } catch (IOException e) {
+      report.failed(layout.lock(), "lock the node", e);
+      return report.build();
+    }
+    try {
+      step.run(report);
+    } finally {
+      if (hold != null) {
+        hold.close();
+      }
+    }
+    return report.build();
+  }
+
+  private static Task task(String name, Consumer<TeardownReport> onReport, ReportingStep step) {
+    Objects.requireNonNull(onReport, "onReport");
+    return Task.of(name, () -> {
+      TeardownReport report = step.run();
+      onReport.accept(report);
+      if (!report.complete()) {
+        throw new TeardownIncompleteException(name, report);
+      }
+    });
+  }
+}
