@@ -1,0 +1,175 @@
+package dev.noneops.hostfs;
+
+import dev.noneops.hostfs.commands.ProcessCommandRunner;
+import dev.noneops.hostfs.download.HttpArtifactDownloader;
+import dev.noneops.hostfs.files.PosixHostFiles;
+import dev.noneops.hostfs.health.NetworkHealthProbes;
+import dev.noneops.hostfs.host.LinuxHostFacts;
+import dev.noneops.hostfs.mounts.MountLookup;
+import dev.noneops.hostfs.mounts.ProcMountTable;
+import dev.noneops.hostfs.nativeio.Syscalls;
+import dev.noneops.hostfs.nativeio.Umount2;
+import dev.noneops.hostfs.process.ProcProcessTable;
+import dev.noneops.hostfs.process.UnifiedCgroups;
+import dev.noneops.hostfs.time.SystemHostClock;
+import dev.noneops.ports.HostPorts;
+import dev.noneops.ports.commands.CommandRunner;
+import dev.noneops.ports.download.ArtifactDownloader;
+import dev.noneops.ports.files.HostFiles;
+import dev.noneops.ports.health.HealthProbes;
+import dev.noneops.ports.host.HostFacts;
+import dev.noneops.ports.mounts.MountTable;
+import dev.noneops.ports.process.Cgroups;
+import dev.noneops.ports.process.ProcessTable;
+import dev.noneops.ports.systemd.Systemd;
+import dev.noneops.ports.time.HostClock;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * Builds every host port except {@link Systemd} over the real Linux kernel. The proc root, the
+ * cgroup v2 root, the mountinfo file and the host root that facts are read from can be moved, so
+ * tests run against temporary trees and agents against a chroot.
+ *
+ * <p>Construction fails with an {@link IllegalStateException} when jnr-posix cannot call the C
+ * library natively: a silently emulated POSIX would lack {@code kill} and exact errors.
+ */
+public final class RealHost {
+
+  private final HostFiles files;
+  private final ProcessTable processes;
+  private final Cgroups cgroups;
+  private final MountTable mounts;
+  private final CommandRunner commands;
+  private final ArtifactDownloader downloads;
+  private final HealthProbes probes;
+  private final HostFacts facts;
+  private final HostClock clock;
+
+  private RealHost(Builder b) {
+    Syscalls syscalls = Syscalls.load();
+    Path mountInfo = b.mountInfo != null ? b.mountInfo : b.procRoot.resolve("self/mountinfo");
+    this.clock = b.clock;
+    this.files = new PosixHostFiles(syscalls, new MountLookup(mountInfo));
+    this.processes = new ProcProcessTable(b.procRoot, syscalls);
+    this.cgroups = new UnifiedCgroups(b.cgroupRoot, syscalls);
+    this.mounts = new ProcMountTable(mountInfo, Umount2.load());
+    this.commands = new ProcessCommandRunner();
+    this.downloads = HttpArtifactDownloader.create(b.downloadSettings, clock);
+    this.probes = NetworkHealthProbes.create();
+    this.facts = new LinuxHostFacts(b.procRoot, b.hostRoot, System.getProperty("os.arch"));
+  }
+
+  /** The real host at its usual places: {@code /proc}, {@code /sys/fs/cgroup}, {@code /}. */
+  public static RealHost create() {
+    return builder().build();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Every port, with the given systemd adapter. */
+  public HostPorts ports(Systemd systemd) {
+    return new HostPorts(files, systemd, commands, processes, cgroups, mounts, downloads, probes, facts, clock);
+  }
+
+  public HostFiles files() {
+    return files;
+  }
+
+  public ProcessTable processes() {
+    return processes;
+  }
+
+  public Cgroups cgroups() {
+    return cgroups;
+  }
+
+  public MountTable mounts() {
+    return mounts;
+  }
+
+  public CommandRunner commands() {
+    return commands;
+  }
+
+  public ArtifactDownloader downloads() {
+    return downloads;
+  }
+
+  public HealthProbes probes() {
+    return probes;
+  }
+
+  public HostFacts facts() {
+    return facts;
+  }
+
+  public HostClock clock() {
+    return clock;
+  }
+
+  /** Where the real host's parts are; every setting has the production default. */
+  public static final class Builder {
+    private Path procRoot = Path.of("/proc");
+    private Path cgroupRoot = Path.of("/sys/fs/cgroup");
+    private Path mountInfo;
+    private Path hostRoot = Path.of("/");
+    private HttpArtifactDownloader.Settings downloadSettings = HttpArtifactDownloader.Settings.DEFAULT;
+    private HostClock clock = new SystemHostClock();
+
+    private Builder() {}
+
+    /** The proc file system for processes and kernel facts (default {@code /proc}). */
+    public Builder procRoot(Path procRoot) {
+      this.procRoot = absolute(procRoot, "procRoot");
+      return this;
+    }
+
+    /** The cgroup v2 mount (default {@code /sys/fs/cgroup}). */
+    public Builder cgroupRoot(Path cgroupRoot) {
+      this.cgroupRoot = absolute(cgroupRoot, "cgroupRoot");
+      return this;
+    }
+
+    /** The mountinfo file (default {@code <procRoot>/self/mountinfo}). */
+    public Builder mountInfo(Path mountInfo) {
+      this.mountInfo = absolute(mountInfo, "mountInfo");
+      return this;
+    }
+
+    /** The root holding {@code /dev}, {@code /etc} and {@code /run} for host facts (default {@code /}). */
+    public Builder hostRoot(Path hostRoot) {
+      this.hostRoot = absolute(hostRoot, "hostRoot");
+      return this;
+    }
+
+    /** Timeouts and retries of artifact downloads. */
+    public Builder downloadSettings(HttpArtifactDownloader.Settings settings) {
+      this.downloadSettings = Objects.requireNonNull(settings, "settings");
+      return this;
+    }
+
+    /** The clock handed to core and used for download backoff. */
+    public Builder clock(HostClock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * @throws IllegalStateException when jnr-posix is not native on this JVM
+     */
+    public RealHost build() {
+      return new RealHost(this);
+    }
+
+    private static Path absolute(Path path, String what) {
+      Objects.requireNonNull(path, what);
+      if (!path.isAbsolute()) {
+        throw new IllegalArgumentException(what + " must be an absolute path: " + path);
+      }
+      return path;
+    }
+  }
+}

@@ -1,0 +1,400 @@
+package dev.noneops.hostfs.files;
+
+import dev.noneops.hostfs.io.Fsync;
+import dev.noneops.hostfs.io.IoErrors;
+import dev.noneops.hostfs.mounts.MountLookup;
+import dev.noneops.hostfs.nativeio.Syscalls;
+import dev.noneops.ports.Errno;
+import dev.noneops.ports.HostIOException;
+import dev.noneops.ports.files.FileMeta;
+import dev.noneops.ports.files.FileType;
+import dev.noneops.ports.files.HostFiles;
+import dev.noneops.ports.files.HostLock;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryIteratorException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import jnr.posix.FileStat;
+
+/**
+ * {@link HostFiles} over the Linux kernel: java.nio for data, {@code fsync} and {@code rename(2)}
+ * (an atomic move), jnr-posix for {@code lstat}, exact modes, ownership and {@code flock}.
+ *
+ * <p>Every durable operation follows the port's discipline: a temp entry named
+ * {@value HostFiles#TEMP_PREFIX}{@code ...} in the target's own directory (so the rename never
+ * crosses a filesystem), {@code fsync} of the file, {@code rename(2)}, {@code fsync} of the
+ * directory. Modes are applied with {@code chmod} after creation, so the umask never masks them.
+ */
+public final class PosixHostFiles implements HostFiles {
+
+  private static final int COPY_BUFFER = 64 * 1024;
+  private static final int MAX_NAME_IN_TEMP = 96;
+  private static final int LOCK_FILE_MODE = 0600;
+
+  private final Syscalls syscalls;
+  private final MountLookup mounts;
+  private final SecureRandom random = new SecureRandom();
+
+  /**
+   * @param syscalls the native binding (its construction already insisted on native POSIX)
+   * @param mounts resolves the mount id reported by {@link #lstat}
+   */
+  public PosixHostFiles(Syscalls syscalls, MountLookup mounts) {
+    this.syscalls = Objects.requireNonNull(syscalls, "syscalls");
+    this.mounts = Objects.requireNonNull(mounts, "mounts");
+  }
+
+  @Override
+  public Optional<FileMeta> lstat(Path path) throws IOException {
+    requireAbsolute(path);
+    Optional<FileStat> found = syscalls.lstat(path);
+    if (found.isEmpty()) {
+      return Optional.empty();
+    }
+    FileStat st = found.get();
+    long mountId;
+    try {
+      mountId = mounts.mountIdOf(path);
+    } catch (HostIOException e) {
+      if (e.errno() == Errno.ENOENT) {
+        // Removed between lstat and the mount lookup: nothing is there any more.
+        return Optional.empty();
+      }
+      throw e;
+    }
+    return Optional.of(
+        new FileMeta(
+            path, FileTypes.of(st.mode()), st.mode() & 07777, st.uid(), st.gid(), st.st_size(), st.dev(), st.ino(), mountId));
+  }
+
+  @Override
+  public byte[] read(Path path) throws IOException {
+    requireAbsolute(path);
+    try {
+      return Files.readAllBytes(path);
+    } catch (IOException e) {
+      throw IoErrors.translate(e, "read", path);
+    }
+  }
+
+  @Override
+  public InputStream openRead(Path path) throws IOException {
+    requireAbsolute(path);
+    InputStream in;
+    try {
+      in = Files.newInputStream(path);
+    } catch (IOException e) {
+      throw IoErrors.translate(e, "read", path);
+    }
+    return new TranslatingInputStream(in, path);
+  }
+
+  @Override
+  public List<String> list(Path dir) throws IOException {
+    requireAbsolute(dir);
+    List<String> names = new ArrayList<>();
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+      for (Path entry : entries) {
+        names.add(entry.getFileName().toString());
+      }
+    } catch (IOException e) {
+      throw IoErrors.translate(e, "list", dir);
+    } catch (DirectoryIteratorException e) {
+      throw IoErrors.translate(e.getCause(), "list", dir);
+    }
+    Collections.sort(names);
+    return names;
+  }
+
+  @Override
+  public String readLink(Path link) throws IOException {
+    requireAbsolute(link);
+    try {
+      return Files.readSymbolicLink(link).toString();
+    } catch (IOException e) {
+      throw IoErrors.translate(e, "readlink", link);
+    }
+  }
+
+  @Override
+  public long writeDurably(Path path, InputStream content, int mode) throws IOException {
+    requireAbsolute(path);
+    requireMode(mode);
+    Objects.requireNonNull(content, "content");
+    Path parent = parentOf(path);
+    Path temp = tempBeside(path);
+    long written;
+    boolean renamed = false;
+    try {
+      written = writeSynced(temp, path, content, mode);
+      move(temp, path);
+      renamed = true;
+    } finally {
+      if (!renamed) {
+        deleteQuietly(temp);
+      }
+    }
+    Fsync.directory(parent);
+    return written;
+  }
+
+  /** Creates {@code temp}, copies {@code content} into it, sets its mode and fsyncs it. */
+  private long writeSynced(Path temp, Path target, InputStream content, int mode) throws IOException {
+    FileChannel channel;
+    try {
+      channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    } catch (IOException e) {
+      throw IoErrors.translate(e, "write", target);
+    }
+    try (channel) {
+      long written = 0;
+      byte[] buffer = new byte[COPY_BUFFER];
+      int n;
+      // Errors reading the caller's stream are the caller's and pass through untranslated.
+      while ((n = content.read(buffer)) >= 0) {
+        ByteBuffer chunk = ByteBuffer.wrap(buffer, 0, n);
+        try {
+          while (chunk.hasRemaining()) {
+            channel.write(chunk);
+          }
+        } catch (IOException e) {
+          throw IoErrors.translate(e, "write", target);
+        }
+        written += n;
+      }
+      syscalls.chmod(temp, mode);
+      try {
+        channel.force(true);
+      } catch (IOException e) {
+        throw IoErrors.translate(e, "fsync", target);
+      }
+      return written;
+    }
+  }
+
+  @Override
+  public void createDirectories(Path dir, int mode) throws IOException {
+    requireAbsolute(dir);
+    requireMode(mode);
+    Path current = dir.getRoot();
+    for (Path name : dir) {
+      current = current.resolve(name);
+      Optional<FileStat> existing = syscalls.lstat(current);
+      if (existing.isEmpty()) {
+        try {
+          syscalls.mkdir(current, mode);
+        } catch (HostIOException e) {
+          if (e.errno() != Errno.EEXIST) {
+            throw e;
+          }
+          requireDirectory(current, syscalls.lstat(current));
+          continue;
+        }
+        syscalls.chmod(current, mode);
+        Fsync.directory(current.getParent());
+      } else {
+        requireDirectory(current, existing);
+      }
+    }
+  }
+
+  /** Accepts a directory, or a symlink that resolves to one (as {@code mkdir -p} does). */
+  private void requireDirectory(Path path, Optional<FileStat> stat) throws IOException {
+    if (stat.isEmpty()) {
+      throw new HostIOException(Errno.ENOENT, "mkdir", path.toString());
+    }
+    FileType type = FileTypes.of(stat.get().mode());
+    if (type == FileType.DIRECTORY) {
+      return;
+    }
+    if (type == FileType.SYMLINK) {
+      Optional<FileStat> target = syscalls.stat(path);
+      if (target.isPresent() && FileTypes.of(target.get().mode()) == FileType.DIRECTORY) {
+        return;
+      }
+    }
+    throw new HostIOException(Errno.ENOTDIR, "mkdir", path.toString());
+  }
+
+  @Override
+  public void symlinkDurably(Path link, String target) throws IOException {
+    requireAbsolute(link);
+    Objects.requireNonNull(target, "target");
+    if (target.isEmpty()) {
+      throw new IllegalArgumentException("a symlink target must not be empty: " + link);
+    }
+    Path parent = parentOf(link);
+    Optional<FileStat> existing = syscalls.lstat(link);
+    if (existing.isPresent()) {
+      FileType type = FileTypes.of(existing.get().mode());
+      if (type == FileType.DIRECTORY) {
+        throw new HostIOException(Errno.EISDIR, "symlink", link.toString());
+      }
+      if (type != FileType.SYMLINK) {
+        throw new HostIOException(Errno.EEXIST, "symlink", link.toString());
+      }
+    }
+    Path temp = tempBeside(link);
+    boolean renamed = false;
+    try {
+      syscalls.symlink(target, temp);
+      move(temp, link);
+      renamed = true;
+    } finally {
+      if (!renamed) {
+        deleteQuietly(temp);
+      }
+    }
+    Fsync.directory(parent);
+  }
+
+  @Override
+  public void renameDurably(Path from, Path to) throws IOException {
+    requireAbsolute(from);
+    requireAbsolute(to);
+    Path fromParent = parentOf(from);
+    Path toParent = parentOf(to);
+    try {
+      Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      throw IoErrors.translate(e, "rename", from + " -> " + to);
+    }
+    Fsync.directory(toParent);
+    if (!fromParent.equals(toParent)) {
+      Fsync.directory(fromParent);
+    }
+  }
+
+  @Override
+  public void removeDurably(Path path) throws IOException {
+    delete(path);
+    Fsync.directory(parentOf(path));
+  }
+
+  @Override
+  public void delete(Path path) throws IOException {
+    requireAbsolute(path);
+    parentOf(path);
+    int rc = syscalls.unlinkOrErrno(path);
+    if (rc == -Errno.EISDIR.number()) {
+      syscalls.rmdir(path);
+    } else if (rc < 0) {
+      throw syscalls.failure(-rc, "unlink", path.toString());
+    }
+  }
+
+  @Override
+  public void syncDirectory(Path dir) throws IOException {
+    requireAbsolute(dir);
+    Fsync.directory(dir);
+  }
+
+  @Override
+  public void chmod(Path path, int mode) throws IOException {
+    requireAbsolute(path);
+    requireMode(mode);
+    syscalls.lchmod(path, mode);
+  }
+
+  @Override
+  public void chown(Path path, int uid, int gid) throws IOException {
+    requireAbsolute(path);
+    syscalls.lchown(path, uid, gid);
+  }
+
+  @Override
+  public Optional<HostLock> tryLock(Path lockFile) throws IOException {
+    requireAbsolute(lockFile);
+    OptionalInt fd = syscalls.tryLockExclusive(lockFile, LOCK_FILE_MODE);
+    if (fd.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(new FlockLock(syscalls, lockFile, fd.getAsInt()));
+  }
+
+  private void move(Path temp, Path target) throws IOException {
+    try {
+      Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      throw IoErrors.translate(e, "rename", target);
+    }
+  }
+
+  private Path tempBeside(Path target) {
+    String name = target.getFileName().toString();
+    if (name.length() > MAX_NAME_IN_TEMP) {
+      name = name.substring(0, MAX_NAME_IN_TEMP);
+    }
+    byte[] nonce = new byte[8];
+    random.nextBytes(nonce);
+    return target.resolveSibling(TEMP_PREFIX + name + "." + HexFormat.of().formatHex(nonce));
+  }
+
+  private void deleteQuietly(Path temp) {
+    syscalls.unlinkOrErrno(temp);
+  }
+
+  private static void requireAbsolute(Path path) {
+    Objects.requireNonNull(path, "path");
+    if (!path.isAbsolute()) {
+      throw new IllegalArgumentException("path must be absolute: " + path);
+    }
+  }
+
+  private static Path parentOf(Path path) {
+    Path parent = path.getParent();
+    if (parent == null) {
+      throw new IllegalArgumentException("the file system root cannot be replaced or removed: " + path);
+    }
+    return parent;
+  }
+
+  private static void requireMode(int mode) {
+    if (mode < 0 || mode > 07777) {
+      throw new IllegalArgumentException("mode must be within 0..07777: 0" + Integer.toOctalString(mode));
+    }
+  }
+
+  /** Reports read errors of an open file with their errno and path. */
+  private static final class TranslatingInputStream extends FilterInputStream {
+    private final Path path;
+
+    TranslatingInputStream(InputStream in, Path path) {
+      super(in);
+      this.path = path;
+    }
+
+    @Override
+    public int read() throws IOException {
+      try {
+        return super.read();
+      } catch (IOException e) {
+        throw IoErrors.translate(e, "read", path);
+      }
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      try {
+        return in.read(b, off, len);
+      } catch (IOException e) {
+        throw IoErrors.translate(e, "read", path);
+      }
+    }
+  }
+}

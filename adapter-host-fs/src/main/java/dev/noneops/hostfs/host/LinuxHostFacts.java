@@ -1,0 +1,136 @@
+package dev.noneops.hostfs.host;
+
+import dev.noneops.hostfs.io.IoErrors;
+import dev.noneops.ports.host.HostFacts;
+import dev.noneops.ports.host.HostInfo;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * Reads {@link HostInfo} from a Linux host: the JVM's architecture, {@code /proc/sys/kernel}
+ * for the kernel release and host name, {@code /dev} for NVIDIA devices and KVM, and
+ * {@code resolv.conf} for the upstream nameservers. The proc and host roots are overridable so a
+ * test can lay out a fake host in a temporary directory; reported device paths are always the
+ * host's own ({@code /dev/...}).
+ */
+public final class LinuxHostFacts implements HostFacts {
+
+  private static final Path DEV = Path.of("/dev");
+
+  private final Path procRoot;
+  private final Path hostRoot;
+  private final String osArch;
+
+  /**
+   * @param procRoot the proc file system, normally {@code /proc}
+   * @param hostRoot the directory holding {@code dev}, {@code etc} and {@code run}, normally {@code /}
+   * @param osArch the JVM's {@code os.arch}
+   */
+  public LinuxHostFacts(Path procRoot, Path hostRoot, String osArch) {
+    this.procRoot = Objects.requireNonNull(procRoot, "procRoot");
+    this.hostRoot = Objects.requireNonNull(hostRoot, "hostRoot");
+    this.osArch = Objects.requireNonNull(osArch, "osArch");
+  }
+
+  @Override
+  public HostInfo read() throws IOException {
+    return new HostInfo(
+        goArch(osArch),
+        readTrimmed(procRoot.resolve("sys/kernel/osrelease")),
+        readTrimmed(procRoot.resolve("sys/kernel/hostname")),
+        gpuDevices(),
+        Files.exists(hostPath("dev/kvm")),
+        upstreamNameservers());
+  }
+
+  /** The Go architecture name for a JVM {@code os.arch}. */
+  public static String goArch(String osArch) {
+    return switch (osArch.toLowerCase(Locale.ROOT)) {
+      case "amd64", "x86_64" -> "amd64";
+      case "aarch64", "arm64" -> "arm64";
+      default -> osArch;
+    };
+  }
+
+  /**
+   * NVIDIA device nodes: every non-directory {@code /dev/nvidia*} and {@code /dev/nvidia-caps/*},
+   * and, only when there is at least one of those, every non-directory {@code /dev/dri/*}; sorted.
+   */
+  private List<Path> gpuDevices() throws IOException {
+    List<Path> devices = new ArrayList<>();
+    for (String name : nonDirectories(hostPath("dev"))) {
+      if (name.startsWith("nvidia")) {
+        devices.add(DEV.resolve(name));
+      }
+    }
+    for (String name : nonDirectories(hostPath("dev/nvidia-caps"))) {
+      devices.add(DEV.resolve("nvidia-caps").resolve(name));
+    }
+    if (!devices.isEmpty()) {
+      for (String name : nonDirectories(hostPath("dev/dri"))) {
+        devices.add(DEV.resolve("dri").resolve(name));
+      }
+    }
+    devices.sort(null);
+    return devices;
+  }
+
+  private List<String> upstreamNameservers() throws IOException {
+    List<String> servers = ResolvConf.nameservers(readOrEmpty(hostPath("etc/resolv.conf")));
+    if (ResolvConf.pointsAtResolvedStub(servers)) {
+      servers = ResolvConf.nameservers(readOrEmpty(hostPath("run/systemd/resolve/resolv.conf")));
+    }
+    servers.remove(ResolvConf.RESOLVED_STUB);
+    return servers;
+  }
+
+  private static List<String> nonDirectories(Path dir) throws IOException {
+    List<String> names = new ArrayList<>();
+    if (!Files.isDirectory(dir)) {
+      return names;
+    }
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+      for (Path entry : entries) {
+        if (!Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
+          names.add(entry.getFileName().toString());
+        }
+      }
+    } catch (NoSuchFileException e) {
+      return names;
+    } catch (IOException e) {
+      throw IoErrors.translate(e, "list", dir);
+    }
+    return names;
+  }
+
+  private static String readTrimmed(Path file) throws IOException {
+    try {
+      return Files.readString(file, StandardCharsets.UTF_8).strip();
+    } catch (IOException e) {
+      throw IoErrors.translate(e, "read", file);
+    }
+  }
+
+  private static String readOrEmpty(Path file) throws IOException {
+    try {
+      return Files.readString(file, StandardCharsets.UTF_8);
+    } catch (NoSuchFileException e) {
+      return "";
+    } catch (IOException e) {
+      throw IoErrors.translate(e, "read", file);
+    }
+  }
+
+  private Path hostPath(String relative) {
+    return hostRoot.resolve(relative);
+  }
+}

@@ -1,0 +1,21 @@
+package dev.noneops.hostfs.io;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/** {@code fsync(2)} of a directory, which makes the entries created, renamed or removed in it durable. */
+public final class Fsync {
+
+  private Fsync() {}
+
+  /** Opens {@code dir} read-only and fsyncs it; errors carry the errno. */
+  public static void directory(Path dir) throws IOException {
+    try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
+      channel.force(true);
+    } catch (IOException e) {
+      throw IoErrors.translate(e, "fsync", dir);
+    }
+  }
+}
