@@ -1,0 +1,220 @@
+package dev.noneops.core.install;
+
+import dev.noneops.core.goalstate.Artifact;
+import dev.noneops.core.goalstate.RootFs;
+import dev.noneops.core.layout.Layout;
+import dev.noneops.core.task.Task;
+import dev.noneops.core.task.TaskFailedException;
+import dev.noneops.core.task.TaskRunner;
+import dev.noneops.ports.HostIOException;
+import dev.noneops.ports.download.ArtifactDownloader;
+import dev.noneops.ports.download.DownloadException;
+import dev.noneops.ports.download.DownloadResult;
+import dev.noneops.ports.download.Sha256;
+import dev.noneops.ports.files.FileMeta;
+import dev.noneops.ports.files.HostFiles;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
+
+/**
+ * Installs a version directory ({@code Prepare}'s machinery).
+ *
+ * <ol>
+ *   <li>Crash leftovers are cleaned: the staging directory and temp files in the layout root.
+ *   <li>A complete, verified version directory is reused: nothing is downloaded. An incomplete
+ *       one (no valid manifest) or a corrupt one that {@code current} does not point at is
+ *       removed and installed again; a corrupt active version is an error.
+ *   <li>Every artifact is downloaded into {@code .staging/<version>} with its checksum verified
+ *       ({@link Artifact.Checksum.Published}: the first token of the published {@code .sha256};
+ *       {@link Artifact.Checksum.Pinned}; {@link Artifact.Checksum.Unverified}: none), and
+ *       binaries or tarball contents are laid out below {@code bin} and {@code libexec/cni}.
+ *   <li>{@code MANIFEST.json} is written last and durably; then the staged directory is renamed
+ *       to {@code <layout>/<version>} durably.
+ * </ol>
+ *
+ * A failure leaves no version directory: only the staging directory, which the next run removes.
+ */
+public final class VersionInstaller {
+  /** Largest artifact accepted. */
+  public static final long MAX_ARTIFACT_BYTES = 1L << 30;
+  /** Largest published checksum document accepted. */
+  public static final long MAX_CHECKSUM_BYTES = 1024;
+  static final String DOWNLOADS = ".downloads";
+  private static final Pattern SIMPLE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._+-]*");
+
+  private final HostFiles files;
+  private final ArtifactDownloader downloader;
+  private final Layout layout;
+  private final TaskRunner runner;
+  private final VersionVerifier verifier;
+  private final SafeTarExtractor extractor;
+
+  public VersionInstaller(HostFiles files, ArtifactDownloader downloader, Layout layout, TaskRunner runner) {
+    this.files = Objects.requireNonNull(files, "files");
+    this.downloader = Objects.requireNonNull(downloader, "downloader");
+    this.layout = Objects.requireNonNull(layout, "layout");
+    this.runner = Objects.requireNonNull(runner, "runner");
+    this.verifier = new VersionVerifier(files, layout);
+    this.extractor = new SafeTarExtractor(files);
+  }
+
+  /** What {@link #install} did. */
+  public record Result(String version, Path directory, boolean reused, long bytesDownloaded) {}
+
+  /** Makes sure {@code rootFs}'s version is installed and verified. */
+  public Result install(RootFs rootFs) throws IOException {
+    String version = rootFs.versionName();
+    Path dir = layout.versionDir(version);
+    files.createDirectories(layout.root(), 0755);
+    cleanLeftovers();
+
+    VersionVerifier.Verification existing = verifier.verify(version);
+    switch (existing.state()) {
+      case VERIFIED -> {
+        return new Result(version, dir, true, 0);
+      }
+      case ABSENT -> { }
+      case INCOMPLETE, CORRUPT -> {
+        if (isActive(version)) {
+          throw new InstallException(version, InstallException.Reason.CORRUPT,
+              "the active version does not match its manifest and is not replaced under the running node: " + existing.describe(), null);
+        }
+        LayoutTrees.remove(files, dir);
+      }
+    }
+
+    Path staged = layout.staging().resolve(version);
+    files.createDirectories(staged.resolve(Layout.BIN), 0755);
+    files.createDirectories(staged.resolve(Layout.CNI), 0755);
+    files.createDirectories(staged.resolve(DOWNLOADS), 0700);
+    List<Manifest.Entry> entries = Collections.synchronizedList(new ArrayList<>());
+    AtomicLong transferred = new AtomicLong();
+    List<Task> downloads = new ArrayList<>();
+    for (Artifact artifact : rootFs.artifacts()) {
+      downloads.add(Task.of("download-" + artifact.name(), () -> transferred.addAndGet(installArtifact(version, staged, artifact, entries))));
+    }
+    try {
+      runner.execute(runner.parallel(downloads));
+    } catch (TaskFailedException failed) {
+      Throwable cause = failed.rootError();
+      if (cause instanceof IOException io) {
+        throw io;
+      }
+      throw failed;
+    }
+    LayoutTrees.remove(files, staged.resolve(DOWNLOADS));
+    files.writeDurably(staged.resolve(Layout.MANIFEST), new Manifest(version, entries).toJson(), 0644);
+    files.renameDurably(staged, dir);
+    removeStagingIfEmpty();
+    return new Result(version, dir, false, transferred.get());
+  }
+
+  /** Removes what a crashed install left: the staging directory and temp entries in the layout root. */
+  public void cleanLeftovers() throws IOException {
+    LayoutTrees.remove(files, layout.staging());
+    if (!files.exists(layout.root())) {
+      return;
+    }
+    boolean removed = false;
+    for (String name : files.list(layout.root())) {
+      if (name.startsWith(HostFiles.TEMP_PREFIX)) {
+        files.delete(layout.root().resolve(name));
+        removed = true;
+      }
+    }
+    if (removed) {
+      files.syncDirectory(layout.root());
+    }
+  }
+
+  private boolean isActive(String version) throws IOException {
+    Optional<FileMeta> current = files.lstat(layout.current());
+    return current.isPresent() && current.get().isSymlink() && Path.of(files.readLink(layout.current())).getFileName().toString().equals(version);
+  }
+
+  private long installArtifact(String version, Path staged, Artifact artifact, List<Manifest.Entry> entries) throws IOException {
+    if (!SIMPLE_NAME.matcher(artifact.name()).matches()) {
+      throw new InstallException(version, InstallException.Reason.FILES, "artifact name is not a file name: '" + artifact.name() + "'", null);
+    }
+    Optional<Sha256> expected = expectedDigest(version, artifact);
+    Path download = staged.resolve(DOWNLOADS).resolve(artifact.name());
+    DownloadResult result;
+    try {
+      result = downloader.download(artifact.url(), expected, download, MAX_ARTIFACT_BYTES, (url, received, total) ->
+          runner.progress("download-" + artifact.name(), Map.of("url", url.toString(), "received", Long.toString(received), "total", Long.toString(total))));
+    } catch (DownloadException e) {
+      InstallException.Reason reason = e.reason() == DownloadException.Reason.CHECKSUM_MISMATCH
+          ? InstallException.Reason.CHECKSUM_MISMATCH
+          : InstallException.Reason.DOWNLOAD;
+      throw new InstallException(version, reason, "artifact " + artifact.name() + " from " + artifact.url() + ": " + e.getMessage(), e);
+    }
+    if (expected.isPresent() && !expected.get().equals(result.sha256())) {
+      throw new InstallException(version, InstallException.Reason.CHECKSUM_MISMATCH, "artifact " + artifact.name() + " from " + artifact.url()
+          + ": sha256 " + result.sha256() + ", expected " + expected.get(), null);
+    }
+    if (artifact.install() instanceof Artifact.Install.Binary binary) {
+      if (!SIMPLE_NAME.matcher(binary.fileName()).matches()) {
+        throw new InstallException(version, InstallException.Reason.FILES, "binary name is not a file name: '" + binary.fileName() + "'", null);
+      }
+      String rel = Layout.BIN + "/" + binary.fileName();
+      files.chmod(download, 0755);
+      files.renameDurably(download, staged.resolve(rel));
+      entries.add(new Manifest.Entry(rel, result.bytes(), 0755, result.sha256().hex()));
+    } else {
+      Artifact.Install.Tarball tarball = (Artifact.Install.Tarball) artifact.install();
+      try {
+        entries.addAll(extractor.extract(download, artifact.name() + " (" + artifact.url() + ")", staged, tarball));
+      } catch (UnsafeArchiveException e) {
+        throw new InstallException(version, InstallException.Reason.ARCHIVE, e.getMessage(), e);
+      }
+      files.delete(download);
+    }
+    return result.bytesTransferred();
+  }
+
+  private Optional<Sha256> expectedDigest(String version, Artifact artifact) throws IOException {
+    Artifact.Checksum checksum = artifact.checksum();
+    if (checksum instanceof Artifact.Checksum.Pinned pinned) {
+      return Optional.of(parseDigest(version, artifact, pinned.sha256Hex(), "pinned checksum"));
+    }
+    if (checksum instanceof Artifact.Checksum.Published published) {
+      byte[] document;
+      try {
+        document = downloader.fetch(published.url(), MAX_CHECKSUM_BYTES);
+      } catch (HostIOException e) {
+        throw e;
+      } catch (IOException e) {
+        throw new InstallException(version, InstallException.Reason.CHECKSUM_UNAVAILABLE,
+            "checksum of " + artifact.name() + " from " + published.url() + ": " + e.getMessage(), e);
+      }
+      String text = new String(document, StandardCharsets.UTF_8).strip();
+      String first = text.isEmpty() ? "" : text.split("\\s+", 2)[0];
+      return Optional.of(parseDigest(version, artifact, first, "checksum published at " + published.url()));
+    }
+    return Optional.empty();
+  }
+
+  private static Sha256 parseDigest(String version, Artifact artifact, String hex, String what) throws InstallException {
+    try {
+      return new Sha256(hex);
+    } catch (IllegalArgumentException e) {
+      throw new InstallException(version, InstallException.Reason.CHECKSUM_UNAVAILABLE,
+          "artifact " + artifact.name() + ": " + what + " is not a sha256: '" + hex + "'", e);
+    }
+  }
+
+  private void removeStagingIfEmpty() throws IOException {
+    if (files.exists(layout.staging()) && files.list(layout.staging()).isEmpty()) {
+      files.removeDurably(layout.staging());
+    }
+  }
+}
