@@ -1,0 +1,155 @@
+package dev.noneops.core.upgrade;
+
+import dev.noneops.core.task.Task;
+import dev.noneops.core.upgrade.UpgradeRefusedException.Reason;
+import dev.noneops.core.upgrade.UpgradeSteps.Configuration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * {@code upgrade()} (DESIGN.md section 6): prepare the new version beside the active one, prove
+ * offline that a rollback is possible, save the shared files, journal, write the new
+ * configuration and switch over (stop, end pods, clean host networking, flip, start, bounded
+ * wait). On success the journal and the saved configuration stay until commit. On failure the
+ * node is rolled back and an {@link UpgradeFailedException} says why and how the node was left.
+ * Every failure before the journal exists changes nothing the running node uses.
+ */
+public final class Upgrade {
+  private final UpgradeContext ctx;
+
+  public Upgrade(UpgradeContext ctx) {
+    this.ctx = Objects.requireNonNull(ctx, "ctx");
+  }
+
+  /**
+   * Upgrades the node to the target configuration of {@code steps}.
+   *
+   * @param force retry an upgrade that was rolled back before
+   * @throws NodeBusyException when another process holds the node lock
+   * @throws UpgradeRefusedException when the upgrade cannot start; nothing changed
+   * @throws UpgradeFailedException when it failed; the outcome says how the node was left
+   */
+  public UpgradeResult run(UpgradeSteps steps, boolean force) throws Exception {
+    Objects.requireNonNull(steps, "steps");
+    try (NodeLock.Hold hold = ctx.lock().acquire("upgrade")) {
+      UpgradeJournal journal = ctx.journal();
+      Optional<UpgradeRecord> inFlight = journal.read();
+      if (inFlight.isPresent()) {
+        UpgradeRecord r = inFlight.get();
+        throw new UpgradeRefusedException(Reason.UPGRADE_IN_FLIGHT, "an upgrade from " + r.previousVersion() + " to " + r.targetVersion()
+            + " started at " + r.startedAt() + " is still recorded in " + journal.path() + "; run recoverUpgrade (or commit) first");
+      }
+      String previous = ctx.currentLink().active().orElseThrow(() -> new UpgradeRefusedException(
+          Reason.NO_ACTIVE_VERSION, "no active version: " + ctx.layout().current() + " does not exist; provision the node first"));
+      String target = steps.targetVersion();
+      String digest = steps.targetConfigDigest();
+      if (!force) {
+        Optional<RolledBackUpgrade> before = ctx.history().find(target, digest);
+        if (before.isPresent()) {
+          throw new UpgradeRefusedException(Reason.ROLLED_BACK_BEFORE, "the upgrade to " + target + " with this configuration was rolled back at "
+              + before.get().rolledBackAt() + " (" + before.get().reason() + "); retry it only with force");
+        }
+      }
+
+      try {
+        String prepared = call("upgrade-prepare", steps::prepareTarget);
+        if (!prepared.equals(target)) {
+          throw new IllegalStateException("prepare installed " + prepared + " but the target configuration names " + target);
+        }
+      } catch (RuntimeException e) {
+        throw new UpgradeFailedException(previous, target, e, RollbackOutcome.NOTHING_CHANGED, null);
+      }
+
+      try {
+        run("upgrade-verify-previous-version", () -> steps.verifyVersion(previous));
+        run("upgrade-verify-rollback-configuration", steps::verifyRollbackConfiguration);
+      } catch (RuntimeException e) {
+        throw new UpgradeRefusedException(Reason.ROLLBACK_NOT_POSSIBLE,
+            "refusing to upgrade from " + previous + " to " + target + ": a rollback could not be proven possible: " + e.getMessage(), e);
+      }
+
+      Confsnap confsnap = ctx.confsnap();
+      try {
+        run("upgrade-discard-stale-saved-configuration", confsnap::drop);
+        run("upgrade-save-configuration", () -> confsnap.save(steps.sharedFiles()));
+      } catch (RuntimeException e) {
+        throw new UpgradeFailedException(previous, target, e, RollbackOutcome.NOTHING_CHANGED, discard(confsnap::drop));
+      }
+
+      UpgradeRecord record = new UpgradeRecord(previous, target, digest, ctx.clock().now());
+      try {
+        run("upgrade-write-journal", () -> journal.write(record));
+      } catch (RuntimeException e) {
+        throw new UpgradeFailedException(previous, target, e, RollbackOutcome.NOTHING_CHANGED, discard(() -> {
+          journal.remove();
+          confsnap.drop();
+        }));
+      }
+
+      try {
+        run("upgrade-write-configuration", () -> steps.writeConfiguration(Configuration.TARGET));
+        run("upgrade-stop-stack", steps::stopStack);
+        run("upgrade-end-pods", steps::endPods);
+        run("upgrade-clean-host-networking", steps::cleanHostNetworking);
+        run("upgrade-switch-current", () -> ctx.currentLink().pointAt(target));
+        run("upgrade-start-target", () -> steps.startStack(Configuration.TARGET));
+      } catch (RuntimeException cause) {
+        throw rollBack(steps, record, cause);
+      }
+      return new UpgradeResult(previous, target);
+    }
+  }
+
+  private UpgradeFailedException rollBack(UpgradeSteps steps, UpgradeRecord record, RuntimeException cause) {
+    Rollback rollback = new Rollback(ctx, steps);
+    String previous = record.previousVersion();
+    String target = record.targetVersion();
+    try {
+      rollback.remember(record, oneLine(cause));
+    } catch (Exception e) {
+      ctx.log().atWarn().addKeyValue("error", e.getMessage()).log("could not remember the rolled-back upgrade; rolling back anyway");
+    }
+    try {
+      rollback.restorePrevious(record);
+    } catch (Exception e) {
+      return new UpgradeFailedException(previous, target, cause, RollbackOutcome.ROLLBACK_FAILED, e);
+    }
+    Optional<RuntimeException> startError = rollback.startPrevious();
+    try {
+      rollback.finish();
+    } catch (RuntimeException e) {
+      return new UpgradeFailedException(previous, target, cause, RollbackOutcome.ROLLBACK_FAILED, e);
+    }
+    return startError
+        .map(e -> new UpgradeFailedException(previous, target, cause, RollbackOutcome.PREVIOUS_NOT_READY, e))
+        .orElseGet(() -> new UpgradeFailedException(previous, target, cause, RollbackOutcome.ROLLED_BACK, null));
+  }
+
+  /** Runs a best-effort clean-up after a failure that changed nothing; its own failure, if any. */
+  private static Exception discard(Task.Body cleanup) {
+    try {
+      cleanup.run();
+      return null;
+    } catch (Exception e) {
+      return e;
+    }
+  }
+
+  private void run(String name, Task.Body body) {
+    ctx.tasks().execute(Task.of(name, body));
+  }
+
+  private <T> T call(String name, java.util.concurrent.Callable<T> body) {
+    Object[] out = new Object[1];
+    ctx.tasks().execute(Task.of(name, () -> out[0] = body.call()));
+    @SuppressWarnings("unchecked")
+    T result = (T) out[0];
+    return result;
+  }
+
+  static String oneLine(Throwable t) {
+    String message = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+    String line = message.replace('\n', ' ');
+    return line.length() <= 300 ? line : line.substring(0, 300) + "...";
+  }
+}

@@ -1,0 +1,41 @@
+package dev.noneops.core.upgrade;
+
+import dev.noneops.core.layout.Layout;
+import dev.noneops.core.task.TaskRunner;
+import dev.noneops.ports.files.HostFiles;
+import dev.noneops.ports.time.HostClock;
+import java.util.Objects;
+import org.slf4j.Logger;
+
+/**
+ * What the upgrade operations share: the host's files and clock, the layout, the task runner
+ * that logs and reports each phase, the node's lock, and the mount-safe remover used for stale
+ * staging and pruned versions.
+ */
+public record UpgradeContext(HostFiles files, HostClock clock, Layout layout, TaskRunner tasks, NodeLock lock, TreeRemover remover, Logger log) {
+  public UpgradeContext {
+    Objects.requireNonNull(files, "files");
+    Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(layout, "layout");
+    Objects.requireNonNull(tasks, "tasks");
+    Objects.requireNonNull(lock, "lock");
+    Objects.requireNonNull(remover, "remover");
+    Objects.requireNonNull(log, "log");
+  }
+
+  UpgradeJournal journal() {
+    return new UpgradeJournal(files, layout);
+  }
+
+  Confsnap confsnap() {
+    return new Confsnap(files, layout);
+  }
+
+  RollbackHistory history() {
+    return new RollbackHistory(files, layout);
+  }
+
+  CurrentLink currentLink() {
+    return new CurrentLink(files, layout);
+  }
+}

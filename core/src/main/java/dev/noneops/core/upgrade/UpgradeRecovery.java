@@ -1,0 +1,119 @@
+package dev.noneops.core.upgrade;
+
+import dev.noneops.core.task.Task;
+import dev.noneops.core.upgrade.UpgradeSteps.Configuration;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * {@code recoverUpgrade(applied)}: run at daemon start, finishes whatever a crash interrupted.
+ *
+ * <ul>
+ *   <li>First it removes what interrupted writes left: temp files in the directories the node
+ *       writes and the layout's stale staging.
+ *   <li>No journal: nothing was in flight; a saved configuration without a journal (a crash while
+ *       saving it) is dropped.
+ *   <li>The applied config has the journal's digest and {@code current} names the journal's
+ *       target: the upgrade had finished and been persisted, so it is committed, and the stack
+ *       is started if it is not running.
+ *   <li>The saved configuration is incomplete or gone and {@code current} already names the
+ *       previous version: a rollback had restored everything and was cleaning up; the clean-up
+ *       is finished and the stack started if it is not running.
+ *   <li>Otherwise the node is rolled back to the journal's previous version with the applied
+ *       configuration ({@link Rollback}).
+ * </ul>
+ *
+ * Recovery may itself be interrupted and run again; once it has finished, running it again
+ * changes nothing.
+ */
+public final class UpgradeRecovery {
+  private final UpgradeContext ctx;
+
+  public UpgradeRecovery(UpgradeContext ctx) {
+    this.ctx = Objects.requireNonNull(ctx, "ctx");
+  }
+
+  /**
+   * Recovers the node.
+   *
+   * @param steps the node's steps, whose {@link Configuration#APPLIED applied} configuration is the
+   *     applied config the daemon started with
+   * @param appliedDigest that applied config's digest
+   */
+  public RecoveryResult run(UpgradeSteps steps, String appliedDigest) throws Exception {
+    Objects.requireNonNull(steps, "steps");
+    Objects.requireNonNull(appliedDigest, "appliedDigest");
+    try (NodeLock.Hold hold = ctx.lock().acquire("recover-upgrade")) {
+      List<Path> stale = new ArrayList<>(sweep(steps));
+      Optional<UpgradeRecord> journaled = ctx.journal().read();
+      Confsnap confsnap = ctx.confsnap();
+      if (journaled.isEmpty()) {
+        if (confsnap.state() != Confsnap.State.ABSENT) {
+          run("recover-drop-orphaned-saved-configuration", confsnap::drop);
+          stale.add(confsnap.directory());
+        }
+        return new RecoveryResult(RecoveryResult.Outcome.NOTHING_TO_DO, Optional.empty(), stale, Optional.empty());
+      }
+      UpgradeRecord record = journaled.get();
+      Optional<String> active = ctx.currentLink().active();
+      boolean onTarget = active.equals(Optional.of(record.targetVersion()));
+      if (onTarget && record.configDigest().equals(appliedDigest)) {
+        UpgradeCommit.finish(ctx, record);
+        return new RecoveryResult(RecoveryResult.Outcome.COMMITTED, journaled, stale, ensureRunning(steps));
+      }
+      Rollback rollback = new Rollback(ctx, steps);
+      boolean onPrevious = active.equals(Optional.of(record.previousVersion()));
+      if (onPrevious && confsnap.state() != Confsnap.State.COMPLETE) {
+        rollback.finish();
+        return new RecoveryResult(RecoveryResult.Outcome.ROLLBACK_FINISHED, journaled, stale, ensureRunning(steps));
+      }
+      run("recover-remember-rollback", () -> rollback.remember(record,
+          "the upgrade was interrupted (the agent or the host stopped during it) and rolled back at recovery"));
+      rollback.restorePrevious(record);
+      Optional<String> startError = rollback.startPrevious().map(Upgrade::oneLine);
+      rollback.finish();
+      return new RecoveryResult(RecoveryResult.Outcome.ROLLED_BACK, journaled, stale, startError);
+    }
+  }
+
+  private List<Path> sweep(UpgradeSteps steps) throws Exception {
+    Set<Path> dirs = new TreeSet<>();
+    for (Path file : steps.sharedFiles()) {
+      if (file.getParent() != null) {
+        dirs.add(file.getParent());
+      }
+    }
+    Confsnap confsnap = ctx.confsnap();
+    if (confsnap.state() == Confsnap.State.COMPLETE) {
+      for (SavedFile saved : confsnap.read()) {
+        if (saved.path().getParent() != null) {
+          dirs.add(saved.path().getParent());
+        }
+      }
+    }
+    List<Path> removed = new ArrayList<>();
+    run("recover-remove-stale-files", () -> removed.addAll(new StaleFileSweeper(ctx.files(), ctx.layout(), ctx.remover()).sweep(dirs)));
+    return removed;
+  }
+
+  private Optional<String> ensureRunning(UpgradeSteps steps) throws Exception {
+    if (steps.running()) {
+      return Optional.empty();
+    }
+    try {
+      run("recover-start-stack", () -> steps.startStack(Configuration.APPLIED));
+      return Optional.empty();
+    } catch (RuntimeException e) {
+      return Optional.of(Upgrade.oneLine(e));
+    }
+  }
+
+  private void run(String name, Task.Body body) {
+    ctx.tasks().execute(Task.of(name, body));
+  }
+}

@@ -1,0 +1,71 @@
+package dev.noneops.core.upgrade;
+
+import java.nio.file.Path;
+import java.util.Set;
+
+/**
+ * The node operations an upgrade, a rollback and a recovery are made of. The node implements
+ * them over its phases (prepare, configure, start, stop) for one pair of configurations: the
+ * {@link Configuration#TARGET target} the upgrade applies, and the {@link Configuration#APPLIED
+ * applied} one the node ran before (the {@code Previous} of an upgrade, or the applied config
+ * recovery is given). Every method may be run again after a crash or a failure and converges.
+ */
+public interface UpgradeSteps {
+
+  /** Which of the two configurations a step works with. */
+  enum Configuration {
+    /** The configuration the upgrade applies. */
+    TARGET,
+    /** The configuration the node ran with before the upgrade; what a rollback restores. */
+    APPLIED
+  }
+
+  /** The version directory name of the target configuration ({@code VersionFor}); resolves the goal state, downloads nothing. */
+  String targetVersion() throws Exception;
+
+  /** The digest of the target configuration, as the upgrade journal records it. */
+  String targetConfigDigest() throws Exception;
+
+  /** Installs and verifies the target version beside the active one (touches nothing in use); returns its name. */
+  String prepareTarget() throws Exception;
+
+  /**
+   * Proves offline that {@code version} can run again: its directory is complete and every file
+   * matches its manifest. Throws naming the first mismatch.
+   */
+  void verifyVersion(String version) throws Exception;
+
+  /** Proves offline that the {@link Configuration#APPLIED applied} configuration can be rendered again. */
+  void verifyRollbackConfiguration() throws Exception;
+
+  /**
+   * Every shared host file the node owns now, plus every one either configuration writes: what
+   * the saved configuration must hold so that a rollback restores each byte (and deletes what the
+   * upgrade created).
+   */
+  Set<Path> sharedFiles() throws Exception;
+
+  /** Writes the configuration and units of {@code which} at their host paths and reloads systemd if units changed. */
+  void writeConfiguration(Configuration which) throws Exception;
+
+  /** Stops the node's units (kubelet, containerd, LocalDNS). */
+  void stopStack() throws Exception;
+
+  /** Ends the stack's pods: this node's container shims, then the pod cgroups. */
+  void endPods() throws Exception;
+
+  /** Removes the node's host networking (the LocalDNS interface) and the CNI configuration and state, as a repave does. */
+  void cleanHostNetworking() throws Exception;
+
+  /** Sets up the host networking of {@code which} (the LocalDNS interface). */
+  void setUpHostNetworking(Configuration which) throws Exception;
+
+  /** Clears failed states and start-rate counters of the node's units, so a restart is not refused. */
+  void resetFailed() throws Exception;
+
+  /** Starts the stack with {@code which}, and waits (bounded) until kubelet is ready. */
+  void startStack(Configuration which) throws Exception;
+
+  /** Whether the stack is up. */
+  boolean running() throws Exception;
+}
