@@ -1,0 +1,75 @@
+package dev.noneops.hostfs.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Guards tests that mount: they run only as root inside the private mount namespace the surefire
+ * JVM wrapper ({@code .ci/surefire-jvm-unshare.sh}) creates, and skip with the reason otherwise.
+ * Nothing is ever mounted in the namespace the build was started from.
+ */
+public final class PrivateMountNamespace {
+
+  private PrivateMountNamespace() {}
+
+  /** Skips the calling test unless it runs as root in a private mount namespace with private propagation. */
+  public static void assumeActive() throws IOException {
+    assumeTrue(isRoot(), "mount tests need root; this JVM runs as uid " + uid());
+    String outer = System.getenv("NONEOPS_OUTER_MOUNT_NS");
+    assumeTrue(outer != null && !outer.isEmpty(), "the JVM was not started by .ci/surefire-jvm-unshare.sh");
+    String own = Files.readSymbolicLink(Path.of("/proc/self/ns/mnt")).toString();
+    assumeTrue(!own.equals(outer), "the JVM shares the mount namespace of its launcher (" + own + "): unshare was unavailable");
+    assumeTrue(rootIsPrivate(), "the root mount still propagates to a peer group: refusing to mount");
+  }
+
+  public static boolean isRoot() throws IOException {
+    return uid() == 0;
+  }
+
+  private static int uid() throws IOException {
+    return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+  }
+
+  private static boolean rootIsPrivate() throws IOException {
+    for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"), StandardCharsets.ISO_8859_1)) {
+      String[] f = line.split(" ");
+      if (f.length > 6 && f[4].equals("/")) {
+        for (int i = 6; i < f.length && !f[i].equals("-"); i++) {
+          if (f[i].startsWith("shared:")) {
+            return false;
+          }
+        }
+      }
+    }
+    return true;
+  }
+
+  /** Runs {@code mount} with the given arguments and fails the test when it fails. */
+  public static void mount(String... args) throws IOException, InterruptedException {
+    List<String> argv = new ArrayList<>();
+    argv.add("mount");
+    argv.addAll(List.of(args));
+    Process p = new ProcessBuilder(argv).redirectErrorStream(true).start();
+    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("mount %s finished", argv).isTrue();
+    assertThat(p.exitValue()).as("mount %s: %s", argv, output).isZero();
+  }
+
+  /** A tmpfs on {@code dir}. */
+  public static void mountTmpfs(Path dir) throws IOException, InterruptedException {
+    mount("-t", "tmpfs", "-o", "size=8m", "noneops-test", dir.toString());
+  }
+
+  /** A bind mount of {@code source} on {@code target}. */
+  public static void bind(Path source, Path target) throws IOException, InterruptedException {
+    mount("--bind", source.toString(), target.toString());
+  }
+}
