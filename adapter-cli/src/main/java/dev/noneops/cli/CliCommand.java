@@ -1,0 +1,67 @@
+package dev.noneops.cli;
+
+import dev.noneops.cli.output.Json;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * What every subcommand shares: the root's options, stdout and stderr, the environment, and the
+ * rule that a command which changes the host runs only as root.
+ */
+public abstract class CliCommand implements Callable<Integer> {
+
+  @ParentCommand NoneopsCommand root;
+
+  @Spec CommandSpec spec;
+
+  /** The command's name as typed, e.g. {@code upgrade}. */
+  protected final String name() {
+    return spec.name();
+  }
+
+  protected final CliEnvironment environment() {
+    return root.environment();
+  }
+
+  protected final boolean json() {
+    return root.json();
+  }
+
+  protected final int verbosity() {
+    return root.verbosity();
+  }
+
+  /** Results. */
+  protected final PrintWriter out() {
+    return spec.commandLine().getOut();
+  }
+
+  /** Progress, warnings and errors. */
+  protected final PrintWriter err() {
+    return spec.commandLine().getErr();
+  }
+
+  /** Prints {@code result} as this command's JSON document. */
+  protected final void printJson(Object result) {
+    Json.print(out(), name(), result);
+  }
+
+  /** Refuses to go on unless the process runs as root; called before anything is read or changed. */
+  protected final void requireRoot() {
+    if (!environment().privileged().getAsBoolean()) {
+      throw new CliException(ExitCode.NOT_ROOT,
+          "'noneops " + name() + "' changes the host and must run as root (try sudo); nothing was changed");
+    }
+  }
+
+  @Override
+  public final Integer call() throws Exception {
+    return execute().code();
+  }
+
+  /** Runs the command; returns how it ended. Failures are thrown and mapped by {@link ErrorReporter}. */
+  protected abstract ExitCode execute() throws Exception;
+}

@@ -1,0 +1,20 @@
+package dev.noneops.cli;
+
+import java.util.Objects;
+import java.util.function.BooleanSupplier;
+
+/**
+ * What the commands get from the composition root: how to reach the host, whether this process
+ * may change it (runs as root), and the version of this build.
+ *
+ * @param host opens the host the commands act on
+ * @param privileged whether the process runs as root; mutating commands refuse to start otherwise
+ * @param buildVersion this build's version, for {@code noneops version}
+ */
+public record CliEnvironment(HostConnector host, BooleanSupplier privileged, String buildVersion) {
+  public CliEnvironment {
+    Objects.requireNonNull(host, "host");
+    Objects.requireNonNull(privileged, "privileged");
+    Objects.requireNonNull(buildVersion, "buildVersion");
+  }
+}

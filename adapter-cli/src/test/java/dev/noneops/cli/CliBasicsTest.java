@@ -1,0 +1,96 @@
+package dev.noneops.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.noneops.cli.output.Json;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CliBasicsTest {
+  private static final CliEnvironment NO_HOST = new CliEnvironment(
+      () -> {
+        throw new AssertionError("this command must not touch a host");
+      },
+      () -> false,
+      "1.2.3-test");
+
+  @Test
+  void versionPrintsTheBuildVersionWithoutTouchingTheHost() {
+    CliRun run = CliRun.of(NO_HOST, "version");
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.out()).startsWith("noneops 1.2.3-test (Java ");
+    assertThat(run.err()).isEmpty();
+  }
+
+  @Test
+  void versionJsonCarriesTheSchemaVersionAndSortedKeys() throws Exception {
+    CliRun run = CliRun.of(NO_HOST, "version", "--json");
+
+    JsonNode doc = Json.MAPPER.readTree(run.out());
+    assertThat(doc.get("schemaVersion").asInt()).isEqualTo(Json.SCHEMA_VERSION);
+    assertThat(doc.get("command").asText()).isEqualTo("version");
+    assertThat(doc.get("version").asText()).isEqualTo("1.2.3-test");
+    List<String> keys = new ArrayList<>();
+    doc.fieldNames().forEachRemaining(keys::add);
+    assertThat(keys).isSorted();
+  }
+
+  @Test
+  void jsonAndVerboseWorkBeforeTheSubcommandToo() throws Exception {
+    CliRun run = CliRun.of(NO_HOST, "--json", "version");
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(Json.MAPPER.readTree(run.out()).get("command").asText()).isEqualTo("version");
+  }
+
+  @Test
+  void anUnknownCommandIsAUsageErrorOnOneLinePlusAHint() {
+    CliRun run = CliRun.of(NO_HOST, "frobnicate");
+
+    assertThat(run.exitCode()).isEqualTo(ExitCode.USAGE.code()).isEqualTo(2);
+    assertThat(run.out()).isEmpty();
+    assertThat(run.err().lines()).hasSize(2);
+    assertThat(run.err()).contains("frobnicate").contains("--help");
+  }
+
+  @Test
+  void noCommandAtAllIsAUsageError() {
+    assertThat(CliRun.of(NO_HOST).exitCode()).isEqualTo(2);
+  }
+
+  @Test
+  void helpDocumentsEveryExitCode() {
+    CliRun run = CliRun.of(NO_HOST, "--help");
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.out()).contains("Exit codes:");
+    for (ExitCode code : ExitCode.values()) {
+      assertThat(run.out()).containsPattern("\\b" + code.code() + "\\s+" + java.util.regex.Pattern.quote(code.meaning().substring(0, Math.min(20, code.meaning().length()))));
+    }
+  }
+
+  @Test
+  void subcommandHelpDocumentsTheExitCodesAsWell() {
+    assertThat(CliRun.of(NO_HOST, "version", "--help").out()).contains("Exit codes:").contains("must run as root");
+  }
+
+  @Test
+  void exitCodesAreDistinctAndKeepTheirConventionalValues() {
+    assertThat(ExitCode.OK.code()).isZero();
+    assertThat(ExitCode.FAILURE.code()).isEqualTo(1);
+    assertThat(ExitCode.USAGE.code()).isEqualTo(2);
+    assertThat(java.util.Arrays.stream(ExitCode.values()).map(ExitCode::code).distinct().count())
+        .isEqualTo(ExitCode.values().length);
+  }
+
+  @Test
+  void completionPrintsABashScript() {
+    CliRun run = CliRun.of(NO_HOST, "completion");
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.out()).contains("complete -F").contains("noneops");
+  }
+}
