@@ -1,0 +1,291 @@
+package dev.noneops.systemd;
+
+import dev.noneops.ports.systemd.ActiveState;
+import dev.noneops.ports.systemd.JobResult;
+import dev.noneops.ports.systemd.Systemd;
+import dev.noneops.ports.systemd.SystemdException;
+import dev.noneops.ports.systemd.SystemdException.Kind;
+import dev.noneops.ports.systemd.UnitStatus;
+import dev.noneops.systemd.dbus.SystemdManager;
+import dev.noneops.systemd.dbus.SystemdManager.JobRemoved;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
+import org.freedesktop.dbus.DBusPath;
+import org.freedesktop.dbus.connections.IDisconnectCallback;
+import org.freedesktop.dbus.connections.impl.DBusConnection;
+import org.freedesktop.dbus.exceptions.DBusException;
+import org.freedesktop.dbus.interfaces.DBusSigHandler;
+import org.freedesktop.dbus.interfaces.Properties.PropertiesChanged;
+import org.freedesktop.dbus.matchrules.DBusMatchRuleBuilder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@link Systemd} port over systemd's D-Bus API (dbus-java, native unix socket).
+ *
+ * <p>Each adapter owns one unshared connection, opened by {@link #connectSystemBus()} or {@link
+ * #connect(String)} and closed by {@link #close()}. On opening it registers a {@code JobRemoved}
+ * handler and then calls {@code Subscribe}, the order systemd documents as race-free; every job
+ * method then enqueues its job in {@code replace} mode and waits for the signal carrying the job
+ * path systemd returned (see {@link JobTracker}). Signal handlers never block: they hand results
+ * over and return. {@link #awaitState} is driven by {@code PropertiesChanged} on the unit's object.
+ */
+public final class DbusSystemd implements Systemd, AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(DbusSystemd.class);
+  private static final String MODE_REPLACE = "replace";
+  /** Re-read interval of {@link #awaitState} should a {@code PropertiesChanged} signal be missed. */
+  private static final Duration STATE_RECHECK = Duration.ofSeconds(1);
+
+  private final String address;
+  private final JobTracker jobs = new JobTracker();
+  private final DBusConnection connection;
+  private final SystemdManager manager;
+  private final UnitStateReader states;
+  private final Object closeLock = new Object();
+  private boolean closed;
+
+  private DbusSystemd(String address, MachineIdLocator machineIds) {
+    this.address = address;
+    this.connection = BusConnector.open(address, machineIds, new FailWaitersOnDisconnect());
+    try {
+      this.manager =
+          connection.getRemoteObject(SystemdManager.BUS_NAME, SystemdManager.OBJECT_PATH, SystemdManager.class);
+      connection.addSigHandler(JobRemoved.class, new ForwardJobRemoved());
+      manager.Subscribe();
+    } catch (DBusException failure) {
+      closeQuietly();
+      throw SystemdErrors.fromSetup("subscribe to the manager at " + address, "", failure);
+    } catch (RuntimeException failure) {
+      closeQuietly();
+      throw SystemdErrors.fromCall("subscribe to the manager at " + address, "", failure);
+    }
+    this.states = new UnitStateReader(connection);
+  }
+
+  /** Connects to the system bus: {@code $DBUS_SYSTEM_BUS_ADDRESS}, else {@code /run/dbus/system_bus_socket}. */
+  public static DbusSystemd connectSystemBus() {
+    return connect(BusConnector.systemBusAddress(System.getenv()));
+  }
+
+  /**
+   * Connects to the bus at {@code address}, which must be {@code unix:path=<absolute path>}, e.g.
+   * {@code unix:path=/proc/4242/root/run/dbus/system_bus_socket} for a sandboxed systemd.
+   *
+   * @throws IllegalArgumentException when the address is not a {@code unix:path=} address
+   * @throws SystemdException of kind {@link Kind#UNREACHABLE} when the bus cannot be reached, no
+   *     machine id exists, or systemd does not answer on it
+   */
+  public static DbusSystemd connect(String address) {
+    return connect(address, MachineIdLocator.forThisProcess());
+  }
+
+  static DbusSystemd connect(String address, MachineIdLocator machineIds) {
+    return new DbusSystemd(BusConnector.requireUnixPathAddress(address), machineIds);
+  }
+
+  /** The bus address this adapter is connected to. */
+  public String address() {
+    return address;
+  }
+
+  @Override
+  public void daemonReload() {
+    call("daemon-reload", "", () -> {
+      manager.Reload();
+      return null;
+    });
+  }
+
+  @Override
+  public JobResult start(String unit, Duration timeout) {
+    return runJob("start", unit, timeout, manager::StartUnit);
+  }
+
+  @Override
+  public JobResult stop(String unit, Duration timeout) {
+    return runJob("stop", unit, timeout, manager::StopUnit);
+  }
+
+  @Override
+  public JobResult restart(String unit, Duration timeout) {
+    return runJob("restart", unit, timeout, manager::RestartUnit);
+  }
+
+  @Override
+  public UnitStatus status(String unit) {
+    UnitNames.requireUnitName(unit);
+    return states.read(unit, loadUnit(unit));
+  }
+
+  @Override
+  public UnitStatus awaitState(String unit, Set<ActiveState> wanted, Duration timeout) {
+    UnitNames.requireUnitName(unit);
+    Objects.requireNonNull(wanted, "wanted");
+    if (wanted.isEmpty()) {
+      throw new IllegalArgumentException("awaitState needs at least one wanted state for " + unit);
+    }
+    Deadline deadline = Deadline.after(timeout);
+    DBusPath unitPath = loadUnit(unit);
+    Semaphore changed = new Semaphore(0);
+    DBusSigHandler<PropertiesChanged> wake = signal -> changed.release();
+    try (AutoCloseable registration = connection.addSigHandler(propertiesChangedOf(unitPath), wake)) {
+      while (true) {
+        UnitStatus current = states.read(unit, unitPath);
+        if (wanted.contains(current.active()) || deadline.passed()) {
+          return current;
+        }
+        long slice = Math.min(deadline.remainingNanos(), STATE_RECHECK.toNanos());
+        if (changed.tryAcquire(slice, TimeUnit.NANOSECONDS)) {
+          changed.drainPermits();
+        }
+      }
+    } catch (DBusException failure) {
+      throw SystemdErrors.fromSetup("watch the state of", unit, failure);
+    } catch (InterruptedException interrupted) {
+      Thread.currentThread().interrupt();
+      throw new SystemdException(Kind.OTHER, unit, "interrupted while waiting for the state of " + unit, interrupted);
+    } catch (SystemdException | IllegalArgumentException passThrough) {
+      throw passThrough;
+    } catch (Exception failure) {
+      throw new SystemdException(Kind.OTHER, unit, "systemd: watching " + unit + " failed: " + failure.getMessage(), failure);
+    }
+  }
+
+  @Override
+  public void enable(List<String> units) {
+    List<String> files = requireUnitFiles(units);
+    if (files.isEmpty()) {
+      return;
+    }
+    call("enable", String.join(" ", files), () -> manager.EnableUnitFiles(files, false, false));
+    daemonReload();
+  }
+
+  @Override
+  public void disable(List<String> units) {
+    List<String> files = requireUnitFiles(units);
+    if (files.isEmpty()) {
+      return;
+    }
+    call("disable", String.join(" ", files), () -> manager.DisableUnitFiles(files, false));
+    daemonReload();
+  }
+
+  @Override
+  public void resetFailed(String unit) {
+    UnitNames.requireUnitName(unit);
+    call("reset-failed", unit, () -> {
+      manager.ResetFailedUnit(unit);
+      return null;
+    });
+  }
+
+  @Override
+  public void kill(String unit, boolean all, int signal) {
+    UnitNames.requireUnitName(unit);
+    if (signal <= 0 || signal > 64) {
+      throw new IllegalArgumentException("not a signal number (1..64): " + signal + " for " + unit);
+    }
+    call("kill", unit, () -> {
+      manager.KillUnit(unit, all ? "all" : "main", signal);
+      return null;
+    });
+  }
+
+  /** Closes the connection; waiting callers fail with {@link Kind#UNREACHABLE}. Idempotent. */
+  @Override
+  public void close() {
+    synchronized (closeLock) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+    }
+    jobs.failAll(new SystemdException(Kind.UNREACHABLE, "", "systemd adapter for " + address + " is closed"));
+    closeQuietly();
+  }
+
+  private JobResult runJob(String action, String unit, Duration timeout, BiFunction<String, String, DBusPath> enqueue) {
+    UnitNames.requireUnitName(unit);
+    Deadline deadline = Deadline.after(timeout);
+    DBusPath job = call(action, unit, () -> enqueue.apply(unit, MODE_REPLACE));
+    Optional<String> result;
+    try {
+      result = jobs.await(job.getPath(), deadline);
+    } catch (InterruptedException interrupted) {
+      Thread.currentThread().interrupt();
+      throw new SystemdException(Kind.OTHER, unit, "interrupted while waiting for the " + action + " job of " + unit, interrupted);
+    } catch (SystemdException broken) {
+      throw new SystemdException(broken.kind(), unit, action + " " + unit + ": " + broken.getMessage(), broken);
+    }
+    return result.map(systemdResult -> toJobResult(unit, systemdResult)).orElse(JobResult.WAIT_TIMEOUT);
+  }
+
+  private static JobResult toJobResult(String unit, String systemdResult) {
+    try {
+      return JobResult.fromSystemd(systemdResult);
+    } catch (IllegalArgumentException unknown) {
+      // systemd also reports "invalid", "assert", "unsupported", "collected", "once": none succeeded.
+      LOG.debug("job for {} ended with result {}, reported as failed", unit, systemdResult);
+      return JobResult.FAILED;
+    }
+  }
+
+  private DBusPath loadUnit(String unit) {
+    return call("load", unit, () -> manager.LoadUnit(unit));
+  }
+
+  private static List<String> requireUnitFiles(List<String> units) {
+    Objects.requireNonNull(units, "units");
+    return units.stream().map(UnitNames::requireUnitFile).toList();
+  }
+
+  private static org.freedesktop.dbus.matchrules.DBusMatchRule propertiesChangedOf(DBusPath unitPath)
+      throws DBusException {
+    return DBusMatchRuleBuilder.create().withType(PropertiesChanged.class).withPath(unitPath.getPath()).build();
+  }
+
+  private <T> T call(String action, String unit, java.util.function.Supplier<T> remoteCall) {
+    try {
+      return remoteCall.get();
+    } catch (RuntimeException failure) {
+      throw SystemdErrors.fromCall(action, unit, failure);
+    }
+  }
+
+  private void closeQuietly() {
+    try {
+      connection.close();
+    } catch (IOException | RuntimeException failure) {
+      LOG.debug("closing the D-Bus connection to {} failed", address, failure);
+    }
+  }
+
+  /** Runs on dbus-java's signal thread: hands the result over and returns at once. */
+  private final class ForwardJobRemoved implements DBusSigHandler<JobRemoved> {
+    @Override
+    public void handle(JobRemoved signal) {
+      jobs.jobRemoved(signal.job().getPath(), signal.result());
+    }
+  }
+
+  /** Wakes every waiting job with {@link Kind#UNREACHABLE} when the bus connection breaks. */
+  private final class FailWaitersOnDisconnect implements IDisconnectCallback {
+    @Override
+    public void disconnectOnError(IOException cause) {
+      jobs.failAll(new SystemdException(Kind.UNREACHABLE, "", "D-Bus connection to " + address + " broke: " + cause.getMessage(), cause));
+    }
+
+    @Override
+    public void exceptionOnTerminate(IOException cause) {
+      disconnectOnError(cause);
+    }
+  }
+}
