@@ -41,7 +41,8 @@ import java.util.regex.Pattern;
  *       to {@code <layout>/<version>} durably.
  * </ol>
  *
- * A failure leaves no version directory: only the staging directory, which the next run removes.
+ * A failure leaves no version directory; the staging directory is removed (and, should that fail
+ * too, by the next run).
  */
 public final class VersionInstaller {
   /** Largest artifact accepted. */
@@ -93,6 +94,21 @@ public final class VersionInstaller {
     }
 
     Path staged = layout.staging().resolve(version);
+    try {
+      long transferred = stageAndMove(rootFs, staged, dir);
+      return new Result(version, dir, false, transferred);
+    } catch (IOException | RuntimeException e) {
+      try {
+        LayoutTrees.remove(files, layout.staging());
+      } catch (IOException | RuntimeException cleanup) {
+        e.addSuppressed(cleanup);
+      }
+      throw e;
+    }
+  }
+
+  private long stageAndMove(RootFs rootFs, Path staged, Path dir) throws IOException {
+    String version = rootFs.versionName();
     files.createDirectories(staged.resolve(Layout.BIN), 0755);
     files.createDirectories(staged.resolve(Layout.CNI), 0755);
     files.createDirectories(staged.resolve(DOWNLOADS), 0700);
@@ -115,7 +131,7 @@ public final class VersionInstaller {
     files.writeDurably(staged.resolve(Layout.MANIFEST), new Manifest(version, entries).toJson(), 0644);
     files.renameDurably(staged, dir);
     removeStagingIfEmpty();
-    return new Result(version, dir, false, transferred.get());
+    return transferred.get();
   }
 
   /** Removes what a crashed install left: the staging directory and temp entries in the layout root. */

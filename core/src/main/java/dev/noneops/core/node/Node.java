@@ -1,0 +1,421 @@
+package dev.noneops.core.node;
+
+import dev.noneops.core.goalstate.GoalStateResolver;
+import dev.noneops.core.goalstate.MachineGoalState;
+import dev.noneops.core.install.VersionInstaller;
+import dev.noneops.core.install.VersionVerifier;
+import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.layout.Layout;
+import dev.noneops.core.ownership.OwnershipStore;
+import dev.noneops.core.ownership.SharedFileWriter;
+import dev.noneops.core.render.HostTuningRenderer;
+import dev.noneops.core.task.Task;
+import dev.noneops.core.task.TaskRunner;
+import dev.noneops.core.upgrade.NodeLock;
+import dev.noneops.ports.HostPorts;
+import dev.noneops.ports.files.FileMeta;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A none node bound to one configuration: installs its version, writes its configuration at the
+ * shared host paths, and starts, restarts and stops its stack (LocalDNS, containerd, kubelet)
+ * natively under the host's systemd.
+ *
+ * <p>Goal-state resolution is lazy: {@link #stop()}, {@link #running()}, {@link #version()} and
+ * the backend's stop and status work without a configuration. Every mutating operation holds
+ * the node lock ({@link NodeLock}, re-entrant within this process, "busy" for another) and runs
+ * as a task: logged and reported as started/completed/failed with its duration. A failure is a
+ * {@link dev.noneops.core.task.TaskFailedException} whose message is the task chain and whose
+ * cause is the typed error ({@link ForeignStackException}, {@link UnitJobException},
+ * {@link ReadinessTimeoutException}, {@link dev.noneops.core.install.InstallException}, ...);
+ * {@link dev.noneops.core.task.TaskFailedException#find} finds it.
+ */
+public final class Node {
+  private static final List<String> STACK = List.of(HostPaths.LOCALDNS_UNIT, HostPaths.CONTAINERD_UNIT, HostPaths.KUBELET_UNIT);
+
+  private final Params params;
+  private final HostPorts ports;
+  private final Overrides overrides;
+  private final Layout layout;
+  private final HostPaths paths;
+  private final TaskRunner tasks;
+  private final NodeLock lock;
+  private final StackControl stack;
+  private final HostCommands commands;
+  private final VersionVerifier verifier;
+  private MachineGoalState goalState;
+  private MachineGoalState previousGoalState;
+
+  public Node(Params params) {
+    this.params = Objects.requireNonNull(params, "params");
+    this.ports = params.ports();
+    this.overrides = params.overrides();
+    this.layout = overrides.layout();
+    this.paths = overrides.hostPaths();
+    this.tasks = new TaskRunner(params.log(), params.events(), ports.clock(), overrides.parallelExecutor());
+    this.lock = new NodeLock(ports.files(), layout);
+    this.stack = new StackControl(ports.systemd(), ports.probes(), ports.clock(), overrides.timeouts());
+    this.commands = new HostCommands(ports.commands(), overrides.timeouts().command());
+    this.verifier = new VersionVerifier(ports.files(), layout);
+    params.goalState().ifPresent(g -> this.goalState = g);
+    params.previousGoalState().ifPresent(g -> this.previousGoalState = g);
+  }
+
+  public Params params() {
+    return params;
+  }
+
+  public Layout layout() {
+    return layout;
+  }
+
+  public HostPaths hostPaths() {
+    return paths;
+  }
+
+  /** The lock every mutating operation holds; operations built on this node share it. */
+  public NodeLock lock() {
+    return lock;
+  }
+
+  /** The task runner this node logs and reports through. */
+  public TaskRunner tasks() {
+    return tasks;
+  }
+
+  /** Unit jobs and bounded readiness waits. */
+  public StackControl stack() {
+    return stack;
+  }
+
+  public VersionVerifier verifier() {
+    return verifier;
+  }
+
+  /** The ownership record of the shared files this node writes. */
+  public OwnershipStore ownership() {
+    return new OwnershipStore(ports.files(), paths.ownershipRecord());
+  }
+
+  /**
+   * The resolved goal state with the host-native paths (binaries under {@code current/bin}, CNI
+   * under {@code current/libexec/cni}); resolved once, on first use.
+   *
+   * @throws NotConfiguredException when the node has neither a configuration nor a goal state
+   */
+  public synchronized MachineGoalState goalState() {
+    if (goalState == null) {
+      if (params.config().isEmpty()) {
+        throw new NotConfiguredException("resolving the goal state");
+      }
+      goalState = resolve(params.config().get());
+    }
+    return goalState;
+  }
+
+  /**
+   * The goal state the node ran with before an upgrade: {@code Params.previousGoalState}, else
+   * {@code Params.previous} resolved, else this configuration's.
+   */
+  public synchronized MachineGoalState previousGoalState() {
+    if (previousGoalState == null) {
+      previousGoalState = params.previous().isPresent() ? resolve(params.previous().get()) : goalState();
+    }
+    return previousGoalState;
+  }
+
+  private MachineGoalState resolve(dev.noneops.core.config.AgentConfig config) {
+    try {
+      return GoalStateResolver.resolve(config, params.downloads(), ports.facts().read(), layout);
+    } catch (IOException e) {
+      throw new NodeException("read host facts to resolve the goal state: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Makes sure this configuration's version is installed and verified, touching nothing the
+   * running node uses.
+   *
+   * @return the root whose slot is the version name
+   */
+  public NodeRoot prepare() {
+    NodeRoot[] root = new NodeRoot[1];
+    locked("prepare", () -> root[0] = prepareLocked());
+    return root[0];
+  }
+
+  /**
+   * First install (bootstrap): refuses a host with a kubelet or containerd of its own (changing
+   * nothing), then prepares the version, writes the units and points {@code current} at it.
+   */
+  @SuppressWarnings("try")
+  public void provision() {
+    tasks.execute(Task.of("provision", () -> {
+      tasks.execute(Task.of("check-host", () ->
+          new ForeignStackDetector(ports.files(), ports.systemd(), paths, layout).requireNone()));
+      MachineGoalState goal = goalState();
+      try (NodeLock.Hold hold = lock.acquire("provision")) {
+        tasks.execute(Task.of("prepare", this::prepareLocked));
+        tasks.execute(Task.of("write-units", () -> writeUnits(goal)));
+        tasks.execute(Task.of("activate-version", () -> activate(goal.rootFs().versionName())));
+      }
+    }));
+  }
+
+  /**
+   * Writes this configuration at its host paths, prepares the LocalDNS network and reloads
+   * systemd if a unit changed.
+   *
+   * @return which families of files differed from what was on disk
+   */
+  public ConfigureResult configure() {
+    return configure(goalState());
+  }
+
+  /** {@link #configure()} for another goal state (a rollback writes the previous one's). */
+  public ConfigureResult configure(MachineGoalState goal) {
+    ConfigureResult[] result = new ConfigureResult[1];
+    locked("configure", () -> {
+      NodeConfigWriter writer = configWriter();
+      boolean[] changed = new boolean[3];
+      tasks.execute(tasks.serial(
+          Task.of("configure-containerd", () -> changed[0] = writer.writeContainerd(goal)),
+          Task.of("configure-kubelet", () -> changed[1] = writer.writeKubelet(goal)),
+          Task.of("configure-localdns", () -> changed[2] = writer.writeLocalDns(goal)),
+          Task.of("configure-host", () -> writer.writeHost(goal)),
+          Task.of("setup-localdns-network", () -> new LocalDnsNetwork(commands).ensure(goal.nodeStart().localDns()))));
+      if (writer.unitsChanged()) {
+        tasks.execute(Task.of("reload-systemd", () -> ports.systemd().daemonReload()));
+      }
+      result[0] = new ConfigureResult(changed[0], changed[1], changed[2]);
+    });
+    return result[0];
+  }
+
+  /**
+   * Lists the node's kernel modules for boot ({@code ModulesLoadPath}), loads them now (overlay,
+   * then br_netfilter) and applies the sysctls, which need br_netfilter loaded.
+   */
+  public void loadKernelModules() {
+    locked("load-kernel-modules", () -> {
+      configWriter().writeModulesLoad();
+      for (String module : HostTuningRenderer.MODULES) {
+        commands.require("load kernel module " + module, "modprobe", module);
+      }
+      commands.require("apply sysctls", "sysctl", "--system");
+    });
+  }
+
+  /** {@link #start(boolean, ConfigureResult)} with LocalDNS unchanged. */
+  public void start(boolean wasRunning, boolean containerdChanged, boolean kubeletChanged) {
+    start(wasRunning, new ConfigureResult(containerdChanged, kubeletChanged, false));
+  }
+
+  /**
+   * Brings the stack up. Not running: GPU setup, LocalDNS, containerd, the staged image archives,
+   * kubelet, then a bounded wait for kubelet. Running: restarts only what changed (containerd
+   * first, and kubelet after it), then waits for kubelet.
+   */
+  public void start(boolean wasRunning, ConfigureResult changes) {
+    locked("start", () -> {
+      MachineGoalState goal = goalState();
+      List<Task> steps = new ArrayList<>();
+      if (!wasRunning) {
+        steps.add(Task.of("setup-gpu", () -> overrides.setupGpu().orElse(() -> setupGpu(goal)).run()));
+        steps.add(Task.of("enable-units", () -> ports.systemd().enable(STACK)));
+        steps.add(Task.of("start-localdns", () -> stack.start(HostPaths.LOCALDNS_UNIT)));
+        steps.add(Task.of("start-containerd", () -> stack.start(HostPaths.CONTAINERD_UNIT)));
+        steps.add(Task.of("import-images", this::importImages));
+        steps.add(Task.of("start-kubelet", () -> stack.start(HostPaths.KUBELET_UNIT)));
+        steps.add(waitKubelet());
+      } else {
+        if (changes.localDnsChanged()) {
+          steps.add(Task.of("restart-localdns", () -> stack.restart(HostPaths.LOCALDNS_UNIT)));
+          steps.add(Task.of("wait-localdns", () -> stack.awaitLocalDns(HostPaths.LOCALDNS_UNIT, goal.nodeStart().localDns())));
+        }
+        if (changes.containerdChanged()) {
+          steps.add(Task.of("restart-containerd", () -> stack.restart(HostPaths.CONTAINERD_UNIT)));
+        }
+        if (changes.containerdChanged() || changes.kubeletChanged()) {
+          steps.add(Task.of("restart-kubelet", () -> stack.restart(HostPaths.KUBELET_UNIT)));
+          steps.add(waitKubelet());
+        }
+      }
+      if (!steps.isEmpty()) {
+        tasks.execute(tasks.serial(steps));
+      }
+    });
+  }
+
+  /**
+   * Soft reboot of the stack: LocalDNS (then wait until it answers), containerd, kubelet (then
+   * wait until it is active). The host is not rebooted.
+   */
+  public void restart() {
+    locked("restart", () -> {
+      MachineGoalState goal = goalState();
+      tasks.execute(tasks.serial(
+          Task.of("restart-localdns", () -> stack.restart(HostPaths.LOCALDNS_UNIT)),
+          Task.of("wait-localdns", () -> stack.awaitLocalDns(HostPaths.LOCALDNS_UNIT, goal.nodeStart().localDns())),
+          Task.of("restart-containerd", () -> stack.restart(HostPaths.CONTAINERD_UNIT)),
+          Task.of("restart-kubelet", () -> stack.restart(HostPaths.KUBELET_UNIT)),
+          Task.of("wait-kubelet-active", () -> stack.awaitActive(HostPaths.KUBELET_UNIT, overrides.timeouts().kubeletReady()))));
+    });
+  }
+
+  /**
+   * Stops kubelet, containerd and LocalDNS, in that order. Every unit is attempted; the first
+   * failure is thrown with the others suppressed. Needs no configuration.
+   */
+  @SuppressWarnings("try")
+  public void stop() {
+    Task.Body body = () -> {
+      RuntimeException first = null;
+      for (String unit : List.of(HostPaths.KUBELET_UNIT, HostPaths.CONTAINERD_UNIT, HostPaths.LOCALDNS_UNIT)) {
+        try {
+          tasks.execute(Task.of("stop-" + unit.replace(".service", ""), () -> stack.stop(unit)));
+        } catch (RuntimeException e) {
+          if (first == null) {
+            first = e;
+          } else {
+            first.addSuppressed(e);
+          }
+        }
+      }
+      if (first != null) {
+        throw first;
+      }
+    };
+    tasks.execute(Task.of("stop", () -> {
+      if (!ports.files().exists(layout.root())) {
+        body.run();
+        return;
+      }
+      try (NodeLock.Hold hold = lock.acquire("stop")) {
+        body.run();
+      }
+    }));
+  }
+
+  /** Whether the stack is up: LocalDNS, containerd and kubelet all active. */
+  public boolean running() {
+    for (String unit : STACK) {
+      if (!stack.isActive(unit)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The active version: the target of {@code current}; empty when there is none. */
+  public Optional<String> version() {
+    try {
+      Optional<FileMeta> meta = ports.files().lstat(layout.current());
+      if (meta.isEmpty() || !meta.get().isSymlink()) {
+        return Optional.empty();
+      }
+      return Optional.of(Path.of(ports.files().readLink(layout.current())).getFileName().toString());
+    } catch (IOException e) {
+      throw new NodeException("read " + layout.current() + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The isolation backend with this node's phases injected. */
+  public NodeBackend backend() {
+    return new NodeBackend(this);
+  }
+
+  /**
+   * Writes the three units and kubelet's drop-ins for {@code goal}, reloading systemd when any
+   * changed; true when any changed. The caller holds the lock.
+   */
+  public boolean writeUnits(MachineGoalState goal) throws IOException {
+    NodeConfigWriter writer = configWriter();
+    boolean changed = writer.writeUnits(goal);
+    if (changed) {
+      ports.systemd().daemonReload();
+    }
+    return changed;
+  }
+
+  /**
+   * Points {@code current} at {@code version} (a relative link, flipped durably) unless it
+   * already does. Refuses a version without a valid manifest: an incomplete version is never
+   * activated.
+   */
+  public void activate(String version) throws IOException {
+    if (verifier.manifest(version).isEmpty()) {
+      throw new NodeException("refusing to activate version " + version + ": " + layout.versionDir(version) + " has no valid manifest");
+    }
+    Optional<FileMeta> current = ports.files().lstat(layout.current());
+    if (current.isPresent() && current.get().isSymlink() && ports.files().readLink(layout.current()).equals(version)) {
+      return;
+    }
+    ports.files().symlinkDurably(layout.current(), version);
+  }
+
+  /** Sets up the shared LocalDNS network of {@code goal} (dummy interface and address). */
+  public void setUpLocalDnsNetwork(MachineGoalState goal) throws IOException {
+    new LocalDnsNetwork(commands).ensure(goal.nodeStart().localDns());
+  }
+
+  private NodeRoot prepareLocked() throws Exception {
+    MachineGoalState goal = goalState();
+    String version = goal.rootFs().versionName();
+    if (overrides.download().isPresent()) {
+      overrides.download().get().run();
+    } else {
+      new VersionInstaller(ports.files(), ports.downloads(), layout, tasks).install(goal.rootFs());
+    }
+    return new NodeRoot(layout.versionDir(version), version);
+  }
+
+  private Task waitKubelet() {
+    return Task.of("wait-kubelet", () -> overrides.waitKubelet().orElse(() -> stack.awaitKubelet(HostPaths.KUBELET_UNIT)).run());
+  }
+
+  private void setupGpu(MachineGoalState goal) throws IOException {
+    if (!goal.nodeStart().gpu()) {
+      return;
+    }
+    Path cdi = paths.host("/etc/cdi");
+    ports.files().createDirectories(cdi, 0755);
+    commands.require("generate the NVIDIA CDI specification", "nvidia-ctk", "cdi", "generate",
+        "--output", cdi.resolve("nvidia.yaml").toString(), "--disable-hook", "all",
+        "--enable-hook", "create-symlinks", "--enable-hook", "update-ldcache");
+  }
+
+  private void importImages() throws IOException {
+    Path dir = overrides.effectiveImageArchiveDir();
+    Optional<FileMeta> meta = ports.files().lstat(dir);
+    if (meta.isEmpty() || !meta.get().isDirectory()) {
+      return;
+    }
+    String ctr = layout.currentBin().resolve("ctr").toString();
+    for (String name : ports.files().list(dir)) {
+      if (name.endsWith(".tar")) {
+        Path archive = dir.resolve(name);
+        commands.require("import image archive " + archive, overrides.timeouts().imageImport(),
+            ctr, "-n", "k8s.io", "images", "import", archive.toString());
+      }
+    }
+  }
+
+  private NodeConfigWriter configWriter() {
+    return new NodeConfigWriter(new SharedFileWriter(ports.files(), ownership()), paths, layout, verifier);
+  }
+
+  @SuppressWarnings("try")
+  private void locked(String operation, Task.Body body) {
+    tasks.execute(Task.of(operation, () -> {
+      try (NodeLock.Hold hold = lock.acquire(operation)) {
+        body.run();
+      }
+    }));
+  }
+}

@@ -1,0 +1,63 @@
+package dev.noneops.core.node;
+
+import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.task.Task;
+import dev.noneops.ports.systemd.UnitStatus;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The isolation backend of a none node: the generic lifecycle (prepare, start, stop, status,
+ * destroy) with the node's phases injected. Stop and status work without a configuration;
+ * destroy delegates to the {@link NodeTeardown} given in {@link Params#teardown()}.
+ */
+public final class NodeBackend {
+  private final Node node;
+
+  NodeBackend(Node node) {
+    this.node = Objects.requireNonNull(node, "node");
+  }
+
+  /** What the backend reports about the node. */
+  public record Status(Optional<String> version, boolean running, Map<String, UnitStatus> units) {
+    public Status {
+      Objects.requireNonNull(version, "version");
+      units = Map.copyOf(units);
+    }
+  }
+
+  public NodeRoot prepare() {
+    return node.prepare();
+  }
+
+  /** Brings a stopped stack up: {@link Node#start(boolean, ConfigureResult)} as not running. */
+  public void start() {
+    node.start(false, ConfigureResult.UNCHANGED);
+  }
+
+  public void stop() {
+    node.stop();
+  }
+
+  public Status status() {
+    Map<String, UnitStatus> units = new LinkedHashMap<>();
+    for (String unit : List.of(HostPaths.LOCALDNS_UNIT, HostPaths.CONTAINERD_UNIT, HostPaths.KUBELET_UNIT)) {
+      units.put(unit, node.params().ports().systemd().status(unit));
+    }
+    return new Status(node.version(), units.values().stream().allMatch(UnitStatus::isActive), units);
+  }
+
+  /**
+   * Removes the node through the configured teardown.
+   *
+   * @throws NodeException when the node was built without one
+   */
+  public void destroy() {
+    NodeTeardown teardown = node.params().teardown()
+        .orElseThrow(() -> new NodeException("destroy needs a teardown; none was given in Params.teardown"));
+    node.tasks().execute(Task.of("destroy", teardown::destroy));
+  }
+}

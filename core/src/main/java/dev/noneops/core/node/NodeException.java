@@ -1,0 +1,14 @@
+package dev.noneops.core.node;
+
+/** A node operation failed; subclasses say what was being done to which unit or path. */
+public class NodeException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  public NodeException(String message) {
+    super(message);
+  }
+
+  public NodeException(String message, Throwable cause) {
+    super(message, cause);
+  }
+}

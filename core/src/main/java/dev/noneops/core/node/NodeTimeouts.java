@@ -1,0 +1,32 @@
+package dev.noneops.core.node;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The bounds of every wait a node does.
+ *
+ * @param unitJob how long a start, stop or restart job may take
+ * @param kubeletReady how long kubelet may take to be active and answer its healthz
+ * @param localDnsReady how long LocalDNS may take to answer after a (re)start
+ * @param pollInterval how often readiness is polled
+ * @param probe how long one health probe may take
+ * @param command how long a host command ({@code ip}, {@code modprobe}, {@code sysctl}) may take
+ * @param imageImport how long importing one image archive may take
+ */
+public record NodeTimeouts(
+    Duration unitJob, Duration kubeletReady, Duration localDnsReady, Duration pollInterval, Duration probe, Duration command, Duration imageImport) {
+
+  public static final NodeTimeouts DEFAULTS = new NodeTimeouts(
+      Duration.ofSeconds(90), Duration.ofSeconds(120), Duration.ofSeconds(30), Duration.ofSeconds(2), Duration.ofSeconds(2),
+      Duration.ofSeconds(60), Duration.ofMinutes(10));
+
+  public NodeTimeouts {
+    for (Duration d : new Duration[] {unitJob, kubeletReady, localDnsReady, pollInterval, probe, command, imageImport}) {
+      Objects.requireNonNull(d, "timeout");
+      if (d.isNegative() || d.isZero()) {
+        throw new IllegalArgumentException("timeouts must be positive: " + d);
+      }
+    }
+  }
+}

@@ -1,0 +1,110 @@
+package dev.noneops.core.node;
+
+import dev.noneops.core.goalstate.LocalDnsSpec;
+import dev.noneops.ports.health.HealthProbes;
+import dev.noneops.ports.systemd.ActiveState;
+import dev.noneops.ports.systemd.JobResult;
+import dev.noneops.ports.systemd.Systemd;
+import dev.noneops.ports.systemd.SystemdException;
+import dev.noneops.ports.systemd.UnitStatus;
+import dev.noneops.ports.time.HostClock;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Starts, stops and restarts the node's units and waits, boundedly, until they are ready. Every
+ * job must end {@code done}; every wait ends in a {@link ReadinessTimeoutException} naming the
+ * unit and the time waited.
+ */
+public final class StackControl {
+  /** kubelet's healthz endpoint. */
+  public static final URI KUBELET_HEALTHZ = URI.create("http://127.0.0.1:10248/healthz");
+
+  private final Systemd systemd;
+  private final HealthProbes probes;
+  private final HostClock clock;
+  private final NodeTimeouts timeouts;
+
+  public StackControl(Systemd systemd, HealthProbes probes, HostClock clock, NodeTimeouts timeouts) {
+    this.systemd = systemd;
+    this.probes = probes;
+    this.clock = clock;
+    this.timeouts = timeouts;
+  }
+
+  public void start(String unit) {
+    require(unit, "start", systemd.start(unit, timeouts.unitJob()));
+  }
+
+  public void restart(String unit) {
+    require(unit, "restart", systemd.restart(unit, timeouts.unitJob()));
+  }
+
+  /** Stops {@code unit}; a unit systemd does not know is already stopped. */
+  public void stop(String unit) {
+    JobResult result;
+    try {
+      result = systemd.stop(unit, timeouts.unitJob());
+    } catch (SystemdException e) {
+      if (e.kind() == SystemdException.Kind.NO_SUCH_UNIT) {
+        return;
+      }
+      throw e;
+    }
+    require(unit, "stop", result);
+  }
+
+  public boolean isActive(String unit) {
+    return systemd.status(unit).isActive();
+  }
+
+  /** Waits until kubelet is active and its healthz answers 200. */
+  public void awaitKubelet(String unit) throws InterruptedException {
+    await(unit, "active and " + KUBELET_HEALTHZ + " answering", timeouts.kubeletReady(),
+        () -> systemd.status(unit).isActive() && probes.httpOk(KUBELET_HEALTHZ, timeouts.probe()));
+  }
+
+  /** Waits until {@code unit} is active. */
+  public void awaitActive(String unit, Duration timeout) throws InterruptedException {
+    long begin = clock.nanoTime();
+    UnitStatus status = systemd.awaitState(unit, Set.of(ActiveState.ACTIVE), timeout);
+    if (!status.isActive()) {
+      throw new ReadinessTimeoutException(unit, "active", Duration.ofNanos(clock.nanoTime() - begin), describe(status));
+    }
+  }
+
+  /** Waits until LocalDNS answers queries on its address. */
+  public void awaitLocalDns(String unit, LocalDnsSpec dns) throws InterruptedException {
+    await(unit, "DNS answering on " + dns.bindAddress() + ":" + dns.port(), timeouts.localDnsReady(),
+        () -> probes.dnsAnswers(dns.bindAddress(), dns.port(), dns.clusterDomain(), timeouts.probe()));
+  }
+
+  private void await(String unit, String condition, Duration timeout, BooleanSupplier ready) throws InterruptedException {
+    long begin = clock.nanoTime();
+    while (true) {
+      if (ready.getAsBoolean()) {
+        return;
+      }
+      Duration waited = Duration.ofNanos(clock.nanoTime() - begin);
+      if (waited.compareTo(timeout) >= 0) {
+        throw new ReadinessTimeoutException(unit, condition, waited, describe(systemd.status(unit)));
+      }
+      Duration left = timeout.minus(waited);
+      clock.sleep(left.compareTo(timeouts.pollInterval()) < 0 ? left : timeouts.pollInterval());
+    }
+  }
+
+  private void require(String unit, String operation, JobResult result) {
+    if (!result.succeeded()) {
+      throw new UnitJobException(unit, operation, result, systemd.status(unit));
+    }
+  }
+
+  private static String describe(UnitStatus status) {
+    return status.unit() + " " + status.active().name().toLowerCase(Locale.ROOT) + "/" + status.sub()
+        + (status.result().isEmpty() ? "" : " (" + status.result() + ")");
+  }
+}
