@@ -1,0 +1,129 @@
+package dev.noneops.hostfs.process;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.noneops.hostfs.nativeio.Syscalls;
+import dev.noneops.ports.process.ProcessInfo;
+import dev.noneops.ports.process.ProcessTable;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ProcProcessTableTest {
+
+  @Nested
+  class OnAFakeProcTree {
+
+    @TempDir Path proc;
+
+    private ProcessTable table() {
+      return new ProcProcessTable(proc, Syscalls.load());
+    }
+
+    private Path process(long pid, String cmdline, String cgroup, String maps) throws Exception {
+      Path dir = Files.createDirectory(proc.resolve(Long.toString(pid)));
+      Files.write(dir.resolve("cmdline"), cmdline.getBytes(StandardCharsets.UTF_8));
+      Files.writeString(dir.resolve("cgroup"), cgroup);
+      Files.writeString(dir.resolve("maps"), maps);
+      return dir;
+    }
+
+    @Test
+    void readsEveryProcessOrderedByPidAndIgnoresNonPidEntries() throws Exception {
+      Path shim =
+          process(
+              4242,
+              "/opt/unbounded/node/current/bin/containerd-shim-runc-v2\0-namespace\0k8s.io\0-address\0/run/containerd/containerd.sock\0",
+              "0::/kubepods.slice/kubepods-pod1.slice\n",
+              "00400000-00452000 r-xp 00000000 08:02 173521      /opt/unbounded/node/v1/bin/containerd-shim-runc-v2\n");
+      Files.createSymbolicLink(shim.resolve("exe"), Path.of("/opt/unbounded/node/v1/bin/containerd-shim-runc-v2"));
+      Path init = process(1, "/sbin/init\0", "0::/init.scope\n", "");
+      Files.createSymbolicLink(init.resolve("exe"), Path.of("/usr/lib/systemd/systemd"));
+      process(2, "", "0::/\n", ""); // a kernel thread: no exe link, no argv
+      Files.createDirectory(proc.resolve("sys"));
+      Files.createSymbolicLink(proc.resolve("self"), Path.of("1"));
+
+      var processes = table().list();
+
+      assertThat(processes).extracting(ProcessInfo::pid).containsExactly(1L, 2L, 4242L);
+      ProcessInfo s = processes.get(2);
+      assertThat(s.exe()).contains("/opt/unbounded/node/v1/bin/containerd-shim-runc-v2");
+      assertThat(s.argv()).containsExactly(
+          "/opt/unbounded/node/current/bin/containerd-shim-runc-v2", "-namespace", "k8s.io", "-address", "/run/containerd/containerd.sock");
+      assertThat(s.cgroup()).isEqualTo("/kubepods.slice/kubepods-pod1.slice");
+      assertThat(s.mappedFiles()).containsExactly("/opt/unbounded/node/v1/bin/containerd-shim-runc-v2");
+      assertThat(processes.get(1).exe()).isEmpty();
+      assertThat(processes.get(1).argv()).isEmpty();
+    }
+
+    @Test
+    void keepsTheDeletedSuffixOfAReplacedExecutable() throws Exception {
+      Path p = process(77, "x\0", "0::/\n", "");
+      Files.createSymbolicLink(p.resolve("exe"), Path.of("/opt/unbounded/node/v1/bin/kubelet (deleted)"));
+
+      assertThat(table().get(77).orElseThrow().exe()).contains("/opt/unbounded/node/v1/bin/kubelet (deleted)");
+    }
+
+    @Test
+    void skipsAProcessThatVanishedWhileTheTableWasRead() throws Exception {
+      process(10, "a\0", "0::/\n", "");
+      Files.createDirectory(proc.resolve("11")); // its files are already gone
+      process(12, "c\0", "0::/\n", "");
+
+      assertThat(table().list()).extracting(ProcessInfo::pid).containsExactly(10L, 12L);
+      assertThat(table().get(11)).isEmpty();
+      assertThat(table().get(99)).isEmpty();
+    }
+
+    @Test
+    void rejectsPidsThatAreNotProcesses() {
+      assertThatThrownBy(() -> table().get(0)).isInstanceOf(IllegalArgumentException.class);
+      assertThatThrownBy(() -> table().signal(0, 9)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("pid");
+      assertThatThrownBy(() -> table().signal(-1, 9)).isInstanceOf(IllegalArgumentException.class);
+      assertThatThrownBy(() -> table().signal(123, 99)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("signal");
+    }
+  }
+
+  @Nested
+  class OnTheRealKernel {
+
+    private final ProcessTable table = new ProcProcessTable(Path.of("/proc"), Syscalls.load());
+
+    @Test
+    void describesThisJvm() throws Exception {
+      long self = ProcessHandle.current().pid();
+
+      ProcessInfo me = table.get(self).orElseThrow();
+
+      assertThat(me.exe()).hasValueSatisfying(exe -> assertThat(exe).endsWith("/java"));
+      assertThat(me.argv()).isNotEmpty();
+      assertThat(me.mappedFiles()).anySatisfy(f -> assertThat(f).endsWith("libjvm.so"));
+      assertThat(me.cgroup()).startsWith("/");
+      assertThat(table.list()).extracting(ProcessInfo::pid).contains(self);
+    }
+
+    @Test
+    void signalsAChildAndReportsFalseOnceItIsGone() throws Exception {
+      Process sleeper = new ProcessBuilder("sleep", "60").start();
+      try {
+        assertThat(table.get(sleeper.pid()).orElseThrow().argv()).containsExactly("sleep", "60");
+
+        assertThat(table.signal(sleeper.pid(), 0)).as("signal 0 probes").isTrue();
+        assertThat(table.signal(sleeper.pid(), 15)).isTrue();
+        assertThat(sleeper.waitFor(10, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(sleeper.exitValue()).isEqualTo(128 + 15);
+        assertThat(table.signal(sleeper.pid(), 15)).isFalse();
+        assertThat(table.get(sleeper.pid())).isEqualTo(Optional.empty());
+      } finally {
+        sleeper.destroyForcibly();
+      }
+    }
+  }
+}
