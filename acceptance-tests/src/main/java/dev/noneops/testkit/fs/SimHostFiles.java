@@ -1,0 +1,133 @@
+package dev.noneops.testkit.fs;
+
+import dev.noneops.ports.files.FileMeta;
+import dev.noneops.ports.files.HostFiles;
+import dev.noneops.ports.files.HostLock;
+import dev.noneops.testkit.gate.PortGate;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/** The {@link HostFiles} port over the simulated file system; every call goes through the gate. */
+public final class SimHostFiles implements HostFiles {
+  private static final String PORT = "files";
+
+  private final PortGate gate;
+  private final SimFileSystem fs;
+
+  public SimHostFiles(PortGate gate, SimFileSystem fs) {
+    this.gate = gate;
+    this.fs = fs;
+  }
+
+  @Override
+  public Optional<FileMeta> lstat(Path path) throws IOException {
+    return gate.call(PORT, "lstat", false, PortGate.args(path), () -> fs.lstat(path));
+  }
+
+  @Override
+  public boolean exists(Path path) throws IOException {
+    return gate.call(PORT, "exists", false, PortGate.args(path), () -> fs.lstat(path).isPresent());
+  }
+
+  @Override
+  public byte[] read(Path path) throws IOException {
+    return gate.call(PORT, "read", false, PortGate.args(path), () -> fs.read(path));
+  }
+
+  @Override
+  public InputStream openRead(Path path) throws IOException {
+    return gate.call(PORT, "openRead", false, PortGate.args(path), () -> new ByteArrayInputStream(fs.read(path)));
+  }
+
+  @Override
+  public List<String> list(Path dir) throws IOException {
+    return gate.call(PORT, "list", false, PortGate.args(dir), () -> fs.list(dir));
+  }
+
+  @Override
+  public String readLink(Path link) throws IOException {
+    return gate.call(PORT, "readLink", false, PortGate.args(link), () -> fs.readLink(link));
+  }
+
+  @Override
+  public long writeDurably(Path path, InputStream content, int mode) throws IOException {
+    return gate.call(PORT, "writeDurably", true, PortGate.args(path, octal(mode)), () -> fs.writeDurably(path, content, mode));
+  }
+
+  @Override
+  public void createDirectories(Path dir, int mode) throws IOException {
+    gate.call(PORT, "createDirectories", true, PortGate.args(dir, octal(mode)), () -> {
+      fs.createDirectories(dir, mode);
+      return null;
+    });
+  }
+
+  @Override
+  public void symlinkDurably(Path link, String target) throws IOException {
+    gate.call(PORT, "symlinkDurably", true, PortGate.args(link, target), () -> {
+      fs.symlinkDurably(link, target);
+      return null;
+    });
+  }
+
+  @Override
+  public void renameDurably(Path from, Path to) throws IOException {
+    gate.call(PORT, "renameDurably", true, PortGate.args(from, to), () -> {
+      fs.renameDurably(from, to);
+      return null;
+    });
+  }
+
+  @Override
+  public void removeDurably(Path path) throws IOException {
+    gate.call(PORT, "removeDurably", true, PortGate.args(path), () -> {
+      fs.removeDurably(path);
+      return null;
+    });
+  }
+
+  @Override
+  public void delete(Path path) throws IOException {
+    gate.call(PORT, "delete", true, PortGate.args(path), () -> {
+      fs.delete(path);
+      return null;
+    });
+  }
+
+  @Override
+  public void syncDirectory(Path dir) throws IOException {
+    gate.call(PORT, "syncDirectory", true, PortGate.args(dir), () -> {
+      fs.syncDirectory(dir);
+      return null;
+    });
+  }
+
+  @Override
+  public void chmod(Path path, int mode) throws IOException {
+    gate.call(PORT, "chmod", true, PortGate.args(path, octal(mode)), () -> {
+      fs.chmod(path, mode);
+      return null;
+    });
+  }
+
+  @Override
+  public void chown(Path path, int uid, int gid) throws IOException {
+    gate.call(PORT, "chown", true, PortGate.args(path, uid + ":" + gid), () -> {
+      fs.chown(path, uid, gid);
+      return null;
+    });
+  }
+
+  @Override
+  public Optional<HostLock> tryLock(Path lockFile) throws IOException {
+    return gate.call(PORT, "tryLock", true, PortGate.args(lockFile), () -> fs.tryLock(lockFile));
+  }
+
+  private static String octal(int mode) {
+    return "0" + Integer.toOctalString(mode);
+  }
+}

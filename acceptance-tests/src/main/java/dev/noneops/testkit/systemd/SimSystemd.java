@@ -1,0 +1,784 @@
+package dev.noneops.testkit.systemd;
+
+import dev.noneops.ports.HostIOException;
+import dev.noneops.ports.files.FileMeta;
+import dev.noneops.ports.files.FileType;
+import dev.noneops.ports.systemd.ActiveState;
+import dev.noneops.ports.systemd.JobResult;
+import dev.noneops.ports.systemd.LoadState;
+import dev.noneops.ports.systemd.Systemd;
+import dev.noneops.ports.systemd.SystemdException;
+import dev.noneops.ports.systemd.UnitStatus;
+import dev.noneops.testkit.fs.SimFileSystem;
+import dev.noneops.testkit.gate.PortGate;
+import dev.noneops.testkit.process.ProcessSpec;
+import dev.noneops.testkit.process.SimProcess;
+import dev.noneops.testkit.process.SimProcesses;
+import dev.noneops.testkit.time.VirtualClock;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+
+/**
+ * The simulated systemd manager, implementing the {@link Systemd} port.
+ *
+ * <p>Unit files are read from the unit directories (the configured systemd directory first); a
+ * unit is loaded when first referenced, and a loaded unit keeps its definition until
+ * {@link #daemonReload()}, as systemd does. Honoured: {@code Requires=}/{@code BindsTo=} (started
+ * first; their failure fails the job with {@code dependency}; stopping them stops the dependent),
+ * {@code Wants=} (started first, failure ignored), {@code ConditionPathExists=},
+ * {@code ExecStart=} with {@code Environment=}/{@code EnvironmentFile=} expansion,
+ * {@code Type=} (simple, exec, notify, forking, oneshot with {@code RemainAfterExit=}),
+ * {@code KillMode=process}, and {@code [Install] WantedBy=}/{@code RequiredBy=} for enable and
+ * disable. A started service gets a main process whose exe is its program with every symlink
+ * resolved, in cgroup {@code /system.slice/<unit>}. {@code Restart=} policies are not simulated: a
+ * main process that dies leaves the unit failed.
+ *
+ * <p>Tests script units with {@link #setBehaviour}; {@link #history()} lists what happened.
+ */
+public final class SimSystemd implements Systemd {
+  private static final String PORT = "systemd";
+  private static final Pattern UNIT_NAME =
+      Pattern.compile("[A-Za-z0-9:_.\\\\@-]+\\.(service|target|socket|mount|slice|scope|timer|path|device|swap|automount)");
+  private static final Set<String> BUILTIN_TARGETS =
+      Set.of(
+          "basic.target",
+          "default.target",
+          "local-fs.target",
+          "multi-user.target",
+          "network.target",
+          "network-online.target",
+          "network-pre.target",
+          "nss-lookup.target",
+          "remote-fs.target",
+          "sockets.target",
+          "sysinit.target",
+          "time-sync.target");
+  private static final List<String> EXEC_SEARCH_PATH =
+      List.of("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin");
+  private static final Duration POLL = Duration.ofMillis(100);
+
+  private final PortGate gate;
+  private final SimFileSystem fs;
+  private final SimProcesses processes;
+  private final VirtualClock clock;
+  private final Path systemdDir;
+  private final List<Path> unitDirs;
+  private final Map<String, Unit> units = new TreeMap<>();
+  private final Map<String, UnitBehaviour> behaviours = new HashMap<>();
+  private final List<UnitEvent> history = new ArrayList<>();
+  private long reloads;
+
+  /** One unit's runtime state. */
+  private static final class Unit {
+    final String name;
+    UnitDefinition definition;
+    ActiveState active = ActiveState.INACTIVE;
+    String sub = "dead";
+    long mainPid;
+    String result = "success";
+    Optional<Instant> failAt = Optional.empty();
+    boolean stopping;
+
+    Unit(String name, UnitDefinition definition) {
+      this.name = name;
+      this.definition = definition;
+    }
+  }
+
+  /**
+   * @param systemdDir the directory units are written to and enable links are created in
+   * @param vendorDirs further unit directories, searched after {@code systemdDir}
+   */
+  public SimSystemd(
+      PortGate gate, SimFileSystem fs, SimProcesses processes, VirtualClock clock, Path systemdDir, List<Path> vendorDirs) {
+    this.gate = Objects.requireNonNull(gate, "gate");
+    this.fs = Objects.requireNonNull(fs, "fs");
+    this.processes = Objects.requireNonNull(processes, "processes");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.systemdDir = Objects.requireNonNull(systemdDir, "systemdDir");
+    List<Path> dirs = new ArrayList<>();
+    dirs.add(systemdDir);
+    for (Path d : vendorDirs) {
+      if (!dirs.contains(d)) {
+        dirs.add(d);
+      }
+    }
+    this.unitDirs = List.copyOf(dirs);
+    processes.onExit(this::processExited);
+  }
+
+  // ---------------------------------------------------------------- the port
+
+  @Override
+  public void daemonReload() {
+    gate.callUnchecked(PORT, "daemonReload", true, List.of(), () -> {
+      tick();
+      reload();
+      return null;
+    });
+  }
+
+  @Override
+  public JobResult start(String unit, Duration timeout) {
+    return gate.callUnchecked(PORT, "start", true, PortGate.args(unit), () -> {
+      tick();
+      return startUnit(requireName(unit), timeout, new HashSet<>(), true);
+    });
+  }
+
+  @Override
+  public JobResult stop(String unit, Duration timeout) {
+    return gate.callUnchecked(PORT, "stop", true, PortGate.args(unit), () -> {
+      tick();
+      stopUnit(requireLoaded(unit));
+      return JobResult.DONE;
+    });
+  }
+
+  @Override
+  public JobResult restart(String unit, Duration timeout) {
+    return gate.callUnchecked(PORT, "restart", true, PortGate.args(unit), () -> {
+      tick();
+      Unit u = requireLoaded(unit);
+      List<Unit> dependents = activeDependentsRequiring(u.name);
+      for (Unit d : dependents) {
+        stopUnit(d);
+      }
+      stopUnit(u);
+      JobResult result = startUnit(u.name, timeout, new HashSet<>(), true);
+      for (Unit d : dependents) {
+        startUnit(d.name, timeout, new HashSet<>(), false);
+      }
+      return result;
+    });
+  }
+
+  @Override
+  public UnitStatus status(String unit) {
+    return gate.callUnchecked(PORT, "status", false, PortGate.args(unit), () -> {
+      tick();
+      return statusOf(requireName(unit));
+    });
+  }
+
+  @Override
+  public UnitStatus awaitState(String unit, Set<ActiveState> wanted, Duration timeout) {
+    return gate.callUnchecked(PORT, "awaitState", false, PortGate.args(unit, new TreeSet<>(wanted), timeout), () -> {
+      String name = requireName(unit);
+      Instant deadline = clock.now().plus(timeout);
+      while (true) {
+        tick();
+        UnitStatus s = statusOf(name);
+        Instant now = clock.now();
+        if (wanted.contains(s.active()) || !now.isBefore(deadline)) {
+          return s;
+        }
+        Duration left = Duration.between(now, deadline);
+        clock.advance(left.compareTo(POLL) < 0 ? left : POLL);
+      }
+    });
+  }
+
+  @Override
+  public void enable(List<String> unitNames) {
+    gate.callUnchecked(PORT, "enable", true, PortGate.args(String.join(" ", unitNames)), () -> {
+      for (String unit : unitNames) {
+        UnitDefinition d = readDefinition(requireName(unit)).orElseThrow(() -> noSuchUnit(unit));
+        for (String target : d.wantedBy()) {
+          linkInstall(target + ".wants", d);
+        }
+        for (String target : d.requiredBy()) {
+          linkInstall(target + ".requires", d);
+        }
+      }
+      reload();
+      return null;
+    });
+  }
+
+  @Override
+  public void disable(List<String> unitNames) {
+    gate.callUnchecked(PORT, "disable", true, PortGate.args(String.join(" ", unitNames)), () -> {
+      for (String unit : unitNames) {
+        requireName(unit);
+        for (String dir : fs.list(systemdDir)) {
+          if (dir.endsWith(".wants") || dir.endsWith(".requires")) {
+            Path link = systemdDir.resolve(dir).resolve(unit);
+            Optional<FileMeta> meta = fs.lstat(link);
+            if (meta.isPresent() && meta.get().isSymlink()) {
+              fs.unlink(link);
+              fs.fsync(systemdDir.resolve(dir));
+            }
+          }
+        }
+      }
+      reload();
+      return null;
+    });
+  }
+
+  @Override
+  public void resetFailed(String unit) {
+    gate.callUnchecked(PORT, "resetFailed", true, PortGate.args(unit), () -> {
+      tick();
+      Unit u = requireLoaded(unit);
+      if (u.active == ActiveState.FAILED) {
+        u.active = ActiveState.INACTIVE;
+        u.sub = "dead";
+        event(u.name, "reset-failed");
+      }
+      u.result = "success";
+      return null;
+    });
+  }
+
+  @Override
+  public void kill(String unit, boolean all, int signal) {
+    gate.callUnchecked(PORT, "kill", true, PortGate.args(unit, all ? "all" : "main", signal), () -> {
+      tick();
+      Unit u = requireLoaded(unit);
+      List<Long> targets = new ArrayList<>();
+      if (all) {
+        targets.addAll(processesOf(u));
+      } else if (u.mainPid != 0) {
+        targets.add(u.mainPid);
+      }
+      if (targets.isEmpty()) {
+        throw new SystemdException(SystemdException.Kind.OTHER, u.name, "No main PID or processes to signal for " + u.name);
+      }
+      for (long pid : targets) {
+        processes.signal(pid, signal);
+      }
+      return null;
+    });
+  }
+
+  // ---------------------------------------------------------------- test controls (not journaled)
+
+  /** Scripts how {@code unit} reacts to its next starts (kept across crashes). */
+  public void setBehaviour(String unit, UnitBehaviour behaviour) {
+    synchronized (gate.monitor()) {
+      behaviours.put(requireName(unit), Objects.requireNonNull(behaviour, "behaviour"));
+    }
+  }
+
+  /** Everything that happened to units, oldest first. */
+  public List<UnitEvent> history() {
+    synchronized (gate.monitor()) {
+      return List.copyOf(history);
+    }
+  }
+
+  /** How many daemon-reloads ran (directly, or through enable/disable). */
+  public long reloadCount() {
+    synchronized (gate.monitor()) {
+      return reloads;
+    }
+  }
+
+  /** A unit's state without journaling the query (for assertions). */
+  public UnitStatus peek(String unit) {
+    synchronized (gate.monitor()) {
+      tick();
+      try {
+        return statusOf(requireName(unit));
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException("cannot read the unit files of " + unit, e);
+      }
+    }
+  }
+
+  /** The main process of an active unit. */
+  public Optional<SimProcess> mainProcess(String unit) {
+    synchronized (gate.monitor()) {
+      tick();
+      Unit u = units.get(unit);
+      return u == null || u.mainPid == 0 ? Optional.empty() : processes.process(u.mainPid);
+    }
+  }
+
+  /** Names of the units currently active, sorted. */
+  public List<String> activeUnits() {
+    synchronized (gate.monitor()) {
+      tick();
+      return units.values().stream().filter(u -> u.active == ActiveState.ACTIVE && !BUILTIN_TARGETS.contains(u.name)).map(u -> u.name).toList();
+    }
+  }
+
+  /** Whether {@code unit} has an install link in {@code <systemdDir>/<target>.wants}. */
+  public boolean isEnabled(String unit, String target) {
+    synchronized (gate.monitor()) {
+      try {
+        return fs.lstat(systemdDir.resolve(target + ".wants").resolve(unit)).isPresent();
+      } catch (IOException e) {
+        return false;
+      }
+    }
+  }
+
+  /** Power loss: every unit is forgotten (loaded again on demand from the durable files), nothing runs. */
+  public void crash() {
+    units.clear();
+  }
+
+  /**
+   * Boot after a crash: starts every unit linked in {@code multi-user.target.wants} (and what they
+   * pull in), as systemd would at boot. Not journaled.
+   */
+  public void bootEnabledUnits() {
+    synchronized (gate.monitor()) {
+      Path wants = systemdDir.resolve("multi-user.target.wants");
+      try {
+        if (fs.lstat(wants).isEmpty()) {
+          return;
+        }
+        for (String unit : fs.list(wants)) {
+          startUnit(unit, Duration.ofMinutes(5), new HashSet<>(), false);
+        }
+      } catch (IOException e) {
+        throw new IllegalStateException("cannot read " + wants, e);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- mechanics
+
+  private String requireName(String unit) {
+    if (unit == null || !UNIT_NAME.matcher(unit).matches()) {
+      throw new SystemdException(SystemdException.Kind.OTHER, unit, "Unit name " + unit + " is not valid.");
+    }
+    return unit;
+  }
+
+  private SystemdException noSuchUnit(String unit) {
+    return new SystemdException(SystemdException.Kind.NO_SUCH_UNIT, unit, "Unit " + unit + " not found.");
+  }
+
+  /** The unit, loaded now if its file exists; empty when there is none. */
+  private Optional<Unit> load(String name) throws IOException {
+    Unit u = units.get(name);
+    if (u != null && u.definition != null) {
+      return Optional.of(u);
+    }
+    Optional<UnitDefinition> d = readDefinition(name);
+    if (d.isEmpty()) {
+      return Optional.ofNullable(u);
+    }
+    if (u == null) {
+      u = new Unit(name, d.get());
+      if (BUILTIN_TARGETS.contains(name)) {
+        u.active = ActiveState.ACTIVE;
+        u.sub = "active";
+      }
+      units.put(name, u);
+    } else {
+      u.definition = d.get();
+    }
+    return Optional.of(u);
+  }
+
+  private Unit requireLoaded(String unit) throws IOException {
+    return load(requireName(unit)).orElseThrow(() -> noSuchUnit(unit));
+  }
+
+  private Optional<UnitDefinition> readDefinition(String name) throws IOException {
+    Optional<String> fragment = Optional.empty();
+    for (Path dir : unitDirs) {
+      Path candidate = dir.resolve(name);
+      if (fs.lstat(candidate).isPresent()) {
+        fragment = Optional.of(candidate.toString());
+        break;
+      }
+    }
+    if (fragment.isEmpty()) {
+      if (BUILTIN_TARGETS.contains(name)) {
+        return Optional.of(UnitDefinition.empty(name, "/usr/lib/systemd/system/" + name, false));
+      }
+      return Optional.empty();
+    }
+    Path file = Path.of(fragment.get());
+    Optional<FileMeta> target = fs.stat(file);
+    if (target.isPresent() && target.get().type() == FileType.CHAR_DEVICE) {
+      return Optional.of(UnitDefinition.empty(name, fragment.get(), true));
+    }
+    if (target.isEmpty() || !target.get().isRegularFile()) {
+      return Optional.empty();
+    }
+    List<UnitFileParser.Setting> settings = new ArrayList<>(parse(file));
+    List<String> dropIns = new ArrayList<>();
+    for (Path dropIn : dropIns(name)) {
+      settings.addAll(parse(dropIn));
+      dropIns.add(dropIn.toString());
+    }
+    return Optional.of(UnitDefinition.from(name, fragment.get(), dropIns, settings, false));
+  }
+
+  private List<UnitFileParser.Setting> parse(Path file) throws IOException {
+    return UnitFileParser.parse(new String(fs.read(file), StandardCharsets.UTF_8), file.toString());
+  }
+
+  private List<Path> dropIns(String name) throws IOException {
+    Map<String, Path> byName = new TreeMap<>();
+    for (Path dir : unitDirs) {
+      Path d = dir.resolve(name + ".d");
+      Optional<FileMeta> meta = fs.stat(d);
+      if (meta.isEmpty() || !meta.get().isDirectory()) {
+        continue;
+      }
+      for (String entry : fs.list(d)) {
+        if (entry.endsWith(".conf")) {
+          byName.putIfAbsent(entry, d.resolve(entry));
+        }
+      }
+    }
+    return List.copyOf(byName.values());
+  }
+
+  private void reload() throws IOException {
+    reloads++;
+    for (Unit u : List.copyOf(units.values())) {
+      Optional<UnitDefinition> d = readDefinition(u.name);
+      if (d.isPresent()) {
+        u.definition = d.get();
+      } else if (u.active == ActiveState.INACTIVE && u.mainPid == 0) {
+        units.remove(u.name);
+      } else {
+        u.definition = null;
+      }
+    }
+  }
+
+  private UnitStatus statusOf(String name) throws IOException {
+    Optional<Unit> loaded = load(name);
+    if (loaded.isEmpty()) {
+      return new UnitStatus(name, LoadState.NOT_FOUND, ActiveState.INACTIVE, "dead", 0, "", "");
+    }
+    Unit u = loaded.get();
+    LoadState load = u.definition == null ? LoadState.NOT_FOUND : u.definition.masked() ? LoadState.MASKED : LoadState.LOADED;
+    String fragment = u.definition == null ? "" : u.definition.fragmentPath();
+    String result = u.definition != null && u.definition.isService() ? u.result : "";
+    return new UnitStatus(name, load, u.active, u.sub, u.mainPid, fragment, result);
+  }
+
+  private JobResult startUnit(String name, Duration timeout, Set<String> visiting, boolean explicit) throws IOException {
+    Optional<Unit> loaded = load(name);
+    if (loaded.isEmpty() || loaded.get().definition == null) {
+      if (explicit) {
+        throw noSuchUnit(name);
+      }
+      return JobResult.SKIPPED;
+    }
+    Unit u = loaded.get();
+    UnitDefinition d = u.definition;
+    if (d.masked()) {
+      throw new SystemdException(SystemdException.Kind.OTHER, name, "Unit " + name + " is masked.");
+    }
+    if (u.active == ActiveState.ACTIVE || u.active == ActiveState.ACTIVATING || !visiting.add(name)) {
+      return JobResult.DONE;
+    }
+    for (String dep : d.pulledIn()) {
+      boolean required = d.requires().contains(dep);
+      Optional<Unit> depUnit = load(dep);
+      if (depUnit.isEmpty() || depUnit.get().definition == null) {
+        if (required) {
+          throw noSuchUnit(dep);
+        }
+        continue;
+      }
+      JobResult r = startUnit(dep, timeout, visiting, false);
+      if (required && (!r.succeeded() || !isUp(depUnit.get()))) {
+        event(name, "dependency-failed");
+        return JobResult.DEPENDENCY;
+      }
+    }
+    if (!conditionsMet(d)) {
+      event(name, "condition-failed");
+      return JobResult.DONE;
+    }
+    if (!d.isService()) {
+      u.active = ActiveState.ACTIVE;
+      u.sub = "active";
+      event(name, "started");
+      return JobResult.DONE;
+    }
+    return startService(u, d, timeout);
+  }
+
+  private static boolean isUp(Unit u) {
+    return u.active == ActiveState.ACTIVE;
+  }
+
+  private boolean conditionsMet(UnitDefinition d) throws IOException {
+    for (String c : d.conditionPathExists()) {
+      String spec = c.startsWith("|") ? c.substring(1) : c;
+      boolean negate = spec.startsWith("!");
+      String path = negate ? spec.substring(1) : spec;
+      boolean exists = fs.stat(Path.of(path)).isPresent();
+      if (exists == negate) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private JobResult startService(Unit u, UnitDefinition d, Duration timeout) throws IOException {
+    UnitBehaviour behaviour = behaviours.getOrDefault(u.name, UnitBehaviour.NORMAL);
+    u.result = "success";
+    u.failAt = Optional.empty();
+    if (behaviour instanceof UnitBehaviour.FailsToStart) {
+      fail(u, "exit-code");
+      return JobResult.FAILED;
+    }
+    Map<String, String> env = new LinkedHashMap<>(d.environment());
+    for (String spec : d.environmentFiles()) {
+      boolean optional = spec.startsWith("-");
+      Path file = Path.of(optional ? spec.substring(1) : spec);
+      try {
+        UnitFileParser.parseEnvironmentFile(new String(fs.read(file), StandardCharsets.UTF_8), env);
+      } catch (HostIOException e) {
+        if (!optional) {
+          fail(u, "resources");
+          return JobResult.FAILED;
+        }
+      }
+    }
+    Optional<List<String>> command = d.mainCommand();
+    if (command.isEmpty()) {
+      fail(u, "resources");
+      return JobResult.FAILED;
+    }
+    Optional<Exec> exec = resolveExec(command.get(), env);
+    if (exec.isEmpty()) {
+      // 203/EXEC: a simple service's start job already succeeded when the exec fails
+      fail(u, "exit-code");
+      return d.type().equals("simple") ? JobResult.DONE : JobResult.FAILED;
+    }
+    String cgroup = "/system.slice/" + u.name;
+    SimProcess main =
+        processes.spawn(new ProcessSpec(Optional.of(exec.get().exe()), exec.get().argv(), cgroup, List.of(), Set.of()), Optional.of(u.name));
+    if (d.type().equals("oneshot")) {
+      processes.exit(main.pid());
+      if (d.remainAfterExit()) {
+        u.active = ActiveState.ACTIVE;
+        u.sub = "exited";
+      } else {
+        u.active = ActiveState.INACTIVE;
+        u.sub = "dead";
+      }
+      u.mainPid = 0;
+      event(u.name, "started");
+      return JobResult.DONE;
+    }
+    u.mainPid = main.pid();
+    if (behaviour instanceof UnitBehaviour.HangsActivating) {
+      u.active = ActiveState.ACTIVATING;
+      u.sub = "start";
+      event(u.name, "activating");
+      clock.advance(timeout);
+      return JobResult.WAIT_TIMEOUT;
+    }
+    u.active = ActiveState.ACTIVE;
+    u.sub = "running";
+    if (behaviour instanceof UnitBehaviour.ActiveThenFails later) {
+      u.failAt = Optional.of(clock.now().plus(later.after()));
+    }
+    event(u.name, "started");
+    return JobResult.DONE;
+  }
+
+  private record Exec(String exe, List<String> argv) {}
+
+  private Optional<Exec> resolveExec(List<String> words, Map<String, String> env) throws IOException {
+    List<String> expanded = expand(words, env);
+    if (expanded.isEmpty()) {
+      return Optional.empty();
+    }
+    String program = expanded.get(0);
+    boolean argv0Given = false;
+    while (!program.isEmpty() && "@-:+!".indexOf(program.charAt(0)) >= 0) {
+      argv0Given |= program.charAt(0) == '@';
+      program = program.substring(1);
+    }
+    List<String> argv = new ArrayList<>(expanded.subList(1, expanded.size()));
+    if (argv0Given) {
+      if (argv.isEmpty()) {
+        return Optional.empty();
+      }
+    } else {
+      argv.add(0, program);
+    }
+    Optional<Path> exe = findProgram(program);
+    if (exe.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(new Exec(exe.get().toString(), argv));
+  }
+
+  private Optional<Path> findProgram(String program) throws IOException {
+    List<Path> candidates = new ArrayList<>();
+    if (program.startsWith("/")) {
+      candidates.add(Path.of(program));
+    } else if (!program.contains("/")) {
+      for (String dir : EXEC_SEARCH_PATH) {
+        candidates.add(Path.of(dir, program));
+      }
+    }
+    for (Path candidate : candidates) {
+      Optional<FileMeta> meta = fs.stat(candidate);
+      if (meta.isPresent() && meta.get().isRegularFile() && (meta.get().mode() & 0111) != 0) {
+        return Optional.of(fs.realPath(candidate));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** {@code ${VAR}} is replaced within a word; a word that is exactly {@code $VAR} becomes the value's words. */
+  private static List<String> expand(List<String> words, Map<String, String> env) {
+    List<String> out = new ArrayList<>();
+    for (String w : words) {
+      if (w.matches("\\$[A-Za-z_][A-Za-z0-9_]*")) {
+        String value = env.getOrDefault(w.substring(1), "");
+        out.addAll(UnitFileParser.words(value));
+        continue;
+      }
+      StringBuilder b = new StringBuilder();
+      int i = 0;
+      while (i < w.length()) {
+        int start = w.indexOf("${", i);
+        int end = start < 0 ? -1 : w.indexOf('}', start);
+        if (start < 0 || end < 0) {
+          b.append(w, i, w.length());
+          break;
+        }
+        b.append(w, i, start).append(env.getOrDefault(w.substring(start + 2, end), ""));
+        i = end + 1;
+      }
+      out.add(b.toString());
+    }
+    return out;
+  }
+
+  private void fail(Unit u, String result) {
+    u.active = ActiveState.FAILED;
+    u.sub = "failed";
+    u.result = result;
+    u.failAt = Optional.empty();
+    long main = u.mainPid;
+    u.mainPid = 0;
+    if (main != 0) {
+      u.stopping = true;
+      processes.signal(main, SimProcesses.SIGKILL);
+      u.stopping = false;
+    }
+    killRemaining(u);
+    event(u.name, "failed");
+  }
+
+  private void stopUnit(Unit u) {
+    for (Unit d : activeDependentsRequiring(u.name)) {
+      stopUnit(d);
+    }
+    boolean running = u.active == ActiveState.ACTIVE || u.active == ActiveState.ACTIVATING || u.active == ActiveState.RELOADING;
+    if (!running && u.mainPid == 0) {
+      return;
+    }
+    u.stopping = true;
+    try {
+      if (u.mainPid != 0) {
+        processes.signal(u.mainPid, SimProcesses.SIGKILL);
+      }
+      if (u.definition == null || !u.definition.killMode().equals("process")) {
+        killRemaining(u);
+      }
+    } finally {
+      u.stopping = false;
+    }
+    u.mainPid = 0;
+    u.failAt = Optional.empty();
+    if (u.active != ActiveState.FAILED) {
+      u.active = ActiveState.INACTIVE;
+      u.sub = "dead";
+    }
+    processes.removeCgroupIfEmpty("/system.slice/" + u.name);
+    event(u.name, "stopped");
+  }
+
+  private void killRemaining(Unit u) {
+    String cgroup = "/system.slice/" + u.name;
+    for (long pid : processesOf(u)) {
+      processes.signal(pid, SimProcesses.SIGKILL);
+    }
+    processes.removeCgroupIfEmpty(cgroup);
+  }
+
+  private List<Long> processesOf(Unit u) {
+    String cgroup = "/system.slice/" + u.name;
+    return processes.all().stream().filter(p -> p.cgroup().equals(cgroup) || p.cgroup().startsWith(cgroup + "/")).map(SimProcess::pid).toList();
+  }
+
+  private List<Unit> activeDependentsRequiring(String name) {
+    List<Unit> out = new ArrayList<>();
+    for (Unit other : units.values()) {
+      if (other.definition != null
+          && other.definition.requires().contains(name)
+          && (other.active == ActiveState.ACTIVE || other.active == ActiveState.ACTIVATING)) {
+        out.add(other);
+      }
+    }
+    return out;
+  }
+
+  private void processExited(SimProcess p, int signal) {
+    if (p.unit().isEmpty()) {
+      return;
+    }
+    Unit u = units.get(p.unit().get());
+    if (u == null || u.mainPid != p.pid() || u.stopping) {
+      return;
+    }
+    u.mainPid = 0;
+    fail(u, signal == 0 ? "exit-code" : "signal");
+  }
+
+  /** Applies scheduled failures whose time has come. */
+  private void tick() {
+    Instant now = clock.now();
+    for (Unit u : List.copyOf(units.values())) {
+      if (u.failAt.isPresent() && !now.isBefore(u.failAt.get()) && u.active == ActiveState.ACTIVE) {
+        u.failAt = Optional.empty();
+        if (u.mainPid != 0) {
+          processes.exit(u.mainPid);
+        } else {
+          fail(u, "exit-code");
+        }
+      }
+    }
+  }
+
+  private void linkInstall(String wantsDir, UnitDefinition d) throws IOException {
+    Path dir = systemdDir.resolve(wantsDir);
+    if (fs.lstat(dir).isEmpty()) {
+      fs.seedDirectory(dir, 0755);
+    }
+    fs.seedSymlink(dir.resolve(d.name()), d.fragmentPath());
+  }
+
+  private void event(String unit, String what) {
+    history.add(new UnitEvent(clock.now(), unit, what));
+  }
+}
