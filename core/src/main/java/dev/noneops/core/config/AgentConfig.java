@@ -57,7 +57,7 @@ public record AgentConfig(
 
   /**
    * This configuration normalised as upstream does on load, plus defaults: one leading {@code v}
-   * stripped from every version; {@code https://} prepended to an API server that names no scheme
+   * stripped from every version (when a digit follows, so that normalising is idempotent); {@code https://} prepended to an API server that names no scheme
    * (one that names another scheme, such as {@code http://}, is kept so that validation rejects
    * it rather than producing {@code https://http://...}); LocalDNS defaults filled in.
    * Normalising twice changes nothing.
@@ -89,8 +89,9 @@ public record AgentConfig(
     return downloads.kubernetes().version().isEmpty() ? cluster.version() : downloads.kubernetes().version();
   }
 
+  /** Strips a leading {@code v} that starts a version number ({@code v1.2.3}); anything else is kept for validation to judge. */
   static String stripV(String version) {
-    return version.startsWith("v") ? version.substring(1) : version;
+    return version.length() > 1 && version.charAt(0) == 'v' && Character.isDigit(version.charAt(1)) ? version.substring(1) : version;
   }
 
   private static String normalizeApiServer(String apiServer) {
