@@ -9,11 +9,11 @@ import java.util.regex.Pattern;
 /**
  * Renders {@link UnitFile}s to the bytes written on disk. The first line is always
  * {@link HostPaths#UNIT_MARKER}, by which this node recognises its own units; every value is
- * escaped by {@link SystemdSyntax} according to its kind. Command lines with more than
- * {@value #ARGS_PER_LINE} arguments put one argument per continuation line, for readability.
+ * escaped by {@link SystemdSyntax} according to its kind. A command line longer than
+ * {@value #MAX_LINE} characters puts one argument per continuation line, for readability.
  */
 public final class UnitFileWriter {
-  static final int ARGS_PER_LINE = 3;
+  static final int MAX_LINE = 100;
   private static final Pattern UNSAFE_SPLIT_ARG = Pattern.compile("[\\s\"'\\\\]");
 
   private UnitFileWriter() {}
@@ -58,7 +58,7 @@ public final class UnitFileWriter {
           ? SystemdSyntax.execArg(literal.text())
           : SystemdSyntax.execVariable(((UnitFile.Variable) arg).name()));
     }
-    String separator = command.args().size() > ARGS_PER_LINE ? " \\\n    " : " ";
-    return String.join(separator, words);
+    String line = String.join(" ", words);
+    return line.length() > MAX_LINE ? String.join(" \\\n    ", words) : line;
   }
 }
