@@ -57,6 +57,25 @@ public abstract class CliCommand implements Callable<Integer> {
     }
   }
 
+  /** The node's events, rendered on stderr (JSON lines with {@code --json}). */
+  protected final dev.noneops.cli.output.ProgressPrinter progress() {
+    return new dev.noneops.cli.output.ProgressPrinter(err(), json());
+  }
+
+  /** Connects to the host for this command. */
+  final NodeContext openNode() throws java.io.IOException {
+    return NodeContext.open(environment(), progress());
+  }
+
+  /** Monotonic now, for the durations a command reports. */
+  protected static long now() {
+    return System.nanoTime();
+  }
+
+  protected static long millisSince(long start) {
+    return (System.nanoTime() - start) / 1_000_000;
+  }
+
   @Override
   public final Integer call() throws Exception {
     return execute().code();

@@ -14,7 +14,20 @@ public final class NoneopsCli {
 
   /** Every subcommand, in the order {@code --help} lists them. */
   static final List<Supplier<Object>> SUBCOMMANDS = List.of(
-      VersionCommand::new);
+      BootstrapCommand::new,
+      ApplyCommand::new,
+      StackCommands.StartCommand::new,
+      StackCommands.StopCommand::new,
+      StackCommands.RestartCommand::new,
+      StatusCommand::new,
+      VersionsCommand::new,
+      VerifyCommand::new,
+      PresentCommand::new,
+      LaunchCheckCommand::new,
+      ResetCommand::new,
+      VersionForCommand::new,
+      VersionCommand::new,
+      CdsTrainingCommand::new);
 
   private NoneopsCli() {}
 

@@ -1,0 +1,56 @@
+package dev.noneops.cli;
+
+import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.node.ConfigureResult;
+import dev.noneops.core.node.Node;
+import dev.noneops.core.upgrade.NodeLock;
+import java.util.Optional;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+/**
+ * {@code noneops bootstrap}: the first install of a node on this host — kernel modules and
+ * sysctls, the version's binaries, units, configuration, start, wait for kubelet, and the applied
+ * config persisted last. Refuses a host with a kubelet or containerd of its own.
+ */
+@Command(name = "bootstrap", description = {
+    "Install and start the node on this host: kernel modules and sysctls, download and verify the",
+    "version, write units and configuration, start LocalDNS, containerd and kubelet, wait for",
+    "kubelet, then record the applied configuration. Refuses a host with a kubelet or containerd",
+    "of its own, changing nothing."})
+public final class BootstrapCommand extends CliCommand {
+  @Mixin ConfigOption config;
+  @Mixin WaitOption waits;
+
+  /** The JSON document of {@code bootstrap --json}. */
+  public record BootstrapReport(boolean ok, String version, ConfigureResult changed, boolean running, long durationMs) {}
+
+  @Override
+  protected ExitCode execute() throws Exception {
+    requireRoot();
+    long start = now();
+    try (NodeContext ctx = openNode().kubeletTimeout(waits.kubeletTimeout())) {
+      AgentConfig cfg = ctx.readConfig(config.file());
+      Node node = ctx.node(Optional.of(cfg), Optional.empty());
+      try (NodeLock.Hold lock = node.lock().acquire("bootstrap")) {
+        node.loadKernelModules();
+        node.provision();
+        ConfigureResult changes = node.configure();
+        node.start(node.running(), changes);
+        ctx.applied().write(cfg);
+        BootstrapReport report = new BootstrapReport(true, node.version().orElse(""), changes, node.running(), millisSince(start));
+        if (json()) {
+          printJson(report);
+        } else {
+          out().println("bootstrapped version " + report.version() + " in " + seconds(report.durationMs())
+              + "; the stack is " + (report.running() ? "running" : "NOT running"));
+        }
+      }
+    }
+    return ExitCode.OK;
+  }
+
+  static String seconds(long ms) {
+    return dev.noneops.cli.output.ProgressPrinter.seconds(java.time.Duration.ofMillis(ms));
+  }
+}

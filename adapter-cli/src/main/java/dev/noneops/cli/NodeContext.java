@@ -1,0 +1,101 @@
+package dev.noneops.cli;
+
+import dev.noneops.cli.output.ProgressPrinter;
+import dev.noneops.core.applied.AppliedConfigStore;
+import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.config.AgentConfigParser;
+import dev.noneops.core.config.ConfigViolation;
+import dev.noneops.core.config.InvalidConfigException;
+import dev.noneops.core.node.Node;
+import dev.noneops.core.node.NodeTimeouts;
+import dev.noneops.core.node.Overrides;
+import dev.noneops.core.node.Params;
+import dev.noneops.core.teardown.Teardown;
+import dev.noneops.ports.Errno;
+import dev.noneops.ports.HostIOException;
+import dev.noneops.ports.HostPorts;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One command's view of the node: the host session, the configuration read from it, and the
+ * core objects bound to both ({@link Node}, {@link Teardown}, the applied-config store), with
+ * the node's events rendered as progress on stderr.
+ */
+final class NodeContext implements AutoCloseable {
+  private final HostSession session;
+  private final ProgressPrinter progress;
+  private Optional<Duration> kubeletTimeout = Optional.empty();
+
+  private NodeContext(HostSession session, ProgressPrinter progress) {
+    this.session = session;
+    this.progress = progress;
+  }
+
+  static NodeContext open(CliEnvironment environment, ProgressPrinter progress) throws IOException {
+    return new NodeContext(environment.host().connect(), progress);
+  }
+
+  NodeContext kubeletTimeout(Optional<Duration> timeout) {
+    this.kubeletTimeout = timeout;
+    return this;
+  }
+
+  HostSession session() {
+    return session;
+  }
+
+  HostPorts ports() {
+    return session.ports();
+  }
+
+  /**
+   * The configuration in {@code file}, parsed and validated for this host.
+   *
+   * @throws InvalidConfigException when it is missing, unreadable or invalid (every violation listed)
+   */
+  AgentConfig readConfig(Path file) throws IOException {
+    byte[] json;
+    try {
+      json = ports().files().read(file);
+    } catch (HostIOException e) {
+      String why = e.errno() == Errno.ENOENT ? "no such file (pass --config FILE)" : e.getMessage();
+      throw new InvalidConfigException(List.of(new ConfigViolation("$", "cannot read " + file + ": " + why)));
+    }
+    return AgentConfigParser.parseAndValidate(json, ports().facts().read().arch());
+  }
+
+  AppliedConfigStore applied() {
+    return new AppliedConfigStore(ports().files(), session.paths());
+  }
+
+  /** A node bound to {@code config} (empty for stop/status), rolling back to {@code previous}. */
+  Node node(Optional<AgentConfig> config, Optional<AgentConfig> previous) {
+    NodeTimeouts t = NodeTimeouts.DEFAULTS;
+    if (kubeletTimeout.isPresent()) {
+      t = new NodeTimeouts(t.unitJob(), kubeletTimeout.get(), t.localDnsReady(), t.pollInterval(), t.probe(), t.command(), t.imageImport());
+    }
+    Overrides overrides = Overrides.builder()
+        .layout(session.layout())
+        .hostRoot(session.paths().root())
+        .systemdDir(session.paths().systemdDir())
+        .timeouts(t)
+        .build();
+    Params.Builder params = Params.builder(ports()).events(progress).overrides(overrides).teardown(() -> teardown().removeAll());
+    config.ifPresent(params::config);
+    previous.ifPresent(params::previous);
+    return new Node(params.build());
+  }
+
+  Teardown teardown() {
+    return new Teardown(ports(), session.layout(), session.paths());
+  }
+
+  @Override
+  public void close() {
+    session.close();
+  }
+}

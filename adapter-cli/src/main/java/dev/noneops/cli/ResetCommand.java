@@ -1,0 +1,51 @@
+package dev.noneops.cli;
+
+import dev.noneops.core.teardown.Teardown;
+import dev.noneops.core.teardown.TeardownReport;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code noneops reset}: removes the node in the reset order — stop, the configuration it wrote
+ * at the shared paths (and the applied config), then units, versions, container shims, pod
+ * cgroups and mounts, and the data directories — and reports what was removed and what was kept
+ * and why. Nothing the node did not write is touched; a subtree still mounted is kept.
+ */
+@Command(name = "reset", description = {
+    "Remove the node: stop it, remove the configuration it wrote and the applied configuration,",
+    "then its units, versions, container shims, pod cgroups, mounts and data directories.",
+    "Reports everything removed and everything kept (and why); exits 1 when something blocks."})
+public final class ResetCommand extends CliCommand {
+
+  /** The JSON document of {@code reset --json}. */
+  public record ResetReport(boolean ok, boolean wasPresent, boolean complete, java.util.List<TeardownReport.Removed> removed,
+      java.util.List<TeardownReport.Kept> kept, long durationMs) {}
+
+  @Override
+  protected ExitCode execute() throws Exception {
+    requireRoot();
+    long start = now();
+    try (NodeContext ctx = openNode()) {
+      Teardown teardown = ctx.teardown();
+      boolean present = teardown.present();
+      TeardownReport report = TeardownReport.empty();
+      if (present) {
+        report = report.plus(teardown.stop());
+        report = report.plus(teardown.removeConfig());
+        ctx.applied().remove();
+        report = report.plus(teardown.destroy());
+      }
+      ResetReport result = new ResetReport(report.complete(), present, report.complete(), report.removed(), report.kept(), millisSince(start));
+      if (json()) {
+        printJson(result);
+      } else if (!present) {
+        out().println("no node on this host; nothing to reset");
+      } else {
+        report.removed().forEach(r -> out().println("removed " + r));
+        report.kept().forEach(k -> out().println("kept    " + k));
+        out().println(report.complete() ? "reset complete in " + BootstrapCommand.seconds(result.durationMs())
+            : "reset INCOMPLETE: " + report.blocking().size() + " item(s) block it; see 'kept' above");
+      }
+      return report.complete() ? ExitCode.OK : ExitCode.FAILURE;
+    }
+  }
+}

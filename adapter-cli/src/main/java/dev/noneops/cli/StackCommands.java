@@ -1,0 +1,99 @@
+package dev.noneops.cli;
+
+import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.node.ConfigureResult;
+import dev.noneops.core.node.Node;
+import dev.noneops.core.upgrade.NodeLock;
+import java.io.IOException;
+import java.util.Optional;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+/** {@code start}, {@code stop} and {@code restart}: the node's stack as a whole. */
+final class StackCommands {
+  private StackCommands() {}
+
+  /** The JSON document of the three commands. */
+  public record StackReport(boolean ok, String action, String version, boolean running, long durationMs) {}
+
+  /**
+   * The configuration the installed node runs: the applied config, else {@code --config}, so
+   * these commands work after a bootstrap with no flag.
+   */
+  static AgentConfig installedConfig(NodeContext ctx, ConfigOption config) throws IOException {
+    Optional<AgentConfig> applied = ctx.applied().read();
+    return applied.isPresent() ? applied.get() : ctx.readConfig(config.file());
+  }
+
+  static ExitCode report(CliCommand cmd, String action, Node node, long start) {
+    StackReport report = new StackReport(true, action, node.version().orElse(""), node.running(), CliCommand.millisSince(start));
+    if (cmd.json()) {
+      cmd.printJson(report);
+    } else {
+      cmd.out().println(action + " in " + BootstrapCommand.seconds(report.durationMs()) + "; the stack is "
+          + (report.running() ? "running" : "stopped") + (report.version().isEmpty() ? "" : " (version " + report.version() + ")"));
+    }
+    return ExitCode.OK;
+  }
+
+  /** {@code noneops start}. */
+  @Command(name = "start", description = {
+      "Start the installed node's stack (LocalDNS, containerd, kubelet) and wait for kubelet.",
+      "Uses the applied configuration; --config only when none was recorded."})
+  public static final class StartCommand extends CliCommand {
+    @Mixin ConfigOption config;
+    @Mixin WaitOption waits;
+
+    @Override
+    protected ExitCode execute() throws Exception {
+      requireRoot();
+      long start = now();
+      try (NodeContext ctx = openNode().kubeletTimeout(waits.kubeletTimeout())) {
+        Node node = ctx.node(Optional.of(installedConfig(ctx, config)), Optional.empty());
+        try (NodeLock.Hold lock = node.lock().acquire("start")) {
+          node.start(node.running(), new ConfigureResult(false, false, false));
+        }
+        return report(this, "started", node, start);
+      }
+    }
+  }
+
+  /** {@code noneops stop}. */
+  @Command(name = "stop", description = "Stop kubelet, containerd and LocalDNS, in that order. Needs no configuration.")
+  public static final class StopCommand extends CliCommand {
+    @Override
+    protected ExitCode execute() throws Exception {
+      requireRoot();
+      long start = now();
+      try (NodeContext ctx = openNode()) {
+        Node node = ctx.node(Optional.empty(), Optional.empty());
+        try (NodeLock.Hold lock = node.lock().acquire("stop")) {
+          node.stop();
+        }
+        return report(this, "stopped", node, start);
+      }
+    }
+  }
+
+  /** {@code noneops restart}. */
+  @Command(name = "restart", description = {
+      "Soft reboot of the stack: LocalDNS (waiting until it answers), containerd, then kubelet",
+      "(waiting until it is active). The host is not rebooted."})
+  public static final class RestartCommand extends CliCommand {
+    @Mixin ConfigOption config;
+    @Mixin WaitOption waits;
+
+    @Override
+    protected ExitCode execute() throws Exception {
+      requireRoot();
+      long start = now();
+      try (NodeContext ctx = openNode().kubeletTimeout(waits.kubeletTimeout())) {
+        Node node = ctx.node(Optional.of(installedConfig(ctx, config)), Optional.empty());
+        try (NodeLock.Hold lock = node.lock().acquire("restart")) {
+          node.restart();
+        }
+        return report(this, "restarted", node, start);
+      }
+    }
+  }
+}

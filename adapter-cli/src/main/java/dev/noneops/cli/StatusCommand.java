@@ -1,0 +1,117 @@
+package dev.noneops.cli;
+
+import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.upgrade.UpgradeJournal;
+import dev.noneops.core.upgrade.UpgradeRecord;
+import dev.noneops.ports.systemd.Systemd;
+import dev.noneops.ports.systemd.SystemdException;
+import dev.noneops.ports.systemd.UnitStatus;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code noneops status}: what is installed, what is active, whether the stack runs, whether an
+ * upgrade is in flight. Read-only and needs no root and no configuration; when systemd cannot be
+ * reached the rest is still reported, with the reason.
+ */
+@Command(name = "status", description = {
+    "Show the node: active version, installed versions, the three units, an upgrade in flight,",
+    "the applied configuration. Read-only; exits 0 when the stack runs, 7 when it does not."})
+public final class StatusCommand extends CliCommand {
+  static final List<String> UNITS = List.of(HostPaths.LOCALDNS_UNIT, HostPaths.CONTAINERD_UNIT, HostPaths.KUBELET_UNIT);
+
+  /** One unit's state. */
+  public record UnitReport(String load, String active, String sub, long mainPid) {}
+
+  /** An upgrade whose journal is on disk. */
+  public record UpgradeReport(String previousVersion, String targetVersion, String startedAt) {}
+
+  /** The JSON document of {@code status --json}. */
+  public record StatusReport(
+      boolean installed,
+      String activeVersion,
+      List<String> installedVersions,
+      boolean running,
+      Map<String, UnitReport> units,
+      String systemdError,
+      UpgradeReport upgradeInFlight,
+      boolean appliedConfig,
+      String appliedMachineName) {}
+
+  @Override
+  protected ExitCode execute() throws Exception {
+    try (NodeContext ctx = openNode()) {
+      var layout = ctx.session().layout();
+      var files = ctx.ports().files();
+      Optional<String> active = Optional.empty();
+      if (files.exists(layout.current())) {
+        active = Optional.of(files.readLink(layout.current()));
+      }
+      List<String> installed = new ArrayList<>();
+      if (files.exists(layout.root())) {
+        for (String name : files.list(layout.root())) {
+          if (dev.noneops.core.layout.VersionNames.isSafe(name) && files.exists(layout.manifest(name))) {
+            installed.add(name);
+          }
+        }
+      }
+      Map<String, UnitReport> units = new LinkedHashMap<>();
+      String systemdError = null;
+      boolean running = true;
+      Systemd systemd = ctx.ports().systemd();
+      try {
+        for (String unit : UNITS) {
+          UnitStatus s = systemd.status(unit);
+          units.put(unit, new UnitReport(s.load().name().toLowerCase(java.util.Locale.ROOT),
+              s.active().name().toLowerCase(java.util.Locale.ROOT), s.sub(), s.mainPid()));
+          running &= s.isActive();
+        }
+      } catch (SystemdException e) {
+        systemdError = e.getMessage();
+        running = false;
+      }
+      Optional<UpgradeRecord> journal = new UpgradeJournal(files, layout).read();
+      Optional<AgentConfig> applied = ctx.applied().read();
+      StatusReport report = new StatusReport(
+          active.isPresent() || !installed.isEmpty(),
+          active.map(a -> a.replaceAll("/+$", "")).orElse(null),
+          installed,
+          running,
+          units,
+          systemdError,
+          journal.map(j -> new UpgradeReport(j.previousVersion(), j.targetVersion(), j.startedAt().toString())).orElse(null),
+          applied.isPresent(),
+          applied.map(AgentConfig::machineName).orElse(null));
+      if (json()) {
+        printJson(report);
+      } else {
+        printText(report);
+      }
+      return running ? ExitCode.OK : ExitCode.UNHEALTHY;
+    }
+  }
+
+  private void printText(StatusReport r) {
+    var out = out();
+    out.println("node:      " + (r.installed() ? "installed" : "not installed"));
+    out.println("active:    " + (r.activeVersion() == null ? "-" : r.activeVersion()));
+    out.println("installed: " + (r.installedVersions().isEmpty() ? "-" : String.join(", ", r.installedVersions())));
+    out.println("stack:     " + (r.running() ? "running" : "not running"));
+    for (Map.Entry<String, UnitReport> u : r.units().entrySet()) {
+      UnitReport s = u.getValue();
+      out.printf("  %-20s %s/%s%s%n", u.getKey(), s.active(), s.sub(), s.mainPid() > 0 ? " (pid " + s.mainPid() + ")" : "");
+    }
+    if (r.systemdError() != null) {
+      out.println("  systemd unreachable: " + r.systemdError());
+    }
+    out.println("upgrade:   " + (r.upgradeInFlight() == null ? "none in flight"
+        : "in flight from " + r.upgradeInFlight().previousVersion() + " to " + r.upgradeInFlight().targetVersion()
+            + " since " + r.upgradeInFlight().startedAt() + " (run 'noneops recover')"));
+    out.println("applied:   " + (r.appliedConfig() ? "recorded (machine " + r.appliedMachineName() + ")" : "none recorded"));
+  }
+}

@@ -1,0 +1,57 @@
+package dev.noneops.cli;
+
+import dev.noneops.core.install.VersionVerifier;
+import dev.noneops.core.upgrade.VersionPruner;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/** {@code noneops verify}: installed files against their manifests (size, mode, SHA-256). */
+@Command(name = "verify", description = {
+    "Check installed versions against their manifests: every file's size, mode and SHA-256.",
+    "Without arguments every installed version is checked. Exits 7 when any differs."})
+public final class VerifyCommand extends CliCommand {
+  @Parameters(paramLabel = "VERSION", arity = "0..*", description = "Versions to check (default: all installed).")
+  List<String> versions = new ArrayList<>();
+
+  /** One version's verdict. */
+  public record VersionVerdict(String version, String state, boolean verified, List<String> problems) {}
+
+  /** The JSON document of {@code verify --json}. */
+  public record VerifyReport(boolean ok, List<VersionVerdict> versions) {}
+
+  @Override
+  protected ExitCode execute() throws Exception {
+    try (NodeContext ctx = openNode()) {
+      var layout = ctx.session().layout();
+      var files = ctx.ports().files();
+      VersionVerifier verifier = new VersionVerifier(files, layout);
+      List<String> targets = versions;
+      if (targets.isEmpty()) {
+        targets = new VersionPruner(files, ctx.ports().processes(), layout, ctx.session().paths(), ctx.teardown()::removeTree)
+            .installedVersions();
+      }
+      List<VersionVerdict> verdicts = new ArrayList<>();
+      for (String v : targets) {
+        if (!dev.noneops.core.layout.VersionNames.isSafe(v)) {
+          throw new CliException(ExitCode.USAGE, "not a version name: '" + v + "'");
+        }
+        VersionVerifier.Verification result = verifier.verify(v);
+        verdicts.add(new VersionVerdict(v, result.state().name(), result.verified(), result.problems()));
+      }
+      boolean ok = verdicts.stream().allMatch(VersionVerdict::verified);
+      if (json()) {
+        printJson(new VerifyReport(ok, verdicts));
+      } else if (verdicts.isEmpty()) {
+        out().println("no version is installed");
+      } else {
+        for (VersionVerdict v : verdicts) {
+          out().println((v.verified() ? "ok      " : "PROBLEM ") + v.version() + " " + v.state().toLowerCase(java.util.Locale.ROOT));
+          v.problems().forEach(p -> out().println("          " + p));
+        }
+      }
+      return ok ? ExitCode.OK : ExitCode.UNHEALTHY;
+    }
+  }
+}

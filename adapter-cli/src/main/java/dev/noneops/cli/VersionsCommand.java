@@ -1,0 +1,59 @@
+package dev.noneops.cli;
+
+import dev.noneops.core.install.Manifest;
+import dev.noneops.core.install.VersionVerifier;
+import dev.noneops.core.upgrade.VersionPruner;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code noneops versions}: every installed version with its size, whether it is active, and why
+ * a prune would keep it (a running process executes from it, containerd still references it).
+ */
+@Command(name = "versions", description = {
+    "List installed versions: size, active or not, and why each non-active one would be kept by",
+    "'noneops prune' (a running process executes from it, containerd's tasks reference it)."})
+public final class VersionsCommand extends CliCommand {
+
+  /** One installed version. */
+  public record VersionEntry(String version, boolean active, boolean complete, long bytes, int files, List<String> keptBecause) {}
+
+  /** The JSON document of {@code versions --json}. */
+  public record VersionsReport(String activeVersion, List<VersionEntry> versions) {}
+
+  @Override
+  protected ExitCode execute() throws Exception {
+    try (NodeContext ctx = openNode()) {
+      var layout = ctx.session().layout();
+      var files = ctx.ports().files();
+      VersionPruner pruner = new VersionPruner(files, ctx.ports().processes(), layout, ctx.session().paths(), ctx.teardown()::removeTree);
+      VersionVerifier verifier = new VersionVerifier(files, layout);
+      Optional<String> active = files.exists(layout.current()) ? Optional.of(files.readLink(layout.current())) : Optional.empty();
+      Map<String, List<String>> references = pruner.references();
+      List<VersionEntry> entries = new ArrayList<>();
+      for (String v : pruner.installedVersions()) {
+        Optional<Manifest> manifest = verifier.manifest(v);
+        long bytes = manifest.map(m -> m.files().stream().mapToLong(Manifest.Entry::size).sum()).orElse(0L);
+        int count = manifest.map(m -> m.files().size()).orElse(0);
+        entries.add(new VersionEntry(v, active.isPresent() && active.get().equals(v), manifest.isPresent(), bytes, count,
+            references.getOrDefault(v, List.of())));
+      }
+      VersionsReport report = new VersionsReport(active.orElse(null), entries);
+      if (json()) {
+        printJson(report);
+      } else if (entries.isEmpty()) {
+        out().println("no version is installed");
+      } else {
+        for (VersionEntry e : entries) {
+          out().printf("%s %-40s %8.1f MiB  %3d files%s%s%n", e.active() ? "*" : " ", e.version(), e.bytes() / 1048576.0, e.files(),
+              e.complete() ? "" : "  INCOMPLETE (no manifest; repaired on the next prepare)",
+              e.keptBecause().isEmpty() ? "" : "  kept: " + String.join("; ", e.keptBecause()));
+        }
+      }
+      return ExitCode.OK;
+    }
+  }
+}
