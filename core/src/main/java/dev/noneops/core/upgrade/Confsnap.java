@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -98,7 +99,7 @@ public final class Confsnap {
     }
     List<SavedFile> saved = new ArrayList<>();
     for (Path p : sorted) {
-      saved.add(capture(p));
+      capture(p).ifPresent(saved::add);
     }
     files.createDirectories(dir, DIR_MODE);
     Map<String, String> digests = new LinkedHashMap<>();
@@ -141,19 +142,23 @@ public final class Confsnap {
   }
 
   /**
-   * Puts every saved file back, durably: rewrites a file whose content, mode or owner differs,
-   * re-points a symlink, deletes what was absent. Files already as saved are not touched, so
-   * restoring twice changes nothing the second time.
+   * Puts every saved file back, durably, deepest path first: rewrites a file whose content, mode
+   * or owner differs, re-points a symlink, deletes what was absent (a directory only once it is
+   * empty; one that holds entries nobody saved is left). Files already as saved are not touched,
+   * so restoring twice changes nothing the second time.
    *
    * @return the paths that had to be changed
    */
   public List<Path> restore() throws IOException {
+    List<SavedFile> saved = new ArrayList<>(read());
+    Collections.reverse(saved);
     List<Path> changed = new ArrayList<>();
-    for (SavedFile s : read()) {
+    for (SavedFile s : saved) {
       if (restoreOne(s)) {
         changed.add(s.path());
       }
     }
+    Collections.reverse(changed);
     return changed;
   }
 
@@ -175,16 +180,21 @@ public final class Confsnap {
     files.removeDurably(dir);
   }
 
-  /** What is at {@code path} now, as a saved file. */
-  SavedFile capture(Path path) throws IOException {
+  /**
+   * What is at {@code path} now, as a saved file; empty for an existing directory, which is left
+   * as it is (a directory that does not exist yet is saved as absent, so a restore removes it
+   * again once it is empty).
+   */
+  Optional<SavedFile> capture(Path path) throws IOException {
     Optional<FileMeta> meta = files.lstat(path);
     if (meta.isEmpty()) {
-      return SavedFile.absent(path);
+      return Optional.of(SavedFile.absent(path));
     }
     FileMeta m = meta.get();
     return switch (m.type()) {
-      case REGULAR -> SavedFile.file(path, files.read(path), m.mode(), m.uid(), m.gid());
-      case SYMLINK -> SavedFile.symlink(path, files.readLink(path));
+      case REGULAR -> Optional.of(SavedFile.file(path, files.read(path), m.mode() & 07777, m.uid(), m.gid()));
+      case SYMLINK -> Optional.of(SavedFile.symlink(path, files.readLink(path)));
+      case DIRECTORY -> Optional.empty();
       default -> throw new IllegalStateException(
           "cannot save shared file " + path + ": it is a " + m.type().name().toLowerCase(java.util.Locale.ROOT) + ", not a file or symlink");
     };
@@ -196,6 +206,9 @@ public final class Confsnap {
     switch (s.kind()) {
       case ABSENT -> {
         if (now.isEmpty()) {
+          return false;
+        }
+        if (now.get().isDirectory() && !files.list(path).isEmpty()) {
           return false;
         }
         files.removeDurably(path);
@@ -224,6 +237,7 @@ public final class Confsnap {
         FileMeta written = files.lstat(path).orElseThrow(() -> new IllegalStateException("restored file vanished: " + path));
         if (written.uid() != s.uid() || written.gid() != s.gid()) {
           files.chown(path, s.uid(), s.gid());
+          files.syncDirectory(path.getParent());
         }
         return true;
       }
@@ -232,7 +246,7 @@ public final class Confsnap {
   }
 
   private boolean sameFile(FileMeta meta, SavedFile s) throws IOException {
-    return meta.mode() == s.mode()
+    return (meta.mode() & 07777) == s.mode()
         && meta.uid() == s.uid()
         && meta.gid() == s.gid()
         && meta.size() == s.content().length

@@ -3,6 +3,7 @@ package dev.noneops.core.upgrade;
 import dev.noneops.core.task.Task;
 import dev.noneops.core.upgrade.UpgradeRefusedException.Reason;
 import dev.noneops.core.upgrade.UpgradeSteps.Configuration;
+import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -71,7 +72,7 @@ public final class Upgrade {
       Confsnap confsnap = ctx.confsnap();
       try {
         run("upgrade-discard-stale-saved-configuration", confsnap::drop);
-        run("upgrade-save-configuration", () -> confsnap.save(steps.sharedFiles()));
+        run("upgrade-save-configuration", () -> confsnap.save(steps.sharedFiles(EnumSet.allOf(Configuration.class))));
       } catch (RuntimeException e) {
         throw new UpgradeFailedException(previous, target, e, RollbackOutcome.NOTHING_CHANGED, discard(confsnap::drop));
       }
@@ -92,6 +93,7 @@ public final class Upgrade {
         run("upgrade-end-pods", steps::endPods);
         run("upgrade-clean-host-networking", steps::cleanHostNetworking);
         run("upgrade-switch-current", () -> ctx.currentLink().pointAt(target));
+        run("upgrade-set-up-host-networking", () -> steps.setUpHostNetworking(Configuration.TARGET));
         run("upgrade-start-target", () -> steps.startStack(Configuration.TARGET));
       } catch (RuntimeException cause) {
         throw rollBack(steps, record, cause);

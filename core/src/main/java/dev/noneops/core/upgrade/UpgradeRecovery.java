@@ -4,6 +4,7 @@ import dev.noneops.core.task.Task;
 import dev.noneops.core.upgrade.UpgradeSteps.Configuration;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -83,10 +84,15 @@ public final class UpgradeRecovery {
 
   private List<Path> sweep(UpgradeSteps steps) throws Exception {
     Set<Path> dirs = new TreeSet<>();
-    for (Path file : steps.sharedFiles()) {
-      if (file.getParent() != null) {
-        dirs.add(file.getParent());
+    try {
+      for (Path file : steps.sharedFiles(EnumSet.of(Configuration.APPLIED))) {
+        if (file.getParent() != null) {
+          dirs.add(file.getParent());
+        }
       }
+    } catch (Exception e) {
+      ctx.log().atWarn().addKeyValue("error", e.getMessage())
+          .log("cannot list the applied configuration's shared files; sweeping only the layout and the saved configuration's directories");
     }
     Confsnap confsnap = ctx.confsnap();
     if (confsnap.state() == Confsnap.State.COMPLETE) {

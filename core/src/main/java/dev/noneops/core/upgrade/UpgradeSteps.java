@@ -39,11 +39,12 @@ public interface UpgradeSteps {
   void verifyRollbackConfiguration() throws Exception;
 
   /**
-   * Every shared host file the node owns now, plus every one either configuration writes: what
+   * Every shared host path the node owns now (its ownership record, and the record itself), plus
+   * every path writing the configurations in {@code which} would create, change or remove: what
    * the saved configuration must hold so that a rollback restores each byte (and deletes what the
    * upgrade created).
    */
-  Set<Path> sharedFiles() throws Exception;
+  Set<Path> sharedFiles(Set<Configuration> which) throws Exception;
 
   /** Writes the configuration and units of {@code which} at their host paths and reloads systemd if units changed. */
   void writeConfiguration(Configuration which) throws Exception;
