@@ -31,6 +31,10 @@ import java.util.TreeMap;
  * nodes), so configuration files written for the upstream agent still load.
  *
  * <p>Duplicate keys (also when they differ only in case) and trailing content are rejected too.
+ *
+ * <p>{@code ExecCredential.interactiveMode} is read and checked but not kept: kubelet runs its
+ * plugin without a terminal, so only {@code Never} and {@code IfAvailable} (which behave alike
+ * there) are accepted and {@code Always}, which could never work, is rejected.
  */
 public final class AgentConfigParser {
   private static final ObjectMapper MAPPER = JsonMapper.builder()
@@ -99,8 +103,13 @@ public final class AgentConfigParser {
     return bound.config().orElseThrow();
   }
 
-  /** A value already reported as mistyped is not reported again as, say, missing. */
-  private static boolean related(String a, String b) {
+  /**
+   * A value already reported as mistyped is not reported again as, say, missing. Shape paths use
+   * the key as written, rule paths the canonical spelling, so they are compared ignoring case.
+   */
+  private static boolean related(String shapePath, String rulePath) {
+    String a = shapePath.toLowerCase(java.util.Locale.ROOT);
+    String b = rulePath.toLowerCase(java.util.Locale.ROOT);
     return a.equals(b) || b.startsWith(a + ".") || b.startsWith(a + "[");
   }
 

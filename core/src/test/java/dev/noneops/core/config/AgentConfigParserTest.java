@@ -222,6 +222,15 @@ class AgentConfigParserTest {
   }
 
   @Test
+  void parseAndValidateMatchesAMistypedFieldWrittenInAnotherCase() {
+    byte[] json = bytes(with(ConfigFixtures.without(tokenTree(), "Cluster.ClusterDNS"), "Cluster.clusterdns", 10));
+
+    assertThatThrownBy(() -> AgentConfigParser.parseAndValidate(json, "amd64"))
+        .isInstanceOfSatisfying(InvalidConfigException.class, e -> assertThat(e.violations())
+            .containsExactly(new ConfigViolation("Cluster.clusterdns", "must be a string")));
+  }
+
+  @Test
   void parseAndValidateReturnsAValidConfiguration() {
     assertThat(AgentConfigParser.parseAndValidate(utf8(ConfigFixtures.tokenJson()), "arm64")).isEqualTo(ConfigFixtures.tokenConfig());
   }

@@ -460,6 +460,12 @@ class ConfigValidatorTest {
     }
 
     @Test
+    void rejectsATemplateThatRendersToAUrlWithAFragment() {
+      assertOnlyViolation(with(tokenTree(), "Downloads.Runc.URL", "https://m/%s/runc.%s#x"), "Downloads.Runc.URL",
+          "does not render to a valid URL (for example 'https://m/1.0.0/runc.amd64#x'): must not have a fragment");
+    }
+
+    @Test
     void rejectsAnAttestUrlThatIsNotAUrl() {
       assertOnlyViolation(with(tokenTree(), "Attest.URL", "pxe.example.com"), "Attest.URL",
           "must be an http or https URL, got 'pxe.example.com'");
