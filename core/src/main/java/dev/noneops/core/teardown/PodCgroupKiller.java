@@ -20,27 +20,22 @@ import java.util.Optional;
 /**
  * Ends the pods' processes through their cgroups, then removes the pod cgroups deepest first.
  *
- * <p>Which cgroups: the pod hierarchy kubelet created ({@code /kubepods.slice} with the systemd
- * driver, {@code /kubepods} with cgroupfs), and whatever is left in containerd.service's cgroup
- * (shims under {@code KillMode=process}). A cgroup is only touched when the unit that owns it
- * is not somebody else's: after this node's units are removed, systemd must not know a kubelet or
- * containerd unit loaded from another file; if it does, that unit's processes are reported and
- * left alone.
+ * <p>Which cgroups: the pod hierarchy kubelet created, {@code /kubepods.slice} with the systemd
+ * driver or {@code /kubepods} with cgroupfs. It is only touched when no kubelet unit of somebody
+ * else owns it: after this node's units are removed, systemd must not know a kubelet unit loaded
+ * from another file; if it does, the hierarchy is reported and left alone. containerd.service's
+ * cgroup is deliberately not emptied wholesale: after the stop it holds only shims, and while
+ * this node's are ended by {@link ShimReaper}, a Docker using the same containerd keeps its shims
+ * (namespace {@code moby}) there too, which must survive.
  *
  * <p>How: {@code cgroup.kill} (Linux 5.14+) kills a whole subtree atomically, including processes
  * forked meanwhile; without it every pid found in the subtree gets SIGKILL. Either is repeated
- * until the subtree is empty or the deadline passes. containerd.service's own cgroup is emptied
- * but not removed: it belongs to systemd, which removes it with the unit.
+ * until the subtree is empty or the deadline passes.
  */
 final class PodCgroupKiller {
 
-  /** A cgroup subtree to empty, the unit that owns it, and whether its root is ours to remove. */
-  private record Target(String cgroup, String ownerUnit, boolean removeRoot) {}
-
-  private static final List<Target> TARGETS = List.of(
-      new Target("/kubepods.slice", HostPaths.KUBELET_UNIT, true),
-      new Target("/kubepods", HostPaths.KUBELET_UNIT, true),
-      new Target("/system.slice/containerd.service", HostPaths.CONTAINERD_UNIT, false));
+  /** The pod hierarchies of kubelet's systemd and cgroupfs drivers. */
+  static final List<String> POD_HIERARCHIES = List.of("/kubepods.slice", "/kubepods");
 
   private final Cgroups cgroups;
   private final ProcessTable processes;
@@ -62,23 +57,21 @@ final class PodCgroupKiller {
     if (!cgroups.available()) {
       return;
     }
-    for (Target target : TARGETS) {
+    for (String hierarchy : POD_HIERARCHIES) {
       try {
-        if (!cgroups.exists(target.cgroup())) {
+        if (!cgroups.exists(hierarchy)) {
           continue;
         }
-        Optional<String> foreignOwner = foreignOwner(target.ownerUnit());
+        Optional<String> foreignOwner = foreignOwner(HostPaths.KUBELET_UNIT);
         if (foreignOwner.isPresent()) {
-          report.kept(Reason.FOREIGN_UNIT, target.cgroup(), "belongs to " + target.ownerUnit() + " loaded from " + foreignOwner.get());
+          report.kept(Reason.FOREIGN_UNIT, hierarchy, "belongs to " + HostPaths.KUBELET_UNIT + " loaded from " + foreignOwner.get());
           continue;
         }
-        if (empty(target.cgroup(), report)) {
-          if (target.removeRoot()) {
-            removeDeepestFirst(target.cgroup(), report);
-          }
+        if (empty(hierarchy, report)) {
+          removeDeepestFirst(hierarchy, report);
         }
       } catch (IOException e) {
-        report.failed(target.cgroup(), "inspect cgroup", e);
+        report.failed(hierarchy, "inspect cgroup", e);
       }
     }
   }
