@@ -1,0 +1,78 @@
+package dev.noneops.testkit.sandbox;
+
+/**
+ * The two shell scripts that start a sandbox.
+ *
+ * <p>{@link #LAUNCHER} runs on the host. It moves a subshell into the sandbox's own cgroup, which
+ * then execs {@code setpriv --pdeathsig KILL unshare --kill-child ...}: when the launcher dies,
+ * unshare gets SIGKILL, and unshare's death SIGKILLs the namespace's PID 1, which takes every
+ * process of the PID namespace with it. The launcher prints unshare's pid and then waits for end
+ * of input: the JVM holds the other end of that pipe, so a JVM that dies, even by SIGKILL,
+ * stops its sandboxes.
+ *
+ * <p>{@link #BOOT} runs as PID 1 of the new PID, mount, UTS, IPC and cgroup namespaces and follows
+ * DESIGN section 11 with two changes found necessary on Debian 12: a private {@code /dev} (a
+ * tmpfs with the basic device nodes and its own devpts) instead of a recursive bind of the host's,
+ * which systemd writes into, and read-only {@code /proc/sys} and {@code /sys}, so no unit can change
+ * kernel settings the host shares.
+ */
+final class BootScript {
+  private BootScript() {}
+
+  /** Arguments: cgroup directory, then the unshare'd command (/bin/sh, BOOT, its arguments). */
+  static final String LAUNCHER =
+      """
+      #!/bin/sh
+      cgroup="$1"; shift
+      sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec setpriv --pdeathsig KILL -- unshare --pid --kill-child=SIGKILL --mount --uts --ipc --cgroup "$@"' \\
+        launcher "$cgroup" "$@" </dev/null 1>&2 &
+      echo "$!"
+      while read -r _; do :; done
+      """;
+
+  /** Arguments: mount point for the sandbox's tmpfs, sandbox name, units to mask. */
+  static final String BOOT =
+      """
+      #!/bin/sh
+      set -eu
+      mnt="$1"; name="$2"; shift 2
+      mount --make-rprivate /
+      mount -t tmpfs -o mode=0755 "noneops-$name" "$mnt"
+      mkdir "$mnt/upper" "$mnt/work" "$mnt/root"
+      mount -t overlay overlay -o "lowerdir=/,upperdir=$mnt/upper,workdir=$mnt/work" "$mnt/root"
+      r="$mnt/root"
+      mount -t proc -o nosuid,nodev,noexec proc "$r/proc"
+      mount --bind "$r/proc/sys" "$r/proc/sys"
+      mount -o remount,bind,ro "$r/proc/sys"
+      mount -t tmpfs -o mode=0755,nosuid dev "$r/dev"
+      mknod -m 0666 "$r/dev/null" c 1 3
+      mknod -m 0666 "$r/dev/zero" c 1 5
+      mknod -m 0666 "$r/dev/full" c 1 7
+      mknod -m 0666 "$r/dev/random" c 1 8
+      mknod -m 0666 "$r/dev/urandom" c 1 9
+      mknod -m 0666 "$r/dev/tty" c 5 0
+      mkdir "$r/dev/pts" "$r/dev/shm"
+      mount -t devpts -o newinstance,ptmxmode=0666,mode=0620 devpts "$r/dev/pts"
+      ln -s pts/ptmx "$r/dev/ptmx"
+      mount -t tmpfs -o mode=1777,nosuid,nodev shm "$r/dev/shm"
+      ln -s /proc/self/fd "$r/dev/fd"
+      ln -s /proc/self/fd/0 "$r/dev/stdin"
+      ln -s /proc/self/fd/1 "$r/dev/stdout"
+      ln -s /proc/self/fd/2 "$r/dev/stderr"
+      touch "$r/dev/console"
+      mount --bind "$r/dev/null" "$r/dev/console"
+      mount -t sysfs -o ro,nosuid,nodev,noexec sysfs "$r/sys"
+      mount -t cgroup2 -o nosuid,nodev,noexec cgroup2 "$r/sys/fs/cgroup"
+      mount -t tmpfs -o mode=0755,nosuid,nodev tmpfs "$r/run"
+      mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs "$r/tmp"
+      rm -f "$r"/etc/systemd/system/*.wants/* "$r"/etc/systemd/system/*.requires/*
+      for unit in "$@"; do ln -sfn /dev/null "$r/etc/systemd/system/$unit"; done
+      mkdir -p "$r/.noneops-old-root"
+      cd "$r"
+      pivot_root . .noneops-old-root
+      umount -l /.noneops-old-root
+      rmdir /.noneops-old-root
+      export container="noneops-$name"
+      exec /lib/systemd/systemd
+      """;
+}

@@ -1,0 +1,349 @@
+package dev.noneops.testkit.sandbox;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+
+/**
+ * A private systemd booted as PID 1 of its own PID, mount, UTS, IPC and cgroup namespaces over a
+ * copy-on-write overlay of the host root (DESIGN section 11), for tests that need a real systemd
+ * on a machine whose PID 1 is not systemd. Nothing the sandbox writes reaches the host: the
+ * overlay's upper layer is a tmpfs that exists only in the sandbox's mount namespace.
+ *
+ * <ul>
+ *   <li>{@link #busAddress()} is the sandbox's system bus, reachable from the host;
+ *   <li>{@link #root()} is the sandbox's root directory as seen from the host, to write unit
+ *       files and read results;
+ *   <li>{@link #exec} runs a command inside (nsenter into its namespaces and root).
+ * </ul>
+ *
+ * <p>{@link #close()} stops it by SIGKILL to the namespace's PID 1, addressed by pid (never by
+ * name), which ends every process in the namespace; then the sandbox's cgroup subtree and
+ * temporary directory are removed. A JVM shutdown hook closes sandboxes left open, and a sandbox
+ * dies with the JVM even when the JVM is killed (see {@link BootScript#LAUNCHER}).
+ */
+public final class SystemdSandbox implements AutoCloseable {
+  private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,30}");
+  private static final Duration DEFAULT_BOOT_TIMEOUT = Duration.ofSeconds(90);
+  private static final Duration POLL = Duration.ofMillis(50);
+  private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(60);
+
+  private final String name;
+  private final Path workDir;
+  private final Path bootLog;
+  private final SandboxCgroup cgroup;
+  private final Process launcher;
+  private final long unsharePid;
+  private ProcessHandle init;
+  private Duration bootTime = Duration.ZERO;
+  private List<String> failedAtBoot = List.of();
+  private boolean closed;
+
+  private SystemdSandbox(String name, Path workDir, Path bootLog, SandboxCgroup cgroup, Process launcher, long unsharePid) {
+    this.name = name;
+    this.workDir = workDir;
+    this.bootLog = bootLog;
+    this.cgroup = cgroup;
+    this.launcher = launcher;
+    this.unsharePid = unsharePid;
+  }
+
+  /** Boots a sandbox and waits until its systemd reports {@code running} or {@code degraded}. */
+  public static SystemdSandbox boot(String name) {
+    return boot(name, DEFAULT_BOOT_TIMEOUT);
+  }
+
+  /**
+   * Boots a sandbox named {@code name} (lower-case letters, digits, dashes; it becomes part of
+   * {@code $container} and of the cgroup's name) within {@code timeout}.
+   *
+   * @throws SandboxBootException when it cannot boot; a half-started sandbox is stopped first
+   */
+  public static SystemdSandbox boot(String name, Duration timeout) {
+    Objects.requireNonNull(timeout, "timeout");
+    if (name == null || !NAME.matcher(name).matches()) {
+      throw new IllegalArgumentException("sandbox name must match " + NAME + ": '" + name + "'");
+    }
+    SandboxRequirements.unmetReason().ifPresent(reason -> {
+      throw new SandboxBootException(reason);
+    });
+    long started = System.nanoTime();
+    SystemdSandbox sandbox = start(name);
+    try {
+      sandbox.awaitRunning(started, timeout);
+      return sandbox;
+    } catch (RuntimeException failure) {
+      String diagnostics = sandbox.diagnostics();
+      sandbox.close();
+      throw new SandboxBootException("sandbox " + name + " did not boot: " + failure.getMessage() + diagnostics, failure);
+    }
+  }
+
+  private static SystemdSandbox start(String name) {
+    Path workDir = null;
+    SandboxCgroup cgroup = null;
+    try {
+      workDir = Files.createTempDirectory("noneops-sandbox-" + name + "-");
+      Path mountPoint = Files.createDirectory(workDir.resolve("mnt"));
+      Path launcherScript = executable(workDir.resolve("launch.sh"), BootScript.LAUNCHER);
+      Path bootScript = executable(workDir.resolve("boot.sh"), BootScript.BOOT);
+      Path bootLog = workDir.resolve("boot.log");
+      cgroup = SandboxCgroup.create(name);
+      List<String> command = new ArrayList<>(List.of(
+          "/bin/sh", launcherScript.toString(), cgroup.directory().toString(),
+          "/bin/sh", bootScript.toString(), mountPoint.toString(), name));
+      command.addAll(SandboxUnitMasks.units());
+      Process launcher = new ProcessBuilder(command)
+          .redirectError(ProcessBuilder.Redirect.appendTo(bootLog.toFile()))
+          .start();
+      long unsharePid = readUnsharePid(launcher, bootLog);
+      SystemdSandbox sandbox = new SystemdSandbox(name, workDir, bootLog, cgroup, launcher, unsharePid);
+      LiveSandboxes.add(sandbox);
+      return sandbox;
+    } catch (IOException e) {
+      cleanUpAfterFailedStart(workDir, cgroup);
+      throw new SandboxBootException("cannot start sandbox " + name + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static long readUnsharePid(Process launcher, Path bootLog) throws IOException {
+    BufferedReader stdout = new BufferedReader(new InputStreamReader(launcher.getInputStream(), StandardCharsets.UTF_8));
+    CompletableFuture<String> line = CompletableFuture.supplyAsync(() -> {
+      try {
+        return stdout.readLine();
+      } catch (IOException e) {
+        return null;
+      }
+    });
+    try {
+      String pid = line.get(10, TimeUnit.SECONDS);
+      if (pid == null || !pid.strip().matches("\\d+")) {
+        throw new IOException("the launcher printed no pid; boot log: " + Files.readString(bootLog));
+      }
+      return Long.parseLong(pid.strip());
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      launcher.destroyForcibly();
+      throw new IOException("the launcher did not start: " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      launcher.destroyForcibly();
+      throw new IOException("interrupted while starting the launcher", e);
+    }
+  }
+
+  private void awaitRunning(long startedNanos, Duration timeout) {
+    long deadline = startedNanos + timeout.toNanos();
+    String lastState = "";
+    while (System.nanoTime() < deadline) {
+      if (!launcher.isAlive()) {
+        throw new IllegalStateException("the launcher exited with " + launcher.exitValue());
+      }
+      if (init == null) {
+        init = systemdChild().orElse(null);
+      } else if (!init.isAlive()) {
+        throw new IllegalStateException("systemd (pid " + init.pid() + ") died during boot");
+      } else {
+        lastState = exec(List.of("systemctl", "is-system-running"), Duration.ofSeconds(10)).stdout().strip();
+        if (lastState.equals("running") || lastState.equals("degraded")) {
+          bootTime = Duration.ofNanos(System.nanoTime() - startedNanos);
+          if (lastState.equals("degraded")) {
+            failedAtBoot = exec(List.of("systemctl", "list-units", "--failed", "--plain", "--no-legend"), COMMAND_TIMEOUT)
+                .stdout().lines().map(l -> l.split("\\s+")[0]).filter(l -> !l.isBlank()).toList();
+          }
+          return;
+        }
+      }
+      pause(POLL);
+    }
+    throw new IllegalStateException("not running after " + timeout + " (last state: '" + lastState + "')");
+  }
+
+  /** The unshare'd child once it has exec'd systemd. */
+  private Optional<ProcessHandle> systemdChild() {
+    return ProcessHandle.of(unsharePid).stream()
+        .flatMap(ProcessHandle::children)
+        .filter(child -> readComm(child.pid()).equals("systemd"))
+        .findFirst();
+  }
+
+  private static String readComm(long pid) {
+    try {
+      return Files.readString(Path.of("/proc", Long.toString(pid), "comm")).strip();
+    } catch (IOException gone) {
+      return "";
+    }
+  }
+
+  /** The host pid of the sandbox's PID 1 (its systemd). */
+  public long pid() {
+    return init.pid();
+  }
+
+  /** The sandbox's root directory seen from the host: {@code /proc/<pid>/root}. */
+  public Path root() {
+    return Path.of("/proc", Long.toString(pid()), "root");
+  }
+
+  /** A path inside the sandbox, seen from the host: {@code sandbox.path("/etc/systemd/system")}. */
+  public Path path(String absolutePathInside) {
+    if (!absolutePathInside.startsWith("/")) {
+      throw new IllegalArgumentException("expected an absolute path inside the sandbox: " + absolutePathInside);
+    }
+    return root().resolve(absolutePathInside.substring(1));
+  }
+
+  /** The sandbox's system bus: {@code unix:path=/proc/<pid>/root/run/dbus/system_bus_socket}. */
+  public String busAddress() {
+    return "unix:path=" + path("/run/dbus/system_bus_socket");
+  }
+
+  /** How long the boot took, from starting the launcher to {@code running}/{@code degraded}. */
+  public Duration bootTime() {
+    return bootTime;
+  }
+
+  /** The units that had failed when the boot finished (empty when it reached {@code running}). */
+  public List<String> failedAtBoot() {
+    return failedAtBoot;
+  }
+
+  public String name() {
+    return name;
+  }
+
+  /** Runs {@code command} inside the sandbox (its namespaces and root, cwd {@code /}). */
+  public CommandResult exec(List<String> command, Duration timeout) {
+    List<String> full = new ArrayList<>(List.of(
+        "nsenter", "--target", Long.toString(pid()), "--mount", "--uts", "--ipc", "--pid", "--root", "--wd", "--"));
+    full.addAll(command);
+    CommandResult result = HostCommand.run(full, timeout);
+    return new CommandResult(command, result.exitCode(), result.stdout(), result.stderr(), result.timedOut());
+  }
+
+  public CommandResult exec(String... command) {
+    return exec(List.of(command), COMMAND_TIMEOUT);
+  }
+
+  /** {@code systemctl <args>} inside the sandbox. */
+  public CommandResult systemctl(String... args) {
+    List<String> command = new ArrayList<>(List.of("systemctl", "--no-pager"));
+    command.addAll(List.of(args));
+    return exec(command, COMMAND_TIMEOUT);
+  }
+
+  /** The journal of {@code unit} in this boot (the last 200 lines), for failure messages. */
+  public String journal(String unit) {
+    return exec(List.of("journalctl", "--no-pager", "-b", "-n", "200", "-u", unit), COMMAND_TIMEOUT).stdout();
+  }
+
+  /**
+   * Stops the sandbox: SIGKILL to its PID 1 by pid, then waits for the namespace to empty and
+   * removes the cgroup subtree and the temporary directory. Idempotent; never throws.
+   */
+  @Override
+  public void close() {
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+    }
+    try {
+      if (init != null) {
+        init.destroyForcibly();
+      }
+      try (OutputStream stdin = launcher.getOutputStream()) {
+        stdin.flush();
+      } catch (IOException alreadyGone) {
+        // the launcher ended first; nothing to tell it
+      }
+      if (!launcher.waitFor(10, TimeUnit.SECONDS)) {
+        launcher.destroyForcibly();
+        launcher.waitFor(5, TimeUnit.SECONDS);
+      }
+      cgroup.remove(Duration.ofSeconds(10));
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      System.err.println("sandbox " + name + ": cleanup incomplete: " + e);
+    } finally {
+      deleteWorkDir(workDir);
+      LiveSandboxes.remove(this);
+    }
+  }
+
+  private String diagnostics() {
+    StringBuilder text = new StringBuilder();
+    try {
+      String log = Files.readString(bootLog).strip();
+      if (!log.isEmpty()) {
+        text.append("\nboot log:\n").append(log);
+      }
+    } catch (IOException ignored) {
+      // no boot log written
+    }
+    if (init != null && init.isAlive()) {
+      text.append("\njournal:\n").append(exec(List.of("journalctl", "--no-pager", "-b", "-n", "60"), Duration.ofSeconds(10)).stdout());
+    }
+    return text.toString();
+  }
+
+  private static Path executable(Path file, String content) throws IOException {
+    Files.writeString(file, content);
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwx------"));
+    return file;
+  }
+
+  private static void cleanUpAfterFailedStart(Path workDir, SandboxCgroup cgroup) {
+    try {
+      if (cgroup != null) {
+        cgroup.remove(Duration.ofSeconds(5));
+      }
+    } catch (IOException | InterruptedException e) {
+      System.err.println("cannot remove a sandbox cgroup: " + e);
+    }
+    deleteWorkDir(workDir);
+  }
+
+  /** Deletes exactly the files this class created; the mount point is empty on the host. */
+  private static void deleteWorkDir(Path workDir) {
+    if (workDir == null) {
+      return;
+    }
+    for (String file : List.of("launch.sh", "boot.sh", "boot.log", "mnt", "")) {
+      try {
+        Files.deleteIfExists(file.isEmpty() ? workDir : workDir.resolve(file));
+      } catch (IOException e) {
+        System.err.println("cannot delete " + workDir.resolve(file) + ": " + e);
+      }
+    }
+  }
+
+  private static void pause(Duration duration) {
+    try {
+      Thread.sleep(duration.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "SystemdSandbox[" + name + (init == null ? "" : ", pid " + init.pid()) + "]";
+  }
+}
