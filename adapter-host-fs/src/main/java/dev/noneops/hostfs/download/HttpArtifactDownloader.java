@@ -334,6 +334,9 @@ public final class HttpArtifactDownloader implements ArtifactDownloader {
 
   private static String describe(IOException e) {
     String message = e.getMessage();
+    if (e instanceof AttemptFailure) {
+      return message;
+    }
     return e.getClass().getSimpleName() + (message == null || message.isBlank() ? "" : ": " + message);
   }
 

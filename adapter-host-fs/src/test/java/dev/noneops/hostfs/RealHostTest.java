@@ -1,0 +1,62 @@
+package dev.noneops.hostfs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.noneops.ports.HostPorts;
+import dev.noneops.ports.systemd.Systemd;
+import java.lang.reflect.Proxy;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RealHostTest {
+
+  @Test
+  void buildsEveryPortOverTheRunningKernel() throws Exception {
+    RealHost host = RealHost.create();
+    long self = ProcessHandle.current().pid();
+
+    assertThat(host.processes().get(self)).isPresent();
+    assertThat(host.mounts().mounts()).isNotEmpty();
+    assertThat(host.files().lstat(Path.of("/")).orElseThrow().isDirectory()).isTrue();
+    assertThat(host.facts().read().kernelRelease()).isNotBlank();
+    assertThat(host.clock().nanoTime()).isPositive();
+  }
+
+  @Test
+  void bundlesThePortsWithASystemdAdapterFromElsewhere() {
+    Systemd systemd = (Systemd) Proxy.newProxyInstance(Systemd.class.getClassLoader(), new Class<?>[] {Systemd.class}, (p, m, a) -> null);
+
+    HostPorts ports = RealHost.create().ports(systemd);
+
+    assertThat(ports.systemd()).isSameAs(systemd);
+    assertThat(ports.files()).isNotNull();
+  }
+
+  @Test
+  void readsFromMovedRoots(@TempDir Path root) throws Exception {
+    Path proc = Files.createDirectories(root.resolve("proc/sys/kernel")).getParent().getParent();
+    Files.writeString(proc.resolve("sys/kernel/osrelease"), "9.9.9-test\n");
+    Files.writeString(proc.resolve("sys/kernel/hostname"), "fake\n");
+    Files.createDirectories(proc.resolve("self"));
+    Files.writeString(proc.resolve("self/mountinfo"), "1 0 8:1 / / rw - ext4 /dev/fake rw\n");
+    Path cgroups = Files.createDirectories(root.resolve("cgroup"));
+    Files.writeString(cgroups.resolve("cgroup.controllers"), "cpu\n");
+
+    RealHost host = RealHost.builder().procRoot(proc).cgroupRoot(cgroups).hostRoot(root).build();
+
+    assertThat(host.facts().read().hostname()).isEqualTo("fake");
+    assertThat(host.mounts().mounts()).singleElement().satisfies(m -> assertThat(m.source()).isEqualTo("/dev/fake"));
+    assertThat(host.files().lstat(root).orElseThrow().mountId()).isEqualTo(1);
+    assertThat(host.cgroups().available()).isTrue();
+    assertThat(host.processes().list()).isEmpty();
+  }
+
+  @Test
+  void rejectsRelativeRoots() {
+    assertThatThrownBy(() -> RealHost.builder().procRoot(Path.of("proc"))).hasMessageContaining("procRoot");
+    assertThatThrownBy(() -> RealHost.builder().cgroupRoot(Path.of("cg"))).hasMessageContaining("cgroupRoot");
+  }
+}
