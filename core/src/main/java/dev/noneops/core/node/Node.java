@@ -12,6 +12,18 @@ import dev.noneops.core.render.HostTuningRenderer;
 import dev.noneops.core.task.Task;
 import dev.noneops.core.task.TaskRunner;
 import dev.noneops.core.upgrade.NodeLock;
+import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.config.ConfigDigest;
+import dev.noneops.core.teardown.Teardown;
+import dev.noneops.core.upgrade.PruneReport;
+import dev.noneops.core.upgrade.RecoveryResult;
+import dev.noneops.core.upgrade.Upgrade;
+import dev.noneops.core.upgrade.UpgradeCommit;
+import dev.noneops.core.upgrade.UpgradeContext;
+import dev.noneops.core.upgrade.UpgradeRecord;
+import dev.noneops.core.upgrade.UpgradeRecovery;
+import dev.noneops.core.upgrade.UpgradeResult;
+import dev.noneops.core.upgrade.VersionPruner;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.files.FileMeta;
 import java.io.IOException;
@@ -417,5 +429,81 @@ public final class Node {
         body.run();
       }
     }));
+  }
+
+  // ------------------------------------------------------------------ upgrade (DESIGN.md section 6)
+
+  /** {@link #upgrade(boolean)} without force. */
+  public UpgradeResult upgrade() {
+    return upgrade(false);
+  }
+
+  /**
+   * Installs this configuration's version beside the active one and switches over, rolling back
+   * to {@code Params.previous} if it does not come up (see {@link Upgrade}).
+   *
+   * @param force retry an upgrade that was rolled back before
+   * @throws dev.noneops.core.upgrade.UpgradeFailedException with the cause and the rollback outcome
+   * @throws dev.noneops.core.upgrade.UpgradeRefusedException when it could not start; nothing changed
+   * @throws dev.noneops.core.upgrade.NodeBusyException when another process holds the node lock
+   */
+  public UpgradeResult upgrade(boolean force) {
+    AgentConfig config = params.config().orElseThrow(() -> new NotConfiguredException("upgrading"));
+    NodeUpgradeSteps steps = new NodeUpgradeSteps(this, this::goalState, this::previousGoalState, () -> ConfigDigest.of(config).hex());
+    return upgradeOperation("upgrade", () -> new Upgrade(upgradeContext()).run(steps, force));
+  }
+
+  /**
+   * Ends a successful upgrade once the caller has persisted the applied config (see
+   * {@link UpgradeCommit}); empty when no upgrade was in flight.
+   */
+  public Optional<UpgradeRecord> commit() {
+    return upgradeOperation("commit", () -> new UpgradeCommit(upgradeContext()).run());
+  }
+
+  /**
+   * Finishes an upgrade a crash interrupted, given the applied config the daemon starts with
+   * (see {@link UpgradeRecovery}).
+   */
+  public RecoveryResult recoverUpgrade(AgentConfig applied) {
+    Objects.requireNonNull(applied, "applied");
+    MachineGoalState[] resolved = new MachineGoalState[1];
+    java.util.function.Supplier<MachineGoalState> appliedGoal = () -> {
+      if (resolved[0] == null) {
+        resolved[0] = resolve(applied);
+      }
+      return resolved[0];
+    };
+    boolean configured = params.config().isPresent() || params.goalState().isPresent();
+    NodeUpgradeSteps steps = new NodeUpgradeSteps(this, configured ? this::goalState : appliedGoal, appliedGoal,
+        () -> ConfigDigest.of(params.config().orElse(applied)).hex());
+    return upgradeOperation("recover-upgrade", () -> new UpgradeRecovery(upgradeContext()).run(steps, ConfigDigest.of(applied).hex()));
+  }
+
+  /**
+   * Removes every installed version except the active one, keeping (and reporting) every version
+   * something still uses (see {@link VersionPruner}).
+   */
+  @SuppressWarnings("try")
+  public PruneReport pruneVersions() {
+    return upgradeOperation("prune-versions", () -> {
+      try (NodeLock.Hold hold = lock.acquire("prune versions")) {
+        return new VersionPruner(ports.files(), ports.processes(), layout, paths, new Teardown(ports, layout, paths)::removeTree).prune();
+      }
+    });
+  }
+
+  private UpgradeContext upgradeContext() {
+    return new UpgradeContext(ports.files(), ports.clock(), layout, tasks, lock, new Teardown(ports, layout, paths)::removeTree, params.log());
+  }
+
+  private static <T> T upgradeOperation(String operation, java.util.concurrent.Callable<T> body) {
+    try {
+      return body.call();
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new NodeException(operation + ": " + e.getMessage(), e);
+    }
   }
 }

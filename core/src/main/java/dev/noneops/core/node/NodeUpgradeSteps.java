@@ -1,0 +1,230 @@
+package dev.noneops.core.node;
+
+import dev.noneops.core.goalstate.MachineGoalState;
+import dev.noneops.core.install.VersionVerifier;
+import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.layout.Layout;
+import dev.noneops.core.ownership.OwnedEntry;
+import dev.noneops.core.ownership.OwnershipStore;
+import dev.noneops.core.ownership.SharedFileWriter;
+import dev.noneops.core.teardown.Teardown;
+import dev.noneops.core.upgrade.PlannedWrites;
+import dev.noneops.core.upgrade.UpgradeSteps;
+import dev.noneops.ports.HostPorts;
+import dev.noneops.ports.process.ProcessInfo;
+import dev.noneops.ports.systemd.SystemdException;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+
+/**
+ * The upgrade steps of DESIGN.md section 6 over a {@link Node}'s phases, for one pair of goal
+ * states: the target and the applied one (what a rollback restores). Configuration is written
+ * with the node's own writer; the paths a configuration would write are found by running that
+ * same writer over {@link PlannedWrites}, so the saved configuration always covers them.
+ */
+final class NodeUpgradeSteps implements UpgradeSteps {
+  private static final List<String> STACK = List.of(HostPaths.LOCALDNS_UNIT, HostPaths.CONTAINERD_UNIT, HostPaths.KUBELET_UNIT);
+  private static final int SIGKILL = 9;
+  private static final List<String> POD_CGROUPS = List.of("/kubepods.slice", "/kubepods");
+
+  private final Node node;
+  private final HostPorts ports;
+  private final Supplier<MachineGoalState> target;
+  private final Supplier<MachineGoalState> applied;
+  private final Supplier<String> targetDigest;
+
+  NodeUpgradeSteps(Node node, Supplier<MachineGoalState> target, Supplier<MachineGoalState> applied, Supplier<String> targetDigest) {
+    this.node = Objects.requireNonNull(node, "node");
+    this.ports = node.params().ports();
+    this.target = Objects.requireNonNull(target, "target");
+    this.applied = Objects.requireNonNull(applied, "applied");
+    this.targetDigest = Objects.requireNonNull(targetDigest, "targetDigest");
+  }
+
+  private MachineGoalState goal(Configuration which) {
+    return which == Configuration.TARGET ? target.get() : applied.get();
+  }
+
+  @Override
+  public String targetVersion() {
+    return target.get().rootFs().versionName();
+  }
+
+  @Override
+  public String targetConfigDigest() {
+    return targetDigest.get();
+  }
+
+  @Override
+  public String prepareTarget() {
+    return node.prepare().slot();
+  }
+
+  @Override
+  public void verifyVersion(String version) throws IOException {
+    VersionVerifier.Verification v = node.verifier().verify(version);
+    if (!v.verified()) {
+      throw new NodeException("cannot roll back to it: " + v.describe());
+    }
+  }
+
+  @Override
+  public void verifyRollbackConfiguration() throws IOException {
+    plan(applied.get());
+  }
+
+  @Override
+  public Set<Path> sharedFiles(Set<Configuration> which) throws IOException {
+    Set<Path> out = new TreeSet<>();
+    OwnershipStore ownership = node.ownership();
+    out.add(ownership.path());
+    for (OwnedEntry e : ownership.load().entries()) {
+      out.add(e.path());
+    }
+    for (Configuration c : which) {
+      out.addAll(plan(goal(c)));
+    }
+    return out;
+  }
+
+  /** Every path writing {@code goal}'s configuration would touch, found without writing anything. */
+  private Set<Path> plan(MachineGoalState goal) throws IOException {
+    PlannedWrites planned = new PlannedWrites(ports.files());
+    NodeConfigWriter writer = new NodeConfigWriter(
+        new SharedFileWriter(planned, new OwnershipStore(planned, node.hostPaths().ownershipRecord())),
+        node.hostPaths(), node.layout(), new VersionVerifier(planned, node.layout()));
+    writer.writeContainerd(goal);
+    writer.writeKubelet(goal);
+    writer.writeLocalDns(goal);
+    writer.writeHost(goal);
+    return planned.touched();
+  }
+
+  @Override
+  public void writeConfiguration(Configuration which) {
+    node.configure(goal(which));
+  }
+
+  @Override
+  public void stopStack() {
+    node.stop();
+  }
+
+  @Override
+  public void endPods() throws IOException, InterruptedException {
+    Path address = node.hostPaths().containerdRunDir().resolve("containerd.sock");
+    String layoutPrefix = node.layout().root() + "/";
+    for (ProcessInfo p : ports.processes().list()) {
+      boolean ourAddress = false;
+      for (int i = 0; i + 1 < p.argv().size(); i++) {
+        if (p.argv().get(i).equals("-address") && p.argv().get(i + 1).equals(address.toString())) {
+          ourAddress = true;
+        }
+      }
+      boolean ourBinary = p.exe().filter(exe -> exe.startsWith(layoutPrefix) && exe.contains("containerd-shim")).isPresent();
+      if (ourAddress || ourBinary) {
+        ports.processes().signal(p.pid(), SIGKILL);
+      }
+    }
+    if (!ports.cgroups().available()) {
+      return;
+    }
+    Duration deadline = node.params().overrides().timeouts().unitJob();
+    long begin = ports.clock().nanoTime();
+    for (String cgroup : POD_CGROUPS) {
+      while (ports.cgroups().exists(cgroup) && !subtreePids(cgroup).isEmpty()) {
+        if (Duration.ofNanos(ports.clock().nanoTime() - begin).compareTo(deadline) >= 0) {
+          throw new NodeException("the pods in " + cgroup + " did not end within " + deadline);
+        }
+        if (ports.cgroups().supportsKill()) {
+          ports.cgroups().kill(cgroup);
+        } else {
+          for (long pid : subtreePids(cgroup)) {
+            ports.processes().signal(pid, SIGKILL);
+          }
+        }
+        if (!subtreePids(cgroup).isEmpty()) {
+          ports.clock().sleep(node.params().overrides().timeouts().pollInterval());
+        }
+      }
+    }
+  }
+
+  private List<Long> subtreePids(String cgroup) throws IOException {
+    List<Long> pids = new ArrayList<>(ports.cgroups().pids(cgroup));
+    for (String child : ports.cgroups().children(cgroup)) {
+      pids.addAll(subtreePids(child));
+    }
+    return pids;
+  }
+
+  @Override
+  public void cleanHostNetworking() throws IOException {
+    HostCommands commands = new HostCommands(ports.commands(), node.params().overrides().timeouts().command());
+    Set<String> interfaces = new LinkedHashSet<>();
+    interfaces.add(target.get().nodeStart().localDns().interfaceName());
+    interfaces.add(applied.get().nodeStart().localDns().interfaceName());
+    for (String ifName : interfaces) {
+      if (commands.succeeds("ip", "link", "show", "dev", ifName)) {
+        commands.require("delete LocalDNS interface " + ifName, "ip", "link", "delete", "dev", ifName);
+      }
+    }
+    HostPaths paths = node.hostPaths();
+    List<String> left = new ArrayList<>();
+    Teardown teardown = new Teardown(ports, node.layout(), paths);
+    for (Path dir : List.of(paths.cniConfDir(), paths.host("/var/lib/cni"))) {
+      if (ports.files().exists(dir)) {
+        try {
+          teardown.treeRemover().removeContents(List.of(dir)).blocking().forEach(k -> left.add(k.toString()));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new NodeException("interrupted while cleaning " + dir, e);
+        }
+      }
+    }
+    if (!left.isEmpty()) {
+      throw new NodeException("could not clean the CNI configuration and state: " + String.join("; ", left));
+    }
+  }
+
+  @Override
+  public void setUpHostNetworking(Configuration which) throws IOException {
+    node.setUpLocalDnsNetwork(goal(which));
+  }
+
+  @Override
+  public void resetFailed() {
+    for (String unit : STACK) {
+      try {
+        ports.systemd().resetFailed(unit);
+      } catch (SystemdException e) {
+        if (e.kind() != SystemdException.Kind.NO_SUCH_UNIT) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  @Override
+  public void startStack(Configuration which) {
+    node.start(false, new ConfigureResult(false, false, false));
+  }
+
+  @Override
+  public boolean running() {
+    return node.running();
+  }
+
+  /** The layout this node's steps work in. */
+  Layout layout() {
+    return node.layout();
+  }
+}
