@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Set;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
+import org.apache.commons.compress.archivers.tar.TarConstants;
 import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
 
 /**
@@ -77,7 +78,7 @@ public final class SafeTarExtractor {
           }
           continue;
         }
-        if (!entry.isFile() || parts.isEmpty()) {
+        if (!isRegularFile(entry) || parts.isEmpty()) {
           continue;
         }
         String normalized = String.join("/", parts);
@@ -124,6 +125,13 @@ public final class SafeTarExtractor {
       }
     }
     return installed;
+  }
+
+  /** Only plain file entries count; devices, FIFOs and other types are not installed. */
+  private static boolean isRegularFile(TarArchiveEntry entry) {
+    byte flag = entry.getLinkFlag();
+    return (flag == TarConstants.LF_NORMAL || flag == TarConstants.LF_OLDNORM || flag == TarConstants.LF_CONTIG)
+        && !entry.getName().endsWith("/");
   }
 
   static MessageDigest sha256() {

@@ -1,0 +1,180 @@
+package dev.noneops.core.task;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.noneops.ports.events.NodeEvent;
+import dev.noneops.ports.time.HostClock;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+class TaskRunnerTest {
+  private final ManualClock clock = new ManualClock();
+  private final List<NodeEvent> events = Collections.synchronizedList(new ArrayList<>());
+  private final TaskRunner runner = new TaskRunner(LoggerFactory.getLogger(TaskRunnerTest.class), events::add, clock, Runnable::run);
+
+  @Test
+  void aTaskReportsStartedAndCompletedWithItsDuration() {
+    runner.execute(Task.of("download-kubelet", () -> clock.advance(Duration.ofSeconds(3))));
+
+    assertThat(events).extracting(NodeEvent::task, NodeEvent::kind, NodeEvent::duration).containsExactly(
+        org.assertj.core.groups.Tuple.tuple("download-kubelet", NodeEvent.Kind.STARTED, Duration.ZERO),
+        org.assertj.core.groups.Tuple.tuple("download-kubelet", NodeEvent.Kind.COMPLETED, Duration.ofSeconds(3)));
+  }
+
+  @Test
+  void aFailureIsReportedWithItsDurationAndTheOriginalCause() {
+    IOException cause = new IOException("write /etc/x: ENOSPC");
+    assertThatThrownBy(() -> runner.execute(Task.of("configure-kubelet", () -> {
+      clock.advance(Duration.ofMillis(250));
+      throw cause;
+    })))
+        .isInstanceOf(TaskFailedException.class)
+        .hasMessage("configure-kubelet: write /etc/x: ENOSPC")
+        .hasCause(cause);
+
+    NodeEvent failed = events.get(events.size() - 1);
+    assertThat(failed.kind()).isEqualTo(NodeEvent.Kind.FAILED);
+    assertThat(failed.duration()).isEqualTo(Duration.ofMillis(250));
+    assertThat(failed.error()).contains("configure-kubelet: write /etc/x: ENOSPC");
+  }
+
+  @Test
+  void serialStopsAtTheFirstFailureAndNamesTheChain() {
+    List<String> ran = new ArrayList<>();
+    Task serial = runner.serial(
+        Task.of("a", () -> ran.add("a")),
+        Task.of("b", () -> {
+          throw new IllegalStateException("kubelet.service: start failed");
+        }),
+        Task.of("c", () -> ran.add("c")));
+
+    assertThatThrownBy(() -> runner.execute(serial))
+        .isInstanceOf(TaskFailedException.class)
+        .hasMessage("serial(a, b, c): b: kubelet.service: start failed")
+        .satisfies(e -> assertThat(((TaskFailedException) e).chain()).containsExactly("serial(a, b, c)", "b"))
+        .satisfies(e -> assertThat(((TaskFailedException) e).failedTask()).isEqualTo("b"));
+    assertThat(ran).containsExactly("a");
+    assertThat(events).filteredOn(e -> e.kind() == NodeEvent.Kind.FAILED).extracting(NodeEvent::task)
+        .containsExactly("b", "serial(a, b, c)");
+  }
+
+  @Test
+  void nestedCompositesBuildTheWholeChainAndKeepTheTypedCause() {
+    Task inner = runner.serial(Task.of("start-kubelet", () -> {
+      throw new TypedFailure("no");
+    }));
+    Task outer = runner.serial(Task.of("configure", () -> {}), inner);
+
+    assertThatThrownBy(() -> runner.execute(Task.of("start", () -> runner.execute(outer))))
+        .hasMessage("start: serial(configure, serial(start-kubelet)): serial(start-kubelet): start-kubelet: no")
+        .satisfies(e -> assertThat(TaskFailedException.find(e, TypedFailure.class)).isPresent());
+  }
+
+  @Test
+  void parallelOnTheCallingThreadRunsInOrderAndSkipsWhatFollowsAFailure() {
+    List<String> ran = new ArrayList<>();
+    Task parallel = runner.parallel(
+        Task.of("x", () -> ran.add("x")),
+        Task.of("y", () -> {
+          throw new IOException("boom");
+        }),
+        Task.of("z", () -> ran.add("z")));
+
+    assertThatThrownBy(() -> runner.execute(parallel)).hasMessage("parallel(x, y, z): y: boom");
+    assertThat(ran).containsExactly("x");
+  }
+
+  @Test
+  void parallelOnAPoolRunsChildrenConcurrently() throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(3);
+    try {
+      TaskRunner pooled = new TaskRunner(LoggerFactory.getLogger(TaskRunnerTest.class), events::add, clock, pool);
+      CountDownLatch allStarted = new CountDownLatch(3);
+      List<Task> children = new ArrayList<>();
+      for (String name : List.of("k1", "k2", "k3")) {
+        children.add(Task.of(name, () -> {
+          allStarted.countDown();
+          if (!allStarted.await(5, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("children did not run at the same time");
+          }
+        }));
+      }
+      pooled.execute(pooled.parallel(children));
+      assertThat(events).filteredOn(e -> e.kind() == NodeEvent.Kind.COMPLETED).hasSize(4);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void parallelOnAPoolInterruptsSiblingsOfAFailure() throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      TaskRunner pooled = new TaskRunner(LoggerFactory.getLogger(TaskRunnerTest.class), events::add, clock, pool);
+      CountDownLatch interrupted = new CountDownLatch(1);
+      Task slow = Task.of("slow", () -> {
+        try {
+          Thread.sleep(10_000);
+        } catch (InterruptedException e) {
+          interrupted.countDown();
+          throw e;
+        }
+      });
+      Task failing = Task.of("failing", () -> {
+        throw new IOException("EIO");
+      });
+      assertThatThrownBy(() -> pooled.execute(pooled.parallel(slow, failing))).hasMessage("parallel(slow, failing): failing: EIO");
+      assertThat(interrupted.await(5, TimeUnit.SECONDS)).isTrue();
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void aTaskNeedsAName() {
+    assertThatThrownBy(() -> Task.of(" ", () -> {})).hasMessageContaining("name");
+  }
+
+  /** A typed error, to show it survives the wrapping. */
+  static final class TypedFailure extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    TypedFailure(String m) {
+      super(m);
+    }
+  }
+
+  static final class ManualClock implements HostClock {
+    private long nanos;
+
+    void advance(Duration d) {
+      nanos += d.toNanos();
+    }
+
+    @Override
+    public Instant now() {
+      return Instant.EPOCH.plusNanos(nanos);
+    }
+
+    @Override
+    public long nanoTime() {
+      return nanos;
+    }
+
+    @Override
+    public void sleep(Duration duration) {
+      advance(duration);
+    }
+  }
+}
