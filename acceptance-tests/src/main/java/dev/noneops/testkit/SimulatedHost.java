@@ -243,10 +243,28 @@ public final class SimulatedHost {
     }
   }
 
-  /** Starts a process (a shim, a foreign daemon, ...) that is not managed by systemd. */
+  /**
+   * Starts a process (a shim, a foreign daemon, ...) that is not managed by systemd. Like
+   * {@code execve}, it needs an existing executable file; its exe is reported with every symlink
+   * resolved.
+   */
   public SimProcess spawn(ProcessSpec spec) {
     synchronized (gate.monitor()) {
-      return processes.spawn(spec);
+      if (spec.exe().isEmpty()) {
+        return processes.spawn(spec);
+      }
+      Path exe = Path.of(spec.exe().get());
+      try {
+        var meta = fs.stat(exe);
+        if (meta.isEmpty() || !meta.get().isRegularFile() || (meta.get().mode() & 0111) == 0) {
+          throw new IllegalArgumentException("cannot execute " + exe + ": no executable file there on the simulated host");
+        }
+        Path canonical = fs.realPath(exe);
+        return processes.spawn(new ProcessSpec(
+            java.util.Optional.of(canonical.toString()), spec.argv(), spec.cgroup(), spec.extraMappedFiles(), spec.ignoredSignals()));
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot resolve " + exe, e);
+      }
     }
   }
 

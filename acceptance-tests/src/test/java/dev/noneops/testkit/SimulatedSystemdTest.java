@@ -117,13 +117,19 @@ class SimulatedSystemdTest {
   }
 
   @Test
-  void aChangedUnitFileNeedsADaemonReload() throws IOException {
+  void aLoadedUnitKeepsItsDefinitionUntilADaemonReload() throws IOException {
+    systemd.start("containerd.service", T);
+    unit("containerd.service", "[Service]\nType=exec\nExecStart=/missing/containerd\n");
+    assertThat(systemd.restart("containerd.service", T)).isEqualTo(JobResult.DONE);
+    systemd.daemonReload();
+    assertThat(systemd.restart("containerd.service", T)).isEqualTo(JobResult.FAILED);
+  }
+
+  @Test
+  void anInactiveUnitIsUnloadedAndReadAgainOnItsNextStart() throws IOException {
     systemd.start("containerd.service", T);
     systemd.stop("containerd.service", T);
     unit("containerd.service", "[Service]\nType=exec\nExecStart=/missing/containerd\n");
-    assertThat(systemd.start("containerd.service", T)).isEqualTo(JobResult.DONE);
-    systemd.stop("containerd.service", T);
-    systemd.daemonReload();
     assertThat(systemd.start("containerd.service", T)).isEqualTo(JobResult.FAILED);
   }
 

@@ -137,7 +137,9 @@ public final class SimSystemd implements Systemd {
   public JobResult start(String unit, Duration timeout) {
     return gate.callUnchecked(PORT, "start", true, PortGate.args(unit), () -> {
       tick();
-      return startUnit(requireName(unit), timeout, new HashSet<>(), true);
+      JobResult result = startUnit(requireName(unit), timeout, new HashSet<>(), true);
+      collectGarbage();
+      return result;
     });
   }
 
@@ -146,6 +148,7 @@ public final class SimSystemd implements Systemd {
     return gate.callUnchecked(PORT, "stop", true, PortGate.args(unit), () -> {
       tick();
       stopUnit(requireLoaded(unit));
+      collectGarbage();
       return JobResult.DONE;
     });
   }
@@ -164,6 +167,7 @@ public final class SimSystemd implements Systemd {
       for (Unit d : dependents) {
         startUnit(d.name, timeout, new HashSet<>(), false);
       }
+      collectGarbage();
       return result;
     });
   }
@@ -172,7 +176,9 @@ public final class SimSystemd implements Systemd {
   public UnitStatus status(String unit) {
     return gate.callUnchecked(PORT, "status", false, PortGate.args(unit), () -> {
       tick();
-      return statusOf(requireName(unit));
+      UnitStatus status = statusOf(requireName(unit));
+      collectGarbage();
+      return status;
     });
   }
 
@@ -243,6 +249,7 @@ public final class SimSystemd implements Systemd {
         event(u.name, "reset-failed");
       }
       u.result = "success";
+      collectGarbage();
       return null;
     });
   }
@@ -753,6 +760,30 @@ public final class SimSystemd implements Systemd {
     }
     u.mainPid = 0;
     fail(u, signal == 0 ? "exit-code" : "signal");
+  }
+
+  /**
+   * Unloads units that are inactive, run nothing and are not wanted or required by an active
+   * unit, as systemd's garbage collection does: their next reference reads the unit file again,
+   * so only loaded (active or failed) units keep a stale definition until daemon-reload.
+   */
+  private void collectGarbage() {
+    for (Unit u : List.copyOf(units.values())) {
+      if (u.active != ActiveState.INACTIVE || u.mainPid != 0 || BUILTIN_TARGETS.contains(u.name) || !processesOf(u).isEmpty()) {
+        continue;
+      }
+      boolean referenced = false;
+      for (Unit other : units.values()) {
+        if (other != u && other.definition != null && other.active != ActiveState.INACTIVE
+            && (other.definition.wants().contains(u.name) || other.definition.requires().contains(u.name))) {
+          referenced = true;
+          break;
+        }
+      }
+      if (!referenced) {
+        units.remove(u.name);
+      }
+    }
   }
 
   /** Applies scheduled failures whose time has come. */

@@ -1,0 +1,458 @@
+package dev.noneops.testkit.contract;
+
+import static dev.noneops.testkit.contract.ContractAssertions.failsWith;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import dev.noneops.ports.Errno;
+import dev.noneops.ports.files.FileMeta;
+import dev.noneops.ports.files.FileType;
+import dev.noneops.ports.files.HostFiles;
+import dev.noneops.ports.files.HostLock;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The {@link HostFiles} contract. A subclass supplies the port, a fresh empty scratch directory per
+ * test and, when it can, a {@link MountFixture}; the mount-dependent tests are skipped otherwise.
+ */
+public abstract class HostFilesContract {
+
+  /** The port under test. */
+  protected abstract HostFiles files();
+
+  /** An existing, empty, writable directory of this test. */
+  protected abstract Path scratch();
+
+  /** How to create mounts below {@link #scratch()}; empty when the fixture cannot mount. */
+  protected Optional<MountFixture> mounts() {
+    return Optional.empty();
+  }
+
+  /** Whether the fixture may give files to another owner (it runs as root). */
+  protected boolean canChown() {
+    return false;
+  }
+
+  private Path p(String relative) {
+    return scratch().resolve(relative);
+  }
+
+  private String text(Path path) throws IOException {
+    return new String(files().read(path), StandardCharsets.UTF_8);
+  }
+
+  // ---------------------------------------------------------------- writeDurably
+
+  @ParameterizedTest(name = "mode 0{0}")
+  @ValueSource(ints = {0600, 0640, 0644, 0666, 0755, 0444})
+  void aDurableWriteCreatesTheFileWithExactlyTheModeAsked(int mode) throws IOException {
+    files().writeDurably(p("f"), "hello", mode);
+    FileMeta meta = files().lstat(p("f")).orElseThrow();
+    assertThat(meta.type()).isEqualTo(FileType.REGULAR);
+    assertThat(meta.mode()).isEqualTo(mode);
+    assertThat(meta.size()).isEqualTo(5);
+    assertThat(text(p("f"))).isEqualTo("hello");
+  }
+
+  @Test
+  void aDurableWriteReplacesContentAndModeExactly() throws IOException {
+    files().writeDurably(p("f"), "a much longer first version", 0644);
+    files().writeDurably(p("f"), "v2", 0600);
+    assertThat(text(p("f"))).isEqualTo("v2");
+    assertThat(files().lstat(p("f")).orElseThrow().mode()).isEqualTo(0600);
+  }
+
+  @Test
+  void aDurableWriteFromAStreamReturnsTheBytesWritten() throws IOException {
+    byte[] content = new byte[70_000];
+    for (int i = 0; i < content.length; i++) {
+      content[i] = (byte) (i * 31);
+    }
+    assertThat(files().writeDurably(p("big"), new ByteArrayInputStream(content), 0644)).isEqualTo(content.length);
+    assertThat(files().read(p("big"))).isEqualTo(content);
+  }
+
+  @Test
+  void aDurableWriteLeavesNoTempFileBehind() throws IOException {
+    files().writeDurably(p("f"), "1", 0644);
+    files().writeDurably(p("f"), "2", 0644);
+    assertThat(files().list(scratch())).containsExactly("f");
+  }
+
+  @Test
+  void writingIntoAMissingDirectoryFailsWithEnoent() {
+    failsWith(() -> files().writeDurably(p("missing/f"), "x", 0644), Errno.ENOENT);
+  }
+
+  @Test
+  void writingBelowARegularFileFailsWithEnotdir() throws IOException {
+    files().writeDurably(p("file"), "x", 0644);
+    failsWith(() -> files().writeDurably(p("file/f"), "x", 0644), Errno.ENOTDIR);
+  }
+
+  @Test
+  void writingOverADirectoryFailsWithEisdir() throws IOException {
+    files().createDirectories(p("dir"), 0755);
+    failsWith(() -> files().writeDurably(p("dir"), "x", 0644), Errno.EISDIR);
+  }
+
+  @Test
+  void aDurableWriteReplacesASymlinkInsteadOfWritingThroughIt() throws IOException {
+    files().writeDurably(p("target"), "original", 0644);
+    files().symlinkDurably(p("link"), "target");
+    files().writeDurably(p("link"), "new", 0644);
+    assertThat(files().lstat(p("link")).orElseThrow().type()).isEqualTo(FileType.REGULAR);
+    assertThat(text(p("target"))).isEqualTo("original");
+  }
+
+  // ---------------------------------------------------------------- reading
+
+  @Test
+  void readFollowsSymlinks() throws IOException {
+    files().createDirectories(p("v1"), 0755);
+    files().writeDurably(p("v1/bin"), "binary", 0755);
+    files().symlinkDurably(p("current"), "v1");
+    assertThat(text(p("current/bin"))).isEqualTo("binary");
+  }
+
+  @Test
+  void readingAMissingFileFailsWithEnoent() {
+    failsWith(() -> files().read(p("nothing")), Errno.ENOENT);
+  }
+
+  @Test
+  void readingADirectoryFailsWithEisdir() {
+    failsWith(() -> files().read(scratch()), Errno.EISDIR);
+  }
+
+  @Test
+  void openReadStreamsTheContent() throws IOException {
+    files().writeDurably(p("f"), "streamed", 0644);
+    try (InputStream in = files().openRead(p("f"))) {
+      assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("streamed");
+    }
+  }
+
+  @Test
+  void lstatDoesNotFollowASymlink() throws IOException {
+    files().writeDurably(p("target"), "0123456789", 0644);
+    files().symlinkDurably(p("link"), "target");
+    FileMeta link = files().lstat(p("link")).orElseThrow();
+    assertThat(link.type()).isEqualTo(FileType.SYMLINK);
+    assertThat(link.size()).isEqualTo("target".length());
+  }
+
+  @Test
+  void lstatOfNothingIsEmptyAndADanglingLinkExists() throws IOException {
+    assertThat(files().lstat(p("nothing"))).isEmpty();
+    assertThat(files().exists(p("nothing"))).isFalse();
+    files().symlinkDurably(p("dangling"), "nowhere");
+    assertThat(files().exists(p("dangling"))).isTrue();
+  }
+
+  @Test
+  void siblingsLiveOnTheSameMountWithDistinctInodes() throws IOException {
+    files().writeDurably(p("a"), "a", 0644);
+    files().writeDurably(p("b"), "b", 0644);
+    FileMeta a = files().lstat(p("a")).orElseThrow();
+    FileMeta b = files().lstat(p("b")).orElseThrow();
+    assertThat(a.mountId()).isEqualTo(b.mountId());
+    assertThat(a.device()).isEqualTo(b.device());
+    assertThat(a.inode()).isNotEqualTo(b.inode());
+    assertThat(a.path()).isEqualTo(p("a"));
+  }
+
+  @Test
+  void listIsSortedAndHasNoDotEntries() throws IOException {
+    for (String name : new String[] {"b", "a", "c.d", "A"}) {
+      files().writeDurably(p(name), name, 0644);
+    }
+    files().createDirectories(p("dir"), 0755);
+    assertThat(files().list(scratch())).containsExactly("A", "a", "b", "c.d", "dir");
+  }
+
+  @Test
+  void listingAFileFailsWithEnotdirAndNothingWithEnoent() throws IOException {
+    files().writeDurably(p("f"), "x", 0644);
+    failsWith(() -> files().list(p("f")), Errno.ENOTDIR);
+    failsWith(() -> files().list(p("nothing")), Errno.ENOENT);
+  }
+
+  @Test
+  void readLinkReturnsTheTargetVerbatim() throws IOException {
+    files().symlinkDurably(p("rel"), "../x/./y");
+    assertThat(files().readLink(p("rel"))).isEqualTo("../x/./y");
+  }
+
+  @Test
+  void readLinkOfAFileFailsWithEinvalAndOfNothingWithEnoent() throws IOException {
+    files().writeDurably(p("f"), "x", 0644);
+    failsWith(() -> files().readLink(p("f")), Errno.EINVAL);
+    failsWith(() -> files().readLink(p("nothing")), Errno.ENOENT);
+  }
+
+  // ---------------------------------------------------------------- directories
+
+  @Test
+  void createDirectoriesCreatesEveryMissingLevelWithTheMode() throws IOException {
+    files().createDirectories(p("a/b/c"), 0750);
+    assertThat(files().lstat(p("a")).orElseThrow().mode()).isEqualTo(0750);
+    assertThat(files().lstat(p("a/b/c")).orElseThrow().mode()).isEqualTo(0750);
+    assertThat(files().lstat(p("a/b/c")).orElseThrow().isDirectory()).isTrue();
+  }
+
+  @Test
+  void createDirectoriesLeavesExistingDirectoriesAsTheyAre() throws IOException {
+    files().createDirectories(p("a"), 0700);
+    files().createDirectories(p("a/b"), 0755);
+    files().createDirectories(p("a/b"), 0755);
+    assertThat(files().lstat(p("a")).orElseThrow().mode()).isEqualTo(0700);
+  }
+
+  @Test
+  void createDirectoriesThroughAFileFailsWithEnotdir() throws IOException {
+    files().writeDurably(p("f"), "x", 0644);
+    failsWith(() -> files().createDirectories(p("f/sub"), 0755), Errno.ENOTDIR);
+    failsWith(() -> files().createDirectories(p("f"), 0755), Errno.ENOTDIR, Errno.EEXIST);
+  }
+
+  // ---------------------------------------------------------------- symlinks
+
+  @Test
+  void symlinkDurablyReplacesAnExistingLink() throws IOException {
+    files().symlinkDurably(p("current"), "v1");
+    files().symlinkDurably(p("current"), "v2");
+    assertThat(files().readLink(p("current"))).isEqualTo("v2");
+    assertThat(files().list(scratch())).containsExactly("current");
+  }
+
+  @Test
+  void symlinkDurablyNeverFollowsTheLinkItReplaces() throws IOException {
+    files().createDirectories(p("v1"), 0755);
+    files().writeDurably(p("v1/keep"), "x", 0644);
+    files().symlinkDurably(p("current"), "v1");
+    files().symlinkDurably(p("current"), "v2");
+    assertThat(files().readLink(p("current"))).isEqualTo("v2");
+    assertThat(files().list(p("v1"))).containsExactly("keep");
+  }
+
+  @Test
+  void symlinkDurablyRefusesToReplaceAFileOrADirectory() throws IOException {
+    files().writeDurably(p("file"), "x", 0644);
+    files().createDirectories(p("dir"), 0755);
+    failsWith(() -> files().symlinkDurably(p("file"), "t"), Errno.EEXIST, Errno.EISDIR);
+    failsWith(() -> files().symlinkDurably(p("dir"), "t"), Errno.EISDIR, Errno.EEXIST);
+    assertThat(files().lstat(p("file")).orElseThrow().type()).isEqualTo(FileType.REGULAR);
+    assertThat(files().lstat(p("dir")).orElseThrow().type()).isEqualTo(FileType.DIRECTORY);
+  }
+
+  // ---------------------------------------------------------------- rename
+
+  @Test
+  void renameDurablyMovesAFileAndReplacesTheTarget() throws IOException {
+    files().writeDurably(p("a"), "A", 0644);
+    files().writeDurably(p("b"), "B", 0644);
+    files().renameDurably(p("a"), p("b"));
+    assertThat(files().list(scratch())).containsExactly("b");
+    assertThat(text(p("b"))).isEqualTo("A");
+  }
+
+  @Test
+  void renameDurablyReplacesAnEmptyDirectory() throws IOException {
+    files().createDirectories(p("staging/x"), 0755);
+    files().createDirectories(p("final"), 0755);
+    files().renameDurably(p("staging"), p("final"));
+    assertThat(files().list(p("final"))).containsExactly("x");
+  }
+
+  @Test
+  void renamingOntoANonEmptyDirectoryFailsWithEnotempty() throws IOException {
+    files().createDirectories(p("src"), 0755);
+    files().createDirectories(p("dst/child"), 0755);
+    failsWith(() -> files().renameDurably(p("src"), p("dst")), Errno.ENOTEMPTY, Errno.EEXIST);
+  }
+
+  @Test
+  void renamingSomethingMissingFailsWithEnoent() {
+    failsWith(() -> files().renameDurably(p("nothing"), p("x")), Errno.ENOENT);
+  }
+
+  @Test
+  void renameDurablyMovesASymlinkItself() throws IOException {
+    files().symlinkDurably(p("link"), "somewhere");
+    files().renameDurably(p("link"), p("moved"));
+    assertThat(files().readLink(p("moved"))).isEqualTo("somewhere");
+  }
+
+  // ---------------------------------------------------------------- removal
+
+  @Test
+  void removeDurablyRemovesALinkButNotItsTarget() throws IOException {
+    files().writeDurably(p("target"), "x", 0644);
+    files().symlinkDurably(p("link"), "target");
+    files().removeDurably(p("link"));
+    assertThat(files().list(scratch())).containsExactly("target");
+  }
+
+  @Test
+  void removeDurablyRemovesFilesAndEmptyDirectories() throws IOException {
+    files().writeDurably(p("f"), "x", 0644);
+    files().createDirectories(p("d"), 0755);
+    files().removeDurably(p("f"));
+    files().removeDurably(p("d"));
+    assertThat(files().list(scratch())).isEmpty();
+  }
+
+  @Test
+  void removingANonEmptyDirectoryFailsWithEnotempty() throws IOException {
+    files().createDirectories(p("d/child"), 0755);
+    failsWith(() -> files().removeDurably(p("d")), Errno.ENOTEMPTY, Errno.EEXIST);
+    failsWith(() -> files().delete(p("d")), Errno.ENOTEMPTY, Errno.EEXIST);
+  }
+
+  @Test
+  void removingNothingFailsWithEnoent() {
+    failsWith(() -> files().removeDurably(p("nothing")), Errno.ENOENT);
+    failsWith(() -> files().delete(p("nothing")), Errno.ENOENT);
+  }
+
+  @Test
+  void deleteThenSyncDirectoryRemoves() throws IOException {
+    files().writeDurably(p("a"), "x", 0644);
+    files().writeDurably(p("b"), "x", 0644);
+    files().delete(p("a"));
+    files().delete(p("b"));
+    files().syncDirectory(scratch());
+    assertThat(files().list(scratch())).isEmpty();
+  }
+
+  // ---------------------------------------------------------------- metadata
+
+  @ParameterizedTest(name = "mode 0{0}")
+  @ValueSource(ints = {0700, 0600, 04755, 02750, 0444})
+  void chmodSetsExactlyTheBits(int mode) throws IOException {
+    files().writeDurably(p("f"), "x", 0644);
+    files().chmod(p("f"), mode);
+    assertThat(files().lstat(p("f")).orElseThrow().mode()).isEqualTo(mode);
+  }
+
+  @Test
+  void chmodOfADirectorySetsTheStickyBit() throws IOException {
+    files().createDirectories(p("tmp"), 0755);
+    files().chmod(p("tmp"), 01777);
+    assertThat(files().lstat(p("tmp")).orElseThrow().mode()).isEqualTo(01777);
+  }
+
+  @Test
+  void chmodOfNothingFailsWithEnoent() {
+    failsWith(() -> files().chmod(p("nothing"), 0644), Errno.ENOENT);
+  }
+
+  @Test
+  void chownGivesTheFileToAnotherOwner() throws IOException {
+    assumeThat(canChown()).as("the fixture may chown").isTrue();
+    files().writeDurably(p("f"), "x", 0644);
+    files().chown(p("f"), 1234, 5678);
+    FileMeta meta = files().lstat(p("f")).orElseThrow();
+    assertThat(meta.uid()).isEqualTo(1234);
+    assertThat(meta.gid()).isEqualTo(5678);
+  }
+
+  // ---------------------------------------------------------------- locks
+
+  @Test
+  void aSecondCallerGetsNoLockUntilTheFirstReleasesIt() throws IOException {
+    Path lockFile = p(".lock");
+    Optional<HostLock> first = files().tryLock(lockFile);
+    assertThat(first).isPresent();
+    assertThat(files().tryLock(lockFile)).isEmpty();
+    first.get().close();
+    Optional<HostLock> again = files().tryLock(lockFile);
+    assertThat(again).isPresent();
+    again.get().close();
+  }
+
+  @Test
+  void tryLockCreatesTheLockFileWithMode0600() throws IOException {
+    Optional<HostLock> lock = files().tryLock(p(".lock"));
+    try {
+      FileMeta meta = files().lstat(p(".lock")).orElseThrow();
+      assertThat(meta.type()).isEqualTo(FileType.REGULAR);
+      assertThat(meta.mode()).isEqualTo(0600);
+    } finally {
+      lock.ifPresent(HostLock::close);
+    }
+  }
+
+  // ---------------------------------------------------------------- bad input
+
+  @Test
+  void relativePathsAreRefused() {
+    Path relative = Path.of("relative/path");
+    assertThatThrownBy(() -> files().lstat(relative)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> files().read(relative)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> files().writeDurably(relative, "x", 0644)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  // ---------------------------------------------------------------- mounts
+
+  private MountFixture requireMounts() {
+    Optional<MountFixture> m = mounts();
+    assumeThat(m).as("the fixture can mount").isPresent();
+    return m.get();
+  }
+
+  @Test
+  void renamingAcrossMountsFailsWithExdev() throws Exception {
+    MountFixture m = requireMounts();
+    files().createDirectories(p("mnt"), 0755);
+    m.mountFilesystem(p("mnt"));
+    files().writeDurably(p("f"), "x", 0644);
+    failsWith(() -> files().renameDurably(p("f"), p("mnt/f")), Errno.EXDEV);
+    assertThat(files().exists(p("f"))).isTrue();
+  }
+
+  @Test
+  void aMountPointReportsTheMountedFilesystem() throws Exception {
+    MountFixture m = requireMounts();
+    files().createDirectories(p("mnt"), 0755);
+    long before = files().lstat(p("mnt")).orElseThrow().mountId();
+    m.mountFilesystem(p("mnt"));
+    FileMeta mounted = files().lstat(p("mnt")).orElseThrow();
+    assertThat(mounted.mountId()).isNotEqualTo(before);
+    assertThat(mounted.device()).isNotEqualTo(files().lstat(scratch()).orElseThrow().device());
+    files().writeDurably(p("mnt/f"), "x", 0644);
+    assertThat(files().lstat(p("mnt/f")).orElseThrow().mountId()).isEqualTo(mounted.mountId());
+  }
+
+  @Test
+  void removingAMountPointFailsWithEbusy() throws Exception {
+    MountFixture m = requireMounts();
+    files().createDirectories(p("mnt"), 0755);
+    m.mountFilesystem(p("mnt"));
+    failsWith(() -> files().removeDurably(p("mnt")), Errno.EBUSY);
+  }
+
+  @Test
+  void aBindMountSharesTheDeviceButNotTheMountId() throws Exception {
+    MountFixture m = requireMounts();
+    files().createDirectories(p("src"), 0755);
+    files().createDirectories(p("bind"), 0755);
+    files().writeDurably(p("src/f"), "x", 0644);
+    m.bindMount(p("src"), p("bind"));
+    FileMeta original = files().lstat(p("src/f")).orElseThrow();
+    FileMeta viaBind = files().lstat(p("bind/f")).orElseThrow();
+    assertThat(viaBind.device()).isEqualTo(original.device());
+    assertThat(viaBind.inode()).isEqualTo(original.inode());
+    assertThat(viaBind.mountId()).isNotEqualTo(original.mountId());
+  }
+}

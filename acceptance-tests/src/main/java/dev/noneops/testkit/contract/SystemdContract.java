@@ -1,0 +1,217 @@
+package dev.noneops.testkit.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.noneops.ports.systemd.ActiveState;
+import dev.noneops.ports.systemd.JobResult;
+import dev.noneops.ports.systemd.LoadState;
+import dev.noneops.ports.systemd.Systemd;
+import dev.noneops.ports.systemd.SystemdException;
+import dev.noneops.ports.systemd.UnitStatus;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The {@link Systemd} contract. A subclass supplies the port, a way to write unit files into the
+ * manager's unit directory, a command line that runs until killed, and a way to see install
+ * links. Every unit a test installs is stopped, reset and removed afterwards.
+ */
+public abstract class SystemdContract {
+  /** How long a job may take. */
+  protected static final Duration JOB = Duration.ofSeconds(30);
+
+  private final List<String> installed = new ArrayList<>();
+
+  protected abstract Systemd systemd();
+
+  /** Writes (or overwrites) a unit file in the manager's unit directory, without reloading. */
+  protected abstract void writeUnitFile(String name, String content) throws Exception;
+
+  /** Removes a unit file (and its install links, if any) from the unit directory. */
+  protected abstract void deleteUnitFile(String name) throws Exception;
+
+  /** An {@code ExecStart=} command line that keeps running until killed, e.g. {@code /bin/sleep infinity}. */
+  protected abstract String longRunningCommand();
+
+  /** Whether {@code <unit dir>/<target>.wants/<unit>} exists. */
+  protected abstract boolean wantsLinkExists(String target, String unit) throws Exception;
+
+  /** A unit name for this suite; subclasses may make it unique per run. */
+  protected String unitName(String stem) {
+    return "noneops-contract-" + stem + ".service";
+  }
+
+  /** An absolute program path that does not exist. */
+  protected String missingProgram() {
+    return "/nonexistent/noneops-contract-program";
+  }
+
+  private String install(String stem, String content) throws Exception {
+    String name = unitName(stem);
+    writeUnitFile(name, content);
+    if (!installed.contains(name)) {
+      installed.add(name);
+    }
+    return name;
+  }
+
+  private String sleeper(String stem, String extraUnitSection) throws Exception {
+    return install(stem, "[Unit]\nDescription=contract " + stem + "\n" + extraUnitSection + "[Service]\nType=exec\nExecStart="
+        + longRunningCommand() + "\n[Install]\nWantedBy=multi-user.target\n");
+  }
+
+  private String broken(String stem) throws Exception {
+    return install(stem, "[Unit]\nDescription=contract " + stem + "\n[Service]\nType=exec\nExecStart=" + missingProgram() + "\n");
+  }
+
+  @AfterEach
+  void removeInstalledUnits() throws Exception {
+    for (String name : installed) {
+      try {
+        systemd().stop(name, JOB);
+      } catch (SystemdException e) {
+        // never loaded: nothing to stop
+      }
+      try {
+        systemd().resetFailed(name);
+      } catch (SystemdException e) {
+        // not loaded or not failed
+      }
+      deleteUnitFile(name);
+    }
+    if (!installed.isEmpty()) {
+      systemd().daemonReload();
+    }
+  }
+
+  @Test
+  void aStartedUnitRunsAMainProcessUntilStopped() throws Exception {
+    String unit = sleeper("simple", "");
+    systemd().daemonReload();
+    assertThat(systemd().start(unit, JOB)).isEqualTo(JobResult.DONE);
+    UnitStatus running = systemd().status(unit);
+    assertThat(running.load()).isEqualTo(LoadState.LOADED);
+    assertThat(running.active()).isEqualTo(ActiveState.ACTIVE);
+    assertThat(running.sub()).isEqualTo("running");
+    assertThat(running.mainPid()).isPositive();
+    assertThat(running.fragmentPath()).endsWith("/" + unit);
+    assertThat(systemd().stop(unit, JOB)).isEqualTo(JobResult.DONE);
+    UnitStatus stopped = systemd().status(unit);
+    assertThat(stopped.active()).isEqualTo(ActiveState.INACTIVE);
+    assertThat(stopped.mainPid()).isZero();
+  }
+
+  @Test
+  void startingAnActiveUnitIsDoneAndKeepsItsProcess() throws Exception {
+    String unit = sleeper("idempotent", "");
+    systemd().start(unit, JOB);
+    long pid = systemd().status(unit).mainPid();
+    assertThat(systemd().start(unit, JOB)).isEqualTo(JobResult.DONE);
+    assertThat(systemd().status(unit).mainPid()).isEqualTo(pid);
+  }
+
+  @Test
+  void aRestartRunsANewMainProcess() throws Exception {
+    String unit = sleeper("restart", "");
+    systemd().start(unit, JOB);
+    long before = systemd().status(unit).mainPid();
+    assertThat(systemd().restart(unit, JOB)).isEqualTo(JobResult.DONE);
+    UnitStatus after = systemd().status(unit);
+    assertThat(after.active()).isEqualTo(ActiveState.ACTIVE);
+    assertThat(after.mainPid()).isPositive().isNotEqualTo(before);
+  }
+
+  @Test
+  void anUnknownUnitIsReportedNotFound() {
+    UnitStatus s = systemd().status(unitName("does-not-exist"));
+    assertThat(s.load()).isEqualTo(LoadState.NOT_FOUND);
+    assertThat(s.active()).isEqualTo(ActiveState.INACTIVE);
+    assertThat(s.mainPid()).isZero();
+  }
+
+  @Test
+  void startingOrStoppingAnUnknownUnitIsNoSuchUnit() {
+    String unit = unitName("does-not-exist");
+    assertThatThrownBy(() -> systemd().start(unit, JOB))
+        .isInstanceOfSatisfying(SystemdException.class, e -> assertThat(e.kind()).isEqualTo(SystemdException.Kind.NO_SUCH_UNIT));
+    assertThatThrownBy(() -> systemd().stop(unit, JOB))
+        .isInstanceOfSatisfying(SystemdException.class, e -> assertThat(e.kind()).isEqualTo(SystemdException.Kind.NO_SUCH_UNIT));
+  }
+
+  @Test
+  void aUnitWhoseProgramIsMissingFailsUntilResetFailed() throws Exception {
+    String unit = broken("broken");
+    assertThat(systemd().start(unit, JOB)).isEqualTo(JobResult.FAILED);
+    UnitStatus failed = systemd().status(unit);
+    assertThat(failed.isFailed()).isTrue();
+    assertThat(failed.result()).isNotEqualTo("success");
+    systemd().resetFailed(unit);
+    UnitStatus reset = systemd().status(unit);
+    assertThat(reset.active()).isEqualTo(ActiveState.INACTIVE);
+  }
+
+  @Test
+  void aRunningUnitKeepsItsDefinitionUntilDaemonReload() throws Exception {
+    String unit = sleeper("reload", "");
+    assertThat(systemd().start(unit, JOB)).isEqualTo(JobResult.DONE);
+    broken("reload");
+    assertThat(systemd().restart(unit, JOB)).as("restart with the definition loaded before").isEqualTo(JobResult.DONE);
+    systemd().daemonReload();
+    assertThat(systemd().restart(unit, JOB)).as("restart after daemon-reload").isEqualTo(JobResult.FAILED);
+  }
+
+  @Test
+  void awaitStateReturnsOnceTheStateIsReached() throws Exception {
+    String unit = sleeper("await", "");
+    systemd().start(unit, JOB);
+    assertThat(systemd().awaitState(unit, Set.of(ActiveState.ACTIVE), JOB).active()).isEqualTo(ActiveState.ACTIVE);
+  }
+
+  @Test
+  void awaitStateGivesUpAfterTheTimeoutWithTheLastStateSeen() throws Exception {
+    String unit = sleeper("await-timeout", "");
+    systemd().daemonReload();
+    UnitStatus s = systemd().awaitState(unit, Set.of(ActiveState.ACTIVE), Duration.ofMillis(500));
+    assertThat(s.active()).isEqualTo(ActiveState.INACTIVE);
+  }
+
+  @Test
+  void startingAUnitStartsWhatItWants() throws Exception {
+    String wanted = sleeper("wanted", "");
+    String wanting = sleeper("wanting", "Wants=" + wanted + "\nAfter=" + wanted + "\n");
+    assertThat(systemd().start(wanting, JOB)).isEqualTo(JobResult.DONE);
+    assertThat(systemd().status(wanted).active()).isEqualTo(ActiveState.ACTIVE);
+  }
+
+  @Test
+  void aRequiredUnitThatFailsFailsTheJobWithDependency() throws Exception {
+    String required = broken("required");
+    String requiring = sleeper("requiring", "Requires=" + required + "\nAfter=" + required + "\n");
+    assertThat(systemd().start(requiring, JOB)).isEqualTo(JobResult.DEPENDENCY);
+    assertThat(systemd().status(requiring).isActive()).isFalse();
+  }
+
+  @Test
+  void enableCreatesTheInstallLinkAndDisableRemovesIt() throws Exception {
+    String unit = sleeper("enable", "");
+    systemd().enable(List.of(unit));
+    assertThat(wantsLinkExists("multi-user.target", unit)).isTrue();
+    systemd().disable(List.of(unit));
+    assertThat(wantsLinkExists("multi-user.target", unit)).isFalse();
+  }
+
+  @Test
+  void killingTheMainProcessLeavesTheUnitFailed() throws Exception {
+    String unit = sleeper("kill", "");
+    systemd().start(unit, JOB);
+    systemd().kill(unit, false, 9);
+    UnitStatus s = systemd().awaitState(unit, Set.of(ActiveState.FAILED), JOB);
+    assertThat(s.isFailed()).isTrue();
+    assertThat(s.result()).isEqualTo("signal");
+  }
+}

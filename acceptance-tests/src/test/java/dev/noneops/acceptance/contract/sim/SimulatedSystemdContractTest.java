@@ -1,0 +1,43 @@
+package dev.noneops.acceptance.contract.sim;
+
+import dev.noneops.ports.systemd.Systemd;
+import dev.noneops.testkit.SimulatedHost;
+import dev.noneops.testkit.contract.SystemdContract;
+import java.nio.file.Path;
+
+class SimulatedSystemdContractTest extends SystemdContract {
+  private static final Path UNITS = SimulatedHost.DEFAULT_SYSTEMD_DIR;
+  private final SimulatedHost host = SimulatedHost.create();
+
+  SimulatedSystemdContractTest() {
+    host.installExecutable(Path.of("/usr/bin/sleep"), "sleep");
+  }
+
+  @Override
+  protected Systemd systemd() {
+    return host.ports().systemd();
+  }
+
+  @Override
+  protected void writeUnitFile(String name, String content) throws Exception {
+    host.fs().seedFile(UNITS.resolve(name), content, 0644);
+  }
+
+  @Override
+  protected void deleteUnitFile(String name) throws Exception {
+    if (host.fs().lstat(UNITS.resolve(name)).isPresent()) {
+      host.fs().unlink(UNITS.resolve(name));
+      host.fs().fsync(UNITS);
+    }
+  }
+
+  @Override
+  protected String longRunningCommand() {
+    return "/usr/bin/sleep infinity";
+  }
+
+  @Override
+  protected boolean wantsLinkExists(String target, String unit) {
+    return host.systemd().isEnabled(unit, target);
+  }
+}
