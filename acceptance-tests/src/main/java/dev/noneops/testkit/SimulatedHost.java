@@ -295,6 +295,17 @@ public final class SimulatedHost {
     }
   }
 
+  /** A snapshot of the entries at and below {@code root} whose path (a string) {@code include} accepts. */
+  public FileTreeSnapshot snapshot(Path root, java.util.function.Predicate<String> include) {
+    synchronized (gate.monitor()) {
+      try {
+        return fs.snapshot(root, include);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot walk " + root, e);
+      }
+    }
+  }
+
   /** The paths of every leftover temp file ({@code HostFiles.TEMP_PREFIX}) at or below {@code root}. */
   public List<String> tempFiles(Path root) {
     List<String> out = new ArrayList<>();
