@@ -1,0 +1,195 @@
+package dev.noneops.acceptance.upgrade;
+
+import dev.noneops.core.applied.AppliedConfigStore;
+import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.config.AgentConfigParser;
+import dev.noneops.core.goalstate.Artifact;
+import dev.noneops.core.goalstate.GoalStateResolver;
+import dev.noneops.core.goalstate.MachineGoalState;
+import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.layout.Layout;
+import dev.noneops.core.node.ConfigureResult;
+import dev.noneops.core.node.Node;
+import dev.noneops.core.node.Overrides;
+import dev.noneops.core.node.Params;
+import dev.noneops.testkit.SimulatedHost;
+import dev.noneops.testkit.download.SimArtifactRepository;
+import dev.noneops.testkit.download.TarGz;
+import dev.noneops.testkit.fs.FileTreeSnapshot;
+import dev.noneops.testkit.host.SimHostFacts;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.slf4j.helpers.NOPLogger;
+
+/**
+ * A simulated host with a running none node, configurations to upgrade between, and their
+ * artifacts published in the simulated repository: the stage every upgrade suite plays on.
+ */
+final class UpgradeLab {
+  /** A self-signed EC certificate (CN=test-cluster-ca), PEM, base64. */
+  static final String CA_BASE64 = "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUJpakNDQVRHZ0F3SUJBZ0lVQ1l0L3pheWM3TjJqNUZzQTBoYmRjVUF5T29Nd0NnWUlLb1pJemowRUF3SXcKR2pFWU1CWUdBMVVFQXd3UGRHVnpkQzFqYkhWemRHVnlMV05oTUNBWERUSTJNVEV6TURFd016UTBNbG9ZRHpJeApNall4TVRBMk1UQXpORFF5V2pBYU1SZ3dGZ1lEVlFRRERBOTBaWE4wTFdOc2RYTjBaWEl0WTJFd1dUQVRCZ2NxCmhrak9QUUlCQmdncWhrak9QUU1CQndOQ0FBUlFuQlFQQzlWaVF6dml4V0dlVHpCMFg2b2Z5dE05QWNSdDBsSWMKQXN3RjlaVGFsOWl0QnBzOWErWlU5cHRzMkMxZ2hJT0kzenBrUW5oUmVBaldhb2JzbzFNd1VUQWRCZ05WSFE0RQpGZ1FVSkRGUkQ1YjJvckhNRk01c2poQkIvM0R0TFkwd0h3WURWUjBqQkJnd0ZvQVVKREZSRDViMm9ySE1GTTVzCmpoQkIvM0R0TFkwd0R3WURWUjBUQVFIL0JBVXdBd0VCL3pBS0JnZ3Foa2pPUFFRREFnTkhBREJFQWlCYm9WTDMKU0xvZE1wMFNtNE1MS0xnbW9RMU1qVVpoaTI0T3JUNk1Ea0tJUHdJZ1lWdk15cFN0S2xoT25OaEEyV2dtalZFUwo2TnVYWUNKRzd1Z0pKUHlSdU5jPQotLS0tLUVORCBDRVJUSUZJQ0FURS0tLS0tCg==";
+
+  final SimulatedHost host;
+  final Layout layout = Layout.defaultLayout();
+  final HostPaths paths = HostPaths.realHost();
+
+  UpgradeLab() {
+    this(SimulatedHost.create());
+  }
+
+  UpgradeLab(SimulatedHost host) {
+    this.host = host;
+  }
+
+  /** A valid configuration: Kubernetes {@code k8s}, containerd {@code containerd}, one label. */
+  static AgentConfig config(String k8s, String containerd, String poolLabel) {
+    String json = """
+        {
+          "MachineName": "worker-1",
+          "Cluster": { "CaCertBase64": "%s", "ClusterDNS": "10.0.0.10", "Version": "v%s" },
+          "Kubelet": {
+            "ApiServer": "api.example.com:6443",
+            "Auth": { "BootstrapToken": "abcdef.0123456789abcdef" },
+            "Labels": { "example.com/pool": "%s" },
+            "RegisterWithTaints": []
+          },
+          "CRI": { "Containerd": { "Version": "%s" }, "Runc": {} },
+          "CNI": {},
+          "OCIImage": ""
+        }
+        """.formatted(CA_BASE64, k8s, poolLabel, containerd);
+    return AgentConfigParser.parseAndValidate(json.getBytes(StandardCharsets.UTF_8), "amd64");
+  }
+
+  MachineGoalState goal(AgentConfig config) {
+    return GoalStateResolver.resolve(config, SimHostFacts.DEFAULT, layout);
+  }
+
+  String versionOf(AgentConfig config) {
+    return goal(config).rootFs().versionName();
+  }
+
+  /** Publishes every artifact {@code config} installs, with the checksums it expects. */
+  UpgradeLab publish(AgentConfig config) {
+    SimArtifactRepository repo = host.artifacts();
+    String tag = config.cluster().version() + "/" + versionOf(config);
+    for (Artifact a : goal(config).rootFs().artifacts()) {
+      byte[] bytes = a.install() instanceof Artifact.Install.Tarball t ? tarball(a.name(), t, tag)
+          : script(((Artifact.Install.Binary) a.install()).fileName(), tag);
+      repo.publish(a.url(), bytes);
+      if (a.checksum() instanceof Artifact.Checksum.Published p) {
+        repo.publish(p.url(), (SimArtifactRepository.sha256Hex(bytes) + "  " + a.name() + "\n").getBytes(StandardCharsets.UTF_8));
+      }
+    }
+    return this;
+  }
+
+  private static byte[] script(String name, String tag) {
+    return ("#!/bin/sh\n# " + name + " " + tag + "\n").getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static byte[] tarball(String artifact, Artifact.Install.Tarball t, String tag) {
+    List<String> names = switch (artifact) {
+      case "containerd" -> List.of("containerd", "containerd-shim-runc-v2", "ctr");
+      case "cni-plugins" -> List.of("bridge", "host-local", "loopback");
+      default -> t.only().isEmpty() ? List.of(artifact) : t.only();
+    };
+    TarGz.Builder b = TarGz.builder();
+    for (String name : names) {
+      b.file(t.entryPrefix() + name, script(name, tag), 0755);
+    }
+    return b.build();
+  }
+
+  /** A node bound to {@code config}, whose rollback configuration is {@code previous}. */
+  Node node(AgentConfig config, Optional<AgentConfig> previous) {
+    Params.Builder b = Params.builder(host.ports())
+        .log(NOPLogger.NOP_LOGGER)
+        .config(config)
+        .overrides(Overrides.builder().layout(layout).build());
+    previous.ifPresent(b::previous);
+    return new Node(b.build());
+  }
+
+  Node node(AgentConfig config) {
+    return node(config, Optional.empty());
+  }
+
+  /** Bootstrap as the agent does it: provision, configure, start, persist the applied config. */
+  Node bootstrap(AgentConfig config) {
+    publish(config);
+    Node node = node(config);
+    node.provision();
+    ConfigureResult changes = node.configure();
+    node.start(false, changes);
+    persistApplied(config);
+    return node;
+  }
+
+  void persistApplied(AgentConfig config) {
+    try {
+      new AppliedConfigStore(host.ports().files(), paths).write(config);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  Optional<AgentConfig> applied() {
+    try {
+      return new AppliedConfigStore(host.ports().files(), paths).read();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Every shared file the node's configuration lives in: the whole tree except the layout (its
+   * versions and bookkeeping are checked separately), runtime state ({@code /run}), the data
+   * directories, the CNI configuration and state an upgrade cleans as a repave does, and the
+   * applied config the caller persists.
+   */
+  Map<String, String> sharedFiles() {
+    FileTreeSnapshot snapshot = host.snapshot();
+    Map<String, String> out = new TreeMap<>();
+    for (FileTreeSnapshot.Entry e : snapshot.entries()) {
+      String p = e.path();
+      if (under(p, layout.root().toString()) || under(p, "/run") || under(p, "/var/lib/containerd") || under(p, "/etc/cni")
+          || under(p, "/var/lib/cni") || under(p, paths.appliedConfig().toString()) || p.equals(paths.appliedConfig() + ".sha256")) {
+        continue;
+      }
+      out.put(p, e.toString());
+    }
+    return out;
+  }
+
+  private static boolean under(String path, String root) {
+    return path.equals(root) || path.startsWith(root + "/");
+  }
+
+  Optional<String> current() {
+    try {
+      Path current = layout.current();
+      if (host.ports().files().lstat(current).isEmpty()) {
+        return Optional.empty();
+      }
+      return Optional.of(host.ports().files().readLink(current));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  boolean stackActive() {
+    return List.of("localdns.service", "containerd.service", "kubelet.service").stream().allMatch(u -> host.systemd().peek(u).isActive());
+  }
+
+  static URI uri(String s) {
+    return URI.create(s);
+  }
+}
