@@ -52,7 +52,7 @@ public final class RealHost {
     this.clock = b.clock;
     this.files = new PosixHostFiles(syscalls, new MountLookup(mountInfo));
     this.processes = new ProcProcessTable(b.procRoot, syscalls);
-    this.cgroups = new UnifiedCgroups(b.cgroupRoot, syscalls);
+    this.cgroups = new UnifiedCgroups(b.cgroupRoot, b.procRoot.resolve("sys/kernel/osrelease"), syscalls);
     this.mounts = new ProcMountTable(mountInfo, Umount2.load());
     this.commands = new ProcessCommandRunner();
     this.downloads = HttpArtifactDownloader.create(b.downloadSettings, clock);

@@ -13,6 +13,8 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The cgroup v2 (unified) hierarchy mounted at a root directory, by default {@code /sys/fs/cgroup}.
@@ -23,12 +25,20 @@ public final class UnifiedCgroups implements Cgroups {
   private static final String CONTROLLERS = "cgroup.controllers";
   private static final String PROCS = "cgroup.procs";
   private static final String KILL = "cgroup.kill";
+  private static final Pattern RELEASE = Pattern.compile("(\\d+)\\.(\\d+)");
 
   private final Path root;
+  private final Path osRelease;
   private final Syscalls syscalls;
 
-  public UnifiedCgroups(Path root, Syscalls syscalls) {
+  /**
+   * @param root the cgroup2 mount
+   * @param osRelease the kernel release file ({@code /proc/sys/kernel/osrelease}), consulted by
+   *     {@link #supportsKill()} when no cgroup shows whether {@code cgroup.kill} exists
+   */
+  public UnifiedCgroups(Path root, Path osRelease, Syscalls syscalls) {
     this.root = Objects.requireNonNull(root, "root");
+    this.osRelease = Objects.requireNonNull(osRelease, "osRelease");
     this.syscalls = Objects.requireNonNull(syscalls, "syscalls");
   }
 
@@ -77,9 +87,9 @@ public final class UnifiedCgroups implements Cgroups {
   }
 
   /**
-   * Whether the kernel offers {@code cgroup.kill}. The root cgroup never has the file, so a
-   * child cgroup is consulted when the root lacks it; with no child cgroup at all there is
-   * nothing to kill and the answer is false.
+   * Whether the kernel offers {@code cgroup.kill}. The root cgroup never has the file, so a child
+   * cgroup shows it; in a hierarchy without any child cgroup the kernel release decides (5.14
+   * introduced the file).
    */
   @Override
   public boolean supportsKill() throws IOException {
@@ -93,7 +103,23 @@ public final class UnifiedCgroups implements Cgroups {
     } catch (IOException e) {
       throw IoErrors.translate(e, "list", root);
     }
-    return false;
+    return kernelAtLeast(5, 14);
+  }
+
+  private boolean kernelAtLeast(int major, int minor) throws IOException {
+    String release;
+    try {
+      release = Files.readString(osRelease, StandardCharsets.US_ASCII).strip();
+    } catch (IOException e) {
+      throw IoErrors.translate(e, "read", osRelease);
+    }
+    Matcher m = RELEASE.matcher(release);
+    if (!m.lookingAt()) {
+      throw new IOException("cannot read a kernel version from " + osRelease + ": '" + release + "'");
+    }
+    int actualMajor = Integer.parseInt(m.group(1));
+    int actualMinor = Integer.parseInt(m.group(2));
+    return actualMajor > major || (actualMajor == major && actualMinor >= minor);
   }
 
   @Override

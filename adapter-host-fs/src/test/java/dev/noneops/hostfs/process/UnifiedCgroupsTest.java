@@ -26,8 +26,10 @@ class UnifiedCgroupsTest {
 
     @TempDir Path root;
 
+    @TempDir Path kernel;
+
     private Cgroups cgroups() {
-      return new UnifiedCgroups(root, Syscalls.load());
+      return new UnifiedCgroups(root, kernel.resolve("osrelease"), Syscalls.load());
     }
 
     private Path cgroup(String path, String procs, boolean withKill) throws IOException {
@@ -75,10 +77,20 @@ class UnifiedCgroupsTest {
 
     @Test
     void findsCgroupKillInAChildWhenTheRootHasNone() throws Exception {
-      assertThat(cgroups().supportsKill()).isFalse();
+      Files.writeString(kernel.resolve("osrelease"), "6.1.0-13-amd64\n");
       cgroup("/old-kernel", "", false);
       assertThat(cgroups().supportsKill()).isFalse();
       Files.writeString(root.resolve("old-kernel/cgroup.kill"), "");
+      assertThat(cgroups().supportsKill()).isTrue();
+    }
+
+    @Test
+    void asksTheKernelReleaseWhenNoCgroupShowsTheFile() throws Exception {
+      Files.writeString(kernel.resolve("osrelease"), "5.10.0-28-cloud-amd64\n");
+      assertThat(cgroups().supportsKill()).isFalse();
+      Files.writeString(kernel.resolve("osrelease"), "5.14.0\n");
+      assertThat(cgroups().supportsKill()).isTrue();
+      Files.writeString(kernel.resolve("osrelease"), "6.18.44-fc\n");
       assertThat(cgroups().supportsKill()).isTrue();
     }
 
@@ -118,7 +130,7 @@ class UnifiedCgroupsTest {
     void mountCgroup2() throws Exception {
       PrivateMountNamespace.assumeActive();
       PrivateMountNamespace.mount("-t", "cgroup2", "none", mountPoint.toString());
-      cgroups = new UnifiedCgroups(mountPoint, Syscalls.load());
+      cgroups = new UnifiedCgroups(mountPoint, Path.of("/proc/sys/kernel/osrelease"), Syscalls.load());
       name = "/noneops-test-" + UUID.randomUUID();
     }
 
