@@ -3,6 +3,8 @@ package dev.noneops.cli;
 import dev.noneops.cli.output.Json;
 import dev.noneops.core.config.InvalidConfigException;
 import dev.noneops.core.upgrade.NodeBusyException;
+import dev.noneops.core.upgrade.RollbackOutcome;
+import dev.noneops.core.upgrade.UpgradeFailedException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
@@ -30,6 +32,8 @@ public final class ErrorReporter implements IExecutionExceptionHandler, IParamet
     map(CliException.class, e -> ((CliException) e).exitCode());
     map(InvalidConfigException.class, e -> ExitCode.INVALID_CONFIG);
     map(NodeBusyException.class, e -> ExitCode.BUSY);
+    map(UpgradeFailedException.class, e -> ((UpgradeFailedException) e).outcome() == RollbackOutcome.ROLLED_BACK
+        ? ExitCode.ROLLED_BACK : ExitCode.FAILURE);
   }
 
   /** Registers how a failure type maps to an exit code; earlier registrations win. */

@@ -16,6 +16,10 @@ public final class NoneopsCli {
   static final List<Supplier<Object>> SUBCOMMANDS = List.of(
       BootstrapCommand::new,
       ApplyCommand::new,
+      UpgradeCommand::new,
+      RecoverCommand::new,
+      CommitCommand::new,
+      PruneCommand::new,
       StackCommands.StartCommand::new,
       StackCommands.StopCommand::new,
       StackCommands.RestartCommand::new,

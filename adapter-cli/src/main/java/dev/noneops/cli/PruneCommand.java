@@ -1,0 +1,47 @@
+package dev.noneops.cli;
+
+import dev.noneops.core.upgrade.KeptVersion;
+import dev.noneops.core.upgrade.PruneReport;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code noneops prune}: removes every installed version except the active one, keeping any that
+ * a running process executes from or containerd's task state references, and saying why.
+ */
+@Command(name = "prune", description = {
+    "Remove every installed version except the active one; versions still in use (a running",
+    "process executes from it, containerd's tasks reference it) are kept and the reason shown."})
+public final class PruneCommand extends CliCommand {
+
+  /** The JSON document of {@code prune --json}. */
+  public record PruneResult(boolean ok, List<String> removed, List<KeptVersion> kept, Map<String, List<String>> leftBehind) {}
+
+  @Override
+  protected ExitCode execute() throws Exception {
+    requireRoot();
+    try (NodeContext ctx = openNode()) {
+      PruneReport report = ctx.node(Optional.empty(), Optional.empty()).pruneVersions();
+      if (json()) {
+        printJson(new PruneResult(report.leftBehind().isEmpty(), report.removed(), report.kept(), report.leftBehind()));
+      } else {
+        printText(out(), report);
+      }
+      return report.leftBehind().isEmpty() ? ExitCode.OK : ExitCode.FAILURE;
+    }
+  }
+
+  static void printText(PrintWriter out, PruneReport report) {
+    if (report.removed().isEmpty() && report.kept().isEmpty()) {
+      out.println("pruned: nothing besides the active version is installed");
+    }
+    report.removed().forEach(v -> out.println("removed " + v));
+    for (KeptVersion k : report.kept()) {
+      out.println("kept    " + k.version() + ": " + String.join("; ", k.reasons()));
+    }
+    report.leftBehind().forEach((v, why) -> out.println("left    " + v + " partly in place: " + String.join("; ", why)));
+  }
+}

@@ -1,0 +1,66 @@
+package dev.noneops.cli;
+
+import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.node.Node;
+import dev.noneops.core.upgrade.NodeLock;
+import dev.noneops.core.upgrade.PruneReport;
+import dev.noneops.core.upgrade.UpgradeResult;
+import java.util.Optional;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code noneops upgrade}: the whole upgrade an operator runs on a drained node — install the new
+ * version beside the active one, switch over (rolling back automatically when it does not come
+ * up), record the applied configuration, commit, and prune the old version.
+ */
+@Command(name = "upgrade", description = {
+    "Upgrade the node to the configuration's version: install it beside the active one, switch",
+    "over, wait for kubelet; on failure roll back automatically to the previous version and its",
+    "configuration (exit 6). On success record the applied configuration, commit, and prune old",
+    "versions. Drain the node first."})
+public final class UpgradeCommand extends CliCommand {
+  @Mixin ConfigOption config;
+  @Mixin WaitOption waits;
+
+  @Option(names = "--no-prune", description = "Keep the previous version installed after a successful upgrade.")
+  boolean noPrune;
+
+  @Option(names = "--force", description = "Retry an upgrade to a version and configuration that was rolled back before.")
+  boolean force;
+
+  /** The JSON document of {@code upgrade --json}. */
+  public record UpgradeReport(boolean ok, String previousVersion, String targetVersion, boolean versionChanged,
+      PruneReport pruned, long durationMs) {}
+
+  @Override
+  protected ExitCode execute() throws Exception {
+    requireRoot();
+    long start = now();
+    try (NodeContext ctx = openNode().kubeletTimeout(waits.kubeletTimeout())) {
+      AgentConfig cfg = ctx.readConfig(config.file());
+      AgentConfig previous = ctx.applied().read().orElseThrow(() -> new CliException(ExitCode.FAILURE,
+          "no applied configuration at " + ctx.applied().path() + ": an upgrade starts from a bootstrapped node (run 'noneops bootstrap')"));
+      Node node = ctx.node(Optional.of(cfg), Optional.of(previous));
+      try (NodeLock.Hold lock = node.lock().acquire("upgrade")) {
+        UpgradeResult result = node.upgrade(force);
+        ctx.applied().write(cfg);
+        node.commit();
+        PruneReport pruned = noPrune ? null : node.pruneVersions();
+        UpgradeReport report = new UpgradeReport(true, result.previousVersion(), result.targetVersion(), result.versionChanged(),
+            pruned, millisSince(start));
+        if (json()) {
+          printJson(report);
+        } else {
+          out().println((result.versionChanged() ? "upgraded " + result.previousVersion() + " -> " + result.targetVersion()
+              : "reconfigured " + result.targetVersion() + " (same binaries)") + " in " + BootstrapCommand.seconds(report.durationMs()));
+          if (pruned != null) {
+            PruneCommand.printText(out(), pruned);
+          }
+        }
+      }
+    }
+    return ExitCode.OK;
+  }
+}
