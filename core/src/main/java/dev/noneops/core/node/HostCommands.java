@@ -35,7 +35,12 @@ final class HostCommands {
     return runner.run(Command.of(timeout, argv)).succeeded();
   }
 
-  CommandResult run(String... argv) throws IOException {
-    return runner.run(Command.of(timeout, argv));
+  /** The command for {@code argv} with this runner's timeout. */
+  Command command(String... argv) {
+    return Command.of(timeout, argv);
+  }
+
+  CommandResult run(Command command) throws IOException {
+    return runner.run(command);
   }
 }

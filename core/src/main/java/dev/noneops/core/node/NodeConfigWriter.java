@@ -82,13 +82,13 @@ public final class NodeConfigWriter {
   /** kubelet's unit, drop-ins, CA, kubeconfig and static-pod directory. */
   public boolean writeKubelet(MachineGoalState goal) throws IOException {
     var kubelet = goal.nodeStart().kubelet();
-    writer.ensureDirectory(paths.manifestsDir(), 0700);
-    writer.ensureDirectory(paths.kubeletDir(), 0750);
     byte[] ca = kubelet.caCertPem();
     if (ca.length == 0) {
       throw new NodeException("the cluster CA certificate is empty; refusing to write " + paths.apiServerCaCert());
     }
     boolean changed = writer.write(paths.apiServerCaCert(), ca, CONFIG_MODE);
+    writer.ensureDirectory(paths.manifestsDir(), 0700);
+    writer.ensureDirectory(paths.kubeletDir(), 0750);
     KubeconfigRenderer.Kubeconfig kubeconfig = KubeconfigRenderer.render(kubelet, paths);
     changed |= writer.write(kubeconfig.path(), kubeconfig.content(), SECRET_MODE, 0750);
     if (!(kubelet.auth() instanceof KubeletAuth.BootstrapToken)) {
@@ -118,7 +118,10 @@ public final class NodeConfigWriter {
     return writer.write(paths.modulesLoadFile(), HostTuningRenderer.modulesLoad(), CONFIG_MODE);
   }
 
-  /** One link per CNI plugin of {@code version}; links this node made for plugins no longer there are removed. */
+  /**
+   * One link per CNI plugin (executable) of {@code version}; links this node made for plugins no
+   * longer there are removed. Documentation files shipped beside the plugins get no link.
+   */
   public boolean writeCniLinks(String version) throws IOException {
     Manifest manifest = verifier.manifest(version)
         .orElseThrow(() -> new NodeException("version " + version + " is not installed (no valid manifest in "
@@ -126,7 +129,7 @@ public final class NodeConfigWriter {
     String prefix = Layout.CNI + "/";
     List<String> plugins = new ArrayList<>();
     for (Manifest.Entry e : manifest.files()) {
-      if (e.path().startsWith(prefix) && e.path().indexOf('/', prefix.length()) < 0) {
+      if (e.path().startsWith(prefix) && e.path().indexOf('/', prefix.length()) < 0 && e.mode() == 0755) {
         plugins.add(e.path().substring(prefix.length()));
       }
     }
