@@ -81,6 +81,7 @@ public final class TarGz {
             LinkItem l = (LinkItem) item;
             entry = new TarArchiveEntry(l.name(), l.hard() ? TarArchiveEntry.LF_LINK : TarArchiveEntry.LF_SYMLINK, true);
             entry.setLinkName(l.target());
+            entry.setMode(l.hard() ? 0100644 : 0120777);
           }
           entry.setModTime(0);
           tar.putArchiveEntry(entry);

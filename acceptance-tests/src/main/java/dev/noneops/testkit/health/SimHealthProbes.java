@@ -35,6 +35,8 @@ public final class SimHealthProbes implements HealthProbes {
   private final Predicate<String> unitActive;
   private final Map<URI, Answer> http = new HashMap<>();
   private final Map<String, Answer> dns = new HashMap<>();
+  private Answer everyHttp;
+  private Answer everyDns;
 
   /** @param unitActive whether a systemd unit is active right now */
   public SimHealthProbes(PortGate gate, VirtualClock clock, Predicate<String> unitActive) {
@@ -57,11 +59,27 @@ public final class SimHealthProbes implements HealthProbes {
     }
   }
 
+  /** Fixes how every HTTP endpoint without an answer of its own behaves (a kubelet that never gets healthy). */
+  public void setEveryHttp(Answer answer) {
+    synchronized (gate.monitor()) {
+      everyHttp = Objects.requireNonNull(answer, "answer");
+    }
+  }
+
+  /** Fixes how every DNS server without an answer of its own behaves. */
+  public void setEveryDns(Answer answer) {
+    synchronized (gate.monitor()) {
+      everyDns = Objects.requireNonNull(answer, "answer");
+    }
+  }
+
   /** Back to the default behaviour (answers follow the units). */
   public void reset() {
     synchronized (gate.monitor()) {
       http.clear();
       dns.clear();
+      everyHttp = null;
+      everyDns = null;
     }
   }
 
@@ -70,7 +88,7 @@ public final class SimHealthProbes implements HealthProbes {
     return gate.callUnchecked(PORT, "httpOk", false, PortGate.args(url), () -> {
       Answer answer = http.get(url);
       if (answer == null) {
-        answer = url.getPort() == 10248 ? byUnit("kubelet.service") : Answer.REFUSED;
+        answer = everyHttp != null ? everyHttp : url.getPort() == 10248 ? byUnit("kubelet.service") : Answer.REFUSED;
       }
       return answered(answer, timeout, () -> true);
     });
@@ -79,7 +97,10 @@ public final class SimHealthProbes implements HealthProbes {
   @Override
   public boolean dnsAnswers(String address, int port, String name, Duration timeout) {
     return gate.callUnchecked(PORT, "dnsAnswers", false, PortGate.args(address, port, name), () -> {
-      Answer answer = dns.getOrDefault(address, byUnit("localdns.service"));
+      Answer answer = dns.get(address);
+      if (answer == null) {
+        answer = everyDns != null ? everyDns : byUnit("localdns.service");
+      }
       return answered(answer, timeout, () -> true);
     });
   }
