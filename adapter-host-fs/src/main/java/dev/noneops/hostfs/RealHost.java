@@ -5,8 +5,10 @@ import dev.noneops.hostfs.download.HttpArtifactDownloader;
 import dev.noneops.hostfs.files.PosixHostFiles;
 import dev.noneops.hostfs.health.NetworkHealthProbes;
 import dev.noneops.hostfs.host.LinuxHostFacts;
+import dev.noneops.hostfs.mounts.MountIdSource;
 import dev.noneops.hostfs.mounts.MountLookup;
 import dev.noneops.hostfs.mounts.ProcMountTable;
+import dev.noneops.hostfs.mounts.StatxMountIds;
 import dev.noneops.hostfs.nativeio.Syscalls;
 import dev.noneops.hostfs.nativeio.Umount2;
 import dev.noneops.hostfs.process.ProcProcessTable;
@@ -36,6 +38,8 @@ import java.util.Objects;
  */
 public final class RealHost {
 
+  private static final Path DEFAULT_PROC = Path.of("/proc");
+
   private final HostFiles files;
   private final ProcessTable processes;
   private final Cgroups cgroups;
@@ -49,8 +53,13 @@ public final class RealHost {
   private RealHost(Builder b) {
     Syscalls syscalls = Syscalls.load();
     Path mountInfo = b.mountInfo != null ? b.mountInfo : b.procRoot.resolve("self/mountinfo");
+    MountLookup lookup = new MountLookup(mountInfo);
+    // The kernel's own answer (statx) is exact and costs one system call; a mount table that was
+    // moved elsewhere (a test's, a chroot's) is honoured by reading it instead.
+    boolean ownMountTable = b.mountInfo == null && b.procRoot.equals(DEFAULT_PROC);
+    MountIdSource mountIds = ownMountTable ? StatxMountIds.load(lookup) : lookup;
     this.clock = b.clock;
-    this.files = new PosixHostFiles(syscalls, new MountLookup(mountInfo));
+    this.files = new PosixHostFiles(syscalls, mountIds);
     this.processes = new ProcProcessTable(b.procRoot, syscalls);
     this.cgroups = new UnifiedCgroups(b.cgroupRoot, b.procRoot.resolve("sys/kernel/osrelease"), syscalls);
     this.mounts = new ProcMountTable(mountInfo, Umount2.load());
@@ -112,7 +121,7 @@ public final class RealHost {
 
   /** Where the real host's parts are; every setting has the production default. */
   public static final class Builder {
-    private Path procRoot = Path.of("/proc");
+    private Path procRoot = DEFAULT_PROC;
     private Path cgroupRoot = Path.of("/sys/fs/cgroup");
     private Path mountInfo;
     private Path hostRoot = Path.of("/");

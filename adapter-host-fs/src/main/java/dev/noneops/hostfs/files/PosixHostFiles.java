@@ -2,7 +2,7 @@ package dev.noneops.hostfs.files;
 
 import dev.noneops.hostfs.io.Fsync;
 import dev.noneops.hostfs.io.IoErrors;
-import dev.noneops.hostfs.mounts.MountLookup;
+import dev.noneops.hostfs.mounts.MountIdSource;
 import dev.noneops.hostfs.nativeio.Syscalls;
 import dev.noneops.ports.Errno;
 import dev.noneops.ports.HostIOException;
@@ -47,14 +47,14 @@ public final class PosixHostFiles implements HostFiles {
   private static final int LOCK_FILE_MODE = 0600;
 
   private final Syscalls syscalls;
-  private final MountLookup mounts;
+  private final MountIdSource mounts;
   private final SecureRandom random = new SecureRandom();
 
   /**
    * @param syscalls the native binding (its construction already insisted on native POSIX)
-   * @param mounts resolves the mount id reported by {@link #lstat}
+   * @param mounts tells the mount id reported by {@link #lstat}
    */
-  public PosixHostFiles(Syscalls syscalls, MountLookup mounts) {
+  public PosixHostFiles(Syscalls syscalls, MountIdSource mounts) {
     this.syscalls = Objects.requireNonNull(syscalls, "syscalls");
     this.mounts = Objects.requireNonNull(mounts, "mounts");
   }

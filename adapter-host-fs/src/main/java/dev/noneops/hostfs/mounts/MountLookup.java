@@ -22,7 +22,7 @@ import java.util.Set;
  * be seen by a walker that may never cross one; only the parsing is cached, for as long as the
  * file's bytes stay the same.
  */
-public final class MountLookup {
+public final class MountLookup implements MountIdSource {
 
   private final Path mountInfo;
   private byte[] cachedContent;
@@ -33,6 +33,7 @@ public final class MountLookup {
   }
 
   /** The mount id of the mount holding {@code path}, which must exist. */
+  @Override
   public long mountIdOf(Path path) throws IOException {
     Path resolved = resolveParent(path);
     return mountOf(resolved, table()).mountId();

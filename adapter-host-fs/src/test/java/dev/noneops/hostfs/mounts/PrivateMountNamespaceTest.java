@@ -39,7 +39,8 @@ class PrivateMountNamespaceTest {
   @TempDir Path dir;
 
   private final MountTable mounts = new ProcMountTable(MOUNTINFO, Umount2.load());
-  private final HostFiles files = new PosixHostFiles(Syscalls.load(), new MountLookup(MOUNTINFO));
+  private final MountLookup table = new MountLookup(MOUNTINFO);
+  private final HostFiles files = new PosixHostFiles(Syscalls.load(), StatxMountIds.load(table));
 
   @BeforeEach
   void requirePrivateNamespace() throws IOException {
@@ -129,6 +130,8 @@ class PrivateMountNamespaceTest {
     MountEntry bound = at(target).get(0);
     assertThat(bound.mountId()).isEqualTo(atTarget.mountId());
     assertThat(bound.root()).isEqualTo("/sub");
+    assertThat(table.mountIdOf(target)).as("the mount table agrees with statx").isEqualTo(atTarget.mountId());
+    assertThat(table.mountIdOf(source.resolve("sub"))).isEqualTo(inSource.mountId());
   }
 
   @Test
