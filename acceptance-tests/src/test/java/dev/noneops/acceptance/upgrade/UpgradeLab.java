@@ -11,7 +11,12 @@ import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.ConfigureResult;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.Overrides;
+import dev.noneops.core.node.NodeTimeouts;
 import dev.noneops.core.node.Params;
+import dev.noneops.core.node.StackControl;
+import dev.noneops.ports.systemd.SystemdException;
+import dev.noneops.testkit.gate.FaultRule;
+import dev.noneops.testkit.health.SimHealthProbes;
 import dev.noneops.testkit.SimulatedHost;
 import dev.noneops.testkit.download.SimArtifactRepository;
 import dev.noneops.testkit.download.TarGz;
@@ -22,7 +27,9 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -39,6 +46,8 @@ final class UpgradeLab {
   final SimulatedHost host;
   final Layout layout = Layout.defaultLayout();
   final HostPaths paths = HostPaths.realHost();
+  /** Versions whose kubelet never becomes ready. */
+  final Set<String> kubeletNeverReady = new HashSet<>();
 
   UpgradeLab() {
     this(SimulatedHost.create());
@@ -79,16 +88,27 @@ final class UpgradeLab {
   /** Publishes every artifact {@code config} installs, with the checksums it expects. */
   UpgradeLab publish(AgentConfig config) {
     SimArtifactRepository repo = host.artifacts();
+    for (Map.Entry<URI, byte[]> e : PUBLISHED.computeIfAbsent(versionOf(config), v -> artifacts(config)).entrySet()) {
+      repo.publish(e.getKey(), e.getValue());
+    }
+    return this;
+  }
+
+  /** Every artifact document of a version, by URL (built once per version, shared by every lab). */
+  private static final Map<String, Map<URI, byte[]>> PUBLISHED = new java.util.concurrent.ConcurrentHashMap<>();
+
+  private Map<URI, byte[]> artifacts(AgentConfig config) {
+    Map<URI, byte[]> out = new java.util.LinkedHashMap<>();
     String tag = config.cluster().version() + "/" + versionOf(config);
     for (Artifact a : goal(config).rootFs().artifacts()) {
       byte[] bytes = a.install() instanceof Artifact.Install.Tarball t ? tarball(a.name(), t, tag)
           : script(((Artifact.Install.Binary) a.install()).fileName(), tag);
-      repo.publish(a.url(), bytes);
+      out.put(a.url(), bytes);
       if (a.checksum() instanceof Artifact.Checksum.Published p) {
-        repo.publish(p.url(), (SimArtifactRepository.sha256Hex(bytes) + "  " + a.name() + "\n").getBytes(StandardCharsets.UTF_8));
+        out.put(p.url(), (SimArtifactRepository.sha256Hex(bytes) + "  " + a.name() + "\n").getBytes(StandardCharsets.UTF_8));
       }
     }
-    return this;
+    return out;
   }
 
   private static byte[] script(String name, String tag) {
@@ -113,13 +133,48 @@ final class UpgradeLab {
     Params.Builder b = Params.builder(host.ports())
         .log(NOPLogger.NOP_LOGGER)
         .config(config)
-        .overrides(Overrides.builder().layout(layout).build());
+        .overrides(Overrides.builder().layout(layout).waitKubelet(this::awaitKubelet).build());
     previous.ifPresent(b::previous);
     return new Node(b.build());
   }
 
   Node node(AgentConfig config) {
     return node(config, Optional.empty());
+  }
+
+  /**
+   * kubelet's readiness wait, through the real bounded wait of the node, with the healthz answer
+   * decided by the version kubelet runs from: one listed in {@link #kubeletNeverReady} never
+   * answers.
+   */
+  private void awaitKubelet() throws InterruptedException {
+    boolean bad = activeVersionRaw().filter(kubeletNeverReady::contains).isPresent();
+    if (bad) {
+      host.probes().setHttp(StackControl.KUBELET_HEALTHZ, SimHealthProbes.Answer.REFUSED);
+    } else {
+      host.probes().reset();
+    }
+    new StackControl(host.ports().systemd(), host.ports().probes(), host.ports().clock(), NodeTimeouts.DEFAULTS).awaitKubelet("kubelet.service");
+  }
+
+  /** Makes every start of {@code unit} fail while {@code current} names {@code version}. */
+  void failStartWhileActive(String unit, String version) {
+    host.faults().add(FaultRule.when(call -> call.is("systemd.start", unit) && activeVersionRaw().filter(version::equals).isPresent())
+        .failWith(call -> new SystemdException(SystemdException.Kind.OTHER, unit, "Job for " + unit + " failed because the control process exited with error code")));
+  }
+
+  /** The active version read from the simulated disk directly (not a port call, so neither journaled nor a crash point). */
+  Optional<String> activeVersionRaw() {
+    synchronized (host.monitor()) {
+      try {
+        if (host.fs().lstat(layout.current()).isEmpty()) {
+          return Optional.empty();
+        }
+        return Optional.of(host.fs().readLink(layout.current()));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
   }
 
   /** Bootstrap as the agent does it: provision, configure, start, persist the applied config. */
@@ -182,6 +237,17 @@ final class UpgradeLab {
       return Optional.of(host.ports().files().readLink(current));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Whether anything is at {@code path}, read from the simulated disk directly. */
+  boolean exists(Path path) {
+    synchronized (host.monitor()) {
+      try {
+        return host.fs().lstat(path).isPresent();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
     }
   }
 

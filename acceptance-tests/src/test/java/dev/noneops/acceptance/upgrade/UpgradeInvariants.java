@@ -1,0 +1,127 @@
+package dev.noneops.acceptance.upgrade;
+
+import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.config.ConfigDigest;
+import dev.noneops.core.install.VersionVerifier;
+import dev.noneops.core.upgrade.RecoveryResult;
+import dev.noneops.testkit.fs.FileTreeSnapshot;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The invariants of DESIGN.md section 6 for an upgrade from {@code previous} to {@code target},
+ * checked on a lab: each check returns the violations it found (empty when it holds), so a suite
+ * can count and report every crash point instead of stopping at the first.
+ */
+final class UpgradeInvariants {
+  final AgentConfig previous;
+  final AgentConfig target;
+  final Map<String, String> previousFiles;
+  final Map<String, String> targetFiles;
+  final String previousVersion;
+  final String targetVersion;
+
+  UpgradeInvariants(AgentConfig previous, AgentConfig target, Map<String, String> previousFiles, Map<String, String> targetFiles,
+      String previousVersion, String targetVersion) {
+    this.previous = previous;
+    this.target = target;
+    this.previousFiles = previousFiles;
+    this.targetFiles = targetFiles;
+    this.previousVersion = previousVersion;
+    this.targetVersion = targetVersion;
+  }
+
+  /** At any instant (a crash included): {@code current} names a complete, verified version, the previous or the target. */
+  List<String> currentIsValid(UpgradeLab lab) {
+    List<String> out = new ArrayList<>();
+    Optional<String> current = lab.activeVersionRaw();
+    if (current.isEmpty()) {
+      out.add("current names no version");
+      return out;
+    }
+    if (!current.get().equals(previousVersion) && !current.get().equals(targetVersion)) {
+      out.add("current names " + current.get() + ", neither " + previousVersion + " nor " + targetVersion);
+    }
+    try {
+      VersionVerifier.Verification v = new VersionVerifier(lab.host.ports().files(), lab.layout).verify(current.get());
+      if (!v.verified()) {
+        out.add("current names an unverified version: " + v.describe());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out;
+  }
+
+  /**
+   * After recovery (and commit): a consistent pair running, nothing of the upgrade's state left,
+   * and a second recovery that changes nothing.
+   */
+  List<String> recovered(UpgradeLab lab) {
+    List<String> out = new ArrayList<>(currentIsValid(lab));
+    Optional<String> current = lab.activeVersionRaw();
+    Optional<AgentConfig> applied = lab.applied();
+    if (applied.isEmpty()) {
+      out.add("no applied config");
+      return out;
+    }
+    String appliedDigest = ConfigDigest.of(applied.get()).hex();
+    Map<String, String> files = lab.sharedFiles();
+    if (current.equals(Optional.of(targetVersion)) && appliedDigest.equals(ConfigDigest.of(target).hex())) {
+      out.addAll(diff("the target's shared files", targetFiles, files));
+    } else if (current.equals(Optional.of(previousVersion)) && appliedDigest.equals(ConfigDigest.of(previous).hex())) {
+      out.addAll(diff("the shared files from before the upgrade", previousFiles, files));
+    } else {
+      out.add("inconsistent pair: current " + current.orElse("none") + " with the applied config of "
+          + (appliedDigest.equals(ConfigDigest.of(target).hex()) ? "the target" : "the previous configuration"));
+    }
+    if (lab.exists(lab.layout.journal())) {
+      out.add("the upgrade journal is left behind");
+    }
+    if (lab.exists(lab.layout.confsnap())) {
+      out.add("the saved configuration is left behind");
+    }
+    if (lab.exists(lab.layout.staging())) {
+      out.add("the staging directory is left behind");
+    }
+    List<String> temps = lab.host.tempFiles(java.nio.file.Path.of("/"));
+    if (!temps.isEmpty()) {
+      out.add("temp files left behind: " + temps);
+    }
+    if (!lab.stackActive()) {
+      out.add("the stack is not running: " + lab.host.systemd().activeUnits());
+    }
+    FileTreeSnapshot before = lab.host.snapshot();
+    RecoveryResult again = lab.node(applied.get()).recoverUpgrade(applied.get());
+    if (again.outcome() != RecoveryResult.Outcome.NOTHING_TO_DO) {
+      out.add("a second recovery did something: " + again.outcome());
+    }
+    List<String> changed = lab.host.snapshot().diff(before);
+    if (!changed.isEmpty()) {
+      out.add("a second recovery changed the tree: " + changed);
+    }
+    return out;
+  }
+
+  private static List<String> diff(String what, Map<String, String> expected, Map<String, String> actual) {
+    List<String> out = new ArrayList<>();
+    for (Map.Entry<String, String> e : expected.entrySet()) {
+      String now = actual.get(e.getKey());
+      if (now == null) {
+        out.add(what + ": " + e.getKey() + " is missing");
+      } else if (!now.equals(e.getValue())) {
+        out.add(what + ": " + e.getKey() + " differs: " + now + " instead of " + e.getValue());
+      }
+    }
+    for (String path : actual.keySet()) {
+      if (!expected.containsKey(path)) {
+        out.add(what + ": " + path + " should not exist");
+      }
+    }
+    return out;
+  }
+}
