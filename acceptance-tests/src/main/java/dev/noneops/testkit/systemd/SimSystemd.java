@@ -495,7 +495,12 @@ public final class SimSystemd implements Systemd {
     if (d.masked()) {
       throw new SystemdException(SystemdException.Kind.OTHER, name, "Unit " + name + " is masked.");
     }
-    if (u.active == ActiveState.ACTIVE || u.active == ActiveState.ACTIVATING || !visiting.add(name)) {
+    if (u.active == ActiveState.ACTIVATING) {
+      // the start job joins the one still waiting for readiness, and waits as long
+      clock.advance(timeout);
+      return JobResult.WAIT_TIMEOUT;
+    }
+    if (u.active == ActiveState.ACTIVE || !visiting.add(name)) {
       return JobResult.DONE;
     }
     for (String dep : d.pulledIn()) {

@@ -1,0 +1,2 @@
+/** Health probes whose answers follow the simulated units or what a test sets. */
+package dev.noneops.testkit.health;

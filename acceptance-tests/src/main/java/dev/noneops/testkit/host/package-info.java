@@ -1,0 +1,2 @@
+/** Host facts a test sets. */
+package dev.noneops.testkit.host;

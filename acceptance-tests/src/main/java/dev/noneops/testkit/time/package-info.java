@@ -1,0 +1,2 @@
+/** Virtual time: a clock whose sleeps advance it at once. */
+package dev.noneops.testkit.time;
