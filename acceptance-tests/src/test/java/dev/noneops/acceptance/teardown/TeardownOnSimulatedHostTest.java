@@ -15,7 +15,9 @@ import dev.noneops.core.teardown.TeardownReport.Action;
 import dev.noneops.core.teardown.TeardownReport.Kept;
 import dev.noneops.core.teardown.TeardownReport.Reason;
 import dev.noneops.core.teardown.TeardownReport.Removed;
+import dev.noneops.core.teardown.TeardownSettings;
 import dev.noneops.core.upgrade.NodeBusyException;
+import dev.noneops.core.upgrade.NodeLock;
 import dev.noneops.ports.events.NodeEvents;
 import dev.noneops.ports.files.HostLock;
 import dev.noneops.ports.systemd.ActiveState;
@@ -313,6 +315,19 @@ class TeardownOnSimulatedHostTest {
 
     assertThat(node.host.snapshot()).isEqualTo(before);
     other.get().close();
+  }
+
+  @Test
+  void aTeardownSharingTheLockOfItsProcessReentersIt() throws Exception {
+    SimNode node = SimNode.running();
+    NodeLock lock = new NodeLock(node.files(), node.layout);
+    Teardown teardown = new Teardown(node.host.ports(), node.layout, node.paths, TeardownSettings.defaults(),
+        LoggerFactory.getLogger(getClass()), lock);
+
+    try (NodeLock.Hold held = lock.acquire("reset the node")) {
+      assertThat(reset(teardown).complete()).isTrue();
+    }
+    assertThat(teardown.present()).isFalse();
   }
 
   @Test

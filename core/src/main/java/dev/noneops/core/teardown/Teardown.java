@@ -55,12 +55,20 @@ public final class Teardown {
   }
 
   public Teardown(HostPorts ports, Layout layout, HostPaths paths, TeardownSettings settings, Logger log) {
+    this(ports, layout, paths, settings, log, new NodeLock(Objects.requireNonNull(ports, "ports").files(), layout));
+  }
+
+  /**
+   * A teardown that serialises through {@code lock}: pass the {@link NodeLock} of the node in the
+   * same process, so a teardown run while it holds the lock re-enters it instead of being refused.
+   */
+  public Teardown(HostPorts ports, Layout layout, HostPaths paths, TeardownSettings settings, Logger log, NodeLock lock) {
     this.ports = Objects.requireNonNull(ports, "ports");
     this.layout = Objects.requireNonNull(layout, "layout");
     this.paths = Objects.requireNonNull(paths, "paths");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.log = Objects.requireNonNull(log, "log");
-    this.lock = new NodeLock(ports.files(), layout);
+    this.lock = Objects.requireNonNull(lock, "lock");
   }
 
   /** The teardown of the real host: default layout, units in {@code /etc/systemd/system}. */
