@@ -170,13 +170,6 @@ public final class Syscalls {
     return posix.strerror(errno);
   }
 
-  /** The process's current umask (read by setting and restoring it). */
-  public int umask() {
-    int old = posix.umask(022);
-    posix.umask(old);
-    return old;
-  }
-
   /** Sets the process umask, returning the previous one. */
   public int umask(int mask) {
     return posix.umask(mask);

@@ -1,0 +1,2 @@
+/** Running host commands with timeouts and bounded output capture. */
+package dev.noneops.hostfs.commands;

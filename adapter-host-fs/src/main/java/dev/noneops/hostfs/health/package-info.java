@@ -1,0 +1,2 @@
+/** HTTP and DNS health probes. */
+package dev.noneops.hostfs.health;

@@ -1,0 +1,2 @@
+/** The system clock as a port. */
+package dev.noneops.hostfs.time;
