@@ -2,6 +2,7 @@ package dev.noneops.systemd;
 
 import dev.noneops.ports.systemd.ActiveState;
 import dev.noneops.ports.systemd.JobResult;
+import dev.noneops.ports.systemd.LoadState;
 import dev.noneops.ports.systemd.Systemd;
 import dev.noneops.ports.systemd.SystemdException;
 import dev.noneops.ports.systemd.SystemdException.Kind;
@@ -178,25 +179,57 @@ public final class DbusSystemd implements Systemd, AutoCloseable {
     daemonReload();
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>systemd answers {@code NoSuchUnit} for a unit that has a unit file but is not loaded at the
+   * moment (it unloads inactive units it has no use for); such a unit has no failed state, so that
+   * is a successful no-op here. Only a unit without a unit file is {@link Kind#NO_SUCH_UNIT}.
+   */
   @Override
   public void resetFailed(String unit) {
     UnitNames.requireUnitName(unit);
-    call("reset-failed", unit, () -> {
-      manager.ResetFailedUnit(unit);
-      return null;
-    });
+    try {
+      call("reset-failed", unit, () -> {
+        manager.ResetFailedUnit(unit);
+        return null;
+      });
+    } catch (SystemdException notLoaded) {
+      rethrowUnlessUnloadedButKnown(notLoaded, unit);
+    }
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>A unit that has a unit file but is not loaded has no processes: signalling all of them is a
+   * no-op (as systemd does for a loaded unit without processes), signalling its main process is
+   * {@link Kind#OTHER}, as systemd's "No main process to kill".
+   */
   @Override
   public void kill(String unit, boolean all, int signal) {
     UnitNames.requireUnitName(unit);
     if (signal <= 0 || signal > 64) {
       throw new IllegalArgumentException("not a signal number (1..64): " + signal + " for " + unit);
     }
-    call("kill", unit, () -> {
-      manager.KillUnit(unit, all ? "all" : "main", signal);
-      return null;
-    });
+    try {
+      call("kill", unit, () -> {
+        manager.KillUnit(unit, all ? "all" : "main", signal);
+        return null;
+      });
+    } catch (SystemdException notLoaded) {
+      rethrowUnlessUnloadedButKnown(notLoaded, unit);
+      if (!all) {
+        throw new SystemdException(Kind.OTHER, unit, "systemd: kill " + unit + " failed: no main process to kill (the unit is not loaded)", notLoaded);
+      }
+    }
+  }
+
+  /** Rethrows {@code failure} unless it is {@code NoSuchUnit} for a unit that has a unit file. */
+  private void rethrowUnlessUnloadedButKnown(SystemdException failure, String unit) {
+    if (failure.kind() != Kind.NO_SUCH_UNIT || status(unit).load() == LoadState.NOT_FOUND) {
+      throw failure;
+    }
   }
 
   /** Closes the connection; waiting callers fail with {@link Kind#UNREACHABLE}. Idempotent. */

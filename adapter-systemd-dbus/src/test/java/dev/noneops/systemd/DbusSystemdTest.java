@@ -35,11 +35,11 @@ class DbusSystemdTest {
   @BeforeEach
   void startBus() throws Exception {
     bus = PrivateDbusDaemon.start(dir, List.of(
-        "<deny send_destination=\"org.freedesktop.systemd1\" send_path=\"" + FakeSystemd.unitPath(FORBIDDEN) + "\"/>",
-        "<deny send_destination=\"org.freedesktop.systemd1\" send_interface=\"org.freedesktop.systemd1.Manager\" send_member=\"ResetFailedUnit\"/>"));
+        "<deny send_destination=\"org.freedesktop.systemd1\" send_path=\"" + FakeSystemd.unitPath(FORBIDDEN) + "\"/>"));
     systemd = FakeSystemd.exportOn(bus.address());
     systemd.addService("kubelet.service");
     systemd.addService(FORBIDDEN);
+    systemd.addService("other.service");
     adapter = DbusSystemd.connect(bus.address());
   }
 
@@ -229,7 +229,45 @@ class DbusSystemdTest {
     }
 
     @Test
+    void resetFailedCallsResetFailedUnit() {
+      adapter.resetFailed("other.service");
+
+      assertThat(systemd.calls()).endsWith("ResetFailedUnit other.service");
+    }
+
+    @Test
+    void resetFailedOfAUnitSystemdHasUnloadedIsANoOp() {
+      systemd.unload("other.service");
+
+      adapter.resetFailed("other.service");
+
+      assertThat(systemd.calls()).contains("ResetFailedUnit other.service", "LoadUnit other.service");
+    }
+
+    @Test
+    void killingAllProcessesOfAnUnloadedUnitIsANoOpButItHasNoMainProcess() {
+      systemd.unload("other.service");
+
+      adapter.kill("other.service", true, 15);
+      systemd.unload("other.service");
+      assertThatThrownBy(() -> adapter.kill("other.service", false, 15))
+          .isInstanceOfSatisfying(SystemdException.class, e -> {
+            assertThat(e.kind()).isEqualTo(Kind.OTHER);
+            assertThat(e.getMessage()).contains("no main process");
+          });
+    }
+
+    @Test
+    void resetFailedAndKillOfAUnitWithoutUnitFileAreNoSuchUnit() {
+      assertThatThrownBy(() -> adapter.resetFailed("nothing-here.service"))
+          .isInstanceOfSatisfying(SystemdException.class, e -> assertThat(e.kind()).isEqualTo(Kind.NO_SUCH_UNIT));
+      assertThatThrownBy(() -> adapter.kill("nothing-here.service", true, 15))
+          .isInstanceOfSatisfying(SystemdException.class, e -> assertThat(e.kind()).isEqualTo(Kind.NO_SUCH_UNIT));
+    }
+
+    @Test
     void killSendsTheSignalToAllProcessesOrOnlyTheMainOne() {
+      adapter.start("kubelet.service", GENEROUS);
       adapter.kill("kubelet.service", true, 9);
       adapter.kill("kubelet.service", false, 15);
 
@@ -258,14 +296,30 @@ class DbusSystemdTest {
     }
 
     @Test
-    void aCallTheBusPolicyRefusesIsAccessDenied() {
+    void aCallTheBusPolicyRefusesIsAccessDenied() throws Exception {
       assertThatThrownBy(() -> adapter.status(FORBIDDEN))
-          .isInstanceOfSatisfying(SystemdException.class, e -> assertThat(e.kind()).isEqualTo(Kind.ACCESS_DENIED));
-      assertThatThrownBy(() -> adapter.resetFailed("kubelet.service"))
           .isInstanceOfSatisfying(SystemdException.class, e -> {
             assertThat(e.kind()).isEqualTo(Kind.ACCESS_DENIED);
-            assertThat(e.unit()).isEqualTo("kubelet.service");
+            assertThat(e.unit()).isEqualTo(FORBIDDEN);
           });
+    }
+
+    @Test
+    void aManagerMethodTheBusPolicyRefusesIsAccessDenied() throws Exception {
+      Path strictDir = java.nio.file.Files.createDirectory(dir.resolve("strict"));
+      try (PrivateDbusDaemon strictBus = PrivateDbusDaemon.start(strictDir, List.of(
+              "<deny send_destination=\"org.freedesktop.systemd1\" send_interface=\"org.freedesktop.systemd1.Manager\" send_member=\"KillUnit\"/>"));
+          FakeSystemd strictSystemd = FakeSystemd.exportOn(strictBus.address());
+          DbusSystemd strictAdapter = DbusSystemd.connect(strictBus.address())) {
+        strictSystemd.addService("kubelet.service");
+
+        assertThatThrownBy(() -> strictAdapter.kill("kubelet.service", true, 15))
+            .isInstanceOfSatisfying(SystemdException.class, e -> {
+              assertThat(e.kind()).isEqualTo(Kind.ACCESS_DENIED);
+              assertThat(e.unit()).isEqualTo("kubelet.service");
+            });
+        assertThat(strictSystemd.calls()).noneMatch(call -> call.startsWith("KillUnit"));
+      }
     }
 
     @Test

@@ -18,6 +18,7 @@ import org.freedesktop.dbus.connections.impl.DBusConnection;
 import org.freedesktop.dbus.connections.impl.DBusConnectionBuilder;
 import org.freedesktop.dbus.errors.UnknownProperty;
 import org.freedesktop.dbus.exceptions.DBusException;
+import org.freedesktop.dbus.exceptions.DBusExecutionException;
 import org.freedesktop.dbus.interfaces.Properties;
 import org.freedesktop.dbus.types.UInt32;
 import org.freedesktop.dbus.types.Variant;
@@ -126,12 +127,28 @@ final class FakeSystemd implements AutoCloseable {
     }
   }
 
+  /** A unit with a unit file, loaded now if it was not (as systemd loads units on demand). */
   private FakeUnit knownUnit(String name, String notFoundMessage) {
     FakeUnit unit = units.get(name);
     if (unit == null || unit.load.equals("not-found")) {
       throw new NoSuchUnit(notFoundMessage.formatted(name));
     }
+    unit.loaded = true;
     return unit;
+  }
+
+  /** A unit that is loaded right now; systemd answers NoSuchUnit for any other. */
+  private FakeUnit loadedUnit(String name) {
+    FakeUnit unit = units.get(name);
+    if (unit == null || unit.load.equals("not-found") || !unit.loaded) {
+      throw new NoSuchUnit("Unit %s not loaded.".formatted(name));
+    }
+    return unit;
+  }
+
+  /** Makes systemd forget a loaded unit, as it does with inactive units nothing references. */
+  void unload(String name) {
+    units.get(name).loaded = false;
   }
 
   /** systemd's object-path escaping: every byte outside [A-Za-z0-9] becomes _xx. */
@@ -195,7 +212,7 @@ final class FakeSystemd implements AutoCloseable {
     @Override
     public DBusPath GetUnit(String name) {
       calls.add("GetUnit " + name);
-      return new DBusPath(knownUnit(name, "Unit %s not loaded.").path);
+      return new DBusPath(loadedUnit(name).path);
     }
 
     @Override
@@ -210,6 +227,7 @@ final class FakeSystemd implements AutoCloseable {
         }
         return stub;
       });
+      unit.loaded = true;
       return new DBusPath(unit.path);
     }
 
@@ -226,13 +244,16 @@ final class FakeSystemd implements AutoCloseable {
     @Override
     public void ResetFailedUnit(String name) {
       calls.add("ResetFailedUnit " + name);
-      knownUnit(name, "Unit %s not loaded.").result = "success";
+      loadedUnit(name).result = "success";
     }
 
     @Override
     public void KillUnit(String name, String whom, int signal) {
       calls.add("KillUnit " + name + " " + whom + " " + signal);
-      knownUnit(name, "Unit %s not loaded.");
+      FakeUnit unit = loadedUnit(name);
+      if (whom.equals("main") && unit.mainPid == 0) {
+        throw new DBusExecutionException("No main process to kill");
+      }
     }
 
     @Override
@@ -281,6 +302,7 @@ final class FakeSystemd implements AutoCloseable {
     volatile String sub = "dead";
     volatile long mainPid;
     volatile String result = "success";
+    volatile boolean loaded = true;
 
     FakeUnit(String name, String load, String fragmentPath) {
       this.name = name;
