@@ -21,6 +21,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -29,6 +32,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import jnr.posix.FileStat;
 
 /**
@@ -45,6 +49,8 @@ public final class PosixHostFiles implements HostFiles {
   private static final int COPY_BUFFER = 64 * 1024;
   private static final int MAX_NAME_IN_TEMP = 96;
   private static final int LOCK_FILE_MODE = 0600;
+  private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY =
+      PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
 
   private final Syscalls syscalls;
   private final MountIdSource mounts;
@@ -157,7 +163,9 @@ public final class PosixHostFiles implements HostFiles {
   private long writeSynced(Path temp, Path target, InputStream content, int mode) throws IOException {
     FileChannel channel;
     try {
-      channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+      // Owner-only until the content is complete: a secret is never readable through a wider
+      // temporary mode; the exact mode is set once it is written.
+      channel = FileChannel.open(temp, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), OWNER_ONLY);
     } catch (IOException e) {
       throw IoErrors.translate(e, "write", target);
     }

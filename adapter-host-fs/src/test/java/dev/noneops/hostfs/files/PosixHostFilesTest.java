@@ -111,6 +111,33 @@ class PosixHostFilesTest {
     }
 
     @Test
+    void keepsTheTempFileOwnerOnlyWhileTheContentIsWritten() throws Exception {
+      Path target = dir.resolve("bootstrap-kubeconfig");
+      syscalls.umask(0);
+      int[] tempMode = {-1};
+      InputStream watched =
+          new InputStream() {
+            private int n;
+
+            @Override
+            public int read() throws IOException {
+              if (n == 1) {
+                try (var s = Files.list(dir)) {
+                  Path temp = s.filter(p -> p.getFileName().toString().startsWith(HostFiles.TEMP_PREFIX)).findFirst().orElseThrow();
+                  tempMode[0] = modeOf(temp);
+                }
+              }
+              return n++ < 3 ? 's' : -1;
+            }
+          };
+
+      files.writeDurably(target, watched, 0644);
+
+      assertThat(tempMode[0]).isEqualTo(0600);
+      assertThat(modeOf(target)).isEqualTo(0644);
+    }
+
+    @Test
     void streamsLargeContent() throws Exception {
       byte[] block = new byte[1 << 20];
       List<InputStream> blocks = java.util.stream.Stream.generate(() -> (InputStream) new ByteArrayInputStream(block)).limit(8).toList();
