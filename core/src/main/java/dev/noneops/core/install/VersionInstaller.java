@@ -4,7 +4,6 @@ import dev.noneops.core.goalstate.Artifact;
 import dev.noneops.core.goalstate.RootFs;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.task.Task;
-import dev.noneops.core.task.TaskFailedException;
 import dev.noneops.core.task.TaskRunner;
 import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.download.ArtifactDownloader;
@@ -71,7 +70,12 @@ public final class VersionInstaller {
   /** What {@link #install} did. */
   public record Result(String version, Path directory, boolean reused, long bytesDownloaded) {}
 
-  /** Makes sure {@code rootFs}'s version is installed and verified. */
+  /**
+   * Makes sure {@code rootFs}'s version is installed and verified.
+   *
+   * @throws dev.noneops.core.task.TaskFailedException when an artifact fails, naming its
+   *     {@code download-<artifact>} task; the cause is an {@link InstallException}
+   */
   public Result install(RootFs rootFs) throws IOException {
     String version = rootFs.versionName();
     Path dir = layout.versionDir(version);
@@ -118,15 +122,7 @@ public final class VersionInstaller {
     for (Artifact artifact : rootFs.artifacts()) {
       downloads.add(Task.of("download-" + artifact.name(), () -> transferred.addAndGet(installArtifact(version, staged, artifact, entries))));
     }
-    try {
-      runner.execute(runner.parallel(downloads));
-    } catch (TaskFailedException failed) {
-      Throwable cause = failed.rootError();
-      if (cause instanceof IOException io) {
-        throw io;
-      }
-      throw failed;
-    }
+    runner.execute(runner.parallel(downloads));
     LayoutTrees.remove(files, staged.resolve(DOWNLOADS));
     files.writeDurably(staged.resolve(Layout.MANIFEST), new Manifest(version, entries).toJson(), 0644);
     files.renameDurably(staged, dir);

@@ -59,6 +59,10 @@ public final class ForeignStackDetector {
     }
     for (String binary : BINARIES) {
       for (String dir : BINARY_DIRS) {
+        Optional<FileMeta> dirMeta = files.lstat(paths.host(dir));
+        if (dirMeta.isEmpty() || dirMeta.get().isSymlink()) {
+          continue;
+        }
         Path path = paths.host(dir + "/" + binary);
         Optional<FileMeta> meta = files.lstat(path);
         if (meta.isPresent() && !pointsIntoLayout(path, meta.get())) {
