@@ -167,6 +167,20 @@ class DbusSystemdSystemTest {
   }
 
   @Test
+  void resetFailedAndKillAllOfAUnitSystemdHasUnloadedAreNoOps() throws InterruptedException {
+    systemd.start("noneops-sleeper.service", JOB_TIMEOUT);
+    systemd.stop("noneops-sleeper.service", JOB_TIMEOUT);
+    awaitUnloaded("noneops-sleeper.service");
+
+    systemd.resetFailed("noneops-sleeper.service");
+    systemd.kill("noneops-sleeper.service", true, 15);
+    assertThatThrownBy(() -> systemd.kill("noneops-sleeper.service", false, 15))
+        .isInstanceOfSatisfying(SystemdException.class, e -> assertThat(e.kind()).isEqualTo(SystemdException.Kind.OTHER));
+    assertThatThrownBy(() -> systemd.resetFailed("noneops-absent.service"))
+        .isInstanceOfSatisfying(SystemdException.class, e -> assertThat(e.kind()).isEqualTo(SystemdException.Kind.NO_SUCH_UNIT));
+  }
+
+  @Test
   void enableAndDisableManageTheInstallSymlinks() {
     Path wants = SANDBOX.sandbox().path("/etc/systemd/system/multi-user.target.wants/noneops-sleeper.service");
 
@@ -189,6 +203,18 @@ class DbusSystemdSystemTest {
         .isInstanceOfSatisfying(SystemdException.class, e -> assertThat(e.kind()).isEqualTo(SystemdException.Kind.NO_SUCH_UNIT));
     assertThatThrownBy(() -> systemd.enable(List.of("noneops-absent.service")))
         .isInstanceOfSatisfying(SystemdException.class, e -> assertThat(e.kind()).isEqualTo(SystemdException.Kind.NO_SUCH_UNIT));
+  }
+
+  /** Waits until systemd dropped the inactive unit from memory, as it does with unreferenced units. */
+  private static void awaitUnloaded(String unit) throws InterruptedException {
+    for (int attempt = 0; attempt < 100; attempt++) {
+      String listed = SANDBOX.sandbox().systemctl("list-units", "--all", "--plain", "--no-legend", unit).stdout();
+      if (listed.isBlank()) {
+        return;
+      }
+      Thread.sleep(50);
+    }
+    throw new AssertionError(unit + " is still loaded");
   }
 
   private static String commandLineOf(long pid) {
