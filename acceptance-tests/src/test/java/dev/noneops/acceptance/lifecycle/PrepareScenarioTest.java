@@ -1,0 +1,92 @@
+package dev.noneops.acceptance.lifecycle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.noneops.core.goalstate.MachineGoalState;
+import dev.noneops.core.node.Node;
+import dev.noneops.core.node.NodeBackend;
+import dev.noneops.core.node.NodeRoot;
+import dev.noneops.core.node.Params;
+import dev.noneops.testkit.fs.FileTreeSnapshot;
+import java.io.IOException;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/** Prepare reuses what is installed and verified, and repairs what is not. */
+class PrepareScenarioTest {
+
+  @Test
+  void prepareOfAnInstalledVersionDownloadsZeroBytes() {
+    LifecycleLab lab = new LifecycleLab();
+    MachineGoalState goal = lab.goal(LifecycleLab.config());
+    lab.bootstrap(goal);
+    long served = lab.host.artifacts().bytesServed();
+    long requests = lab.host.artifacts().requests();
+    FileTreeSnapshot layoutBefore = lab.host.snapshot(lab.layout.root());
+    lab.host.journal().clear();
+
+    NodeRoot root = lab.node(LifecycleLab.config()).prepare();
+
+    assertThat(root.slot()).isEqualTo(goal.rootFs().versionName());
+    assertThat(root.directory()).isEqualTo(lab.layout.versionDir(goal.rootFs().versionName()));
+    assertThat(lab.host.artifacts().bytesServed()).isEqualTo(served);
+    assertThat(lab.host.artifacts().requests()).isEqualTo(requests);
+    assertThat(lab.host.journal().calls()).noneMatch(c -> c.port().equals("downloads"));
+    assertThat(lab.host.snapshot(lab.layout.root())).isEqualTo(layoutBefore);
+  }
+
+  @Test
+  void anIncompleteVersionIsRemovedAndInstalledAgain() throws IOException {
+    LifecycleLab lab = new LifecycleLab();
+    MachineGoalState goal = lab.goal(LifecycleLab.config());
+    lab.publish(goal);
+    String v = goal.rootFs().versionName();
+    Path dir = lab.layout.versionDir(v);
+    lab.host.fs().seedFile(dir.resolve("bin/kubelet"), "half a kubelet", 0755);
+    lab.host.fs().seedFile(dir.resolve("bin/stray"), "left by a crash", 0644);
+    lab.host.fs().seedFile(lab.layout.staging().resolve(v).resolve("bin/kubectl"), "partial", 0755);
+
+    Node node = lab.node(goal);
+    node.prepare();
+
+    assertThat(node.verifier().verify(v).verified()).isTrue();
+    assertThat(lab.host.ports().files().readString(dir.resolve("bin/kubelet"))).startsWith("#!/bin/sh\n# kubelet");
+    assertThat(lab.host.snapshot(lab.layout.root()).paths()).doesNotContain(dir.resolve("bin/stray").toString())
+        .noneMatch(p -> p.startsWith(lab.layout.staging().toString()));
+    assertThat(lab.host.tempFiles(lab.layout.root())).isEmpty();
+  }
+
+  @Test
+  void aVersionWhoseFilesNoLongerMatchItsManifestIsReportedCorrupt() throws IOException {
+    LifecycleLab lab = new LifecycleLab();
+    MachineGoalState goal = lab.goal(LifecycleLab.config());
+    Node node = lab.bootstrap(goal);
+    String v = goal.rootFs().versionName();
+    lab.host.fs().seedFile(lab.layout.binDir(v).resolve("runc"), "#!/bin/sh\n# swapped\n", 0755);
+
+    var verification = node.verifier().verify(v);
+
+    assertThat(verification.verified()).isFalse();
+    assertThat(verification.describe()).contains("bin/runc has").contains("manifest says");
+  }
+
+  @Test
+  void stopAndStatusWorkWithoutAConfiguration() {
+    LifecycleLab lab = new LifecycleLab();
+    MachineGoalState goal = lab.goal(LifecycleLab.config());
+    lab.bootstrap(goal);
+
+    Node bare = lab.node(Params.builder(lab.host.ports()));
+    NodeBackend backend = bare.backend();
+    assertThat(backend.status().running()).isTrue();
+    assertThat(backend.status().version()).contains(goal.rootFs().versionName());
+
+    lab.host.journal().clear();
+    backend.stop();
+
+    assertThat(lab.unitJobsAndWaits()).containsExactly(
+        "systemd.stop(kubelet.service)", "systemd.stop(containerd.service)", "systemd.stop(localdns.service)");
+    assertThat(backend.status().running()).isFalse();
+    assertThat(bare.running()).isFalse();
+  }
+}

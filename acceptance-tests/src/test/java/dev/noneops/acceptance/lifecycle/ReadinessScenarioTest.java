@@ -1,0 +1,117 @@
+package dev.noneops.acceptance.lifecycle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.noneops.core.goalstate.MachineGoalState;
+import dev.noneops.core.node.ConfigureResult;
+import dev.noneops.core.node.Node;
+import dev.noneops.core.node.ReadinessTimeoutException;
+import dev.noneops.core.node.StackControl;
+import dev.noneops.core.node.UnitJobException;
+import dev.noneops.core.task.TaskFailedException;
+import dev.noneops.ports.systemd.JobResult;
+import dev.noneops.testkit.health.SimHealthProbes;
+import dev.noneops.testkit.systemd.UnitBehaviour;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Starts and restarts wait for readiness, boundedly, and say what they waited for. */
+class ReadinessScenarioTest {
+
+  @Test
+  void aKubeletThatNeverBecomesReadyFailsTheStartAfterABoundedWaitNamingTheUnit() {
+    LifecycleLab lab = new LifecycleLab();
+    MachineGoalState goal = lab.goal(LifecycleLab.config());
+    lab.publish(goal);
+    lab.host.probes().setHttp(StackControl.KUBELET_HEALTHZ, SimHealthProbes.Answer.REFUSED);
+    Node node = lab.node(goal);
+    node.provision();
+    ConfigureResult changes = node.configure();
+    node.loadKernelModules();
+    Duration before = lab.host.clock().elapsed();
+
+    Throwable thrown = catchThrowable(() -> node.start(false, changes));
+
+    ReadinessTimeoutException timeout = TaskFailedException.find(thrown, ReadinessTimeoutException.class).orElseThrow();
+    assertThat(timeout.unit()).isEqualTo("kubelet.service");
+    assertThat(timeout.waited()).isEqualTo(Duration.ofSeconds(120));
+    assertThat(thrown).hasMessageContaining("start: ").hasMessageContaining("wait-kubelet: kubelet.service did not become ready")
+        .hasMessageContaining("after waiting 120s");
+    assertThat(lab.host.clock().elapsed().minus(before)).isEqualTo(Duration.ofSeconds(120));
+    long polls = lab.host.journal().calls().stream().filter(c -> c.is("probes.httpOk")).count();
+    assertThat(polls).isEqualTo(61);
+  }
+
+  @Test
+  void aHangingHealthzIsBoundedByTheSameWait() {
+    LifecycleLab lab = new LifecycleLab();
+    MachineGoalState goal = lab.goal(LifecycleLab.config());
+    lab.publish(goal);
+    lab.host.probes().setHttp(StackControl.KUBELET_HEALTHZ, SimHealthProbes.Answer.HANGS);
+    Node node = lab.node(goal);
+    node.provision();
+    ConfigureResult changes = node.configure();
+    Duration before = lab.host.clock().elapsed();
+
+    Throwable thrown = catchThrowable(() -> node.start(false, changes));
+
+    ReadinessTimeoutException timeout = TaskFailedException.find(thrown, ReadinessTimeoutException.class).orElseThrow();
+    assertThat(timeout.waited()).isBetween(Duration.ofSeconds(120), Duration.ofSeconds(122));
+    assertThat(lab.host.clock().elapsed().minus(before)).isLessThanOrEqualTo(Duration.ofSeconds(122));
+  }
+
+  @Test
+  void aUnitThatFailsToStartStopsTheStartNamingTheUnitAndKubeletIsNotStarted() {
+    LifecycleLab lab = new LifecycleLab();
+    MachineGoalState goal = lab.goal(LifecycleLab.config());
+    lab.publish(goal);
+    lab.host.systemd().setBehaviour("containerd.service", UnitBehaviour.failsToStart());
+    Node node = lab.node(goal);
+    node.provision();
+    ConfigureResult changes = node.configure();
+
+    Throwable thrown = catchThrowable(() -> node.start(false, changes));
+
+    UnitJobException failed = TaskFailedException.find(thrown, UnitJobException.class).orElseThrow();
+    assertThat(failed.unit()).isEqualTo("containerd.service");
+    assertThat(failed.result()).isEqualTo(JobResult.FAILED);
+    assertThat(thrown).hasMessageContaining("start-containerd: start containerd.service: job failed");
+    assertThat(lab.host.journal().calls()).noneMatch(c -> c.is("systemd.start", "kubelet.service"));
+  }
+
+  @Test
+  void restartGoesLocalDnsThenContainerdThenKubeletWaitingForDnsAndForKubelet() {
+    LifecycleLab lab = new LifecycleLab();
+    Node node = lab.bootstrap(lab.goal(LifecycleLab.config()));
+    lab.host.journal().clear();
+
+    node.restart();
+
+    assertThat(lab.unitJobsAndWaits()).containsExactly(
+        "systemd.restart(localdns.service)",
+        "probes.dnsAnswers(169.254.20.10)",
+        "systemd.restart(containerd.service)",
+        "systemd.restart(kubelet.service)",
+        "systemd.awaitState(kubelet.service)");
+    assertThat(node.running()).isTrue();
+  }
+
+  @Test
+  void restartWaitsBoundedlyForLocalDnsAndRestartsNothingElseWhenItNeverAnswers() {
+    LifecycleLab lab = new LifecycleLab();
+    Node node = lab.bootstrap(lab.goal(LifecycleLab.config()));
+    lab.host.probes().setDns("169.254.20.10", SimHealthProbes.Answer.REFUSED);
+    lab.host.journal().clear();
+
+    Throwable thrown = catchThrowable(node::restart);
+
+    ReadinessTimeoutException timeout = TaskFailedException.find(thrown, ReadinessTimeoutException.class).orElseThrow();
+    assertThat(timeout.unit()).isEqualTo("localdns.service");
+    assertThat(timeout.waited()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(thrown).hasMessageContaining("wait-localdns").hasMessageContaining("DNS answering on 169.254.20.10:53");
+    List<String> jobs = lab.unitJobsAndWaits().stream().filter(s -> s.startsWith("systemd.")).toList();
+    assertThat(jobs).containsExactly("systemd.restart(localdns.service)");
+  }
+}
