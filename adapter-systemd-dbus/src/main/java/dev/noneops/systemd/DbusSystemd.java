@@ -18,12 +18,14 @@ import java.util.Set;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
+import java.util.function.Supplier;
 import org.freedesktop.dbus.DBusPath;
 import org.freedesktop.dbus.connections.IDisconnectCallback;
 import org.freedesktop.dbus.connections.impl.DBusConnection;
 import org.freedesktop.dbus.exceptions.DBusException;
 import org.freedesktop.dbus.interfaces.DBusSigHandler;
 import org.freedesktop.dbus.interfaces.Properties.PropertiesChanged;
+import org.freedesktop.dbus.matchrules.DBusMatchRule;
 import org.freedesktop.dbus.matchrules.DBusMatchRuleBuilder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -135,8 +137,8 @@ public final class DbusSystemd implements Systemd, AutoCloseable {
     Deadline deadline = Deadline.after(timeout);
     DBusPath unitPath = loadUnit(unit);
     Semaphore changed = new Semaphore(0);
-    DBusSigHandler<PropertiesChanged> wake = signal -> changed.release();
-    try (AutoCloseable registration = connection.addSigHandler(propertiesChangedOf(unitPath), wake)) {
+    AutoCloseable registration = watchProperties(unit, unitPath, signal -> changed.release());
+    try {
       while (true) {
         UnitStatus current = states.read(unit, unitPath);
         if (wanted.contains(current.active()) || deadline.passed()) {
@@ -147,15 +149,29 @@ public final class DbusSystemd implements Systemd, AutoCloseable {
           changed.drainPermits();
         }
       }
-    } catch (DBusException failure) {
-      throw SystemdErrors.fromSetup("watch the state of", unit, failure);
     } catch (InterruptedException interrupted) {
       Thread.currentThread().interrupt();
       throw new SystemdException(Kind.OTHER, unit, "interrupted while waiting for the state of " + unit, interrupted);
-    } catch (SystemdException | IllegalArgumentException passThrough) {
-      throw passThrough;
+    } finally {
+      unregister(registration);
+    }
+  }
+
+  /** Registers {@code wake} for {@code PropertiesChanged} of the unit object; it must not block. */
+  private AutoCloseable watchProperties(String unit, DBusPath unitPath, DBusSigHandler<PropertiesChanged> wake) {
+    try {
+      DBusMatchRule rule = DBusMatchRuleBuilder.create().withType(PropertiesChanged.class).withPath(unitPath.getPath()).build();
+      return connection.addSigHandler(rule, wake);
+    } catch (DBusException failure) {
+      throw SystemdErrors.fromSetup("watch the state of", unit, failure);
+    }
+  }
+
+  private void unregister(AutoCloseable registration) {
+    try {
+      registration.close();
     } catch (Exception failure) {
-      throw new SystemdException(Kind.OTHER, unit, "systemd: watching " + unit + " failed: " + failure.getMessage(), failure);
+      LOG.debug("removing a PropertiesChanged handler on {} failed", address, failure);
     }
   }
 
@@ -280,12 +296,7 @@ public final class DbusSystemd implements Systemd, AutoCloseable {
     return units.stream().map(UnitNames::requireUnitFile).toList();
   }
 
-  private static org.freedesktop.dbus.matchrules.DBusMatchRule propertiesChangedOf(DBusPath unitPath)
-      throws DBusException {
-    return DBusMatchRuleBuilder.create().withType(PropertiesChanged.class).withPath(unitPath.getPath()).build();
-  }
-
-  private <T> T call(String action, String unit, java.util.function.Supplier<T> remoteCall) {
+  private <T> T call(String action, String unit, Supplier<T> remoteCall) {
     try {
       return remoteCall.get();
     } catch (RuntimeException failure) {

@@ -87,11 +87,16 @@ final class PrivateDbusDaemon implements AutoCloseable {
   }
 
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     process.destroy();
-    if (!process.waitFor(5, TimeUnit.SECONDS)) {
+    try {
+      if (!process.waitFor(5, TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+        process.waitFor(5, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
       process.destroyForcibly();
-      process.waitFor(5, TimeUnit.SECONDS);
+      Thread.currentThread().interrupt();
     }
   }
 }
