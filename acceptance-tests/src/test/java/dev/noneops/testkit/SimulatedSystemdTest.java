@@ -157,6 +157,19 @@ class SimulatedSystemdTest {
   }
 
   @Test
+  void healthProbesFollowTheUnitsUnlessATestSaysOtherwise() {
+    var probes = host.ports().probes();
+    java.net.URI healthz = java.net.URI.create("http://127.0.0.1:10248/healthz");
+    assertThat(probes.httpOk(healthz, T)).isFalse();
+    systemd.start("kubelet.service", T);
+    assertThat(probes.httpOk(healthz, T)).isTrue();
+    host.probes().setEveryHttp(dev.noneops.testkit.health.SimHealthProbes.Answer.HANGS);
+    Duration before = host.clock().elapsed();
+    assertThat(probes.httpOk(healthz, T)).isFalse();
+    assertThat(host.clock().elapsed().minus(before)).isEqualTo(T);
+  }
+
+  @Test
   void theJournalShowsTheOrderOfRestarts() {
     systemd.start("kubelet.service", T);
     host.journal().clear();

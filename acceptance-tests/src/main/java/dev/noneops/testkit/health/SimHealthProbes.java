@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 
 /**
@@ -90,7 +89,7 @@ public final class SimHealthProbes implements HealthProbes {
       if (answer == null) {
         answer = everyHttp != null ? everyHttp : url.getPort() == 10248 ? byUnit("kubelet.service") : Answer.REFUSED;
       }
-      return answered(answer, timeout, () -> true);
+      return answered(answer, timeout);
     });
   }
 
@@ -101,7 +100,7 @@ public final class SimHealthProbes implements HealthProbes {
       if (answer == null) {
         answer = everyDns != null ? everyDns : byUnit("localdns.service");
       }
-      return answered(answer, timeout, () -> true);
+      return answered(answer, timeout);
     });
   }
 
@@ -109,9 +108,9 @@ public final class SimHealthProbes implements HealthProbes {
     return unitActive.test(unit) ? Answer.OK : Answer.REFUSED;
   }
 
-  private boolean answered(Answer answer, Duration timeout, BooleanSupplier ok) {
+  private boolean answered(Answer answer, Duration timeout) {
     return switch (answer) {
-      case OK -> ok.getAsBoolean();
+      case OK -> true;
       case REFUSED -> false;
       case HANGS -> {
         clock.advance(timeout);
