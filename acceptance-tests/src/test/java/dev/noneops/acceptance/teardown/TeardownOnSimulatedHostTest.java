@@ -104,9 +104,9 @@ class TeardownOnSimulatedHostTest {
     assertThat(nginxBefore.paths()).containsExactly(nginx.toString());
     assertThat(node.host.systemd().isEnabled("nginx.service", "multi-user.target")).isTrue();
     assertThat(node.host.systemd().peek("nginx.service").isActive()).isTrue();
-    assertThat(subjects(report.kept(Reason.FOREIGN_UNIT))).contains(operatorDropIn.toString());
+    assertThat(subjects(report.kept(Reason.FOREIGN_UNIT))).containsOnlyOnce(nginx.toString(), operatorDropIn.toString());
     assertThat(report.complete()).isTrue();
-    assertThat(node.teardown().present()).as("a foreign drop-in is no trace of this node").isFalse();
+    assertThat(node.teardown().present()).as("foreign units are no trace of this node").isFalse();
   }
 
   @Test

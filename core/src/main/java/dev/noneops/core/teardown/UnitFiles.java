@@ -31,7 +31,7 @@ final class UnitFiles {
   /** One unit file or drop-in. */
   record UnitFile(Path path, String unit, boolean dropIn) {}
 
-  /** The unit files this node wrote, and the foreign ones at the names a node uses. */
+  /** The unit files and drop-ins this node wrote, and everyone else's. */
   record Scan(List<UnitFile> owned, List<UnitFile> foreign) {
     List<String> ownedUnits() {
       return owned.stream().filter(f -> !f.dropIn()).map(UnitFile::unit).sorted(STOP_ORDER).toList();
@@ -113,11 +113,7 @@ final class UnitFiles {
       }
       throw e;
     }
-    if (marked) {
-      owned.add(file);
-    } else if (NODE_UNITS.contains(file.unit())) {
-      foreign.add(file);
-    }
+    (marked ? owned : foreign).add(file);
   }
 
   private List<String> listOrEmpty(Path dir) throws IOException {

@@ -55,15 +55,21 @@ final class UnitTeardown {
     }
   }
 
-  /** Stops, disables and removes this node's units and drop-ins, then reloads systemd. */
+  /**
+   * Stops, disables and removes this node's units and drop-ins, then reloads systemd. The units
+   * and drop-ins of others are named in the report whenever this node's were found beside them
+   * (so a reset names them once, in the step that removed this node's).
+   */
   void remove(ReportBuilder report) {
     Optional<Scan> found = scan(report);
     if (found.isEmpty()) {
       return;
     }
     Scan scan = found.get();
-    for (UnitFile foreign : scan.foreign()) {
-      report.kept(Reason.FOREIGN_UNIT, foreign.path(), "no '" + HostPaths.UNIT_MARKER + "' line: not written by this node");
+    if (!scan.owned().isEmpty()) {
+      for (UnitFile foreign : scan.foreign()) {
+        report.kept(Reason.FOREIGN_UNIT, foreign.path(), "no '" + HostPaths.UNIT_MARKER + "' line: not written by this node");
+      }
     }
     List<String> units = scan.ownedUnits();
     for (String unit : units) {

@@ -166,7 +166,7 @@ class RealTeardownTest {
 
     // ... and the report names it.
     assertThat(subjects(report.kept(Reason.STILL_MOUNTED))).contains(boundVolume.toString(), csi.toString());
-    assertThat(subjects(report.kept(Reason.FOREIGN_UNIT))).contains(operatorDropIn.toString());
+    assertThat(subjects(report.kept(Reason.FOREIGN_UNIT))).contains(operatorDropIn.toString(), node.paths.unit("nginx.service").toString());
     assertThat(subjects(report.kept(Reason.CHANGED_BY_OTHERS))).contains(node.paths.containerdConfig().toString());
     assertThat(subjects(report.removed(Action.SYMLINK_REMOVED)))
         .contains(plantedLink + " -> " + node.host("/etc"), node.pod("pod-a").resolve("real-etc") + " -> /etc");
