@@ -48,7 +48,16 @@ import java.util.Objects;
  * mounts, snapshots), {@link #systemd()} (unit behaviours, history), {@link #processes()},
  * {@link #commands()}, {@link #kernel()}, {@link #artifacts()}, {@link #probes()},
  * {@link #facts()}, {@link #clock()}, {@link #faults()} and {@link #journal()}. Controls are not
- * journaled; only port calls are.
+ * journaled; only port calls are (clock reads are not, sleeps are).
+ *
+ * <p>Where the simulation chooses among what a real kernel may do, it picks the outcome that is
+ * harder for recovery code: fsync of a new file also makes its name durable (so a crash inside a
+ * durable write can leave the temp file behind); a mode or owner change becomes durable with the
+ * next fsync of its directory; a created directory comes back empty when its entries were not
+ * synced. Deliberate simplifications: permissions are not enforced (the agent runs as root; inject
+ * EACCES instead), hard links and timestamps are not modelled, systemd's {@code Restart=} policies
+ * and {@code ExecStartPre=} are not run (a dying main process leaves its unit failed), and fixture
+ * methods of the components are meant for the test thread while no port call runs.
  */
 public final class SimulatedHost {
   /** The default systemd unit directory. */
