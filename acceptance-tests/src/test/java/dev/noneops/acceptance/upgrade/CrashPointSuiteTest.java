@@ -8,11 +8,15 @@ import dev.noneops.core.upgrade.UpgradeFailedException;
 import dev.noneops.testkit.SimulatedHost;
 import dev.noneops.testkit.gate.SimulatedCrash;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ForkJoinPool;
 import java.util.function.Consumer;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,9 +30,11 @@ import org.junit.jupiter.api.Test;
  * recovery itself loses power at each of its mutating calls, and a further recovery must again
  * reach the invariants.
  *
- * <p>States that survive a crash are compared by their whole durable tree: two crash points that
- * leave byte-identical disks lead to identical recoveries, so each distinct state is recovered
- * once and every crash point that produced it is counted as recovered by that verification.
+ * <p>A crash leaves only the durable file tree, so a surviving state is captured as a
+ * {@link HostImage} and laid into fresh hosts. Crash points whose surviving disks are
+ * byte-identical lead to identical recoveries: each distinct state is recovered and checked once,
+ * and every crash point that produced it counts as recovered by that check. Crash points run in
+ * parallel, each on its own simulated host.
  */
 class CrashPointSuiteTest {
   private static final AgentConfig V1 = UpgradeLab.config("1.31.2", "2.0.4", "blue");
@@ -37,105 +43,136 @@ class CrashPointSuiteTest {
   /** One caller sequence to crash in. */
   private record Scenario(String name, Consumer<UpgradeLab> arrange, Consumer<UpgradeLab> run) {}
 
+  /** What one crash left: where it was, the invariant violations at that instant, and the surviving disk. */
+  private record Crash(String where, List<String> atCrash, HostImage survivor) {}
+
   @Test
-  void everyCrashPointOfUpgradeRollbackCommitAndRecoveryRecovers() {
-    long began = System.nanoTime();
+  void everyCrashPointOfUpgradeRollbackCommitAndRecoveryRecovers() throws Exception {
     UpgradeLab reference = new UpgradeLab();
     reference.bootstrap(V1);
+    reference.driftOwnedFiles();
     reference.host.crash();
     HostImage base = HostImage.capture(reference.host);
-    UpgradeLab previousLab = boot(base);
-    Map<String, String> previousFiles = previousLab.sharedFiles();
-    UpgradeLab targetLab = boot(base);
+    Map<String, String> previousFiles = boot(base, true).sharedFiles();
+    UpgradeLab targetLab = boot(base, true);
     succeed(targetLab);
-    Map<String, String> targetFiles = targetLab.sharedFiles();
     UpgradeInvariants invariants =
-        new UpgradeInvariants(V1, V2, previousFiles, targetFiles, reference.versionOf(V1), reference.versionOf(V2));
+        new UpgradeInvariants(V1, V2, previousFiles, targetLab.sharedFiles(), reference.versionOf(V1), reference.versionOf(V2));
 
     List<Scenario> scenarios = List.of(
         new Scenario("upgrade, persist, commit", lab -> {}, CrashPointSuiteTest::succeed),
         new Scenario("upgrade that rolls back", lab -> lab.kubeletNeverReady.add(lab.versionOf(V2)), CrashPointSuiteTest::failAndRollBack));
 
-    Tally tally = new Tally();
-    Map<String, HostImage> survivors = new LinkedHashMap<>();
-    for (Scenario scenario : scenarios) {
-      for (long k = 1; ; k++) {
-        UpgradeLab lab = boot(base);
-        scenario.arrange().accept(lab);
-        lab.host.faults().crashAtCrashPoint(k);
-        if (!crashes(() -> scenario.run().accept(lab))) {
-          break;
-        }
-        lab.host.crash();
-        tally.covered++;
-        List<String> atCrash = invariants.currentIsValid(lab);
-        HostImage survivor = HostImage.capture(lab.host);
-        String where = scenario.name() + ", crash point " + k;
-        if (!atCrash.isEmpty()) {
-          tally.fail(where + " (at the crash)", atCrash);
-          continue;
-        }
-        survivors.putIfAbsent(survivor.digest(), survivor);
-        tally.record(where, survivor, invariants, scenario.arrange());
+    ForkJoinPool pool = new ForkJoinPool(Math.max(2, Runtime.getRuntime().availableProcessors()));
+    try {
+      Tally tally = new Tally(invariants);
+      for (Scenario scenario : scenarios) {
+        long points = crashPoints(base, scenario);
+        List<Crash> crashes = pool.submit(() -> LongStream.rangeClosed(1, points).parallel()
+            .mapToObj(k -> crashAt(base, scenario, k)).toList()).get();
+        pool.submit(() -> tally.verify(crashes)).get();
       }
-    }
-
-    for (HostImage survivor : List.copyOf(survivors.values())) {
-      for (long m = 1; ; m++) {
-        UpgradeLab lab = bootImage(survivor);
-        AgentConfig applied = lab.applied().orElseThrow();
-        lab.host.faults().crashAtMutatingCall(m);
-        if (!crashes(() -> lab.node(applied).recoverUpgrade(applied))) {
-          break;
-        }
-        lab.host.crash();
-        tally.covered++;
-        List<String> atCrash = invariants.currentIsValid(lab);
-        String where = "recovery from state " + survivor.digest().substring(0, 12) + ", crash at its mutating call " + m;
-        if (!atCrash.isEmpty()) {
-          tally.fail(where + " (at the crash)", atCrash);
-          continue;
-        }
-        tally.record(where, HostImage.capture(lab.host), invariants, l -> {});
+      List<HostImage> survivors = List.copyOf(tally.survivors.values());
+      for (HostImage survivor : survivors) {
+        long calls = recoveryCalls(survivor);
+        List<Crash> crashes = pool.submit(() -> LongStream.rangeClosed(1, calls).parallel()
+            .mapToObj(m -> crashRecoveryAt(survivor, m)).toList()).get();
+        pool.submit(() -> tally.verify(crashes)).get();
       }
-    }
 
-    System.out.println("crash points covered: " + tally.covered + ", recovered: " + tally.recovered);
-    long seconds = (System.nanoTime() - began) / 1_000_000_000L;
-    assertThat(tally.failures).as("crash points whose recovery broke an invariant").isEmpty();
-    assertThat(tally.recovered).isEqualTo(tally.covered);
-    assertThat(tally.covered).isGreaterThan(300);
-    assertThat(seconds).as("the suite's run time in seconds").isLessThan(600);
+      System.out.println("crash points covered: " + tally.covered + ", recovered: " + tally.recovered);
+      assertThat(tally.failures).as("crash points whose recovery broke an invariant").isEmpty();
+      assertThat(tally.recovered).isEqualTo(tally.covered);
+      assertThat(tally.covered).as("crash points covered").isGreaterThan(1000);
+    } finally {
+      pool.shutdown();
+    }
   }
 
-  /** Counts crash points and their verified recoveries; recovers each distinct surviving state once. */
+  /** How many crash points the scenario passes when nothing crashes. */
+  private static long crashPoints(HostImage base, Scenario scenario) {
+    UpgradeLab lab = boot(base, true);
+    scenario.arrange().accept(lab);
+    long before = lab.host.journal().crashPointCount();
+    scenario.run().accept(lab);
+    return lab.host.journal().crashPointCount() - before;
+  }
+
+  private static Crash crashAt(HostImage base, Scenario scenario, long k) {
+    UpgradeLab lab = boot(base, true);
+    scenario.arrange().accept(lab);
+    lab.host.faults().crashAtCrashPoint(k);
+    if (!crashes(() -> scenario.run().accept(lab))) {
+      throw new AssertionError(scenario.name() + " passed crash point " + k + " without crashing");
+    }
+    lab.host.crash();
+    return new Crash(scenario.name() + ", crash point " + k, List.of(), HostImage.capture(lab.host));
+  }
+
+  /** How many mutating calls a recovery from {@code survivor} makes. */
+  private static long recoveryCalls(HostImage survivor) {
+    UpgradeLab lab = boot(survivor, false);
+    AgentConfig applied = lab.applied().orElseThrow();
+    long before = lab.host.journal().mutatingCallCount();
+    lab.node(applied).recoverUpgrade(applied);
+    return lab.host.journal().mutatingCallCount() - before;
+  }
+
+  private static Crash crashRecoveryAt(HostImage survivor, long m) {
+    UpgradeLab lab = boot(survivor, false);
+    AgentConfig applied = lab.applied().orElseThrow();
+    lab.host.faults().crashAtMutatingCall(m);
+    if (!crashes(() -> lab.node(applied).recoverUpgrade(applied))) {
+      throw new AssertionError("a recovery passed its mutating call " + m + " without crashing");
+    }
+    lab.host.crash();
+    return new Crash("recovery from state " + survivor.digest().substring(0, 12) + ", crash at its mutating call " + m, List.of(),
+        HostImage.capture(lab.host));
+  }
+
+  /** Counts crash points and their verified recoveries; checks each distinct surviving state once. */
   private static final class Tally {
+    final UpgradeInvariants invariants;
+    final Map<String, List<String>> verdicts = new ConcurrentHashMap<>();
+    final Map<String, HostImage> survivors = new LinkedHashMap<>();
+    final List<String> failures = new ArrayList<>();
     long covered;
     long recovered;
-    final Map<String, List<String>> verdicts = new LinkedHashMap<>();
-    final List<String> failures = new ArrayList<>();
 
-    void record(String where, HostImage survivor, UpgradeInvariants invariants, Consumer<UpgradeLab> arrange) {
-      List<String> verdict = verdicts.computeIfAbsent(survivor.digest(), d -> {
-        UpgradeLab lab = bootImage(survivor);
-        arrange.accept(lab);
-        AgentConfig applied = lab.applied().orElseThrow();
-        try {
-          lab.node(applied).recoverUpgrade(applied);
-        } catch (RuntimeException e) {
-          return List.of("recovery failed: " + e);
+    Tally(UpgradeInvariants invariants) {
+      this.invariants = invariants;
+    }
+
+    void verify(Collection<Crash> crashes) {
+      Map<String, HostImage> distinct = new LinkedHashMap<>();
+      crashes.forEach(c -> distinct.putIfAbsent(c.survivor().digest(), c.survivor()));
+      distinct.values().parallelStream().forEach(image -> verdicts.computeIfAbsent(image.digest(), d -> check(image)));
+      for (Crash c : crashes) {
+        covered++;
+        survivors.putIfAbsent(c.survivor().digest(), c.survivor());
+        List<String> verdict = verdicts.get(c.survivor().digest());
+        if (verdict.isEmpty()) {
+          recovered++;
+        } else {
+          failures.add(c.where() + ": " + String.join("; ", verdict));
         }
-        return invariants.recovered(lab);
-      });
-      if (verdict.isEmpty()) {
-        recovered++;
-      } else {
-        fail(where, verdict);
       }
     }
 
-    void fail(String where, List<String> violations) {
-      failures.add(where + ": " + String.join("; ", violations));
+    /** The violations of one surviving state: at the crash, then after recovering it. */
+    private List<String> check(HostImage image) {
+      UpgradeLab lab = boot(image, false);
+      List<String> out = new ArrayList<>();
+      invariants.currentIsValid(lab).forEach(v -> out.add("at the crash: " + v));
+      AgentConfig applied = lab.applied().orElseThrow();
+      try {
+        lab.node(applied).recoverUpgrade(applied);
+      } catch (RuntimeException e) {
+        out.add("recovery failed: " + e);
+        return out;
+      }
+      out.addAll(invariants.recovered(lab));
+      return out;
     }
   }
 
@@ -148,16 +185,14 @@ class CrashPointSuiteTest {
     }
   }
 
-  /** A host started from {@code image} as after a boot: the enabled units come up, the v2 artifacts are published. */
-  private static UpgradeLab boot(HostImage image) {
-    return bootImage(image);
-  }
-
-  private static UpgradeLab bootImage(HostImage image) {
+  /** A host started from {@code image} as after a boot: the enabled units come up; with {@code artifacts}, V2's are published. */
+  private static UpgradeLab boot(HostImage image, boolean artifacts) {
     SimulatedHost host = image.newHost();
     host.systemd().bootEnabledUnits();
     UpgradeLab lab = new UpgradeLab(host);
-    lab.publish(V2);
+    if (artifacts) {
+      lab.publish(V2);
+    }
     return lab;
   }
 

@@ -188,6 +188,24 @@ final class UpgradeLab {
     return node;
   }
 
+  /**
+   * Makes owned shared files differ from what rendering the applied configuration produces, as
+   * on a node running for a while: an operator's tuning comment and tighter mode on containerd's
+   * config, a drop-in of an older agent. Only the saved configuration can bring these back.
+   */
+  void driftOwnedFiles() {
+    synchronized (host.monitor()) {
+      try {
+        byte[] tuned = (new String(host.fs().read(paths.containerdConfig()), StandardCharsets.UTF_8) + "# tuned by the operator\n").getBytes(StandardCharsets.UTF_8);
+        host.fs().seedFile(paths.containerdConfig(), tuned, 0640);
+        host.fs().seedFile(paths.kubeletDropInDir().resolve("05-older-agent.conf"),
+            HostPaths.UNIT_MARKER + "\n[Service]\nEnvironment=OLDER=1\n", 0644);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+
   void persistApplied(AgentConfig config) {
     try {
       new AppliedConfigStore(host.ports().files(), paths).write(config);
