@@ -26,8 +26,10 @@ import org.slf4j.LoggerFactory;
  * <p>The seed's overrides map onto the arguments: {@code Layout} is the layout, {@code
  * SystemdDir} and {@code Root} are {@link HostPaths#systemdDir()} and {@link HostPaths#root()}
  * (every host path outside the layout and the systemd directory is below the root), and {@code
- * Run}, {@code MountInfo}, {@code Proc} and {@code CgroupRoot} are the commands, mounts, processes
- * and cgroups ports of {@link HostPorts}, which an adapter points wherever a caller wants.
+ * MountInfo}, {@code Proc} and {@code CgroupRoot} are the mounts, processes and cgroups ports of
+ * {@link HostPorts}, which an adapter points wherever a caller wants ({@code RealHost}'s builder
+ * does). {@code Run} has no counterpart: units are driven through the systemd port, and the
+ * teardown runs no host command of its own.
  *
  * <p>The steps slot into the caller's reset order: {@link #stop()}, then {@link #removeConfig()},
  * then {@link #destroy()}, with host-global cleanup owned by the caller in between. Each is also
