@@ -256,6 +256,24 @@ class TeardownOnSimulatedHostTest {
   }
 
   @Test
+  void aDataDirectoryOnItsOwnDiskStaysMountedAndOnlyWhatLayOnItGoes() throws Exception {
+    SimulatedHost host = SimulatedHost.create();
+    Path kubelet = Path.of("/var/lib/kubelet");
+    host.fs().seedDirectory(kubelet, 0755);
+    host.fs().mount(kubelet, MountKind.DISK_IN_FSTAB, "xfs", "/dev/sdb1", false);
+    SimNode node = SimNode.running(host);
+
+    TeardownReport report = reset(node.teardown());
+
+    assertThat(host.fs().mountEntries()).anyMatch(m -> m.mountPoint().equals(kubelet) && m.source().equals("/dev/sdb1"));
+    assertThat(host.fs().list(kubelet)).isEmpty();
+    assertThat(report.kept(Reason.FOREIGN_MOUNT)).extracting(Kept::subject).containsExactly(kubelet.toString());
+    assertThat(subjects(report.removed(Action.UNMOUNTED))).noneMatch(kubelet.toString()::equals);
+    assertThat(report.complete()).isTrue();
+    assertThat(node.teardown().present()).isFalse();
+  }
+
+  @Test
   void aConfigFileEditedByAnOperatorIsKeptAndNamed() throws Exception {
     SimNode node = SimNode.running();
     String edited = "version = 2\n# tuned by the operator\n[plugins]\n";
