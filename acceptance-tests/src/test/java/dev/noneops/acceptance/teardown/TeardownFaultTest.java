@@ -89,4 +89,22 @@ class TeardownFaultTest {
     assertThat(reset(teardown).complete()).isTrue();
     assertThat(teardown.present()).isFalse();
   }
+
+  @Test
+  void whenSystemdCannotDisableAUnitItsEnablementLinkIsStillRemovedWithTheFile() throws Exception {
+    SimNode node = SimNode.running();
+    node.host.faults().add(FaultRule.when(Calls.to("systemd.disable"))
+        .failWith(call -> new SystemdException(SystemdException.Kind.OTHER, "kubelet.service", "Failed to disable unit")));
+    Path wants = node.paths.systemdDir().resolve("multi-user.target.wants");
+    Path foreignLink = wants.resolve("nginx.service");
+    node.fs().seedSymlink(foreignLink, "/usr/lib/systemd/system/nginx.service");
+
+    TeardownReport report = reset(node.teardown());
+
+    assertThat(report.kept(Reason.FAILED)).extracting(Kept::subject).contains("kubelet.service", "containerd.service", "localdns.service");
+    for (String unit : SimNode.UNITS) {
+      assertThat(node.fs().lstat(wants.resolve(unit))).as("%s enablement link", unit).isEmpty();
+    }
+    assertThat(node.fs().lstat(foreignLink)).as("someone else's enablement link").isPresent();
+  }
 }

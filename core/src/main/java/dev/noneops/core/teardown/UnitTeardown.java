@@ -90,6 +90,7 @@ final class UnitTeardown {
       removeIfEmpty(dir, report);
     }
     for (UnitFile unit : scan.ownedUnitFiles()) {
+      removeEnablementLinks(unit, report);
       removeFile(unit.path(), report);
     }
     try {
@@ -160,6 +161,36 @@ final class UnitTeardown {
     } catch (IOException e) {
       if (!HostIOException.hasErrno(e, Errno.ENOENT)) {
         report.failed(path, "remove", e);
+      }
+    }
+  }
+
+  /**
+   * Removes the {@code *.wants}/{@code *.requires} links that still point at this node's unit
+   * file, which {@code disable} normally removed already; they would dangle once the file is gone.
+   * Only links whose target is exactly that file are touched.
+   */
+  private void removeEnablementLinks(UnitFile unit, ReportBuilder report) {
+    Path dir = paths.systemdDir();
+    try {
+      for (String name : files.list(dir)) {
+        if (!name.endsWith(".wants") && !name.endsWith(".requires")) {
+          continue;
+        }
+        Path link = dir.resolve(name).resolve(unit.unit());
+        Optional<FileMeta> meta = files.lstat(link);
+        if (meta.isEmpty() || !meta.get().isSymlink()) {
+          continue;
+        }
+        String target = files.readLink(link);
+        if (link.getParent().resolve(target).normalize().equals(unit.path())) {
+          files.removeDurably(link);
+          report.removed(Action.UNIT_FILE_REMOVED, link, "enablement link to " + unit.path());
+        }
+      }
+    } catch (IOException e) {
+      if (!HostIOException.hasErrno(e, Errno.ENOENT)) {
+        report.failed(dir, "remove enablement links of " + unit.unit(), e);
       }
     }
   }
