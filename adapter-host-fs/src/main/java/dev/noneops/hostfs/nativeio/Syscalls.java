@@ -175,16 +175,6 @@ public final class Syscalls {
     return posix.umask(mask);
   }
 
-  /** The device's major number from an {@code st_dev} value (glibc's encoding). */
-  public static long major(long dev) {
-    return ((dev >>> 8) & 0xfffL) | ((dev >>> 32) & ~0xfffL);
-  }
-
-  /** The device's minor number from an {@code st_dev} value (glibc's encoding). */
-  public static long minor(long dev) {
-    return (dev & 0xffL) | ((dev >>> 12) & ~0xffL);
-  }
-
   private int call(IntSupplier syscall) {
     try {
       int rc = syscall.getAsInt();
