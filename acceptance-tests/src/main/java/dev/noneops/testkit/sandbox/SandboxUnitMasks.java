@@ -40,7 +40,8 @@ public final class SandboxUnitMasks {
         "systemd-remount-fs.service", "systemd-firstboot.service", "systemd-machine-id-commit.service",
         "systemd-update-utmp.service", "systemd-update-utmp-runlevel.service", "systemd-repart.service",
         "systemd-pcrphase.service", "systemd-pcrphase-sysinit.service", "systemd-journal-catalog-update.service",
-        "systemd-tmpfiles-clean.timer");
+        "systemd-tmpfiles-clean.timer", "systemd-journal-flush.service", "systemd-user-sessions.service",
+        "systemd-sysusers.service");
   }
 
   private SandboxUnitMasks() {}

@@ -155,7 +155,7 @@ public final class SystemdSandbox implements AutoCloseable {
         init = systemdChild().orElse(null);
       } else if (!init.isAlive()) {
         throw new IllegalStateException("systemd (pid " + init.pid() + ") died during boot");
-      } else {
+      } else if (Files.exists(path("/run/systemd/private"))) {
         lastState = exec(List.of("systemctl", "is-system-running"), Duration.ofSeconds(10)).stdout().strip();
         if (lastState.equals("running") || lastState.equals("degraded")) {
           bootTime = Duration.ofNanos(System.nanoTime() - startedNanos);
