@@ -113,7 +113,7 @@ public final class HttpArtifactDownloader implements ArtifactDownloader {
       }
     }
     long[] transferred = {0};
-    return withRetries(url, transferred, () -> downloadOnce(url, expected, destination, maxBytes, listener, transferred));
+    return withRetries(url, () -> downloadOnce(url, expected, destination, maxBytes, listener, transferred));
   }
 
   @Override
@@ -123,7 +123,6 @@ public final class HttpArtifactDownloader implements ArtifactDownloader {
     long[] transferred = {0};
     return withRetries(
         url,
-        transferred,
         () -> {
           ByteArrayOutputStream memory = new ByteArrayOutputStream();
           BodySink sink =
@@ -271,7 +270,7 @@ public final class HttpArtifactDownloader implements ArtifactDownloader {
   }
 
   /** Runs {@code attempt} until it succeeds, fails for good, or the retries are spent. */
-  private <T> T withRetries(URI url, long[] transferred, Attempt<T> attempt) throws IOException {
+  private <T> T withRetries(URI url, Attempt<T> attempt) throws IOException {
     int max = settings.retries().maxAttempts();
     for (int n = 1; ; n++) {
       IOException failure;
@@ -284,6 +283,7 @@ public final class HttpArtifactDownloader implements ArtifactDownloader {
             throw (IOException) f.getCause();
           case TOO_LARGE:
             throw new DownloadException(url, DownloadException.Reason.TOO_LARGE, f.getMessage());
+          case STATUS:
           default:
             if (!f.isTransientStatus()) {
               throw new DownloadException(url, DownloadException.Reason.HTTP_STATUS, "HTTP status " + f.status());
