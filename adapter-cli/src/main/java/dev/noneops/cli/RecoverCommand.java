@@ -30,7 +30,7 @@ public final class RecoverCommand extends CliCommand {
     try (NodeContext ctx = openNode().kubeletTimeout(waits.kubeletTimeout())) {
       AgentConfig applied = ctx.applied().read().orElseThrow(() -> new CliException(ExitCode.FAILURE,
           "no applied configuration at " + ctx.applied().path() + ": recovery needs the configuration the node ran"));
-      Node node = ctx.node(Optional.empty(), Optional.empty());
+      Node node = ctx.node(Optional.of(applied), Optional.of(applied));
       RecoveryResult r = node.recoverUpgrade(applied);
       RecoverReport report = new RecoverReport(r.startError().isEmpty(), r.outcome().name(),
           r.upgrade().map(u -> u.previousVersion()).orElse(null), r.upgrade().map(u -> u.targetVersion()).orElse(null),

@@ -52,14 +52,8 @@ public final class StatusCommand extends CliCommand {
       if (files.exists(layout.current())) {
         active = Optional.of(files.readLink(layout.current()));
       }
-      List<String> installed = new ArrayList<>();
-      if (files.exists(layout.root())) {
-        for (String name : files.list(layout.root())) {
-          if (dev.noneops.core.layout.VersionNames.isSafe(name) && files.exists(layout.manifest(name))) {
-            installed.add(name);
-          }
-        }
-      }
+      List<String> installed = new ArrayList<>(new dev.noneops.core.upgrade.VersionPruner(
+          files, ctx.ports().processes(), layout, ctx.session().paths(), ctx.teardown()::removeTree).installedVersions());
       Map<String, UnitReport> units = new LinkedHashMap<>();
       String systemdError = null;
       boolean running = true;

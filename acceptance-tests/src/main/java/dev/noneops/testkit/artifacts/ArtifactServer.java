@@ -1,0 +1,119 @@
+package dev.noneops.testkit.artifacts;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * A local HTTP artifact server on {@code 127.0.0.1}: serves the regular files below a document
+ * root (an {@link ArtifactRepository}) for {@code GET} and {@code HEAD}, 404 for anything else,
+ * never a directory listing, never a path outside the root. Every request is recorded, so a test
+ * can prove that a verified artifact already present was not downloaded again.
+ */
+public final class ArtifactServer implements AutoCloseable {
+  private final Path root;
+  private final HttpServer server;
+  private final ExecutorService executor;
+  private final List<String> requests = new CopyOnWriteArrayList<>();
+
+  private ArtifactServer(Path root, HttpServer server, ExecutorService executor) {
+    this.root = root;
+    this.server = server;
+    this.executor = executor;
+  }
+
+  /** Serves {@code root} on a free port of {@code 127.0.0.1}. */
+  public static ArtifactServer serve(Path root) throws IOException {
+    Path absolute = root.toAbsolutePath().normalize();
+    if (!Files.isDirectory(absolute)) {
+      throw new IOException("artifact root is not a directory: " + absolute);
+    }
+    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 32);
+    ExecutorService executor = Executors.newFixedThreadPool(4, r -> {
+      Thread t = new Thread(r, "artifact-server");
+      t.setDaemon(true);
+      return t;
+    });
+    ArtifactServer artifacts = new ArtifactServer(absolute, server, executor);
+    server.createContext("/", artifacts::handle);
+    server.setExecutor(executor);
+    server.start();
+    return artifacts;
+  }
+
+  /** {@code http://127.0.0.1:<port>}. */
+  public URI uri() {
+    return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+  }
+
+  /** The URL of {@code path} below the root, e.g. {@code containerd} for a base URL. */
+  public URI uri(String path) {
+    return uri().resolve("/" + path);
+  }
+
+  /** Every request so far, as {@code "<METHOD> <path> <status>"}, in order. */
+  public List<String> requests() {
+    return List.copyOf(requests);
+  }
+
+  public Path root() {
+    return root;
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+    executor.shutdownNow();
+  }
+
+  private void handle(HttpExchange exchange) throws IOException {
+    try (exchange) {
+      String method = exchange.getRequestMethod();
+      String rawPath = exchange.getRequestURI().getPath();
+      Path file = resolve(rawPath);
+      int status;
+      if (!method.equals("GET") && !method.equals("HEAD")) {
+        status = 405;
+        exchange.sendResponseHeaders(status, -1);
+      } else if (file == null || !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+        status = 404;
+        exchange.sendResponseHeaders(status, -1);
+      } else {
+        status = 200;
+        long size = Files.size(file);
+        exchange.getResponseHeaders().set("Content-Type", "application/octet-stream");
+        if (method.equals("HEAD")) {
+          exchange.getResponseHeaders().set("Content-Length", Long.toString(size));
+          exchange.sendResponseHeaders(status, -1);
+        } else {
+          exchange.sendResponseHeaders(status, size);
+          try (InputStream in = Files.newInputStream(file); OutputStream out = exchange.getResponseBody()) {
+            in.transferTo(out);
+          }
+        }
+      }
+      requests.add(method + " " + rawPath + " " + status);
+    }
+  }
+
+  private Path resolve(String rawPath) {
+    if (rawPath == null || !rawPath.startsWith("/") || rawPath.contains("\\") || rawPath.indexOf('\0') >= 0) {
+      return null;
+    }
+    Path candidate = root.resolve(rawPath.substring(1)).normalize();
+    return candidate.startsWith(root) && !candidate.equals(root) ? Objects.requireNonNull(candidate) : null;
+  }
+}

@@ -1,0 +1,144 @@
+package dev.noneops.testkit.cli;
+
+import dev.noneops.cli.CliEnvironment;
+import dev.noneops.cli.HostSession;
+import dev.noneops.cli.NoneopsCli;
+import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.config.AgentConfigParser;
+import dev.noneops.core.goalstate.GoalStateResolver;
+import dev.noneops.core.goalstate.MachineGoalState;
+import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.layout.Layout;
+import dev.noneops.core.node.StackControl;
+import dev.noneops.ports.HostPorts;
+import dev.noneops.ports.health.HealthProbes;
+import dev.noneops.testkit.SimulatedHost;
+import dev.noneops.testkit.artifacts.SimulatedArtifacts;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import picocli.CommandLine;
+
+/**
+ * The {@code noneops} CLI driven in-process against a {@link SimulatedHost}: the commands get the
+ * simulated ports through their {@link dev.noneops.cli.HostConnector}, exactly as the real wiring
+ * hands them the kernel and D-Bus adapters. Configurations are written into the simulated file
+ * system and their artifacts published in its repository; a version can be marked as one whose
+ * kubelet never becomes ready, to make an upgrade roll back.
+ */
+public final class CliOnSimulatedHost {
+  /** Where the CLI reads its configuration by default. */
+  public static final Path CONFIG = Path.of("/etc/unbounded/agent/config.json");
+
+  private final SimulatedHost host;
+  private final Layout layout = Layout.defaultLayout();
+  private final HostPaths paths = HostPaths.realHost();
+  private final Set<String> kubeletNeverReady = ConcurrentHashMap.newKeySet();
+  private volatile boolean root = true;
+
+  public CliOnSimulatedHost(SimulatedHost host) {
+    this.host = host;
+  }
+
+  public SimulatedHost host() {
+    return host;
+  }
+
+  public Layout layout() {
+    return layout;
+  }
+
+  /** Whether the CLI believes it runs as root (default true). */
+  public CliOnSimulatedHost asRoot(boolean asRoot) {
+    this.root = asRoot;
+    return this;
+  }
+
+  /** kubelet of {@code version} never answers its healthz (while {@code current} names it). */
+  public CliOnSimulatedHost kubeletNeverReady(String version) {
+    kubeletNeverReady.add(version);
+    return this;
+  }
+
+  /**
+   * Writes {@code json} as the configuration at {@code path} in the simulated file system and
+   * publishes the artifacts it downloads; returns its version name.
+   */
+  public String configure(Path path, String json) {
+    try {
+      host.ports().files().createDirectories(path.getParent(), 0750);
+      host.ports().files().writeDurably(path, json, 0600);
+      AgentConfig config = AgentConfigParser.parseAndValidate(json.getBytes(StandardCharsets.UTF_8), "amd64");
+      MachineGoalState goal = GoalStateResolver.resolve(config, host.facts().read(), layout);
+      SimulatedArtifacts.publish(host, goal);
+      return goal.rootFs().versionName();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The environment the commands get: this host's ports, the default layout, root as set. */
+  public CliEnvironment environment() {
+    return new CliEnvironment(() -> HostSession.unmanaged(ports(), layout, paths), () -> root, "0.0.0-simulated");
+  }
+
+  /** Runs {@code noneops <args>} and returns its exit code and output. */
+  public Run run(String... args) {
+    CommandLine cli = NoneopsCli.commandLine(environment());
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(err, true));
+    int code = cli.execute(args);
+    return new Run(code, out.toString(), err.toString());
+  }
+
+  /** The active version as the simulated disk says, read without a port call. */
+  public Optional<String> activeVersion() {
+    synchronized (host.monitor()) {
+      try {
+        return host.fs().lstat(layout.current()).isPresent() ? Optional.of(host.fs().readLink(layout.current())) : Optional.empty();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+
+  private HostPorts ports() {
+    HostPorts p = host.ports();
+    HealthProbes probes = new HealthProbes() {
+      @Override
+      public boolean httpOk(URI url, Duration timeout) {
+        if (url.equals(StackControl.KUBELET_HEALTHZ) && activeVersion().filter(kubeletNeverReady::contains).isPresent()) {
+          p.probes().httpOk(url, timeout);
+          return false;
+        }
+        return p.probes().httpOk(url, timeout);
+      }
+
+      @Override
+      public boolean dnsAnswers(String address, int port, String name, Duration timeout) {
+        return p.probes().dnsAnswers(address, port, name, timeout);
+      }
+    };
+    return new HostPorts(p.files(), p.systemd(), p.commands(), p.processes(), p.cgroups(), p.mounts(), p.downloads(), probes,
+        p.facts(), p.clock());
+  }
+
+  /**
+   * One run of the CLI.
+   *
+   * @param exitCode what {@code main} would exit with
+   * @param out stdout (results)
+   * @param err stderr (progress, errors)
+   */
+  public record Run(int exitCode, String out, String err) {}
+}
