@@ -30,11 +30,19 @@ final class SandboxCgroup {
 
   /** Creates {@code <unified hierarchy>/noneops-sandbox-<name>-<jvm pid>}. */
   static SandboxCgroup create(String name) throws IOException {
-    Path hierarchy = unifiedHierarchy().orElseThrow(() -> new IOException(
-        "no cgroup2 file system is mounted on this host (looked in /proc/self/mountinfo); the sandbox needs the unified hierarchy"));
-    Path directory = hierarchy.resolve("noneops-sandbox-" + name + "-" + ProcessHandle.current().pid());
+    Path directory = requireUnifiedHierarchy().resolve(StaleSandboxes.nameFor(name));
     Files.createDirectory(directory);
     return new SandboxCgroup(directory);
+  }
+
+  /** An existing sandbox cgroup directory. */
+  static SandboxCgroup at(Path directory) {
+    return new SandboxCgroup(directory);
+  }
+
+  static Path requireUnifiedHierarchy() throws IOException {
+    return unifiedHierarchy().orElseThrow(() -> new IOException(
+        "no cgroup2 file system is mounted on this host (looked in /proc/self/mountinfo); the sandbox needs the unified hierarchy"));
   }
 
   /** The mount point of the host's cgroup2 file system, if one is mounted. */

@@ -96,7 +96,9 @@ public final class SystemdSandbox implements AutoCloseable {
     Path workDir = null;
     SandboxCgroup cgroup = null;
     try {
-      workDir = Files.createTempDirectory("noneops-sandbox-" + name + "-");
+      Path tempDir = Path.of(System.getProperty("java.io.tmpdir"));
+      StaleSandboxes.removeLeftovers(SandboxCgroup.requireUnifiedHierarchy(), tempDir);
+      workDir = Files.createTempDirectory(tempDir, StaleSandboxes.nameFor(name) + "-");
       Path mountPoint = Files.createDirectory(workDir.resolve("mnt"));
       Path launcherScript = executable(workDir.resolve("launch.sh"), BootScript.LAUNCHER);
       Path bootScript = executable(workDir.resolve("boot.sh"), BootScript.BOOT);
@@ -320,7 +322,7 @@ public final class SystemdSandbox implements AutoCloseable {
   }
 
   /** Deletes exactly the files this class created; the mount point is empty on the host. */
-  private static void deleteWorkDir(Path workDir) {
+  static void deleteWorkDir(Path workDir) {
     if (workDir == null) {
       return;
     }

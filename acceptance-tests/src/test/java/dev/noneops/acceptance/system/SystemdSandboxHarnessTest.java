@@ -70,9 +70,37 @@ class SystemdSandboxHarnessTest {
     assertThat(init.onExit()).succeedsWithin(java.time.Duration.ofSeconds(10));
     assertThat(cgroupOfInit).contains("noneops-sandbox-harness-close-");
     try (Stream<Path> left = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
-      assertThat(left.map(Path::getFileName).map(Path::toString)).noneMatch(n -> n.startsWith("noneops-sandbox-harness-close-"));
+      assertThat(left.map(Path::getFileName).map(Path::toString)).noneMatch(n -> n.startsWith("noneops-sandbox-harness-close-" + ProcessHandle.current().pid()));
     }
     assertThat(cgroupDirectoriesNamed("noneops-sandbox-harness-close-")).isEmpty();
+  }
+
+  @Test
+  void aSandboxDiesWithItsJvmEvenWhenThatJvmIsKilledAndTheNextBootClearsWhatItLeft() throws Exception {
+    Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
+    Process owner = new ProcessBuilder(javaBin.toString(), "-cp", System.getProperty("java.class.path"),
+            SandboxOwnerProcess.class.getName(), "harness-orphan")
+        .redirectError(ProcessBuilder.Redirect.INHERIT)
+        .start();
+    long ownerPid = owner.pid();
+    ProcessHandle init;
+    try (java.io.BufferedReader out = new java.io.BufferedReader(new java.io.InputStreamReader(owner.getInputStream()))) {
+      String line = out.readLine();
+      assertThat(line).as("the owner JVM's report").startsWith("sandbox-pid ");
+      init = ProcessHandle.of(Long.parseLong(line.substring("sandbox-pid ".length()))).orElseThrow();
+    } finally {
+      owner.destroyForcibly();
+    }
+
+    assertThat(init.onExit()).as("the sandbox PID 1 after its JVM got SIGKILL").succeedsWithin(java.time.Duration.ofSeconds(20));
+    assertThat(cgroupDirectoriesNamed("noneops-sandbox-harness-orphan-" + ownerPid)).as("left behind by the killed JVM").hasSize(1);
+
+    try (SystemdSandbox next = SystemdSandbox.boot("harness-after-orphan")) {
+      assertThat(cgroupDirectoriesNamed("noneops-sandbox-harness-orphan-")).as("cleared by the next boot").isEmpty();
+      try (Stream<Path> temp = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+        assertThat(temp.map(p -> p.getFileName().toString())).noneMatch(n -> n.startsWith("noneops-sandbox-harness-orphan-"));
+      }
+    }
   }
 
   private static List<String> cgroupDirectoriesNamed(String prefix) throws IOException {
