@@ -223,7 +223,11 @@ public final class Node {
     });
   }
 
-  /** {@link #start(boolean, ConfigureResult)} with LocalDNS unchanged. */
+  /**
+   * {@link #start(boolean, ConfigureResult)} as the seed has it, without LocalDNS: a changed
+   * Corefile is picked up by CoreDNS itself (its {@code reload} plugin); a changed LocalDNS unit
+   * needs {@link #start(boolean, ConfigureResult)}.
+   */
   public void start(boolean wasRunning, boolean containerdChanged, boolean kubeletChanged) {
     start(wasRunning, new ConfigureResult(containerdChanged, kubeletChanged, false));
   }
