@@ -73,6 +73,8 @@ class CrashPointSuiteTest {
         pool.submit(() -> tally.verify(crashes)).get();
       }
       List<HostImage> survivors = List.copyOf(tally.survivors.values());
+      long firstLevel = tally.covered;
+      long firstStates = tally.verdicts.size();
       for (HostImage survivor : survivors) {
         long calls = recoveryCalls(survivor);
         List<Crash> crashes = pool.submit(() -> LongStream.rangeClosed(1, calls).parallel()
@@ -81,6 +83,8 @@ class CrashPointSuiteTest {
       }
 
       System.out.println("crash points covered: " + tally.covered + ", recovered: " + tally.recovered);
+      System.err.println("upgrade/rollback/commit crash points " + firstLevel + " leaving " + firstStates + " distinct disks; recovery crash points "
+          + (tally.covered - firstLevel) + "; distinct disks checked in all " + tally.verdicts.size());
       assertThat(tally.failures).as("crash points whose recovery broke an invariant").isEmpty();
       assertThat(tally.recovered).isEqualTo(tally.covered);
       assertThat(tally.covered).as("crash points covered").isGreaterThan(1000);
