@@ -8,6 +8,7 @@ import dev.noneops.core.install.InstallException;
 import dev.noneops.core.node.ForeignStackException;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.task.TaskFailedException;
+import dev.noneops.core.upgrade.NodeBusyException;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import java.io.IOException;
 import java.net.URI;
@@ -88,5 +89,21 @@ class RefusalScenarioTest {
     assertThat(node.version()).isEmpty();
     assertThat(lab.host.snapshot().paths()).noneMatch(p -> p.endsWith(".service") && p.startsWith("/etc/systemd/system"));
     assertThat(lab.host.systemd().activeUnits()).isEmpty();
+  }
+
+  @Test
+  void aMutatingOperationWhileAnotherProcessHoldsTheNodeLockIsRefusedAsBusy() throws IOException {
+    LifecycleLab lab = new LifecycleLab();
+    MachineGoalState goal = lab.goal(LifecycleLab.config());
+    lab.bootstrap(goal);
+    FileTreeSnapshot before = lab.host.snapshot();
+
+    try (var otherProcess = lab.host.ports().files().tryLock(lab.layout.lock()).orElseThrow()) {
+      Throwable thrown = catchThrowable(() -> lab.node(goal).configure());
+
+      assertThat(TaskFailedException.find(thrown, NodeBusyException.class)).isPresent();
+      assertThat(thrown).hasMessageContaining(lab.layout.lock().toString());
+    }
+    assertThat(lab.host.snapshot()).isEqualTo(before);
   }
 }
