@@ -31,6 +31,7 @@ public final class NoneopsCli {
       ResetCommand::new,
       VersionForCommand::new,
       VersionCommand::new,
+      DemoCommand::new,
       CdsTrainingCommand::new);
 
   private NoneopsCli() {}

@@ -18,7 +18,7 @@ public final class ResetCommand extends CliCommand {
 
   /** The JSON document of {@code reset --json}. */
   public record ResetReport(boolean ok, boolean wasPresent, boolean complete, java.util.List<TeardownReport.Removed> removed,
-      java.util.List<TeardownReport.Kept> kept, long durationMs) {}
+      java.util.List<TeardownReport.Kept> kept, java.util.List<String> hostCleanup, long durationMs) {}
 
   @Override
   protected ExitCode execute() throws Exception {
@@ -28,24 +28,48 @@ public final class ResetCommand extends CliCommand {
       Teardown teardown = ctx.teardown();
       boolean present = teardown.present();
       TeardownReport report = TeardownReport.empty();
+      java.util.List<String> hostCleanup = new java.util.ArrayList<>();
       if (present) {
+        String dnsInterface = ctx.applied().read().map(c -> c.normalized().localDns().interfaceName())
+            .orElse(dev.noneops.core.config.AgentConfig.DEFAULT_LOCALDNS_INTERFACE);
         report = report.plus(teardown.stop());
         report = report.plus(teardown.removeConfig());
+        removeLocalDnsInterface(ctx, dnsInterface).ifPresent(hostCleanup::add);
         ctx.applied().remove();
         report = report.plus(teardown.destroy());
       }
-      ResetReport result = new ResetReport(report.complete(), present, report.complete(), report.removed(), report.kept(), millisSince(start));
+      ResetReport result = new ResetReport(report.complete(), present, report.complete(), report.removed(), report.kept(), hostCleanup,
+          millisSince(start));
       if (json()) {
         printJson(result);
       } else if (!present) {
         out().println("no node on this host; nothing to reset");
       } else {
         report.removed().forEach(r -> out().println("removed " + r));
+        hostCleanup.forEach(c -> out().println("removed " + c));
         report.kept().forEach(k -> out().println("kept    " + k));
         out().println(report.complete() ? "reset complete in " + BootstrapCommand.seconds(result.durationMs())
             : "reset INCOMPLETE: " + report.blocking().size() + " item(s) block it; see 'kept' above");
       }
       return report.complete() ? ExitCode.OK : ExitCode.FAILURE;
     }
+  }
+
+  /**
+   * The host-global part the reset's caller owns: LocalDNS's dummy interface, removed when it
+   * exists and is a dummy interface (never another kind of link of that name).
+   */
+  private static java.util.Optional<String> removeLocalDnsInterface(NodeContext ctx, String name) throws java.io.IOException {
+    var commands = ctx.ports().commands();
+    java.time.Duration timeout = java.time.Duration.ofSeconds(30);
+    var shown = commands.run(dev.noneops.ports.commands.Command.of(timeout, "ip", "-d", "link", "show", "dev", name));
+    if (shown.exitCode() != 0 || !shown.stdout().contains("dummy")) {
+      return java.util.Optional.empty();
+    }
+    var deleted = commands.run(dev.noneops.ports.commands.Command.of(timeout, "ip", "link", "delete", "dev", name));
+    if (deleted.exitCode() != 0) {
+      throw new CliException(ExitCode.FAILURE, "cannot remove the LocalDNS interface " + name + ": " + deleted.stderr().strip());
+    }
+    return java.util.Optional.of("LocalDNS interface " + name);
   }
 }

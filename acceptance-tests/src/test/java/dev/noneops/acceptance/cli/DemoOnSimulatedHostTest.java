@@ -1,0 +1,37 @@
+package dev.noneops.acceptance.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.noneops.cli.DemoRunner;
+import dev.noneops.cli.ExitCode;
+import dev.noneops.testkit.demo.LifecycleDemo;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ServiceLoader;
+import org.junit.jupiter.api.Test;
+
+/** {@code noneops demo --simulated} tells the whole story and succeeds. */
+class DemoOnSimulatedHostTest {
+
+  @Test
+  void theTestkitRegistersTheDemoForTheCli() {
+    assertThat(ServiceLoader.load(DemoRunner.class).findFirst()).containsInstanceOf(LifecycleDemo.class);
+  }
+
+  @Test
+  void theSimulatedStoryRunsEveryStepAndLeavesTheHostAsItWas() throws Exception {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+
+    ExitCode code = new LifecycleDemo().run(new PrintWriter(out, true), new PrintWriter(err, true), new DemoRunner.Options(true, false));
+
+    assertThat(code).as(out.toString()).isEqualTo(ExitCode.OK);
+    assertThat(out.toString())
+        .contains("SIMULATED host")
+        .contains("automatic rollback")
+        .contains("exit 6 (rolled back)")
+        .contains("kill the agent in the middle of an upgrade")
+        .contains("simulated file tree identical to before the demo")
+        .contains("SUCCESS: ");
+  }
+}
