@@ -89,4 +89,40 @@ class PrepareScenarioTest {
     assertThat(backend.status().running()).isFalse();
     assertThat(bare.running()).isFalse();
   }
+
+  @Test
+  void aDownloadHookReplacesTheInstallerButAVersionWithoutManifestIsNeverActivated() {
+    LifecycleLab lab = new LifecycleLab();
+    MachineGoalState goal = lab.goal(LifecycleLab.config());
+    java.util.concurrent.atomic.AtomicInteger hookRuns = new java.util.concurrent.atomic.AtomicInteger();
+    Node node = new Node(Params.builder(lab.host.ports())
+        .goalState(goal)
+        .overrides(dev.noneops.core.node.Overrides.builder().layout(lab.layout).download(() -> {
+          hookRuns.incrementAndGet();
+          lab.host.installExecutable(lab.layout.binDir(goal.rootFs().versionName()).resolve("kubelet"), "#!/bin/sh\n");
+        }).build())
+        .build());
+
+    Throwable thrown = org.assertj.core.api.Assertions.catchThrowable(node::provision);
+
+    assertThat(hookRuns).hasValue(1);
+    assertThat(lab.host.artifacts().requests()).isZero();
+    assertThat(thrown).hasMessageContaining("check-version").hasMessageContaining("refusing to activate version " + goal.rootFs().versionName())
+        .hasMessageContaining("no valid manifest");
+    assertThat(node.version()).isEmpty();
+    assertThat(lab.host.snapshot().paths()).noneMatch(p -> p.startsWith("/etc/systemd/system/") && p.endsWith(".service"));
+  }
+
+  @Test
+  void theBackendDestroysThroughTheGivenTeardown() {
+    LifecycleLab lab = new LifecycleLab();
+    java.util.List<String> calls = new java.util.ArrayList<>();
+    Node node = lab.node(Params.builder(lab.host.ports()).teardown(() -> calls.add("destroy")));
+
+    node.backend().destroy();
+
+    assertThat(calls).containsExactly("destroy");
+    Node without = lab.node(Params.builder(lab.host.ports()));
+    assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> without.backend().destroy())).hasMessageContaining("needs a teardown");
+  }
 }

@@ -173,6 +173,7 @@ public final class Node {
       MachineGoalState goal = goalState();
       try (NodeLock.Hold hold = lock.acquire("provision")) {
         tasks.execute(Task.of("prepare", this::prepareLocked));
+        tasks.execute(Task.of("check-version", () -> requireComplete(goal.rootFs().versionName())));
         tasks.execute(Task.of("write-units", () -> writeUnits(goal)));
         tasks.execute(Task.of("activate-version", () -> activate(goal.rootFs().versionName())));
       }
@@ -365,14 +366,18 @@ public final class Node {
    * activated.
    */
   public void activate(String version) throws IOException {
-    if (verifier.manifest(version).isEmpty()) {
-      throw new NodeException("refusing to activate version " + version + ": " + layout.versionDir(version) + " has no valid manifest");
-    }
+    requireComplete(version);
     Optional<FileMeta> current = ports.files().lstat(layout.current());
     if (current.isPresent() && current.get().isSymlink() && ports.files().readLink(layout.current()).equals(version)) {
       return;
     }
     ports.files().symlinkDurably(layout.current(), version);
+  }
+
+  private void requireComplete(String version) throws IOException {
+    if (verifier.manifest(version).isEmpty()) {
+      throw new NodeException("refusing to activate version " + version + ": " + layout.versionDir(version) + " has no valid manifest");
+    }
   }
 
   /** Sets up the shared LocalDNS network of {@code goal} (dummy interface and address). */
