@@ -1,0 +1,51 @@
+package dev.noneops.testkit.system;
+
+import dev.noneops.hostfs.RealHost;
+import dev.noneops.ports.HostPorts;
+import dev.noneops.ports.systemd.Systemd;
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * The real adapters of {@code adapter-host-fs}, rooted in a sandboxed systemd: a node driven
+ * through these ports (with its production layout {@code /opt/unbounded/node}, host root
+ * {@code /} and unit directory {@code /etc/systemd/system}) changes the sandbox exactly as it
+ * would change a real host, and nothing of the host.
+ *
+ * <ul>
+ *   <li>files and downloads go below {@code /proc/<pid>/root} ({@link RootedHostFiles},
+ *       {@link RootedArtifactDownloader}), so the unit files the node writes are the ones the
+ *       sandbox's systemd loads, and the paths inside them are the production paths;
+ *   <li>commands run inside the sandbox's namespaces and root ({@link SandboxCommandRunner});
+ *   <li>the process table shows only the sandbox's processes ({@link SandboxProcessTable});
+ *   <li>cgroups are the sandbox's cgroup2 mount; mounts its mountinfo ({@link SandboxMountTable});
+ *   <li>host facts are read from its root; health probes and the clock are the host's (the
+ *       sandbox shares the host's network namespace).
+ * </ul>
+ *
+ * Systemd is the caller's: a {@code DbusSystemd} on {@link SandboxRoot#busAddress()}.
+ */
+public final class SandboxHostPorts {
+  private SandboxHostPorts() {}
+
+  public static HostPorts create(SandboxRoot root, Systemd systemd) throws IOException {
+    RealHost host = RealHost.builder()
+        .cgroupRoot(root.outside(Path.of("/sys/fs/cgroup")))
+        .hostRoot(root.root())
+        .build();
+    RealHost sandboxMounts = RealHost.builder()
+        .mountInfo(Path.of("/proc", Long.toString(root.pid()), "mountinfo"))
+        .build();
+    return new HostPorts(
+        new RootedHostFiles(host.files(), root),
+        systemd,
+        new SandboxCommandRunner(host.commands(), root),
+        new SandboxProcessTable(host.processes(), root),
+        host.cgroups(),
+        new SandboxMountTable(sandboxMounts.mounts(), host.commands(), root),
+        new RootedArtifactDownloader(host.downloads(), root),
+        host.probes(),
+        host.facts(),
+        host.clock());
+  }
+}
