@@ -13,8 +13,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The {@link Systemd} contract. A subclass supplies the port, a way to write unit files into the
@@ -34,6 +37,9 @@ public abstract class SystemdContract {
 
   /** Removes a unit file (and its install links, if any) from the unit directory. */
   protected abstract void deleteUnitFile(String name) throws Exception;
+
+  /** Removes only the unit file itself, leaving any install links to it dangling. */
+  protected abstract void deleteUnitFileKeepingLinks(String name) throws Exception;
 
   /** An {@code ExecStart=} command line that keeps running until killed, e.g. {@code /bin/sleep infinity}. */
   protected abstract String longRunningCommand();
@@ -213,5 +219,173 @@ public abstract class SystemdContract {
     UnitStatus s = systemd().awaitState(unit, Set.of(ActiveState.FAILED), JOB);
     assertThat(s.isFailed()).isTrue();
     assertThat(s.result()).isEqualTo("signal");
+  }
+
+  private static Consumer<Throwable> kind(SystemdException.Kind kind) {
+    return e -> assertThat(e).isInstanceOfSatisfying(SystemdException.class, se -> assertThat(se.kind()).isEqualTo(kind));
+  }
+
+  @Test
+  void disablingAUnitWithoutAUnitFileIsNoSuchUnit() {
+    assertThatThrownBy(() -> systemd().disable(List.of(unitName("never-written"))))
+        .satisfies(kind(SystemdException.Kind.NO_SUCH_UNIT));
+  }
+
+  @Test
+  void disablingAUnitWhoseFileWasRemovedRemovesItsDanglingLinks() throws Exception {
+    String unit = sleeper("file-gone", "");
+    systemd().enable(List.of(unit));
+    deleteUnitFileKeepingLinks(unit);
+    systemd().disable(List.of(unit));
+    assertThat(wantsLinkExists("multi-user.target", unit)).isFalse();
+    assertThatThrownBy(() -> systemd().disable(List.of(unit)))
+        .as("once no link is left, the missing file is reported")
+        .satisfies(kind(SystemdException.Kind.NO_SUCH_UNIT));
+  }
+
+  @Test
+  void disablingAnEnabledUnitBesideAMissingOneDisablesIt() throws Exception {
+    String unit = sleeper("disable-beside-missing", "");
+    systemd().enable(List.of(unit));
+    systemd().disable(List.of(unitName("never-written"), unit));
+    assertThat(wantsLinkExists("multi-user.target", unit)).isFalse();
+  }
+
+  @Test
+  void disablingADisabledUnitBesideAMissingOneIsNoSuchUnit() throws Exception {
+    String unit = sleeper("disabled-beside-missing", "");
+    systemd().daemonReload();
+    assertThatThrownBy(() -> systemd().disable(List.of(unit, unitName("never-written"))))
+        .satisfies(kind(SystemdException.Kind.NO_SUCH_UNIT));
+  }
+
+  @Test
+  void disablingADisabledUnitIsANoOp() throws Exception {
+    String unit = sleeper("never-enabled", "");
+    systemd().disable(List.of(unit));
+    assertThat(wantsLinkExists("multi-user.target", unit)).isFalse();
+  }
+
+  @Test
+  void enablingAListWithAMissingUnitEnablesNone() throws Exception {
+    String unit = sleeper("enable-beside-missing", "");
+    assertThatThrownBy(() -> systemd().enable(List.of(unit, unitName("never-written"))))
+        .satisfies(kind(SystemdException.Kind.NO_SUCH_UNIT));
+    assertThat(wantsLinkExists("multi-user.target", unit)).isFalse();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"bad name.service", "../x.service", "", "no-suffix", "kubelet.servicex", "a/b.service", ".hidden.service"})
+  void aSyntacticallyBadUnitNameIsRejectedBeforeAnyCall(String bad) {
+    assertThatThrownBy(() -> systemd().status(bad)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> systemd().start(bad, JOB)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> systemd().stop(bad, JOB)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> systemd().restart(bad, JOB)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> systemd().awaitState(bad, Set.of(ActiveState.ACTIVE), JOB)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> systemd().enable(List.of(bad))).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> systemd().disable(List.of(bad))).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> systemd().resetFailed(bad)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> systemd().kill(bad, true, 15)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void aNameOverTwoHundredFiftyFiveCharactersIsRejected() {
+    String tooLong = "a".repeat(248) + ".service";
+    assertThatThrownBy(() -> systemd().status(tooLong)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void aBadSignalOrNoWantedStateIsRejectedBeforeAnyCall() throws Exception {
+    String unit = sleeper("bad-arguments", "");
+    assertThatThrownBy(() -> systemd().kill(unit, true, 0)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> systemd().kill(unit, false, 65)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> systemd().awaitState(unit, Set.of(), JOB)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void killingAllProcessesOfAUnitThatHasNoneSucceedsButItsMainProcessIsOther() throws Exception {
+    String unit = sleeper("kill-none", "");
+    systemd().start(unit, JOB);
+    systemd().kill(unit, false, 9);
+    assertThat(systemd().awaitState(unit, Set.of(ActiveState.FAILED), JOB).isFailed()).isTrue();
+    systemd().kill(unit, true, 15);
+    assertThatThrownBy(() -> systemd().kill(unit, false, 15)).satisfies(kind(SystemdException.Kind.OTHER));
+    assertThat(systemd().status(unit).isFailed()).as("signalling nothing changes nothing").isTrue();
+  }
+
+  @Test
+  void killingAnUnknownUnitIsNoSuchUnit() {
+    assertThatThrownBy(() -> systemd().kill(unitName("does-not-exist"), true, 15)).satisfies(kind(SystemdException.Kind.NO_SUCH_UNIT));
+  }
+
+  @Test
+  void resettingAnUnknownUnitIsNoSuchUnit() {
+    assertThatThrownBy(() -> systemd().resetFailed(unitName("does-not-exist"))).satisfies(kind(SystemdException.Kind.NO_SUCH_UNIT));
+  }
+
+  @Test
+  void aSimpleServiceWhoseProgramIsMissingIsStartedThenFails() throws Exception {
+    String unit = install("simple-missing", "[Unit]\nDescription=contract simple-missing\n[Service]\nType=simple\nExecStart=" + missingProgram() + "\n");
+    assertThat(systemd().start(unit, JOB)).as("a simple service's start job ends once it forked").isEqualTo(JobResult.DONE);
+    UnitStatus failed = systemd().awaitState(unit, Set.of(ActiveState.FAILED), JOB);
+    assertThat(failed.isFailed()).isTrue();
+    assertThat(failed.result()).isEqualTo("exit-code");
+    assertThat(failed.mainPid()).isZero();
+  }
+
+  @Test
+  void stoppingAnInactiveUnitIsDoneAndLeavesItInactive() throws Exception {
+    String unit = sleeper("stop-inactive", "");
+    systemd().daemonReload();
+    assertThat(systemd().stop(unit, JOB)).isEqualTo(JobResult.DONE);
+    assertThat(systemd().status(unit).active()).isEqualTo(ActiveState.INACTIVE);
+  }
+
+  @Test
+  void stoppingAFailedUnitIsDoneAndLeavesItFailed() throws Exception {
+    String unit = broken("stop-failed");
+    assertThat(systemd().start(unit, JOB)).isEqualTo(JobResult.FAILED);
+    assertThat(systemd().stop(unit, JOB)).isEqualTo(JobResult.DONE);
+    UnitStatus after = systemd().status(unit);
+    assertThat(after.isFailed()).isTrue();
+    assertThat(after.result()).isEqualTo("exit-code");
+  }
+
+  @Test
+  void restartingAFailedUnitStartsItAgain() throws Exception {
+    String unit = sleeper("restart-failed", "");
+    systemd().start(unit, JOB);
+    long first = systemd().status(unit).mainPid();
+    systemd().kill(unit, false, 9);
+    assertThat(systemd().awaitState(unit, Set.of(ActiveState.FAILED), JOB).result()).isEqualTo("signal");
+    assertThat(systemd().restart(unit, JOB)).isEqualTo(JobResult.DONE);
+    UnitStatus after = systemd().status(unit);
+    assertThat(after.active()).isEqualTo(ActiveState.ACTIVE);
+    assertThat(after.result()).isEqualTo("success");
+    assertThat(after.mainPid()).isPositive().isNotEqualTo(first);
+  }
+
+  @Test
+  void restartingAnInactiveUnitStartsIt() throws Exception {
+    String unit = sleeper("restart-inactive", "");
+    systemd().daemonReload();
+    assertThat(systemd().restart(unit, JOB)).isEqualTo(JobResult.DONE);
+    assertThat(systemd().status(unit).active()).isEqualTo(ActiveState.ACTIVE);
+  }
+
+  @Test
+  void restartingAnUnknownUnitIsNoSuchUnit() {
+    assertThatThrownBy(() -> systemd().restart(unitName("does-not-exist"), JOB)).satisfies(kind(SystemdException.Kind.NO_SUCH_UNIT));
+  }
+
+  @Test
+  void awaitingAnUnknownUnitReportsItNotFoundInactive() {
+    String unit = unitName("does-not-exist");
+    UnitStatus gaveUp = systemd().awaitState(unit, Set.of(ActiveState.ACTIVE), Duration.ofMillis(300));
+    assertThat(gaveUp.load()).isEqualTo(LoadState.NOT_FOUND);
+    assertThat(gaveUp.active()).isEqualTo(ActiveState.INACTIVE);
+    UnitStatus reached = systemd().awaitState(unit, Set.of(ActiveState.INACTIVE), JOB);
+    assertThat(reached.load()).isEqualTo(LoadState.NOT_FOUND);
+    assertThat(reached.active()).isEqualTo(ActiveState.INACTIVE);
   }
 }

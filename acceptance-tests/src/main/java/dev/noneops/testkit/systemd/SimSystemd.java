@@ -48,12 +48,21 @@ import java.util.regex.Pattern;
  * resolved, in cgroup {@code /system.slice/<unit>}. {@code Restart=} policies are not simulated: a
  * main process that dies leaves the unit failed.
  *
+ * <p>Errors are those of systemd as the D-Bus adapter reports them: a syntactically invalid unit
+ * name or signal is an {@link IllegalArgumentException} before any call; disable removes the
+ * install links named after each unit, even one whose file is gone, and is
+ * {@link SystemdException.Kind#NO_SUCH_UNIT} only when a unit file is missing and no link was
+ * removed; enabling fails as a whole when one file is missing; signalling all processes of a
+ * unit that has none does nothing.
+ *
  * <p>Tests script units with {@link #setBehaviour}; {@link #history()} lists what happened.
  */
 public final class SimSystemd implements Systemd {
   private static final String PORT = "systemd";
+  private static final int MAX_UNIT_NAME_LENGTH = 255;
   private static final Pattern UNIT_NAME =
       Pattern.compile("[A-Za-z0-9:_.\\\\@-]+\\.(service|target|socket|mount|slice|scope|timer|path|device|swap|automount)");
+  private static final int MAX_SIGNAL = 64;
   private static final Set<String> BUILTIN_TARGETS =
       Set.of(
           "basic.target",
@@ -135,9 +144,10 @@ public final class SimSystemd implements Systemd {
 
   @Override
   public JobResult start(String unit, Duration timeout) {
+    requireName(unit);
     return gate.callUnchecked(PORT, "start", true, PortGate.args(unit), () -> {
       tick();
-      JobResult result = startUnit(requireName(unit), timeout, new HashSet<>(), true);
+      JobResult result = startUnit(unit, timeout, new HashSet<>(), true);
       collectGarbage();
       return result;
     });
@@ -145,6 +155,7 @@ public final class SimSystemd implements Systemd {
 
   @Override
   public JobResult stop(String unit, Duration timeout) {
+    requireName(unit);
     return gate.callUnchecked(PORT, "stop", true, PortGate.args(unit), () -> {
       tick();
       stopUnit(requireLoaded(unit));
@@ -155,6 +166,7 @@ public final class SimSystemd implements Systemd {
 
   @Override
   public JobResult restart(String unit, Duration timeout) {
+    requireName(unit);
     return gate.callUnchecked(PORT, "restart", true, PortGate.args(unit), () -> {
       tick();
       Unit u = requireLoaded(unit);
@@ -174,9 +186,10 @@ public final class SimSystemd implements Systemd {
 
   @Override
   public UnitStatus status(String unit) {
+    requireName(unit);
     return gate.callUnchecked(PORT, "status", false, PortGate.args(unit), () -> {
       tick();
-      UnitStatus status = statusOf(requireName(unit));
+      UnitStatus status = statusOf(unit);
       collectGarbage();
       return status;
     });
@@ -184,8 +197,12 @@ public final class SimSystemd implements Systemd {
 
   @Override
   public UnitStatus awaitState(String unit, Set<ActiveState> wanted, Duration timeout) {
+    String name = requireName(unit);
+    Objects.requireNonNull(wanted, "wanted");
+    if (wanted.isEmpty()) {
+      throw new IllegalArgumentException("awaitState needs at least one wanted state for " + unit);
+    }
     return gate.callUnchecked(PORT, "awaitState", false, PortGate.args(unit, new TreeSet<>(wanted), timeout), () -> {
-      String name = requireName(unit);
       Instant deadline = clock.now().plus(timeout);
       while (true) {
         tick();
@@ -202,9 +219,17 @@ public final class SimSystemd implements Systemd {
 
   @Override
   public void enable(List<String> unitNames) {
-    gate.callUnchecked(PORT, "enable", true, PortGate.args(String.join(" ", unitNames)), () -> {
-      for (String unit : unitNames) {
-        UnitDefinition d = readDefinition(requireName(unit)).orElseThrow(() -> noSuchUnit(unit));
+    List<String> names = requireNames(unitNames);
+    if (names.isEmpty()) {
+      return;
+    }
+    gate.callUnchecked(PORT, "enable", true, PortGate.args(String.join(" ", names)), () -> {
+      // systemd finds every unit file before it links any: one missing file enables none
+      List<UnitDefinition> found = new ArrayList<>();
+      for (String unit : names) {
+        found.add(readDefinition(unit).orElseThrow(() -> noSuchUnitFile(unit)));
+      }
+      for (UnitDefinition d : found) {
         for (String target : d.wantedBy()) {
           linkInstall(target + ".wants", d);
         }
@@ -219,27 +244,49 @@ public final class SimSystemd implements Systemd {
 
   @Override
   public void disable(List<String> unitNames) {
-    gate.callUnchecked(PORT, "disable", true, PortGate.args(String.join(" ", unitNames)), () -> {
-      for (String unit : unitNames) {
-        requireName(unit);
-        for (String dir : fs.list(systemdDir)) {
-          if (dir.endsWith(".wants") || dir.endsWith(".requires")) {
-            Path link = systemdDir.resolve(dir).resolve(unit);
-            Optional<FileMeta> meta = fs.lstat(link);
-            if (meta.isPresent() && meta.get().isSymlink()) {
-              fs.unlink(link);
-              fs.fsync(systemdDir.resolve(dir));
-            }
-          }
+    List<String> names = requireNames(unitNames);
+    if (names.isEmpty()) {
+      return;
+    }
+    gate.callUnchecked(PORT, "disable", true, PortGate.args(String.join(" ", names)), () -> {
+      // as systemd: links named after each unit go whether or not its file exists; the call fails
+      // with "does not exist" only when a unit file is missing and nothing at all was unlinked
+      List<String> missing = new ArrayList<>();
+      boolean unlinked = false;
+      for (String unit : names) {
+        unlinked |= unlinkInstall(unit);
+        if (readDefinition(unit).isEmpty()) {
+          missing.add(unit);
         }
+      }
+      if (!missing.isEmpty() && !unlinked) {
+        throw noSuchUnitFile(missing.get(0));
       }
       reload();
       return null;
     });
   }
 
+  /** Removes the {@code *.wants}/{@code *.requires} links named {@code unit}; whether there were any. */
+  private boolean unlinkInstall(String unit) throws IOException {
+    boolean unlinked = false;
+    for (String dir : fs.list(systemdDir)) {
+      if (dir.endsWith(".wants") || dir.endsWith(".requires")) {
+        Path link = systemdDir.resolve(dir).resolve(unit);
+        Optional<FileMeta> meta = fs.lstat(link);
+        if (meta.isPresent() && meta.get().isSymlink()) {
+          fs.unlink(link);
+          fs.fsync(systemdDir.resolve(dir));
+          unlinked = true;
+        }
+      }
+    }
+    return unlinked;
+  }
+
   @Override
   public void resetFailed(String unit) {
+    requireName(unit);
     gate.callUnchecked(PORT, "resetFailed", true, PortGate.args(unit), () -> {
       tick();
       Unit u = requireLoaded(unit);
@@ -256,17 +303,21 @@ public final class SimSystemd implements Systemd {
 
   @Override
   public void kill(String unit, boolean all, int signal) {
+    requireName(unit);
+    if (signal <= 0 || signal > MAX_SIGNAL) {
+      throw new IllegalArgumentException("not a signal number (1.." + MAX_SIGNAL + "): " + signal + " for " + unit);
+    }
     gate.callUnchecked(PORT, "kill", true, PortGate.args(unit, all ? "all" : "main", signal), () -> {
       tick();
       Unit u = requireLoaded(unit);
       List<Long> targets = new ArrayList<>();
       if (all) {
+        // systemd signals whatever the unit's cgroup holds, and nothing is no error
         targets.addAll(processesOf(u));
       } else if (u.mainPid != 0) {
         targets.add(u.mainPid);
-      }
-      if (targets.isEmpty()) {
-        throw new SystemdException(SystemdException.Kind.OTHER, u.name, "No main PID or processes to signal for " + u.name);
+      } else {
+        throw new SystemdException(SystemdException.Kind.OTHER, u.name, "No main process to kill for " + u.name);
       }
       for (long pid : targets) {
         processes.signal(pid, signal);
@@ -365,15 +416,35 @@ public final class SimSystemd implements Systemd {
 
   // ---------------------------------------------------------------- mechanics
 
-  private String requireName(String unit) {
-    if (unit == null || !UNIT_NAME.matcher(unit).matches()) {
-      throw new SystemdException(SystemdException.Kind.OTHER, unit, "Unit name " + unit + " is not valid.");
+  /**
+   * Rejects a name that is no valid unit name before anything reaches the manager, as the real
+   * adapter does: at most 255 characters of {@code [A-Za-z0-9:_.\@-]}, not starting with a dot,
+   * ending in a unit type suffix.
+   */
+  private static String requireName(String unit) {
+    if (unit == null) {
+      throw new IllegalArgumentException("unit name must not be null");
+    }
+    if (unit.length() > MAX_UNIT_NAME_LENGTH || unit.startsWith(".") || !UNIT_NAME.matcher(unit).matches()) {
+      throw new IllegalArgumentException("not a valid systemd unit name (expected e.g. kubelet.service): '" + unit + "'");
     }
     return unit;
   }
 
+  private static List<String> requireNames(List<String> units) {
+    Objects.requireNonNull(units, "units");
+    for (String unit : units) {
+      requireName(unit);
+    }
+    return List.copyOf(units);
+  }
+
   private SystemdException noSuchUnit(String unit) {
     return new SystemdException(SystemdException.Kind.NO_SUCH_UNIT, unit, "Unit " + unit + " not found.");
+  }
+
+  private SystemdException noSuchUnitFile(String unit) {
+    return new SystemdException(SystemdException.Kind.NO_SUCH_UNIT, unit, "Unit file " + unit + " does not exist.");
   }
 
   /** The unit, loaded now if its file exists; empty when there is none. */

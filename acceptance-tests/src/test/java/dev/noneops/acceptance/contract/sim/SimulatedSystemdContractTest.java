@@ -25,9 +25,23 @@ class SimulatedSystemdContractTest extends SystemdContract {
 
   @Override
   protected void deleteUnitFile(String name) throws Exception {
-    if (host.fs().lstat(UNITS.resolve(name)).isPresent()) {
-      host.fs().unlink(UNITS.resolve(name));
-      host.fs().fsync(UNITS);
+    for (String dir : host.fs().list(UNITS)) {
+      if (dir.endsWith(".wants") || dir.endsWith(".requires")) {
+        removeIfPresent(UNITS.resolve(dir).resolve(name));
+      }
+    }
+    removeIfPresent(UNITS.resolve(name));
+  }
+
+  @Override
+  protected void deleteUnitFileKeepingLinks(String name) throws Exception {
+    removeIfPresent(UNITS.resolve(name));
+  }
+
+  private void removeIfPresent(Path path) throws Exception {
+    if (host.fs().lstat(path).isPresent()) {
+      host.fs().unlink(path);
+      host.fs().fsync(path.getParent());
     }
   }
 
