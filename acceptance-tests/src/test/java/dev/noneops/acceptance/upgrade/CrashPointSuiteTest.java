@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.upgrade.UpgradeFailedException;
+import dev.noneops.ports.files.HostFiles;
 import dev.noneops.testkit.SimulatedHost;
 import dev.noneops.testkit.gate.SimulatedCrash;
 import java.util.ArrayList;
@@ -26,9 +27,9 @@ import org.junit.jupiter.api.Test;
  * point k (every mutating port call and every internal step of one, such as between the fsync and
  * the rename of a durable write), for every k; the host reboots on what was durable (enabled
  * units start as at boot), a fresh node runs {@code recoverUpgrade} with the applied config read
- * from disk, and every invariant is checked. Then, from every distinct surviving state, the
- * recovery itself loses power at each of its mutating calls, and a further recovery must again
- * reach the invariants.
+ * from disk, and every invariant is checked. Then every distinct recovery (distinct sequence of
+ * mutating calls and their arguments) loses power at each of its mutating calls, and a further
+ * recovery must again reach the invariants.
  *
  * <p>A crash leaves only the durable file tree, so a surviving state is captured as a
  * {@link HostImage} and laid into fresh hosts. Crash points whose surviving disks are
@@ -66,25 +67,34 @@ class CrashPointSuiteTest {
     ForkJoinPool pool = new ForkJoinPool(Math.max(2, Runtime.getRuntime().availableProcessors()));
     try {
       Tally tally = new Tally(invariants);
+      // the failing upgrade makes the very calls of the successful one until kubelet's wait fails;
+      // its crash points from there on are the rollback path's
+      long rollbackPathStarts = firstCrashPointOfDivergence(base, scenarios.get(0), scenarios.get(1));
       for (Scenario scenario : scenarios) {
+        long first = scenario == scenarios.get(0) ? 1 : rollbackPathStarts;
         long points = crashPoints(base, scenario);
-        List<Crash> crashes = pool.submit(() -> LongStream.rangeClosed(1, points).parallel()
+        List<Crash> crashes = pool.submit(() -> LongStream.rangeClosed(first, points).parallel()
             .mapToObj(k -> crashAt(base, scenario, k)).toList()).get();
         pool.submit(() -> tally.verify(crashes)).get();
       }
-      List<HostImage> survivors = List.copyOf(tally.survivors.values());
       long firstLevel = tally.covered;
       long firstStates = tally.verdicts.size();
-      for (HostImage survivor : survivors) {
-        long calls = recoveryCalls(survivor);
+      Map<List<String>, HostImage> trajectories = new LinkedHashMap<>();
+      for (HostImage survivor : tally.survivors.values()) {
+        trajectories.putIfAbsent(pool.submit(() -> recoveryTrajectory(survivor)).get(), survivor);
+      }
+      for (Map.Entry<List<String>, HostImage> trajectory : trajectories.entrySet()) {
+        HostImage survivor = trajectory.getValue();
+        long calls = trajectory.getKey().size();
         List<Crash> crashes = pool.submit(() -> LongStream.rangeClosed(1, calls).parallel()
             .mapToObj(m -> crashRecoveryAt(survivor, m)).toList()).get();
         pool.submit(() -> tally.verify(crashes)).get();
       }
 
       System.out.println("crash points covered: " + tally.covered + ", recovered: " + tally.recovered);
-      System.err.println("upgrade/rollback/commit crash points " + firstLevel + " leaving " + firstStates + " distinct disks; recovery crash points "
-          + (tally.covered - firstLevel) + "; distinct disks checked in all " + tally.verdicts.size());
+      System.err.println("upgrade/rollback/commit crash points " + firstLevel + " leaving " + firstStates + " distinct disks with "
+          + trajectories.size() + " distinct recoveries; recovery crash points " + (tally.covered - firstLevel)
+          + "; distinct disks checked in all " + tally.verdicts.size());
       assertThat(tally.failures).as("crash points whose recovery broke an invariant").isEmpty();
       assertThat(tally.recovered).isEqualTo(tally.covered);
       assertThat(tally.covered).as("crash points covered").isGreaterThan(1000);
@@ -102,6 +112,38 @@ class CrashPointSuiteTest {
     return lab.host.journal().crashPointCount() - before;
   }
 
+  /**
+   * The crash point of {@code other} at which it first makes a mutating call {@code reference}
+   * does not make at that position (the same call with the same arguments); every crash point
+   * before it leaves the disk the reference's crash point of the same number leaves.
+   */
+  private static long firstCrashPointOfDivergence(HostImage base, Scenario reference, Scenario other) {
+    List<String> expected = mutatingCalls(base, reference);
+    List<String> actual = mutatingCalls(base, other);
+    int i = 0;
+    while (i < expected.size() && i < actual.size() && expected.get(i).equals(actual.get(i))) {
+      i++;
+    }
+    UpgradeLab lab = boot(base, true);
+    other.arrange().accept(lab);
+    long before = lab.host.journal().crashPointCount();
+    lab.host.faults().crashAtMutatingCall(i + 1);
+    if (!crashes(() -> other.run().accept(lab))) {
+      throw new AssertionError(other.name() + " made no mutating call " + (i + 1));
+    }
+    return lab.host.journal().crashPointCount() - before;
+  }
+
+  private static List<String> mutatingCalls(HostImage base, Scenario scenario) {
+    UpgradeLab lab = boot(base, true);
+    scenario.arrange().accept(lab);
+    int before = lab.host.journal().calls().size();
+    scenario.run().accept(lab);
+    List<dev.noneops.testkit.gate.PortCall> calls = lab.host.journal().calls();
+    return calls.subList(before, calls.size()).stream().filter(dev.noneops.testkit.gate.PortCall::mutating)
+        .map(c -> c.port() + "." + c.method() + c.args()).toList();
+  }
+
   private static Crash crashAt(HostImage base, Scenario scenario, long k) {
     UpgradeLab lab = boot(base, true);
     scenario.arrange().accept(lab);
@@ -113,14 +155,23 @@ class CrashPointSuiteTest {
     return new Crash(scenario.name() + ", crash point " + k, List.of(), HostImage.capture(lab.host));
   }
 
-  /** How many mutating calls a recovery from {@code survivor} makes. */
-  private static long recoveryCalls(HostImage survivor) {
+  /**
+   * The mutating calls (each with its arguments) a recovery from {@code survivor} makes, in order.
+   * Surviving disks whose recoveries make the very same calls on the very same paths are crashed
+   * through one representative: crashing the others at the same calls exercises nothing new.
+   */
+  private static List<String> recoveryTrajectory(HostImage survivor) {
     UpgradeLab lab = boot(survivor, false);
     AgentConfig applied = lab.applied().orElseThrow();
-    long before = lab.host.journal().mutatingCallCount();
+    long before = lab.host.journal().calls().size();
     lab.node(applied).recoverUpgrade(applied);
-    return lab.host.journal().mutatingCallCount() - before;
+    List<dev.noneops.testkit.gate.PortCall> calls = lab.host.journal().calls();
+    return calls.subList((int) before, calls.size()).stream().filter(dev.noneops.testkit.gate.PortCall::mutating)
+        .map(c -> (c.port() + "." + c.method() + c.args()).replaceAll(TEMP_NAME, HostFiles.TEMP_PREFIX + "*")).toList();
   }
+
+  /** A temp file's name: which one an interrupted write left does not change what recovery does with it. */
+  private static final String TEMP_NAME = java.util.regex.Pattern.quote(HostFiles.TEMP_PREFIX) + "[^/,\\]]*";
 
   private static Crash crashRecoveryAt(HostImage survivor, long m) {
     UpgradeLab lab = boot(survivor, false);
