@@ -1,0 +1,98 @@
+package dev.noneops.benchmarks.micro;
+
+import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.config.AgentConfigParser;
+import dev.noneops.core.version.VersionFor;
+import dev.noneops.core.version.VersionInputs;
+import dev.noneops.hostfs.mounts.MountInfoParser;
+import dev.noneops.hostfs.nativeio.Syscalls;
+import dev.noneops.hostfs.process.ProcProcessTable;
+import dev.noneops.ports.mounts.MountEntry;
+import dev.noneops.ports.process.ProcessInfo;
+import dev.noneops.testkit.cli.ConfigJson;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Throughput of {@link VersionFor}, configuration parse + validation, a 5,000-line mountinfo parse
+ * and a {@code /proc} scan of 5,000 processes (a synthetic proc tree in a temporary directory, so
+ * the figure does not depend on what else runs on the machine). Run with {@code -prof gc} for the
+ * allocation rate.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 1, jvmArgsAppend = {"--add-opens", "java.base/java.io=ALL-UNNAMED", "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED"})
+public class MicroBenchmarks {
+  static final int MOUNT_LINES = 5_000;
+  static final int PROCESSES = 5_000;
+
+  private VersionInputs inputs;
+  private byte[] configJson;
+  private String mountInfo;
+  private Path procRoot;
+  private ProcProcessTable procTable;
+
+  @Setup(Level.Trial)
+  public void setUp() throws IOException {
+    TreeMap<String, VersionInputs.DownloadOrigin> origins = new TreeMap<>();
+    origins.put("Containerd", new VersionInputs.DownloadOrigin("http://127.0.0.1:8080/containerd/", ""));
+    origins.put("Kubernetes", new VersionInputs.DownloadOrigin("", "http://127.0.0.1:8080/k8s/{version}/{arch}/{binary}"));
+    inputs = new VersionInputs("1.31.4", "1.7.24", "1.2.4", "1.5.1", "1.31.0", "1.11.3", "amd64", origins);
+    configJson = ConfigJson.of("1.31.4").withContainerd("1.7.24").withRunc("1.2.4")
+        .withDownloadsFrom("http://127.0.0.1:8080").json().getBytes(StandardCharsets.UTF_8);
+    mountInfo = SyntheticHost.mountInfo(MOUNT_LINES);
+    procRoot = Files.createTempDirectory("noneops-bench-proc-");
+    SyntheticHost.procTree(procRoot, PROCESSES);
+    procTable = new ProcProcessTable(procRoot, Syscalls.load());
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() throws IOException {
+    try (Stream<Path> walk = Files.walk(procRoot)) {
+      for (Path p : walk.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+
+  @Benchmark
+  public String versionFor() {
+    return VersionFor.of(inputs);
+  }
+
+  @Benchmark
+  public AgentConfig configParseAndValidate() {
+    return AgentConfigParser.parseAndValidate(configJson, "amd64");
+  }
+
+  @Benchmark
+  public List<MountEntry> mountInfoParse5000() throws Exception {
+    return MountInfoParser.parse(mountInfo);
+  }
+
+  @Benchmark
+  public List<ProcessInfo> procScan5000() throws IOException {
+    return procTable.list();
+  }
+}
