@@ -213,6 +213,11 @@ final class NodeUpgradeSteps implements UpgradeSteps {
     }
   }
 
+  /**
+   * Starts the stack as the node starts it when it is not running (LocalDNS, containerd, images,
+   * kubelet, bounded wait). What starts is decided by the units and configuration on disk, which
+   * the steps before wrote for {@code which}; the start sequence itself is the same for both.
+   */
   @Override
   public void startStack(Configuration which) {
     node.start(false, new ConfigureResult(false, false, false));
