@@ -22,6 +22,11 @@ public final class BootstrapCommand extends CliCommand {
   @Mixin ConfigOption config;
   @Mixin WaitOption waits;
 
+  @picocli.CommandLine.Option(names = "--no-kernel-modules", description = {
+      "Do not list and load the node's kernel modules nor apply its sysctls: for a host whose kernel",
+      "is not this node's to change (a sandbox, a container). Pod networking may then not work."})
+  boolean noKernelModules;
+
   /** The JSON document of {@code bootstrap --json}. */
   public record BootstrapReport(boolean ok, String version, ConfigureResult changed, boolean running, long durationMs) {}
 
@@ -33,7 +38,9 @@ public final class BootstrapCommand extends CliCommand {
       AgentConfig cfg = ctx.readConfig(config.file());
       Node node = ctx.node(Optional.of(cfg), Optional.empty());
       try (NodeLock.Hold lock = node.lock().acquire("bootstrap")) {
-        node.loadKernelModules();
+        if (!noKernelModules) {
+          node.loadKernelModules();
+        }
         node.provision();
         ConfigureResult changes = node.configure();
         node.start(node.running(), changes);

@@ -40,7 +40,7 @@ public final class PruneCommand extends CliCommand {
     }
     report.removed().forEach(v -> out.println("removed " + v));
     for (KeptVersion k : report.kept()) {
-      out.println("kept    " + k.version() + ": " + String.join("; ", k.reasons()));
+      out.println("kept    " + k.version() + ": " + VersionsCommand.briefly(k.reasons()));
     }
     report.leftBehind().forEach((v, why) -> out.println("left    " + v + " partly in place: " + String.join("; ", why)));
   }

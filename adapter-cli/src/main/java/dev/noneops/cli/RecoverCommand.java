@@ -18,6 +18,7 @@ import picocli.CommandLine.Mixin;
     "upgrade is in flight; safe to repeat."})
 public final class RecoverCommand extends CliCommand {
   @Mixin WaitOption waits;
+  @Mixin ConfigOption config;
 
   /** The JSON document of {@code recover --json}. */
   public record RecoverReport(boolean ok, String outcome, String previousVersion, String targetVersion, String activeVersion,
@@ -28,8 +29,9 @@ public final class RecoverCommand extends CliCommand {
     requireRoot();
     long start = now();
     try (NodeContext ctx = openNode().kubeletTimeout(waits.kubeletTimeout())) {
-      AgentConfig applied = ctx.applied().read().orElseThrow(() -> new CliException(ExitCode.FAILURE,
+      AgentConfig recorded = ctx.applied().read().orElseThrow(() -> new CliException(ExitCode.FAILURE,
           "no applied configuration at " + ctx.applied().path() + ": recovery needs the configuration the node ran"));
+      AgentConfig applied = ctx.withDownloadsOf(recorded, config.file());
       Node node = ctx.node(Optional.of(applied), Optional.of(applied));
       RecoveryResult r = node.recoverUpgrade(applied);
       RecoverReport report = new RecoverReport(r.startError().isEmpty(), r.outcome().name(),

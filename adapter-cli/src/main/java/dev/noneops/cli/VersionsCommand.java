@@ -24,6 +24,12 @@ public final class VersionsCommand extends CliCommand {
   /** The JSON document of {@code versions --json}. */
   public record VersionsReport(String activeVersion, List<VersionEntry> versions) {}
 
+  /** The first two reasons and how many more (--json lists them all). */
+  static String briefly(List<String> reasons) {
+    String shown = String.join("; ", reasons.subList(0, Math.min(2, reasons.size())));
+    return reasons.size() > 2 ? shown + "; and " + (reasons.size() - 2) + " more (--json lists all)" : shown;
+  }
+
   @Override
   protected ExitCode execute() throws Exception {
     try (NodeContext ctx = openNode()) {
@@ -50,7 +56,7 @@ public final class VersionsCommand extends CliCommand {
         for (VersionEntry e : entries) {
           out().printf("%s %-40s %8.1f MiB  %3d files%s%s%n", e.active() ? "*" : " ", e.version(), e.bytes() / 1048576.0, e.files(),
               e.complete() ? "" : "  INCOMPLETE (no manifest; repaired on the next prepare)",
-              e.keptBecause().isEmpty() ? "" : "  kept: " + String.join("; ", e.keptBecause()));
+              e.keptBecause().isEmpty() ? "" : "  kept: " + briefly(e.keptBecause()));
         }
       }
       return ExitCode.OK;

@@ -37,8 +37,11 @@ record HostState(Set<String> links, Map<String, String> sysctls, Set<String> mod
       }
     }
     Set<String> modules = new TreeSet<>();
-    for (String line : Files.readAllLines(Path.of("/proc/modules"), StandardCharsets.UTF_8)) {
-      modules.add(line.split(" ", 2)[0]);
+    Path procModules = Path.of("/proc/modules");
+    if (Files.isReadable(procModules)) {
+      for (String line : Files.readAllLines(procModules, StandardCharsets.UTF_8)) {
+        modules.add(line.split(" ", 2)[0]);
+      }
     }
     return new HostState(links, sysctls, modules);
   }
@@ -89,7 +92,7 @@ record HostState(Set<String> links, Map<String, String> sysctls, Set<String> mod
         : "links, network sysctls and kernel modules as before after putting back: " + String.join(", ", done);
   }
 
-  private static int run(String... command) throws IOException, InterruptedException {
+  static int run(String... command) throws IOException, InterruptedException {
     Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
     if (!p.waitFor(30, TimeUnit.SECONDS)) {
       p.destroyForcibly();
