@@ -23,7 +23,8 @@ import java.nio.file.Path;
  *       sandbox shares the host's network namespace).
  * </ul>
  *
- * Systemd is the caller's: a {@code DbusSystemd} on {@link SandboxRoot#busAddress()}.
+ * Systemd is the caller's: a {@code DbusSystemd} on {@link SandboxRoot#busAddress()}. On a kernel
+ * without dummy links the command runner has the {@link DummyLinkStandIn}.
  */
 public final class SandboxHostPorts {
   private SandboxHostPorts() {}
@@ -39,7 +40,7 @@ public final class SandboxHostPorts {
     return new HostPorts(
         new RootedHostFiles(host.files(), root),
         systemd,
-        new SandboxCommandRunner(host.commands(), root),
+        DummyLinkStandIn.ifNeeded(new SandboxCommandRunner(host.commands(), root)),
         new SandboxProcessTable(host.processes(), root),
         host.cgroups(),
         new SandboxMountTable(sandboxMounts.mounts(), host.commands(), root),

@@ -1,0 +1,66 @@
+package dev.noneops.testkit.system;
+
+import dev.noneops.ports.commands.Command;
+import dev.noneops.ports.commands.CommandResult;
+import dev.noneops.ports.commands.CommandRunner;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * For kernels built without dummy links ({@code CONFIG_DUMMY} unset: {@code ip link add ... type
+ * dummy} fails with "Unknown device type"), runs the node's {@code ip link add <name> type dummy}
+ * as {@code type ifb} instead: another link that only carries addresses, so LocalDNS can still
+ * listen on its link-local address. Every other command, and every command on a kernel that has
+ * dummy links, runs unchanged. Debian's kernels have dummy links; this exists for build machines
+ * whose kernel does not.
+ */
+public final class DummyLinkStandIn implements CommandRunner {
+  /** The link type created in place of {@code dummy}. */
+  public static final String STAND_IN_TYPE = "ifb";
+
+  private final CommandRunner runner;
+
+  private DummyLinkStandIn(CommandRunner runner) {
+    this.runner = Objects.requireNonNull(runner, "runner");
+  }
+
+  /** {@code runner} itself when the kernel creates dummy links, else it with the stand-in. */
+  public static CommandRunner ifNeeded(CommandRunner runner) throws IOException {
+    return kernelHasDummyLinks(runner) ? runner : new DummyLinkStandIn(runner);
+  }
+
+  /** Whether {@code ip link add <probe> type dummy} works (the probe link is deleted again). */
+  public static boolean kernelHasDummyLinks(CommandRunner runner) throws IOException {
+    String probe = "noneopsprobe0";
+    CommandResult added = runner.run(Command.of(Duration.ofSeconds(10), "ip", "link", "add", probe, "type", "dummy"));
+    if (added.succeeded()) {
+      CommandResult deleted = runner.run(Command.of(Duration.ofSeconds(10), "ip", "link", "delete", "dev", probe));
+      if (!deleted.succeeded()) {
+        throw new IOException("cannot delete the probe link " + probe + ": " + deleted.stderr().strip());
+      }
+      return true;
+    }
+    if (added.stderr().contains("Unknown device type")) {
+      return false;
+    }
+    throw new IOException("cannot tell whether the kernel has dummy links: ip link add exited " + added.exitCode() + ": "
+        + added.stderr().strip());
+  }
+
+  @Override
+  public CommandResult run(Command command) throws IOException {
+    List<String> argv = command.argv();
+    int type = argv.indexOf("type");
+    boolean addsDummy = argv.size() >= 4 && argv.get(0).endsWith("ip") && argv.get(1).equals("link") && argv.get(2).equals("add")
+        && type > 0 && type + 1 < argv.size() && argv.get(type + 1).equals("dummy");
+    if (!addsDummy) {
+      return runner.run(command);
+    }
+    List<String> replaced = new ArrayList<>(argv);
+    replaced.set(type + 1, STAND_IN_TYPE);
+    return runner.run(new Command(replaced, command.env(), command.timeout(), command.maxOutputBytes()));
+  }
+}
