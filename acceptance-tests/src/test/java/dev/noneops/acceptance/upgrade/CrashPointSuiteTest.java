@@ -23,9 +23,10 @@ import org.junit.jupiter.api.Test;
 /**
  * DESIGN.md section 6, proven at every crash point. For the whole caller sequence of a
  * successful upgrade (upgrade, persist the applied config, commit) and of a failed one (the new
- * kubelet never gets ready, so the upgrade rolls back), the simulated host loses power at crash
- * point k (every mutating port call and every internal step of one, such as between the fsync and
- * the rename of a durable write), for every k; the host reboots on what was durable (enabled
+ * kubelet never gets ready, so the upgrade rolls back; its crash points are counted from where it
+ * first differs from the successful one, since before that it makes the very same calls), the
+ * simulated host loses power at crash point k (every mutating port call and every internal step
+ * of one, such as between the fsync and the rename of a durable write), for every k; the host reboots on what was durable (enabled
  * units start as at boot), a fresh node runs {@code recoverUpgrade} with the applied config read
  * from disk, and every invariant is checked. Then every distinct recovery (distinct sequence of
  * mutating calls and their arguments) loses power at each of its mutating calls, and a further
