@@ -44,6 +44,9 @@ public abstract class SystemdContract {
   /** An {@code ExecStart=} command line that keeps running until killed, e.g. {@code /bin/sleep infinity}. */
   protected abstract String longRunningCommand();
 
+  /** The absolute path of a unit file written by {@link #writeUnitFile}, as the manager sees it. */
+  protected abstract String unitFilePath(String name);
+
   /** Whether {@code <unit dir>/<target>.wants/<unit>} exists. */
   protected abstract boolean wantsLinkExists(String target, String unit) throws Exception;
 
@@ -387,5 +390,16 @@ public abstract class SystemdContract {
     UnitStatus reached = systemd().awaitState(unit, Set.of(ActiveState.INACTIVE), JOB);
     assertThat(reached.load()).isEqualTo(LoadState.NOT_FOUND);
     assertThat(reached.active()).isEqualTo(ActiveState.INACTIVE);
+  }
+
+  @Test
+  void enableAcceptsTheAbsolutePathOfAUnitFileButDisableOnlyItsName() throws Exception {
+    String unit = sleeper("by-path", "");
+    systemd().enable(List.of(unitFilePath(unit)));
+    assertThat(wantsLinkExists("multi-user.target", unit)).isTrue();
+    assertThatThrownBy(() -> systemd().disable(List.of(unitFilePath(unit)))).satisfies(kind(SystemdException.Kind.OTHER));
+    assertThat(wantsLinkExists("multi-user.target", unit)).as("a refused disable changes nothing").isTrue();
+    systemd().disable(List.of(unit));
+    assertThat(wantsLinkExists("multi-user.target", unit)).isFalse();
   }
 }

@@ -219,15 +219,16 @@ public final class SimSystemd implements Systemd {
 
   @Override
   public void enable(List<String> unitNames) {
-    List<String> names = requireNames(unitNames);
-    if (names.isEmpty()) {
+    List<String> files = requireUnitFiles(unitNames);
+    if (files.isEmpty()) {
       return;
     }
-    gate.callUnchecked(PORT, "enable", true, PortGate.args(String.join(" ", names)), () -> {
+    gate.callUnchecked(PORT, "enable", true, PortGate.args(String.join(" ", files)), () -> {
       // systemd finds every unit file before it links any: one missing file enables none
       List<UnitDefinition> found = new ArrayList<>();
-      for (String unit : names) {
-        found.add(readDefinition(unit).orElseThrow(() -> noSuchUnitFile(unit)));
+      for (String file : files) {
+        String unit = unitOfFile(file);
+        found.add(readDefinition(unit).orElseThrow(() -> noSuchUnitFile(file)));
       }
       for (UnitDefinition d : found) {
         for (String target : d.wantedBy()) {
@@ -244,11 +245,17 @@ public final class SimSystemd implements Systemd {
 
   @Override
   public void disable(List<String> unitNames) {
-    List<String> names = requireNames(unitNames);
+    List<String> names = requireUnitFiles(unitNames);
     if (names.isEmpty()) {
       return;
     }
     gate.callUnchecked(PORT, "disable", true, PortGate.args(String.join(" ", names)), () -> {
+      for (String unit : names) {
+        if (unit.startsWith("/")) {
+          // DisableUnitFiles takes unit names only (systemctl passes the file name of a path)
+          throw new SystemdException(SystemdException.Kind.OTHER, unit, "Invalid argument: " + unit + " is not a unit name.");
+        }
+      }
       // as systemd: links named after each unit go whether or not its file exists; the call fails
       // with "does not exist" only when a unit file is missing and nothing at all was unlinked
       List<String> missing = new ArrayList<>();
@@ -431,12 +438,36 @@ public final class SimSystemd implements Systemd {
     return unit;
   }
 
-  private static List<String> requireNames(List<String> units) {
+  /** Unit names, or absolute paths whose file name is one (as the real adapter accepts). */
+  private static List<String> requireUnitFiles(List<String> units) {
     Objects.requireNonNull(units, "units");
     for (String unit : units) {
-      requireName(unit);
+      if (unit != null && unit.startsWith("/")) {
+        String fileName = unit.substring(unit.lastIndexOf('/') + 1);
+        if (fileName.isEmpty() || !UNIT_NAME.matcher(fileName).matches()) {
+          throw new IllegalArgumentException("not a unit file path (expected e.g. /etc/systemd/system/kubelet.service): '" + unit + "'");
+        }
+      } else {
+        requireName(unit);
+      }
     }
     return List.copyOf(units);
+  }
+
+  /**
+   * The unit a file argument of enable names: a unit name itself, or the file name of a path in a
+   * unit directory. Linking a file from elsewhere into the unit directory is not modelled.
+   */
+  private String unitOfFile(String file) {
+    if (!file.startsWith("/")) {
+      return file;
+    }
+    Path path = Path.of(file);
+    if (!unitDirs.contains(path.getParent())) {
+      throw new SystemdException(
+          SystemdException.Kind.OTHER, file, "the simulated systemd enables unit files in " + unitDirs + " only, not " + file);
+    }
+    return path.getFileName().toString();
   }
 
   private SystemdException noSuchUnit(String unit) {

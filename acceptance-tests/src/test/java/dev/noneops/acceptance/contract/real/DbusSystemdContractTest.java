@@ -62,6 +62,11 @@ class DbusSystemdContractTest extends SystemdContract {
   }
 
   @Override
+  protected String unitFilePath(String name) {
+    return UNIT_DIR + "/" + name;
+  }
+
+  @Override
   protected String longRunningCommand() {
     return "/bin/sleep infinity";
   }

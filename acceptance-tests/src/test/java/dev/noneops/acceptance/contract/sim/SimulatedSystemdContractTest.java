@@ -46,6 +46,11 @@ class SimulatedSystemdContractTest extends SystemdContract {
   }
 
   @Override
+  protected String unitFilePath(String name) {
+    return UNITS.resolve(name).toString();
+  }
+
+  @Override
   protected String longRunningCommand() {
     return "/usr/bin/sleep infinity";
   }
