@@ -124,13 +124,11 @@ class NodeOnRealSystemdSystemTest {
     requireFree(KubeletStandIn.DEFAULT_HEALTHZ_PORT, "kubelet's healthz port (the sandbox shares the host's network)");
     Path cache = Path.of(System.getProperty("user.home"), ".cache", "noneops");
     ArtifactRepository repository = new ArtifactRepository(cache.resolve("system-test-artifacts"));
-    NodeArtifactBuilder builder = new NodeArtifactBuilder(repository, new DebianPackages(cache.resolve("debian")), StandInScripts.ofThisJvm());
     ArtifactSet old = new ArtifactSet(K8S, CONTAINERD_OLD, RUNC, "1.5.1", "1.31.0", "1.11.3", "amd64", false);
-    // The newer containerd first: DebianPackages picks a cached .deb by name order when apt-get
-    // downloads nothing new.
-    builder.publish(old.withContainerd(CONTAINERD_NEW));
-    builder.publish(old);
-    builder.publish(old.withContainerd(CONTAINERD_NEW).withBrokenKubelet(K8S_NEVER_HEALTHY));
+    builder(repository, cache, CONTAINERD_OLD).publish(old);
+    NodeArtifactBuilder newer = builder(repository, cache, CONTAINERD_NEW);
+    newer.publish(old.withContainerd(CONTAINERD_NEW));
+    newer.publish(old.withContainerd(CONTAINERD_NEW).withBrokenKubelet(K8S_NEVER_HEALTHY));
     server = ArtifactServer.serve(repository.root());
 
     SystemdSandbox sandbox = SANDBOX.sandbox();
@@ -140,6 +138,16 @@ class NodeOnRealSystemdSystemTest {
     base = config(json(K8S, CONTAINERD_OLD.version()));
     upgraded = config(json(K8S, CONTAINERD_NEW.version()));
     neverHealthy = config(json(K8S_NEVER_HEALTHY, CONTAINERD_NEW.version()));
+  }
+
+  /**
+   * A builder taking Debian's packages into a cache of their own per containerd version
+   * ({@code ~/.cache/noneops/debian/containerd-<version>}), so that each cache holds one
+   * containerd package and the right one is extracted.
+   */
+  private static NodeArtifactBuilder builder(ArtifactRepository repository, Path cache, ArtifactSet.Runtime containerd) throws IOException {
+    DebianPackages debian = new DebianPackages(cache.resolve("debian").resolve("containerd-" + containerd.debianVersion()));
+    return new NodeArtifactBuilder(repository, debian, StandInScripts.ofThisJvm());
   }
 
   @AfterEach
