@@ -241,20 +241,34 @@ public final class LifecycleDemo implements DemoRunner {
   }
 
   /**
-   * The node puts LocalDNS's address on a dummy interface, which it creates unless one of that
-   * name exists. Some kernels (this project's CI machines) have no dummy link type; there the demo
-   * provides {@code localdns0} as an empty bridge, which carries the address just as well, and
-   * removes it at the end (the node's reset leaves a link that is not a dummy alone).
+   * The node puts LocalDNS's address on a dummy interface it creates (and an upgrade deletes and
+   * creates again, as a repave cleans host networking). Some kernels (this project's CI machines)
+   * have no dummy link type; there the demo installs, inside the sandbox only (its overlay is
+   * discarded at the end), an {@code ip} wrapper first on the agent's PATH that creates a bridge
+   * where a dummy is asked for: an empty bridge carries the address just as well. The node's reset
+   * removes only dummy links, so the demo removes that bridge itself at the end.
    */
-  static String provideLocalDnsLinkIfTheKernelHasNoDummy() throws Exception {
+  static String provideLocalDnsLinkIfTheKernelHasNoDummy(SystemdSandbox sandbox) throws Exception {
     if (HostState.run("ip", "link", "add", "noneops-probe0", "type", "dummy") == 0) {
       HostState.run("ip", "link", "delete", "noneops-probe0");
       return "the kernel has dummy links: the node creates localdns0 itself";
     }
-    if (HostState.run("ip", "link", "add", "localdns0", "type", "bridge") != 0) {
-      throw new IllegalStateException("this kernel has neither dummy nor bridge links for LocalDNS's address");
-    }
-    return "this kernel has no dummy link type: localdns0 provided as an empty bridge (removed at the end)";
+    String realIp = Files.isExecutable(Path.of("/usr/bin/ip")) ? "/usr/bin/ip" : "/sbin/ip";
+    Path wrapper = sandbox.path(SandboxAgent.WRAPPER_DIR + "/ip");
+    Files.createDirectories(wrapper.getParent());
+    Files.writeString(wrapper, """
+        #!/bin/sh
+        # noneops demo: this kernel has no dummy link type; create a bridge where a dummy is asked for.
+        n=$#
+        for a in "$@"; do
+          if [ "$a" = dummy ]; then a=bridge; fi
+          set -- "$@" "$a"
+        done
+        shift $n
+        exec %s "$@"
+        """.formatted(realIp), StandardCharsets.UTF_8);
+    Files.setPosixFilePermissions(wrapper, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    return "this kernel has no dummy link type: inside the sandbox, 'ip' makes localdns0 a bridge instead";
   }
 
   /** The story on a sandboxed real systemd. */
@@ -321,7 +335,7 @@ public final class LifecycleDemo implements DemoRunner {
               }
               return String.join(", ", versions);
             });
-            ok = ok && story.step("LocalDNS's interface", LifecycleDemo::provideLocalDnsLinkIfTheKernelHasNoDummy);
+            ok = ok && story.step("LocalDNS's interface", () -> provideLocalDnsLinkIfTheKernelHasNoDummy(sandbox));
             if (ok) {
               new Chapters(story, agent, out, writer, config, versions)
                   .withoutKernelModules()

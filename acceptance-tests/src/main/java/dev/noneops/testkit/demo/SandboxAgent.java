@@ -20,6 +20,9 @@ import java.util.concurrent.TimeUnit;
 final class SandboxAgent implements Agent {
   private static final Duration COMMAND_TIMEOUT = Duration.ofMinutes(10);
 
+  /** A directory inside the sandbox that comes first on the agent's PATH (for the demo's tool wrappers). */
+  static final String WRAPPER_DIR = "/run/noneops-demo/bin";
+
   private final SystemdSandbox sandbox;
   private final Path jar;
   private final Path java = Path.of(System.getProperty("java.home"), "bin", "java");
@@ -76,7 +79,9 @@ final class SandboxAgent implements Agent {
     cmd.addAll(List.of(args));
     Path out = Files.createTempFile("noneops-demo-", ".out");
     Path err = Files.createTempFile("noneops-demo-", ".err");
-    Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
+    pb.environment().put("PATH", WRAPPER_DIR + ":/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
+    Process p = pb.start();
     outputs.put(p, new Path[] {out, err});
     return p;
   }
