@@ -212,6 +212,19 @@ public final class SimKernel {
       Link l = links.get(name);
       return l == null ? noDevice(name) : CommandOutcome.ok("1: " + name + ": <" + (l.up() ? "UP" : "DOWN") + "> type " + l.kind() + "\n");
     }
+    if (a.size() >= 5 && a.get(0).equals("-o") && (a.get(1).equals("addr") || a.get(1).equals("address")) && a.get(2).equals("show")
+        && a.get(3).equals("dev")) {
+      Link l = links.get(a.get(4));
+      if (l == null) {
+        return noDevice(a.get(4));
+      }
+      StringBuilder out = new StringBuilder();
+      for (String address : l.addresses()) {
+        out.append("1: ").append(l.name()).append("    inet ").append(address).append(" scope global ").append(l.name())
+            .append("\\       valid_lft forever preferred_lft forever\n");
+      }
+      return CommandOutcome.ok(out.toString());
+    }
     if (a.size() >= 5 && (a.get(0).equals("addr") || a.get(0).equals("address")) && (a.get(1).equals("add") || a.get(1).equals("del"))
         && a.get(3).equals("dev")) {
       String name = a.get(4);

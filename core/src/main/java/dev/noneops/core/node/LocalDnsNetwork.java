@@ -9,11 +9,11 @@ import java.util.regex.Pattern;
 /**
  * The shared LocalDNS network: a dummy interface holding LocalDNS's link-local address, which
  * host-network pods reach too. Idempotent: the interface is added only when {@code ip link show}
- * does not find it, and an address that is already assigned ({@code File exists}) is fine.
+ * does not find it, and the address only when {@code ip -o addr show} does not list it. The
+ * kernel's answer to adding an address twice differs between releases ({@code File exists},
+ * {@code Address already assigned}), so it is never relied on.
  */
 final class LocalDnsNetwork {
-  /** What {@code ip addr add} says when the address is already assigned. */
-  static final String ALREADY_THERE = "File exists";
   private static final Pattern INTERFACE = Pattern.compile("[A-Za-z0-9_.-]{1,15}");
 
   private final HostCommands commands;
@@ -31,11 +31,36 @@ final class LocalDnsNetwork {
     if (!commands.succeeds("ip", "link", "show", "dev", ifName)) {
       commands.require("create LocalDNS interface " + ifName, "ip", "link", "add", ifName, "type", "dummy");
     }
-    Command addAddress = commands.command("ip", "addr", "add", address, "dev", ifName);
-    CommandResult added = commands.run(addAddress);
-    if (!added.succeeded() && !added.stderr().contains(ALREADY_THERE)) {
-      throw new CommandFailedException("add " + address + " to " + ifName, addAddress, added);
+    if (!hasAddress(ifName, address)) {
+      Command addAddress = commands.command("ip", "addr", "add", address, "dev", ifName);
+      CommandResult added = commands.run(addAddress);
+      if (!added.succeeded()) {
+        throw new CommandFailedException("add " + address + " to " + ifName, addAddress, added);
+      }
     }
     commands.require("bring up " + ifName, "ip", "link", "set", ifName, "up");
+  }
+
+  /** Whether {@code ip -o addr show dev <ifName>} lists {@code address} (with its prefix length). */
+  private boolean hasAddress(String ifName, String address) throws IOException {
+    Command show = commands.command("ip", "-o", "addr", "show", "dev", ifName);
+    CommandResult shown = commands.run(show);
+    if (!shown.succeeded()) {
+      throw new CommandFailedException("list the addresses of " + ifName, show, shown);
+    }
+    return listsAddress(shown.stdout(), address);
+  }
+
+  /** Whether one-line {@code ip -o addr} output has an {@code inet}/{@code inet6} entry for {@code address}. */
+  static boolean listsAddress(String ipOutput, String address) {
+    for (String line : ipOutput.split("\n")) {
+      String[] words = line.trim().split("\\s+");
+      for (int i = 0; i + 1 < words.length; i++) {
+        if ((words[i].equals("inet") || words[i].equals("inet6")) && words[i + 1].equals(address)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 }
