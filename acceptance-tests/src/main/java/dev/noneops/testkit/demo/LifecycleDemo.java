@@ -291,14 +291,14 @@ public final class LifecycleDemo implements DemoRunner {
       Path cache = Path.of(System.getProperty("user.home"), ".cache", "noneops", "demo");
       ArtifactRepository repo = new ArtifactRepository(cache.resolve("artifacts"));
       ArtifactSet base = new ArtifactSet(K8S, CONTAINERD_OLD, RUNC, "1.5.1", "1.31.0", "1.11.3", ARCH, false);
-      boolean ok = story.step("build artifacts: containerd " + CONTAINERD_OLD.version() + " and " + CONTAINERD_NEW.version()
-          + " and runc from Debian's packages, stand-ins for the rest", () -> {
+      boolean ok = story.step("build artifacts (containerd x2 and runc from Debian, stand-ins)", () -> {
             NodeArtifactBuilder builder = new NodeArtifactBuilder(repo, new DebianPackages(cache.resolve("debian")), StandInScripts.ofThisJvm());
             builder.publish(base);
             builder.publish(base.withContainerd(CONTAINERD_NEW));
             builder.publish(base.withContainerd(CONTAINERD_NEW).withBrokenKubelet(K8S_BROKEN));
             builder.publish(new ArtifactSet(K8S_NEXT, CONTAINERD_NEW, RUNC, "1.5.1", "1.31.0", "1.11.3", ARCH, false));
-            return "in " + repo.root();
+            return "containerd " + CONTAINERD_OLD.version() + " and " + CONTAINERD_NEW.version() + ", runc " + RUNC.version()
+                + " in " + repo.root();
           });
       if (!ok) {
         story.summary("noneops demo on a sandboxed real systemd");
