@@ -26,6 +26,7 @@ public final class NoneopsCli {
       StatusCommand::new,
       VersionsCommand::new,
       VerifyCommand::new,
+      PlanCommand::new,
       PresentCommand::new,
       LaunchCheckCommand::new,
       ResetCommand::new,

@@ -93,7 +93,7 @@ class OutputAndOptionsTest {
     }, () -> false, "t"), "--help");
 
     for (String command : List.of("bootstrap", "apply", "upgrade", "recover", "commit", "prune", "start", "stop", "restart", "status",
-        "versions", "verify", "reset", "present", "allocation-launch-check", "version-for", "version", "completion", "demo")) {
+        "versions", "verify", "plan", "reset", "present", "allocation-launch-check", "version-for", "version", "completion", "demo")) {
       assertThat(run.out()).as(command).containsPattern("(?m)^\\s+" + java.util.regex.Pattern.quote(command) + "\\s");
     }
     assertThat(run.out()).doesNotContain("cds-training");

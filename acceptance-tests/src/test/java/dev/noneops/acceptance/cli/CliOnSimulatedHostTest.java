@@ -52,7 +52,7 @@ class CliOnSimulatedHostTest {
 
     for (String[] args : List.of(
         new String[] {"status", "--json"}, new String[] {"versions", "--json"}, new String[] {"verify", "--json"},
-        new String[] {"present", "--json"}, new String[] {"allocation-launch-check", "--json"}, new String[] {"version-for", "--json"},
+        new String[] {"present", "--json"}, new String[] {"allocation-launch-check", "--json"}, new String[] {"version-for", "--json"}, new String[] {"plan", "--json"},
         new String[] {"version", "--json"}, new String[] {"apply", "--json"}, new String[] {"restart", "--json"},
         new String[] {"prune", "--json"}, new String[] {"commit", "--json"}, new String[] {"recover", "--json"})) {
       Run run = cli.run(args);
@@ -238,6 +238,25 @@ class CliOnSimulatedHostTest {
 
     assertThat(run.out().strip()).isEqualTo(version);
     assertThat(cli.host().snapshot()).isEqualTo(before);
+  }
+
+  @Test
+  void planTellsWhatAnUpgradeWouldTakeWithoutChangingAnything() throws Exception {
+    String v1 = cli.configure(CONFIG, BASE.json());
+    cli.run("bootstrap");
+    String v2 = cli.configure(CONFIG, BASE.withContainerd("1.7.23").json());
+    FileTreeSnapshot before = cli.host().snapshot();
+
+    JsonNode plan = json(cli.run("plan", "--json"));
+
+    assertThat(plan.get("action").asText()).isEqualTo("upgrade");
+    assertThat(plan.get("activeVersion").asText()).isEqualTo(v1);
+    assertThat(plan.get("targetVersion").asText()).isEqualTo(v2);
+    assertThat(plan.get("targetInstalled").asBoolean()).isFalse();
+    assertThat(plan.get("downloads").findValuesAsText("artifact")).contains("containerd", "kubelet");
+    assertThat(cli.host().snapshot()).isEqualTo(before);
+    cli.configure(CONFIG, BASE.json());
+    assertThat(cli.run("plan").out()).contains("action:   apply").contains("same as the applied configuration");
   }
 
   @Test
