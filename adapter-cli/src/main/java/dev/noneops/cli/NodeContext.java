@@ -68,21 +68,6 @@ final class NodeContext implements AutoCloseable {
     return AgentConfigParser.parseAndValidate(json, ports().facts().read().arch());
   }
 
-  /**
-   * The applied config with the download overrides of the configuration in {@code file} (when it
-   * is readable and valid). The applied config never records {@code Downloads}, yet download
-   * overrides are part of a version's name: without them a configuration that used overrides
-   * would resolve to another version than the one installed. Overrides are host settings that an
-   * upgrade keeps, so the current file's are the ones the applied config was installed with.
-   */
-  AgentConfig withDownloadsOf(AgentConfig applied, Path file) {
-    try {
-      return applied.withDownloads(readConfig(file).downloads());
-    } catch (IOException | InvalidConfigException e) {
-      return applied;
-    }
-  }
-
   AppliedConfigStore applied() {
     return new AppliedConfigStore(ports().files(), session.paths());
   }

@@ -29,9 +29,8 @@ public final class RecoverCommand extends CliCommand {
     requireRoot();
     long start = now();
     try (NodeContext ctx = openNode().kubeletTimeout(waits.kubeletTimeout())) {
-      AgentConfig recorded = ctx.applied().read().orElseThrow(() -> new CliException(ExitCode.FAILURE,
+      AgentConfig applied = ctx.applied().read().orElseThrow(() -> new CliException(ExitCode.FAILURE,
           "no applied configuration at " + ctx.applied().path() + ": recovery needs the configuration the node ran"));
-      AgentConfig applied = ctx.withDownloadsOf(recorded, config.file());
       Node node = ctx.node(Optional.of(applied), Optional.of(applied));
       RecoveryResult r = node.recoverUpgrade(applied);
       RecoverReport report = new RecoverReport(r.startError().isEmpty(), r.outcome().name(),

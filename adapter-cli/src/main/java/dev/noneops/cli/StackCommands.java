@@ -22,7 +22,7 @@ final class StackCommands {
    */
   static AgentConfig installedConfig(NodeContext ctx, ConfigOption config) throws IOException {
     Optional<AgentConfig> applied = ctx.applied().read();
-    return applied.isPresent() ? ctx.withDownloadsOf(applied.get(), config.file()) : ctx.readConfig(config.file());
+    return applied.isPresent() ? applied.get() : ctx.readConfig(config.file());
   }
 
   static ExitCode report(CliCommand cmd, String action, Node node, long start) {

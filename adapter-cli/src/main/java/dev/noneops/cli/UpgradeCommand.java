@@ -42,7 +42,7 @@ public final class UpgradeCommand extends CliCommand {
       AgentConfig cfg = ctx.readConfig(config.file());
       AgentConfig previous = ctx.applied().read().orElseThrow(() -> new CliException(ExitCode.FAILURE,
           "no applied configuration at " + ctx.applied().path() + ": an upgrade starts from a bootstrapped node (run 'noneops bootstrap')"));
-      Node node = ctx.node(Optional.of(cfg), Optional.of(previous.withDownloads(cfg.downloads())));
+      Node node = ctx.node(Optional.of(cfg), Optional.of(previous));
       try (NodeLock.Hold lock = node.lock().acquire("upgrade")) {
         UpgradeResult result = node.upgrade(force);
         ctx.applied().write(cfg);

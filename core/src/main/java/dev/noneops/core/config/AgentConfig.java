@@ -20,7 +20,7 @@ import java.util.TreeMap;
  * @param cni CNI plugins version override
  * @param ociImage the rootfs image of containerised nodes; accepted for compatibility, unused by a host-native node
  * @param attest the attestation endpoint of the upstream wrapper; accepted for compatibility and not persisted
- * @param downloads where artifacts are downloaded from; not persisted in the applied config
+ * @param downloads where artifacts are downloaded from; persisted in the applied config, since they decide the version name
  * @param localDns the node-local DNS cache
  */
 public record AgentConfig(

@@ -21,8 +21,10 @@ import java.util.List;
  *
  * <ul>
  *   <li>{@link #applied}: the applied-config file: the configuration the node runs with, 2-space
- *       indented, no trailing newline, without {@code Downloads} and {@code Attest} (as upstream,
- *       which persists only the configuration itself);
+ *       indented, no trailing newline, without {@code Attest}. Unlike upstream's file it keeps the
+ *       {@code Downloads} overrides: they are part of a version's name ({@code VersionFor}), so the
+ *       applied config alone must name the version the node runs, or a rollback and a recovery
+ *       could not find it. The none mode's file is its own, which older agents never read;
  *   <li>{@link #canonical}: the same content, compact, every object's keys sorted, the input of
  *       {@link ConfigDigest}. Two configurations that normalise equally have the same canonical
  *       form, however their files were formatted.
@@ -118,6 +120,20 @@ public final class AgentConfigJson {
     dns.put("BindAddress", c.localDns().bindAddress());
     dns.put("InterfaceName", c.localDns().interfaceName());
     dns.put("ClusterDomain", c.localDns().clusterDomain());
+
+    ObjectNode downloads = NODES.objectNode();
+    for (DownloadArtifact artifact : DownloadArtifact.values()) {
+      AgentConfig.Download d = c.downloads().of(artifact);
+      if (!d.isEmpty()) {
+        ObjectNode source = downloads.putObject(artifact.jsonName());
+        putIfSet(source, "BaseURL", d.baseUrl());
+        putIfSet(source, "URL", d.url());
+        putIfSet(source, "Version", d.version());
+      }
+    }
+    if (!downloads.isEmpty()) {
+      root.set("Downloads", downloads);
+    }
     return root;
   }
 

@@ -69,7 +69,7 @@ class AppliedConfigStoreTest {
   }
 
   @Test
-  void roundTripsAConfigurationWithoutItsDownloadOverrides() throws IOException {
+  void roundTripsAConfigurationWithItsDownloadOverrides() throws IOException {
     AgentConfig config = ConfigFixtures.execConfig();
     AgentConfig withDownloads = config.withDownloads(new AgentConfig.Downloads(new AgentConfig.Download("https://m", "", ""),
         AgentConfig.Download.NONE, AgentConfig.Download.NONE, AgentConfig.Download.NONE, AgentConfig.Download.NONE,
@@ -77,7 +77,7 @@ class AppliedConfigStoreTest {
 
     store.write(withDownloads);
 
-    assertThat(store.read()).contains(config);
+    assertThat(store.read()).contains(withDownloads);
     assertThat(warnings).isEmpty();
   }
 
