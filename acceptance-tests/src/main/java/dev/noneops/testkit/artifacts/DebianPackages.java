@@ -61,23 +61,28 @@ public final class DebianPackages {
     List<String> before = debs(downloads);
     String spec = version.isEmpty() ? name : name + "=" + version;
     run(downloads, List.of("apt-get", "download", "-q", spec), "apt-get download " + spec);
-    Path deb = newest(downloads, name, before);
+    Path deb = downloaded(downloads, name, version, before);
     Path tmp = Files.createTempDirectory(cache, "." + key + "-");
     run(cache, List.of("dpkg-deb", "-x", deb.toString(), tmp.toString()), "dpkg-deb -x " + deb.getFileName());
     Files.move(tmp, tree, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     return tree;
   }
 
-  private static Path newest(Path downloads, String name, List<String> before) throws IOException {
+  /**
+   * The .deb {@code apt-get download} produced: the one of the requested version when one was
+   * asked for (apt names it {@code <name>_<version with : as %3a>_<arch>.deb}), else the new one.
+   */
+  private static Path downloaded(Path downloads, String name, String version, List<String> before) throws IOException {
     List<String> after = debs(downloads);
+    String prefix = version.isEmpty() ? name + "_" : name + "_" + version.replace(":", "%3a") + "_";
     for (String f : after) {
-      if (!before.contains(f) && f.startsWith(name + "_")) {
+      if (!before.contains(f) && f.startsWith(prefix)) {
         return downloads.resolve(f);
       }
     }
     // apt-get download leaves an already downloaded .deb in place without a new name.
     for (String f : after) {
-      if (f.startsWith(name + "_")) {
+      if (f.startsWith(prefix)) {
         return downloads.resolve(f);
       }
     }

@@ -6,6 +6,7 @@ import dev.noneops.testkit.SimulatedHost;
 import dev.noneops.testkit.artifacts.ArtifactRepository;
 import dev.noneops.testkit.artifacts.ArtifactServer;
 import dev.noneops.testkit.artifacts.ArtifactSet;
+import dev.noneops.testkit.artifacts.DebianRuntimes;
 import dev.noneops.testkit.artifacts.DebianPackages;
 import dev.noneops.testkit.artifacts.NodeArtifactBuilder;
 import dev.noneops.testkit.cli.CliOnSimulatedHost;
@@ -34,9 +35,10 @@ public final class LifecycleDemo implements DemoRunner {
   static final String ARCH = "amd64";
 
   /** containerd before and after the upgrade: two real Debian builds. */
-  static final ArtifactSet.Runtime CONTAINERD_OLD = ArtifactSet.Runtime.fromDebian("1.6.20-deb12u2", "1.6.20~ds1-1+deb12u2");
-  static final ArtifactSet.Runtime CONTAINERD_NEW = ArtifactSet.Runtime.fromDebian("1.6.20-deb12u3", "1.6.20~ds1-1+deb12u3");
-  static final ArtifactSet.Runtime RUNC = ArtifactSet.Runtime.fromDebian("1.1.5", "1.1.5+ds1-1+deb12u1");
+  static final DebianRuntimes.ContainerdPair CONTAINERD = DebianRuntimes.containerd();
+  static final ArtifactSet.Runtime CONTAINERD_OLD = CONTAINERD.older();
+  static final ArtifactSet.Runtime CONTAINERD_NEW = CONTAINERD.newer();
+  static final ArtifactSet.Runtime RUNC = DebianRuntimes.runc();
 
   static final String K8S = "1.31.4";
   static final String K8S_BROKEN = "1.31.5";

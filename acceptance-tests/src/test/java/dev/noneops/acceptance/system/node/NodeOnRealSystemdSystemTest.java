@@ -32,6 +32,7 @@ import dev.noneops.systemd.DbusSystemd;
 import dev.noneops.testkit.artifacts.ArtifactRepository;
 import dev.noneops.testkit.artifacts.ArtifactServer;
 import dev.noneops.testkit.artifacts.ArtifactSet;
+import dev.noneops.testkit.artifacts.DebianRuntimes;
 import dev.noneops.testkit.artifacts.DebianPackages;
 import dev.noneops.testkit.artifacts.NodeArtifactBuilder;
 import dev.noneops.testkit.cli.ConfigJson;
@@ -101,9 +102,10 @@ class NodeOnRealSystemdSystemTest {
 
   static final String K8S = "1.31.4";
   static final String K8S_NEVER_HEALTHY = "1.31.5";
-  static final ArtifactSet.Runtime CONTAINERD_OLD = ArtifactSet.Runtime.fromDebian("1.6.20-deb12u2", "1.6.20~ds1-1+deb12u2");
-  static final ArtifactSet.Runtime CONTAINERD_NEW = ArtifactSet.Runtime.fromDebian("1.6.20-deb12u3", "1.6.20~ds1-1+deb12u3");
-  static final ArtifactSet.Runtime RUNC = ArtifactSet.Runtime.fromDebian("1.1.5", "1.1.5+ds1-1+deb12u1");
+  static final DebianRuntimes.ContainerdPair CONTAINERD = DebianRuntimes.containerd();
+  static final ArtifactSet.Runtime CONTAINERD_OLD = CONTAINERD.older();
+  static final ArtifactSet.Runtime CONTAINERD_NEW = CONTAINERD.newer();
+  static final ArtifactSet.Runtime RUNC = DebianRuntimes.runc();
   static final String DNS_INTERFACE = "nost0";
   static final String DNS_ADDRESS = "169.254.20.53";
   static final Duration KUBELET_READY = Duration.ofSeconds(60);
