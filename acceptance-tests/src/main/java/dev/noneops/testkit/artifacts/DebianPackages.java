@@ -60,7 +60,17 @@ public final class DebianPackages {
     Path downloads = Files.createDirectories(cache.resolve("debs"));
     List<String> before = debs(downloads);
     String spec = version.isEmpty() ? name : name + "=" + version;
-    run(downloads, List.of("apt-get", "download", "-q", spec), "apt-get download " + spec);
+    try {
+      run(downloads, List.of("apt-get", "download", "-q", spec), "apt-get download " + spec);
+    } catch (PackageUnavailableException stale) {
+      // Package lists that are missing or older than the archive name files it no longer has:
+      // refresh them once (as root) and try again.
+      if (!"root".equals(System.getProperty("user.name"))) {
+        throw stale;
+      }
+      run(cache, List.of("apt-get", "update", "-q"), "apt-get update");
+      run(downloads, List.of("apt-get", "download", "-q", spec), "apt-get download " + spec);
+    }
     Path deb = downloaded(downloads, name, version, before);
     Path tmp = Files.createTempDirectory(cache, "." + key + "-");
     run(cache, List.of("dpkg-deb", "-x", deb.toString(), tmp.toString()), "dpkg-deb -x " + deb.getFileName());
