@@ -1,9 +1,14 @@
 package dev.noneops.testkit.standins;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.Stream;
 
 /**
  * The executables that stand in for the Kubernetes binaries in system tests and the demo: shell
@@ -24,15 +29,45 @@ public record StandInScripts(Path java, Path classpath) {
     Objects.requireNonNull(classpath, "classpath");
   }
 
-  /** Scripts that run the stand-ins with this JVM and from where this class was loaded. */
+  /** Directories a sandboxed systemd mounts afresh, so the sandbox cannot see what is below them on the host. */
+  static final List<Path> HIDDEN_IN_SANDBOX = List.of(Path.of("/tmp"), Path.of("/run"), Path.of("/dev"));
+
+  /**
+   * Scripts that run the stand-ins with this JVM and from where this class was loaded. When those
+   * classes sit where a sandboxed systemd would not see them (a checkout below {@code /tmp}), they
+   * are copied to {@code ~/.cache/noneops/standins} first.
+   */
   public static StandInScripts ofThisJvm() {
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     try {
       Path classes = Path.of(KubeletStandIn.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-      return new StandInScripts(java, classes);
+      return new StandInScripts(java, visibleInSandbox(classes));
     } catch (URISyntaxException e) {
       throw new IllegalStateException("cannot locate the stand-in classes: " + e.getMessage(), e);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot copy the stand-in classes where a sandbox sees them: " + e.getMessage(), e);
     }
+  }
+
+  static Path visibleInSandbox(Path classes) throws IOException {
+    Path absolute = classes.toAbsolutePath().normalize();
+    if (HIDDEN_IN_SANDBOX.stream().noneMatch(absolute::startsWith)) {
+      return absolute;
+    }
+    Path target = Path.of(System.getProperty("user.home"), ".cache", "noneops", "standins", Integer.toHexString(absolute.toString().hashCode()))
+        .resolve(absolute.getFileName());
+    Files.createDirectories(target.getParent());
+    try (Stream<Path> tree = Files.walk(absolute)) {
+      for (Path source : (Iterable<Path>) tree::iterator) {
+        Path copy = target.resolve(absolute.relativize(source).toString());
+        if (Files.isDirectory(source)) {
+          Files.createDirectories(copy);
+        } else {
+          Files.copy(source, copy, StandardCopyOption.REPLACE_EXISTING);
+        }
+      }
+    }
+    return target;
   }
 
   /** kubelet: serves {@code /healthz}; never healthy when {@code neverHealthy}. */
