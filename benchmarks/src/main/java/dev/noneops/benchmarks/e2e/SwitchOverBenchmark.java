@@ -1,0 +1,221 @@
+package dev.noneops.benchmarks.e2e;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import dev.noneops.core.applied.AppliedConfigStore;
+import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.config.AgentConfigParser;
+import dev.noneops.core.goalstate.GoalStateResolver;
+import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.layout.Layout;
+import dev.noneops.core.node.ConfigureResult;
+import dev.noneops.core.node.Node;
+import dev.noneops.core.teardown.Teardown;
+import dev.noneops.ports.HostPorts;
+import dev.noneops.ports.commands.Command;
+import dev.noneops.ports.events.NodeEvent;
+import dev.noneops.ports.events.NodeEvents;
+import dev.noneops.systemd.DbusSystemd;
+import dev.noneops.testkit.artifacts.ArtifactRepository;
+import dev.noneops.testkit.artifacts.ArtifactServer;
+import dev.noneops.testkit.artifacts.ArtifactSet;
+import dev.noneops.testkit.artifacts.DebianPackages;
+import dev.noneops.testkit.artifacts.DebianRuntimes;
+import dev.noneops.testkit.artifacts.NodeArtifactBuilder;
+import dev.noneops.testkit.cli.ConfigJson;
+import dev.noneops.testkit.sandbox.SystemdSandbox;
+import dev.noneops.testkit.standins.StandInScripts;
+import dev.noneops.testkit.system.DummyLinkStandIn;
+import dev.noneops.testkit.system.SandboxHostPorts;
+import dev.noneops.testkit.system.SandboxNodes;
+import dev.noneops.testkit.system.SandboxRoot;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * Row 1: the upgrade switch-over window on a sandboxed real systemd, from the stop of the old
+ * stack until kubelet (the stand-in) of the new version is active and answers its healthz.
+ *
+ * <p>noneops: a real {@code Node.upgrade()} over {@link DbusSystemd} from the node with the older
+ * containerd build to the one with the newer build; the window is the time between the
+ * {@code upgrade-stop-stack} STARTED event and the last {@code wait-kubelet} COMPLETED event
+ * ({@link NodeEvent#at()}). Baseline: a shell script run inside the sandbox via {@code nsenter}
+ * that stops the three units with {@code systemctl stop}, flips {@code current} with
+ * {@code ln -sfn} + {@code mv -T}, starts the units with {@code systemctl start} and then polls
+ * every 100 ms until {@code systemctl is-active kubelet} succeeds and {@code curl} gets
+ * kubelet's healthz; it times itself with {@code date +%s%N}. The script switches back from the
+ * newer build to the older one, so the two methods alternate on one node without a re-bootstrap.
+ *
+ * <p>Usage: {@code SwitchOverBenchmark <section.md> [runs]}. Needs root, Debian's containerd
+ * packages (cached below {@code ~/.cache/noneops}) and kubelet's healthz port 10248 free.
+ */
+public final class SwitchOverBenchmark {
+  static final String K8S = "1.31.4";
+  static final String DNS_INTERFACE = "nost0";
+  static final String DNS_ADDRESS = "169.254.20.53";
+  static final Duration KUBELET_READY = Duration.ofSeconds(60);
+  static final Layout LAYOUT = Layout.defaultLayout();
+  static final HostPaths PATHS = HostPaths.realHost();
+
+  private SwitchOverBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    Path sectionFile = Path.of(args[0]);
+    int runs = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+    if (runs < 1 || runs > 50) {
+      throw new IllegalArgumentException("runs must be within 1..50: " + runs);
+    }
+    DebianRuntimes.ContainerdPair containerd = DebianRuntimes.containerd();
+    ArtifactSet.Runtime older = containerd.older();
+    ArtifactSet.Runtime newer = containerd.newer();
+    ArtifactSet.Runtime runc = DebianRuntimes.runc();
+    Path cache = Path.of(System.getProperty("user.home"), ".cache", "noneops");
+    ArtifactRepository repository = new ArtifactRepository(cache.resolve("system-test-artifacts"));
+    ArtifactSet old = new ArtifactSet(K8S, older, runc, "1.5.1", "1.31.0", "1.11.3", "amd64", false);
+    builder(repository, cache, older).publish(old);
+    builder(repository, cache, newer).publish(old.withContainerd(newer));
+
+    Samples ours = new Samples("ms");
+    Samples baseline = new Samples("ms");
+    String from;
+    String to;
+    Duration boot;
+    try (ArtifactServer server = ArtifactServer.serve(repository.root());
+        SystemdSandbox sandbox = SystemdSandbox.boot("bench-switch");
+        DbusSystemd systemd = DbusSystemd.connect(sandbox.busAddress())) {
+      boot = sandbox.bootTime();
+      HostPorts ports = SandboxHostPorts.create(new SandboxRoot(sandbox.pid()), systemd);
+      AgentConfig base = config(ports, json(server, older.version(), runc));
+      AgentConfig upgraded = config(ports, json(server, newer.version(), runc));
+      from = versionOf(ports, base);
+      to = versionOf(ports, upgraded);
+      try {
+        bootstrap(ports, base);
+        for (int i = 0; i < runs; i++) {
+          double noneops = upgradeWithNoneops(ports, base, upgraded);
+          ours.add(noneops);
+          double script = switchWithScript(sandbox, from);
+          baseline.add(script);
+          new AppliedConfigStore(ports.files(), PATHS).write(base);
+          System.err.printf("switch-over run %d: noneops %.0f ms, script %.0f ms%n", i + 1, noneops, script);
+        }
+      } finally {
+        reset(ports);
+      }
+    }
+    double ratio = ours.median() / baseline.median();
+    new Section()
+        .heading("1. Upgrade switch-over window on the sandboxed real systemd")
+        .paragraph("A systemd booted in the sandbox of DESIGN section 11 (booted in " + boot.toMillis() + " ms), a node bootstrapped "
+            + "there with Debian's containerd " + older.version() + " (version `" + from + "`); the other build is containerd "
+            + newer.version() + " (version `" + to + "`); kubelet and CoreDNS are the stand-ins, served from a loopback HTTP "
+            + "artifact server. Window: from the stop of the old stack until kubelet of the new version is active and "
+            + "http://127.0.0.1:10248/healthz answers 200. noneops: `Node.upgrade()` over `DbusSystemd` (older → newer build, "
+            + "then commit), timed from the `upgrade-stop-stack` STARTED event to the `wait-kubelet` COMPLETED event "
+            + "(`NodeEvent.at`); in between it also ends pods, cleans and sets up host networking, enables the units, starts "
+            + "localdns and containerd waiting for each job over D-Bus, imports images, starts kubelet, and then re-checks "
+            + "kubelet's ActiveState and healthz every 250 ms (the sandbox's poll interval). Baseline: a script run inside the "
+            + "sandbox via `nsenter`, timed by itself with `date +%s%N`: `systemctl stop kubelet containerd localdns`, "
+            + "`ln -sfn <version> current.tmp && mv -T current.tmp current`, `systemctl start localdns containerd kubelet`, then "
+            + "every 100 ms `systemctl is-active --quiet kubelet && curl -fsS -m 1 http://127.0.0.1:10248/healthz` until both "
+            + "succeed (newer → older build, so the two alternate on one node). Alternating, " + runs + " runs each.")
+        .line("| figure | noneops (Node.upgrade) | baseline (stop, ln -sfn, start, poll every 100 ms) | ratio | goal |")
+        .line("|---|---|---|---|---|")
+        .line("| switch-over window | " + ours.summary() + " | " + baseline.summary() + " | **" + Samples.ratio(ours, baseline) + "** | ≤ 0.9: **"
+            + (ratio <= 0.9 ? "met" : "missed") + "** |")
+        .line("")
+        .writeTo(sectionFile);
+  }
+
+  /** One noneops upgrade, committed; the window between the stop step's start and kubelet's wait completing, in ms. */
+  private static double upgradeWithNoneops(HostPorts ports, AgentConfig base, AgentConfig upgraded) throws IOException {
+    List<NodeEvent> events = new CopyOnWriteArrayList<>();
+    Node node = SandboxNodes.node(ports, Optional.of(upgraded), Optional.of(base), KUBELET_READY, events::add);
+    node.upgrade();
+    new AppliedConfigStore(ports.files(), PATHS).write(upgraded);
+    node.commit();
+    Instant stop = events.stream().filter(e -> e.task().equals("upgrade-stop-stack") && e.kind() == NodeEvent.Kind.STARTED)
+        .map(NodeEvent::at).findFirst().orElseThrow(() -> new IllegalStateException("the upgrade sent no upgrade-stop-stack STARTED event"));
+    Instant ready = events.stream().filter(e -> e.task().equals("wait-kubelet") && e.kind() == NodeEvent.Kind.COMPLETED)
+        .map(NodeEvent::at).reduce((a, b) -> b)
+        .orElseThrow(() -> new IllegalStateException("the upgrade sent no wait-kubelet COMPLETED event"));
+    return Duration.between(stop, ready).toNanos() / 1e6;
+  }
+
+  /** The operators' script, inside the sandbox, switching {@code current} to {@code version}; its own window in ms. */
+  private static double switchWithScript(SystemdSandbox sandbox, String version) throws Exception {
+    String script = String.join("\n",
+        "set -eu",
+        "cd '" + LAYOUT.root() + "'",
+        "t0=$(date +%s%N)",
+        "systemctl stop kubelet containerd localdns",
+        "ln -sfn '" + version + "' current.tmp && mv -T current.tmp current",
+        "systemctl start localdns containerd kubelet",
+        "deadline=$(( $(date +%s) + " + KUBELET_READY.toSeconds() + " ))",
+        "until systemctl is-active --quiet kubelet && curl -fsS -m 1 -o /dev/null http://127.0.0.1:10248/healthz; do",
+        "  [ \"$(date +%s)\" -lt \"$deadline\" ] || { echo 'kubelet not ready in time' >&2; exit 3; }",
+        "  sleep 0.1",
+        "done",
+        "t1=$(date +%s%N)",
+        "echo $(( (t1 - t0) / 1000 ))");
+    List<String> command = List.of("nsenter", "--target", Long.toString(sandbox.pid()), "--mount", "--uts", "--ipc", "--pid", "--root",
+        "--wd", "--", "sh", "-c", script);
+    Shell.Result r = Shell.check(command, KUBELET_READY.plusSeconds(60));
+    return Long.parseLong(r.out().strip()) / 1000.0;
+  }
+
+  private static NodeArtifactBuilder builder(ArtifactRepository repository, Path cache, ArtifactSet.Runtime containerd) throws IOException {
+    DebianPackages debian = new DebianPackages(cache.resolve("debian").resolve("containerd-" + containerd.debianVersion()));
+    return new NodeArtifactBuilder(repository, debian, StandInScripts.ofThisJvm());
+  }
+
+  /** Bootstrap as the CLI does it, without the host kernel's modules and sysctls (the sandbox's /proc/sys is read-only). */
+  private static void bootstrap(HostPorts ports, AgentConfig config) throws IOException {
+    Node node = SandboxNodes.node(ports, Optional.of(config), Optional.empty(), KUBELET_READY, NodeEvents.NONE);
+    node.provision();
+    ConfigureResult changes = node.configure();
+    node.start(node.running(), changes);
+    new AppliedConfigStore(ports.files(), PATHS).write(config);
+  }
+
+  /** Reset in the reset order, removing LocalDNS's interface from the host network namespace the sandbox shares. */
+  private static void reset(HostPorts ports) throws IOException, InterruptedException {
+    Teardown teardown = SandboxNodes.teardown(ports);
+    if (!teardown.present()) {
+      return;
+    }
+    teardown.stop();
+    teardown.removeConfig();
+    String link = ports.commands().run(Command.of(Duration.ofSeconds(10), "ip", "-d", "link", "show", "dev", DNS_INTERFACE)).stdout();
+    if (link.contains("dummy") || link.contains(DummyLinkStandIn.STAND_IN_TYPE)) {
+      ports.commands().run(Command.of(Duration.ofSeconds(10), "ip", "link", "delete", "dev", DNS_INTERFACE));
+    }
+    new AppliedConfigStore(ports.files(), PATHS).remove();
+    teardown.destroy();
+  }
+
+  private static String versionOf(HostPorts ports, AgentConfig config) throws IOException {
+    return GoalStateResolver.resolve(config, ports.facts().read(), LAYOUT).rootFs().versionName();
+  }
+
+  private static AgentConfig config(HostPorts ports, String json) throws IOException {
+    return AgentConfigParser.parseAndValidate(json.getBytes(UTF_8), ports.facts().read().arch());
+  }
+
+  /** The example node, downloading from the artifact server, LocalDNS on its own interface. */
+  private static String json(ArtifactServer server, String containerd, ArtifactSet.Runtime runc) {
+    String json = ConfigJson.of(K8S).withContainerd(containerd).withRunc(runc.version())
+        .withDownloadsFrom(server.uri().toString()).withLocalDnsBindAddress(DNS_ADDRESS).json();
+    String bind = "\"BindAddress\": \"" + DNS_ADDRESS + "\"";
+    if (!json.contains(bind)) {
+      throw new IllegalStateException("the example configuration has no LocalDNS bind address to extend: " + json);
+    }
+    return json.replace(bind, bind + ", \"InterfaceName\": \"" + DNS_INTERFACE + "\"");
+  }
+
+}
