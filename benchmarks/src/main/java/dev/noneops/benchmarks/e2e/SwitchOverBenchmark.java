@@ -24,12 +24,16 @@ import dev.noneops.testkit.artifacts.DebianRuntimes;
 import dev.noneops.testkit.artifacts.NodeArtifactBuilder;
 import dev.noneops.testkit.cli.ConfigJson;
 import dev.noneops.testkit.sandbox.SystemdSandbox;
+import dev.noneops.testkit.standins.KubeletStandIn;
 import dev.noneops.testkit.standins.StandInScripts;
 import dev.noneops.testkit.system.DummyLinkStandIn;
 import dev.noneops.testkit.system.SandboxHostPorts;
 import dev.noneops.testkit.system.SandboxNodes;
 import dev.noneops.testkit.system.SandboxRoot;
 import java.io.IOException;
+import java.net.BindException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -70,6 +74,7 @@ public final class SwitchOverBenchmark {
     if (runs < 1 || runs > 50) {
       throw new IllegalArgumentException("runs must be within 1..50: " + runs);
     }
+    requireFree(KubeletStandIn.DEFAULT_HEALTHZ_PORT);
     DebianRuntimes.ContainerdPair containerd = DebianRuntimes.containerd();
     ArtifactSet.Runtime older = containerd.older();
     ArtifactSet.Runtime newer = containerd.newer();
@@ -197,6 +202,15 @@ public final class SwitchOverBenchmark {
     }
     new AppliedConfigStore(ports.files(), PATHS).remove();
     teardown.destroy();
+  }
+
+  /** The sandbox shares the host's network: kubelet's healthz port must be ours alone, or both methods would probe a stranger. */
+  private static void requireFree(int port) throws IOException {
+    try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+      socket.getLocalPort();
+    } catch (BindException e) {
+      throw new IllegalStateException("127.0.0.1:" + port + " (kubelet's healthz port) is in use by another process; this benchmark needs it", e);
+    }
   }
 
   private static String versionOf(HostPorts ports, AgentConfig config) throws IOException {
