@@ -2,10 +2,10 @@ package dev.noneops.cli;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.ConfigDigest;
-import dev.noneops.core.goalstate.GoalStateResolver;
-import dev.noneops.core.goalstate.RootFs;
-import dev.noneops.core.install.VersionVerifier;
+import dev.noneops.core.node.Node;
+import dev.noneops.core.node.NodePlan;
 import dev.noneops.core.upgrade.UpgradeJournal;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -13,15 +13,16 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /**
- * {@code noneops plan}: what applying a configuration would take, changing nothing — the version
- * it needs, whether that is a bootstrap, an in-place apply or an upgrade, what would be
- * downloaded, and whether the configuration differs from the applied one. Per-file differences
- * are not computed.
+ * {@code noneops plan}: what applying a configuration would change, changing nothing — whether
+ * that is a bootstrap, an in-place apply or an upgrade, the version it needs, the shared files
+ * that would be created, changed or removed (units and drop-ins among them), the services that
+ * would be started or restarted, and the downloads. The lists come from {@link Node#plan()},
+ * which runs the node's own configuration writer without writing.
  */
 @Command(name = "plan", description = {
-    "Show what the configuration would take, changing nothing: the version it needs, whether",
-    "that is a bootstrap, an apply or an upgrade, the downloads, and whether the configuration",
-    "differs from the applied one. Per-file differences are not computed."})
+    "Show what bootstrap, apply or upgrade would change, changing nothing: the action and the",
+    "version it needs, the files that would be created, changed or removed (and the units among",
+    "them), the services that would be started or restarted (in order), and the downloads."})
 public final class PlanCommand extends CliCommand {
   @Mixin ConfigOption config;
 
@@ -30,43 +31,47 @@ public final class PlanCommand extends CliCommand {
 
   /** The JSON document of {@code plan --json}. */
   public record PlanReport(String action, String targetVersion, String activeVersion, boolean targetInstalled,
-      boolean configurationChanged, List<PlannedDownload> downloads, List<String> notes) {}
+      boolean configurationChanged, List<String> created, List<String> changed, List<String> removed,
+      List<String> units, List<String> starts, List<String> restarts, List<PlannedDownload> downloads, List<String> notes) {}
 
   @Override
   protected ExitCode execute() throws Exception {
     try (NodeContext ctx = openNode()) {
-      var layout = ctx.session().layout();
-      var files = ctx.ports().files();
       AgentConfig cfg = ctx.readConfig(config.file());
-      RootFs target = GoalStateResolver.resolve(cfg, ctx.ports().facts().read(), layout).rootFs();
-      Optional<String> active = files.exists(layout.current()) ? Optional.of(files.readLink(layout.current())) : Optional.empty();
-      boolean installed = new VersionVerifier(files, layout).isCompleteAndVerified(target.versionName());
-      String action = active.isEmpty() ? "bootstrap" : active.get().equals(target.versionName()) ? "apply" : "upgrade";
+      NodePlan plan = ctx.node(Optional.of(cfg), Optional.empty()).plan();
       Optional<AgentConfig> applied = ctx.applied().read();
       boolean changed = applied.map(a -> !ConfigDigest.of(a).equals(ConfigDigest.of(cfg))).orElse(true);
-      List<PlannedDownload> downloads = installed ? List.of()
-          : target.artifacts().stream().map(a -> new PlannedDownload(a.name(), a.url().toString())).toList();
       List<String> notes = new ArrayList<>();
-      new UpgradeJournal(files, layout).read().ifPresent(j -> notes.add("an upgrade to " + j.targetVersion()
-          + " is in flight: run 'noneops recover' first"));
-      if (action.equals("apply") && !changed) {
-        notes.add("the configuration is the applied one: nothing to do");
+      new UpgradeJournal(ctx.ports().files(), ctx.session().layout()).read().ifPresent(j -> notes.add("an upgrade to "
+          + j.targetVersion() + " is in flight: run 'noneops recover' first"));
+      notes.addAll(plan.notes());
+      if (plan.nothingToDo()) {
+        notes.add("the node is already in this configuration: nothing to do");
       }
-      if (action.equals("upgrade")) {
-        notes.add("the stack is stopped, switched to " + target.versionName() + " and started; it rolls back to "
-            + active.get() + " if kubelet does not become ready");
-      }
-      PlanReport report = new PlanReport(action, target.versionName(), active.orElse(null), installed, changed, downloads, notes);
+      PlanReport report = new PlanReport(plan.action().command(), plan.targetVersion(), plan.activeVersion().orElse(null),
+          plan.targetInstalled(), changed, strings(plan.created()), strings(plan.changed()), strings(plan.removed()),
+          strings(plan.units()), plan.starts(), plan.restarts(),
+          plan.downloads().stream().map(a -> new PlannedDownload(a.name(), a.url().toString())).toList(), notes);
       if (json()) {
         printJson(report);
       } else {
-        out().println("action:   " + action + (active.isPresent() ? " (active " + active.get() + ")" : ""));
-        out().println("version:  " + target.versionName() + (installed ? " (installed and verified)" : " (to install)"));
+        out().println("action:   " + report.action() + plan.activeVersion().map(a -> " (active " + a + ")").orElse(""));
+        out().println("version:  " + plan.targetVersion() + (plan.targetInstalled() ? " (installed and verified)" : " (to install)"));
         out().println("config:   " + (changed ? "differs from the applied configuration" : "same as the applied configuration"));
-        downloads.forEach(d -> out().println("download: " + d.artifact() + " " + d.url()));
+        report.created().forEach(p -> out().println("create:   " + p));
+        report.changed().forEach(p -> out().println("change:   " + p));
+        report.removed().forEach(p -> out().println("remove:   " + p));
+        report.units().forEach(p -> out().println("unit:     " + p));
+        report.starts().forEach(u -> out().println("start:    " + u));
+        report.restarts().forEach(u -> out().println("restart:  " + u));
+        report.downloads().forEach(d -> out().println("download: " + d.artifact() + " " + d.url()));
         notes.forEach(n -> out().println("note:     " + n));
       }
       return ExitCode.OK;
     }
+  }
+
+  private static List<String> strings(List<Path> paths) {
+    return paths.stream().map(Path::toString).toList();
   }
 }

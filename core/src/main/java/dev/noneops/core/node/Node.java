@@ -211,6 +211,19 @@ public final class Node {
   }
 
   /**
+   * What {@link #provision()}, {@link #configure()} and {@link #start(boolean, ConfigureResult)}
+   * (or {@link #upgrade()}) would do for this configuration, changing nothing: no file is written,
+   * no lock taken, no unit touched, nothing downloaded (see {@link NodePlan}).
+   */
+  public NodePlan plan() {
+    try {
+      return new NodePlanner(this).plan(goalState());
+    } catch (IOException e) {
+      throw new NodeException("plan: " + e.getMessage(), e);
+    }
+  }
+
+  /**
    * Lists the node's kernel modules for boot ({@code ModulesLoadPath}), loads them now (overlay,
    * then br_netfilter) and applies the sysctls, which need br_netfilter loaded.
    */

@@ -108,9 +108,14 @@ public final class NodeConfigWriter {
 
   /** The sysctl presets and the {@code /opt/cni/bin} links of the goal's version. */
   public boolean writeHost(MachineGoalState goal) throws IOException {
-    boolean changed = writer.write(paths.sysctlFile(), HostTuningRenderer.sysctl(), CONFIG_MODE);
+    boolean changed = writeSysctl();
     changed |= writeCniLinks(goal.rootFs().versionName());
     return changed;
+  }
+
+  /** The sysctl presets alone (the part of {@link #writeHost} that needs no installed version). */
+  public boolean writeSysctl() throws IOException {
+    return writer.write(paths.sysctlFile(), HostTuningRenderer.sysctl(), CONFIG_MODE);
   }
 
   /** {@code ModulesLoadPath}. */

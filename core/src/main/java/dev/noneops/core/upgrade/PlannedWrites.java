@@ -23,6 +23,7 @@ import java.util.TreeSet;
 public final class PlannedWrites implements HostFiles {
   private final HostFiles host;
   private final Set<Path> touched = new TreeSet<>();
+  private final Set<Path> removed = new TreeSet<>();
 
   public PlannedWrites(HostFiles host) {
     this.host = Objects.requireNonNull(host, "host");
@@ -31,6 +32,11 @@ public final class PlannedWrites implements HostFiles {
   /** Every path a mutation was asked for, sorted. */
   public Set<Path> touched() {
     return Collections.unmodifiableSet(touched);
+  }
+
+  /** The paths among {@link #touched()} whose removal was asked for, sorted. */
+  public Set<Path> removed() {
+    return Collections.unmodifiableSet(removed);
   }
 
   @Override
@@ -91,11 +97,13 @@ public final class PlannedWrites implements HostFiles {
   @Override
   public void removeDurably(Path path) throws IOException {
     touch(path);
+    removed.add(path.normalize());
   }
 
   @Override
   public void delete(Path path) throws IOException {
     touch(path);
+    removed.add(path.normalize());
   }
 
   @Override

@@ -1,0 +1,109 @@
+package dev.noneops.core.node;
+
+import dev.noneops.core.goalstate.Artifact;
+import dev.noneops.core.goalstate.MachineGoalState;
+import dev.noneops.core.install.VersionVerifier;
+import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.ownership.OwnershipStore;
+import dev.noneops.core.ownership.SharedFileWriter;
+import dev.noneops.core.upgrade.PlannedWrites;
+import dev.noneops.ports.files.FileMeta;
+import dev.noneops.ports.files.HostFiles;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Computes a {@link NodePlan}: runs the node's own {@link NodeConfigWriter} over
+ * {@link PlannedWrites} (which reads the host and records instead of writing), so the files
+ * listed and the families found changed are exactly what {@link Node#configure()} would write
+ * and report, and derives the starts and restarts with the rules of
+ * {@link Node#start(boolean, ConfigureResult)}.
+ */
+final class NodePlanner {
+  private static final List<String> START_ORDER = List.of(HostPaths.LOCALDNS_UNIT, HostPaths.CONTAINERD_UNIT, HostPaths.KUBELET_UNIT);
+
+  private final Node node;
+
+  NodePlanner(Node node) {
+    this.node = node;
+  }
+
+  NodePlan plan(MachineGoalState goal) throws IOException {
+    HostFiles host = node.params().ports().files();
+    String target = goal.rootFs().versionName();
+    Optional<String> active = node.version();
+    VersionVerifier verifier = node.verifier();
+    boolean installed = verifier.isCompleteAndVerified(target);
+    NodePlan.Action action = active.isEmpty() ? NodePlan.Action.BOOTSTRAP
+        : active.get().equals(target) ? NodePlan.Action.APPLY : NodePlan.Action.UPGRADE;
+    List<String> notes = new ArrayList<>();
+
+    PlannedWrites planned = new PlannedWrites(host);
+    NodeConfigWriter writer = new NodeConfigWriter(
+        new SharedFileWriter(planned, new OwnershipStore(planned, node.hostPaths().ownershipRecord())),
+        node.hostPaths(), node.layout(), new VersionVerifier(planned, node.layout()));
+    if (action == NodePlan.Action.BOOTSTRAP) {
+      writer.writeModulesLoad();
+      writer.writeUnits(goal);
+    }
+    ConfigureResult changes = new ConfigureResult(writer.writeContainerd(goal), writer.writeKubelet(goal), writer.writeLocalDns(goal));
+    writer.writeSysctl();
+    if (verifier.manifest(target).isPresent()) {
+      writer.writeCniLinks(target);
+    } else {
+      notes.add("the CNI plugin links in " + node.hostPaths().cniBinDir() + " are known once " + target + " is installed");
+    }
+    if (active.isEmpty() || !active.get().equals(target)) {
+      planned.symlinkDurably(node.layout().current(), target);
+    }
+
+    List<Path> created = new ArrayList<>();
+    List<Path> changed = new ArrayList<>();
+    List<Path> removed = new ArrayList<>(planned.removed());
+    for (Path path : planned.touched()) {
+      if (planned.removed().contains(path)) {
+        continue;
+      }
+      Optional<FileMeta> meta = host.lstat(path);
+      if (meta.isEmpty()) {
+        created.add(path);
+      } else if (!meta.get().isDirectory()) {
+        changed.add(path);
+      }
+    }
+    List<Path> units = new ArrayList<>();
+    Path unitDir = node.hostPaths().unit(HostPaths.KUBELET_UNIT).getParent();
+    for (Path path : planned.touched()) {
+      if (!planned.removed().contains(path) && (unitDir.equals(path.getParent()) || node.hostPaths().kubeletDropInDir().equals(path.getParent()))
+          && (created.contains(path) || changed.contains(path))) {
+        units.add(path);
+      }
+    }
+
+    List<String> starts = new ArrayList<>();
+    List<String> restarts = new ArrayList<>();
+    boolean running = node.running();
+    if (action == NodePlan.Action.UPGRADE) {
+      restarts.addAll(START_ORDER);
+      notes.add("the stack is stopped, switched to " + target + " and started; it rolls back to "
+          + active.get() + " if kubelet does not become ready");
+    } else if (!running) {
+      starts.addAll(START_ORDER);
+    } else {
+      if (changes.localDnsChanged()) {
+        restarts.add(HostPaths.LOCALDNS_UNIT);
+      }
+      if (changes.containerdChanged()) {
+        restarts.add(HostPaths.CONTAINERD_UNIT);
+      }
+      if (changes.containerdChanged() || changes.kubeletChanged()) {
+        restarts.add(HostPaths.KUBELET_UNIT);
+      }
+    }
+    List<Artifact> downloads = installed ? List.of() : goal.rootFs().artifacts();
+    return new NodePlan(action, target, active, installed, created, changed, removed, units, starts, restarts, downloads, notes);
+  }
+}
