@@ -113,6 +113,25 @@ class CliPlanOnSimulatedHostTest {
   }
 
   @Test
+  void aNewContainerdVersionPlansAnUpgradeWithItsDownloadsAndAFullRestart() throws Exception {
+    String v1 = cli.configure(CONFIG, BASE.json());
+    assertThat(cli.run("bootstrap").exitCode()).isZero();
+    String v2 = cli.configure(CONFIG, BASE.withContainerd("1.7.23").json());
+    FileTreeSnapshot before = cli.host().snapshot();
+
+    JsonNode doc = json(cli.run("plan", "--json"));
+
+    assertThat(cli.host().snapshot()).isEqualTo(before);
+    assertThat(doc.get("action").asText()).isEqualTo("upgrade");
+    assertThat(doc.get("activeVersion").asText()).isEqualTo(v1);
+    assertThat(doc.get("targetVersion").asText()).isEqualTo(v2);
+    assertThat(doc.get("targetInstalled").asBoolean()).isFalse();
+    assertThat(doc.get("downloads")).isNotEmpty();
+    assertThat(strings(doc.get("changed"))).contains(cli.layout().current().toString());
+    assertThat(strings(doc.get("restarts"))).containsExactly("localdns.service", "containerd.service", "kubelet.service");
+  }
+
+  @Test
   void afterAnApplyThePlanIsEmpty() throws Exception {
     cli.configure(CONFIG, BASE.json());
     assertThat(cli.run("bootstrap").exitCode()).isZero();
