@@ -25,8 +25,22 @@ import dev.noneops.ports.process.Cgroups;
 import dev.noneops.ports.process.ProcessTable;
 import dev.noneops.ports.systemd.Systemd;
 import dev.noneops.ports.time.HostClock;
+import dev.noneops.ports.commands.Command;
+import dev.noneops.ports.commands.CommandResult;
+import dev.noneops.ports.download.DownloadListener;
+import dev.noneops.ports.download.DownloadResult;
+import dev.noneops.ports.download.Sha256;
+import dev.noneops.ports.mounts.MountEntry;
+import dev.noneops.ports.mounts.UnmountFlag;
+import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Builds every host port except {@link Systemd} over the real Linux kernel. The proc root, the
@@ -35,6 +49,10 @@ import java.util.Objects;
  *
  * <p>Construction fails with an {@link IllegalStateException} when jnr-posix cannot call the C
  * library natively: a silently emulated POSIX would lack {@code kill} and exact errors.
+ *
+ * <p>The adapters that are costly to start and that a short command may never need (the HTTP
+ * client of downloads and probes, the jnr-ffi bindings of {@code statx} and {@code umount2}, the
+ * cgroup and command adapters) are created on first use, once, thread-safely.
  */
 public final class RealHost {
 
@@ -52,21 +70,24 @@ public final class RealHost {
 
   private RealHost(Builder b) {
     Syscalls syscalls = Syscalls.load();
-    Path mountInfo = b.mountInfo != null ? b.mountInfo : b.procRoot.resolve("self/mountinfo");
+    Path procRoot = b.procRoot;
+    Path cgroupRoot = b.cgroupRoot;
+    Path mountInfo = b.mountInfo != null ? b.mountInfo : procRoot.resolve("self/mountinfo");
     MountLookup lookup = new MountLookup(mountInfo);
     // The kernel's own answer (statx) is exact and costs one system call; a mount table that was
     // moved elsewhere (a test's, a chroot's) is honoured by reading it instead.
-    boolean ownMountTable = b.mountInfo == null && b.procRoot.equals(DEFAULT_PROC);
-    MountIdSource mountIds = ownMountTable ? StatxMountIds.load(lookup) : lookup;
+    boolean ownMountTable = b.mountInfo == null && procRoot.equals(DEFAULT_PROC);
+    Lazy<MountIdSource> mountIds = new Lazy<>(() -> ownMountTable ? StatxMountIds.load(lookup) : lookup);
+    HttpArtifactDownloader.Settings downloadSettings = b.downloadSettings;
     this.clock = b.clock;
-    this.files = new PosixHostFiles(syscalls, mountIds);
-    this.processes = new ProcProcessTable(b.procRoot, syscalls);
-    this.cgroups = new UnifiedCgroups(b.cgroupRoot, b.procRoot.resolve("sys/kernel/osrelease"), syscalls);
-    this.mounts = new ProcMountTable(mountInfo, Umount2.load());
-    this.commands = new ProcessCommandRunner();
-    this.downloads = HttpArtifactDownloader.create(b.downloadSettings, clock);
-    this.probes = NetworkHealthProbes.create();
-    this.facts = new LinuxHostFacts(b.procRoot, b.hostRoot, System.getProperty("os.arch"));
+    this.files = new PosixHostFiles(syscalls, path -> mountIds.get().mountIdOf(path));
+    this.processes = new ProcProcessTable(procRoot, syscalls);
+    this.cgroups = new LazyCgroups(new Lazy<>(() -> new UnifiedCgroups(cgroupRoot, procRoot.resolve("sys/kernel/osrelease"), syscalls)));
+    this.mounts = new LazyMountTable(new Lazy<>(() -> new ProcMountTable(mountInfo, Umount2.load())));
+    this.commands = new LazyCommandRunner(new Lazy<>(ProcessCommandRunner::new));
+    this.downloads = new LazyArtifactDownloader(new Lazy<>(() -> HttpArtifactDownloader.create(downloadSettings, clock)));
+    this.probes = new LazyHealthProbes(new Lazy<>(NetworkHealthProbes::create));
+    this.facts = new LinuxHostFacts(procRoot, b.hostRoot, System.getProperty("os.arch"));
   }
 
   /** The real host at its usual places: {@code /proc}, {@code /sys/fs/cgroup}, {@code /}. */
@@ -179,6 +200,141 @@ public final class RealHost {
         throw new IllegalArgumentException(what + " must be an absolute path: " + path);
       }
       return path;
+    }
+  }
+
+  /** A value made by its supplier on the first {@link #get}, once, even under concurrent calls. */
+  private static final class Lazy<T> {
+    private final Supplier<? extends T> make;
+    private volatile T value;
+
+    Lazy(Supplier<? extends T> make) {
+      this.make = make;
+    }
+
+    T get() {
+      T v = value;
+      if (v == null) {
+        synchronized (this) {
+          v = value;
+          if (v == null) {
+            v = Objects.requireNonNull(make.get(), "lazily created adapter");
+            value = v;
+          }
+        }
+      }
+      return v;
+    }
+  }
+
+  private static final class LazyCgroups implements Cgroups {
+    private final Lazy<Cgroups> delegate;
+
+    LazyCgroups(Lazy<Cgroups> delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public boolean available() {
+      return delegate.get().available();
+    }
+
+    @Override
+    public boolean exists(String cgroup) throws IOException {
+      return delegate.get().exists(cgroup);
+    }
+
+    @Override
+    public List<String> children(String cgroup) throws IOException {
+      return delegate.get().children(cgroup);
+    }
+
+    @Override
+    public List<Long> pids(String cgroup) throws IOException {
+      return delegate.get().pids(cgroup);
+    }
+
+    @Override
+    public boolean supportsKill() throws IOException {
+      return delegate.get().supportsKill();
+    }
+
+    @Override
+    public void kill(String cgroup) throws IOException {
+      delegate.get().kill(cgroup);
+    }
+
+    @Override
+    public void remove(String cgroup) throws IOException {
+      delegate.get().remove(cgroup);
+    }
+  }
+
+  private static final class LazyMountTable implements MountTable {
+    private final Lazy<MountTable> delegate;
+
+    LazyMountTable(Lazy<MountTable> delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public List<MountEntry> mounts() throws IOException {
+      return delegate.get().mounts();
+    }
+
+    @Override
+    public void unmount(Path mountPoint, Set<UnmountFlag> flags) throws IOException {
+      delegate.get().unmount(mountPoint, flags);
+    }
+  }
+
+  private static final class LazyCommandRunner implements CommandRunner {
+    private final Lazy<CommandRunner> delegate;
+
+    LazyCommandRunner(Lazy<CommandRunner> delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public CommandResult run(Command command) throws IOException {
+      return delegate.get().run(command);
+    }
+  }
+
+  private static final class LazyArtifactDownloader implements ArtifactDownloader {
+    private final Lazy<ArtifactDownloader> delegate;
+
+    LazyArtifactDownloader(Lazy<ArtifactDownloader> delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public DownloadResult download(URI url, Optional<Sha256> expected, Path destination, long maxBytes, DownloadListener listener)
+        throws IOException {
+      return delegate.get().download(url, expected, destination, maxBytes, listener);
+    }
+
+    @Override
+    public byte[] fetch(URI url, long maxBytes) throws IOException {
+      return delegate.get().fetch(url, maxBytes);
+    }
+  }
+
+  private static final class LazyHealthProbes implements HealthProbes {
+    private final Lazy<HealthProbes> delegate;
+
+    LazyHealthProbes(Lazy<HealthProbes> delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public boolean httpOk(URI url, Duration timeout) {
+      return delegate.get().httpOk(url, timeout);
+    }
+
+    @Override
+    public boolean dnsAnswers(String address, int port, String name, Duration timeout) {
+      return delegate.get().dnsAnswers(address, port, name, timeout);
     }
   }
 }
