@@ -44,6 +44,10 @@ public final class SimulatedArtifacts {
     for (String name : names) {
       tar.file(t.entryPrefix() + name, script(name, tag), 0755);
     }
+    if (a.name().equals("cni-plugins")) {
+      // The release tarball ships its licence and readme beside the plugins.
+      tar.file("LICENSE", "license text\n", 0644).file("README.md", "readme\n", 0644);
+    }
     return tar.build();
   }
 

@@ -67,6 +67,7 @@ class BootstrapScenarioTest {
         "+ /opt/cni/bin/bridge symlink 0777 -> /opt/unbounded/node/current/libexec/cni/bridge",
         "+ /opt/cni/bin/host-local symlink 0777 -> /opt/unbounded/node/current/libexec/cni/host-local",
         "+ /opt/cni/bin/loopback symlink 0777 -> /opt/unbounded/node/current/libexec/cni/loopback",
+        "+ /opt/cni/bin/portmap symlink 0777 -> /opt/unbounded/node/current/libexec/cni/portmap",
         "+ /opt/unbounded directory 0755",
         "+ /opt/unbounded/node directory 0755",
         "+ /opt/unbounded/node/.lock regular 0600",
@@ -89,6 +90,7 @@ class BootstrapScenarioTest {
         "+ /opt/unbounded/node/<v>/libexec/cni/bridge regular 0755",
         "+ /opt/unbounded/node/<v>/libexec/cni/host-local regular 0755",
         "+ /opt/unbounded/node/<v>/libexec/cni/loopback regular 0755",
+        "+ /opt/unbounded/node/<v>/libexec/cni/portmap regular 0755",
         "+ /opt/unbounded/node/current symlink 0777 -> <v>",
         "+ /var/lib/kubelet directory 0750",
         "+ /var/lib/kubelet/bootstrap-kubeconfig regular 0600");

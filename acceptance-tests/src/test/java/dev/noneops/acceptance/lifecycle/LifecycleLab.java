@@ -2,7 +2,6 @@ package dev.noneops.acceptance.lifecycle;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AgentConfigParser;
-import dev.noneops.core.goalstate.Artifact;
 import dev.noneops.core.goalstate.GoalStateResolver;
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.layout.HostPaths;
@@ -13,8 +12,7 @@ import dev.noneops.core.node.Overrides;
 import dev.noneops.core.node.Params;
 import dev.noneops.ports.events.NodeEvent;
 import dev.noneops.testkit.SimulatedHost;
-import dev.noneops.testkit.download.SimArtifactRepository;
-import dev.noneops.testkit.download.TarGz;
+import dev.noneops.testkit.artifacts.SimulatedArtifacts;
 import dev.noneops.testkit.gate.PortCall;
 import dev.noneops.testkit.host.SimHostFacts;
 import java.nio.charset.StandardCharsets;
@@ -69,40 +67,8 @@ final class LifecycleLab {
 
   /** Publishes every artifact of {@code goal}, with the checksums it expects. */
   LifecycleLab publish(MachineGoalState goal) {
-    SimArtifactRepository repo = host.artifacts();
-    for (Artifact a : goal.rootFs().artifacts()) {
-      byte[] bytes = artifactBytes(a, goal.rootFs().versionName());
-      repo.publish(a.url(), bytes);
-      if (a.checksum() instanceof Artifact.Checksum.Published p) {
-        repo.publish(p.url(), (SimArtifactRepository.sha256Hex(bytes) + "  " + a.name() + "\n").getBytes(StandardCharsets.UTF_8));
-      }
-    }
+    SimulatedArtifacts.publish(host, goal);
     return this;
-  }
-
-  /** The content the repository serves for {@code a}: a script, or a tarball of scripts. */
-  static byte[] artifactBytes(Artifact a, String tag) {
-    if (a.install() instanceof Artifact.Install.Binary b) {
-      return script(b.fileName(), tag);
-    }
-    Artifact.Install.Tarball t = (Artifact.Install.Tarball) a.install();
-    List<String> names = switch (a.name()) {
-      case "containerd" -> List.of("containerd", "containerd-shim-runc-v2", "ctr");
-      case "cni-plugins" -> List.of("bridge", "host-local", "loopback");
-      default -> t.only().isEmpty() ? List.of(a.name()) : t.only();
-    };
-    TarGz.Builder b = TarGz.builder();
-    for (String name : names) {
-      b.file(t.entryPrefix() + name, script(name, tag), 0755);
-    }
-    if (a.name().equals("cni-plugins")) {
-      b.file("LICENSE", "license text\n", 0644).file("README.md", "readme\n", 0644);
-    }
-    return b.build();
-  }
-
-  static byte[] script(String name, String tag) {
-    return ("#!/bin/sh\n# " + name + " " + tag + "\n").getBytes(StandardCharsets.UTF_8);
   }
 
   Node node(AgentConfig config) {

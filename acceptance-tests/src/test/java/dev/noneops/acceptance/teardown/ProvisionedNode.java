@@ -2,7 +2,6 @@ package dev.noneops.acceptance.teardown;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AgentConfigParser;
-import dev.noneops.core.goalstate.Artifact;
 import dev.noneops.core.goalstate.GoalStateResolver;
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.layout.HostPaths;
@@ -12,11 +11,9 @@ import dev.noneops.core.node.Node;
 import dev.noneops.core.node.Overrides;
 import dev.noneops.core.node.Params;
 import dev.noneops.testkit.SimulatedHost;
-import dev.noneops.testkit.download.SimArtifactRepository;
-import dev.noneops.testkit.download.TarGz;
+import dev.noneops.testkit.artifacts.SimulatedArtifacts;
 import dev.noneops.testkit.host.SimHostFacts;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -51,7 +48,7 @@ final class ProvisionedNode {
   /** Bootstraps a node of {@link #config()}. */
   Node bootstrap() {
     MachineGoalState goal = GoalStateResolver.resolve(config(), SimHostFacts.DEFAULT, layout);
-    publish(goal);
+    SimulatedArtifacts.publish(host, goal);
     Node node = new Node(Params.builder(host.ports())
         .goalState(goal)
         .log(LoggerFactory.getLogger(ProvisionedNode.class))
@@ -62,37 +59,5 @@ final class ProvisionedNode {
     node.loadKernelModules();
     node.start(false, changes);
     return node;
-  }
-
-  private void publish(MachineGoalState goal) {
-    SimArtifactRepository repo = host.artifacts();
-    for (Artifact a : goal.rootFs().artifacts()) {
-      byte[] bytes = artifactBytes(a, goal.rootFs().versionName());
-      repo.publish(a.url(), bytes);
-      if (a.checksum() instanceof Artifact.Checksum.Published p) {
-        repo.publish(p.url(), (SimArtifactRepository.sha256Hex(bytes) + "  " + a.name() + "\n").getBytes(StandardCharsets.UTF_8));
-      }
-    }
-  }
-
-  private static byte[] artifactBytes(Artifact a, String tag) {
-    if (a.install() instanceof Artifact.Install.Binary b) {
-      return script(b.fileName(), tag);
-    }
-    Artifact.Install.Tarball t = (Artifact.Install.Tarball) a.install();
-    List<String> names = switch (a.name()) {
-      case "containerd" -> List.of("containerd", "containerd-shim-runc-v2", "ctr");
-      case "cni-plugins" -> List.of("bridge", "host-local", "loopback");
-      default -> t.only().isEmpty() ? List.of(a.name()) : t.only();
-    };
-    TarGz.Builder b = TarGz.builder();
-    for (String name : names) {
-      b.file(t.entryPrefix() + name, script(name, tag), 0755);
-    }
-    return b.build();
-  }
-
-  private static byte[] script(String name, String tag) {
-    return ("#!/bin/sh\n# " + name + " " + tag + "\n").getBytes(StandardCharsets.UTF_8);
   }
 }
