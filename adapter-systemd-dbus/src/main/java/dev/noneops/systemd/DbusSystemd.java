@@ -7,8 +7,10 @@ import dev.noneops.ports.systemd.Systemd;
 import dev.noneops.ports.systemd.SystemdException;
 import dev.noneops.ports.systemd.SystemdException.Kind;
 import dev.noneops.ports.systemd.UnitStatus;
+import dev.noneops.systemd.dbus.EnableUnitFilesResult;
 import dev.noneops.systemd.dbus.SystemdManager;
 import dev.noneops.systemd.dbus.SystemdManager.JobRemoved;
+import dev.noneops.systemd.dbus.UnitFileChange;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -181,8 +183,11 @@ public final class DbusSystemd implements Systemd, AutoCloseable {
     if (files.isEmpty()) {
       return;
     }
-    call("enable", String.join(" ", files), () -> manager.EnableUnitFiles(files, false, false));
-    daemonReload();
+    EnableUnitFilesResult<Boolean, List<UnitFileChange>> result =
+        call("enable", String.join(" ", files), () -> manager.EnableUnitFiles(files, false, false));
+    if (!result.changes().isEmpty()) {
+      daemonReload();
+    }
   }
 
   @Override
@@ -191,8 +196,10 @@ public final class DbusSystemd implements Systemd, AutoCloseable {
     if (files.isEmpty()) {
       return;
     }
-    call("disable", String.join(" ", files), () -> manager.DisableUnitFiles(files, false));
-    daemonReload();
+    List<UnitFileChange> changes = call("disable", String.join(" ", files), () -> manager.DisableUnitFiles(files, false));
+    if (!changes.isEmpty()) {
+      daemonReload();
+    }
   }
 
   /**

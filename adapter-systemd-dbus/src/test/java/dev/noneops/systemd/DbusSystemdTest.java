@@ -214,11 +214,30 @@ class DbusSystemdTest {
     }
 
     @Test
+    void enablingWhatIsAlreadyEnabledChangesNoLinkAndSkipsTheReload() {
+      adapter.enable(List.of("kubelet.service"));
+
+      adapter.enable(List.of("kubelet.service"));
+
+      assertThat(systemd.calls()).endsWith("EnableUnitFiles [kubelet.service] false false", "Reload",
+          "EnableUnitFiles [kubelet.service] false false");
+    }
+
+    @Test
     void disableCallsDisableUnitFilesThenReloads() {
+      adapter.enable(List.of("kubelet.service"));
+
       adapter.disable(List.of("kubelet.service", "/etc/systemd/system/forbidden.service"));
 
       assertThat(systemd.calls()).endsWith(
           "DisableUnitFiles [kubelet.service, /etc/systemd/system/forbidden.service] false", "Reload");
+    }
+
+    @Test
+    void disablingWhatIsNotEnabledSkipsTheReload() {
+      adapter.disable(List.of("kubelet.service"));
+
+      assertThat(systemd.calls()).endsWith("DisableUnitFiles [kubelet.service] false");
     }
 
     @Test

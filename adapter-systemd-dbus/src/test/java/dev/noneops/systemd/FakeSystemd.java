@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
@@ -256,6 +257,9 @@ final class FakeSystemd implements AutoCloseable {
       }
     }
 
+    /** Unit names whose install links exist, as systemd's unit file state "enabled". */
+    private final Set<String> enabled = ConcurrentHashMap.newKeySet();
+
     @Override
     public EnableUnitFilesResult<Boolean, List<UnitFileChange>> EnableUnitFiles(List<String> files, boolean runtime, boolean force) {
       calls.add("EnableUnitFiles " + files + " " + runtime + " " + force);
@@ -263,6 +267,9 @@ final class FakeSystemd implements AutoCloseable {
       for (String file : files) {
         String name = file.substring(file.lastIndexOf('/') + 1);
         knownUnit(name, "Unit file %s does not exist.");
+        if (!enabled.add(name)) {
+          continue;
+        }
         changes.add(new UnitFileChange("symlink", "/etc/systemd/system/multi-user.target.wants/" + name, "/etc/systemd/system/" + name));
       }
       return new EnableUnitFilesResult<>(true, changes);
@@ -272,7 +279,11 @@ final class FakeSystemd implements AutoCloseable {
     public List<UnitFileChange> DisableUnitFiles(List<String> files, boolean runtime) {
       calls.add("DisableUnitFiles " + files + " " + runtime);
       List<UnitFileChange> changes = new ArrayList<>();
-      for (String name : files) {
+      for (String file : files) {
+        String name = file.substring(file.lastIndexOf('/') + 1);
+        if (!enabled.remove(name)) {
+          continue;
+        }
         changes.add(new UnitFileChange("unlink", "/etc/systemd/system/multi-user.target.wants/" + name, ""));
       }
       return changes;

@@ -215,6 +215,24 @@ public abstract class SystemdContract {
   }
 
   @Test
+  void enablingAnEnabledUnitAgainKeepsItsLinkAndDoesNotReload() throws Exception {
+    String unit = sleeper("enable-twice", "");
+    systemd().enable(List.of(unit));
+    assertThat(systemd().start(unit, JOB)).isEqualTo(JobResult.DONE);
+    assertThat(systemd().stop(unit, JOB)).isEqualTo(JobResult.DONE);
+    writeUnitFile(unit, "[Unit]\nDescription=contract enable-twice, edited\n[Service]\nType=exec\nExecStart=" + missingProgram()
+        + "\n[Install]\nWantedBy=multi-user.target\n");
+
+    systemd().enable(List.of(unit));
+
+    assertThat(wantsLinkExists("multi-user.target", unit)).isTrue();
+    assertThat(systemd().start(unit, JOB)).as("the loaded definition still runs: no reload read the edited file").isEqualTo(JobResult.DONE);
+    assertThat(systemd().stop(unit, JOB)).isEqualTo(JobResult.DONE);
+    systemd().daemonReload();
+    assertThat(systemd().start(unit, JOB)).as("after a reload the edited file is in force").isNotEqualTo(JobResult.DONE);
+  }
+
+  @Test
   void killingTheMainProcessLeavesTheUnitFailed() throws Exception {
     String unit = sleeper("kill", "");
     systemd().start(unit, JOB);

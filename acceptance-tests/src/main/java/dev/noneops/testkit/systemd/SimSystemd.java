@@ -230,15 +230,18 @@ public final class SimSystemd implements Systemd {
         String unit = unitOfFile(file);
         found.add(readDefinition(unit).orElseThrow(() -> noSuchUnitFile(file)));
       }
+      boolean linked = false;
       for (UnitDefinition d : found) {
         for (String target : d.wantedBy()) {
-          linkInstall(target + ".wants", d);
+          linked |= linkInstall(target + ".wants", d);
         }
         for (String target : d.requiredBy()) {
-          linkInstall(target + ".requires", d);
+          linked |= linkInstall(target + ".requires", d);
         }
       }
-      reload();
+      if (linked) {
+        reload();
+      }
       return null;
     });
   }
@@ -269,7 +272,9 @@ public final class SimSystemd implements Systemd {
       if (!missing.isEmpty() && !unlinked) {
         throw noSuchUnitFile(missing.get(0));
       }
-      reload();
+      if (unlinked) {
+        reload();
+      }
       return null;
     });
   }
@@ -349,7 +354,7 @@ public final class SimSystemd implements Systemd {
     }
   }
 
-  /** How many daemon-reloads ran (directly, or through enable/disable). */
+  /** How many daemon-reloads ran (directly, or through an enable/disable that changed a link). */
   public long reloadCount() {
     synchronized (gate.monitor()) {
       return reloads;
@@ -871,7 +876,8 @@ public final class SimSystemd implements Systemd {
 
   /**
    * Unloads units that are inactive, run nothing and are not wanted or required by an active
-   * unit, as systemd's garbage collection does: their next reference reads the unit file again,
+   * unit (in its definition, or through an install link: an enabled unit stays loaded), as
+   * systemd's garbage collection does: their next reference reads the unit file again,
    * so only loaded (active or failed) units keep a stale definition until daemon-reload.
    */
   private void collectGarbage() {
@@ -880,9 +886,13 @@ public final class SimSystemd implements Systemd {
         continue;
       }
       boolean referenced = false;
+      for (String target : BUILTIN_TARGETS) {
+        referenced |= installLinked(target, u.name);
+      }
       for (Unit other : units.values()) {
         if (other != u && other.definition != null && other.active != ActiveState.INACTIVE
-            && (other.definition.wants().contains(u.name) || other.definition.requires().contains(u.name))) {
+            && (other.definition.wants().contains(u.name) || other.definition.requires().contains(u.name)
+                || installLinked(other.name, u.name))) {
           referenced = true;
           break;
         }
@@ -890,6 +900,16 @@ public final class SimSystemd implements Systemd {
       if (!referenced) {
         units.remove(u.name);
       }
+    }
+  }
+
+  /** Whether {@code unit} is linked into {@code target}'s {@code .wants}/{@code .requires} directory (an enabled unit). */
+  private boolean installLinked(String target, String unit) {
+    try {
+      return fs.lstat(systemdDir.resolve(target + ".wants").resolve(unit)).isPresent()
+          || fs.lstat(systemdDir.resolve(target + ".requires").resolve(unit)).isPresent();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException("cannot read the install links of " + target, e);
     }
   }
 
@@ -908,12 +928,19 @@ public final class SimSystemd implements Systemd {
     }
   }
 
-  private void linkInstall(String wantsDir, UnitDefinition d) throws IOException {
+  /** Links {@code d} into {@code wantsDir}; whether a link was created (an identical one is kept). */
+  private boolean linkInstall(String wantsDir, UnitDefinition d) throws IOException {
     Path dir = systemdDir.resolve(wantsDir);
     if (fs.lstat(dir).isEmpty()) {
       fs.seedDirectory(dir, 0755);
     }
-    fs.seedSymlink(dir.resolve(d.name()), d.fragmentPath());
+    Path link = dir.resolve(d.name());
+    Optional<FileMeta> existing = fs.lstat(link);
+    if (existing.isPresent() && existing.get().isSymlink() && fs.readLink(link).equals(d.fragmentPath())) {
+      return false;
+    }
+    fs.seedSymlink(link, d.fragmentPath());
+    return true;
   }
 
   private void event(String unit, String what) {

@@ -34,10 +34,16 @@ public interface Systemd {
    */
   UnitStatus awaitState(String unit, Set<ActiveState> wanted, Duration timeout);
 
-  /** Enables unit files (creates their {@code [Install]} symlinks), then reloads. */
+  /**
+   * Enables unit files (creates their {@code [Install]} symlinks), then reloads if a symlink was
+   * created. Enabling what is already enabled changes nothing and costs no reload.
+   */
   void enable(List<String> units);
 
-  /** Disables unit files (removes their {@code [Install]} symlinks), then reloads. */
+  /**
+   * Disables unit files (removes their {@code [Install]} symlinks), then reloads if a symlink was
+   * removed.
+   */
   void disable(List<String> units);
 
   /** Clears a failed unit's failed state and its start-rate counter. */
