@@ -60,6 +60,16 @@ class SimulatedKernelTest {
   }
 
   @Test
+  void addrReplaceAssignsAnAddressWhetherOrNotItIsThereAlready() throws IOException {
+    run("ip", "link", "add", "localdns", "type", "dummy");
+    assertThat(run("ip", "addr", "replace", "169.254.10.10/32", "dev", "localdns").succeeded()).isTrue();
+    assertThat(run("ip", "addr", "replace", "169.254.10.10/32", "dev", "localdns").succeeded()).isTrue();
+    assertThat(run("ip", "addr", "add", "169.254.10.10/32", "dev", "localdns").exitCode()).as("add refuses a duplicate").isEqualTo(2);
+    assertThat(host.kernel().link("localdns").orElseThrow().addresses()).containsExactly("169.254.10.10/32");
+    assertThat(run("ip", "addr", "replace", "169.254.10.10/32", "dev", "other").exitCode()).isEqualTo(1);
+  }
+
+  @Test
   void aBindMountAcrossWhichRenameIsRefusedAndUnmountRestoresTheView() throws IOException {
     var files = host.ports().files();
     files.createDirectories(Path.of("/var/lib/kubelet/pods/p1/volumes/v"), 0750);

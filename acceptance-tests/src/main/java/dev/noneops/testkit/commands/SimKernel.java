@@ -225,8 +225,8 @@ public final class SimKernel {
       }
       return CommandOutcome.ok(out.toString());
     }
-    if (a.size() >= 5 && (a.get(0).equals("addr") || a.get(0).equals("address")) && (a.get(1).equals("add") || a.get(1).equals("del"))
-        && a.get(3).equals("dev")) {
+    if (a.size() >= 5 && (a.get(0).equals("addr") || a.get(0).equals("address"))
+        && (a.get(1).equals("add") || a.get(1).equals("replace") || a.get(1).equals("del")) && a.get(3).equals("dev")) {
       String name = a.get(4);
       Link l = links.get(name);
       if (l == null) {
@@ -235,6 +235,9 @@ public final class SimKernel {
       Set<String> addresses = new TreeSet<>(l.addresses());
       if (a.get(1).equals("add") && !addresses.add(a.get(2))) {
         return CommandOutcome.failed(2, "RTNETLINK answers: File exists\n");
+      }
+      if (a.get(1).equals("replace")) {
+        addresses.add(a.get(2));
       }
       if (a.get(1).equals("del") && !addresses.remove(a.get(2))) {
         return CommandOutcome.failed(2, "RTNETLINK answers: Cannot assign requested address\n");

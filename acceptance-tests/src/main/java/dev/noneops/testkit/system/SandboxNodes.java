@@ -22,7 +22,7 @@ public final class SandboxNodes {
   /** Production timeouts, with kubelet's readiness bounded by {@code kubeletReady}. */
   public static NodeTimeouts timeouts(Duration kubeletReady) {
     NodeTimeouts d = NodeTimeouts.DEFAULTS;
-    return new NodeTimeouts(Duration.ofSeconds(60), kubeletReady, Duration.ofSeconds(30), Duration.ofMillis(250),
+    return new NodeTimeouts(Duration.ofSeconds(60), kubeletReady, Duration.ofSeconds(30), d.pollInterval(),
         Duration.ofSeconds(1), d.command(), d.imageImport());
   }
 

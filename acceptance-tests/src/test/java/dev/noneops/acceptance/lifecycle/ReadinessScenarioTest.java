@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.node.ConfigureResult;
 import dev.noneops.core.node.Node;
+import dev.noneops.core.node.NodeTimeouts;
 import dev.noneops.core.node.ReadinessTimeoutException;
 import dev.noneops.core.node.StackControl;
 import dev.noneops.core.node.UnitJobException;
@@ -41,7 +42,9 @@ class ReadinessScenarioTest {
         .hasMessageContaining("after waiting 120s");
     assertThat(lab.host.clock().elapsed().minus(before)).isEqualTo(Duration.ofSeconds(120));
     long polls = lab.host.journal().calls().stream().filter(c -> c.is("probes.httpOk")).count();
-    assertThat(polls).isEqualTo(61);
+    Duration interval = NodeTimeouts.DEFAULTS.pollInterval();
+    assertThat(polls).as("one probe at once, then one every %s until the deadline", interval)
+        .isEqualTo(Duration.ofSeconds(120).dividedBy(interval) + 1);
   }
 
   @Test

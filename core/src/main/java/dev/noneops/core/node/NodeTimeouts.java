@@ -9,7 +9,9 @@ import java.util.Objects;
  * @param unitJob how long a start, stop or restart job may take
  * @param kubeletReady how long kubelet may take to be active and answer its healthz
  * @param localDnsReady how long LocalDNS may take to answer after a (re)start
- * @param pollInterval how often readiness is polled
+ * @param pollInterval how often a readiness probe (kubelet's healthz, a LocalDNS query, a pod
+ *     cgroup's process list) is repeated while waiting; the probes are local and cheap, so a short
+ *     interval sees readiness early without loading the host
  * @param probe how long one health probe may take
  * @param command how long a host command ({@code ip}, {@code modprobe}, {@code sysctl}) may take
  * @param imageImport how long importing one image archive may take
@@ -18,7 +20,7 @@ public record NodeTimeouts(
     Duration unitJob, Duration kubeletReady, Duration localDnsReady, Duration pollInterval, Duration probe, Duration command, Duration imageImport) {
 
   public static final NodeTimeouts DEFAULTS = new NodeTimeouts(
-      Duration.ofSeconds(90), Duration.ofSeconds(120), Duration.ofSeconds(30), Duration.ofSeconds(2), Duration.ofSeconds(2),
+      Duration.ofSeconds(90), Duration.ofSeconds(120), Duration.ofSeconds(30), Duration.ofMillis(50), Duration.ofSeconds(2),
       Duration.ofSeconds(60), Duration.ofMinutes(10));
 
   public NodeTimeouts {

@@ -172,10 +172,9 @@ final class NodeUpgradeSteps implements UpgradeSteps {
     Set<String> interfaces = new LinkedHashSet<>();
     interfaces.add(target.get().nodeStart().localDns().interfaceName());
     interfaces.add(applied.get().nodeStart().localDns().interfaceName());
+    LocalDnsNetwork network = new LocalDnsNetwork(commands);
     for (String ifName : interfaces) {
-      if (commands.succeeds("ip", "link", "show", "dev", ifName)) {
-        commands.require("delete LocalDNS interface " + ifName, "ip", "link", "delete", "dev", ifName);
-      }
+      network.remove(ifName);
     }
     HostPaths paths = node.hostPaths();
     List<String> left = new ArrayList<>();

@@ -61,10 +61,21 @@ public final class StackControl {
     return systemd.status(unit).isActive();
   }
 
-  /** Waits until kubelet is active and its healthz answers 200. */
+  /**
+   * Waits until kubelet is active and its healthz answers 200. The active state is awaited as
+   * systemd reports it ({@link Systemd#awaitState}, event-driven over D-Bus); healthz has no event,
+   * so it is then probed every {@link NodeTimeouts#pollInterval()} until it answers, re-checking
+   * that kubelet is still active. One deadline bounds both waits.
+   */
   public void awaitKubelet(String unit) throws InterruptedException {
-    await(unit, "active and " + KUBELET_HEALTHZ + " answering", timeouts.kubeletReady(),
-        () -> systemd.status(unit).isActive() && probes.httpOk(KUBELET_HEALTHZ, timeouts.probe()));
+    String condition = "active and " + KUBELET_HEALTHZ + " answering";
+    long begin = clock.nanoTime();
+    UnitStatus status = systemd.awaitState(unit, Set.of(ActiveState.ACTIVE), timeouts.kubeletReady());
+    if (!status.isActive()) {
+      throw new ReadinessTimeoutException(unit, condition, Duration.ofNanos(clock.nanoTime() - begin), describe(status));
+    }
+    await(unit, condition, begin, timeouts.kubeletReady(),
+        () -> probes.httpOk(KUBELET_HEALTHZ, timeouts.probe()) && systemd.status(unit).isActive());
   }
 
   /** Waits until {@code unit} is active. */
@@ -78,12 +89,12 @@ public final class StackControl {
 
   /** Waits until LocalDNS answers queries on its address. */
   public void awaitLocalDns(String unit, LocalDnsSpec dns) throws InterruptedException {
-    await(unit, "DNS answering on " + dns.bindAddress() + ":" + dns.port(), timeouts.localDnsReady(),
+    await(unit, "DNS answering on " + dns.bindAddress() + ":" + dns.port(), clock.nanoTime(), timeouts.localDnsReady(),
         () -> probes.dnsAnswers(dns.bindAddress(), dns.port(), dns.clusterDomain(), timeouts.probe()));
   }
 
-  private void await(String unit, String condition, Duration timeout, BooleanSupplier ready) throws InterruptedException {
-    long begin = clock.nanoTime();
+  /** Polls {@code ready} every poll interval until it holds or {@code timeout} has passed since {@code begin}. */
+  private void await(String unit, String condition, long begin, Duration timeout, BooleanSupplier ready) throws InterruptedException {
     while (true) {
       if (ready.getAsBoolean()) {
         return;

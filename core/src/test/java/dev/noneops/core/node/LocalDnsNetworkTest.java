@@ -1,25 +1,141 @@
 package dev.noneops.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.noneops.core.goalstate.LocalDnsSpec;
+import dev.noneops.ports.commands.Command;
+import dev.noneops.ports.commands.CommandResult;
+import dev.noneops.ports.commands.CommandRunner;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** The LocalDNS address is found in {@code ip -o addr} output whatever else the interface carries. */
+/** The LocalDNS interface is set up and removed idempotently, in as few {@code ip} commands as the host's state allows. */
 class LocalDnsNetworkTest {
-  private static final String TWO_ADDRESSES =
-      "7: localdns0    inet 169.254.20.10/32 scope global localdns0\\       valid_lft forever preferred_lft forever\n"
-          + "7: localdns0    inet6 fe80::1/64 scope link \\       valid_lft forever preferred_lft forever\n";
+  private final IpOnLinks ip = new IpOnLinks();
+  private final LocalDnsNetwork network = new LocalDnsNetwork(new HostCommands(ip, Duration.ofSeconds(5)));
+  private final LocalDnsSpec dns = spec("localdns0");
 
   @Test
-  void anAssignedAddressIsFound() {
-    assertThat(LocalDnsNetwork.listsAddress(TWO_ADDRESSES, "169.254.20.10/32")).isTrue();
-    assertThat(LocalDnsNetwork.listsAddress(TWO_ADDRESSES, "fe80::1/64")).isTrue();
+  void aMissingInterfaceIsCreatedAddressedAndBroughtUpInThreeCommands() throws Exception {
+    network.ensure(dns);
+
+    assertThat(ip.run).containsExactly(
+        "ip link add " + dns.interfaceName() + " type dummy",
+        "ip addr replace " + dns.bindAddress() + "/32 dev " + dns.interfaceName(),
+        "ip link set " + dns.interfaceName() + " up");
+    assertThat(ip.links).containsExactly(dns.interfaceName());
   }
 
   @Test
-  void anotherAddressOrPrefixIsNotTakenForIt() {
-    assertThat(LocalDnsNetwork.listsAddress(TWO_ADDRESSES, "169.254.20.1/32")).isFalse();
-    assertThat(LocalDnsNetwork.listsAddress(TWO_ADDRESSES, "169.254.20.10/24")).isFalse();
-    assertThat(LocalDnsNetwork.listsAddress("", "169.254.20.10/32")).isFalse();
+  void anExistingInterfaceIsKeptAndItsAddressReplacedNotAddedTwice() throws Exception {
+    network.ensure(dns);
+    ip.run.clear();
+
+    network.ensure(dns);
+
+    assertThat(ip.run).containsExactly(
+        "ip link add " + dns.interfaceName() + " type dummy",
+        "ip link show dev " + dns.interfaceName(),
+        "ip addr replace " + dns.bindAddress() + "/32 dev " + dns.interfaceName(),
+        "ip link set " + dns.interfaceName() + " up");
+  }
+
+  @Test
+  void anInterfaceThatCannotBeCreatedIsAnErrorNamingIt() {
+    ip.refuseAdd = true;
+
+    assertThatThrownBy(() -> network.ensure(dns))
+        .isInstanceOf(CommandFailedException.class)
+        .hasMessageContaining("create LocalDNS interface " + dns.interfaceName())
+        .hasMessageContaining("Unknown device type");
+  }
+
+  @Test
+  void anInterfaceNameLinuxWouldRejectIsRefusedBeforeAnyCommand() {
+    LocalDnsSpec bad = spec("name with spaces");
+
+    assertThatThrownBy(() -> network.ensure(bad)).isInstanceOf(NodeException.class).hasMessageContaining("'name with spaces'");
+    assertThat(ip.run).isEmpty();
+  }
+
+  @Test
+  void removingAPresentInterfaceIsOneCommand() throws Exception {
+    network.ensure(dns);
+    ip.run.clear();
+
+    network.remove(dns.interfaceName());
+
+    assertThat(ip.run).containsExactly("ip link delete dev " + dns.interfaceName());
+    assertThat(ip.links).isEmpty();
+  }
+
+  @Test
+  void removingAnAbsentInterfaceSucceeds() throws Exception {
+    network.remove(dns.interfaceName());
+
+    assertThat(ip.run).containsExactly("ip link delete dev " + dns.interfaceName(), "ip link show dev " + dns.interfaceName());
+  }
+
+  @Test
+  void anInterfaceThatStaysAfterDeleteIsAnError() throws Exception {
+    network.ensure(dns);
+    ip.refuseDelete = true;
+
+    assertThatThrownBy(() -> network.remove(dns.interfaceName()))
+        .isInstanceOf(CommandFailedException.class)
+        .hasMessageContaining("delete LocalDNS interface " + dns.interfaceName());
+  }
+
+  private static LocalDnsSpec spec(String interfaceName) {
+    return new LocalDnsSpec("/opt/unbounded/node/current/bin/coredns", interfaceName, "169.254.20.10", 53, "cluster.local",
+        "10.0.0.10", List.of("1.1.1.1"));
+  }
+
+  /** {@code ip link}/{@code ip addr} over a set of link names, recording every command. */
+  private static final class IpOnLinks implements CommandRunner {
+    final List<String> run = new ArrayList<>();
+    final Set<String> links = new LinkedHashSet<>();
+    boolean refuseAdd;
+    boolean refuseDelete;
+
+    @Override
+    public CommandResult run(Command command) {
+      List<String> a = command.argv();
+      run.add(String.join(" ", a));
+      String verb = a.get(1) + " " + a.get(2);
+      switch (verb) {
+        case "link add":
+          if (refuseAdd) {
+            return fail("Error: Unknown device type.");
+          }
+          return links.add(a.get(3)) ? ok() : fail("RTNETLINK answers: File exists");
+        case "link show":
+          return links.contains(a.get(4)) ? ok() : fail("Device \"" + a.get(4) + "\" does not exist.");
+        case "link delete":
+          if (refuseDelete) {
+            return fail("RTNETLINK answers: Operation not permitted");
+          }
+          return links.remove(a.get(4)) ? ok() : fail("Cannot find device \"" + a.get(4) + "\"");
+        case "addr replace":
+          return links.contains(a.get(5)) ? ok() : fail("Cannot find device \"" + a.get(5) + "\"");
+        case "link set":
+          return links.contains(a.get(3)) ? ok() : fail("Cannot find device \"" + a.get(3) + "\"");
+        default:
+          return fail("unexpected command " + a);
+      }
+    }
+
+    private static CommandResult ok() {
+      return new CommandResult(0, "", "", false);
+    }
+
+    private static CommandResult fail(String stderr) {
+      return new CommandResult(2, "", stderr + "\n", false);
+    }
   }
 }
