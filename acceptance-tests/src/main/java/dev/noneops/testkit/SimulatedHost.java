@@ -67,7 +67,10 @@ public final class SimulatedHost {
 
   private final PortGate gate = new PortGate();
   private final VirtualClock clock = new VirtualClock(gate);
-  private final SimFileSystem fs = new SimFileSystem(gate);
+  private final SimFileSystem fs = new SimFileSystem(gate, () -> {
+    java.time.Instant now = clock.now();
+    return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+  });
   private final SimProcesses processes;
   private final SimSystemd systemd;
   private final SimCommandRunner commands;

@@ -367,6 +367,112 @@ public abstract class HostFilesContract {
     assertThat(meta.gid()).isEqualTo(5678);
   }
 
+  // ---------------------------------------------------------------- times
+
+  /**
+   * Lets the filesystem's clock move past the times of the changes made so far. A kernel with
+   * coarse timestamps gives every change within one tick (up to 10 ms at HZ=100) the same time,
+   * so a change is only guaranteed a new change time once a tick has passed; the simulated host's
+   * times are fine-grained, which this wait does not disturb.
+   */
+  private static void letAClockTickPass() {
+    try {
+      Thread.sleep(25);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while letting the clock tick", e);
+    }
+  }
+
+  @Test
+  void lstatReportsTimesAndAChangeTimeNoEarlierThanTheModificationTime() throws IOException {
+    files().writeDurably(p("f"), "x", 0644);
+    FileMeta meta = files().lstat(p("f")).orElseThrow();
+    assertThat(meta.hasTimes()).isTrue();
+    assertThat(meta.ctimeNanos()).isGreaterThanOrEqualTo(meta.mtimeNanos());
+  }
+
+  @Test
+  void readingListingAndStatingLeaveEveryTimeAndTheInodeAsTheyWere() throws IOException {
+    files().createDirectories(p("dir"), 0755);
+    files().writeDurably(p("dir/f"), "content", 0644);
+    files().symlinkDurably(p("link"), "dir/f");
+    FileMeta file = files().lstat(p("dir/f")).orElseThrow();
+    FileMeta dir = files().lstat(p("dir")).orElseThrow();
+    letAClockTickPass();
+
+    files().read(p("dir/f"));
+    try (InputStream in = files().openRead(p("link"))) {
+      in.readAllBytes();
+    }
+    files().list(p("dir"));
+    files().readLink(p("link"));
+
+    assertThat(files().lstat(p("dir/f")).orElseThrow()).isEqualTo(file);
+    assertThat(files().lstat(p("dir")).orElseThrow()).isEqualTo(dir);
+  }
+
+  @Test
+  void replacingTheContentGivesANewInodeWithLaterTimes() throws IOException {
+    files().writeDurably(p("f"), "one", 0755);
+    FileMeta before = files().lstat(p("f")).orElseThrow();
+    letAClockTickPass();
+
+    files().writeDurably(p("f"), "two", 0755);
+
+    FileMeta after = files().lstat(p("f")).orElseThrow();
+    assertThat(after.size()).isEqualTo(before.size());
+    assertThat(after.mode()).isEqualTo(before.mode());
+    assertThat(after.inode()).isNotEqualTo(before.inode());
+    assertThat(after.ctimeNanos()).isGreaterThan(before.ctimeNanos());
+    assertThat(after.mtimeNanos()).isGreaterThan(before.mtimeNanos());
+  }
+
+  @Test
+  void aChmodMovesTheChangeTimeButNeitherTheModificationTimeNorTheInode() throws IOException {
+    files().writeDurably(p("f"), "x", 0755);
+    FileMeta before = files().lstat(p("f")).orElseThrow();
+    letAClockTickPass();
+
+    files().chmod(p("f"), 0700);
+    files().chmod(p("f"), 0755);
+
+    FileMeta after = files().lstat(p("f")).orElseThrow();
+    assertThat(after.mode()).isEqualTo(before.mode());
+    assertThat(after.inode()).isEqualTo(before.inode());
+    assertThat(after.mtimeNanos()).isEqualTo(before.mtimeNanos());
+    assertThat(after.ctimeNanos()).isGreaterThan(before.ctimeNanos());
+  }
+
+  @Test
+  void aChownMovesTheChangeTime() throws IOException {
+    assumeThat(canChown()).as("the fixture may chown").isTrue();
+    files().writeDurably(p("f"), "x", 0644);
+    FileMeta before = files().lstat(p("f")).orElseThrow();
+    letAClockTickPass();
+
+    files().chown(p("f"), before.uid(), before.gid());
+
+    FileMeta after = files().lstat(p("f")).orElseThrow();
+    assertThat(after.inode()).isEqualTo(before.inode());
+    assertThat(after.ctimeNanos()).isGreaterThan(before.ctimeNanos());
+  }
+
+  @Test
+  void aRenameIntoPlaceKeepsTheInodeAndMovesItsChangeTime() throws IOException {
+    files().writeDurably(p("staged"), "binary", 0755);
+    files().writeDurably(p("installed"), "older", 0755);
+    FileMeta before = files().lstat(p("staged")).orElseThrow();
+    letAClockTickPass();
+
+    files().renameDurably(p("staged"), p("installed"));
+
+    FileMeta after = files().lstat(p("installed")).orElseThrow();
+    assertThat(after.inode()).isEqualTo(before.inode());
+    assertThat(after.mtimeNanos()).isEqualTo(before.mtimeNanos());
+    assertThat(after.ctimeNanos()).isGreaterThan(before.ctimeNanos());
+  }
+
   // ---------------------------------------------------------------- locks
 
   @Test

@@ -7,6 +7,10 @@ import java.util.TreeMap;
  * One simulated inode with a volatile state (what the running system sees) and a durable state
  * (what survives a power loss). Content arrays are never changed in place, so the two states may
  * share them.
+ *
+ * <p>Times follow the kernel: creation sets the change and modification times; a content change
+ * (a write, a truncate, an entry added to or removed from a directory) sets both; a metadata change
+ * (chmod, chown, being renamed) sets the change time only. Reading changes neither.
  */
 final class Inode {
   final SimFilesystem fs;
@@ -26,6 +30,11 @@ final class Inode {
   byte[] data = new byte[0];
   byte[] durableData = new byte[0];
 
+  long ctime;
+  long mtime;
+  long durableCtime;
+  long durableMtime;
+
   final TreeMap<String, Inode> entries;
   TreeMap<String, Inode> durableEntries;
 
@@ -42,6 +51,11 @@ final class Inode {
     this.durableMode = mode;
     this.durableUid = uid;
     this.durableGid = gid;
+    long now = fs.changeClock.tick();
+    this.ctime = now;
+    this.mtime = now;
+    this.durableCtime = now;
+    this.durableMtime = now;
     if (type == FileType.DIRECTORY) {
       entries = new TreeMap<>();
       durableEntries = new TreeMap<>();
@@ -64,12 +78,60 @@ final class Inode {
     };
   }
 
+  /** Replaces the whole content (an {@code O_TRUNC} open and a write). */
+  void replaceData(byte[] content) {
+    data = content;
+    contentChanged();
+  }
+
+  /** Sets the permission bits ({@code chmod}). */
+  void changeMode(int newMode) {
+    mode = newMode;
+    metadataChanged();
+  }
+
+  /** Sets the owner ({@code chown}). */
+  void changeOwner(int newUid, int newGid) {
+    uid = newUid;
+    gid = newGid;
+    metadataChanged();
+  }
+
+  /** Adds or replaces a directory entry; the directory's content changes. */
+  void putEntry(String name, Inode child) {
+    entries.put(name, child);
+    contentChanged();
+  }
+
+  /** Removes a directory entry, if present; the directory's content changes. */
+  Inode removeEntry(String name) {
+    Inode removed = entries.remove(name);
+    if (removed != null) {
+      contentChanged();
+    }
+    return removed;
+  }
+
+  /** The content changed: both times move. */
+  void contentChanged() {
+    long now = fs.changeClock.tick();
+    mtime = now;
+    ctime = now;
+  }
+
+  /** Only metadata changed (mode, owner, name): the change time moves. */
+  void metadataChanged() {
+    ctime = fs.changeClock.tick();
+  }
+
   /** fsync of this inode: its data and metadata become durable. */
   void syncSelf() {
     durableData = data;
     durableMode = mode;
     durableUid = uid;
     durableGid = gid;
+    durableCtime = ctime;
+    durableMtime = mtime;
   }
 
   /** fsync of this directory: its entries, and the mode and owner of each entry, become durable. */
@@ -80,6 +142,7 @@ final class Inode {
       child.durableMode = child.mode;
       child.durableUid = child.uid;
       child.durableGid = child.gid;
+      child.durableCtime = child.ctime;
     }
   }
 
@@ -89,6 +152,8 @@ final class Inode {
     mode = durableMode;
     uid = durableUid;
     gid = durableGid;
+    ctime = durableCtime;
+    mtime = durableMtime;
     if (entries != null) {
       entries.clear();
       entries.putAll(durableEntries);

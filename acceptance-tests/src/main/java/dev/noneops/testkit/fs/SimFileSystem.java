@@ -9,6 +9,7 @@ import dev.noneops.ports.files.HostLock;
 import dev.noneops.ports.mounts.MountEntry;
 import dev.noneops.ports.mounts.UnmountFlag;
 import dev.noneops.testkit.gate.PortGate;
+import dev.noneops.testkit.time.VirtualClock;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -24,6 +25,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.LongSupplier;
 
 /**
  * The simulated kernel's file side: a tree of inodes on filesystems joined by mounts, strict like
@@ -36,6 +38,11 @@ import java.util.TreeMap;
  * directory has no durable entry of that name yet (as ext4's journal does), which is why a crash
  * inside a durable write can leave the temp file behind. {@link #crash()} throws the volatile
  * state away; a tmpfs keeps nothing.
+ *
+ * <p><b>Times.</b> Every inode has a change time and a modification time as {@code lstat} reports
+ * them, taken from the host's wall clock and strictly increasing (fine-grained timestamps): a
+ * write, truncate or directory entry change moves both, a chmod, chown or rename moves the change
+ * time, a read moves neither. {@link #corruptContent} alters content behind the metadata's back.
  *
  * <p>Methods named like syscalls ({@link #writeVolatile}, {@link #fsync}, {@link #rename},
  * {@link #unlink}) let tests act as careless programs; {@code seed*} methods build fixtures that
@@ -53,13 +60,25 @@ public final class SimFileSystem {
   private final PortGate gate;
   private final List<SimMount> mounts = new ArrayList<>();
   private final Map<Inode, Object> locks = new IdentityHashMap<>();
-  private final SimFilesystem rootFs = new SimFilesystem(8, 1, "ext4", false);
+  private final ChangeClock changeClock;
+  private final SimFilesystem rootFs;
   private long nextMountId = 21;
   private int nextAnonMinor = 40;
   private long tempCounter;
 
+  /** A file system whose inode times start at the virtual clock's epoch and advance only with changes. */
   public SimFileSystem(PortGate gate) {
+    this(gate, () -> VirtualClock.EPOCH.getEpochSecond() * 1_000_000_000L);
+  }
+
+  /**
+   * A file system whose inode change and modification times come from {@code wallNanos} (the
+   * host's wall clock in nanoseconds since the epoch), strictly increasing with every change.
+   */
+  public SimFileSystem(PortGate gate, LongSupplier wallNanos) {
     this.gate = gate;
+    this.changeClock = new ChangeClock(wallNanos);
+    this.rootFs = new SimFilesystem(8, 1, "ext4", false, changeClock);
     mounts.add(new SimMount(nextMountId++, 1, rootFs, rootFs.root, "/", "/", "ext4", "/dev/sda1", false, true));
   }
 
@@ -249,7 +268,7 @@ public final class SimFileSystem {
 
   private static FileMeta meta(Path shown, Located l) {
     Inode i = l.inode();
-    return new FileMeta(shown, i.type, i.mode, i.uid, i.gid, i.size(), i.fs.device(), i.ino, l.mount().id);
+    return new FileMeta(shown, i.type, i.mode, i.uid, i.gid, i.size(), i.fs.device(), i.ino, l.mount().id, i.ctime, i.mtime);
   }
 
   /** The content of a regular file, following symlinks. */
@@ -314,23 +333,24 @@ public final class SimFileSystem {
     Inode dir = target.parent().inode();
     String tempName = tempName(target.name());
     Inode temp = new Inode(dir.fs, FileType.REGULAR, mode, 0, 0, null, 0, 0);
-    dir.entries.put(tempName, temp);
+    dir.putEntry(tempName, temp);
     try {
       gate.step("write");
       byte[] bytes = content.readAllBytes();
-      temp.data = bytes;
+      temp.replaceData(bytes);
       gate.step("fsync-file");
       syncFileAndNewName(dir, tempName, temp);
       check.check(bytes.clone());
       gate.step("rename");
-      dir.entries.remove(tempName);
-      dir.entries.put(target.name(), temp);
+      dir.removeEntry(tempName);
+      temp.metadataChanged();
+      dir.putEntry(target.name(), temp);
       gate.step("fsync-dir");
       dir.syncDirectory();
       return bytes.length;
     } catch (IOException | RuntimeException e) {
       if (dir.entries.get(tempName) == temp) {
-        dir.entries.remove(tempName);
+        dir.removeEntry(tempName);
       }
       throw e;
     }
@@ -361,7 +381,7 @@ public final class SimFileSystem {
         gate.step("mkdir");
       }
       Inode parent = l.parent().inode();
-      parent.entries.put(l.name(), new Inode(parent.fs, FileType.DIRECTORY, mode, 0, 0, null, 0, 0));
+      parent.putEntry(l.name(), new Inode(parent.fs, FileType.DIRECTORY, mode, 0, 0, null, 0, 0));
       gate.step("fsync-dir");
       parent.syncDirectory();
     }
@@ -385,9 +405,11 @@ public final class SimFileSystem {
     gate.firstStep("create-temp");
     Inode dir = l.parent().inode();
     String tempName = tempName(l.name());
-    dir.entries.put(tempName, new Inode(dir.fs, FileType.SYMLINK, 0777, 0, 0, target, 0, 0));
+    dir.putEntry(tempName, new Inode(dir.fs, FileType.SYMLINK, 0777, 0, 0, target, 0, 0));
     gate.step("rename");
-    dir.entries.put(l.name(), dir.entries.remove(tempName));
+    Inode renamed = dir.removeEntry(tempName);
+    renamed.metadataChanged();
+    dir.putEntry(l.name(), renamed);
     gate.step("fsync-dir");
     dir.syncDirectory();
   }
@@ -435,7 +457,7 @@ public final class SimFileSystem {
       throw new HostIOException(Errno.EOTHER, "chmod (symlinks have no mode of their own)", path.toString());
     }
     requireWritable(l.mount(), "chmod", path);
-    l.inode().mode = mode;
+    l.inode().changeMode(mode);
   }
 
   public void chown(Path path, int uid, int gid) throws IOException {
@@ -444,8 +466,7 @@ public final class SimFileSystem {
     }
     Located l = existing(path, false, "chown");
     requireWritable(l.mount(), "chown", path);
-    l.inode().uid = uid;
-    l.inode().gid = gid;
+    l.inode().changeOwner(uid, gid);
   }
 
   /** An exclusive lock on the file's inode; empty while anyone else holds it. */
@@ -456,7 +477,7 @@ public final class SimFileSystem {
       requireWritable(l.mount(), "open", lockFile);
       Inode dir = l.parent().inode();
       file = new Inode(dir.fs, FileType.REGULAR, 0600, 0, 0, null, 0, 0);
-      dir.entries.put(l.name(), file);
+      dir.putEntry(l.name(), file);
     } else if (file.isDirectory()) {
       throw new HostIOException(Errno.EISDIR, "open", lockFile.toString());
     }
@@ -498,13 +519,31 @@ public final class SimFileSystem {
       if (l.inode().isDirectory()) {
         throw new HostIOException(Errno.EISDIR, "open", path.toString());
       }
-      l.inode().data = content.clone();
+      l.inode().replaceData(content.clone());
       return;
     }
     Inode dir = l.parent().inode();
     Inode file = new Inode(dir.fs, FileType.REGULAR, mode, 0, 0, null, 0, 0);
-    file.data = content.clone();
-    dir.entries.put(l.name(), file);
+    file.replaceData(content.clone());
+    dir.putEntry(l.name(), file);
+  }
+
+  /**
+   * Media corruption of a regular file (following symlinks): its content becomes {@code content}
+   * while every piece of metadata (size, inode, mode, owner, change and modification times) stays
+   * as it was, both in the running system and durably. No system call can do this; a failing
+   * disk, a bug below the filesystem or a direct write to the block device can. The size must stay.
+   */
+  public void corruptContent(Path path, byte[] content) throws IOException {
+    Inode i = existing(path, true, "open").inode();
+    if (i.type != FileType.REGULAR) {
+      throw new HostIOException(Errno.EINVAL, "corrupt", path.toString());
+    }
+    if (content.length != i.data.length) {
+      throw new IllegalArgumentException("corruption keeps the size (" + i.data.length + " bytes), not " + content.length + ": " + path);
+    }
+    i.data = content.clone();
+    i.durableData = i.data;
   }
 
   /** {@code fsync(2)} of a file or directory (following symlinks). */
@@ -536,7 +575,7 @@ public final class SimFileSystem {
     }
     requireWritable(l.mount(), "mkdir", path);
     Inode dir = l.parent().inode();
-    dir.entries.put(l.name(), new Inode(dir.fs, FileType.DIRECTORY, mode, 0, 0, null, 0, 0));
+    dir.putEntry(l.name(), new Inode(dir.fs, FileType.DIRECTORY, mode, 0, 0, null, 0, 0));
   }
 
   /** {@code symlink(2)} without any fsync. */
@@ -547,7 +586,7 @@ public final class SimFileSystem {
     }
     requireWritable(l.mount(), "symlink", link);
     Inode dir = l.parent().inode();
-    dir.entries.put(l.name(), new Inode(dir.fs, FileType.SYMLINK, 0777, 0, 0, target, 0, 0));
+    dir.putEntry(l.name(), new Inode(dir.fs, FileType.SYMLINK, 0777, 0, 0, target, 0, 0));
   }
 
   /** {@code mknod(2)} of a device node, FIFO or socket, without any fsync. */
@@ -561,7 +600,7 @@ public final class SimFileSystem {
       throw new HostIOException(Errno.EEXIST, "mknod", path.toString());
     }
     Inode dir = l.parent().inode();
-    dir.entries.put(l.name(), new Inode(dir.fs, type, mode, 0, 0, null, major, minor));
+    dir.putEntry(l.name(), new Inode(dir.fs, type, mode, 0, 0, null, major, minor));
   }
 
   // ---------------------------------------------------------------- durable fixtures
@@ -576,7 +615,7 @@ public final class SimFileSystem {
     } else if (!l.inode().isDirectory()) {
       throw new HostIOException(Errno.ENOTDIR, "mkdir", dir.toString());
     } else {
-      l.inode().mode = mode;
+      l.inode().changeMode(mode);
     }
     syncEntryAndParent(dir);
   }
@@ -590,7 +629,7 @@ public final class SimFileSystem {
     }
     writeVolatile(path, content, mode);
     Located written = existing(path, true, "open");
-    written.inode().mode = mode;
+    written.inode().changeMode(mode);
     written.inode().syncSelf();
     syncEntryAndParent(path);
   }
@@ -642,7 +681,7 @@ public final class SimFileSystem {
       Located l = locate(p, true, "mkdir");
       if (!l.exists()) {
         Inode dir = l.parent().inode();
-        dir.entries.put(l.name(), new Inode(dir.fs, FileType.DIRECTORY, 0755, 0, 0, null, 0, 0));
+        dir.putEntry(l.name(), new Inode(dir.fs, FileType.DIRECTORY, 0755, 0, 0, null, 0, 0));
         dir.syncDirectory();
       } else if (!l.inode().isDirectory()) {
         throw new HostIOException(Errno.ENOTDIR, "mkdir", p.toString());
@@ -715,8 +754,9 @@ public final class SimFileSystem {
     }
     Inode fromDir = src.parent().inode();
     Inode toDir = dst.parent().inode();
-    fromDir.entries.remove(src.name());
-    toDir.entries.put(dst.name(), src.inode());
+    fromDir.removeEntry(src.name());
+    src.inode().metadataChanged();
+    toDir.putEntry(dst.name(), src.inode());
     return new RenameResult(fromDir, toDir);
   }
 
@@ -733,7 +773,7 @@ public final class SimFileSystem {
     }
     requireWritable(l.mount(), "unlink", path);
     Inode dir = l.parent().inode();
-    dir.entries.remove(l.name());
+    dir.removeEntry(l.name());
     return dir;
   }
 
@@ -756,7 +796,7 @@ public final class SimFileSystem {
       throw new HostIOException(Errno.ENOTDIR, "mount", at.toString());
     }
     boolean tmpfs = kind == MountKind.TMPFS;
-    SimFilesystem fs = new SimFilesystem(0, nextAnonMinor++, fsType, tmpfs);
+    SimFilesystem fs = new SimFilesystem(0, nextAnonMinor++, fsType, tmpfs, changeClock);
     SimMount m =
         new SimMount(nextMountId++, l.mount().id, fs, fs.root, "/", l.path(), fsType, source, readOnly, kind != MountKind.DISK);
     mounts.add(m);

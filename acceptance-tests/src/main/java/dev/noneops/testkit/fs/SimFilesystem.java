@@ -11,14 +11,16 @@ final class SimFilesystem {
   final int minor;
   final String type;
   final boolean tmpfs;
+  final ChangeClock changeClock;
   private long nextInode = 2;
   Inode root;
 
-  SimFilesystem(int major, int minor, String type, boolean tmpfs) {
+  SimFilesystem(int major, int minor, String type, boolean tmpfs, ChangeClock changeClock) {
     this.major = major;
     this.minor = minor;
     this.type = type;
     this.tmpfs = tmpfs;
+    this.changeClock = changeClock;
     this.root = new Inode(this, FileType.DIRECTORY, 0755, 0, 0, null, 0, 0);
   }
 

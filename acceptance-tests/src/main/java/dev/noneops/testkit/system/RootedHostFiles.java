@@ -34,7 +34,7 @@ public final class RootedHostFiles implements HostFiles {
 
   @Override
   public Optional<FileMeta> lstat(Path path) throws IOException {
-    return host.lstat(out(path)).map(m -> new FileMeta(path, m.type(), m.mode(), m.uid(), m.gid(), m.size(), m.device(), m.inode(), m.mountId()));
+    return host.lstat(out(path)).map(m -> m.withPath(path));
   }
 
   @Override

@@ -8,8 +8,11 @@ import dev.noneops.core.node.NodeBackend;
 import dev.noneops.core.node.NodeRoot;
 import dev.noneops.core.node.Params;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
+import dev.noneops.testkit.gate.PortCall;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Prepare reuses what is installed and verified, and repairs what is not. */
@@ -33,6 +36,62 @@ class PrepareScenarioTest {
     assertThat(lab.host.artifacts().requests()).isEqualTo(requests);
     assertThat(lab.host.journal().calls()).noneMatch(c -> c.port().equals("downloads"));
     assertThat(lab.host.snapshot(lab.layout.root())).isEqualTo(layoutBefore);
+  }
+
+  @Test
+  void prepareOfAnUnchangedInstalledVersionReadsNothingButItsManifest() {
+    LifecycleLab lab = new LifecycleLab();
+    MachineGoalState goal = lab.goal(LifecycleLab.config());
+    lab.bootstrap(goal);
+    String v = goal.rootFs().versionName();
+    lab.host.journal().clear();
+
+    lab.node(LifecycleLab.config()).prepare();
+
+    List<PortCall> reads = lab.host.journal().calls(c -> c.port().equals("files")
+        && (c.method().equals("read") || c.method().equals("openRead"))
+        && c.args().get(0).startsWith(lab.layout.versionDir(v).toString()));
+    assertThat(reads).extracting(c -> c.args().get(0)).containsExactly(lab.layout.manifest(v).toString());
+    assertThat(lab.host.journal().calls("files.lstat")).isNotEmpty();
+  }
+
+  @Test
+  void aFileReplacedAfterInstallIsCaughtByItsChangedMetadataAndRepairedByPrepare() throws IOException {
+    LifecycleLab lab = new LifecycleLab();
+    MachineGoalState goal = lab.goal(LifecycleLab.config());
+    lab.publish(goal);
+    String v = goal.rootFs().versionName();
+    Node node = lab.node(goal);
+    node.prepare();
+    Path runc = lab.layout.binDir(v).resolve("runc");
+    String original = lab.host.ports().files().readString(runc);
+    lab.host.fs().writeVolatile(runc, original.toUpperCase(java.util.Locale.ROOT).getBytes(StandardCharsets.UTF_8), 0755);
+    long requests = lab.host.artifacts().requests();
+
+    lab.node(goal).prepare();
+
+    assertThat(lab.host.artifacts().requests()).isGreaterThan(requests);
+    assertThat(lab.host.ports().files().readString(runc)).isEqualTo(original);
+    assertThat(node.verifier().verify(v).verified()).isTrue();
+  }
+
+  @Test
+  void verifyReadsEveryFileSoItCatchesAContentChangeThatKeptEveryPieceOfMetadata() throws IOException {
+    LifecycleLab lab = new LifecycleLab();
+    MachineGoalState goal = lab.goal(LifecycleLab.config());
+    Node node = lab.bootstrap(goal);
+    String v = goal.rootFs().versionName();
+    Path runc = lab.layout.binDir(v).resolve("runc");
+    byte[] content = lab.host.ports().files().read(runc);
+    content[content.length - 2] ^= 1;
+    lab.host.fs().corruptContent(runc, content);
+
+    var trusting = node.verifier().verifyTrustingStamps(v);
+    var full = node.verifier().verify(v);
+
+    assertThat(trusting.verified()).as("prepare's check trusts unchanged metadata").isTrue();
+    assertThat(full.verified()).isFalse();
+    assertThat(full.describe()).contains("bin/runc has sha256").contains("manifest says");
   }
 
   @Test

@@ -48,6 +48,7 @@ import org.slf4j.LoggerFactory;
  * <p>A download streams into a temp file beside its destination while hashing it; only content of
  * the expected SHA-256 and within {@code maxBytes} is fsynced and renamed into place, so a file at
  * the destination is always complete and verified, and a failed download leaves nothing behind.
+ * A {@link #downloadScratch scratch} download skips both fsyncs.
  * Connection failures, stalls, 5xx and 429 are retried with backoff (honouring
  * {@code Retry-After}); other statuses, oversize content and checksum mismatches fail at once.
  * Progress is reported on the calling thread.
@@ -99,6 +100,19 @@ public final class HttpArtifactDownloader implements ArtifactDownloader {
   @Override
   public DownloadResult download(URI url, Optional<Sha256> expected, Path destination, long maxBytes, DownloadListener listener)
       throws IOException {
+    return download(url, expected, destination, maxBytes, listener, true);
+  }
+
+  /** Like {@link #download} without any fsync: the caller removes the file after extracting it. */
+  @Override
+  public DownloadResult downloadScratch(URI url, Optional<Sha256> expected, Path destination, long maxBytes, DownloadListener listener)
+      throws IOException {
+    return download(url, expected, destination, maxBytes, listener, false);
+  }
+
+  private DownloadResult download(
+      URI url, Optional<Sha256> expected, Path destination, long maxBytes, DownloadListener listener, boolean durable)
+      throws IOException {
     requireHttp(url);
     Objects.requireNonNull(expected, "expected");
     Objects.requireNonNull(listener, "listener");
@@ -113,7 +127,7 @@ public final class HttpArtifactDownloader implements ArtifactDownloader {
       }
     }
     long[] transferred = {0};
-    return withRetries(url, () -> downloadOnce(url, expected, destination, maxBytes, listener, transferred));
+    return withRetries(url, () -> downloadOnce(url, expected, destination, maxBytes, listener, transferred, durable));
   }
 
   @Override
@@ -137,7 +151,8 @@ public final class HttpArtifactDownloader implements ArtifactDownloader {
   }
 
   private DownloadResult downloadOnce(
-      URI url, Optional<Sha256> expected, Path destination, long maxBytes, DownloadListener listener, long[] transferred)
+      URI url, Optional<Sha256> expected, Path destination, long maxBytes, DownloadListener listener, long[] transferred,
+      boolean durable)
       throws IOException {
     String name = destination.getFileName().toString();
     Path temp = destination.resolveSibling(HostFiles.TEMP_PREFIX + name.substring(0, Math.min(name.length(), 96)) + "." + nonce());
@@ -163,13 +178,17 @@ public final class HttpArtifactDownloader implements ArtifactDownloader {
       }
       try {
         Files.setPosixFilePermissions(temp, PosixFilePermissions.fromString("rw-r--r--"));
-        channel.force(true);
+        if (durable) {
+          channel.force(true);
+        }
         Files.move(temp, destination, StandardCopyOption.ATOMIC_MOVE);
       } catch (IOException e) {
         throw IoErrors.translate(e, "install download", destination);
       }
       placed = true;
-      Fsync.directory(destination.getParent());
+      if (durable) {
+        Fsync.directory(destination.getParent());
+      }
       return new DownloadResult(destination, actual, bytes, transferred[0]);
     } finally {
       if (!placed) {

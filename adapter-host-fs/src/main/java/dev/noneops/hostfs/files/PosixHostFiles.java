@@ -34,6 +34,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import jnr.posix.FileStat;
+import jnr.posix.NanosecondFileStat;
 
 /**
  * {@link HostFiles} over the Linux kernel: java.nio for data, {@code fsync} and {@code rename(2)}
@@ -85,7 +86,20 @@ public final class PosixHostFiles implements HostFiles {
     }
     return Optional.of(
         new FileMeta(
-            path, FileTypes.of(st.mode()), st.mode() & 07777, st.uid(), st.gid(), st.st_size(), st.dev(), st.ino(), mountId));
+            path, FileTypes.of(st.mode()), st.mode() & 07777, st.uid(), st.gid(), st.st_size(), st.dev(), st.ino(), mountId,
+            changeTimeNanos(st), modificationTimeNanos(st)));
+  }
+
+  /** {@code st_ctim} in nanoseconds; whole seconds where the C library's stat has no nanosecond fields. */
+  private static long changeTimeNanos(FileStat st) {
+    long nanos = st instanceof NanosecondFileStat ns ? ns.cTimeNanoSecs() : 0;
+    return st.ctime() * 1_000_000_000L + nanos;
+  }
+
+  /** {@code st_mtim} in nanoseconds; whole seconds where the C library's stat has no nanosecond fields. */
+  private static long modificationTimeNanos(FileStat st) {
+    long nanos = st instanceof NanosecondFileStat ns ? ns.mTimeNanoSecs() : 0;
+    return st.mtime() * 1_000_000_000L + nanos;
   }
 
   @Override

@@ -8,6 +8,7 @@ import dev.noneops.core.task.TaskRunner;
 import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.download.ArtifactDownloader;
 import dev.noneops.ports.download.DownloadException;
+import dev.noneops.ports.download.DownloadListener;
 import dev.noneops.ports.download.DownloadResult;
 import dev.noneops.ports.download.Sha256;
 import dev.noneops.ports.files.FileMeta;
@@ -29,15 +30,22 @@ import java.util.regex.Pattern;
  *
  * <ol>
  *   <li>Crash leftovers are cleaned: the staging directory and temp files in the layout root.
- *   <li>A complete, verified version directory is reused: nothing is downloaded. An incomplete
- *       one (no valid manifest) or a corrupt one that {@code current} does not point at is
- *       removed and installed again; a corrupt active version is an error.
+ *   <li>A complete, verified version directory is reused: nothing is downloaded. Files whose
+ *       size, mode and {@link FileStamp} still match the manifest are trusted without being read
+ *       ({@link VersionVerifier#verifyTrustingStamps}); when anything differs, every file is
+ *       hashed, and a version that passes that full check has its manifest stamped afresh so the
+ *       next prepare is cheap again. An incomplete one (no valid manifest) or a corrupt one that
+ *       {@code current} does not point at is removed and installed again; a corrupt active
+ *       version is an error.
  *   <li>Every artifact is downloaded into {@code .staging/<version>} with its checksum verified
  *       ({@link Artifact.Checksum.Published}: the first token of the published {@code .sha256};
  *       {@link Artifact.Checksum.Pinned}; {@link Artifact.Checksum.Unverified}: none), and
  *       binaries or tarball contents are laid out below {@code bin} and {@code libexec/cni}.
- *   <li>{@code MANIFEST.json} is written last and durably; then the staged directory is renamed
- *       to {@code <layout>/<version>} durably.
+ *   <li>{@code MANIFEST.json} is written last and durably, with every file's stamp as
+ *       {@code lstat} reports it once the file is in place; then the staged directory is renamed
+ *       to {@code <layout>/<version>} durably. Downloaded tarballs are scratch: they are removed
+ *       once extracted, so they are fetched without fsync
+ *       ({@link ArtifactDownloader#downloadScratch}); everything that stays is written durably.
  * </ol>
  *
  * A failure leaves no version directory; the staging directory is removed (and, should that fail
@@ -82,9 +90,13 @@ public final class VersionInstaller {
     files.createDirectories(layout.root(), 0755);
     cleanLeftovers();
 
-    VersionVerifier.Verification existing = verifier.verify(version);
+    VersionVerifier.Inspection inspection = verifier.inspect(version, true);
+    VersionVerifier.Verification existing = inspection.verification();
     switch (existing.state()) {
       case VERIFIED -> {
+        if (!inspection.stampsCurrent()) {
+          restamp(version, inspection);
+        }
         return new Result(version, dir, true, 0);
       }
       case ABSENT -> { }
@@ -124,10 +136,36 @@ public final class VersionInstaller {
     }
     runner.execute(runner.parallel(downloads));
     LayoutTrees.remove(files, staged.resolve(DOWNLOADS));
-    files.writeDurably(staged.resolve(Layout.MANIFEST), new Manifest(version, entries).toJson(), 0644);
+    List<Manifest.Entry> stamped = new ArrayList<>();
+    for (Manifest.Entry entry : entries) {
+      FileMeta meta = files.lstat(staged.resolve(entry.path())).orElseThrow(() -> new InstallException(version,
+          InstallException.Reason.FILES, "installed file vanished before the manifest was written: " + entry.path(), null));
+      stamped.add(entry.withStamp(FileStamp.of(meta)));
+    }
+    files.writeDurably(staged.resolve(Layout.MANIFEST), new Manifest(version, stamped).toJson(), 0644);
     files.renameDurably(staged, dir);
     removeStagingIfEmpty();
     return transferred.get();
+  }
+
+  /**
+   * Rewrites the manifest of a verified version whose stamps were not current with the stamps its
+   * files had before they were read, so that the next prepare trusts them without reading (the
+   * rewritten manifest is newer than every stamp). A file changed while it was being read has a
+   * newer change time than its stamp and is read again next time. Nothing is written when the
+   * host reports no file times.
+   */
+  private void restamp(String version, VersionVerifier.Inspection inspection) throws IOException {
+    Manifest manifest = inspection.manifest().orElseThrow();
+    List<Manifest.Entry> stamped = new ArrayList<>();
+    for (Manifest.Entry entry : manifest.files()) {
+      Optional<FileStamp> stamp = FileStamp.of(inspection.observed().get(entry.path()));
+      if (stamp.isEmpty()) {
+        return;
+      }
+      stamped.add(entry.withStamp(stamp));
+    }
+    files.writeDurably(layout.manifest(version), new Manifest(version, stamped).toJson(), 0644);
   }
 
   /** Removes what a crashed install left: the staging directory and temp entries in the layout root. */
@@ -161,8 +199,11 @@ public final class VersionInstaller {
     Path download = staged.resolve(DOWNLOADS).resolve(artifact.name());
     DownloadResult result;
     try {
-      result = downloader.download(artifact.url(), expected, download, MAX_ARTIFACT_BYTES, (url, received, total) ->
-          runner.progress("download-" + artifact.name(), Map.of("url", url.toString(), "received", Long.toString(received), "total", Long.toString(total))));
+      DownloadListener listener = (url, received, total) ->
+          runner.progress("download-" + artifact.name(), Map.of("url", url.toString(), "received", Long.toString(received), "total", Long.toString(total)));
+      result = artifact.install() instanceof Artifact.Install.Binary
+          ? downloader.download(artifact.url(), expected, download, MAX_ARTIFACT_BYTES, listener)
+          : downloader.downloadScratch(artifact.url(), expected, download, MAX_ARTIFACT_BYTES, listener);
     } catch (DownloadException e) {
       InstallException.Reason reason = e.reason() == DownloadException.Reason.CHECKSUM_MISMATCH
           ? InstallException.Reason.CHECKSUM_MISMATCH

@@ -13,14 +13,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Function;
-import java.util.stream.Collectors;
+import java.util.TreeMap;
 
 /**
  * Checks an installed version directory against its {@code MANIFEST.json}: every listed file is a
  * regular file with the listed size, mode and sha256, and nothing unlisted is there. A directory
  * without a valid manifest is {@link Verification.State#INCOMPLETE} (an install that never
  * finished); one whose files disagree is {@link Verification.State#CORRUPT}.
+ *
+ * <p>{@link #verify} always reads every file; {@link #verifyTrustingStamps} (for {@code prepare})
+ * accepts files whose recorded {@link FileStamp} still matches without reading them.
  */
 public final class VersionVerifier {
   private final HostFiles files;
@@ -83,33 +85,83 @@ public final class VersionVerifier {
     }
   }
 
+  /**
+   * Reads and hashes every listed file: the check of {@code noneops verify} and of the upgrade's
+   * rollback proof, which must notice any change of content, however it came about.
+   */
   public Verification verify(String version) throws IOException {
+    return inspect(version, false).verification();
+  }
+
+  /**
+   * {@link #verify}, except that a file whose size, mode and {@link FileStamp} (inode, change and
+   * modification time) still match the manifest is trusted without being read: the check
+   * {@code prepare} runs before reusing an installed version. A file whose stamp is not older than
+   * the manifest itself is read anyway (it may have changed within one tick of the filesystem's
+   * clock after it was stamped). Whenever anything differs, or the manifest has no stamps, or the
+   * host reports no file times, every file is read and hashed as {@link #verify} does.
+   */
+  public Verification verifyTrustingStamps(String version) throws IOException {
+    return inspect(version, true).verification();
+  }
+
+  /**
+   * What checking one version found: the verification, the manifest when valid, the metadata of
+   * every entry of the version directory as observed before any content was read (by path
+   * relative to the directory), and whether the manifest's stamps are current: they matched and
+   * none of them had to be read for being as new as the manifest. A verified version whose stamps
+   * are not current is worth stamping afresh.
+   */
+  record Inspection(Verification verification, Optional<Manifest> manifest, Map<String, FileMeta> observed, boolean stampsCurrent) {}
+
+  /** What the stamps alone say about a version. */
+  private enum StampCheck {
+    /** Something differs or is unknown: every file must be read. */
+    INCONCLUSIVE,
+    /** Every stamp matches; files stamped as late as the manifest were read and match too. */
+    HOLD_AFTER_READING_RECENT,
+    /** Every stamp matches and is older than the manifest: nothing was read. */
+    HOLD
+  }
+
+  Inspection inspect(String version, boolean trustStamps) throws IOException {
     Path dir = layout.versionDir(version);
     Optional<FileMeta> dirMeta = files.lstat(dir);
     if (dirMeta.isEmpty()) {
-      return new Verification(version, Verification.State.ABSENT, List.of());
+      return notVerified(version, Verification.State.ABSENT, List.of());
     }
     if (!dirMeta.get().isDirectory()) {
-      return new Verification(version, Verification.State.INCOMPLETE, List.of(dir + " is a " + dirMeta.get().type()));
+      return notVerified(version, Verification.State.INCOMPLETE, List.of(dir + " is a " + dirMeta.get().type()));
     }
+    Optional<FileMeta> manifestMeta = files.lstat(layout.manifest(version));
     Optional<Manifest> manifest = manifest(version);
     if (manifest.isEmpty()) {
-      return new Verification(version, Verification.State.INCOMPLETE, List.of("no valid " + Layout.MANIFEST));
+      return notVerified(version, Verification.State.INCOMPLETE, List.of("no valid " + Layout.MANIFEST));
+    }
+    Map<String, FileMeta> observed = new TreeMap<>();
+    for (LayoutTrees.Relative e : LayoutTrees.entries(files, dir)) {
+      if (!e.path().equals(Layout.MANIFEST)) {
+        observed.put(e.path(), e.meta());
+      }
+    }
+    StampCheck stamps = trustStamps && manifestMeta.isPresent()
+        ? checkStamps(dir, manifest.get(), manifestMeta.get(), observed)
+        : StampCheck.INCONCLUSIVE;
+    if (stamps != StampCheck.INCONCLUSIVE) {
+      return new Inspection(new Verification(version, Verification.State.VERIFIED, List.of()), manifest, observed, stamps == StampCheck.HOLD);
     }
     List<String> problems = new ArrayList<>();
-    Map<String, LayoutTrees.Relative> present = LayoutTrees.entries(files, dir).stream()
-        .filter(e -> !e.path().equals(Layout.MANIFEST))
-        .collect(Collectors.toMap(LayoutTrees.Relative::path, Function.identity()));
+    Map<String, FileMeta> present = new TreeMap<>(observed);
     for (Manifest.Entry expected : manifest.get().files()) {
-      LayoutTrees.Relative actual = present.remove(expected.path());
+      FileMeta actual = present.remove(expected.path());
       if (actual == null) {
         problems.add(expected.path() + " is missing");
-      } else if (!actual.meta().isRegularFile()) {
-        problems.add(expected.path() + " is a " + actual.meta().type() + ", not a regular file");
-      } else if (actual.meta().size() != expected.size()) {
-        problems.add(expected.path() + " has " + actual.meta().size() + " bytes, manifest says " + expected.size());
-      } else if ((actual.meta().mode() & 07777) != expected.mode()) {
-        problems.add(expected.path() + " has mode " + String.format("%04o", actual.meta().mode() & 07777)
+      } else if (!actual.isRegularFile()) {
+        problems.add(expected.path() + " is a " + actual.type() + ", not a regular file");
+      } else if (actual.size() != expected.size()) {
+        problems.add(expected.path() + " has " + actual.size() + " bytes, manifest says " + expected.size());
+      } else if ((actual.mode() & 07777) != expected.mode()) {
+        problems.add(expected.path() + " has mode " + String.format("%04o", actual.mode() & 07777)
             + ", manifest says " + String.format("%04o", expected.mode()));
       } else {
         String sha = sha256(dir.resolve(expected.path()));
@@ -118,8 +170,47 @@ public final class VersionVerifier {
         }
       }
     }
-    present.keySet().stream().sorted().forEach(extra -> problems.add(extra + " is not in the manifest"));
-    return new Verification(version, problems.isEmpty() ? Verification.State.VERIFIED : Verification.State.CORRUPT, problems);
+    present.keySet().forEach(extra -> problems.add(extra + " is not in the manifest"));
+    Verification verification =
+        new Verification(version, problems.isEmpty() ? Verification.State.VERIFIED : Verification.State.CORRUPT, problems);
+    return new Inspection(verification, manifest, observed, false);
+  }
+
+  private static Inspection notVerified(String version, Verification.State state, List<String> problems) {
+    return new Inspection(new Verification(version, state, problems), Optional.empty(), Map.of(), false);
+  }
+
+  /**
+   * Whether every file is exactly the one listed and stamped: the same set of paths, each a
+   * regular file of the listed size and mode whose stamp matches. Files stamped within the
+   * manifest's own change time (not strictly before it) are hashed, since a change in the same
+   * clock tick as the stamp would not move the change time.
+   */
+  private StampCheck checkStamps(Path dir, Manifest manifest, FileMeta manifestMeta, Map<String, FileMeta> observed) throws IOException {
+    if (!manifestMeta.hasTimes() || !manifest.fullyStamped() || observed.size() != manifest.files().size()) {
+      return StampCheck.INCONCLUSIVE;
+    }
+    List<Manifest.Entry> racy = new ArrayList<>();
+    for (Manifest.Entry expected : manifest.files()) {
+      FileMeta actual = observed.get(expected.path());
+      FileStamp stamp = expected.stamp().orElseThrow();
+      if (actual == null
+          || !actual.isRegularFile()
+          || actual.size() != expected.size()
+          || (actual.mode() & 07777) != expected.mode()
+          || !stamp.matches(actual)) {
+        return StampCheck.INCONCLUSIVE;
+      }
+      if (stamp.ctimeNanos() >= manifestMeta.ctimeNanos()) {
+        racy.add(expected);
+      }
+    }
+    for (Manifest.Entry expected : racy) {
+      if (!sha256(dir.resolve(expected.path())).equals(expected.sha256())) {
+        return StampCheck.INCONCLUSIVE;
+      }
+    }
+    return racy.isEmpty() ? StampCheck.HOLD : StampCheck.HOLD_AFTER_READING_RECENT;
   }
 
   private String sha256(Path file) throws IOException {

@@ -15,6 +15,7 @@ import dev.noneops.ports.download.DownloadException;
 import dev.noneops.ports.download.DownloadListener;
 import dev.noneops.ports.download.DownloadResult;
 import dev.noneops.ports.download.Sha256;
+import dev.noneops.ports.files.FileMeta;
 import dev.noneops.ports.time.HostClock;
 import java.io.IOException;
 import java.net.URI;
@@ -63,7 +64,8 @@ class VersionInstallerTest {
 
     assertThat(first.reused()).isFalse();
     Manifest manifest = new VersionVerifier(files, layout).manifest(VERSION).orElseThrow();
-    assertThat(manifest.files()).containsExactly(
+    assertThat(manifest.fullyStamped()).isTrue();
+    assertThat(manifest.files()).extracting(e -> e.withStamp(Optional.empty())).containsExactly(
         new Manifest.Entry("bin/kubelet", 14, 0755, sha("kubelet-binary")),
         new Manifest.Entry("bin/runc", 11, 0755, sha("runc-binary")),
         new Manifest.Entry("libexec/cni/LICENSE", 4, 0644, sha("text")),
@@ -114,6 +116,137 @@ class VersionInstallerTest {
 
     assertThat(thrown).isInstanceOf(InstallException.class).hasMessageContaining("active version").hasMessageContaining("bin/runc");
     assertThat(((InstallException) thrown).reason()).isEqualTo(InstallException.Reason.CORRUPT);
+  }
+
+  @Test
+  void everyManifestEntryIsStampedWithTheMetadataOfTheInstalledFile() throws IOException {
+    installer.install(rootFs(new Artifact.Checksum.Unverified(), new Artifact.Checksum.Unverified()));
+
+    Manifest manifest = new VersionVerifier(files, layout).manifest(VERSION).orElseThrow();
+    for (Manifest.Entry entry : manifest.files()) {
+      FileMeta meta = files.lstat(layout.versionDir(VERSION).resolve(entry.path())).orElseThrow();
+      assertThat(entry.stamp()).contains(new FileStamp(meta.inode(), meta.ctimeNanos(), meta.mtimeNanos()));
+    }
+  }
+
+  @Test
+  void anUnchangedVersionIsReusedWithoutReadingAnyInstalledFile() throws IOException {
+    RootFs rootFs = rootFs(new Artifact.Checksum.Unverified(), new Artifact.Checksum.Unverified());
+    installer.install(rootFs);
+    int readsBefore = files.contentReads().size();
+    int writesBefore = files.writes();
+
+    VersionInstaller.Result again = installer.install(rootFs);
+
+    assertThat(again.reused()).isTrue();
+    assertThat(files.contentReads().subList(readsBefore, files.contentReads().size()))
+        .containsExactly(layout.manifest(VERSION));
+    assertThat(files.writes()).isEqualTo(writesBefore);
+  }
+
+  @Test
+  void aFileReplacedAfterInstallIsCaughtByItsStampAndTheVersionIsInstalledAgain() throws IOException {
+    RootFs rootFs = rootFs(new Artifact.Checksum.Unverified(), new Artifact.Checksum.Unverified());
+    installer.install(rootFs);
+    Path runc = layout.binDir(VERSION).resolve("runc");
+    files.writeDurably(runc, "RUNC-binary".getBytes(StandardCharsets.UTF_8), 0755);
+    int requests = downloader.requests.size();
+
+    VersionInstaller.Result again = installer.install(rootFs);
+
+    assertThat(again.reused()).isFalse();
+    assertThat(downloader.requests.size()).isGreaterThan(requests);
+    assertThat(files.readString(runc)).isEqualTo("runc-binary");
+    assertThat(new VersionVerifier(files, layout).verify(VERSION).verified()).isTrue();
+  }
+
+  @Test
+  void aFileWhoseMetadataChangedButNotItsContentIsReadOnceThenStampedAfresh() throws IOException {
+    RootFs rootFs = rootFs(new Artifact.Checksum.Unverified(), new Artifact.Checksum.Unverified());
+    installer.install(rootFs);
+    Path runc = layout.binDir(VERSION).resolve("runc");
+    files.chmod(runc, 0700);
+    files.chmod(runc, 0755);
+    int requests = downloader.requests.size();
+
+    int readsBefore = files.contentReads().size();
+    VersionInstaller.Result second = installer.install(rootFs);
+    List<Path> secondReads = files.contentReads().subList(readsBefore, files.contentReads().size());
+
+    assertThat(second.reused()).isTrue();
+    assertThat(downloader.requests).hasSize(requests);
+    assertThat(secondReads).contains(runc, layout.binDir(VERSION).resolve("kubelet"));
+    readsBefore = files.contentReads().size();
+    installer.install(rootFs);
+    assertThat(files.contentReads().subList(readsBefore, files.contentReads().size())).containsExactly(layout.manifest(VERSION));
+  }
+
+  @Test
+  void aManifestWithoutStampsIsAcceptedReadInFullAndStamped() throws IOException {
+    RootFs rootFs = rootFs(new Artifact.Checksum.Unverified(), new Artifact.Checksum.Unverified());
+    installer.install(rootFs);
+    VersionVerifier verifier = new VersionVerifier(files, layout);
+    Manifest stamped = verifier.manifest(VERSION).orElseThrow();
+    Manifest older = new Manifest(VERSION, stamped.files().stream().map(e -> e.withStamp(Optional.empty())).toList());
+    files.writeDurably(layout.manifest(VERSION), older.toJson(), 0644);
+    int requests = downloader.requests.size();
+
+    int readsBefore = files.contentReads().size();
+    VersionInstaller.Result second = installer.install(rootFs);
+
+    assertThat(second.reused()).isTrue();
+    assertThat(downloader.requests).hasSize(requests);
+    assertThat(files.contentReads().subList(readsBefore, files.contentReads().size())).hasSize(1 + stamped.files().size());
+    assertThat(verifier.manifest(VERSION).orElseThrow().fullyStamped()).isTrue();
+  }
+
+  @Test
+  void aContentChangeThatKeptEveryPieceOfMetadataIsCaughtByVerifyThoughPrepareTrustsTheStamps() throws IOException {
+    RootFs rootFs = rootFs(new Artifact.Checksum.Unverified(), new Artifact.Checksum.Unverified());
+    installer.install(rootFs);
+    Path runc = layout.binDir(VERSION).resolve("runc");
+    files.corruptContent(runc, "runc-BINARY".getBytes(StandardCharsets.UTF_8));
+    VersionVerifier verifier = new VersionVerifier(files, layout);
+
+    assertThat(verifier.verifyTrustingStamps(VERSION).verified()).isTrue();
+    VersionVerifier.Verification full = verifier.verify(VERSION);
+    assertThat(full.state()).isEqualTo(VersionVerifier.Verification.State.CORRUPT);
+    assertThat(full.describe()).contains("bin/runc has sha256 " + sha("runc-BINARY"));
+  }
+
+  @Test
+  void filesStampedInTheSameClockTickAsTheManifestAreReadSoAChangeWithinThatTickIsCaught() throws IOException {
+    RootFs rootFs = rootFs(new Artifact.Checksum.Unverified(), new Artifact.Checksum.Unverified());
+    files.coarseClock(true);
+    installer.install(rootFs);
+    Path runc = layout.binDir(VERSION).resolve("runc");
+    files.corruptContent(runc, "runc-BINARY".getBytes(StandardCharsets.UTF_8));
+    files.coarseClock(false);
+    int requests = downloader.requests.size();
+
+    VersionInstaller.Result again = installer.install(rootFs);
+
+    assertThat(again.reused()).isFalse();
+    assertThat(downloader.requests.size()).isGreaterThan(requests);
+    assertThat(files.readString(runc)).isEqualTo("runc-binary");
+  }
+
+  @Test
+  void aStampThatDoesNotMatchMakesPrepareReadEveryFile() throws IOException {
+    RootFs rootFs = rootFs(new Artifact.Checksum.Unverified(), new Artifact.Checksum.Unverified());
+    installer.install(rootFs);
+    VersionVerifier verifier = new VersionVerifier(files, layout);
+    Manifest stamped = verifier.manifest(VERSION).orElseThrow();
+    List<Manifest.Entry> skewed = new ArrayList<>(stamped.files());
+    Manifest.Entry first = skewed.get(0);
+    FileStamp s = first.stamp().orElseThrow();
+    skewed.set(0, first.withStamp(Optional.of(new FileStamp(s.inode() + 1, s.ctimeNanos(), s.mtimeNanos()))));
+    files.writeDurably(layout.manifest(VERSION), new Manifest(VERSION, skewed).toJson(), 0644);
+
+    int readsBefore = files.contentReads().size();
+    assertThat(verifier.verifyTrustingStamps(VERSION).verified()).isTrue();
+
+    assertThat(files.contentReads().subList(readsBefore, files.contentReads().size())).hasSize(1 + stamped.files().size());
   }
 
   private static String sha(String s) {

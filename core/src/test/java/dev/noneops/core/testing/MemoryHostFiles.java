@@ -17,17 +17,65 @@ import java.util.TreeMap;
 
 /**
  * A minimal in-memory {@link HostFiles} for core's unit tests: regular files, directories and
- * symlinks with modes, and the errors core relies on. No durability model (the acceptance
+ * symlinks with modes, inode numbers and change times (a new inode for every durable write, a new
+ * change time for every change, as a kernel with fine-grained timestamps gives them), and the
+ * errors core relies on. Reads of file content are recorded. No durability model (the acceptance
  * tests' simulated host has one).
  */
 public final class MemoryHostFiles implements HostFiles {
-  private record Entry(FileType type, byte[] content, String target, int mode) {}
+  private record Entry(FileType type, byte[] content, String target, int mode, long ino, long ctime, long mtime) {
+    Entry withMode(int newMode, long now) {
+      return new Entry(type, content, target, newMode, ino, now, mtime);
+    }
+
+    Entry renamed(long now) {
+      return new Entry(type, content, target, mode, ino, now, mtime);
+    }
+  }
 
   private final TreeMap<Path, Entry> entries = new TreeMap<>();
+  private final List<Path> contentReads = new ArrayList<>();
   private int writes;
+  private long nextIno = 2;
+  private long clock = 1_767_225_600_000_000_000L;
+  private boolean coarse;
 
   public MemoryHostFiles() {
-    entries.put(Path.of("/"), new Entry(FileType.DIRECTORY, null, null, 0755));
+    entries.put(Path.of("/"), entry(FileType.DIRECTORY, null, null, 0755));
+  }
+
+  /**
+   * While {@code coarse}, every change gets the same time, as changes within one tick of a coarse
+   * filesystem clock do; otherwise every change gets a later time than the one before.
+   */
+  public synchronized void coarseClock(boolean coarse) {
+    this.coarse = coarse;
+  }
+
+  private long tick() {
+    return coarse ? clock : ++clock;
+  }
+
+  private Entry entry(FileType type, byte[] content, String target, int mode) {
+    long now = tick();
+    return new Entry(type, content, target, mode, nextIno++, now, now);
+  }
+
+  /** Every path whose content was read ({@link #read} or {@link #openRead}), in order. */
+  public synchronized List<Path> contentReads() {
+    return List.copyOf(contentReads);
+  }
+
+  /**
+   * Changes a regular file's content behind its metadata's back (media corruption): size, inode
+   * and times stay. The new content must have the old size.
+   */
+  public synchronized void corruptContent(Path path, byte[] content) throws IOException {
+    Entry e = follow(path);
+    if (e.type() != FileType.REGULAR || e.content().length != content.length) {
+      throw new IllegalArgumentException("corruption keeps a regular file's size: " + path);
+    }
+    entries.put(path, new Entry(e.type(), content.clone(), null, e.mode(), e.ino(), e.ctime(), e.mtime()));
   }
 
   /** How many mutating calls were made. */
@@ -57,12 +105,13 @@ public final class MemoryHostFiles implements HostFiles {
       case SYMLINK -> e.target().length();
       default -> 4096;
     };
-    return Optional.of(new FileMeta(path, e.type(), e.mode(), 0, 0, size, 1, path.hashCode(), 1));
+    return Optional.of(new FileMeta(path, e.type(), e.mode(), 0, 0, size, 1, e.ino(), 1, e.ctime(), e.mtime()));
   }
 
   @Override
   public synchronized byte[] read(Path path) throws IOException {
     Entry e = follow(path);
+    contentReads.add(path);
     if (e.type() != FileType.REGULAR) {
       throw new HostIOException(Errno.EISDIR, "read", path.toString());
     }
@@ -111,7 +160,7 @@ public final class MemoryHostFiles implements HostFiles {
     }
     byte[] bytes = content.readAllBytes();
     content.close();
-    entries.put(path, new Entry(FileType.REGULAR, bytes, null, mode));
+    entries.put(path, entry(FileType.REGULAR, bytes, null, mode));
     writes++;
     return bytes.length;
   }
@@ -131,7 +180,7 @@ public final class MemoryHostFiles implements HostFiles {
       missing.add(0, p);
     }
     for (Path p : missing) {
-      entries.put(p, new Entry(FileType.DIRECTORY, null, null, mode));
+      entries.put(p, entry(FileType.DIRECTORY, null, null, mode));
       writes++;
     }
   }
@@ -143,7 +192,7 @@ public final class MemoryHostFiles implements HostFiles {
     if (existing != null && existing.type() != FileType.SYMLINK) {
       throw new HostIOException(Errno.EEXIST, "symlink", link.toString());
     }
-    entries.put(link, new Entry(FileType.SYMLINK, null, target, 0777));
+    entries.put(link, entry(FileType.SYMLINK, null, target, 0777));
     writes++;
   }
 
@@ -162,7 +211,8 @@ public final class MemoryHostFiles implements HostFiles {
     for (var it = entries.entrySet().iterator(); it.hasNext(); ) {
       var entry = it.next();
       if (entry.getKey().startsWith(from)) {
-        moved.put(to.resolve(from.relativize(entry.getKey())), entry.getValue());
+        Entry value = entry.getKey().equals(from) ? entry.getValue().renamed(tick()) : entry.getValue();
+        moved.put(to.resolve(from.relativize(entry.getKey())), value);
         it.remove();
       }
     }
@@ -197,7 +247,7 @@ public final class MemoryHostFiles implements HostFiles {
     if (e == null) {
       throw new HostIOException(Errno.ENOENT, "chmod", path.toString());
     }
-    entries.put(path, new Entry(e.type(), e.content(), e.target(), mode));
+    entries.put(path, e.withMode(mode, tick()));
     writes++;
   }
 

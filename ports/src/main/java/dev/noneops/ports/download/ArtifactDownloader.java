@@ -20,6 +20,19 @@ public interface ArtifactDownloader {
   DownloadResult download(URI url, Optional<Sha256> expected, Path destination, long maxBytes, DownloadListener listener)
       throws IOException;
 
+  /**
+   * {@link #download} of a file the caller removes again once it has used it (an archive that is
+   * extracted), so it needs no durability: an implementation may skip the {@code fsync} of the file
+   * and of its directory. Everything else holds as for {@link #download}: a file at
+   * {@code destination} is complete and verified while the system runs, but after a power loss it
+   * may be empty or gone, which is why only scratch space (that recovery removes) may hold it. The
+   * default is the durable {@link #download}.
+   */
+  default DownloadResult downloadScratch(URI url, Optional<Sha256> expected, Path destination, long maxBytes, DownloadListener listener)
+      throws IOException {
+    return download(url, expected, destination, maxBytes, listener);
+  }
+
   /** A small document (a {@code .sha256} file) held in memory; at most {@code maxBytes}. */
   byte[] fetch(URI url, long maxBytes) throws IOException;
 }
