@@ -1,10 +1,13 @@
 package dev.noneops.testkit.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.noneops.ports.process.ProcessDetail;
 import dev.noneops.ports.process.ProcessInfo;
 import dev.noneops.ports.process.ProcessTable;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -64,6 +67,60 @@ public abstract class ProcessTableContract {
       processes().signal(pid, SIGKILL);
       awaitGone(pid);
     }
+  }
+
+  @Test
+  void withoutDetailsAProcessIsIdentifiedAsFullyButMapsNothing() throws Exception {
+    long pid = startLongRunning("contract-no-details");
+    try {
+      ProcessInfo full = processes().get(pid).orElseThrow();
+      ProcessInfo listed = processes().list(Set.of()).stream().filter(p -> p.pid() == pid).findFirst().orElseThrow();
+      ProcessInfo got = processes().get(pid, Set.of()).orElseThrow();
+
+      assertThat(full.mappedFiles()).isNotEmpty();
+      for (ProcessInfo lean : List.of(listed, got)) {
+        assertThat(lean.exe()).isEqualTo(full.exe());
+        assertThat(lean.argv()).isEqualTo(full.argv());
+        assertThat(lean.cgroup()).isEqualTo(full.cgroup());
+        assertThat(lean.mappedFiles()).as("mapped files were not asked for").isEmpty();
+      }
+    } finally {
+      processes().signal(pid, SIGKILL);
+      awaitGone(pid);
+    }
+  }
+
+  @Test
+  void askedForMappedFilesAProcessMapsItsExecutable() throws Exception {
+    long pid = startLongRunning("contract-mapped-files");
+    try {
+      Set<ProcessDetail> mapped = Set.of(ProcessDetail.MAPPED_FILES);
+      ProcessInfo listed = processes().list(mapped).stream().filter(p -> p.pid() == pid).findFirst().orElseThrow();
+
+      assertThat(listed.mappedFiles()).contains(longRunningExe());
+      assertThat(processes().get(pid, mapped).orElseThrow().mappedFiles()).contains(longRunningExe());
+      assertThat(processes().list(mapped)).extracting(ProcessInfo::pid).isSorted();
+    } finally {
+      processes().signal(pid, SIGKILL);
+      awaitGone(pid);
+    }
+  }
+
+  @Test
+  void aProcessThatIsGoneIsAbsentWhateverTheDetails() throws Exception {
+    long pid = startLongRunning("contract-gone-details");
+    processes().signal(pid, SIGKILL);
+    awaitGone(pid);
+
+    assertThat(processes().get(pid, Set.of())).isEmpty();
+    assertThat(processes().get(pid, ProcessDetail.all())).isEmpty();
+    assertThat(processes().list(Set.of())).extracting(ProcessInfo::pid).doesNotContain(pid);
+  }
+
+  @Test
+  void detailsMustBeGiven() {
+    assertThatThrownBy(() -> processes().list(null)).isInstanceOf(NullPointerException.class).hasMessageContaining("details");
+    assertThatThrownBy(() -> processes().get(1, null)).isInstanceOf(NullPointerException.class).hasMessageContaining("details");
   }
 
   @Test

@@ -1,13 +1,20 @@
 package dev.noneops.testkit.process;
 
+import dev.noneops.ports.process.ProcessDetail;
 import dev.noneops.ports.process.ProcessInfo;
 import dev.noneops.ports.process.ProcessTable;
 import dev.noneops.testkit.gate.PortGate;
 import java.io.IOException;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
-/** The {@link ProcessTable} port over the simulated processes. */
+/**
+ * The {@link ProcessTable} port over the simulated processes. Like the real table it leaves out
+ * the details a caller did not ask for, so code that needs mapped files but forgets to ask for
+ * them sees none here too.
+ */
 public final class SimProcessTable implements ProcessTable {
   private static final String PORT = "processes";
 
@@ -21,12 +28,24 @@ public final class SimProcessTable implements ProcessTable {
 
   @Override
   public List<ProcessInfo> list() throws IOException {
-    return gate.call(PORT, "list", false, List.of(), () -> processes.all().stream().map(processes::info).toList());
+    return list(ProcessDetail.all());
+  }
+
+  @Override
+  public List<ProcessInfo> list(Set<ProcessDetail> details) throws IOException {
+    Objects.requireNonNull(details, "details");
+    return gate.call(PORT, "list", false, List.of(), () -> processes.all().stream().map(p -> processes.info(p).withOnly(details)).toList());
   }
 
   @Override
   public Optional<ProcessInfo> get(long pid) throws IOException {
-    return gate.call(PORT, "get", false, PortGate.args(pid), () -> processes.process(pid).map(processes::info));
+    return get(pid, ProcessDetail.all());
+  }
+
+  @Override
+  public Optional<ProcessInfo> get(long pid, Set<ProcessDetail> details) throws IOException {
+    Objects.requireNonNull(details, "details");
+    return gate.call(PORT, "get", false, PortGate.args(pid), () -> processes.process(pid).map(p -> processes.info(p).withOnly(details)));
   }
 
   @Override

@@ -3,23 +3,36 @@ package dev.noneops.hostfs.process;
 import dev.noneops.hostfs.io.IoErrors;
 import dev.noneops.hostfs.nativeio.Syscalls;
 import dev.noneops.ports.Errno;
+import dev.noneops.ports.process.ProcessDetail;
 import dev.noneops.ports.process.ProcessInfo;
 import dev.noneops.ports.process.ProcessTable;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The process table read from a proc file system (by default {@code /proc}); signals through
  * {@code kill(2)}. A process that exits while it is being read is left out, never an error.
+ *
+ * <p>A scan costs a few system calls per process, so it reads only what was asked for:
+ * {@code cmdline}, {@code cgroup} and the {@code exe} link always, {@code maps} only for
+ * {@link ProcessDetail#MAPPED_FILES} and only when the process has an address space (not for
+ * kernel threads and zombies, whose {@code exe} is absent). Files are read into one reused buffer
+ * and parsed from bytes, so the Strings a scan allocates are the ones it returns.
  */
 public final class ProcProcessTable implements ProcessTable {
+  private static final Path CMDLINE = Path.of("cmdline");
+  private static final Path CGROUP = Path.of("cgroup");
+  private static final Path MAPS = Path.of("maps");
+  private static final Path EXE = Path.of("exe");
+  private static final int SINGLE_PROCESS_BUFFER = 4 * 1024;
 
   private final Path procRoot;
   private final Syscalls syscalls;
@@ -31,31 +44,44 @@ public final class ProcProcessTable implements ProcessTable {
 
   @Override
   public List<ProcessInfo> list() throws IOException {
-    List<Long> pids = new ArrayList<>();
+    return list(ProcessDetail.all());
+  }
+
+  @Override
+  public List<ProcessInfo> list(Set<ProcessDetail> details) throws IOException {
+    boolean maps = Objects.requireNonNull(details, "details").contains(ProcessDetail.MAPPED_FILES);
+    List<PidDir> pids = new ArrayList<>();
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(procRoot)) {
       for (Path entry : entries) {
         String name = entry.getFileName().toString();
         if (isPid(name)) {
-          pids.add(Long.parseLong(name));
+          pids.add(new PidDir(Long.parseLong(name), entry));
         }
       }
     } catch (IOException e) {
       throw IoErrors.translate(e, "list", procRoot);
     }
-    pids.sort(null);
+    pids.sort(Comparator.comparingLong(PidDir::pid));
+    ProcFileReader reader = new ProcFileReader();
     List<ProcessInfo> processes = new ArrayList<>(pids.size());
-    for (long pid : pids) {
-      read(pid).ifPresent(processes::add);
+    for (PidDir p : pids) {
+      read(p.pid(), p.dir(), maps, reader).ifPresent(processes::add);
     }
     return processes;
   }
 
   @Override
   public Optional<ProcessInfo> get(long pid) throws IOException {
+    return get(pid, ProcessDetail.all());
+  }
+
+  @Override
+  public Optional<ProcessInfo> get(long pid, Set<ProcessDetail> details) throws IOException {
     if (pid <= 0) {
       throw new IllegalArgumentException("pid must be positive: " + pid);
     }
-    return read(pid);
+    boolean maps = Objects.requireNonNull(details, "details").contains(ProcessDetail.MAPPED_FILES);
+    return read(pid, procRoot.resolve(Long.toString(pid)), maps, new ProcFileReader(SINGLE_PROCESS_BUFFER));
   }
 
   @Override
@@ -70,14 +96,35 @@ public final class ProcProcessTable implements ProcessTable {
     return syscalls.kill(pid, signal);
   }
 
-  private Optional<ProcessInfo> read(long pid) throws IOException {
-    Path dir = procRoot.resolve(Long.toString(pid));
+  private Optional<ProcessInfo> read(long pid, Path dir, boolean withMaps, ProcFileReader reader) throws IOException {
     try {
-      byte[] cmdline = Files.readAllBytes(dir.resolve("cmdline"));
-      String cgroup = readOptional(dir.resolve("cgroup"));
-      String maps = readOptional(dir.resolve("maps"));
-      Optional<String> exe = exeOf(dir);
-      return Optional.of(new ProcessInfo(pid, exe, ProcFormats.argv(cmdline), ProcFormats.unifiedCgroup(cgroup), ProcFormats.mappedFiles(maps)));
+      reader.read(dir.resolve(CMDLINE));
+      List<String> argv = ProcFormats.argv(reader.bytes(), reader.length());
+      Optional<String> exe;
+      boolean addressSpace = true;
+      try {
+        exe = Optional.of(Files.readSymbolicLink(dir.resolve(EXE)).toString());
+      } catch (IOException e) {
+        int errno = IoErrors.errnoOf(e);
+        if (errno == Errno.ENOENT.number()) {
+          if (!Files.isDirectory(dir)) {
+            throw e;
+          }
+          // A kernel thread or a zombie: no executable because no address space, so nothing mapped either.
+          exe = Optional.empty();
+          addressSpace = false;
+        } else if (errno == Errno.EACCES.number() || errno == Errno.EPERM.number()) {
+          exe = Optional.empty();
+        } else {
+          throw e;
+        }
+      }
+      String cgroup = readOptional(dir.resolve(CGROUP), reader) ? ProcFormats.unifiedCgroup(reader.bytes(), reader.length()) : "";
+      List<String> mapped = List.of();
+      if (withMaps && addressSpace && readOptional(dir.resolve(MAPS), reader)) {
+        mapped = ProcFormats.mappedFiles(reader.bytes(), reader.length());
+      }
+      return Optional.of(new ProcessInfo(pid, exe, argv, cgroup, mapped));
     } catch (IOException e) {
       if (vanished(e)) {
         return Optional.empty();
@@ -86,30 +133,15 @@ public final class ProcProcessTable implements ProcessTable {
     }
   }
 
-  /** The target of {@code exe}; empty for kernel threads and processes we may not inspect. */
-  private static Optional<String> exeOf(Path dir) throws IOException {
+  /** Reads a file into {@code reader}; false when the kernel refuses to show it to us (EACCES, EPERM). */
+  private static boolean readOptional(Path file, ProcFileReader reader) throws IOException {
     try {
-      return Optional.of(Files.readSymbolicLink(dir.resolve("exe")).toString());
-    } catch (IOException e) {
-      int errno = IoErrors.errnoOf(e);
-      if (errno == Errno.ENOENT.number() || errno == Errno.EACCES.number() || errno == Errno.EPERM.number()) {
-        if (errno == Errno.ENOENT.number() && !Files.isDirectory(dir)) {
-          throw e;
-        }
-        return Optional.empty();
-      }
-      throw e;
-    }
-  }
-
-  /** A file's text, or "" when the kernel refuses to show it to us (EACCES, EPERM). */
-  private static String readOptional(Path file) throws IOException {
-    try {
-      return new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
+      reader.read(file);
+      return true;
     } catch (IOException e) {
       int errno = IoErrors.errnoOf(e);
       if (errno == Errno.EACCES.number() || errno == Errno.EPERM.number()) {
-        return "";
+        return false;
       }
       throw e;
     }
@@ -132,6 +164,9 @@ public final class ProcProcessTable implements ProcessTable {
     }
     return true;
   }
+
+  /** A process directory found while listing. */
+  private record PidDir(long pid, Path dir) {}
 
   @Override
   public String toString() {

@@ -122,7 +122,7 @@ final class NodeUpgradeSteps implements UpgradeSteps {
   public void endPods() throws IOException, InterruptedException {
     Path address = node.hostPaths().containerdRunDir().resolve("containerd.sock");
     String layoutPrefix = node.layout().root() + "/";
-    for (ProcessInfo p : ports.processes().list()) {
+    for (ProcessInfo p : ports.processes().list(Set.of())) {
       boolean ourAddress = false;
       for (int i = 0; i + 1 < p.argv().size(); i++) {
         if (p.argv().get(i).equals("-address") && p.argv().get(i + 1).equals(address.toString())) {

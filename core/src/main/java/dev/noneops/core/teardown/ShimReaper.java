@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Ends this node's container shims with SIGKILL and waits, bounded, until they are gone. Shims of
@@ -32,7 +33,7 @@ final class ShimReaper {
   void reap(ReportBuilder report) throws InterruptedException {
     List<ProcessInfo> all;
     try {
-      all = processes.list();
+      all = processes.list(Set.of());
     } catch (IOException e) {
       report.failed("process table", "list processes", e);
       return;

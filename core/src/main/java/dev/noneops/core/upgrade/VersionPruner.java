@@ -5,6 +5,7 @@ import dev.noneops.core.layout.Layout;
 import dev.noneops.core.layout.VersionNames;
 import dev.noneops.ports.files.FileMeta;
 import dev.noneops.ports.files.HostFiles;
+import dev.noneops.ports.process.ProcessDetail;
 import dev.noneops.ports.process.ProcessInfo;
 import dev.noneops.ports.process.ProcessTable;
 import java.io.IOException;
@@ -87,7 +88,7 @@ public final class VersionPruner {
       add(reasons, inFlight.get().previousVersion(), "previous version of the upgrade in flight (" + journal.path() + ")");
       add(reasons, inFlight.get().targetVersion(), "target version of the upgrade in flight (" + journal.path() + ")");
     }
-    for (ProcessInfo p : processes.list()) {
+    for (ProcessInfo p : processes.list(Set.of(ProcessDetail.MAPPED_FILES))) {
       if (p.exe().isPresent()) {
         String exe = stripDeleted(p.exe().get());
         versionOf(exe, active).ifPresent(v -> add(reasons, v, "process " + p.pid() + " executes " + exe));
