@@ -1,53 +1,101 @@
 package dev.noneops.cli;
 
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 import picocli.AutoComplete;
 import picocli.CommandLine;
 
 /**
- * Builds the {@code noneops} command line: the root, every subcommand, the exit-code table in
+ * Builds the {@code noneops} command line: the root, the subcommands, the exit-code table in
  * every {@code --help}, and the error reporting. The composition root passes the environment;
  * tests pass one over a simulated host and read the output from {@code setOut}/{@code setErr}.
+ *
+ * <p>picocli builds a command's model by reflection when the command is added, which is most of
+ * a short command's start-up. {@link #commandLine(CliEnvironment, String...)} therefore adds only
+ * the subcommand the arguments name, when they plainly name one; every other invocation (no
+ * command, {@code --help}, an unknown or mistyped command, {@code completion}, an argument file)
+ * gets the whole command line of {@link #commandLine(CliEnvironment)}, so help, completion and
+ * usage errors are those of the full CLI.
  */
 public final class NoneopsCli {
 
-  /** Every subcommand, in the order {@code --help} lists them. */
-  static final List<Supplier<Object>> SUBCOMMANDS = List.of(
-      BootstrapCommand::new,
-      ApplyCommand::new,
-      UpgradeCommand::new,
-      RecoverCommand::new,
-      CommitCommand::new,
-      PruneCommand::new,
-      StackCommands.StartCommand::new,
-      StackCommands.StopCommand::new,
-      StackCommands.RestartCommand::new,
-      StatusCommand::new,
-      VersionsCommand::new,
-      VerifyCommand::new,
-      PlanCommand::new,
-      PresentCommand::new,
-      LaunchCheckCommand::new,
-      ResetCommand::new,
-      VersionForCommand::new,
-      VersionCommand::new,
-      DemoCommand::new,
-      CdsTrainingCommand::new);
+  /** A subcommand by the name its {@code @Command} annotation gives it. */
+  record Subcommand(String name, Supplier<Object> make) {}
+
+  /** Every subcommand, in the order {@code --help} lists them; {@code completion} follows them. */
+  static final List<Subcommand> SUBCOMMANDS = List.of(
+      new Subcommand("bootstrap", BootstrapCommand::new),
+      new Subcommand("apply", ApplyCommand::new),
+      new Subcommand("upgrade", UpgradeCommand::new),
+      new Subcommand("recover", RecoverCommand::new),
+      new Subcommand("commit", CommitCommand::new),
+      new Subcommand("prune", PruneCommand::new),
+      new Subcommand("start", StackCommands.StartCommand::new),
+      new Subcommand("stop", StackCommands.StopCommand::new),
+      new Subcommand("restart", StackCommands.RestartCommand::new),
+      new Subcommand("status", StatusCommand::new),
+      new Subcommand("versions", VersionsCommand::new),
+      new Subcommand("verify", VerifyCommand::new),
+      new Subcommand("plan", PlanCommand::new),
+      new Subcommand("present", PresentCommand::new),
+      new Subcommand("allocation-launch-check", LaunchCheckCommand::new),
+      new Subcommand("reset", ResetCommand::new),
+      new Subcommand("version-for", VersionForCommand::new),
+      new Subcommand("version", VersionCommand::new),
+      new Subcommand("demo", DemoCommand::new),
+      new Subcommand("cds-training", CdsTrainingCommand::new));
+
+  /** Subcommands that read the whole command line: they get all of it even when named. */
+  private static final Set<String> NEED_EVERY_COMMAND = Set.of("cds-training");
+
+  /** The root's own options that may stand before the subcommand and do not end the command line. */
+  private static final Set<String> ROOT_FLAGS = Set.of("--json", "--verbose");
 
   private NoneopsCli() {}
 
+  /** The whole command line: every subcommand and {@code completion}. */
   public static CommandLine commandLine(CliEnvironment environment) {
-    ErrorReporter errors = new ErrorReporter();
     CommandLine cli = new CommandLine(new NoneopsCommand(environment));
-    for (Supplier<Object> sub : SUBCOMMANDS) {
-      cli.addSubcommand(sub.get());
+    for (Subcommand sub : SUBCOMMANDS) {
+      cli.addSubcommand(sub.name(), sub.make().get());
     }
     CommandLine completion = new CommandLine(new AutoComplete.GenerateCompletion());
     completion.getCommandSpec().usageMessage().hidden(false);
     cli.addSubcommand("completion", completion);
-    applyToAll(cli, errors);
+    applyToAll(cli, new ErrorReporter());
     return cli;
+  }
+
+  /**
+   * The command line that runs {@code args}: the root with only the subcommand they name when
+   * they name one plainly (after nothing but {@code --json} and {@code -v}), else the whole
+   * command line. Either way {@code execute(args)} behaves as on the whole command line.
+   */
+  public static CommandLine commandLine(CliEnvironment environment, String... args) {
+    Optional<Subcommand> named = invoked(args);
+    if (named.isEmpty()) {
+      return commandLine(environment);
+    }
+    CommandLine cli = new CommandLine(new NoneopsCommand(environment));
+    cli.addSubcommand(named.get().name(), named.get().make().get());
+    applyToAll(cli, new ErrorReporter());
+    return cli;
+  }
+
+  /** The subcommand {@code args} name, when only the root's flags stand before it and it needs nothing else. */
+  static Optional<Subcommand> invoked(String... args) {
+    for (String arg : args) {
+      if (ROOT_FLAGS.contains(arg) || arg.matches("-v+")) {
+        continue;
+      }
+      if (NEED_EVERY_COMMAND.contains(arg)) {
+        return Optional.empty();
+      }
+      return SUBCOMMANDS.stream().filter(s -> s.name().equals(arg)).findFirst();
+    }
+    return Optional.empty();
   }
 
   private static void applyToAll(CommandLine cmd, ErrorReporter errors) {

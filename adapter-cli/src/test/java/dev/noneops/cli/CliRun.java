@@ -4,11 +4,11 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import picocli.CommandLine;
 
-/** One run of the CLI in-process: its exit code, stdout and stderr. */
+/** One run of the CLI in-process, built for its arguments as {@code Main} builds it: its exit code, stdout and stderr. */
 record CliRun(int exitCode, String out, String err) {
 
   static CliRun of(CliEnvironment environment, String... args) {
-    CommandLine cli = NoneopsCli.commandLine(environment);
+    CommandLine cli = NoneopsCli.commandLine(environment, args);
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     cli.setOut(new PrintWriter(out, true));

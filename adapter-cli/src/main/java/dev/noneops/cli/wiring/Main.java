@@ -15,7 +15,7 @@ public final class Main {
 
   public static void main(String[] args) {
     Logging.configure(List.of(args));
-    System.exit(NoneopsCli.commandLine(realHost()).execute(args));
+    System.exit(NoneopsCli.commandLine(realHost(), args).execute(args));
   }
 
   /** The environment of the real host: this machine's kernel and system bus. */
