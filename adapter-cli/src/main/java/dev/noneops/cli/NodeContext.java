@@ -1,6 +1,7 @@
 package dev.noneops.cli;
 
 import dev.noneops.cli.output.ProgressPrinter;
+import dev.noneops.cli.wiring.DownloadThreads;
 import dev.noneops.core.applied.AppliedConfigStore;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AgentConfigParser;
@@ -23,11 +24,13 @@ import java.util.Optional;
 /**
  * One command's view of the node: the host session, the configuration read from it, and the
  * core objects bound to both ({@link Node}, {@link Teardown}, the applied-config store), with
- * the node's events rendered as progress on stderr.
+ * the node's events rendered as progress on stderr. A node's parallel tasks (downloads) run on
+ * the context's {@link DownloadThreads}, which end when the context is closed.
  */
 final class NodeContext implements AutoCloseable {
   private final HostSession session;
   private final ProgressPrinter progress;
+  private final DownloadThreads downloadThreads = new DownloadThreads();
   private Optional<Duration> kubeletTimeout = Optional.empty();
 
   private NodeContext(HostSession session, ProgressPrinter progress) {
@@ -83,6 +86,7 @@ final class NodeContext implements AutoCloseable {
         .hostRoot(session.paths().root())
         .systemdDir(session.paths().systemdDir())
         .timeouts(t)
+        .parallelExecutor(downloadThreads)
         .build();
     Params.Builder params = Params.builder(ports()).events(progress).overrides(overrides).teardown(() -> teardown().removeAll());
     config.ifPresent(params::config);
@@ -96,6 +100,10 @@ final class NodeContext implements AutoCloseable {
 
   @Override
   public void close() {
-    session.close();
+    try {
+      downloadThreads.close();
+    } finally {
+      session.close();
+    }
   }
 }

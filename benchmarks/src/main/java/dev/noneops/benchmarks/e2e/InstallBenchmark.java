@@ -1,5 +1,6 @@
 package dev.noneops.benchmarks.e2e;
 
+import dev.noneops.cli.wiring.DownloadThreads;
 import dev.noneops.core.config.AgentConfigParser;
 import dev.noneops.core.config.DownloadArtifact;
 import dev.noneops.core.goalstate.Artifact;
@@ -27,13 +28,15 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.Executor;
 
 /**
  * Row 3: installing ~300 MB of node artifacts from a local HTTP server with checksums verified.
- * noneops' {@link Node#prepare()} on the real host adapters (layout in a fresh directory each run)
- * against a shell script doing {@code curl} + {@code sha256sum -c} + {@code tar}/{@code install}
- * of the very URLs noneops fetched; then re-preparing an installed version, which must download
- * nothing. Runs are interleaved so both see the same machine.
+ * noneops' {@link Node#prepare()} on the real host adapters (layout in a fresh directory each run,
+ * downloads on the CLI's {@link DownloadThreads}) against a shell script doing {@code curl} +
+ * {@code sha256sum -c} + {@code tar}/{@code install} of the very URLs noneops fetched; then
+ * re-preparing an installed version, which must download nothing and read no installed file.
+ * Runs are interleaved so both see the same machine.
  *
  * <p>Usage: {@code InstallBenchmark <section.md> [runs]}.
  */
@@ -70,7 +73,7 @@ public final class InstallBenchmark {
     HostPorts ports = real.ports(noSystemd());
     try (ArtifactServer server = ArtifactServer.serve(repo.root())) {
       byte[] config = ConfigJson.of(K8S).withDownloadsFrom(server.uri().toString()).json().getBytes(StandardCharsets.UTF_8);
-      RootFs goal = node(ports, config, work.resolve("naming")).goalState().rootFs();
+      RootFs goal = node(ports, config, work.resolve("naming"), Runnable::run).goalState().rootFs();
       long bytes = publish(repo, goal);
       Path manifest = baselineManifest(work, goal);
       Path script = writeBaselineScript(work);
@@ -81,16 +84,20 @@ public final class InstallBenchmark {
       List<Long> reprepareRequests = new ArrayList<>();
       for (int i = 0; i < runs; i++) {
         Path layoutRoot = work.resolve("node-" + i);
-        Node node = node(ports, config, layoutRoot);
-        long start = System.nanoTime();
-        node.prepare();
-        ours.add((System.nanoTime() - start) / 1e6);
+        try (DownloadThreads threads = new DownloadThreads()) {
+          Node node = node(ports, config, layoutRoot, threads);
+          long start = System.nanoTime();
+          node.prepare();
+          ours.add((System.nanoTime() - start) / 1e6);
+        }
 
         int before = server.requests().size();
-        Node again = node(ports, config, layoutRoot);
-        long t = System.nanoTime();
-        again.prepare();
-        reprepare.add((System.nanoTime() - t) / 1e6);
+        try (DownloadThreads threads = new DownloadThreads()) {
+          Node again = node(ports, config, layoutRoot, threads);
+          long t = System.nanoTime();
+          again.prepare();
+          reprepare.add((System.nanoTime() - t) / 1e6);
+        }
         reprepareRequests.add((long) (server.requests().size() - before));
         Shell.deleteTree(layoutRoot);
 
@@ -104,10 +111,18 @@ public final class InstallBenchmark {
           .heading("3. Install of " + bytes / MB + " MB of artifacts from a local HTTP server, checksums verified")
           .paragraph(goal.artifacts().size() + " artifacts (kubelet, kubectl, kube-proxy binaries; containerd, CNI, crictl and "
               + "CoreDNS tarballs; runc) with published `.sha256` sidecars, served from " + server.uri() + " (loopback). "
-              + "noneops: `Node.prepare()` on `RealHost` into a fresh layout each run (download, verify, extract, "
-              + "fsync, write `MANIFEST.json`). Baseline: `curl -fsS` of the same URLs, `sha256sum -c` against the sidecar "
-              + "(for the artifacts noneops verifies: upstream publishes sidecars for Kubernetes and CoreDNS only), "
-              + "`tar -xzf` and `install -m 0755` into a fresh directory (no fsync). Interleaved, " + runs + " runs each.")
+              + "noneops: `Node.prepare()` on `RealHost` into a fresh layout each run, wired as the CLI wires it: the "
+              + "artifacts download in parallel on " + DownloadThreads.DEFAULT_THREADS + " threads (`DownloadThreads`), each "
+              + "hashed while it streams and checked against its sidecar where one is published; binaries are fsynced and renamed into place, tarballs land "
+              + "in scratch space without fsync and every extracted file is hashed and written durably (fsync of file and "
+              + "directory); `MANIFEST.json` records size, mode, sha256, inode and change/modification time of every file "
+              + "and is written durably last. Baseline: `curl -fsS` of the same URLs one after another, `sha256sum -c` "
+              + "against the sidecar (for the artifacts noneops verifies: upstream publishes sidecars for Kubernetes and "
+              + "CoreDNS only), `tar -xzf` and `install -m 0755` into a fresh directory (no fsync). Re-prepare: a second "
+              + "`Node.prepare()` of the installed layout, which lists the version directory, `lstat`s every file and "
+              + "trusts it when inode, size, mode and times match the manifest's record, reading only `MANIFEST.json` "
+              + "(a mismatch falls back to hashing every file; `noneops verify` always hashes every file). "
+              + "Interleaved, " + runs + " runs each.")
           .line("| figure | noneops | baseline (curl + sha256sum + install) | ratio | goal |")
           .line("|---|---|---|---|---|")
           .line("| install " + bytes / MB + " MB | " + ours.summary() + " | " + baseline.summary() + " | **"
@@ -118,8 +133,8 @@ public final class InstallBenchmark {
     }
   }
 
-  static Node node(HostPorts ports, byte[] config, Path layoutRoot) {
-    Overrides overrides = Overrides.builder().layout(new Layout(layoutRoot)).build();
+  static Node node(HostPorts ports, byte[] config, Path layoutRoot, Executor downloads) {
+    Overrides overrides = Overrides.builder().layout(new Layout(layoutRoot)).parallelExecutor(downloads).build();
     return new Node(Params.builder(ports).config(AgentConfigParser.parseAndValidate(config, "amd64")).overrides(overrides).build());
   }
 
