@@ -53,6 +53,29 @@ class MountInfoParserTest {
   }
 
   @Test
+  void anEscapeCutShortByTheEndOfItsFieldStaysLiteral() throws Exception {
+    MountEntry e = MountInfoParser.parseLine("1 0 0:1 /r\\0 /a\\04 rw - tmpfs src\\1 rw", 1);
+
+    assertThat(e.root()).isEqualTo("/r\\0");
+    assertThat(e.mountPoint()).isEqualTo(Path.of("/a\\04"));
+    assertThat(e.source()).isEqualTo("src\\1");
+  }
+
+  @Test
+  void readsEachLineOfALongerTextOnItsOwn() throws Exception {
+    String content = "1 0 8:1 / / rw - ext4 /dev/sda1 rw\n"
+        + "22 1 0:5 /x\\040y /mnt/a\\040b rw,nosuid shared:7 - tmpfs tmp\\040fs rw,size=4k\n"
+        + "333 22 0:6 / /mnt/c ro - proc proc rw";
+
+    List<MountEntry> entries = MountInfoParser.parse(content);
+
+    assertThat(entries).containsExactly(
+        new MountEntry(1, 0, "8:1", "/", Path.of("/"), "rw", "ext4", "/dev/sda1"),
+        new MountEntry(22, 1, "0:5", "/x y", Path.of("/mnt/a b"), "rw,nosuid", "tmpfs", "tmp fs"),
+        new MountEntry(333, 22, "0:6", "/", Path.of("/mnt/c"), "ro", "proc", "proc"));
+  }
+
+  @Test
   void keepsEntriesInFileOrderAndSkipsEmptyLines() throws Exception {
     String content = "1 0 8:1 / / rw - ext4 /dev/sda1 rw\n\n2 1 0:5 / /proc rw - proc proc rw\n";
 
@@ -99,5 +122,20 @@ class MountInfoParserTest {
         .hasMessageContaining("mount id 'x'");
     assertThatThrownBy(() -> MountInfoParser.parseLine("1 0 8:1 / relative rw - ext4 /dev/sda1 rw", 2))
         .hasMessageContaining("absolute");
+  }
+
+  @Test
+  void namesTheOneMalformedLineOfALongerText() {
+    String content = "1 0 8:1 / / rw - ext4 /dev/sda1 rw\n2 1 8x1 / /b rw - ext4 /dev/sda1 rw\n3 1 8:1 / /c rw - ext4 /dev/sda1 rw\n";
+
+    assertThatThrownBy(() -> MountInfoParser.parse(content))
+        .isInstanceOf(MountInfoFormatException.class)
+        .hasMessage("mountinfo line 2: device is not major:minor: '2 1 8x1 / /b rw - ext4 /dev/sda1 rw'");
+    assertThatThrownBy(() -> MountInfoParser.parse("1 0 8:1 / / rw - ext4 /dev/sda1 rw\n2 1 8:1 / /b\n"))
+        .hasMessage("mountinfo line 2: expected at least 10 space-separated fields: '2 1 8:1 / /b'");
+    assertThatThrownBy(() -> MountInfoParser.parse("1 0 8:1 / / rw - ext4\n"))
+        .hasMessageContaining("missing the mount source");
+    assertThatThrownBy(() -> MountInfoParser.parseLine("7 x 8:1 / / rw - ext4 /dev/sda1 rw", 3))
+        .hasMessageContaining("parent id 'x' is not a number");
   }
 }

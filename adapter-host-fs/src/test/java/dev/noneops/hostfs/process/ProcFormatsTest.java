@@ -1,14 +1,30 @@
 package dev.noneops.hostfs.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class ProcFormatsTest {
 
   private static byte[] bytes(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** {@code s} at the start of a larger buffer whose tail holds stale bytes, as a reused read buffer does. */
+  private static byte[] inStaleBuffer(String s) {
+    byte[] content = bytes(s);
+    byte[] buffer = new byte[content.length + 64];
+    Arrays.fill(buffer, (byte) 'X');
+    System.arraycopy(content, 0, buffer, 0, content.length);
+    return buffer;
   }
 
   @Test
@@ -28,6 +44,9 @@ class ProcFormatsTest {
     assertThat(ProcFormats.unifiedCgroup(hybrid)).isEqualTo("/kubepods.slice/kubepods-pod1.slice/cri-containerd-abc.scope");
     assertThat(ProcFormats.unifiedCgroup("4:memory:/x\n")).isEmpty();
     assertThat(ProcFormats.unifiedCgroup("")).isEmpty();
+    assertThat(ProcFormats.unifiedCgroup("0::")).isEmpty();
+    assertThat(ProcFormats.unifiedCgroup("0:: /with/white space \t\n")).isEqualTo("/with/white space");
+    assertThat(ProcFormats.unifiedCgroup("0::/caf\u00e9.slice")).isEqualTo("/caf\u00e9.slice");
   }
 
   @Test
@@ -41,10 +60,80 @@ class ProcFormatsTest {
             "7f0000000000-7f0000001000 rw-p 00000000 00:00 0 ",
             "7f0000001000-7f0000002000 r--p 00000000 fe:00 99                         /opt/node/v1/bin/my lib.so (deleted)",
             "7f0000002000-7f0000003000 r--p 00000000 fe:00 77                         /usr/lib/x86_64-linux-gnu/libc.so.6",
+            "7f0000003000-7f0000004000 r--p 00000000 fe:00 1234                       /usr/bin/sleep",
             "7ffd00000000-7ffd00001000 r-xp 00000000 00:00 0                          [vdso]",
             "");
 
     assertThat(ProcFormats.mappedFiles(maps))
         .containsExactly("/usr/bin/sleep", "/opt/node/v1/bin/my lib.so (deleted)", "/usr/lib/x86_64-linux-gnu/libc.so.6");
+  }
+
+  @Test
+  void readsOnlyTheGivenLengthOfAReusedBuffer() {
+    String cmdline = "sleep\0" + "60\0";
+    String cgroup = "0::/system.slice/a.service\n";
+    String maps = "00400000-00452000 r-xp 00000000 08:02 173521      /usr/bin/sleep\n";
+
+    assertThat(ProcFormats.argv(inStaleBuffer(cmdline), bytes(cmdline).length)).containsExactly("sleep", "60");
+    assertThat(ProcFormats.unifiedCgroup(inStaleBuffer(cgroup), bytes(cgroup).length)).isEqualTo("/system.slice/a.service");
+    assertThat(ProcFormats.unifiedCgroup(inStaleBuffer("0::/x"), 5)).isEqualTo("/x");
+    assertThat(ProcFormats.mappedFiles(inStaleBuffer(maps), bytes(maps).length)).containsExactly("/usr/bin/sleep");
+    assertThat(ProcFormats.mappedFiles(inStaleBuffer(maps), 0)).isEmpty();
+    assertThatThrownBy(() -> ProcFormats.argv(new byte[4], 5)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("length 5");
+  }
+
+  @Test
+  void mappedFilesAgreeWithReadingTheTextLineByLine() {
+    Random random = new Random(20261130);
+    String[] paths = {"/usr/bin/sleep", "/usr/lib/libc.so.6", "/opt/node/v1/bin/kubelet (deleted)", "/a b/c\td", "/caf\u00e9", "[heap]", "[vdso]", ""};
+    for (int run = 0; run < 500; run++) {
+      StringBuilder maps = new StringBuilder();
+      int lines = random.nextInt(40);
+      for (int i = 0; i < lines; i++) {
+        String path = paths[random.nextInt(paths.length)];
+        String pad = " ".repeat(random.nextInt(3));
+        switch (random.nextInt(10)) {
+          case 0 -> maps.append("\n");
+          case 1 -> maps.append("garbage").append(pad).append(path).append('\n');
+          default -> maps.append("7f00-7f01 r--p 00000000 fe:00 ").append(random.nextInt(999)).append(pad)
+              .append(random.nextBoolean() ? "\t" : " ").append(path).append('\n');
+        }
+      }
+      if (random.nextBoolean() && maps.length() > 0) {
+        maps.setLength(maps.length() - 1);
+      }
+
+      assertThat(ProcFormats.mappedFiles(maps.toString())).as("maps:%n%s", maps).isEqualTo(byTextLines(maps.toString()));
+    }
+  }
+
+  /** The reading of {@code maps} as text: split into lines, skip five fields, keep a path that starts with a slash. */
+  private static List<String> byTextLines(String maps) {
+    Set<String> files = new LinkedHashSet<>();
+    for (String line : maps.split("\n")) {
+      String path = pathnameOf(line);
+      if (path != null && path.startsWith("/")) {
+        files.add(path);
+      }
+    }
+    return new ArrayList<>(files);
+  }
+
+  private static String pathnameOf(String line) {
+    int pos = 0;
+    for (int field = 0; field < 5; field++) {
+      while (pos < line.length() && line.charAt(pos) == ' ') {
+        pos++;
+      }
+      int space = line.indexOf(' ', pos);
+      if (space < 0) {
+        return null;
+      }
+      pos = space;
+    }
+    while (pos < line.length() && (line.charAt(pos) == ' ' || line.charAt(pos) == '\t')) {
+      pos++;
+    }
+    return pos < line.length() ? line.substring(pos) : null;
   }
 }

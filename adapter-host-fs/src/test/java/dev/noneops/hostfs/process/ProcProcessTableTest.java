@@ -4,12 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.hostfs.nativeio.Syscalls;
+import dev.noneops.ports.HostIOException;
+import dev.noneops.ports.process.ProcessDetail;
 import dev.noneops.ports.process.ProcessInfo;
 import dev.noneops.ports.process.ProcessTable;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -82,6 +86,50 @@ class ProcProcessTableTest {
     }
 
     @Test
+    void readsMapsOnlyWhenMappedFilesAreAskedFor() throws Exception {
+      Path p = process(30, "sleep\0" + "60\0", "0::/system.slice/a.service\n", "");
+      Files.createSymbolicLink(p.resolve("exe"), Path.of("/usr/bin/sleep"));
+      Files.delete(p.resolve("maps"));
+      Files.createDirectory(p.resolve("maps")); // reading it fails (EISDIR), so any read shows
+
+      ProcessInfo lean = table().list(Set.of()).get(0);
+
+      assertThat(lean).isEqualTo(new ProcessInfo(30, Optional.of("/usr/bin/sleep"), List.of("sleep", "60"), "/system.slice/a.service", List.of()));
+      assertThat(table().get(30, Set.of())).contains(lean);
+      assertThatThrownBy(() -> table().list(Set.of(ProcessDetail.MAPPED_FILES))).isInstanceOf(HostIOException.class).hasMessageContaining("30");
+      assertThatThrownBy(() -> table().list()).isInstanceOf(HostIOException.class);
+    }
+
+    @Test
+    void doesNotReadTheMapsOfAKernelThread() throws Exception {
+      Path kthread = process(2, "", "0::/\n", "");
+      Files.delete(kthread.resolve("maps"));
+      Files.createDirectory(kthread.resolve("maps")); // a kernel thread has no address space: reading would fail here
+
+      assertThat(table().list()).containsExactly(new ProcessInfo(2, Optional.empty(), List.of(), "/", List.of()));
+    }
+
+    @Test
+    void readsFilesLargerThanItsBufferAndReusesItForSmallerOnes() throws Exception {
+      StringBuilder maps = new StringBuilder();
+      for (int i = 0; i < 2_000; i++) {
+        maps.append(String.format("%012x-%012x r--p 00000000 fe:00 %-8d                   /usr/lib/lib%04d.so\n", i << 12, (i + 1) << 12, i, i));
+      }
+      String bigArgv = "x".repeat(40_000) + "\0";
+      Path big = process(40, bigArgv, "0::/big.slice\n", maps.toString());
+      Files.createSymbolicLink(big.resolve("exe"), Path.of("/usr/bin/big"));
+      Path small = process(41, "s\0", "0::/s\n", "00400000-00401000 r-xp 00000000 fe:00 1 /usr/bin/s\n");
+      Files.createSymbolicLink(small.resolve("exe"), Path.of("/usr/bin/s"));
+
+      var processes = table().list(Set.of(ProcessDetail.MAPPED_FILES));
+
+      assertThat(processes.get(0).argv()).containsExactly("x".repeat(40_000));
+      assertThat(processes.get(0).mappedFiles()).hasSize(2_000).startsWith("/usr/lib/lib0000.so").endsWith("/usr/lib/lib1999.so");
+      assertThat(processes.get(1)).isEqualTo(
+          new ProcessInfo(41, Optional.of("/usr/bin/s"), List.of("s"), "/s", List.of("/usr/bin/s")));
+    }
+
+    @Test
     void rejectsPidsThatAreNotProcesses() {
       assertThatThrownBy(() -> table().get(0)).isInstanceOf(IllegalArgumentException.class);
       assertThatThrownBy(() -> table().signal(0, 9)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("pid");
@@ -106,6 +154,18 @@ class ProcProcessTableTest {
       assertThat(me.mappedFiles()).anySatisfy(f -> assertThat(f).endsWith("libjvm.so"));
       assertThat(me.cgroup()).startsWith("/");
       assertThat(table.list()).extracting(ProcessInfo::pid).contains(self);
+    }
+
+    @Test
+    void identifiesThisJvmWithoutReadingItsMaps() throws Exception {
+      long self = ProcessHandle.current().pid();
+
+      ProcessInfo full = table.get(self).orElseThrow();
+      ProcessInfo lean = table.list(Set.of()).stream().filter(p -> p.pid() == self).findFirst().orElseThrow();
+
+      assertThat(lean).isEqualTo(full.withOnly(Set.of()));
+      assertThat(lean.mappedFiles()).isEmpty();
+      assertThat(table.list(Set.of())).allSatisfy(p -> assertThat(p.mappedFiles()).isEmpty());
     }
 
     @Test
