@@ -43,6 +43,7 @@ public final class CoreDnsStandIn {
     try (DatagramSocket socket = new DatagramSocket(new InetSocketAddress(InetAddress.getByName(listen.address()), listen.port()))) {
       System.out.println("coredns stand-in: answering DNS on " + listen.address() + ":" + socket.getLocalPort() + "/udp");
       System.out.flush();
+      StandInExit.promptly(socket::close);
       serve(socket);
     }
   }

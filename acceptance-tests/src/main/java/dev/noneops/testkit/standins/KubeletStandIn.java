@@ -57,6 +57,7 @@ public final class KubeletStandIn {
       out.println(SERVING_SINCE + (firstHealthy.getEpochSecond() * 1_000_000_000L + firstHealthy.getNano()));
       out.flush();
     });
+    StandInExit.promptly(() -> server.stop(0));
     out.println("kubelet stand-in: serving http://" + settings.bindAddress() + ":" + server.getAddress().getPort() + "/healthz ("
         + (settings.neverHealthy() ? "never healthy" : "healthy") + ")");
     out.flush();

@@ -114,9 +114,17 @@ public final class SwitchOverBenchmark {
       try {
         bootstrap(ports, base);
         for (int i = 0; i < runs; i++) {
-          Window noneops = upgradeWithNoneops(ports, base, upgraded, steps).seen(servedSince(sandbox));
+          Window noneops;
+          try {
+            noneops = served(sandbox, upgradeWithNoneops(ports, base, upgraded, steps));
+          } catch (RuntimeException e) {
+            for (String unit : List.of("localdns.service", "containerd.service", "kubelet.service")) {
+              System.err.println("journal of " + unit + ":\n" + sandbox.journal(unit));
+            }
+            throw e;
+          }
           noneops.addTo(ours, oursLate, oursRest);
-          Window script = switchWithScript(sandbox, from).seen(servedSince(sandbox));
+          Window script = served(sandbox, switchWithScript(sandbox, from));
           script.addTo(baseline, baselineLate, baselineRest);
           new AppliedConfigStore(ports.files(), PATHS).write(base);
           System.err.printf("switch-over run %d: noneops %.0f ms (saw healthz %.1f ms late), script %.0f ms (%.1f ms late)%n", i + 1,
@@ -189,21 +197,24 @@ public final class SwitchOverBenchmark {
     }
   }
 
-  /** The newest instant kubelet's stand-in logged its healthz answering, from the sandbox's journal. */
-  private static long servedSince(SystemdSandbox sandbox) throws InterruptedException {
-    for (int attempt = 0; ; attempt++) {
+  /**
+   * The instant kubelet's stand-in logged its first healthy answer in {@code window}, from the
+   * sandbox's journal, which receives the line a little after the stand-in wrote it.
+   */
+  private static Window served(SystemdSandbox sandbox, Window window) throws InterruptedException {
+    long newest = 0;
+    for (int attempt = 0; attempt < 50; attempt++) {
       String journal = sandbox.exec(List.of("journalctl", "--no-pager", "-o", "cat", "-u", "kubelet.service"), Duration.ofSeconds(30))
           .stdout();
-      long newest = journal.lines().filter(l -> l.startsWith(KubeletStandIn.SERVING_SINCE))
+      newest = journal.lines().filter(l -> l.startsWith(KubeletStandIn.SERVING_SINCE))
           .mapToLong(l -> Long.parseLong(l.substring(KubeletStandIn.SERVING_SINCE.length()).strip())).max().orElse(0);
-      if (newest > 0 || attempt >= 20) {
-        if (newest == 0) {
-          throw new IllegalStateException("kubelet's stand-in logged no '" + KubeletStandIn.SERVING_SINCE.strip() + "' line");
-        }
-        return newest;
+      if (newest >= window.start()) {
+        return window.seen(newest);
       }
       Thread.sleep(100);
     }
+    throw new IllegalStateException("kubelet's stand-in logged no '" + KubeletStandIn.SERVING_SINCE.strip() + "' line within the window "
+        + window + " (newest: " + newest + ")");
   }
 
   private static long epochNanos(Instant at) {

@@ -10,7 +10,8 @@ import java.util.Optional;
 /**
  * {@code upgrade()} (DESIGN.md section 6): prepare the new version beside the active one, prove
  * offline that a rollback is possible, save the shared files, journal, write the new
- * configuration and switch over (stop, end pods, clean host networking, flip, start, bounded
+ * configuration and switch over (stop, end pods, clean host networking, flip, set up host networking,
+ * reset the units' failed state and start-rate counters, start, bounded
  * wait). On success the journal and the saved configuration stay until commit. On failure the
  * node is rolled back and an {@link UpgradeFailedException} says why and how the node was left.
  * Every failure before the journal exists changes nothing the running node uses.
@@ -94,6 +95,8 @@ public final class Upgrade {
         run("upgrade-clean-host-networking", steps::cleanHostNetworking);
         run("upgrade-switch-current", () -> ctx.currentLink().pointAt(target));
         run("upgrade-set-up-host-networking", () -> steps.setUpHostNetworking(Configuration.TARGET));
+        // the previous version's restarts must not use up the start-rate limit the target's start needs
+        run("upgrade-reset-failed", steps::resetFailed);
         run("upgrade-start-target", () -> steps.startStack(Configuration.TARGET));
       } catch (RuntimeException cause) {
         throw rollBack(steps, record, cause);
