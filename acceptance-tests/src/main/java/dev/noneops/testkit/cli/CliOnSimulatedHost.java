@@ -90,9 +90,9 @@ public final class CliOnSimulatedHost {
     return new CliEnvironment(() -> HostSession.unmanaged(ports(), layout, paths), () -> root, "0.0.0-simulated");
   }
 
-  /** Runs {@code noneops <args>} and returns its exit code and output. */
+  /** Runs {@code noneops <args>} on the command line {@code Main} builds for them and returns its exit code and output. */
   public Run run(String... args) {
-    CommandLine cli = NoneopsCli.commandLine(environment());
+    CommandLine cli = NoneopsCli.commandLine(environment(), args);
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     cli.setOut(new PrintWriter(out, true));
