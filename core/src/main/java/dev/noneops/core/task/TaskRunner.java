@@ -9,12 +9,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
-import java.util.concurrent.Future;
-import java.util.concurrent.FutureTask;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 
 /**
@@ -104,7 +102,8 @@ public final class TaskRunner {
   /**
    * A task that starts every child at once on the parallel executor. The first failure is
    * rethrown with the composite's name; children not yet started are skipped and those still
-   * running are interrupted.
+   * running are interrupted. It returns only when no child runs any more, so whoever cleans up
+   * after a failure (a staging directory, say) never races a sibling that is still writing.
    */
   public Task parallel(List<Task> tasks) {
     List<Task> children = List.copyOf(tasks);
@@ -116,36 +115,25 @@ public final class TaskRunner {
   }
 
   private void runAll(List<Task> children) throws InterruptedException {
-    List<FutureTask<Void>> futures = new ArrayList<>();
     CompletableFuture<Throwable> firstFailure = new CompletableFuture<>();
-    for (Task child : children) {
-      FutureTask<Void> future = new FutureTask<>(() -> {
-        try {
-          execute(child);
-        } catch (RuntimeException e) {
-          firstFailure.complete(e);
-          throw e;
-        }
-        return null;
-      });
-      futures.add(future);
-    }
-    for (FutureTask<Void> future : futures) {
+    List<Child> started = new ArrayList<>();
+    for (Task task : children) {
+      Child child = new Child(task, firstFailure);
+      started.add(child);
       if (firstFailure.isDone()) {
-        future.cancel(false);
+        child.skip();
       } else {
-        parallelExecutor.execute(future);
+        parallelExecutor.execute(child);
       }
     }
-    firstFailure.whenComplete((failure, ignored) -> futures.forEach(f -> f.cancel(true)));
-    for (Future<Void> future : futures) {
-      try {
-        future.get();
-      } catch (CancellationException cancelled) {
-        // a sibling failed first; that failure is what is reported
-      } catch (ExecutionException e) {
-        firstFailure.complete(e.getCause());
+    firstFailure.whenComplete((failure, ignored) -> started.forEach(Child::stop));
+    try {
+      for (Child child : started) {
+        child.awaitEnd();
       }
+    } catch (InterruptedException e) {
+      started.forEach(Child::stop);
+      throw e;
     }
     Throwable failure = firstFailure.getNow(null);
     if (failure instanceof RuntimeException runtime) {
@@ -153,6 +141,72 @@ public final class TaskRunner {
     }
     if (failure instanceof Error error) {
       throw error;
+    }
+  }
+
+  /**
+   * One child of {@link #parallel}: runs once unless skipped first, can be interrupted while it
+   * runs, and tells when it has ended (or will never start).
+   */
+  private final class Child implements Runnable {
+    private static final int NEW = 0;
+    private static final int RUNNING = 1;
+    private static final int ENDED = 2;
+
+    private final Task task;
+    private final CompletableFuture<Throwable> firstFailure;
+    private final AtomicInteger state = new AtomicInteger(NEW);
+    private final CountDownLatch ended = new CountDownLatch(1);
+    private volatile Thread runner;
+
+    Child(Task task, CompletableFuture<Throwable> firstFailure) {
+      this.task = task;
+      this.firstFailure = firstFailure;
+    }
+
+    @Override
+    public void run() {
+      runner = Thread.currentThread();
+      if (!state.compareAndSet(NEW, RUNNING)) {
+        runner = null;
+        return;
+      }
+      try {
+        if (!firstFailure.isDone()) {
+          execute(task);
+        }
+      } catch (RuntimeException | Error e) {
+        firstFailure.complete(e);
+      } finally {
+        synchronized (this) {
+          state.set(ENDED);
+          runner = null;
+          Thread.interrupted();
+        }
+        ended.countDown();
+      }
+    }
+
+    /** Makes sure it never starts; false when it already has. */
+    void skip() {
+      if (state.compareAndSet(NEW, ENDED)) {
+        ended.countDown();
+      }
+    }
+
+    /** Skips it, or interrupts it while it runs. */
+    void stop() {
+      skip();
+      synchronized (this) {
+        Thread t = runner;
+        if (state.get() == RUNNING && t != null) {
+          t.interrupt();
+        }
+      }
+    }
+
+    void awaitEnd() throws InterruptedException {
+      ended.await();
     }
   }
 

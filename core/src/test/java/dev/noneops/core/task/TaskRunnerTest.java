@@ -12,9 +12,11 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
@@ -118,27 +120,61 @@ class TaskRunnerTest {
   }
 
   @Test
-  void parallelOnAPoolInterruptsSiblingsOfAFailure() throws Exception {
+  void parallelOnAPoolInterruptsSiblingsOfAFailureAndReturnsOnlyWhenTheyHaveEnded() throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(2);
     try {
       TaskRunner pooled = new TaskRunner(LoggerFactory.getLogger(TaskRunnerTest.class), events::add, clock, pool);
-      CountDownLatch interrupted = new CountDownLatch(1);
+      CountDownLatch slowStarted = new CountDownLatch(1);
+      AtomicBoolean slowEnded = new AtomicBoolean();
+      AtomicBoolean slowInterrupted = new AtomicBoolean();
       Task slow = Task.of("slow", () -> {
+        slowStarted.countDown();
         try {
           Thread.sleep(10_000);
         } catch (InterruptedException e) {
-          interrupted.countDown();
+          slowInterrupted.set(true);
+          Thread.sleep(200); // still cleaning up when its sibling's failure is reported
           throw e;
+        } finally {
+          slowEnded.set(true);
         }
       });
       Task failing = Task.of("failing", () -> {
+        assertThat(slowStarted.await(5, TimeUnit.SECONDS)).isTrue();
         throw new IOException("EIO");
       });
+
       assertThatThrownBy(() -> pooled.execute(pooled.parallel(slow, failing))).hasMessage("parallel(slow, failing): failing: EIO");
-      assertThat(interrupted.await(5, TimeUnit.SECONDS)).isTrue();
+
+      assertThat(slowInterrupted).isTrue();
+      assertThat(slowEnded).as("the composite waited for the interrupted sibling to end").isTrue();
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  @Test
+  void aChildNotYetStartedWhenASiblingFailsNeverStarts() throws Exception {
+    List<Runnable> queued = Collections.synchronizedList(new ArrayList<>());
+    Executor later = queued::add;
+    TaskRunner deferred = new TaskRunner(LoggerFactory.getLogger(TaskRunnerTest.class), events::add, clock, later);
+    AtomicBoolean secondRan = new AtomicBoolean();
+    Task first = Task.of("first", () -> {
+      throw new IOException("EIO");
+    });
+    Task second = Task.of("second", () -> secondRan.set(true));
+    Thread runner = new Thread(() -> assertThatThrownBy(() -> deferred.execute(deferred.parallel(first, second)))
+        .hasMessageContaining("first: EIO"));
+    runner.start();
+    while (queued.size() < 2 && runner.isAlive()) {
+      Thread.sleep(5);
+    }
+    queued.get(0).run();
+    queued.get(1).run();
+    runner.join(5_000);
+
+    assertThat(runner.isAlive()).isFalse();
+    assertThat(secondRan).isFalse();
   }
 
   @Test
