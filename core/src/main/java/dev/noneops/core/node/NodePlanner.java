@@ -36,7 +36,8 @@ final class NodePlanner {
     String target = goal.rootFs().versionName();
     Optional<String> active = node.version();
     VersionVerifier verifier = node.verifier();
-    boolean installed = verifier.isCompleteAndVerified(target);
+    // the check prepare itself runs, so the plan downloads exactly what prepare would
+    boolean installed = verifier.verifyTrustingStamps(target).verified();
     NodePlan.Action action = active.isEmpty() ? NodePlan.Action.BOOTSTRAP
         : active.get().equals(target) ? NodePlan.Action.APPLY : NodePlan.Action.UPGRADE;
     List<String> notes = new ArrayList<>();
