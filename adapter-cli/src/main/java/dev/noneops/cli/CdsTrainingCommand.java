@@ -3,6 +3,7 @@ package dev.noneops.cli;
 import dev.noneops.cli.output.Json;
 import dev.noneops.cli.output.ProgressPrinter;
 import dev.noneops.ports.events.NodeEvent;
+import dev.noneops.ports.systemd.SystemdException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
@@ -15,10 +16,14 @@ import picocli.CommandLine.Command;
 /**
  * Hidden: the training run {@code bin/noneops} uses to build the class-data sharing archive.
  * Loads what every invocation loads — the help of every command, the JSON writer, progress
- * rendering, the host adapters (without connecting to systemd) — and prints nothing.
+ * rendering, the host adapters, one unit-status call to systemd (which may fail: where systemd
+ * runs it is answered, and the composition root connects the training run to a bus without one) —
+ * and prints nothing.
  */
-@Command(name = "cds-training", hidden = true, description = "Load the CLI's common classes for a class-data sharing archive.")
+@Command(name = CdsTrainingCommand.NAME, hidden = true, description = "Load the CLI's common classes for a class-data sharing archive.")
 public final class CdsTrainingCommand extends CliCommand {
+  /** The command's name, which {@code bin/noneops} runs. */
+  public static final String NAME = "cds-training";
 
   @Override
   protected ExitCode execute() throws Exception {
@@ -35,6 +40,12 @@ public final class CdsTrainingCommand extends CliCommand {
     try (HostSession session = environment().host().connect()) {
       session.ports().facts().read();
       session.ports().files().exists(session.layout().current());
+      try {
+        session.ports().systemd().status(StatusCommand.UNITS.get(0));
+      } catch (SystemdException e) {
+        // Expected where no systemd answers (the composition root's training bus runs none): the
+        // D-Bus client's classes are loaded by the time the call fails.
+      }
     }
     org.slf4j.LoggerFactory.getLogger(CdsTrainingCommand.class).debug("training run done");
     return ExitCode.OK;

@@ -2,7 +2,11 @@ package dev.noneops.cli.wiring;
 
 import dev.noneops.cli.BuildVersionProvider;
 import dev.noneops.cli.CliEnvironment;
+import dev.noneops.cli.CdsTrainingCommand;
+import dev.noneops.cli.ExitCode;
 import dev.noneops.cli.NoneopsCli;
+import dev.noneops.systemd.DbusSystemd;
+import java.io.IOException;
 import java.util.List;
 
 /**
@@ -15,7 +19,22 @@ public final class Main {
 
   public static void main(String[] args) {
     Logging.configure(List.of(args));
+    if (List.of(args).equals(List.of(CdsTrainingCommand.NAME))) {
+      System.exit(cdsTraining(args));
+    }
     System.exit(NoneopsCli.commandLine(realHost(), args).execute(args));
+  }
+
+  /** The training run of the CDS archive, its systemd adapter on a private bus (see {@link TrainingBus}). */
+  private static int cdsTraining(String[] args) {
+    try (TrainingBus bus = TrainingBus.start()) {
+      CliEnvironment training = new CliEnvironment(new RealHostConnector(() -> DbusSystemd.connect(bus.address())),
+          Privileges::isRoot, BuildVersionProvider.buildVersion());
+      return NoneopsCli.commandLine(training, args).execute(args);
+    } catch (IOException e) {
+      System.err.println("noneops " + CdsTrainingCommand.NAME + ": " + e.getMessage());
+      return ExitCode.FAILURE.code();
+    }
   }
 
   /** The environment of the real host: this machine's kernel and system bus. */

@@ -6,6 +6,7 @@ import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.hostfs.RealHost;
 import dev.noneops.systemd.DbusSystemd;
+import java.util.function.Supplier;
 
 /**
  * The production {@link HostConnector}: the kernel adapters of {@code adapter-host-fs} and the
@@ -14,11 +15,21 @@ import dev.noneops.systemd.DbusSystemd;
  * ({@code /opt/unbounded/node}) and host paths ({@code /}).
  */
 public final class RealHostConnector implements HostConnector {
+  private final Supplier<DbusSystemd> bus;
+
+  public RealHostConnector() {
+    this(DbusSystemd::connectSystemBus);
+  }
+
+  /** The real host with the systemd adapter connected, on first use, by {@code bus}. */
+  RealHostConnector(Supplier<DbusSystemd> bus) {
+    this.bus = bus;
+  }
 
   @Override
   public HostSession connect() {
     RealHost host = RealHost.create();
-    LazySystemd systemd = new LazySystemd(DbusSystemd::connectSystemBus);
+    LazySystemd systemd = new LazySystemd(bus);
     return new HostSession(host.ports(systemd), Layout.defaultLayout(), HostPaths.realHost(), systemd);
   }
 }
