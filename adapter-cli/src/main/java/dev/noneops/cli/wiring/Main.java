@@ -25,16 +25,27 @@ public final class Main {
     System.exit(NoneopsCli.commandLine(realHost(), args).execute(args));
   }
 
-  /** The training run of the CDS archive, its systemd adapter on a private bus (see {@link TrainingBus}). */
+  /**
+   * The training run of the CDS archive, its systemd adapter on a private bus (see {@link
+   * TrainingBus}); on the system bus when that bus cannot be started, so the archive is still made.
+   */
   private static int cdsTraining(String[] args) {
-    try (TrainingBus bus = TrainingBus.start()) {
+    TrainingBus bus;
+    try {
+      bus = TrainingBus.start();
+    } catch (IOException e) {
+      System.err.println("noneops " + CdsTrainingCommand.NAME + ": " + e.getMessage() + "; training on the system bus");
+      return NoneopsCli.commandLine(realHost(), args).execute(args);
+    }
+    int code = ExitCode.FAILURE.code();
+    try (bus) {
       CliEnvironment training = new CliEnvironment(new RealHostConnector(() -> DbusSystemd.connect(bus.address())),
           Privileges::isRoot, BuildVersionProvider.buildVersion());
-      return NoneopsCli.commandLine(training, args).execute(args);
+      code = NoneopsCli.commandLine(training, args).execute(args);
     } catch (IOException e) {
-      System.err.println("noneops " + CdsTrainingCommand.NAME + ": " + e.getMessage());
-      return ExitCode.FAILURE.code();
+      System.err.println("noneops " + CdsTrainingCommand.NAME + ": cannot stop the training D-Bus daemon: " + e.getMessage());
     }
+    return code;
   }
 
   /** The environment of the real host: this machine's kernel and system bus. */

@@ -27,7 +27,13 @@ final class TrainingBus implements AutoCloseable {
 
   /** Starts the daemon and waits until it accepts connections. */
   static TrainingBus start() throws IOException {
-    Path dir = Files.createTempDirectory("noneops-cds-bus");
+    Path dir;
+    try {
+      dir = Files.createTempDirectory("noneops-cds-bus");
+    } catch (IOException e) {
+      throw new IOException("cannot create a directory for the training D-Bus daemon in " + System.getProperty("java.io.tmpdir")
+          + ": " + e, e);
+    }
     String address = "unix:path=" + dir.resolve("bus");
     try {
       EmbeddedDBusDaemon daemon = new EmbeddedDBusDaemon(address + ",listen=true");
