@@ -22,6 +22,8 @@ import dev.noneops.ports.health.HealthProbes;
 import dev.noneops.ports.host.HostFacts;
 import dev.noneops.ports.mounts.MountTable;
 import dev.noneops.ports.process.Cgroups;
+import dev.noneops.ports.process.ProcessDetail;
+import dev.noneops.ports.process.ProcessInfo;
 import dev.noneops.ports.process.ProcessTable;
 import dev.noneops.ports.systemd.Systemd;
 import dev.noneops.ports.time.HostClock;
@@ -47,12 +49,15 @@ import java.util.function.Supplier;
  * cgroup v2 root, the mountinfo file and the host root that facts are read from can be moved, so
  * tests run against temporary trees and agents against a chroot.
  *
- * <p>Construction fails with an {@link IllegalStateException} when jnr-posix cannot call the C
- * library natively: a silently emulated POSIX would lack {@code kill} and exact errors.
+ * <p>The first operation that needs the C library (an {@code lstat}, a mode or owner change, a
+ * lock, a signal, an unmount, ...) fails with an {@link IllegalStateException} when jnr-posix
+ * cannot call it natively: a silently emulated POSIX would lack {@code kill} and exact errors.
  *
- * <p>The adapters that are costly to start and that a short command may never need (the HTTP
- * client of downloads and probes, the jnr-ffi bindings of {@code statx} and {@code umount2}, the
- * cgroup and command adapters) are created on first use, once, thread-safely.
+ * <p>The adapters that are costly to start and that a short command may never need (jnr-posix's
+ * binding of the C library, the jnr-ffi bindings of {@code statx} and {@code umount2}, the HTTP
+ * client of downloads and probes, the process, cgroup and command adapters) are created on first
+ * use, once, thread-safely. A command that only reads files (existence, content, symlink targets,
+ * directory listings) loads no native binding at all.
  */
 public final class RealHost {
 
@@ -69,7 +74,6 @@ public final class RealHost {
   private final HostClock clock;
 
   private RealHost(Builder b) {
-    Syscalls syscalls = Syscalls.load();
     Path procRoot = b.procRoot;
     Path cgroupRoot = b.cgroupRoot;
     Path mountInfo = b.mountInfo != null ? b.mountInfo : procRoot.resolve("self/mountinfo");
@@ -80,9 +84,10 @@ public final class RealHost {
     Lazy<MountIdSource> mountIds = new Lazy<>(() -> ownMountTable ? StatxMountIds.load(lookup) : lookup);
     HttpArtifactDownloader.Settings downloadSettings = b.downloadSettings;
     this.clock = b.clock;
-    this.files = new PosixHostFiles(syscalls, path -> mountIds.get().mountIdOf(path));
-    this.processes = new ProcProcessTable(procRoot, syscalls);
-    this.cgroups = new LazyCgroups(new Lazy<>(() -> new UnifiedCgroups(cgroupRoot, procRoot.resolve("sys/kernel/osrelease"), syscalls)));
+    // Lambdas rather than method references: Syscalls is not even linked until one runs.
+    this.files = new PosixHostFiles(() -> Syscalls.load(), path -> mountIds.get().mountIdOf(path));
+    this.processes = new LazyProcessTable(new Lazy<>(() -> new ProcProcessTable(procRoot, Syscalls.load())));
+    this.cgroups = new LazyCgroups(new Lazy<>(() -> new UnifiedCgroups(cgroupRoot, procRoot.resolve("sys/kernel/osrelease"), Syscalls.load())));
     this.mounts = new LazyMountTable(new Lazy<>(() -> new ProcMountTable(mountInfo, Umount2.load())));
     this.commands = new LazyCommandRunner(new Lazy<>(ProcessCommandRunner::new));
     this.downloads = new LazyArtifactDownloader(new Lazy<>(() -> HttpArtifactDownloader.create(downloadSettings, clock)));
@@ -187,9 +192,7 @@ public final class RealHost {
       return this;
     }
 
-    /**
-     * @throws IllegalStateException when jnr-posix is not native on this JVM
-     */
+    /** The ports; none of them binds the C library before its first use. */
     public RealHost build() {
       return new RealHost(this);
     }
@@ -224,6 +227,39 @@ public final class RealHost {
         }
       }
       return v;
+    }
+  }
+
+  private static final class LazyProcessTable implements ProcessTable {
+    private final Lazy<ProcessTable> delegate;
+
+    LazyProcessTable(Lazy<ProcessTable> delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public List<ProcessInfo> list() throws IOException {
+      return delegate.get().list();
+    }
+
+    @Override
+    public List<ProcessInfo> list(Set<ProcessDetail> details) throws IOException {
+      return delegate.get().list(details);
+    }
+
+    @Override
+    public Optional<ProcessInfo> get(long pid) throws IOException {
+      return delegate.get().get(pid);
+    }
+
+    @Override
+    public Optional<ProcessInfo> get(long pid, Set<ProcessDetail> details) throws IOException {
+      return delegate.get().get(pid, details);
+    }
+
+    @Override
+    public boolean signal(long pid, int signal) throws IOException {
+      return delegate.get().signal(pid, signal);
     }
   }
 

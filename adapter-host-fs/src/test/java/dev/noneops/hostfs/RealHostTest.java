@@ -8,6 +8,8 @@ import dev.noneops.ports.systemd.Systemd;
 import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +25,26 @@ class RealHostTest {
     assertThat(host.files().lstat(Path.of("/")).orElseThrow().isDirectory()).isTrue();
     assertThat(host.facts().read().kernelRelease()).isNotBlank();
     assertThat(host.clock().nanoTime()).isPositive();
+  }
+
+  @Test
+  void readingFilesLoadsNoClassOfJnrOrJffi(@TempDir Path dir) throws Exception {
+    Files.writeString(dir.resolve("applied.json"), "{}");
+    Files.createSymbolicLink(dir.resolve("current"), Path.of("1.2.3"));
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    Process child = new ProcessBuilder(java.toString(), "-Xshare:off", "-Xlog:class+load=info:stdout",
+            "-cp", System.getProperty("java.class.path"), ReadOnlyCommandProbe.class.getName(), dir.toString())
+        .redirectErrorStream(true)
+        .start();
+    List<String> output;
+    try (var lines = child.inputReader().lines()) {
+      output = lines.toList();
+    }
+    assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
+
+    assertThat(child.exitValue()).as(String.join("\n", output)).isZero();
+    assertThat(output).contains("link=1.2.3", "content={}").anyMatch(l -> l.contains(ReadOnlyCommandProbe.class.getName()));
+    assertThat(output).noneMatch(l -> l.contains(" jnr.") || l.contains(" com.kenai.jffi."));
   }
 
   @Test

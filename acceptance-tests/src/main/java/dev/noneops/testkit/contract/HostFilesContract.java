@@ -160,6 +160,20 @@ public abstract class HostFilesContract {
   }
 
   @Test
+  void existenceBelowAFileOrThroughASymlinkLoopIsAnErrorNotAbsence() throws IOException {
+    files().writeDurably(p("file"), "x", 0644);
+    files().symlinkDurably(p("loop-a"), "loop-b");
+    files().symlinkDurably(p("loop-b"), "loop-a");
+
+    assertThat(files().exists(p("loop-a"))).isTrue();
+    assertThat(files().exists(p("missing/child"))).isFalse();
+    failsWith(() -> files().exists(p("file/child")), Errno.ENOTDIR);
+    failsWith(() -> files().lstat(p("file/child")), Errno.ENOTDIR);
+    failsWith(() -> files().exists(p("loop-a/child")), Errno.ELOOP);
+    failsWith(() -> files().lstat(p("loop-a/child")), Errno.ELOOP);
+  }
+
+  @Test
   void siblingsLiveOnTheSameMountWithDistinctInodes() throws IOException {
     files().writeDurably(p("a"), "a", 0644);
     files().writeDurably(p("b"), "b", 0644);

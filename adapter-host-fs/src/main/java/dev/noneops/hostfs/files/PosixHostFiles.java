@@ -18,9 +18,12 @@ import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -33,12 +36,20 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.function.Supplier;
 import jnr.posix.FileStat;
 import jnr.posix.NanosecondFileStat;
 
 /**
- * {@link HostFiles} over the Linux kernel: java.nio for data, {@code fsync} and {@code rename(2)}
- * (an atomic move), jnr-posix for {@code lstat}, exact modes, ownership and {@code flock}.
+ * {@link HostFiles} over the Linux kernel: java.nio for data, existence, symlink targets,
+ * {@code fsync} and {@code rename(2)} (an atomic move), jnr-posix for {@code lstat}, exact modes,
+ * ownership and {@code flock}.
+ *
+ * <p>Loading jnr-posix binds the C library, which costs a short-lived process a noticeable part of
+ * its run time, so the native binding is created on the first operation that needs it, once: a
+ * caller that only reads ({@link #exists}, {@link #read}, {@link #readLink}, {@link #list},
+ * {@link #openRead}) never loads it. A binding that cannot be made (jnr-posix not native) fails
+ * that first native operation, before it touches the file system, with the binding's error.
  *
  * <p>Every durable operation follows the port's discipline: a temp entry named
  * {@value HostFiles#TEMP_PREFIX}{@code ...} in the target's own directory (so the rename never
@@ -53,23 +64,52 @@ public final class PosixHostFiles implements HostFiles {
   private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY =
       PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
 
-  private final Syscalls syscalls;
+  private final Supplier<Syscalls> binding;
   private final MountIdSource mounts;
   private final SecureRandom random = new SecureRandom();
+  private volatile Syscalls made;
 
   /**
-   * @param syscalls the native binding (its construction already insisted on native POSIX)
+   * @param binding makes the native binding on the first operation that needs it (for instance
+   *     {@code () -> Syscalls.load()}, which insists on native POSIX); asked again after a failure
+   * @param mounts tells the mount id reported by {@link #lstat}
+   */
+  public PosixHostFiles(Supplier<Syscalls> binding, MountIdSource mounts) {
+    this.binding = Objects.requireNonNull(binding, "binding");
+    this.mounts = Objects.requireNonNull(mounts, "mounts");
+  }
+
+  /**
+   * @param syscalls the native binding, already made
    * @param mounts tells the mount id reported by {@link #lstat}
    */
   public PosixHostFiles(Syscalls syscalls, MountIdSource mounts) {
-    this.syscalls = Objects.requireNonNull(syscalls, "syscalls");
-    this.mounts = Objects.requireNonNull(mounts, "mounts");
+    this(constant(Objects.requireNonNull(syscalls, "syscalls")), mounts);
+  }
+
+  private static Supplier<Syscalls> constant(Syscalls syscalls) {
+    return () -> syscalls;
+  }
+
+  /** The native binding, made by the first caller that needs it; a failure is not remembered. */
+  private Syscalls syscalls() {
+    Syscalls s = made;
+    if (s == null) {
+      synchronized (this) {
+        s = made;
+        if (s == null) {
+          s = Objects.requireNonNull(binding.get(), "native binding");
+          made = s;
+        }
+      }
+    }
+    return s;
   }
 
   @Override
   public Optional<FileMeta> lstat(Path path) throws IOException {
     requireAbsolute(path);
-    Optional<FileStat> found = syscalls.lstat(path);
+    Optional<FileStat> found = syscalls().lstat(path);
     if (found.isEmpty()) {
       return Optional.empty();
     }
@@ -100,6 +140,24 @@ public final class PosixHostFiles implements HostFiles {
   private static long modificationTimeNanos(FileStat st) {
     long nanos = st instanceof NanosecondFileStat ns ? ns.mTimeNanoSecs() : 0;
     return st.mtime() * 1_000_000_000L + nanos;
+  }
+
+  /**
+   * {@code lstat(2)} through java.nio, without the native binding: a dangling symlink exists;
+   * ENOENT is false, every other failure (EACCES, ENOTDIR, ELOOP, ...) is raised as {@link #lstat}
+   * raises it.
+   */
+  @Override
+  public boolean exists(Path path) throws IOException {
+    requireAbsolute(path);
+    try {
+      Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      return true;
+    } catch (NoSuchFileException e) {
+      return false;
+    } catch (IOException e) {
+      throw IoErrors.translate(e, "lstat", path);
+    }
   }
 
   @Override
@@ -157,16 +215,17 @@ public final class PosixHostFiles implements HostFiles {
     requireMode(mode);
     Objects.requireNonNull(content, "content");
     Path parent = parentOf(path);
+    Syscalls syscalls = syscalls();
     Path temp = tempBeside(path);
     long written;
     boolean renamed = false;
     try {
-      written = writeSynced(temp, path, content, mode);
+      written = writeSynced(syscalls, temp, path, content, mode);
       move(temp, path);
       renamed = true;
     } finally {
       if (!renamed) {
-        deleteQuietly(temp);
+        syscalls.unlinkOrErrno(temp);
       }
     }
     Fsync.directory(parent);
@@ -174,7 +233,7 @@ public final class PosixHostFiles implements HostFiles {
   }
 
   /** Creates {@code temp}, copies {@code content} into it, sets its mode and fsyncs it. */
-  private long writeSynced(Path temp, Path target, InputStream content, int mode) throws IOException {
+  private static long writeSynced(Syscalls syscalls, Path temp, Path target, InputStream content, int mode) throws IOException {
     FileChannel channel;
     try {
       // Owner-only until the content is complete: a secret is never readable through a wider
@@ -213,6 +272,7 @@ public final class PosixHostFiles implements HostFiles {
   public void createDirectories(Path dir, int mode) throws IOException {
     requireAbsolute(dir);
     requireMode(mode);
+    Syscalls syscalls = syscalls();
     Path current = dir.getRoot();
     for (Path name : dir) {
       current = current.resolve(name);
@@ -224,19 +284,19 @@ public final class PosixHostFiles implements HostFiles {
           if (e.errno() != Errno.EEXIST) {
             throw e;
           }
-          requireDirectory(current, syscalls.lstat(current));
+          requireDirectory(syscalls, current, syscalls.lstat(current));
           continue;
         }
         syscalls.chmod(current, mode);
         Fsync.directory(current.getParent());
       } else {
-        requireDirectory(current, existing);
+        requireDirectory(syscalls, current, existing);
       }
     }
   }
 
   /** Accepts a directory, or a symlink that resolves to one (as {@code mkdir -p} does). */
-  private void requireDirectory(Path path, Optional<FileStat> stat) throws IOException {
+  private static void requireDirectory(Syscalls syscalls, Path path, Optional<FileStat> stat) throws IOException {
     if (stat.isEmpty()) {
       throw new HostIOException(Errno.ENOENT, "mkdir", path.toString());
     }
@@ -261,6 +321,7 @@ public final class PosixHostFiles implements HostFiles {
       throw new IllegalArgumentException("a symlink target must not be empty: " + link);
     }
     Path parent = parentOf(link);
+    Syscalls syscalls = syscalls();
     Optional<FileStat> existing = syscalls.lstat(link);
     if (existing.isPresent()) {
       FileType type = FileTypes.of(existing.get().mode());
@@ -279,7 +340,7 @@ public final class PosixHostFiles implements HostFiles {
       renamed = true;
     } finally {
       if (!renamed) {
-        deleteQuietly(temp);
+        syscalls.unlinkOrErrno(temp);
       }
     }
     Fsync.directory(parent);
@@ -312,6 +373,7 @@ public final class PosixHostFiles implements HostFiles {
   public void delete(Path path) throws IOException {
     requireAbsolute(path);
     parentOf(path);
+    Syscalls syscalls = syscalls();
     int rc = syscalls.unlinkOrErrno(path);
     if (rc == -Errno.EISDIR.number()) {
       syscalls.rmdir(path);
@@ -330,18 +392,19 @@ public final class PosixHostFiles implements HostFiles {
   public void chmod(Path path, int mode) throws IOException {
     requireAbsolute(path);
     requireMode(mode);
-    syscalls.lchmod(path, mode);
+    syscalls().lchmod(path, mode);
   }
 
   @Override
   public void chown(Path path, int uid, int gid) throws IOException {
     requireAbsolute(path);
-    syscalls.lchown(path, uid, gid);
+    syscalls().lchown(path, uid, gid);
   }
 
   @Override
   public Optional<HostLock> tryLock(Path lockFile) throws IOException {
     requireAbsolute(lockFile);
+    Syscalls syscalls = syscalls();
     OptionalInt fd = syscalls.tryLockExclusive(lockFile, LOCK_FILE_MODE);
     if (fd.isEmpty()) {
       return Optional.empty();
@@ -365,10 +428,6 @@ public final class PosixHostFiles implements HostFiles {
     byte[] nonce = new byte[8];
     random.nextBytes(nonce);
     return target.resolveSibling(TEMP_PREFIX + name + "." + HexFormat.of().formatHex(nonce));
-  }
-
-  private void deleteQuietly(Path temp) {
-    syscalls.unlinkOrErrno(temp);
   }
 
   private static void requireAbsolute(Path path) {
