@@ -12,7 +12,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
@@ -36,7 +35,7 @@ public final class KubeletStandIn {
 
   /**
    * Starts the journal line giving, in nanoseconds since the epoch, the instant the health endpoint
-   * first answered 200: benchmarks measure how late a waiter sees kubelet healthy against it.
+   * began answering: benchmarks measure how late a waiter sees kubelet healthy against it.
    */
   public static final String SERVING_SINCE = "kubelet stand-in: healthz served since epoch ns ";
 
@@ -53,29 +52,30 @@ public final class KubeletStandIn {
       out.println("Kubernetes v0.0.0-standin");
       return;
     }
-    HttpServer server = serve(settings, firstHealthy -> {
-      out.println(SERVING_SINCE + (firstHealthy.getEpochSecond() * 1_000_000_000L + firstHealthy.getNano()));
-      out.flush();
-    });
+    warmUp();
+    Instant[] serving = new Instant[1];
+    HttpServer server = serve(settings, at -> serving[0] = at);
     StandInExit.promptly(() -> server.stop(0));
     out.println("kubelet stand-in: serving http://" + settings.bindAddress() + ":" + server.getAddress().getPort() + "/healthz ("
         + (settings.neverHealthy() ? "never healthy" : "healthy") + ")");
+    out.println(SERVING_SINCE + (serving[0].getEpochSecond() * 1_000_000_000L + serving[0].getNano()));
     out.flush();
-    askItself(settings.bindAddress(), server.getAddress().getPort());
   }
 
   /** Starts the health endpoint; the caller stops the returned server. */
   public static HttpServer serve(Settings settings) throws IOException {
-    return serve(settings, firstHealthy -> { });
+    return serve(settings, serving -> { });
   }
 
   /**
-   * Starts the health endpoint and tells {@code firstHealthy} when it sent its first 200: no client
-   * can have seen it healthy earlier.
+   * Starts the health endpoint and tells {@code serving} the instant just before it began
+   * answering: no client can have had an answer earlier. Call {@link #warmUp} first, or the first
+   * answers of a cold JVM come a few hundred milliseconds after that instant.
    */
-  public static HttpServer serve(Settings settings, Consumer<Instant> firstHealthy) throws IOException {
+  public static HttpServer serve(Settings settings, Consumer<Instant> serving) throws IOException {
+    // Go's net/http, which kubelet uses, sends without Nagle's delay; the JDK's server only when told
+    System.setProperty("sun.net.httpserver.nodelay", "true");
     HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getByName(settings.bindAddress()), settings.port()), 16);
-    AtomicBoolean answeredHealthy = new AtomicBoolean();
     server.createContext("/healthz", exchange -> {
       int status = settings.neverHealthy() ? 500 : 200;
       byte[] body = (settings.neverHealthy() ? "not ready (stand-in told never to become healthy)" : "ok")
@@ -84,24 +84,28 @@ public final class KubeletStandIn {
       try (OutputStream os = exchange.getResponseBody()) {
         os.write(body);
       }
-      if (status == 200 && answeredHealthy.compareAndSet(false, true)) {
-        firstHealthy.accept(Instant.now());
-      }
     });
+    serving.accept(Instant.now());
     server.start();
     return server;
   }
 
   /**
-   * One GET of its own health endpoint, so the endpoint's first answer (in a cold JVM the slowest,
-   * by a few hundred milliseconds) does not wait for a client to ask.
+   * Runs one request through a throwaway health endpoint on a free loopback port, so the real
+   * endpoint answers its first client as promptly as kubelet's Go server does rather than after a
+   * cold JVM's class loading.
    */
-  private static void askItself(String address, int port) {
-    try (Socket socket = new Socket(InetAddress.getByName(address), port)) {
-      socket.getOutputStream().write("GET /healthz HTTP/1.0\r\nHost: stand-in\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-      socket.getInputStream().readAllBytes();
+  static void warmUp() {
+    try {
+      HttpServer scratch = serve(new Settings("127.0.0.1", 0, false, false, List.of()));
+      try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), scratch.getAddress().getPort())) {
+        socket.getOutputStream().write("GET /healthz HTTP/1.0\r\nHost: stand-in\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        socket.getInputStream().readAllBytes();
+      } finally {
+        scratch.stop(0);
+      }
     } catch (IOException e) {
-      System.out.println("kubelet stand-in: asking its own healthz failed: " + e.getMessage());
+      System.out.println("kubelet stand-in: warming up its health endpoint failed: " + e.getMessage());
     }
   }
 

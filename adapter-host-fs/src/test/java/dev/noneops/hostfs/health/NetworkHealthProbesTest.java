@@ -29,6 +29,19 @@ class NetworkHealthProbesTest {
   }
 
   @Test
+  void aRedirectIsNotFollowedEvenToAHealthyEndpoint() throws Exception {
+    try (ArtifactServer server = new ArtifactServer()) {
+      server.serving("/healthz", "ok".getBytes());
+      server.on("/moved", (ex, n) -> {
+        ex.getResponseHeaders().add("Location", server.url("/healthz").toString());
+        ArtifactServer.send(ex, 302, new byte[0]);
+      });
+
+      assertThat(probes.httpOk(server.url("/moved"), Duration.ofSeconds(5))).isFalse();
+    }
+  }
+
+  @Test
   void httpOkIsFalseWhenNothingListensOrTheAnswerIsLate() throws Exception {
     int closedPort;
     try (ServerSocket s = new ServerSocket(0)) {

@@ -20,7 +20,7 @@ public record NodeTimeouts(
     Duration unitJob, Duration kubeletReady, Duration localDnsReady, Duration pollInterval, Duration probe, Duration command, Duration imageImport) {
 
   public static final NodeTimeouts DEFAULTS = new NodeTimeouts(
-      Duration.ofSeconds(90), Duration.ofSeconds(120), Duration.ofSeconds(30), Duration.ofMillis(50), Duration.ofSeconds(2),
+      Duration.ofSeconds(90), Duration.ofSeconds(120), Duration.ofSeconds(30), Duration.ofMillis(20), Duration.ofSeconds(2),
       Duration.ofSeconds(60), Duration.ofMinutes(10));
 
   public NodeTimeouts {
