@@ -40,6 +40,8 @@ public final class CdsTrainingCommand extends CliCommand {
     try (HostSession session = environment().host().connect()) {
       session.ports().facts().read();
       session.ports().files().exists(session.layout().current());
+      // exists is plain NIO; lstat binds jnr-posix and statx, which every mutating command needs
+      session.ports().files().lstat(java.nio.file.Path.of("/"));
       try {
         session.ports().systemd().status(StatusCommand.UNITS.get(0));
       } catch (SystemdException e) {
