@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -61,6 +62,21 @@ public abstract class HostFilesContract {
     assertThat(meta.mode()).isEqualTo(mode);
     assertThat(meta.size()).isEqualTo(5);
     assertThat(text(p("f"))).isEqualTo("hello");
+  }
+
+  @Test
+  void typeOfAnswersAsLstatDoesWithoutFollowingTheLastLink() throws IOException {
+    files().writeDurably(p("file"), "x", 0644);
+    files().createDirectories(p("dir"), 0755);
+    files().symlinkDurably(p("to-dir"), "dir");
+    files().symlinkDurably(p("dangling"), "nowhere");
+
+    for (String name : List.of("file", "dir", "to-dir", "dangling", "missing")) {
+      assertThat(files().typeOf(p(name))).as(name).isEqualTo(files().lstat(p(name)).map(FileMeta::type));
+    }
+    assertThat(files().typeOf(p("to-dir"))).contains(FileType.SYMLINK);
+    assertThat(files().typeOf(p("missing"))).isEmpty();
+    failsWith(() -> files().typeOf(p("file/below")), Errno.ENOTDIR);
   }
 
   @Test

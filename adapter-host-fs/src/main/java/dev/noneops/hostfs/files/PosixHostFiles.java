@@ -160,6 +160,30 @@ public final class PosixHostFiles implements HostFiles {
     }
   }
 
+  /** {@inheritDoc} Plain NIO for the common types, so it binds no native library; {@link #lstat} for the rest. */
+  @Override
+  public Optional<FileType> typeOf(Path path) throws IOException {
+    requireAbsolute(path);
+    BasicFileAttributes attributes;
+    try {
+      attributes = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    } catch (IOException e) {
+      throw IoErrors.translate(e, "lstat", path);
+    }
+    if (attributes.isSymbolicLink()) {
+      return Optional.of(FileType.SYMLINK);
+    }
+    if (attributes.isDirectory()) {
+      return Optional.of(FileType.DIRECTORY);
+    }
+    if (attributes.isRegularFile()) {
+      return Optional.of(FileType.REGULAR);
+    }
+    return lstat(path).map(FileMeta::type);
+  }
+
   @Override
   public byte[] read(Path path) throws IOException {
     requireAbsolute(path);

@@ -4,6 +4,7 @@ import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.layout.VersionNames;
 import dev.noneops.ports.files.FileMeta;
+import dev.noneops.ports.files.FileType;
 import dev.noneops.ports.files.HostFiles;
 import dev.noneops.ports.process.ProcessDetail;
 import dev.noneops.ports.process.ProcessInfo;
@@ -70,8 +71,7 @@ public final class VersionPruner {
       if (!VersionNames.isSafe(name)) {
         continue;
       }
-      Optional<FileMeta> meta = files.lstat(layout.root().resolve(name));
-      if (meta.isPresent() && meta.get().isDirectory()) {
+      if (files.typeOf(layout.root().resolve(name)).equals(Optional.of(FileType.DIRECTORY))) {
         out.add(name);
       }
     }

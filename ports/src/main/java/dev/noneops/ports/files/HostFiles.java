@@ -45,6 +45,15 @@ public interface HostFiles {
     return lstat(path).isPresent();
   }
 
+  /**
+   * The entry's type without following a final symlink; empty when nothing is there. The same
+   * answer as {@link #lstat}'s, for callers that need nothing else (an adapter may answer it more
+   * cheaply, without the mount id).
+   */
+  default Optional<FileType> typeOf(Path path) throws IOException {
+    return lstat(path).map(FileMeta::type);
+  }
+
   /** The whole content of a regular file (following symlinks). ENOENT when absent. */
   byte[] read(Path path) throws IOException;
 
