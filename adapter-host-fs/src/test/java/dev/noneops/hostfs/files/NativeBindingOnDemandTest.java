@@ -2,7 +2,6 @@ package dev.noneops.hostfs.files;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import dev.noneops.hostfs.mounts.MountIdSource;
 import dev.noneops.hostfs.mounts.MountLookup;
@@ -15,7 +14,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -114,21 +112,6 @@ class NativeBindingOnDemandTest {
     assertThat(outcome(() -> nio.exists(file.resolve("child")))).isEqualTo("ENOTDIR lstat");
     assertThat(outcome(() -> nio.exists(dir.resolve("loop-a/child")))).isEqualTo("ELOOP lstat");
     assertThat(outcome(() -> nio.exists(dir.resolve("x".repeat(300))))).isEqualTo("ENAMETOOLONG lstat");
-  }
-
-  @Test
-  void aDirectoryThatCannotBeSearchedIsAnErrorNotAbsence() throws Exception {
-    assumeFalse("root".equals(System.getProperty("user.name")), "root may search any directory");
-    Path locked = Files.createDirectory(dir.resolve("locked"));
-    Files.writeString(locked.resolve("secret"), "x");
-    Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("---------"));
-    try {
-      HostFiles files = new PosixHostFiles(FORBIDDEN_BINDING, NO_MOUNT_LOOKUPS);
-
-      assertThat(outcome(() -> files.exists(locked.resolve("secret")))).isEqualTo("EACCES lstat");
-    } finally {
-      Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("rwx------"));
-    }
   }
 
   @Test
