@@ -54,7 +54,7 @@ public final class StatusBenchmark {
       boot = sandbox.bootTime();
       List<String> enter = List.of("nsenter", "--target", Long.toString(sandbox.pid()), "--mount", "--uts", "--ipc", "--pid", "--root",
           "--wd", "--", "/usr/bin/time", "-v");
-      Probe status = new Probe("`noneops status`", "the launcher, the JVM, the CLI, and the host: files through jnr-posix, "
+      Probe status = new Probe("`noneops status`", "the launcher, the JVM, the CLI, and the host: files read through NIO (no native library), "
           + "three unit reads over one D-Bus connection", with(enter, "env", "NONEOPS_NO_REBUILD=1", launcher, "status"));
       Probe baseline = new Probe("`systemctl is-active` (baseline)", "the same three units",
           with(enter, "systemctl", "is-active", UNITS.get(0), UNITS.get(1), UNITS.get(2)));
