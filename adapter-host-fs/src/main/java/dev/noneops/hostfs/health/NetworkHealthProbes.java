@@ -18,10 +18,11 @@ import java.util.concurrent.TimeUnit;
  * that any response counts for. Neither throws. The DNS query is bounded by its timeout; the HTTP
  * GET's connecting and its reading are each bounded by it (a loopback connect takes microseconds).
  *
- * <p>The HTTP check is a blocking {@link HttpURLConnection} without proxy, redirects or
- * connection reuse: a readiness wait probes a local endpoint many times while the service is
- * still starting, and a refused connection costs it well under a millisecond, several times less
- * than an asynchronous {@code java.net.http.HttpClient} exchange, so readiness is seen sooner.
+ * <p>The HTTP check is a blocking {@link HttpURLConnection} without proxy or redirects, whose
+ * connection is closed after each check ({@code disconnect}): a readiness wait probes a local
+ * endpoint many times while the service is still starting, and a refused connection costs it well
+ * under a millisecond, several times less than an asynchronous {@code java.net.http.HttpClient}
+ * exchange, so readiness is seen sooner.
  */
 public final class NetworkHealthProbes implements HealthProbes {
 
@@ -42,7 +43,6 @@ public final class NetworkHealthProbes implements HealthProbes {
       connection = (HttpURLConnection) url.toURL().openConnection(Proxy.NO_PROXY);
       connection.setInstanceFollowRedirects(false);
       connection.setUseCaches(false);
-      connection.setRequestProperty("Connection", "close");
       connection.setConnectTimeout(millisUntil(deadline));
       connection.setReadTimeout(millisUntil(deadline));
       return connection.getResponseCode() == 200;

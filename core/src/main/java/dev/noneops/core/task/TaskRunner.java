@@ -158,6 +158,7 @@ public final class TaskRunner {
     private final AtomicInteger state = new AtomicInteger(NEW);
     private final CountDownLatch ended = new CountDownLatch(1);
     private volatile Thread runner;
+    private boolean interruptedByStop;
 
     Child(Task task, CompletableFuture<Throwable> firstFailure) {
       this.task = task;
@@ -181,7 +182,9 @@ public final class TaskRunner {
         synchronized (this) {
           state.set(ENDED);
           runner = null;
-          Thread.interrupted();
+          if (interruptedByStop) {
+            Thread.interrupted(); // ours, not the thread owner's: a pool thread goes back clean
+          }
         }
         ended.countDown();
       }
@@ -200,6 +203,7 @@ public final class TaskRunner {
       synchronized (this) {
         Thread t = runner;
         if (state.get() == RUNNING && t != null) {
+          interruptedByStop = true;
           t.interrupt();
         }
       }
