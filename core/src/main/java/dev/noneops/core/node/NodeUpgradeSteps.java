@@ -8,14 +8,13 @@ import dev.noneops.core.ownership.OwnedEntry;
 import dev.noneops.core.ownership.OwnershipStore;
 import dev.noneops.core.ownership.SharedFileWriter;
 import dev.noneops.core.teardown.Teardown;
+import dev.noneops.core.teardown.TeardownReport;
 import dev.noneops.core.upgrade.PlannedWrites;
 import dev.noneops.core.upgrade.UpgradeSteps;
 import dev.noneops.ports.HostPorts;
-import dev.noneops.ports.process.ProcessInfo;
 import dev.noneops.ports.systemd.SystemdException;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -23,6 +22,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * The upgrade steps of DESIGN.md section 6 over a {@link Node}'s phases, for one pair of goal
@@ -32,8 +32,6 @@ import java.util.function.Supplier;
  */
 final class NodeUpgradeSteps implements UpgradeSteps {
   private static final List<String> STACK = List.of(HostPaths.LOCALDNS_UNIT, HostPaths.CONTAINERD_UNIT, HostPaths.KUBELET_UNIT);
-  private static final int SIGKILL = 9;
-  private static final List<String> POD_CGROUPS = List.of("/kubepods.slice", "/kubepods");
 
   private final Node node;
   private final HostPorts ports;
@@ -118,52 +116,18 @@ final class NodeUpgradeSteps implements UpgradeSteps {
     node.stop();
   }
 
+  /**
+   * Ends the pods as teardown does (one implementation): this node's shims, identified by its
+   * containerd address and namespace or its layout, and the processes in the pod cgroups, which
+   * stay for the next start. A Docker's shims on the same containerd survive the upgrade.
+   */
   @Override
-  public void endPods() throws IOException, InterruptedException {
-    Path address = node.hostPaths().containerdRunDir().resolve("containerd.sock");
-    String layoutPrefix = node.layout().root() + "/";
-    for (ProcessInfo p : ports.processes().list(Set.of())) {
-      boolean ourAddress = false;
-      for (int i = 0; i + 1 < p.argv().size(); i++) {
-        if (p.argv().get(i).equals("-address") && p.argv().get(i + 1).equals(address.toString())) {
-          ourAddress = true;
-        }
-      }
-      boolean ourBinary = p.exe().filter(exe -> exe.startsWith(layoutPrefix) && exe.contains("containerd-shim")).isPresent();
-      if (ourAddress || ourBinary) {
-        ports.processes().signal(p.pid(), SIGKILL);
-      }
+  public void endPods() throws InterruptedException {
+    TeardownReport report = new Teardown(ports, node.layout(), node.hostPaths()).endPods();
+    if (!report.complete()) {
+      throw new NodeException("the pods did not all end: "
+          + report.blocking().stream().map(TeardownReport.Kept::toString).collect(Collectors.joining("; ")));
     }
-    if (!ports.cgroups().available()) {
-      return;
-    }
-    Duration deadline = node.params().overrides().timeouts().unitJob();
-    long begin = ports.clock().nanoTime();
-    for (String cgroup : POD_CGROUPS) {
-      while (ports.cgroups().exists(cgroup) && !subtreePids(cgroup).isEmpty()) {
-        if (Duration.ofNanos(ports.clock().nanoTime() - begin).compareTo(deadline) >= 0) {
-          throw new NodeException("the pods in " + cgroup + " did not end within " + deadline);
-        }
-        if (ports.cgroups().supportsKill()) {
-          ports.cgroups().kill(cgroup);
-        } else {
-          for (long pid : subtreePids(cgroup)) {
-            ports.processes().signal(pid, SIGKILL);
-          }
-        }
-        if (!subtreePids(cgroup).isEmpty()) {
-          ports.clock().sleep(node.params().overrides().timeouts().pollInterval());
-        }
-      }
-    }
-  }
-
-  private List<Long> subtreePids(String cgroup) throws IOException {
-    List<Long> pids = new ArrayList<>(ports.cgroups().pids(cgroup));
-    for (String child : ports.cgroups().children(cgroup)) {
-      pids.addAll(subtreePids(child));
-    }
-    return pids;
   }
 
   @Override

@@ -54,6 +54,15 @@ final class PodCgroupKiller {
   }
 
   void killAndRemove(ReportBuilder report) throws InterruptedException {
+    end(report, true);
+  }
+
+  /** Ends the pods' processes and keeps the cgroups, for a stack that starts again (an upgrade). */
+  void kill(ReportBuilder report) throws InterruptedException {
+    end(report, false);
+  }
+
+  private void end(ReportBuilder report, boolean remove) throws InterruptedException {
     if (!cgroups.available()) {
       return;
     }
@@ -67,7 +76,7 @@ final class PodCgroupKiller {
           report.kept(Reason.FOREIGN_UNIT, hierarchy, "belongs to " + HostPaths.KUBELET_UNIT + " loaded from " + foreignOwner.get());
           continue;
         }
-        if (empty(hierarchy, report)) {
+        if (empty(hierarchy, report) && remove) {
           removeDeepestFirst(hierarchy, report);
         }
       } catch (IOException e) {

@@ -129,6 +129,21 @@ public final class Teardown {
     });
   }
 
+  /**
+   * Ends this node's pods and keeps everything else: the container shims it identifies as its own
+   * (foreign ones, such as a Docker's on the same containerd, are kept and reported) and the
+   * processes in the pod cgroups, whose hierarchy stays for the stack's next start. For a caller
+   * that holds the node lock already, such as an upgrade between stopping and starting the stack:
+   * it takes no lock itself.
+   */
+  public TeardownReport endPods() throws InterruptedException {
+    ReportBuilder report = new ReportBuilder(log);
+    ShimIdentity identity = new ShimIdentity(containerdAddress(), layout.root());
+    new ShimReaper(ports.processes(), ports.clock(), identity, settings).reap(report);
+    new PodCgroupKiller(ports.cgroups(), ports.processes(), ports.systemd(), ports.clock(), paths, settings).kill(report);
+    return report.build();
+  }
+
   /** {@link #stop()}, {@link #removeConfig()} and {@link #destroy()} in the reset order. */
   public TeardownReport removeAll() throws InterruptedException {
     return stop().plus(removeConfig()).plus(destroy());
