@@ -59,7 +59,11 @@ final class Samples {
     return v >= 100 ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.1f", v);
   }
 
+  /** Our median over the baseline's; "—" when the baseline's median is 0 (below the clock's resolution). */
   static String ratio(Samples ours, Samples baseline) {
+    if (baseline.median() <= 0) {
+      return "— (baseline median 0: below the clock's resolution)";
+    }
     return String.format(Locale.ROOT, "%.2f", ours.median() / baseline.median());
   }
 
