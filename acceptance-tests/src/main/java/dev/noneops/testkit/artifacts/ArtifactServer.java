@@ -79,33 +79,35 @@ public final class ArtifactServer implements AutoCloseable {
     executor.shutdownNow();
   }
 
+  /**
+   * Answers one request. It is recorded before the answer is sent, so a client that has its answer
+   * finds the request in {@link #requests()}.
+   */
   private void handle(HttpExchange exchange) throws IOException {
     try (exchange) {
       String method = exchange.getRequestMethod();
       String rawPath = exchange.getRequestURI().getPath();
       Path file = resolve(rawPath);
-      int status;
       if (!method.equals("GET") && !method.equals("HEAD")) {
-        status = 405;
-        exchange.sendResponseHeaders(status, -1);
+        requests.add(method + " " + rawPath + " 405");
+        exchange.sendResponseHeaders(405, -1);
       } else if (file == null || !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-        status = 404;
-        exchange.sendResponseHeaders(status, -1);
+        requests.add(method + " " + rawPath + " 404");
+        exchange.sendResponseHeaders(404, -1);
       } else {
-        status = 200;
         long size = Files.size(file);
         exchange.getResponseHeaders().set("Content-Type", "application/octet-stream");
+        requests.add(method + " " + rawPath + " 200");
         if (method.equals("HEAD")) {
           exchange.getResponseHeaders().set("Content-Length", Long.toString(size));
-          exchange.sendResponseHeaders(status, -1);
+          exchange.sendResponseHeaders(200, -1);
         } else {
-          exchange.sendResponseHeaders(status, size);
+          exchange.sendResponseHeaders(200, size);
           try (InputStream in = Files.newInputStream(file); OutputStream out = exchange.getResponseBody()) {
             in.transferTo(out);
           }
         }
       }
-      requests.add(method + " " + rawPath + " " + status);
     }
   }
 
