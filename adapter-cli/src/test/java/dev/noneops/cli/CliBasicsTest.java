@@ -9,12 +9,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class CliBasicsTest {
-  private static final CliEnvironment NO_HOST = new CliEnvironment(
-      () -> {
-        throw new AssertionError("this command must not touch a host");
-      },
-      () -> false,
-      "1.2.3-test");
+  private static final CliEnvironment NO_HOST = CliRun.NO_HOST;
 
   @Test
   void versionPrintsTheBuildVersionWithoutTouchingTheHost() {

@@ -2,8 +2,6 @@ package dev.noneops.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -12,12 +10,7 @@ import picocli.CommandLine.Command;
 
 /** The command line built for one invocation holds only the command it runs and answers as the whole one does. */
 class NoneopsCliTest {
-  private static final CliEnvironment NO_HOST = new CliEnvironment(
-      () -> {
-        throw new AssertionError("this command must not touch a host");
-      },
-      () -> false,
-      "1.2.3-test");
+  private static final CliEnvironment NO_HOST = CliRun.NO_HOST;
 
   @Test
   void everySubcommandIsListedUnderTheNameItsAnnotationGives() {
@@ -69,8 +62,8 @@ class NoneopsCliTest {
           new String[] {"--json", sub.name(), "-h"},
           new String[] {sub.name(), "--no-such-option"},
           new String[] {sub.name(), "extra", "arguments"})) {
-        Outcome lean = run(NoneopsCli.commandLine(UNREACHABLE_HOST, args), args);
-        Outcome whole = run(NoneopsCli.commandLine(UNREACHABLE_HOST), args);
+        CliRun lean = CliRun.on(NoneopsCli.commandLine(UNREACHABLE_HOST, args), args);
+        CliRun whole = CliRun.on(NoneopsCli.commandLine(UNREACHABLE_HOST), args);
         assertThat(lean).as(String.join(" ", args)).isEqualTo(whole);
       }
     }
@@ -80,17 +73,6 @@ class NoneopsCliTest {
   void anUnknownCommandReadsAsOnTheWholeCommandLine() {
     String[] args = {"frobnicate"};
 
-    assertThat(run(NoneopsCli.commandLine(NO_HOST, args), args)).isEqualTo(run(NoneopsCli.commandLine(NO_HOST), args));
-  }
-
-  private record Outcome(int exitCode, String out, String err) {}
-
-  private static Outcome run(CommandLine cli, String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    int code = cli.execute(args);
-    return new Outcome(code, out.toString(), err.toString());
+    assertThat(CliRun.on(NoneopsCli.commandLine(NO_HOST, args), args)).isEqualTo(CliRun.on(NoneopsCli.commandLine(NO_HOST), args));
   }
 }
