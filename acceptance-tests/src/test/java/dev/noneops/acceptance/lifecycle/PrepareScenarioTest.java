@@ -181,7 +181,19 @@ class PrepareScenarioTest {
     node.backend().destroy();
 
     assertThat(calls).containsExactly("destroy");
-    Node without = lab.node(Params.builder(lab.host.ports()));
-    assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> without.backend().destroy())).hasMessageContaining("needs a teardown");
+  }
+
+  @Test
+  void theBackendDestroysThroughTheNodesOwnTeardownWhichSharesTheNodeLock() throws Exception {
+    LifecycleLab lab = new LifecycleLab();
+    Node node = lab.bootstrap(lab.goal(LifecycleLab.config()));
+
+    try (var held = node.lock().acquire("an operation that ends in destroy")) {
+      node.backend().destroy();
+    }
+
+    assertThat(new dev.noneops.core.teardown.Teardown(lab.host.ports(), lab.layout, lab.paths).present()).isFalse();
+    assertThat(lab.host.fs().lstat(lab.layout.root())).isEmpty();
+    assertThat(lab.host.systemd().activeUnits()).isEmpty();
   }
 }
