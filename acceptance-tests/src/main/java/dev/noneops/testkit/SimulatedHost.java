@@ -3,6 +3,7 @@ package dev.noneops.testkit;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.files.FileType;
 import dev.noneops.testkit.commands.SimCommandRunner;
+import dev.noneops.testkit.commands.KubeletKernelDefaults;
 import dev.noneops.testkit.commands.SimKernel;
 import dev.noneops.testkit.download.SimArtifactRepository;
 import dev.noneops.testkit.download.SimArtifactDownloader;
@@ -102,6 +103,7 @@ public final class SimulatedHost {
     commands = new SimCommandRunner(gate, clock);
     kernel = new SimKernel(fs, gate.monitor());
     kernel.registerPrograms(commands);
+    systemd.setProgramRefusal(new KubeletKernelDefaults(kernel::sysctl)::refusal);
     artifacts = new SimArtifactRepository(gate.monitor());
     probes = new SimHealthProbes(gate, clock, unit -> systemd.peek(unit).isActive());
     facts = new SimHostFacts(gate);
@@ -228,7 +230,8 @@ public final class SimulatedHost {
   /**
    * Power loss and reboot: what was not durable is gone, tmpfs mounts are empty, mounts not in
    * fstab are gone, every process is dead, every lock released, systemd has forgotten every unit
-   * (nothing runs; see {@link SimSystemd#bootEnabledUnits()}), kernel state is reset, an armed
+   * (nothing runs; see {@link SimSystemd#bootEnabledUnits()}), the kernel boots (its state reset,
+   * then the modules of {@code modules-load.d} loaded and the {@code sysctl.d} presets applied), an armed
    * crash is disarmed and the boot id changes. Fault rules and scripted behaviours stay.
    */
   public void crash() {
@@ -236,7 +239,7 @@ public final class SimulatedHost {
       fs.crash();
       processes.crash();
       systemd.crash();
-      kernel.reset();
+      kernel.boot();
       gate.faults().disarmCrash();
       gate.reboot();
       boot++;

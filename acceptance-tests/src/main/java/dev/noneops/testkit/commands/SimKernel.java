@@ -23,6 +23,8 @@ import java.util.TreeSet;
  * real kernel, so applying sysctls before loading the module fails like it does there.
  */
 public final class SimKernel {
+  private static final List<Path> MODULES_LOAD_DIRS =
+      List.of(Path.of("/etc/modules-load.d"), Path.of("/run/modules-load.d"), Path.of("/usr/lib/modules-load.d"));
   private static final List<Path> SYSCTL_DIRS = List.of(Path.of("/etc/sysctl.d"), Path.of("/run/sysctl.d"), Path.of("/usr/lib/sysctl.d"));
 
   /** One network link. */
@@ -87,6 +89,38 @@ public final class SimKernel {
       links.clear();
       sysctls.put("net.ipv4.ip_forward", "0");
       links.put("lo", new Link("lo", "loopback", true, Set.of("127.0.0.1/8")));
+    }
+  }
+
+  /**
+   * A boot: {@link #reset()}, then what systemd-modules-load and systemd-sysctl do early at boot —
+   * load the modules listed in {@code modules-load.d} and apply the {@code sysctl.d} presets.
+   */
+  public void boot() {
+    synchronized (lock) {
+      reset();
+      try {
+        for (Path dir : MODULES_LOAD_DIRS) {
+          Optional<FileMeta> meta = fs.stat(dir);
+          if (meta.isEmpty() || !meta.get().isDirectory()) {
+            continue;
+          }
+          for (String name : fs.list(dir)) {
+            if (!name.endsWith(".conf")) {
+              continue;
+            }
+            for (String line : new String(fs.read(dir.resolve(name)), StandardCharsets.UTF_8).split("\n")) {
+              String module = line.strip();
+              if (!module.isEmpty() && !module.startsWith("#") && !module.startsWith(";") && !unavailableModules.contains(module)) {
+                modules.add(module);
+              }
+            }
+          }
+        }
+        sysctl(List.of("sysctl", "--system"));
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException("cannot boot the simulated kernel", e);
+      }
     }
   }
 

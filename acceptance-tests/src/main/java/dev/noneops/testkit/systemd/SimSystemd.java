@@ -89,6 +89,7 @@ public final class SimSystemd implements Systemd {
   private final List<Path> unitDirs;
   private final Map<String, Unit> units = new TreeMap<>();
   private final Map<String, UnitBehaviour> behaviours = new HashMap<>();
+  private ProgramRefusal programRefusal = argv -> Optional.empty();
   private final List<UnitEvent> history = new ArrayList<>();
   private long reloads;
 
@@ -341,6 +342,23 @@ public final class SimSystemd implements Systemd {
   // ---------------------------------------------------------------- test controls (not journaled)
 
   /** Scripts how {@code unit} reacts to its next starts (kept across crashes). */
+  /**
+   * Why a program started by a unit exits at once, given its argv (empty: it runs); the host
+   * wires the programs whose start-up checks the simulation models, such as kubelet's
+   * {@code --protect-kernel-defaults}.
+   */
+  public void setProgramRefusal(ProgramRefusal refusal) {
+    synchronized (gate.monitor()) {
+      this.programRefusal = Objects.requireNonNull(refusal, "refusal");
+    }
+  }
+
+  /** A program's start-up check: why it exits at once, or empty when it runs. */
+  @FunctionalInterface
+  public interface ProgramRefusal {
+    Optional<String> why(List<String> argv);
+  }
+
   public void setBehaviour(String unit, UnitBehaviour behaviour) {
     synchronized (gate.monitor()) {
       behaviours.put(requireName(unit), Objects.requireNonNull(behaviour, "behaviour"));
@@ -684,6 +702,12 @@ public final class SimSystemd implements Systemd {
     Optional<Exec> exec = resolveExec(command.get(), env);
     if (exec.isEmpty()) {
       // 203/EXEC: a simple service's start job already succeeded when the exec fails
+      fail(u, "exit-code");
+      return d.type().equals("simple") ? JobResult.DONE : JobResult.FAILED;
+    }
+    Optional<String> refused = programRefusal.why(exec.get().argv());
+    if (refused.isPresent()) {
+      // the program starts and exits with an error; a simple service's start job has succeeded
       fail(u, "exit-code");
       return d.type().equals("simple") ? JobResult.DONE : JobResult.FAILED;
     }

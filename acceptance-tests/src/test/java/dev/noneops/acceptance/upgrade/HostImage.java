@@ -68,6 +68,7 @@ final class HostImage {
         throw new UncheckedIOException("cannot lay the image into a new host", e);
       }
     }
+    host.kernel().boot();
     return host;
   }
 

@@ -177,12 +177,13 @@ final class UpgradeLab {
     }
   }
 
-  /** Bootstrap as the agent does it: provision, configure, start, persist the applied config. */
+  /** Bootstrap as the agent does it: provision, configure, kernel modules and sysctls, start, persist the applied config. */
   Node bootstrap(AgentConfig config) {
     publish(config);
     Node node = node(config);
     node.provision();
     ConfigureResult changes = node.configure();
+    node.loadKernelModules();
     node.start(false, changes);
     persistApplied(config);
     return node;
