@@ -1,9 +1,8 @@
 package dev.noneops.cli;
 
 import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.node.BootstrapResult;
 import dev.noneops.core.node.ConfigureResult;
-import dev.noneops.core.node.Node;
-import dev.noneops.core.upgrade.NodeLock;
 import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -36,22 +35,13 @@ public final class BootstrapCommand extends CliCommand {
     long start = now();
     try (NodeContext ctx = openNode().kubeletTimeout(waits.kubeletTimeout())) {
       AgentConfig cfg = ctx.readConfig(config.file());
-      Node node = ctx.node(Optional.of(cfg), Optional.empty());
-      try (NodeLock.Hold lock = node.lock().acquire("bootstrap")) {
-        if (!noKernelModules) {
-          node.loadKernelModules();
-        }
-        node.provision();
-        ConfigureResult changes = node.configure();
-        node.start(node.running(), changes);
-        ctx.applied().write(cfg);
-        BootstrapReport report = new BootstrapReport(true, node.version().orElse(""), changes, node.running(), millisSince(start));
-        if (json()) {
-          printJson(report);
-        } else {
-          out().println("bootstrapped version " + report.version() + " in " + seconds(report.durationMs())
-              + "; the stack is " + (report.running() ? "running" : "NOT running"));
-        }
+      BootstrapResult result = ctx.node(Optional.of(cfg), Optional.empty()).bootstrap(!noKernelModules);
+      BootstrapReport report = new BootstrapReport(true, result.version(), result.changed(), result.running(), millisSince(start));
+      if (json()) {
+        printJson(report);
+      } else {
+        out().println("bootstrapped version " + report.version() + " in " + seconds(report.durationMs())
+            + "; the stack is " + (report.running() ? "running" : "NOT running"));
       }
     }
     return ExitCode.OK;

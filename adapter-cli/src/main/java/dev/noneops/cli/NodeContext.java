@@ -88,7 +88,7 @@ final class NodeContext implements AutoCloseable {
         .timeouts(t)
         .parallelExecutor(downloadThreads)
         .build();
-    Params.Builder params = Params.builder(ports()).events(progress).overrides(overrides).teardown(() -> teardown().removeAll());
+    Params.Builder params = Params.builder(ports()).events(progress).overrides(overrides);
     config.ifPresent(params::config);
     previous.ifPresent(params::previous);
     return new Node(params.build());

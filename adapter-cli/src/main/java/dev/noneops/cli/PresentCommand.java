@@ -3,12 +3,12 @@ package dev.noneops.cli;
 import picocli.CommandLine.Command;
 
 /**
- * {@code noneops present}: whether this host has any trace of a node (the layout directory or a
- * unit carrying the marker), which decides whether a reset runs the node's teardown. Works after
- * the applied config is gone.
+ * {@code noneops present}: whether this node installed itself on the host (a marker-bearing unit,
+ * its ownership record, the active-version link, a version with its manifest), which decides
+ * whether a reset runs the node's teardown. Works after the applied config is gone.
  */
 @Command(name = "present", description = {
-    "Report whether the host has any trace of a node (the layout directory or an agent-owned unit).",
+    "Report whether this node is installed on the host (its units, ownership record or versions).",
     "Exits 0 when present, 1 when not."})
 public final class PresentCommand extends CliCommand {
 

@@ -29,6 +29,15 @@ public final class RecoverCommand extends CliCommand {
     requireRoot();
     long start = now();
     try (NodeContext ctx = openNode().kubeletTimeout(waits.kubeletTimeout())) {
+      if (ctx.applied().read().isEmpty() && !ctx.teardown().present()) {
+        if (json()) {
+          printJson(new RecoverReport(true, RecoveryResult.Outcome.NOTHING_TO_DO.name(), null, null, null, java.util.List.of(), null,
+              millisSince(start)));
+        } else {
+          out().println("no node on this host; nothing to recover");
+        }
+        return ExitCode.OK;
+      }
       AgentConfig applied = ctx.applied().read().orElseThrow(() -> new CliException(ExitCode.FAILURE,
           "no applied configuration at " + ctx.applied().path() + ": recovery needs the configuration the node ran"));
       Node node = ctx.node(Optional.of(applied), Optional.of(applied));

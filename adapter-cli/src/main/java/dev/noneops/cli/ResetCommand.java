@@ -37,12 +37,16 @@ public final class ResetCommand extends CliCommand {
         removeLocalDnsInterface(ctx, dnsInterface).ifPresent(hostCleanup::add);
         ctx.applied().remove();
         report = report.plus(teardown.destroy());
+      } else {
+        report = teardown.removeBootstrapLeftovers();
       }
       ResetReport result = new ResetReport(report.complete(), present, report.complete(), report.removed(), report.kept(), hostCleanup,
           millisSince(start));
       if (json()) {
         printJson(result);
       } else if (!present) {
+        report.removed().forEach(r -> out().println("removed " + r));
+        report.kept().forEach(k -> out().println("kept    " + k));
         out().println("no node on this host; nothing to reset");
       } else {
         report.removed().forEach(r -> out().println("removed " + r));

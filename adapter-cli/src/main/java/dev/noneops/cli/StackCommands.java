@@ -67,9 +67,7 @@ final class StackCommands {
       long start = now();
       try (NodeContext ctx = openNode()) {
         Node node = ctx.node(Optional.empty(), Optional.empty());
-        try (NodeLock.Hold lock = node.lock().acquire("stop")) {
-          node.stop();
-        }
+        node.stop();
         return report(this, "stopped", node, start);
       }
     }

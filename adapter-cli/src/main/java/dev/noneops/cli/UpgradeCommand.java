@@ -41,7 +41,7 @@ public final class UpgradeCommand extends CliCommand {
     try (NodeContext ctx = openNode().kubeletTimeout(waits.kubeletTimeout())) {
       AgentConfig cfg = ctx.readConfig(config.file());
       AgentConfig previous = ctx.applied().read().orElseThrow(() -> new CliException(ExitCode.FAILURE,
-          "no applied configuration at " + ctx.applied().path() + ": an upgrade starts from a bootstrapped node (run 'noneops bootstrap')"));
+          "no applied configuration at " + ctx.applied().path() + ": an upgrade starts from a bootstrapped node (run 'noneops bootstrap'); nothing was changed"));
       Node node = ctx.node(Optional.of(cfg), Optional.of(previous));
       try (NodeLock.Hold lock = node.lock().acquire("upgrade")) {
         UpgradeResult result = node.upgrade(force);

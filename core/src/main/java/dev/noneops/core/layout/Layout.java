@@ -28,6 +28,7 @@ public record Layout(Path root) {
   public static final String CONFSNAP = "confsnap";
   public static final String LOCK = ".lock";
   public static final String STAGING = ".staging";
+  public static final String TEARDOWN = ".teardown";
   public static final String BIN = "bin";
   public static final String CNI = "libexec/cni";
 
@@ -84,6 +85,14 @@ public record Layout(Path root) {
 
   public Path lock() {
     return root.resolve(LOCK);
+  }
+
+  /**
+   * The durable note that a teardown of this node has started: evidence that the node was here
+   * after the teardown removed its units and records, so an interrupted teardown is run again.
+   */
+  public Path teardownMarker() {
+    return root.resolve(TEARDOWN);
   }
 
   public Path staging() {

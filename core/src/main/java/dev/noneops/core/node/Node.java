@@ -14,7 +14,9 @@ import dev.noneops.core.task.TaskRunner;
 import dev.noneops.core.upgrade.NodeLock;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.ConfigDigest;
+import dev.noneops.core.applied.AppliedConfigStore;
 import dev.noneops.core.teardown.Teardown;
+import dev.noneops.core.teardown.TeardownSettings;
 import dev.noneops.core.upgrade.PruneReport;
 import dev.noneops.core.upgrade.RecoveryResult;
 import dev.noneops.core.upgrade.Upgrade;
@@ -151,13 +153,24 @@ public final class Node {
 
   /**
    * Makes sure this configuration's version is installed and verified, touching nothing the
-   * running node uses.
+   * running node uses. On a host without a node it first refuses a host with a kubelet or
+   * containerd of its own, as {@link #bootstrap(boolean)} does, before it creates the layout.
    *
    * @return the root whose slot is the version name
    */
+  @SuppressWarnings("try")
   public NodeRoot prepare() {
     NodeRoot[] root = new NodeRoot[1];
-    locked("prepare", () -> root[0] = prepareLocked());
+    tasks.execute(Task.of("prepare", () -> {
+      boolean firstInstall = !ports.files().exists(layout.root());
+      if (firstInstall) {
+        tasks.execute(Task.of("check-host", () ->
+            new ForeignStackDetector(ports.files(), ports.systemd(), paths, layout).requireNone()));
+      }
+      try (NodeLock.Hold hold = firstInstall ? lock.acquireCreatingLayout("prepare") : lock.acquire("prepare")) {
+        root[0] = prepareLocked();
+      }
+    }));
     return root[0];
   }
 
@@ -171,13 +184,52 @@ public final class Node {
       tasks.execute(Task.of("check-host", () ->
           new ForeignStackDetector(ports.files(), ports.systemd(), paths, layout).requireNone()));
       MachineGoalState goal = goalState();
-      try (NodeLock.Hold hold = lock.acquire("provision")) {
+      try (NodeLock.Hold hold = lock.acquireCreatingLayout("provision")) {
         tasks.execute(Task.of("prepare", this::prepareLocked));
         tasks.execute(Task.of("check-version", () -> requireComplete(goal.rootFs().versionName())));
         tasks.execute(Task.of("write-units", () -> writeUnits(goal)));
         tasks.execute(Task.of("activate-version", () -> activate(goal.rootFs().versionName())));
       }
     }));
+  }
+
+  /**
+   * The first install of this configuration on a host, in the one order that is safe: the host is
+   * checked for a kubelet or containerd of its own before anything is written (a refusal leaves
+   * the host byte-identical, the layout and its lock included); then, holding the lock, the
+   * kernel modules are listed and loaded, the version is installed and activated, the
+   * configuration written (the sysctl presets among it), the sysctls applied — so kubelet, which
+   * runs with {@code --protect-kernel-defaults}, finds them in force — the stack started, and the
+   * applied configuration recorded last.
+   *
+   * @param tuneKernel false for a host whose kernel is not this node's to change (a sandbox, a
+   *     container): no module file, no {@code modprobe}, no {@code sysctl --system}
+   * @throws ForeignStackException (inside the task failure) when the host runs its own stack
+   * @throws NotConfiguredException when the node has no configuration to record
+   */
+  @SuppressWarnings("try")
+  public BootstrapResult bootstrap(boolean tuneKernel) {
+    AgentConfig config = params.config().orElseThrow(() -> new NotConfiguredException("bootstrapping"));
+    BootstrapResult[] result = new BootstrapResult[1];
+    tasks.execute(Task.of("bootstrap", () -> {
+      tasks.execute(Task.of("check-host", () ->
+          new ForeignStackDetector(ports.files(), ports.systemd(), paths, layout).requireNone()));
+      MachineGoalState goal = goalState();
+      try (NodeLock.Hold hold = lock.acquireCreatingLayout("bootstrap")) {
+        if (tuneKernel) {
+          tasks.execute(Task.of("load-kernel-modules", this::loadModules));
+        }
+        provision();
+        ConfigureResult changes = configure(goal);
+        if (tuneKernel) {
+          tasks.execute(Task.of("apply-sysctls", this::applySysctls));
+        }
+        start(running(), changes);
+        tasks.execute(Task.of("record-applied-config", () -> new AppliedConfigStore(ports.files(), paths).write(config)));
+        result[0] = new BootstrapResult(version().orElse(""), changes, running());
+      }
+    }));
+    return result[0];
   }
 
   /**
@@ -225,16 +277,26 @@ public final class Node {
 
   /**
    * Lists the node's kernel modules for boot ({@code ModulesLoadPath}), loads them now (overlay,
-   * then br_netfilter) and applies the sysctls, which need br_netfilter loaded.
+   * then br_netfilter), writes the sysctl presets and applies them, which needs br_netfilter
+   * loaded. {@link #bootstrap(boolean)} does this in its place in the sequence.
    */
   public void loadKernelModules() {
     locked("load-kernel-modules", () -> {
-      configWriter().writeModulesLoad();
-      for (String module : HostTuningRenderer.MODULES) {
-        commands.require("load kernel module " + module, "modprobe", module);
-      }
-      commands.require("apply sysctls", "sysctl", "--system");
+      loadModules();
+      configWriter().writeSysctl();
+      applySysctls();
     });
+  }
+
+  private void loadModules() throws IOException {
+    configWriter().writeModulesLoad();
+    for (String module : HostTuningRenderer.MODULES) {
+      commands.require("load kernel module " + module, "modprobe", module);
+    }
+  }
+
+  private void applySysctls() throws IOException {
+    commands.require("apply sysctls", "sysctl", "--system");
   }
 
   /**
@@ -480,6 +542,9 @@ public final class Node {
    * {@link UpgradeCommit}); empty when no upgrade was in flight.
    */
   public Optional<UpgradeRecord> commit() {
+    if (!hasLayout()) {
+      return Optional.empty();
+    }
     return upgradeOperation("commit", () -> new UpgradeCommit(upgradeContext()).run());
   }
 
@@ -489,6 +554,9 @@ public final class Node {
    */
   public RecoveryResult recoverUpgrade(AgentConfig applied) {
     Objects.requireNonNull(applied, "applied");
+    if (!hasLayout()) {
+      return new RecoveryResult(RecoveryResult.Outcome.NOTHING_TO_DO, Optional.empty(), List.of(), Optional.empty());
+    }
     MachineGoalState[] resolved = new MachineGoalState[1];
     java.util.function.Supplier<MachineGoalState> appliedGoal = () -> {
       if (resolved[0] == null) {
@@ -508,15 +576,34 @@ public final class Node {
    */
   @SuppressWarnings("try")
   public PruneReport pruneVersions() {
+    if (!hasLayout()) {
+      return new PruneReport(List.of(), List.of(), java.util.Map.of());
+    }
     return upgradeOperation("prune-versions", () -> {
       try (NodeLock.Hold hold = lock.acquire("prune versions")) {
-        return new VersionPruner(ports.files(), ports.processes(), layout, paths, new Teardown(ports, layout, paths)::removeTree).prune();
+        return new VersionPruner(ports.files(), ports.processes(), layout, paths, teardown()::removeTree).prune();
       }
     });
   }
 
   private UpgradeContext upgradeContext() {
-    return new UpgradeContext(ports.files(), ports.clock(), layout, tasks, lock, new Teardown(ports, layout, paths)::removeTree, params.log());
+    return new UpgradeContext(ports.files(), ports.clock(), layout, tasks, lock, teardown()::removeTree, params.log());
+  }
+
+  /**
+   * This node's teardown: the same layout and host paths, and the same {@link NodeLock}, so a
+   * teardown run while this node holds the lock re-enters it instead of being refused as busy.
+   */
+  public Teardown teardown() {
+    return new Teardown(ports, layout, paths, TeardownSettings.defaults(), params.log(), lock);
+  }
+
+  private boolean hasLayout() {
+    try {
+      return ports.files().exists(layout.root());
+    } catch (IOException e) {
+      throw new NodeException("read " + layout.root() + ": " + e.getMessage(), e);
+    }
   }
 
   private static <T> T upgradeOperation(String operation, java.util.concurrent.Callable<T> body) {

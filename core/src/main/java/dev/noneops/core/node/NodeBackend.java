@@ -2,6 +2,8 @@ package dev.noneops.core.node;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.task.Task;
+import dev.noneops.core.teardown.TeardownIncompleteException;
+import dev.noneops.core.teardown.TeardownReport;
 import dev.noneops.ports.systemd.UnitStatus;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,7 +14,8 @@ import java.util.Optional;
 /**
  * The isolation backend of a none node: the generic lifecycle (prepare, start, stop, status,
  * destroy) with the node's phases injected. Stop and status work without a configuration;
- * destroy delegates to the {@link NodeTeardown} given in {@link Params#teardown()}.
+ * destroy delegates to the {@link NodeTeardown} given in {@link Params#teardown()}, or to the
+ * node's own teardown.
  */
 public final class NodeBackend {
   private final Node node;
@@ -51,13 +54,17 @@ public final class NodeBackend {
   }
 
   /**
-   * Removes the node through the configured teardown.
-   *
-   * @throws NodeException when the node was built without one
+   * Removes the node: through {@link Params#teardown()} when one was given, else through the
+   * node's own {@link Node#teardown()} in the reset order, which shares the node's lock (so a
+   * caller that holds it is not refused as busy).
    */
   public void destroy() {
-    NodeTeardown teardown = node.params().teardown()
-        .orElseThrow(() -> new NodeException("destroy needs a teardown; none was given in Params.teardown"));
+    NodeTeardown teardown = node.params().teardown().orElse(() -> {
+      TeardownReport report = node.teardown().removeAll();
+      if (!report.complete()) {
+        throw new TeardownIncompleteException("destroy", report);
+      }
+    });
     node.tasks().execute(Task.of("destroy", teardown::destroy));
   }
 }

@@ -14,12 +14,18 @@ import java.util.Optional;
  * different address or namespace, and its cgroup is one of the node's (the pods' or
  * containerd.service's). A shim of Docker ({@code moby} namespace) or of another containerd
  * ({@code -address} elsewhere) is never this node's, whatever binary it runs.
+ *
+ * <p>The containerd address alone is no proof on a host where a containerd that does not run
+ * from the layout serves that socket (a distribution's containerd on the default socket): its
+ * shims name the same address. Such shims are this node's only by their executable.
  */
 final class ShimIdentity {
   /** The containerd namespace kubelet's CRI uses. */
   static final String KUBERNETES_NAMESPACE = "k8s.io";
 
   private static final String DELETED_SUFFIX = " (deleted)";
+  /** Where containerd listens when no {@code --address} is given. */
+  private static final String DEFAULT_ADDRESS = "/run/containerd/containerd.sock";
 
   /** What a process is to this node. */
   enum Verdict {
@@ -29,12 +35,15 @@ final class ShimIdentity {
     OURS,
     /** Another runtime's shim (another containerd address or namespace). */
     FOREIGN,
+    /** On this node's address, but a containerd not from the layout serves it, and not run from the layout. */
+    SERVED_BY_FOREIGN_CONTAINERD,
     /** Carries this node's address or binary but runs outside the node's cgroups. */
     OUTSIDE_NODE_CGROUPS
   }
 
   private final String address;
   private final Path layoutRoot;
+  private final Optional<String> foreignServer;
 
   /**
    * @param containerdAddress this node's containerd socket, {@code /run/containerd/containerd.sock}
@@ -42,8 +51,38 @@ final class ShimIdentity {
    * @param layoutRoot the agent-owned layout, where this node's shim binaries live
    */
   ShimIdentity(Path containerdAddress, Path layoutRoot) {
-    this.address = containerdAddress.normalize().toString();
-    this.layoutRoot = Objects.requireNonNull(layoutRoot, "layoutRoot").normalize();
+    this(containerdAddress.normalize().toString(), Objects.requireNonNull(layoutRoot, "layoutRoot").normalize(), Optional.empty());
+  }
+
+  private ShimIdentity(String address, Path layoutRoot, Optional<String> foreignServer) {
+    this.address = address;
+    this.layoutRoot = layoutRoot;
+    this.foreignServer = foreignServer;
+  }
+
+  /**
+   * This identity with what {@code processes} show about the containerd serving this node's
+   * address: when one runs that is not from the layout, its socket proves nothing.
+   */
+  ShimIdentity seeing(List<ProcessInfo> processes) {
+    for (ProcessInfo process : processes) {
+      if (!isContainerdDaemon(process)) {
+        continue;
+      }
+      String served = flag(process.argv(), "address").or(() -> flag(process.argv(), "a"))
+          .map(ShimIdentity::stripUnixScheme).orElse(DEFAULT_ADDRESS);
+      boolean fromLayout = executable(process).map(this::underLayout).orElse(false);
+      if (samePath(served, address) && !fromLayout) {
+        return new ShimIdentity(address, layoutRoot,
+            Optional.of("pid " + process.pid() + " " + executable(process).orElse(process.argv().get(0))));
+      }
+    }
+    return this;
+  }
+
+  /** The containerd serving this node's address that does not run from the layout, if one does. */
+  Optional<String> foreignServer() {
+    return foreignServer;
   }
 
   Verdict classify(ProcessInfo process) {
@@ -63,6 +102,9 @@ final class ShimIdentity {
     boolean byExecutable = executable(process).map(this::underLayout).orElse(false);
     if (!byArgv && !byExecutable) {
       return Verdict.FOREIGN;
+    }
+    if (!byExecutable && foreignServer.isPresent()) {
+      return Verdict.SERVED_BY_FOREIGN_CONTAINERD;
     }
     return inNodeCgroup(process.cgroup()) ? Verdict.OURS : Verdict.OUTSIDE_NODE_CGROUPS;
   }
@@ -95,6 +137,13 @@ final class ShimIdentity {
       return true;
     }
     return executable(process).map(exe -> baseName(exe).startsWith("containerd-shim")).orElse(false);
+  }
+
+  private static boolean isContainerdDaemon(ProcessInfo process) {
+    if (!process.argv().isEmpty() && baseName(process.argv().get(0)).equals("containerd")) {
+      return true;
+    }
+    return executable(process).map(exe -> baseName(exe).equals("containerd")).orElse(false);
   }
 
   private static Optional<String> executable(ProcessInfo process) {

@@ -39,8 +39,9 @@ final class ShimReaper {
       return;
     }
     List<ProcessInfo> killed = new ArrayList<>();
+    ShimIdentity seen = identity.seeing(all);
     for (ProcessInfo process : all) {
-      Verdict verdict = identity.classify(process);
+      Verdict verdict = seen.classify(process);
       switch (verdict) {
         case OURS -> {
           if (kill(process, report)) {
@@ -48,6 +49,8 @@ final class ShimReaper {
           }
         }
         case FOREIGN -> report.kept(Reason.FOREIGN_SHIM, describe(process), "another runtime's shim (address or namespace is not this node's)");
+        case SERVED_BY_FOREIGN_CONTAINERD -> report.kept(Reason.FOREIGN_SHIM, describe(process),
+            "the containerd serving its socket (" + seen.foreignServer().orElse("") + ") does not run from this node's layout");
         case OUTSIDE_NODE_CGROUPS -> report.kept(
             Reason.FOREIGN_SHIM, describe(process), "outside this node's cgroups (" + process.cgroup() + ")");
         case NOT_A_SHIM -> {}

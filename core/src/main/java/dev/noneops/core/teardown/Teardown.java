@@ -79,11 +79,48 @@ public final class Teardown {
   }
 
   /**
-   * Whether any trace of a none node is on the host: the layout directory, or a unit or drop-in
-   * carrying the marker. Works after the applied config is gone.
+   * Whether this node installed itself on the host: a unit or drop-in carrying the marker, its
+   * ownership record or applied configuration, the {@code current} link, an upgrade journal or
+   * saved configuration, or a version with a valid manifest. A lock file or an empty layout is no
+   * evidence (a bootstrap stopped before it installed anything leaves them), so a host whose
+   * kubelet and containerd are someone else's never has its data directories taken for this
+   * node's. Works after the applied config is gone.
    */
   public boolean present() throws IOException {
-    return ports.files().exists(layout.root()) || new UnitFiles(ports.files(), paths).anyOwned();
+    return new NodeEvidence(ports.files(), layout, paths).any();
+  }
+
+  /**
+   * On a host where no node is {@linkplain #present() present}: removes what a bootstrap leaves
+   * in the layout when it stopped before it installed anything — the lock file, the staging
+   * directory and then the layout directory once empty. Anything else in the layout is kept and
+   * reported; nothing outside it is touched. Does nothing when a node is present.
+   */
+  public TeardownReport removeBootstrapLeftovers() throws IOException, InterruptedException {
+    ReportBuilder report = new ReportBuilder(log);
+    if (present() || !ports.files().exists(layout.root())) {
+      return report.build();
+    }
+    SafeTreeRemover remover = treeRemover();
+    remover.remove(List.of(layout.staging()), true, report);
+    try {
+      if (ports.files().lstat(layout.lock()).map(FileMeta::isRegularFile).orElse(false)) {
+        ports.files().removeDurably(layout.lock());
+        report.removed(Action.CONFIG_FILE_REMOVED, layout.lock(), "the node lock of a bootstrap that installed nothing");
+      }
+      List<String> rest = ports.files().list(layout.root());
+      if (rest.isEmpty()) {
+        ports.files().removeDurably(layout.root());
+        report.removed(Action.DIRECTORY_REMOVED, layout.root(), "empty layout of a bootstrap that installed nothing");
+      } else {
+        report.kept(Reason.HOLDS_KEPT_ENTRIES, layout.root(), "holds entries with no evidence of this node: " + String.join(", ", rest));
+      }
+    } catch (IOException e) {
+      if (!HostIOException.hasErrno(e, Errno.ENOENT)) {
+        report.failed(layout.root(), "remove", e);
+      }
+    }
+    return report.build();
   }
 
   /** Stops this node's units (kubelet, containerd, LocalDNS, in that order); touches no file. */
@@ -98,6 +135,9 @@ public final class Teardown {
    */
   public TeardownReport removeConfig() throws InterruptedException {
     return locked("remove the node's configuration", report -> {
+      if (!markStarted(report)) {
+        return;
+      }
       units().remove(report);
       new OwnedConfigRemover(ports.files(), paths, layout, dataDirs()).remove(report);
     });
@@ -112,6 +152,9 @@ public final class Teardown {
    */
   public TeardownReport destroy() throws InterruptedException {
     return locked("destroy the node", report -> {
+      if (!markStarted(report)) {
+        return;
+      }
       units().remove(report);
       ShimIdentity identity = new ShimIdentity(containerdAddress(), layout.root());
       new ShimReaper(ports.processes(), ports.clock(), identity, settings).reap(report);
@@ -119,10 +162,10 @@ public final class Teardown {
       SafeTreeRemover remover = treeRemover();
       remover.remove(dataDirs(), true, report);
       removeCurrentLink(report);
+      remover.remove(layoutEntriesButTheNote(report), true, report);
       if (report.hasBlocking()) {
-        remover.remove(List.of(layout.root()), false, report);
         report.kept(Reason.HOLDS_KEPT_ENTRIES, layout.root(),
-            "the layout directory stays while part of the node is left, so the teardown can be run again");
+            "the layout directory and its teardown note stay while part of the node is left, so the teardown can be run again");
       } else {
         remover.remove(List.of(layout.root()), true, report);
       }
@@ -211,8 +254,41 @@ public final class Teardown {
     return paths.containerdRunDir().resolve("containerd.sock");
   }
 
+  /**
+   * Writes the teardown note into the layout (durably, once) before anything that proves the node
+   * is removed, so a teardown interrupted at any instant is still {@link #present()} and is run
+   * again; false (reported) when it cannot be written, and then nothing is removed.
+   */
+  private boolean markStarted(ReportBuilder report) {
+    Path marker = layout.teardownMarker();
+    try {
+      if (ports.files().exists(layout.root()) && !ports.files().exists(marker)) {
+        ports.files().writeDurably(marker, "a teardown of this node started; run 'noneops reset' again to finish it\n", 0600);
+      }
+      return true;
+    } catch (IOException e) {
+      report.failed(marker, "write the teardown note (nothing removed without it)", e);
+      return false;
+    }
+  }
+
   private UnitTeardown units() {
     return new UnitTeardown(ports.files(), ports.systemd(), paths, settings);
+  }
+
+  /** Every entry of the layout except the teardown note and the lock, which go last, with the layout. */
+  private List<Path> layoutEntriesButTheNote(ReportBuilder report) {
+    try {
+      return ports.files().list(layout.root()).stream()
+          .filter(name -> !name.equals(Layout.TEARDOWN) && !name.equals(Layout.LOCK))
+          .map(layout.root()::resolve)
+          .toList();
+    } catch (IOException e) {
+      if (!HostIOException.hasErrno(e, Errno.ENOENT)) {
+        report.failed(layout.root(), "list", e);
+      }
+      return List.of();
+    }
   }
 
   private void removeCurrentLink(ReportBuilder report) {

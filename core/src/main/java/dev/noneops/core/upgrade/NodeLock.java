@@ -13,6 +13,10 @@ import java.util.Optional;
  * instead of waiting. Within one process the lock is re-entrant: an upgrade that prepares a
  * version and writes configuration through operations that take the lock themselves holds it
  * once. The kernel releases it when the holder dies, so a crash never leaves the node locked.
+ *
+ * <p>The lock file lives in the layout, so only {@link #acquireCreatingLayout} (bootstrap, after
+ * its checks) may create the layout; every other operation on a host without one is refused with
+ * {@link NodeAbsentException} and leaves no trace.
  */
 public final class NodeLock {
   private static final int ROOT_MODE = 0755;
@@ -34,15 +38,32 @@ public final class NodeLock {
   }
 
   /**
-   * Takes the lock for {@code operation} (named in the busy error), creating the layout directory
-   * when it does not exist yet.
+   * Takes the lock for {@code operation} (named in the errors) on an existing node.
+   *
+   * @throws NodeAbsentException when the layout does not exist (nothing is created)
+   * @throws NodeBusyException when another process holds it
+   */
+  public Hold acquire(String operation) throws IOException {
+    return acquire(operation, false);
+  }
+
+  /**
+   * Takes the lock for {@code operation}, creating the layout directory when it does not exist
+   * yet: for the first install only, once it has checked the host.
    *
    * @throws NodeBusyException when another process holds it
    */
-  public synchronized Hold acquire(String operation) throws IOException {
+  public Hold acquireCreatingLayout(String operation) throws IOException {
+    return acquire(operation, true);
+  }
+
+  private synchronized Hold acquire(String operation, boolean createLayout) throws IOException {
     Objects.requireNonNull(operation, "operation");
     if (depth == 0) {
       if (!files.exists(layout.root())) {
+        if (!createLayout) {
+          throw new NodeAbsentException(layout.root(), operation);
+        }
         files.createDirectories(layout.root(), ROOT_MODE);
       }
       Optional<HostLock> lock = files.tryLock(layout.lock());

@@ -1,0 +1,74 @@
+package dev.noneops.core.teardown;
+
+import dev.noneops.core.install.VersionVerifier;
+import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.layout.Layout;
+import dev.noneops.core.layout.VersionNames;
+import dev.noneops.ports.Errno;
+import dev.noneops.ports.HostIOException;
+import dev.noneops.ports.files.FileMeta;
+import dev.noneops.ports.files.HostFiles;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What proves that this node installed itself on the host: a unit or drop-in carrying the
+ * marker, the ownership record or the applied configuration, the {@code current} link, the
+ * upgrade journal or saved configuration, a version with a valid manifest, or the note of a
+ * teardown that started and has not finished. A lock file, a
+ * staging directory or an empty layout prove nothing: they are what a bootstrap leaves that was
+ * stopped before it installed anything, and a teardown must not take a host's data directories
+ * for this node's on such grounds.
+ */
+final class NodeEvidence {
+  private final HostFiles files;
+  private final Layout layout;
+  private final HostPaths paths;
+
+  NodeEvidence(HostFiles files, Layout layout, HostPaths paths) {
+    this.files = files;
+    this.layout = layout;
+    this.paths = paths;
+  }
+
+  /** Each piece of evidence found, described; empty when the host shows no node of this kind. */
+  List<String> found() throws IOException {
+    List<String> found = new ArrayList<>();
+    if (new UnitFiles(files, paths).anyOwned()) {
+      found.add("a unit or drop-in carrying the marker");
+    }
+    for (var path : List.of(paths.ownershipRecord(), paths.appliedConfig(), layout.journal(), layout.confsnap(), layout.teardownMarker())) {
+      if (files.exists(path)) {
+        found.add(path.toString());
+      }
+    }
+    Optional<FileMeta> current = files.lstat(layout.current());
+    if (current.isPresent() && current.get().isSymlink()) {
+      found.add(layout.current() + " (the active-version link)");
+    }
+    VersionVerifier verifier = new VersionVerifier(files, layout);
+    for (String name : entries()) {
+      if (VersionNames.isSafe(name) && !name.startsWith(".") && verifier.manifest(name).isPresent()) {
+        found.add("version " + name + " with its manifest");
+      }
+    }
+    return found;
+  }
+
+  boolean any() throws IOException {
+    return !found().isEmpty();
+  }
+
+  private List<String> entries() throws IOException {
+    try {
+      return files.list(layout.root());
+    } catch (IOException e) {
+      if (HostIOException.hasErrno(e, Errno.ENOENT) || HostIOException.hasErrno(e, Errno.ENOTDIR)) {
+        return List.of();
+      }
+      throw e;
+    }
+  }
+}
