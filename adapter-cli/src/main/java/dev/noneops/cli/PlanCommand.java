@@ -32,7 +32,7 @@ public final class PlanCommand extends CliCommand {
   /** The JSON document of {@code plan --json}. */
   public record PlanReport(String action, String targetVersion, String activeVersion, boolean targetInstalled,
       boolean configurationChanged, List<String> created, List<String> changed, List<String> removed,
-      List<String> units, List<String> starts, List<String> restarts, List<PlannedDownload> downloads, List<String> notes) {}
+      List<String> takenOver, List<String> units, List<String> starts, List<String> restarts, List<PlannedDownload> downloads, List<String> notes) {}
 
   @Override
   protected ExitCode execute() throws Exception {
@@ -50,7 +50,7 @@ public final class PlanCommand extends CliCommand {
       }
       PlanReport report = new PlanReport(plan.action().command(), plan.targetVersion(), plan.activeVersion().orElse(null),
           plan.targetInstalled(), changed, strings(plan.created()), strings(plan.changed()), strings(plan.removed()),
-          strings(plan.units()), plan.starts(), plan.restarts(),
+          strings(plan.takenOver()), strings(plan.units()), plan.starts(), plan.restarts(),
           plan.downloads().stream().map(a -> new PlannedDownload(a.name(), a.url().toString())).toList(), notes);
       if (json()) {
         printJson(report);
@@ -61,6 +61,7 @@ public final class PlanCommand extends CliCommand {
         report.created().forEach(p -> out().println("create:   " + p));
         report.changed().forEach(p -> out().println("change:   " + p));
         report.removed().forEach(p -> out().println("remove:   " + p));
+        report.takenOver().forEach(p -> out().println("take over (saved, put back at reset): " + p));
         report.units().forEach(p -> out().println("unit:     " + p));
         report.starts().forEach(u -> out().println("start:    " + u));
         report.restarts().forEach(u -> out().println("restart:  " + u));

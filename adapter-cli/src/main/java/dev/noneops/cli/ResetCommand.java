@@ -49,7 +49,8 @@ public final class ResetCommand extends CliCommand {
         report.kept().forEach(k -> out().println("kept    " + k));
         out().println("no node on this host; nothing to reset");
       } else {
-        report.removed().forEach(r -> out().println("removed " + r));
+        report.removed().forEach(r -> out().println((r.action() == TeardownReport.Action.ORIGINAL_RESTORED ? "restored " + r.subject()
+            + " (" + r.detail() + ")" : "removed " + r)));
         hostCleanup.forEach(c -> out().println("removed " + c));
         report.kept().forEach(k -> out().println("kept    " + k));
         out().println(report.complete() ? "reset complete in " + BootstrapCommand.seconds(result.durationMs())

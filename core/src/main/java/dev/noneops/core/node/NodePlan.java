@@ -19,6 +19,8 @@ import java.util.Optional;
  * @param created paths that do not exist yet and would be written (files, links, directories)
  * @param changed existing paths whose content, mode or link target would be rewritten
  * @param removed paths this node wrote before that would be removed
+ * @param takenOver existing paths with something of the host's that the node would take over:
+ *     saved first, and put back as they were when the node is reset
  * @param units the unit files and drop-ins among {@code created} and {@code changed}
  * @param starts the services that would be started, in start order (the stack is not running)
  * @param restarts the services that would be restarted, in restart order
@@ -26,7 +28,7 @@ import java.util.Optional;
  * @param notes what the lists cannot say, one sentence each
  */
 public record NodePlan(Action action, String targetVersion, Optional<String> activeVersion, boolean targetInstalled,
-    List<Path> created, List<Path> changed, List<Path> removed, List<Path> units,
+    List<Path> created, List<Path> changed, List<Path> removed, List<Path> takenOver, List<Path> units,
     List<String> starts, List<String> restarts, List<Artifact> downloads, List<String> notes) {
 
   /** Which operation the configuration calls for. */
@@ -46,6 +48,7 @@ public record NodePlan(Action action, String targetVersion, Optional<String> act
     created = List.copyOf(created);
     changed = List.copyOf(changed);
     removed = List.copyOf(removed);
+    takenOver = List.copyOf(takenOver);
     units = List.copyOf(units);
     starts = List.copyOf(starts);
     restarts = List.copyOf(restarts);

@@ -43,9 +43,10 @@ final class NodePlanner {
     List<String> notes = new ArrayList<>();
 
     PlannedWrites planned = new PlannedWrites(host);
-    NodeConfigWriter writer = new NodeConfigWriter(
-        new SharedFileWriter(planned, new OwnershipStore(planned, node.hostPaths().ownershipRecord())),
-        node.hostPaths(), node.layout(), new VersionVerifier(planned, node.layout()));
+    OwnershipStore store = new OwnershipStore(planned, node.hostPaths().ownershipRecord());
+    SharedFileWriter shared = new SharedFileWriter(planned, store);
+    Path originals = SharedFileWriter.originalsBeside(planned, store).directory();
+    NodeConfigWriter writer = new NodeConfigWriter(shared, node.hostPaths(), node.layout(), new VersionVerifier(planned, node.layout()));
     if (action == NodePlan.Action.BOOTSTRAP) {
       writer.writeModulesLoad();
       writer.writeUnits(goal);
@@ -65,7 +66,7 @@ final class NodePlanner {
     List<Path> changed = new ArrayList<>();
     List<Path> removed = new ArrayList<>(planned.removed());
     for (Path path : planned.touched()) {
-      if (planned.removed().contains(path)) {
+      if (planned.removed().contains(path) || path.startsWith(originals)) {
         continue;
       }
       Optional<FileMeta> meta = host.lstat(path);
@@ -105,6 +106,7 @@ final class NodePlanner {
       }
     }
     List<Artifact> downloads = installed ? List.of() : goal.rootFs().artifacts();
-    return new NodePlan(action, target, active, installed, created, changed, removed, units, starts, restarts, downloads, notes);
+    List<Path> takenOver = shared.takenOver().stream().filter(p -> !node.hostPaths().ownershipRecord().equals(p)).distinct().toList();
+    return new NodePlan(action, target, active, installed, created, changed, removed, takenOver, units, starts, restarts, downloads, notes);
   }
 }

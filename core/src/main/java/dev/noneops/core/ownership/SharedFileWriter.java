@@ -6,8 +6,10 @@ import dev.noneops.ports.files.HostFiles;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Deque;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -19,9 +21,13 @@ import java.util.Optional;
  * content or mode; a link only when it is absent or points elsewhere. Each method reports
  * whether it changed anything, which is how a re-apply of an unchanged configuration restarts
  * nothing. Missing parent directories are created and recorded too, so teardown can remove the
- * directories this node created (and only those). The record is saved after every change: a
- * crash between a write and its record leaves a file unrecorded, which the next apply (finding
- * identical content) records.
+ * directories this node created (and only those).
+ *
+ * <p>A file or link that is at a path before this node first writes there is the host's, not the
+ * node's: it is saved first ({@link OriginalFiles}), and is put back as it was when the node lets
+ * the path go ({@link #removeOwned}, or teardown). A path the node takes over is recorded before
+ * it is written, so a crash at any instant never leaves a file of the node's that a later apply
+ * would take for the host's; {@link #takenOver()} lists the paths taken over by this writer.
  */
 public final class SharedFileWriter {
   /** The mode of parent directories created for shared files unless a caller asks otherwise. */
@@ -29,11 +35,28 @@ public final class SharedFileWriter {
 
   private final HostFiles files;
   private final OwnershipStore store;
+  private final OriginalFiles originals;
+  private final List<Path> takenOver = new ArrayList<>();
   private OwnershipRecord record;
 
+  /** A writer whose saved originals live beside the ownership record ({@link #originalsBeside}). */
   public SharedFileWriter(HostFiles files, OwnershipStore store) {
     this.files = Objects.requireNonNull(files, "files");
     this.store = Objects.requireNonNull(store, "store");
+    this.originals = originalsBeside(files, store);
+  }
+
+  /** The saved originals of the node whose ownership record {@code store} keeps. */
+  public static OriginalFiles originalsBeside(HostFiles files, OwnershipStore store) {
+    return new OriginalFiles(files, store.path().resolveSibling(ORIGINALS_DIR));
+  }
+
+  /** The directory beside the ownership record that holds the saved originals. */
+  public static final String ORIGINALS_DIR = "originals";
+
+  /** The paths this writer found with something of the host's there and took over, in order. */
+  public List<Path> takenOver() {
+    return List.copyOf(takenOver);
   }
 
   /** The record as this writer last saw or saved it. */
@@ -53,13 +76,19 @@ public final class SharedFileWriter {
   public boolean write(Path path, byte[] content, int mode, int parentMode) throws IOException {
     OwnedEntry entry = new OwnedEntry(path, OwnedEntry.Kind.FILE, sha256(content), mode);
     Optional<FileMeta> meta = files.lstat(path);
+    boolean taking = !record().owns(path);
+    if (taking && meta.isPresent()) {
+      takeOver(path, meta.get());
+    }
     boolean same = meta.isPresent()
         && meta.get().isRegularFile()
         && (meta.get().mode() & 07777) == mode
         && meta.get().size() == content.length
         && Arrays.equals(files.read(path), content);
-    if (same) {
+    if (same || taking) {
       remember(entry);
+    }
+    if (same) {
       return false;
     }
     ensureDirectory(path.getParent(), parentMode);
@@ -72,12 +101,19 @@ public final class SharedFileWriter {
   public boolean link(Path link, String target) throws IOException {
     OwnedEntry entry = new OwnedEntry(link, OwnedEntry.Kind.SYMLINK, target, 0);
     Optional<FileMeta> meta = files.lstat(link);
-    if (meta.isPresent() && meta.get().isSymlink() && files.readLink(link).equals(target)) {
+    if (meta.isPresent() && !meta.get().isSymlink()) {
+      throw new IOException("cannot link " + link + " -> " + target + ": a " + meta.get().type() + " is in the way");
+    }
+    boolean taking = !record().owns(link);
+    if (taking && meta.isPresent()) {
+      takeOver(link, meta.get());
+    }
+    if (meta.isPresent() && files.readLink(link).equals(target)) {
       remember(entry);
       return false;
     }
-    if (meta.isPresent() && !meta.get().isSymlink()) {
-      throw new IOException("cannot link " + link + " -> " + target + ": a " + meta.get().type() + " is in the way");
+    if (taking) {
+      remember(entry);
     }
     ensureDirectory(link.getParent(), DEFAULT_DIR_MODE);
     files.symlinkDurably(link, target);
@@ -113,7 +149,8 @@ public final class SharedFileWriter {
 
   /**
    * Removes {@code path} when this node recorded it and it still is what was recorded (same
-   * sha256 or link target); forgets it either way. True when it removed something.
+   * sha256 or link target), putting back what was there before the node when that was saved;
+   * forgets it either way. True when it removed or restored something.
    */
   public boolean removeOwned(Path path) throws IOException {
     Optional<OwnedEntry> entry = record().get(path);
@@ -122,9 +159,13 @@ public final class SharedFileWriter {
     }
     boolean removed = false;
     Optional<FileMeta> meta = files.lstat(path);
-    if (meta.isPresent() && stillOurs(entry.get(), meta.get())) {
-      files.removeDurably(path);
-      removed = true;
+    if (meta.isEmpty() || stillOurs(entry.get(), meta.get())) {
+      if (originals.restore(path)) {
+        removed = true;
+      } else if (meta.isPresent()) {
+        files.removeDurably(path);
+        removed = true;
+      }
     }
     record = record().without(path);
     store.save(record);
@@ -143,6 +184,11 @@ public final class SharedFileWriter {
   /** Lower-case hex sha256 of {@code content}. */
   public static String sha256(byte[] content) {
     return Hashing.sha256().hashBytes(content).toString();
+  }
+
+  private void takeOver(Path path, FileMeta meta) throws IOException {
+    originals.saveIfAbsent(path, meta);
+    takenOver.add(path);
   }
 
   private void remember(OwnedEntry entry) throws IOException {

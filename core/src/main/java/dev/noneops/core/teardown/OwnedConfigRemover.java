@@ -2,6 +2,7 @@ package dev.noneops.core.teardown;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
+import dev.noneops.core.ownership.OriginalFiles;
 import dev.noneops.core.ownership.OwnedEntry;
 import dev.noneops.core.ownership.OwnershipRecord;
 import dev.noneops.core.ownership.OwnershipStore;
@@ -25,7 +26,9 @@ import java.util.Optional;
  * <p>A shared file is this node's only when the ownership record lists it and it is still what
  * was recorded: a file with the recorded sha256, a symlink with the recorded target. A directory
  * the node created is removed only when empty. Anything changed since, or not recorded, is kept
- * and reported. Two cases need no record because the content proves the origin: a CNI plugin
+ * and reported. A file or link that was at the path before the node came (saved in
+ * {@link OriginalFiles} when the node took it over) is put back as it was instead of removed.
+ * Two cases need no record because the content proves the origin: a CNI plugin
  * link in {@code /opt/cni/bin} pointing into this node's layout (it would dangle once the layout
  * is gone), and units carrying the marker line (handled by {@link UnitTeardown} first).
  *
@@ -35,6 +38,7 @@ import java.util.Optional;
 final class OwnedConfigRemover {
   private final HostFiles files;
   private final OwnershipStore store;
+  private final OriginalFiles originals;
   private final HostPaths paths;
   private final Layout layout;
   private final List<Path> dataDirs;
@@ -45,6 +49,7 @@ final class OwnedConfigRemover {
     this.layout = layout;
     this.dataDirs = List.copyOf(dataDirs);
     this.store = new OwnershipStore(files, paths.ownershipRecord());
+    this.originals = SharedFileWriter.originalsBeside(files, store);
   }
 
   void remove(ReportBuilder report) {
@@ -70,6 +75,11 @@ final class OwnedConfigRemover {
     }
     reportUnrecorded(record, report);
     try {
+      originals.removeDirectoryIfEmpty();
+    } catch (IOException e) {
+      report.failed(originals.directory(), "remove", e);
+    }
+    try {
       store.delete();
       report.removed(Action.CONFIG_FILE_REMOVED, store.path(), "the ownership record");
     } catch (IOException e) {
@@ -86,14 +96,19 @@ final class OwnedConfigRemover {
     boolean data = underDataDir(path);
     try {
       Optional<FileMeta> meta = files.lstat(path);
-      if (meta.isEmpty()) {
-        return;
-      }
-      Optional<String> change = changeSinceWritten(entry, meta.get());
+      Optional<String> change = meta.isEmpty() ? Optional.empty() : changeSinceWritten(entry, meta.get());
       if (change.isPresent()) {
         if (!data) {
-          report.kept(Reason.CHANGED_BY_OTHERS, path, change.get());
+          report.kept(Reason.CHANGED_BY_OTHERS, path, change.get()
+              + (originals.has(path) ? "; the file that was here before the node is saved at " + originals.savedAt(path) : ""));
         }
+        return;
+      }
+      if (originals.restore(path)) {
+        report.removed(Action.ORIGINAL_RESTORED, path, "what was here before the node, byte for byte with its mode and owner");
+        return;
+      }
+      if (meta.isEmpty()) {
         return;
       }
       files.removeDurably(path);

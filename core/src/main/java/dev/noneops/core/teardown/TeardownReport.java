@@ -21,6 +21,8 @@ public record TeardownReport(List<Removed> removed, List<Kept> kept) {
     UNIT_FILE_REMOVED,
     SYSTEMD_RELOADED,
     CONFIG_FILE_REMOVED,
+    /** A file or link that was at a shared path before the node came was put back as it was. */
+    ORIGINAL_RESTORED,
     DIRECTORY_REMOVED,
     SHIM_KILLED,
     CGROUP_KILLED,
