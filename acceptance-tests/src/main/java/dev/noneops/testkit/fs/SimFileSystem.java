@@ -31,10 +31,10 @@ import java.util.function.LongSupplier;
  * The simulated kernel's file side: a tree of inodes on filesystems joined by mounts, strict like
  * the kernel (same errnos), with the durability model of the design's section 6.
  *
- * <p><b>Durability model.</b> Every inode has a volatile state and a durable state. A file's data
- * and mode become durable when the file is fsynced; a directory's entries (creates, renames,
- * unlinks, symlinks) when the directory is fsynced, which also makes the mode and owner of each of
- * its entries durable. Fsyncing a newly created file also makes its own name durable when the
+ * <p><b>Durability model.</b> Every inode has a volatile state and a durable state. A file's data,
+ * mode and owner become durable when the file is fsynced; a directory's entries (creates, renames,
+ * unlinks, symlinks) when the directory is fsynced, which does not make a {@code chmod} or
+ * {@code chown} of an entry durable: only an fsync of the entry itself does. Fsyncing a newly created file also makes its own name durable when the
  * directory has no durable entry of that name yet (as ext4's journal does), which is why a crash
  * inside a durable write can leave the temp file behind. {@link #crash()} throws the volatile
  * state away; a tmpfs keeps nothing.
