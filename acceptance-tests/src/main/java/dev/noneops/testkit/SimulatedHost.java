@@ -104,7 +104,7 @@ public final class SimulatedHost {
     kernel.registerPrograms(commands);
     artifacts = new SimArtifactRepository(gate.monitor());
     probes = new SimHealthProbes(gate, clock, unit -> systemd.peek(unit).isActive());
-    facts = new SimHostFacts(gate);
+    facts = new SimHostFacts(gate, fs);
     ports =
         new HostPorts(
             new SimHostFiles(gate, fs),
