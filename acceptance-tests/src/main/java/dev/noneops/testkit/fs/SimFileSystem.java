@@ -34,10 +34,10 @@ import java.util.function.LongSupplier;
  * <p><b>Durability model.</b> Every inode has a volatile state and a durable state. A file's data,
  * mode and owner become durable when the file is fsynced; a directory's entries (creates, renames,
  * unlinks, symlinks) when the directory is fsynced, which does not make a {@code chmod} or
- * {@code chown} of an entry durable: only an fsync of the entry itself does. Fsyncing a newly created file also makes its own name durable when the
- * directory has no durable entry of that name yet (as ext4's journal does), which is why a crash
- * inside a durable write can leave the temp file behind. {@link #crash()} throws the volatile
- * state away; a tmpfs keeps nothing.
+ * {@code chown} of an entry durable: only an fsync of the entry itself does. Fsyncing a newly
+ * created file also makes its own name durable when the directory has no durable entry of that
+ * name yet (as ext4's journal does), which is why a crash inside a durable write can leave the
+ * temp file behind. {@link #crash()} throws the volatile state away; a tmpfs keeps nothing.
  *
  * <p><b>Times.</b> Every inode has a change time and a modification time as {@code lstat} reports
  * them, taken from the host's wall clock and strictly increasing (fine-grained timestamps): a

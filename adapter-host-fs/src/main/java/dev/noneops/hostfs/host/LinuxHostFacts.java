@@ -19,9 +19,9 @@ import java.util.Optional;
 /**
  * Reads {@link HostInfo} from a Linux host: the JVM's architecture, {@code /proc/sys/kernel}
  * for the kernel release and host name, {@code /dev} for NVIDIA devices and KVM, and
- * {@code resolv.conf} for the upstream nameservers and the file kubelet gives pods. The proc and host roots are overridable so a
- * test can lay out a fake host in a temporary directory; reported device paths are always the
- * host's own ({@code /dev/...}).
+ * {@code resolv.conf} for the upstream nameservers and the file kubelet gives pods. The proc and
+ * host roots are overridable so a test can lay out a fake host in a temporary directory; reported
+ * device and file paths are always the host's own ({@code /dev/...}, {@code /etc/resolv.conf}).
  */
 public final class LinuxHostFacts implements HostFacts {
 
