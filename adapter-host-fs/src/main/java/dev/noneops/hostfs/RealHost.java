@@ -162,7 +162,10 @@ public final class RealHost {
 
     private Builder() {}
 
-    /** The proc file system for processes and kernel facts (default {@code /proc}). */
+    /**
+     * The proc file system for processes and kernel facts (default {@code /proc}). Moved without a
+     * {@link #cgroupRoot} of its own, the host has no cgroup hierarchy.
+     */
     public Builder procRoot(Path procRoot) {
       this.procRoot = absolute(procRoot, "procRoot");
       return this;
