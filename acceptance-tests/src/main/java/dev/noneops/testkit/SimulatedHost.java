@@ -106,7 +106,7 @@ public final class SimulatedHost {
     systemd.setProgramRefusal(new KubeletKernelDefaults(kernel::sysctl)::refusal);
     artifacts = new SimArtifactRepository(gate.monitor());
     probes = new SimHealthProbes(gate, clock, unit -> systemd.peek(unit).isActive());
-    facts = new SimHostFacts(gate);
+    facts = new SimHostFacts(gate, fs);
     ports =
         new HostPorts(
             new SimHostFiles(gate, fs),

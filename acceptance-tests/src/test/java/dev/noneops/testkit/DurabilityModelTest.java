@@ -8,6 +8,7 @@ import dev.noneops.testkit.gate.SimulatedCrash;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -104,15 +105,41 @@ class DurabilityModelTest {
   }
 
   @Test
-  void chmodBecomesDurableWithTheParentDirectory() throws IOException {
+  void aChmodIsLostByACrashEvenAfterAnFsyncOfItsDirectoryAndKeptByAnFsyncOfTheFile() throws IOException {
     files.writeDurably(file, "x", 0644);
-    files.chmod(file, 0600);
-    host.crash();
-    assertThat(files.lstat(file).orElseThrow().mode()).isEqualTo(0644);
     files.chmod(file, 0600);
     files.syncDirectory(dir);
     host.crash();
+    assertThat(files.lstat(file).orElseThrow().mode()).isEqualTo(0644);
+    files.chmod(file, 0600);
+    host.fs().fsync(file);
+    host.crash();
     assertThat(files.lstat(file).orElseThrow().mode()).isEqualTo(0600);
+  }
+
+  @Test
+  void aChownIsLostByACrashEvenAfterAnFsyncOfItsDirectoryAndKeptByAnFsyncOfTheFile() throws IOException {
+    files.writeDurably(file, "x", 0644);
+    files.chown(file, 1234, 5678);
+    files.syncDirectory(dir);
+    host.crash();
+    assertThat(files.lstat(file).orElseThrow()).satisfies(m -> assertThat(List.of(m.uid(), m.gid())).containsExactly(0, 0));
+    files.chown(file, 1234, 5678);
+    host.fs().fsync(file);
+    host.crash();
+    assertThat(files.lstat(file).orElseThrow()).satisfies(m -> assertThat(List.of(m.uid(), m.gid())).containsExactly(1234, 5678));
+  }
+
+  @Test
+  void aRenameInAnFsyncedDirectoryKeepsTheFilesModeAndOwner() throws IOException {
+    host.fs().seedFile(dir.resolve("staged"), "x", 0755);
+    host.fs().seedOwner(dir.resolve("staged"), 1234, 5678);
+    files.renameDurably(dir.resolve("staged"), file);
+    host.crash();
+    assertThat(files.lstat(file).orElseThrow()).satisfies(m -> {
+      assertThat(m.mode()).isEqualTo(0755);
+      assertThat(List.of(m.uid(), m.gid())).containsExactly(1234, 5678);
+    });
   }
 
   /** A durable write has five crash points: start, before write, before fsync, before rename, before the dir fsync. */

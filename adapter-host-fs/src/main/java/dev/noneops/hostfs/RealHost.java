@@ -11,6 +11,7 @@ import dev.noneops.hostfs.mounts.ProcMountTable;
 import dev.noneops.hostfs.mounts.StatxMountIds;
 import dev.noneops.hostfs.nativeio.Syscalls;
 import dev.noneops.hostfs.nativeio.Umount2;
+import dev.noneops.hostfs.process.NoCgroupHierarchy;
 import dev.noneops.hostfs.process.ProcProcessTable;
 import dev.noneops.hostfs.process.UnifiedCgroups;
 import dev.noneops.hostfs.time.SystemHostClock;
@@ -47,7 +48,9 @@ import java.util.function.Supplier;
 /**
  * Builds every host port except {@link Systemd} over the real Linux kernel. The proc root, the
  * cgroup v2 root, the mountinfo file and the host root that facts are read from can be moved, so
- * tests run against temporary trees and agents against a chroot.
+ * tests run against temporary trees and agents against a chroot. A moved proc root without a
+ * cgroup root means no cgroup hierarchy at all ({@link NoCgroupHierarchy}), never the running
+ * machine's {@code /sys/fs/cgroup}.
  *
  * <p>The first operation that needs the C library (an {@code lstat}, a mode or owner change, a
  * lock, a signal, an unmount, ...) fails with an {@link IllegalStateException} when jnr-posix
@@ -62,6 +65,7 @@ import java.util.function.Supplier;
 public final class RealHost {
 
   private static final Path DEFAULT_PROC = Path.of("/proc");
+  private static final Path DEFAULT_CGROUP_ROOT = Path.of("/sys/fs/cgroup");
 
   private final HostFiles files;
   private final ProcessTable processes;
@@ -75,7 +79,7 @@ public final class RealHost {
 
   private RealHost(Builder b) {
     Path procRoot = b.procRoot;
-    Path cgroupRoot = b.cgroupRoot;
+    Optional<Path> cgroupRoot = b.cgroupRoot();
     Path mountInfo = b.mountInfo != null ? b.mountInfo : procRoot.resolve("self/mountinfo");
     MountLookup lookup = new MountLookup(mountInfo);
     // The kernel's own answer (statx) is exact and costs one system call; a mount table that was
@@ -87,7 +91,9 @@ public final class RealHost {
     // Lambdas rather than method references: Syscalls is not even linked until one runs.
     this.files = new PosixHostFiles(() -> Syscalls.load(), path -> mountIds.get().mountIdOf(path));
     this.processes = new LazyProcessTable(new Lazy<>(() -> new ProcProcessTable(procRoot, Syscalls.load())));
-    this.cgroups = new LazyCgroups(new Lazy<>(() -> new UnifiedCgroups(cgroupRoot, procRoot.resolve("sys/kernel/osrelease"), Syscalls.load())));
+    this.cgroups = cgroupRoot.isEmpty()
+        ? new NoCgroupHierarchy()
+        : new LazyCgroups(new Lazy<>(() -> new UnifiedCgroups(cgroupRoot.get(), procRoot.resolve("sys/kernel/osrelease"), Syscalls.load())));
     this.mounts = new LazyMountTable(new Lazy<>(() -> new ProcMountTable(mountInfo, Umount2.load())));
     this.commands = new LazyCommandRunner(new Lazy<>(ProcessCommandRunner::new));
     this.downloads = new LazyArtifactDownloader(new Lazy<>(() -> HttpArtifactDownloader.create(downloadSettings, clock)));
@@ -148,7 +154,7 @@ public final class RealHost {
   /** Where the real host's parts are; every setting has the production default. */
   public static final class Builder {
     private Path procRoot = DEFAULT_PROC;
-    private Path cgroupRoot = Path.of("/sys/fs/cgroup");
+    private Path cgroupRoot;
     private Path mountInfo;
     private Path hostRoot = Path.of("/");
     private HttpArtifactDownloader.Settings downloadSettings = HttpArtifactDownloader.Settings.DEFAULT;
@@ -156,13 +162,19 @@ public final class RealHost {
 
     private Builder() {}
 
-    /** The proc file system for processes and kernel facts (default {@code /proc}). */
+    /**
+     * The proc file system for processes and kernel facts (default {@code /proc}). Moved without a
+     * {@link #cgroupRoot} of its own, the host has no cgroup hierarchy.
+     */
     public Builder procRoot(Path procRoot) {
       this.procRoot = absolute(procRoot, "procRoot");
       return this;
     }
 
-    /** The cgroup v2 mount (default {@code /sys/fs/cgroup}). */
+    /**
+     * The cgroup v2 mount. Unset, it is {@code /sys/fs/cgroup} when the proc root is not moved and
+     * none otherwise: the cgroups port is then an empty, unavailable hierarchy.
+     */
     public Builder cgroupRoot(Path cgroupRoot) {
       this.cgroupRoot = absolute(cgroupRoot, "cgroupRoot");
       return this;
@@ -190,6 +202,13 @@ public final class RealHost {
     public Builder clock(HostClock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
       return this;
+    }
+
+    private Optional<Path> cgroupRoot() {
+      if (cgroupRoot != null) {
+        return Optional.of(cgroupRoot);
+      }
+      return procRoot.equals(DEFAULT_PROC) ? Optional.of(DEFAULT_CGROUP_ROOT) : Optional.empty();
     }
 
     /** The ports; none of them binds the C library before its first use. */

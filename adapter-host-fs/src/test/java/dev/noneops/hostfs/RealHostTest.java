@@ -3,6 +3,7 @@ package dev.noneops.hostfs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.systemd.Systemd;
 import java.lang.reflect.Proxy;
@@ -74,6 +75,31 @@ class RealHostTest {
     assertThat(host.files().lstat(root).orElseThrow().mountId()).isEqualTo(1);
     assertThat(host.cgroups().available()).isTrue();
     assertThat(host.processes().list()).isEmpty();
+  }
+
+  @Test
+  void aMovedProcWithoutACgroupRootReachesNoCgroupHierarchy(@TempDir Path proc) throws Exception {
+    assertThat(Path.of("/sys/fs/cgroup")).as("the host's cgroup mount point").isDirectory();
+
+    var cgroups = RealHost.builder().procRoot(proc).build().cgroups();
+
+    assertThat(cgroups.available()).isFalse();
+    assertThat(cgroups.exists("/")).isFalse();
+    assertThat(cgroups.children("/")).isEmpty();
+    assertThat(cgroups.pids("/")).isEmpty();
+    assertThat(cgroups.supportsKill()).isFalse();
+    assertThatThrownBy(() -> cgroups.kill("/kubepods.slice")).isInstanceOf(HostIOException.class).hasMessageContaining("no cgroup root");
+    assertThatThrownBy(() -> cgroups.remove("/kubepods.slice")).isInstanceOf(HostIOException.class).hasMessageContaining("no cgroup root");
+  }
+
+  @Test
+  void theCgroupRootIsTheHostsWhenProcIsNotMovedAndTheGivenOneWhenItIs(@TempDir Path root) throws Exception {
+    Path proc = Files.createDirectories(root.resolve("proc"));
+    Path cgroups = Files.createDirectories(root.resolve("cgroup/kubepods.slice"));
+
+    assertThat(RealHost.create().cgroups().exists("/")).isTrue();
+    assertThat(RealHost.builder().procRoot(proc).cgroupRoot(cgroups.getParent()).build().cgroups().children("/"))
+        .containsExactly("/kubepods.slice");
   }
 
   @Test

@@ -38,6 +38,20 @@ public abstract class HostFilesContract {
     return Optional.empty();
   }
 
+  /**
+   * A power loss and reboot of the host under test, when the fixture can cause one (the simulated
+   * host can, the real kernel cannot); the durability tests are skipped otherwise.
+   */
+  protected Optional<PowerLoss> powerLoss() {
+    return Optional.empty();
+  }
+
+  /** A power loss and reboot: afterwards the host shows only what was durable. */
+  @FunctionalInterface
+  public interface PowerLoss {
+    void strike() throws IOException;
+  }
+
   /** Whether the fixture may give files to another owner (it runs as root). */
   protected boolean canChown() {
     return false;
@@ -395,6 +409,73 @@ public abstract class HostFilesContract {
     FileMeta meta = files().lstat(p("f")).orElseThrow();
     assertThat(meta.uid()).isEqualTo(1234);
     assertThat(meta.gid()).isEqualTo(5678);
+  }
+
+  @ParameterizedTest(name = "mode 0{0}")
+  @ValueSource(ints = {0700, 0600, 04755, 0444})
+  void chmodDurablySetsExactlyTheBitsOfAFile(int mode) throws IOException {
+    files().writeDurably(p("f"), "x", 0644);
+    files().chmodDurably(p("f"), mode);
+    assertThat(files().lstat(p("f")).orElseThrow().mode()).isEqualTo(mode);
+  }
+
+  @Test
+  void chmodDurablyOfADirectorySetsItsBitsAndKeepsItsEntries() throws IOException {
+    files().createDirectories(p("dir"), 0755);
+    files().writeDurably(p("dir/f"), "x", 0644);
+    files().chmodDurably(p("dir"), 0700);
+    assertThat(files().lstat(p("dir")).orElseThrow().mode()).isEqualTo(0700);
+    assertThat(files().list(p("dir"))).containsExactly("f");
+  }
+
+  @Test
+  void chownDurablyGivesTheFileToAnotherOwner() throws IOException {
+    assumeThat(canChown()).as("the fixture may chown").isTrue();
+    files().writeDurably(p("f"), "x", 0644);
+    files().chownDurably(p("f"), 1234, 5678);
+    FileMeta meta = files().lstat(p("f")).orElseThrow();
+    assertThat(meta.uid()).isEqualTo(1234);
+    assertThat(meta.gid()).isEqualTo(5678);
+    assertThat(meta.mode()).isEqualTo(0644);
+  }
+
+  @Test
+  void durableMetadataChangesOfNothingFailWithEnoent() {
+    failsWith(() -> files().chmodDurably(p("nothing"), 0644), Errno.ENOENT);
+    failsWith(() -> files().chownDurably(p("nothing"), 0, 0), Errno.ENOENT);
+  }
+
+  @Test
+  void durableMetadataChangesRefuseASymlinkAndLeaveItAndItsTargetAlone() throws IOException {
+    files().writeDurably(p("target"), "x", 0644);
+    files().symlinkDurably(p("link"), "target");
+    FileMeta target = files().lstat(p("target")).orElseThrow();
+    FileMeta link = files().lstat(p("link")).orElseThrow();
+
+    failsWith(() -> files().chmodDurably(p("link"), 0600), Errno.EINVAL);
+    failsWith(() -> files().chownDurably(p("link"), 1234, 5678), Errno.EINVAL);
+
+    assertThat(files().lstat(p("target")).orElseThrow()).isEqualTo(target);
+    assertThat(files().lstat(p("link")).orElseThrow()).isEqualTo(link);
+  }
+
+  @Test
+  void aDurableChmodOrChownSurvivesAPowerLoss() throws IOException {
+    assumeThat(powerLoss()).as("the fixture can cause a power loss").isPresent();
+    assumeThat(canChown()).as("the fixture may chown").isTrue();
+    files().writeDurably(p("mode"), "x", 0644);
+    files().writeDurably(p("owner"), "x", 0644);
+    files().createDirectories(p("dir"), 0755);
+
+    files().chmodDurably(p("mode"), 0755);
+    files().chownDurably(p("owner"), 1234, 5678);
+    files().chmodDurably(p("dir"), 0700);
+    powerLoss().get().strike();
+
+    assertThat(files().lstat(p("mode")).orElseThrow().mode()).isEqualTo(0755);
+    FileMeta owner = files().lstat(p("owner")).orElseThrow();
+    assertThat(List.of(owner.uid(), owner.gid())).containsExactly(1234, 5678);
+    assertThat(files().lstat(p("dir")).orElseThrow().mode()).isEqualTo(0700);
   }
 
   // ---------------------------------------------------------------- times

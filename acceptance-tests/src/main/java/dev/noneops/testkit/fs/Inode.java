@@ -134,15 +134,18 @@ final class Inode {
     durableMtime = mtime;
   }
 
-  /** fsync of this directory: its entries, and the mode and owner of each entry, become durable. */
+  /**
+   * fsync of this directory: its entries (which name leads to which inode) become durable, and the
+   * change time of each entry that has no pending mode or owner change (a rename's). An entry's
+   * mode and owner become durable only with an fsync of the entry itself.
+   */
   void syncDirectory() {
     syncSelf();
     durableEntries = new TreeMap<>(entries);
     for (Inode child : entries.values()) {
-      child.durableMode = child.mode;
-      child.durableUid = child.uid;
-      child.durableGid = child.gid;
-      child.durableCtime = child.ctime;
+      if (child.mode == child.durableMode && child.uid == child.durableUid && child.gid == child.durableGid) {
+        child.durableCtime = child.ctime;
+      }
     }
   }
 

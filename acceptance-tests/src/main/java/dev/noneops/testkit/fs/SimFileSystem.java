@@ -31,13 +31,13 @@ import java.util.function.LongSupplier;
  * The simulated kernel's file side: a tree of inodes on filesystems joined by mounts, strict like
  * the kernel (same errnos), with the durability model of the design's section 6.
  *
- * <p><b>Durability model.</b> Every inode has a volatile state and a durable state. A file's data
- * and mode become durable when the file is fsynced; a directory's entries (creates, renames,
- * unlinks, symlinks) when the directory is fsynced, which also makes the mode and owner of each of
- * its entries durable. Fsyncing a newly created file also makes its own name durable when the
- * directory has no durable entry of that name yet (as ext4's journal does), which is why a crash
- * inside a durable write can leave the temp file behind. {@link #crash()} throws the volatile
- * state away; a tmpfs keeps nothing.
+ * <p><b>Durability model.</b> Every inode has a volatile state and a durable state. A file's data,
+ * mode and owner become durable when the file is fsynced; a directory's entries (creates, renames,
+ * unlinks, symlinks) when the directory is fsynced, which does not make a {@code chmod} or
+ * {@code chown} of an entry durable: only an fsync of the entry itself does. Fsyncing a newly
+ * created file also makes its own name durable when the directory has no durable entry of that
+ * name yet (as ext4's journal does), which is why a crash inside a durable write can leave the
+ * temp file behind. {@link #crash()} throws the volatile state away; a tmpfs keeps nothing.
  *
  * <p><b>Times.</b> Every inode has a change time and a modification time as {@code lstat} reports
  * them, taken from the host's wall clock and strictly increasing (fine-grained timestamps): a
@@ -52,7 +52,8 @@ import java.util.function.LongSupplier;
  * {@code create-temp}, {@code write}, {@code fsync-file}, {@code rename}, {@code fsync-dir}; a
  * symlink flip {@code create-temp}, {@code rename}, {@code fsync-dir}; a directory creation
  * {@code mkdir}, {@code fsync-dir} per created level; a removal {@code unlink}, {@code fsync-dir};
- * a durable rename {@code rename}, {@code fsync-dir} (each parent).
+ * a durable rename {@code rename}, {@code fsync-dir} (each parent); a durable mode or owner change
+ * {@code chmod} or {@code chown}, {@code fsync-file}.
  */
 public final class SimFileSystem {
   private static final int MAX_SYMLINKS = 40;
@@ -467,6 +468,47 @@ public final class SimFileSystem {
     Located l = existing(path, false, "chown");
     requireWritable(l.mount(), "chown", path);
     l.inode().changeOwner(uid, gid);
+  }
+
+  /** The port's durable chmod of a regular file or directory: chmod, then fsync of the entry. */
+  public void chmodDurably(Path path, int mode) throws IOException {
+    requireMode(mode);
+    Located l = fsyncable(path, "chmod");
+    gate.firstStep("chmod");
+    l.inode().changeMode(mode);
+    gate.step("fsync-file");
+    syncEntry(l);
+  }
+
+  /** The port's durable chown of a regular file or directory: chown, then fsync of the entry. */
+  public void chownDurably(Path path, int uid, int gid) throws IOException {
+    if (uid < 0 || gid < 0) {
+      throw new IllegalArgumentException("uid and gid must not be negative: " + uid + ":" + gid);
+    }
+    Located l = fsyncable(path, "chown");
+    gate.firstStep("chown");
+    l.inode().changeOwner(uid, gid);
+    gate.step("fsync-file");
+    syncEntry(l);
+  }
+
+  /** {@code fsync(2)} of a located file or directory, with what it makes durable besides. */
+  private static void syncEntry(Located l) {
+    if (l.inode().isDirectory()) {
+      l.inode().syncDirectory();
+    } else {
+      syncFileAndNewName(l.parent().inode(), l.name(), l.inode());
+    }
+  }
+
+  /** An existing, writable regular file or directory (not followed if a symlink): what a durable metadata change can fsync. */
+  private Located fsyncable(Path path, String op) throws HostIOException {
+    Located l = existing(path, false, op);
+    if (l.inode().type != FileType.REGULAR && l.inode().type != FileType.DIRECTORY) {
+      throw new HostIOException(Errno.EINVAL, op + " durably (only a regular file or a directory)", path.toString());
+    }
+    requireWritable(l.mount(), op, path);
+    return l;
   }
 
   /** An exclusive lock on the file's inode; empty while anyone else holds it. */

@@ -123,6 +123,22 @@ public final class SimHostFiles implements HostFiles {
   }
 
   @Override
+  public void chmodDurably(Path path, int mode) throws IOException {
+    gate.call(PORT, "chmodDurably", true, PortGate.args(path, octal(mode)), () -> {
+      fs.chmodDurably(path, mode);
+      return null;
+    });
+  }
+
+  @Override
+  public void chownDurably(Path path, int uid, int gid) throws IOException {
+    gate.call(PORT, "chownDurably", true, PortGate.args(path, uid + ":" + gid), () -> {
+      fs.chownDurably(path, uid, gid);
+      return null;
+    });
+  }
+
+  @Override
   public Optional<HostLock> tryLock(Path lockFile) throws IOException {
     return gate.call(PORT, "tryLock", true, PortGate.args(lockFile), () -> fs.tryLock(lockFile));
   }

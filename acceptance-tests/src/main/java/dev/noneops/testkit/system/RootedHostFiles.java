@@ -103,6 +103,16 @@ public final class RootedHostFiles implements HostFiles {
   }
 
   @Override
+  public void chmodDurably(Path path, int mode) throws IOException {
+    host.chmodDurably(out(path), mode);
+  }
+
+  @Override
+  public void chownDurably(Path path, int uid, int gid) throws IOException {
+    host.chownDurably(out(path), uid, gid);
+  }
+
+  @Override
   public Optional<HostLock> tryLock(Path lockFile) throws IOException {
     return host.tryLock(out(lockFile));
   }

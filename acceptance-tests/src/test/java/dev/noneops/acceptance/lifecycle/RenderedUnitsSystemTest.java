@@ -39,7 +39,8 @@ class RenderedUnitsSystemTest {
     LocalDnsSpec dns = new LocalDnsSpec(TRUE, "localdns0", "169.254.20.10", 53, "cluster.local", "10.0.0.10", List.of("192.0.2.53"));
     ContainerdSpec containerd = new ContainerdSpec("pause", TRUE, TRUE, "/opt/cni/bin", "/etc/cni/net.d", "0.0.0.0:10257", false);
     KubeletSpec kubelet = new KubeletSpec(TRUE, new KubeletAuth.BootstrapToken("abcdef.0123456789abcdef"), "https://api", new byte[] {1},
-        "169.254.20.10", new TreeMap<>(Map.of("example.com/pool", "blue", "node-role.kubernetes.io/worker", "")), List.of("a=b:NoSchedule"));
+        "169.254.20.10", new TreeMap<>(Map.of("example.com/pool", "blue", "node-role.kubernetes.io/worker", "")), List.of("a=b:NoSchedule"),
+        "/etc/resolv.conf");
     Files.write(dir.resolve("localdns.service"), StackUnits.localDns(dns, Path.of("/etc/unbounded/localdns/Corefile")));
     Files.write(dir.resolve("containerd.service"), StackUnits.containerd(containerd, paths.containerdConfig()));
     Files.write(dir.resolve("kubelet.service"), StackUnits.kubelet(kubelet, dns, paths));

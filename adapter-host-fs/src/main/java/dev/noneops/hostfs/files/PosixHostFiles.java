@@ -55,6 +55,7 @@ import jnr.posix.NanosecondFileStat;
  * {@value HostFiles#TEMP_PREFIX}{@code ...} in the target's own directory (so the rename never
  * crosses a filesystem), {@code fsync} of the file, {@code rename(2)}, {@code fsync} of the
  * directory. Modes are applied with {@code chmod} after creation, so the umask never masks them.
+ * A durable mode or owner change fsyncs the entry itself after the {@code chmod} or {@code chown}.
  */
 public final class PosixHostFiles implements HostFiles {
 
@@ -423,6 +424,34 @@ public final class PosixHostFiles implements HostFiles {
   public void chown(Path path, int uid, int gid) throws IOException {
     requireAbsolute(path);
     syscalls().lchown(path, uid, gid);
+  }
+
+  @Override
+  public void chmodDurably(Path path, int mode) throws IOException {
+    requireAbsolute(path);
+    requireMode(mode);
+    requireFsyncable(path, "chmod");
+    syscalls().lchmod(path, mode);
+    Fsync.entry(path);
+  }
+
+  @Override
+  public void chownDurably(Path path, int uid, int gid) throws IOException {
+    requireAbsolute(path);
+    requireFsyncable(path, "chown");
+    syscalls().lchown(path, uid, gid);
+    Fsync.entry(path);
+  }
+
+  /** Only a regular file or a directory can be opened for its fsync without side effects (a FIFO's open blocks). */
+  private void requireFsyncable(Path path, String operation) throws IOException {
+    Optional<FileType> type = typeOf(path);
+    if (type.isEmpty()) {
+      throw new HostIOException(Errno.ENOENT, operation, path.toString());
+    }
+    if (type.get() != FileType.REGULAR && type.get() != FileType.DIRECTORY) {
+      throw new HostIOException(Errno.EINVAL, operation + " durably (only a regular file or a directory)", path.toString());
+    }
   }
 
   @Override

@@ -14,13 +14,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Reads {@link HostInfo} from a Linux host: the JVM's architecture, {@code /proc/sys/kernel}
  * for the kernel release and host name, {@code /dev} for NVIDIA devices and KVM, and
- * {@code resolv.conf} for the upstream nameservers. The proc and host roots are overridable so a
- * test can lay out a fake host in a temporary directory; reported device paths are always the
- * host's own ({@code /dev/...}).
+ * {@code resolv.conf} for the upstream nameservers and the file kubelet gives pods. The proc and
+ * host roots are overridable so a test can lay out a fake host in a temporary directory; reported
+ * device and file paths are always the host's own ({@code /dev/...}, {@code /etc/resolv.conf}).
  */
 public final class LinuxHostFacts implements HostFacts {
 
@@ -43,13 +44,15 @@ public final class LinuxHostFacts implements HostFacts {
 
   @Override
   public HostInfo read() throws IOException {
+    ResolvConf.Resolvers resolvers = resolvers();
     return new HostInfo(
         goArch(osArch),
         readTrimmed(procRoot.resolve("sys/kernel/osrelease")),
         readTrimmed(procRoot.resolve("sys/kernel/hostname")),
         gpuDevices(),
         Files.exists(hostPath("dev/kvm")),
-        upstreamNameservers());
+        resolvers.upstreams(),
+        resolvers.kubeletResolvConf());
   }
 
   /** The Go architecture name for a JVM {@code os.arch}. */
@@ -84,13 +87,12 @@ public final class LinuxHostFacts implements HostFacts {
     return devices;
   }
 
-  private List<String> upstreamNameservers() throws IOException {
-    List<String> servers = ResolvConf.nameservers(readOrEmpty(hostPath("etc/resolv.conf")));
-    if (ResolvConf.pointsAtResolvedStub(servers)) {
-      servers = ResolvConf.nameservers(readOrEmpty(hostPath("run/systemd/resolve/resolv.conf")));
-    }
-    servers.remove(ResolvConf.RESOLVED_STUB);
-    return servers;
+  private ResolvConf.Resolvers resolvers() throws IOException {
+    String own = readIfPresent(hostPath("etc/resolv.conf")).orElse("");
+    Optional<String> resolved = ResolvConf.pointsAtResolvedStub(ResolvConf.nameservers(own))
+        ? readIfPresent(hostPath("run/systemd/resolve/resolv.conf"))
+        : Optional.empty();
+    return ResolvConf.resolvers(own, resolved);
   }
 
   private static List<String> nonDirectories(Path dir) throws IOException {
@@ -120,11 +122,11 @@ public final class LinuxHostFacts implements HostFacts {
     }
   }
 
-  private static String readOrEmpty(Path file) throws IOException {
+  private static Optional<String> readIfPresent(Path file) throws IOException {
     try {
-      return Files.readString(file, StandardCharsets.UTF_8);
+      return Optional.of(Files.readString(file, StandardCharsets.UTF_8));
     } catch (NoSuchFileException e) {
-      return "";
+      return Optional.empty();
     } catch (IOException e) {
       throw IoErrors.translate(e, "read", file);
     }

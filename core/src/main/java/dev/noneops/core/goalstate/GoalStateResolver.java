@@ -156,7 +156,8 @@ public final class GoalStateResolver {
           Base64.getDecoder().decode(config.cluster().caCertBase64().replace("\r", "").replace("\n", "")),
           dns.bindAddress(),
           config.kubelet().labels(),
-          config.kubelet().registerWithTaints());
+          config.kubelet().registerWithTaints(),
+          host.kubeletResolvConf().toString());
       List<String> upstreams = host.upstreamNameservers().stream().filter(ns -> !ns.equals(dns.bindAddress())).toList();
       LocalDnsSpec localDnsSpec = new LocalDnsSpec(bin(LOCALDNS_BINARY), dns.interfaceName(), dns.bindAddress(), LOCALDNS_PORT,
           dns.clusterDomain(), config.cluster().clusterDns(), upstreams);

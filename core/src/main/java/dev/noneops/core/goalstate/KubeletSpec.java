@@ -15,6 +15,8 @@ import java.util.SortedMap;
  * @param clusterDns what kubelet's {@code --cluster-dns} points at: the LocalDNS address
  * @param nodeLabels node labels, sorted by key
  * @param registerWithTaints taints, {@code key=value:Effect}
+ * @param resolvConf what kubelet's {@code --resolv-conf} points at: the host's resolv.conf with
+ *     servers pods can reach
  */
 public record KubeletSpec(
     String kubeletBinPath,
@@ -23,7 +25,8 @@ public record KubeletSpec(
     byte[] caCertPem,
     String clusterDns,
     SortedMap<String, String> nodeLabels,
-    List<String> registerWithTaints) {
+    List<String> registerWithTaints,
+    String resolvConf) {
   public KubeletSpec {
     Objects.requireNonNull(kubeletBinPath, "kubeletBinPath");
     Objects.requireNonNull(auth, "auth");
@@ -32,6 +35,7 @@ public record KubeletSpec(
     Objects.requireNonNull(clusterDns, "clusterDns");
     nodeLabels = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(nodeLabels));
     registerWithTaints = List.copyOf(registerWithTaints);
+    Objects.requireNonNull(resolvConf, "resolvConf");
   }
 
   @Override

@@ -219,7 +219,7 @@ public final class VersionInstaller {
         throw new InstallException(version, InstallException.Reason.FILES, "binary name is not a file name: '" + binary.fileName() + "'", null);
       }
       String rel = Layout.BIN + "/" + binary.fileName();
-      files.chmod(download, 0755);
+      files.chmodDurably(download, 0755);
       files.renameDurably(download, staged.resolve(rel));
       entries.add(new Manifest.Entry(rel, result.bytes(), 0755, result.sha256().hex()));
     } else {

@@ -113,7 +113,7 @@ public final class StackUnits {
         "--pod-max-pids=-1",
         "--protect-kernel-defaults=true",
         "--read-only-port=0",
-        "--resolv-conf=/etc/resolv.conf",
+        "--resolv-conf=" + spec.resolvConf(),
         "--streaming-connection-idle-timeout=4h",
         "--tls-cipher-suites=" + String.join(",", TLS_CIPHER_SUITES))) {
       args.add(new UnitFile.Literal(flag));

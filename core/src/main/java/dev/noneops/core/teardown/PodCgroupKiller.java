@@ -30,7 +30,8 @@ import java.util.Optional;
  *
  * <p>How: {@code cgroup.kill} (Linux 5.14+) kills a whole subtree atomically, including processes
  * forked meanwhile; without it every pid found in the subtree gets SIGKILL. Either is repeated
- * until the subtree is empty or the deadline passes.
+ * until the subtree is empty or the deadline passes. Without a cgroup v2 hierarchy nothing is
+ * touched and each pod hierarchy is reported as skipped.
  */
 final class PodCgroupKiller {
 
@@ -64,6 +65,9 @@ final class PodCgroupKiller {
 
   private void end(ReportBuilder report, boolean remove) throws InterruptedException {
     if (!cgroups.available()) {
+      for (String hierarchy : POD_HIERARCHIES) {
+        report.kept(Reason.NO_CGROUP_HIERARCHY, hierarchy, "no cgroup v2 hierarchy on this host: not killed or removed");
+      }
       return;
     }
     for (String hierarchy : POD_HIERARCHIES) {

@@ -52,6 +52,11 @@ public record TeardownReport(List<Removed> removed, List<Kept> kept) {
     FOREIGN_MOUNT(false),
     /** A directory still holding entries that were kept for one of the other reasons. */
     HOLDS_KEPT_ENTRIES(false),
+    /**
+     * A pod cgroup hierarchy that was not looked at: the host offers no cgroup v2 hierarchy (none
+     * is mounted, or none was given to a host whose proc root is moved).
+     */
+    NO_CGROUP_HIERARCHY(false),
     /** A mount below a data directory that could not be unmounted; its subtree is untouched. */
     STILL_MOUNTED(true),
     /** A unit, process or cgroup of this node that did not stop by the deadline. */

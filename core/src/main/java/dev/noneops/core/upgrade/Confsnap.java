@@ -236,7 +236,7 @@ public final class Confsnap {
         files.writeDurably(path, s.content(), s.mode());
         FileMeta written = files.lstat(path).orElseThrow(() -> new IllegalStateException("restored file vanished: " + path));
         if (written.uid() != s.uid() || written.gid() != s.gid()) {
-          files.chown(path, s.uid(), s.gid());
+          files.chownDurably(path, s.uid(), s.gid());
           files.syncDirectory(path.getParent());
         }
         return true;

@@ -122,6 +122,16 @@ public final class PlannedWrites implements HostFiles {
   }
 
   @Override
+  public void chmodDurably(Path path, int mode) {
+    touch(path);
+  }
+
+  @Override
+  public void chownDurably(Path path, int uid, int gid) {
+    touch(path);
+  }
+
+  @Override
   public Optional<HostLock> tryLock(Path lockFile) {
     throw new IllegalStateException("planning writes takes no lock: " + lockFile);
   }

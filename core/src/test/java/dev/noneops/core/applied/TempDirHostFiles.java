@@ -184,6 +184,24 @@ final class TempDirHostFiles implements HostFiles {
   }
 
   @Override
+  public void chmodDurably(Path path, int mode) throws IOException {
+    chmod(path, mode);
+    fsync(path);
+  }
+
+  @Override
+  public void chownDurably(Path path, int uid, int gid) throws IOException {
+    chown(path, uid, gid);
+    fsync(path);
+  }
+
+  private static void fsync(Path path) throws IOException {
+    try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+      ch.force(true);
+    }
+  }
+
+  @Override
   public Optional<HostLock> tryLock(Path lockFile) throws IOException {
     requireAbsolute(lockFile);
     FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);

@@ -25,7 +25,7 @@ class RenderersTest {
       BIN + "/coredns", "localdns0", "169.254.20.10", 53, "cluster.local", "10.0.0.10", List.of("168.63.129.16", "2001:db8::1"));
   private static final KubeletSpec TOKEN_KUBELET = new KubeletSpec(BIN + "/kubelet", new KubeletAuth.BootstrapToken("abcdef.0123456789abcdef"),
       "https://api.example:443", "PEM".getBytes(StandardCharsets.UTF_8), "169.254.20.10", new TreeMap<>(Map.of("b", "2", "a", "1")),
-      List.of("z=1:NoSchedule", "a=b:NoExecute"));
+      List.of("z=1:NoSchedule", "a=b:NoExecute"), "/etc/resolv.conf");
 
   private static String text(byte[] bytes) {
     return new String(bytes, StandardCharsets.UTF_8);
@@ -251,7 +251,8 @@ class RenderersTest {
 
   @Test
   void execCredentialDropsTheBootstrapFlag() {
-    KubeletSpec exec = new KubeletSpec(BIN + "/kubelet", execAuth(), "https://api", new byte[] {1}, "169.254.20.10", new TreeMap<>(), List.of());
+    KubeletSpec exec = new KubeletSpec(BIN + "/kubelet", execAuth(), "https://api", new byte[] {1}, "169.254.20.10", new TreeMap<>(), List.of(),
+        "/etc/resolv.conf");
     assertThat(text(StackUnits.kubeletDropIns(exec, PATHS).get("10-kubeconfig.conf")))
         .contains("Environment=\"KUBELET_KUBECONFIG_ARGS=--kubeconfig=/var/lib/kubelet/kubeconfig --rotate-certificates=true\"");
   }
@@ -259,7 +260,7 @@ class RenderersTest {
   @Test
   void aLabelWithWhitespaceCannotSmuggleAKubeletFlag() {
     KubeletSpec bad = new KubeletSpec(BIN + "/kubelet", TOKEN_KUBELET.auth(), "https://api", new byte[] {1}, "169.254.20.10",
-        new TreeMap<>(Map.of("a", "b --anonymous-auth=true")), List.of());
+        new TreeMap<>(Map.of("a", "b --anonymous-auth=true")), List.of(), "/etc/resolv.conf");
     assertThatThrownBy(() -> StackUnits.kubeletDropIns(bad, PATHS)).isInstanceOf(IllegalArgumentException.class);
   }
 
@@ -291,7 +292,8 @@ class RenderersTest {
 
   @Test
   void execKubeconfigCarriesTheNonInteractivePlugin() {
-    KubeletSpec exec = new KubeletSpec(BIN + "/kubelet", execAuth(), "https://api.example:443", new byte[] {1}, "169.254.20.10", new TreeMap<>(), List.of());
+    KubeletSpec exec = new KubeletSpec(BIN + "/kubelet", execAuth(), "https://api.example:443", new byte[] {1}, "169.254.20.10", new TreeMap<>(), List.of(),
+        "/etc/resolv.conf");
     KubeconfigRenderer.Kubeconfig rendered = KubeconfigRenderer.render(exec, PATHS);
     assertThat(rendered.path()).isEqualTo(PATHS.kubeconfig());
     assertThat(text(rendered.content())).endsWith("""
@@ -347,6 +349,19 @@ class RenderersTest {
         Map.entry("bridge", "/opt/unbounded/node/current/libexec/cni/bridge"),
         Map.entry("loopback", "/opt/unbounded/node/current/libexec/cni/loopback"));
     assertThatThrownBy(() -> CniLinks.plan(List.of("../evil"), LAYOUT)).hasMessageContaining("../evil");
+  }
+
+  @Test
+  void kubeletsResolvConfIsExactlyTheFileOfItsSpec() {
+    KubeletSpec resolved = new KubeletSpec(TOKEN_KUBELET.kubeletBinPath(), TOKEN_KUBELET.auth(), TOKEN_KUBELET.apiServer(),
+        TOKEN_KUBELET.caCertPem(), TOKEN_KUBELET.clusterDns(), TOKEN_KUBELET.nodeLabels(), TOKEN_KUBELET.registerWithTaints(),
+        "/run/systemd/resolve/resolv.conf");
+    String plain = text(StackUnits.kubelet(TOKEN_KUBELET, DNS, PATHS));
+    String flag = "\n    --resolv-conf=/etc/resolv.conf \\\n";
+
+    assertThat(plain).containsOnlyOnce(flag).doesNotContain("/run/systemd/resolve");
+    assertThat(text(StackUnits.kubelet(resolved, DNS, PATHS)))
+        .isEqualTo(plain.replace(flag, "\n    --resolv-conf=/run/systemd/resolve/resolv.conf \\\n"));
   }
 
   @Test

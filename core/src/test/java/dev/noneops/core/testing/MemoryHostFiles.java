@@ -254,6 +254,18 @@ public final class MemoryHostFiles implements HostFiles {
   @Override
   public void chown(Path path, int uid, int gid) {}
 
+  /** {@inheritDoc} Memory loses nothing, so this is {@link #chmod}. */
+  @Override
+  public void chmodDurably(Path path, int mode) throws IOException {
+    chmod(path, mode);
+  }
+
+  /** {@inheritDoc} Memory loses nothing, so this is {@link #chown}. */
+  @Override
+  public void chownDurably(Path path, int uid, int gid) {
+    chown(path, uid, gid);
+  }
+
   @Override
   public Optional<HostLock> tryLock(Path lockFile) {
     return Optional.of(() -> {});

@@ -20,11 +20,15 @@ import java.util.Optional;
  *       starts with {@value #TEMP_PREFIX}), which the caller's recovery removes;
  *   <li>a symlink flip is: temp link, {@code rename(2)}, {@code fsync} the directory;
  *   <li>a removal is: {@code unlink}/{@code rmdir}, {@code fsync} the directory;
- *   <li>a directory creation is: {@code mkdir}, {@code fsync} the parent.
+ *   <li>a directory creation is: {@code mkdir}, {@code fsync} the parent;
+ *   <li>a mode or owner change is: {@code chmod}/{@code chown}, {@code fsync} the entry itself
+ *       (an fsync of its directory makes names durable, not an entry's mode or owner).
  * </ul>
  *
- * <p>Non-durable operations ({@link #delete}) exist for bulk work such as tearing down a data
- * directory; the caller ends them with {@link #syncDirectory}.
+ * <p>Non-durable operations ({@link #delete}, {@link #chmod}, {@link #chown}) exist for bulk work
+ * such as tearing down a data directory; the caller ends a {@code delete} with
+ * {@link #syncDirectory}, and uses {@link #chmodDurably} or {@link #chownDurably} for a mode or
+ * owner that must survive a power loss.
  *
  * <p><b>Errors.</b> Operating-system failures are {@link dev.noneops.ports.HostIOException}s with
  * the precise errno ({@code ENOENT}, {@code ENOTEMPTY}, {@code ENOSPC}, {@code EIO}, ...), the
@@ -117,11 +121,30 @@ public interface HostFiles {
   /** Fsyncs a directory, making every entry created, renamed or removed in it durable. */
   void syncDirectory(Path dir) throws IOException;
 
-  /** Sets the permission bits of an existing entry (following no symlink). */
+  /**
+   * Sets the permission bits of an existing entry (following no symlink). Not durable: a power
+   * loss may undo it, even after an fsync of its directory.
+   */
   void chmod(Path path, int mode) throws IOException;
 
-  /** Sets the owner of an existing entry (following no symlink). */
+  /**
+   * Sets the owner of an existing entry (following no symlink). Not durable: a power loss may
+   * undo it, even after an fsync of its directory.
+   */
   void chown(Path path, int uid, int gid) throws IOException;
+
+  /**
+   * Durably sets the permission bits of an existing regular file or directory: {@code chmod},
+   * then {@code fsync} of the entry. ENOENT when absent; EINVAL for any other kind of entry (a
+   * symlink, a device node, a FIFO, a socket), which cannot be fsynced without opening it.
+   */
+  void chmodDurably(Path path, int mode) throws IOException;
+
+  /**
+   * Durably sets the owner of an existing regular file or directory: {@code chown}, then
+   * {@code fsync} of the entry. ENOENT when absent; EINVAL for any other kind of entry.
+   */
+  void chownDurably(Path path, int uid, int gid) throws IOException;
 
   /**
    * Takes an exclusive lock on {@code lockFile} (created with mode 0600 when missing) without

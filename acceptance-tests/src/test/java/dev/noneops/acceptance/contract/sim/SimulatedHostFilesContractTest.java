@@ -32,6 +32,11 @@ class SimulatedHostFilesContractTest extends HostFilesContract {
   }
 
   @Override
+  protected Optional<PowerLoss> powerLoss() {
+    return Optional.of(host::crash);
+  }
+
+  @Override
   protected boolean canChown() {
     return true;
   }
