@@ -54,6 +54,18 @@ class PreExistingSharedFilesTest {
   }
 
   @Test
+  void theRestoredOwnerSurvivesAPowerLossRightAfterTheReset() throws Exception {
+    anOperatorsFiles();
+    FileTreeSnapshot before = host.snapshot();
+    cli.run("bootstrap");
+    cli.run("reset");
+
+    host.crash();
+
+    assertThat(host.snapshot().entry(CONTAINERD_CONFIG.toString())).isEqualTo(before.entry(CONTAINERD_CONFIG.toString()));
+  }
+
+  @Test
   void aFileIdenticalToWhatTheNodeWritesIsStillTheOperatorsAndStays() throws Exception {
     cli.configure(CliOnSimulatedHost.CONFIG, ConfigJson.of("1.31.4").json());
     cli.run("bootstrap");
