@@ -105,7 +105,7 @@ public final class OriginalFiles {
       int gid = d.path("gid").asInt();
       Optional<FileMeta> written = files.lstat(path);
       if (written.isPresent() && (written.get().uid() != uid || written.get().gid() != gid)) {
-        files.chown(path, uid, gid);
+        files.chownDurably(path, uid, gid);
       }
     }
     forget(path);
