@@ -71,6 +71,39 @@ class ConfigValidatorTest {
   }
 
   @Nested
+  class MachineName {
+    @Test
+    void acceptsAKubernetesObjectName() {
+      assertThat(violations(with(tokenTree(), "MachineName", "worker-1.pool-a"))).isEmpty();
+      assertThat(violations(with(tokenTree(), "MachineName", "a".repeat(253)))).isEmpty();
+    }
+
+    @Test
+    void mayBeLeftUnset() {
+      assertThat(violations(without(tokenTree(), "MachineName"))).isEmpty();
+    }
+
+    @Test
+    void rejectsANameThatIsNotADnsSubdomain() {
+      assertOnlyViolation(with(tokenTree(), "MachineName", "Worker_1"), "MachineName",
+          "is not a Kubernetes object name (a DNS-1123 subdomain such as worker-1): must consist of lower case alphanumeric "
+              + "characters, '-' or '.', and must start and end with an alphanumeric character");
+      assertOnlyViolation(with(tokenTree(), "MachineName", "../etc"), "MachineName",
+          "is not a Kubernetes object name (a DNS-1123 subdomain such as worker-1): must consist of lower case alphanumeric "
+              + "characters, '-' or '.', and must start and end with an alphanumeric character");
+      assertOnlyViolation(with(tokenTree(), "MachineName", "worker-1-"), "MachineName",
+          "is not a Kubernetes object name (a DNS-1123 subdomain such as worker-1): must consist of lower case alphanumeric "
+              + "characters, '-' or '.', and must start and end with an alphanumeric character");
+    }
+
+    @Test
+    void rejectsANameLongerThan253Characters() {
+      assertOnlyViolation(with(tokenTree(), "MachineName", "a".repeat(254)), "MachineName",
+          "is not a Kubernetes object name (a DNS-1123 subdomain such as worker-1): must be no more than 253 characters");
+    }
+  }
+
+  @Nested
   class Auth {
     @Test
     void rejectsBothCredentials() {
