@@ -62,6 +62,7 @@ public final class ConfigValidator {
     if (!SUPPORTED_ARCHES.contains(hostArch)) {
       c.add("host.arch", "unsupported architecture " + ConfigText.quote(hostArch) + " (supported: amd64, arm64)");
     }
+    checkMachineName(c, config.machineName());
     checkCluster(c, config);
     checkKubelet(c, config.kubelet());
     c.version("CRI.Containerd.Version", config.cri().containerdVersion(), DefaultVersions.CONTAINERD);
@@ -73,6 +74,19 @@ public final class ConfigValidator {
     checkDownloads(c, config.downloads());
     checkLocalDns(c, config);
     return c.violations;
+  }
+
+  /**
+   * {@code MachineName} names a cluster-scoped Machine object, so when set it must be a Kubernetes
+   * object name: a DNS-1123 subdomain of at most 253 characters.
+   */
+  private static void checkMachineName(Checks c, String machineName) {
+    if (machineName.isEmpty()) {
+      return;
+    }
+    for (String p : KubernetesNames.dns1123SubdomainProblems(machineName)) {
+      c.add("MachineName", "is not a Kubernetes object name (a DNS-1123 subdomain such as worker-1): " + p);
+    }
   }
 
   private static void checkCluster(Checks c, AgentConfig config) {
