@@ -4,6 +4,7 @@ import dev.noneops.core.applied.AppliedConfigStore;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AgentConfigParser;
 import dev.noneops.core.goalstate.Artifact;
+import dev.noneops.core.goalstate.DownloadOverrides;
 import dev.noneops.core.goalstate.GoalStateResolver;
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.layout.HostPaths;
@@ -130,9 +131,15 @@ final class UpgradeLab {
 
   /** A node bound to {@code config}, whose rollback configuration is {@code previous}. */
   Node node(AgentConfig config, Optional<AgentConfig> previous) {
+    return node(config, previous, DownloadOverrides.NONE);
+  }
+
+  /** A node bound to {@code config} with {@code downloads} over its own, whose rollback configuration is {@code previous}. */
+  Node node(AgentConfig config, Optional<AgentConfig> previous, DownloadOverrides downloads) {
     Params.Builder b = Params.builder(host.ports())
         .log(NOPLogger.NOP_LOGGER)
         .config(config)
+        .downloads(downloads)
         .overrides(Overrides.builder().layout(layout).waitKubelet(this::awaitKubelet).build());
     previous.ifPresent(b::previous);
     return new Node(b.build());
