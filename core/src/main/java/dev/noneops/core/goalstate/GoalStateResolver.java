@@ -54,7 +54,7 @@ public final class GoalStateResolver {
    * {@code Downloads} (an artifact set in {@code overrides} replaces the configuration's entry).
    */
   public static MachineGoalState resolve(AgentConfig config, DownloadOverrides overrides, HostInfo host, Layout layout) {
-    return resolve(config.withDownloads(overrides.over(config.downloads())), host, layout);
+    return resolve(overrides.appliedTo(config), host, layout);
   }
 
   /** One resolution of a valid, normalised configuration. */
