@@ -499,6 +499,24 @@ class ConfigValidatorTest {
     }
 
     @Test
+    void acceptsPinnedDigestsAndAnExplicitOptOutOfVerification() {
+      String hex = "0123456789abcdef".repeat(4);
+      var tree = with(tokenTree(), "Downloads.Containerd.SHA256", hex.toUpperCase(java.util.Locale.ROOT));
+      tree = with(tree, "Downloads.Kubernetes.SHA256.kubelet", hex);
+      tree = with(tree, "Downloads.Kubernetes.SHA256.kube-proxy", hex);
+      tree = with(tree, "Downloads.Runc.AllowUnverified", true);
+      assertThat(violations(tree)).isEmpty();
+    }
+
+    @Test
+    void rejectsAPinnedDigestThatIsNotASha256() {
+      assertOnlyViolation(with(tokenTree(), "Downloads.Containerd.SHA256", "abc123"), "Downloads.Containerd.SHA256",
+          "must be a SHA-256 digest: 64 hex characters, got 'abc123'");
+      assertOnlyViolation(with(tokenTree(), "Downloads.Kubernetes.SHA256.kubectl", "sha256:" + "0".repeat(64)),
+          "Downloads.Kubernetes.SHA256.kubectl", "must be a SHA-256 digest: 64 hex characters, got 'sha256:" + "0".repeat(64) + "'");
+    }
+
+    @Test
     void rejectsAnAttestUrlThatIsNotAUrl() {
       assertOnlyViolation(with(tokenTree(), "Attest.URL", "pxe.example.com"), "Attest.URL",
           "must be an http or https URL, got 'pxe.example.com'");
