@@ -92,7 +92,7 @@ class UnverifiableArtifactScenarioTest {
     lab.publish(goal);
 
     assertThatThrownBy(() -> lab.node(goal).provision())
-        .hasMessageContaining(CONTAINERD_URL).hasMessageContaining("expected sha256 " + "ab".repeat(32));
+        .hasMessageContaining(CONTAINERD_URL).hasMessageContaining("sha256").hasMessageContaining("ab".repeat(32));
     assertNothingInstalled(goal);
   }
 

@@ -19,6 +19,7 @@ import dev.noneops.ports.systemd.SystemdException;
 import dev.noneops.testkit.gate.FaultRule;
 import dev.noneops.testkit.health.SimHealthProbes;
 import dev.noneops.testkit.SimulatedHost;
+import dev.noneops.testkit.artifacts.UpstreamChecksums;
 import dev.noneops.testkit.download.SimArtifactRepository;
 import dev.noneops.testkit.download.TarGz;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
@@ -106,7 +107,10 @@ final class UpgradeLab {
           : script(((Artifact.Install.Binary) a.install()).fileName(), tag);
       out.put(a.url(), bytes);
       if (a.checksum() instanceof Artifact.Checksum.Published p) {
-        out.put(p.url(), (SimArtifactRepository.sha256Hex(bytes) + "  " + a.name() + "\n").getBytes(StandardCharsets.UTF_8));
+        String hex = SimArtifactRepository.sha256Hex(bytes);
+        String document = p.entry().isEmpty() ? hex + "\n"
+            : UpstreamChecksums.merged(new String(out.getOrDefault(p.url(), new byte[0]), StandardCharsets.UTF_8), p.entry(), hex);
+        out.put(p.url(), document.getBytes(StandardCharsets.UTF_8));
       }
     }
     return out;

@@ -130,6 +130,17 @@ public final class AgentConfigJson {
         putIfSet(source, "BaseURL", d.baseUrl());
         putIfSet(source, "URL", d.url());
         putIfSet(source, "Version", d.version());
+        if (artifact == DownloadArtifact.KUBERNETES) {
+          if (!d.sha256().isEmpty()) {
+            ObjectNode pins = source.putObject("SHA256");
+            d.sha256().forEach(pins::put);
+          }
+        } else {
+          d.pinned(AgentConfig.Download.SINGLE_FILE).ifPresent(hex -> source.put("SHA256", hex));
+        }
+        if (d.allowUnverified()) {
+          source.put("AllowUnverified", true);
+        }
       }
     }
     if (!downloads.isEmpty()) {

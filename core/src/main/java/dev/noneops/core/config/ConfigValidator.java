@@ -40,6 +40,7 @@ public final class ConfigValidator {
       List.of("client.authentication.k8s.io/v1", "client.authentication.k8s.io/v1beta1");
 
   private static final Pattern BOOTSTRAP_TOKEN = Pattern.compile("[a-z0-9]{6}\\.[a-z0-9]{16}");
+  private static final Pattern SHA256_HEX = Pattern.compile("[0-9a-fA-F]{64}");
   private static final Pattern INTERFACE_NAME = Pattern.compile("[A-Za-z0-9_.-]{1,15}");
 
   private ConfigValidator() {}
@@ -209,6 +210,12 @@ public final class ConfigValidator {
               .ifPresent(p -> c.add(path + ".URL", "does not render to a valid URL (for example " + ConfigText.quote(sample) + "): " + p));
         }
       }
+      d.sha256().forEach((file, hex) -> {
+        String pinPath = file.equals(AgentConfig.Download.SINGLE_FILE) ? path + ".SHA256" : path + ".SHA256." + file;
+        if (!SHA256_HEX.matcher(hex).matches()) {
+          c.add(pinPath, "must be a SHA-256 digest: 64 hex characters, got " + ConfigText.quote(hex));
+        }
+      });
       if (!d.version().isEmpty() && c.version(path + ".Version", d.version(), "1.0.0") && artifact == DownloadArtifact.KUBERNETES) {
         c.nameable(path + ".Version", d.version());
       }
