@@ -16,11 +16,15 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A directory laid out exactly like the upstream download sites, one subdirectory per artifact
  * kind ({@code kubernetes/v1.31.2/bin/linux/amd64/kubelet}, {@code containerd/v2.0.4/containerd-2.0.4-linux-amd64.tar.gz},
- * ...), each file with its {@code .sha256} sidecar. Paths come from core's own URL rules
+ * ...), each file with the checksum document its project publishes beside it, in that project's
+ * format ({@link UpstreamChecksums}: Kubernetes' bare {@code .sha256}, containerd's
+ * {@code .sha256sum}, runc's one {@code runc.sha256sum} for every architecture, the others'
+ * {@code .sha256} in {@code sha256sum} form). Paths come from core's own URL rules
  * ({@link DownloadArtifact}), so a configuration whose {@code Downloads.<Artifact>.BaseURL} points
  * at {@code <server>/<kind>} ({@link #downloads}) downloads from here.
  */
@@ -51,13 +55,15 @@ public final class ArtifactRepository {
     return p;
   }
 
-  /** Whether the artifact and its sidecar are present. */
-  public boolean has(DownloadArtifact artifact, String version, String arch, String binary) {
+  /** Whether the artifact is present and its checksum document lists it. */
+  public boolean has(DownloadArtifact artifact, String version, String arch, String binary) throws IOException {
     Path p = path(artifact, version, arch, binary);
-    return Files.isRegularFile(p) && Files.isRegularFile(sidecar(p));
+    Path document = checksumDocument(artifact, p);
+    return Files.isRegularFile(p) && Files.isRegularFile(document)
+        && UpstreamChecksums.lists(artifact, Files.readString(document, StandardCharsets.UTF_8), p.getFileName().toString());
   }
 
-  /** Publishes {@code content} (and its {@code .sha256}) as the artifact; returns its SHA-256 hex. */
+  /** Publishes {@code content} (and its checksum document) as the artifact; returns its SHA-256 hex. */
   public String put(DownloadArtifact artifact, String version, String arch, String binary, byte[] content) throws IOException {
     try (InputStream in = new java.io.ByteArrayInputStream(content)) {
       return put(artifact, version, arch, binary, in);
@@ -86,7 +92,9 @@ public final class ArtifactRepository {
     }
     String hex = HexFormat.of().formatHex(sha.digest());
     Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    Files.writeString(sidecar(target), hex + "  " + target.getFileName() + "\n", StandardCharsets.UTF_8);
+    Path document = checksumDocument(artifact, target);
+    Optional<String> existing = Files.isRegularFile(document) ? Optional.of(Files.readString(document, StandardCharsets.UTF_8)) : Optional.empty();
+    Files.writeString(document, UpstreamChecksums.document(artifact, target.getFileName().toString(), hex, existing), StandardCharsets.UTF_8);
     return hex;
   }
 
@@ -106,7 +114,7 @@ public final class ArtifactRepository {
     return new AgentConfig.Download(base + "/" + kind(artifact), "", "");
   }
 
-  private static Path sidecar(Path file) {
-    return file.resolveSibling(file.getFileName() + ".sha256");
+  private static Path checksumDocument(DownloadArtifact artifact, Path file) {
+    return file.resolveSibling(UpstreamChecksums.documentName(artifact, file.getFileName().toString()));
   }
 }

@@ -11,7 +11,7 @@ import java.util.List;
 /**
  * Publishes every artifact a goal state downloads into a {@link SimulatedHost}'s artifact
  * repository, in the upstream shapes (single binaries, tarballs with the entries core extracts)
- * and with the published {@code .sha256} files it checks: the simulated counterpart of
+ * and with the checksum documents it checks, in the upstream formats: the simulated counterpart of
  * {@link NodeArtifactBuilder} and {@link ArtifactServer}. The "binaries" are short scripts naming
  * themselves and the version, so two versions differ byte for byte.
  */
@@ -25,9 +25,23 @@ public final class SimulatedArtifacts {
       byte[] bytes = content(a, tag);
       repo.publish(a.url(), bytes);
       if (a.checksum() instanceof Artifact.Checksum.Published p) {
-        repo.publish(p.url(), (SimArtifactRepository.sha256Hex(bytes) + "  " + a.name() + "\n").getBytes(StandardCharsets.UTF_8));
+        repo.publish(p.url(), checksumDocument(repo, p, bytes));
       }
     }
+  }
+
+  /**
+   * The checksum document {@code p} names, holding the digest of {@code bytes} in the upstream
+   * form: a bare digest, or {@code sha256sum} lines where the other files a shared document
+   * (runc's) already lists are kept.
+   */
+  public static byte[] checksumDocument(SimArtifactRepository repo, Artifact.Checksum.Published p, byte[] bytes) {
+    String hex = SimArtifactRepository.sha256Hex(bytes);
+    if (p.entry().isEmpty()) {
+      return (hex + "\n").getBytes(StandardCharsets.UTF_8);
+    }
+    String existing = repo.published(p.url()).map(b -> new String(b, StandardCharsets.UTF_8)).orElse("");
+    return UpstreamChecksums.merged(existing, p.entry(), hex).getBytes(StandardCharsets.UTF_8);
   }
 
   private static byte[] content(Artifact a, String tag) {

@@ -43,6 +43,13 @@ public final class SimArtifactRepository {
     return hex;
   }
 
+  /** What is published at {@code url}, if anything. */
+  public Optional<byte[]> published(URI url) {
+    synchronized (lock) {
+      return Optional.ofNullable(content.get(url)).map(byte[]::clone);
+    }
+  }
+
   /** Answers {@code url} with an HTTP error status (404, 500, ...). */
   public void respondWithStatus(URI url, int status) {
     if (status < 400 || status > 599) {

@@ -40,6 +40,15 @@ final class LifecycleLab {
 
   /** A valid configuration with the given node labels. */
   static AgentConfig config(Map<String, String> labels) {
+    return config(labels, "{}");
+  }
+
+  /** A valid configuration with one node label and the given {@code Downloads} object. */
+  static AgentConfig configWithDownloads(String downloadsJson) {
+    return config(Map.of("example.com/pool", "blue"), downloadsJson);
+  }
+
+  private static AgentConfig config(Map<String, String> labels, String downloadsJson) {
     StringBuilder labelJson = new StringBuilder();
     new TreeMap<>(labels).forEach((k, v) -> labelJson.append(labelJson.length() == 0 ? "" : ", ").append('"').append(k).append("\": \"").append(v).append('"'));
     String json = """
@@ -51,9 +60,10 @@ final class LifecycleLab {
             "Auth": { "BootstrapToken": "abcdef.0123456789abcdef" },
             "Labels": { %s },
             "RegisterWithTaints": ["dedicated=infra:NoSchedule"]
-          }
+          },
+          "Downloads": %s
         }
-        """.formatted(CA_BASE64, labelJson);
+        """.formatted(CA_BASE64, labelJson, downloadsJson);
     return AgentConfigParser.parseAndValidate(json.getBytes(StandardCharsets.UTF_8), "amd64");
   }
 

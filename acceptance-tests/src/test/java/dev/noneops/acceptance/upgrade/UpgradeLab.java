@@ -4,6 +4,7 @@ import dev.noneops.core.applied.AppliedConfigStore;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AgentConfigParser;
 import dev.noneops.core.goalstate.Artifact;
+import dev.noneops.core.goalstate.DownloadOverrides;
 import dev.noneops.core.goalstate.GoalStateResolver;
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.layout.HostPaths;
@@ -18,6 +19,7 @@ import dev.noneops.ports.systemd.SystemdException;
 import dev.noneops.testkit.gate.FaultRule;
 import dev.noneops.testkit.health.SimHealthProbes;
 import dev.noneops.testkit.SimulatedHost;
+import dev.noneops.testkit.artifacts.UpstreamChecksums;
 import dev.noneops.testkit.download.SimArtifactRepository;
 import dev.noneops.testkit.download.TarGz;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
@@ -105,7 +107,10 @@ final class UpgradeLab {
           : script(((Artifact.Install.Binary) a.install()).fileName(), tag);
       out.put(a.url(), bytes);
       if (a.checksum() instanceof Artifact.Checksum.Published p) {
-        out.put(p.url(), (SimArtifactRepository.sha256Hex(bytes) + "  " + a.name() + "\n").getBytes(StandardCharsets.UTF_8));
+        String hex = SimArtifactRepository.sha256Hex(bytes);
+        String document = p.entry().isEmpty() ? hex + "\n"
+            : UpstreamChecksums.merged(new String(out.getOrDefault(p.url(), new byte[0]), StandardCharsets.UTF_8), p.entry(), hex);
+        out.put(p.url(), document.getBytes(StandardCharsets.UTF_8));
       }
     }
     return out;
@@ -130,9 +135,15 @@ final class UpgradeLab {
 
   /** A node bound to {@code config}, whose rollback configuration is {@code previous}. */
   Node node(AgentConfig config, Optional<AgentConfig> previous) {
+    return node(config, previous, DownloadOverrides.NONE);
+  }
+
+  /** A node bound to {@code config} with {@code downloads} over its own, whose rollback configuration is {@code previous}. */
+  Node node(AgentConfig config, Optional<AgentConfig> previous, DownloadOverrides downloads) {
     Params.Builder b = Params.builder(host.ports())
         .log(NOPLogger.NOP_LOGGER)
         .config(config)
+        .downloads(downloads)
         .overrides(Overrides.builder().layout(layout).waitKubelet(this::awaitKubelet).build());
     previous.ifPresent(b::previous);
     return new Node(b.build());

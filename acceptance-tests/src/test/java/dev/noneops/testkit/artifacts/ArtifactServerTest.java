@@ -20,7 +20,7 @@ class ArtifactServerTest {
   private final HttpClient http = HttpClient.newHttpClient();
 
   @Test
-  void servesAnArtifactAndItsSha256AtTheUrlCoreComputesFromABaseUrlOverride(@TempDir Path dir) throws Exception {
+  void servesAnArtifactAndItsChecksumAtTheUrlCoreComputesFromABaseUrlOverride(@TempDir Path dir) throws Exception {
     ArtifactRepository repo = new ArtifactRepository(dir);
     byte[] content = "runc binary".getBytes(StandardCharsets.UTF_8);
     String sha = repo.put(DownloadArtifact.RUNC, "1.1.5", "amd64", "", content);
@@ -34,9 +34,32 @@ class ArtifactServerTest {
       assertThat(got.statusCode()).isEqualTo(200);
       assertThat(got.body()).isEqualTo(content);
       assertThat(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(got.body()))).isEqualTo(sha);
-      assertThat(new String(get(url + ".sha256").body(), StandardCharsets.UTF_8)).startsWith(sha + "  runc.amd64");
-      assertThat(server.requests()).containsExactly("GET /runc/v1.1.5/runc.amd64 200", "GET /runc/v1.1.5/runc.amd64.sha256 200");
+      assertThat(new String(get(server.uri() + "/runc/v1.1.5/runc.sha256sum").body(), StandardCharsets.UTF_8))
+          .isEqualTo(sha + "  runc.amd64\n");
+      assertThat(server.requests()).containsExactly("GET /runc/v1.1.5/runc.amd64 200", "GET /runc/v1.1.5/runc.sha256sum 200");
     }
+  }
+
+  @Test
+  void publishesEveryChecksumDocumentInItsProjectsFormat(@TempDir Path dir) throws Exception {
+    ArtifactRepository repo = new ArtifactRepository(dir);
+    String kubelet = repo.put(DownloadArtifact.KUBERNETES, "1.31.2", "amd64", "kubelet", new byte[] {1});
+    String containerd = repo.put(DownloadArtifact.CONTAINERD, "2.0.4", "amd64", "", new byte[] {2});
+    String runcAmd64 = repo.put(DownloadArtifact.RUNC, "1.1.12", "amd64", "", new byte[] {3});
+    String runcArm64 = repo.put(DownloadArtifact.RUNC, "1.1.12", "arm64", "", new byte[] {4});
+    String cni = repo.put(DownloadArtifact.CNI, "1.5.1", "amd64", "", new byte[] {5});
+    String crictl = repo.put(DownloadArtifact.CRICTL, "1.31.0", "amd64", "", new byte[] {6});
+    String coredns = repo.put(DownloadArtifact.LOCALDNS, "1.11.3", "amd64", "", new byte[] {7});
+
+    assertThat(dir.resolve("kubernetes/v1.31.2/bin/linux/amd64/kubelet.sha256")).hasContent(kubelet);
+    assertThat(dir.resolve("containerd/v2.0.4/containerd-2.0.4-linux-amd64.tar.gz.sha256sum"))
+        .hasContent(containerd + "  containerd-2.0.4-linux-amd64.tar.gz");
+    assertThat(dir.resolve("runc/v1.1.12/runc.sha256sum")).hasContent(runcAmd64 + "  runc.amd64\n" + runcArm64 + "  runc.arm64");
+    assertThat(dir.resolve("cni/v1.5.1/cni-plugins-linux-amd64-v1.5.1.tgz.sha256")).hasContent(cni + "  cni-plugins-linux-amd64-v1.5.1.tgz");
+    assertThat(dir.resolve("crictl/v1.31.0/crictl-v1.31.0-linux-amd64.tar.gz.sha256")).hasContent(crictl + "  crictl-v1.31.0-linux-amd64.tar.gz");
+    assertThat(dir.resolve("localdns/v1.11.3/coredns_1.11.3_linux_amd64.tgz.sha256")).hasContent(coredns + "  coredns_1.11.3_linux_amd64.tgz");
+    assertThat(repo.has(DownloadArtifact.RUNC, "1.1.12", "arm64", "")).isTrue();
+    assertThat(repo.has(DownloadArtifact.RUNC, "1.2.0", "arm64", "")).isFalse();
   }
 
   @Test

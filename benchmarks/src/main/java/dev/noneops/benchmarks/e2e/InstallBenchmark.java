@@ -110,15 +110,14 @@ public final class InstallBenchmark {
       new Section()
           .heading("3. Install of " + bytes / MB + " MB of artifacts from a local HTTP server, checksums verified")
           .paragraph(goal.artifacts().size() + " artifacts (kubelet, kubectl, kube-proxy binaries; containerd, CNI, crictl and "
-              + "CoreDNS tarballs; runc) with published `.sha256` sidecars, served from " + server.uri() + " (loopback). "
+              + "CoreDNS tarballs; runc) with the checksum documents their projects publish, served from " + server.uri() + " (loopback). "
               + "noneops: `Node.prepare()` on `RealHost` into a fresh layout each run, wired as the CLI wires it: the "
               + "artifacts download in parallel on " + DownloadThreads.DEFAULT_THREADS + " threads (`DownloadThreads`), each "
-              + "hashed while it streams and checked against its sidecar where one is published; binaries are fsynced and renamed into place, tarballs land "
+              + "hashed while it streams and checked against its published checksum; binaries are fsynced and renamed into place, tarballs land "
               + "in scratch space without fsync and every extracted file is hashed and written durably (fsync of file and "
               + "directory); `MANIFEST.json` records size, mode, sha256, inode and change/modification time of every file "
               + "and is written durably last. Baseline: `curl -fsS` of the same URLs one after another, `sha256sum -c` "
-              + "against the sidecar (for the artifacts noneops verifies: upstream publishes sidecars for Kubernetes and "
-              + "CoreDNS only), `tar -xzf` and `install -m 0755` into a fresh directory (no fsync). Re-prepare: a second "
+              + "against the published checksum of every artifact, `tar -xzf` and `install -m 0755` into a fresh directory (no fsync). Re-prepare: a second "
               + "`Node.prepare()` of the installed layout, which lists the version directory, `lstat`s every file and "
               + "trusts it when inode, size, mode and times match the manifest's record, reading only `MANIFEST.json` "
               + "(a mismatch falls back to hashing every file; `noneops verify` always hashes every file). "

@@ -19,9 +19,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Persists and reads the applied config ({@link HostPaths#appliedConfig()}) through the
- * {@link HostFiles} port, as upstream does: 2-space indented JSON of the configuration without
- * {@code Downloads}, mode 0600, in a directory created 0750, with a {@code .sha256} sidecar
- * (lower-case hex and a newline) written after it.
+ * {@link HostFiles} port, as upstream does: 2-space indented JSON of the configuration
+ * ({@link AgentConfigJson#applied}: with its {@code Downloads}, which name the version it runs,
+ * and without {@code Attest}), mode 0600, in a directory created 0750, with a {@code .sha256}
+ * sidecar (lower-case hex and a newline) written after it. The configuration to record is the one
+ * the node installed ({@code Node.effectiveConfig()}, download overrides included): its
+ * {@link dev.noneops.core.config.ConfigDigest} is the one an upgrade journals.
  *
  * <p>Writing first removes the old sidecar, then writes the file, then the new sidecar, each
  * durably. A crash at any point therefore leaves either a matching sidecar or none, never a stale
@@ -62,7 +65,7 @@ public final class AppliedConfigStore {
     return sidecar;
   }
 
-  /** Durably records {@code config} (normalised, without download overrides) as the applied config. */
+  /** Durably records {@code config} (normalised, with its {@code Downloads}, without {@code Attest}) as the applied config. */
   public void write(AgentConfig config) throws IOException {
     byte[] json = AgentConfigJson.applied(config);
     files.createDirectories(path.getParent(), DIR_MODE);

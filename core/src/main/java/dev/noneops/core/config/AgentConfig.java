@@ -253,27 +253,49 @@ public record AgentConfig(
   }
 
   /**
-   * One artifact's download override; empty strings mean "not overridden".
+   * One artifact's download override and how its content is verified; empty strings mean "not
+   * overridden".
    *
    * @param baseUrl replaces the default base URL (one trailing {@code /} is ignored)
    * @param url a URL template with positional {@code %s}, which wins over {@code baseUrl}
    * @param version wins over the configured and the default version
+   * @param sha256 pinned SHA-256 digests (lower-case hex once normalised), which win over the
+   *     checksum published beside the artifact: for Kubernetes by binary name ({@code kubelet},
+   *     {@code kubectl}, {@code kube-proxy}), for every other artifact under {@link #SINGLE_FILE}
+   * @param allowUnverified install the artifact without a digest when neither a pinned one nor the
+   *     published checksum can be had (a published checksum that is there is still checked)
    */
-  public record Download(String baseUrl, String url, String version) {
+  public record Download(String baseUrl, String url, String version, SortedMap<String, String> sha256, boolean allowUnverified) {
+    /** The key of the one pinned digest of an artifact that is a single file. */
+    public static final String SINGLE_FILE = "";
+
     public static final Download NONE = new Download("", "", "");
 
     public Download {
       Objects.requireNonNull(baseUrl, "baseUrl");
       Objects.requireNonNull(url, "url");
       Objects.requireNonNull(version, "version");
+      sha256 = Collections.unmodifiableSortedMap(new TreeMap<>(sha256));
+    }
+
+    /** An override of where an artifact comes from, verified against its published checksum. */
+    public Download(String baseUrl, String url, String version) {
+      this(baseUrl, url, version, new TreeMap<>(), false);
     }
 
     public boolean isEmpty() {
-      return baseUrl.isEmpty() && url.isEmpty() && version.isEmpty();
+      return baseUrl.isEmpty() && url.isEmpty() && version.isEmpty() && sha256.isEmpty() && !allowUnverified;
+    }
+
+    /** The pinned digest of {@code file} ({@link #SINGLE_FILE}, or a Kubernetes binary's name). */
+    public Optional<String> pinned(String file) {
+      return Optional.ofNullable(sha256.get(file));
     }
 
     Download normalized() {
-      return new Download(baseUrl, url, stripV(version));
+      TreeMap<String, String> lower = new TreeMap<>();
+      sha256.forEach((file, hex) -> lower.put(file, hex.toLowerCase(java.util.Locale.ROOT)));
+      return new Download(baseUrl, url, stripV(version), lower, allowUnverified);
     }
   }
 

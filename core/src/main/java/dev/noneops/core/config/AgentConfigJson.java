@@ -25,9 +25,10 @@ import java.util.List;
  *       {@code Downloads} overrides: they are part of a version's name ({@code VersionFor}), so the
  *       applied config alone must name the version the node runs, or a rollback and a recovery
  *       could not find it. The none mode's file is its own, which older agents never read;
- *   <li>{@link #canonical}: the same content, compact, every object's keys sorted, the input of
- *       {@link ConfigDigest}. Two configurations that normalise equally have the same canonical
- *       form, however their files were formatted.
+ *   <li>{@link #canonical}: the same content ({@code Downloads} included, {@code Attest} left
+ *       out), compact, every object's keys sorted, the input of {@link ConfigDigest}. Two
+ *       configurations that normalise equally have the same canonical form, however their files
+ *       were formatted, and a configuration has the digest of the applied config written from it.
  * </ul>
  *
  * Unset optional keys are omitted as upstream's {@code omitempty} does; {@code CRI} and {@code CNI}
@@ -129,6 +130,17 @@ public final class AgentConfigJson {
         putIfSet(source, "BaseURL", d.baseUrl());
         putIfSet(source, "URL", d.url());
         putIfSet(source, "Version", d.version());
+        if (artifact == DownloadArtifact.KUBERNETES) {
+          if (!d.sha256().isEmpty()) {
+            ObjectNode pins = source.putObject("SHA256");
+            d.sha256().forEach(pins::put);
+          }
+        } else {
+          d.pinned(AgentConfig.Download.SINGLE_FILE).ifPresent(hex -> source.put("SHA256", hex));
+        }
+        if (d.allowUnverified()) {
+          source.put("AllowUnverified", true);
+        }
       }
     }
     if (!downloads.isEmpty()) {

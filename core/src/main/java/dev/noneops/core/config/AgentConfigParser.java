@@ -54,7 +54,9 @@ public final class AgentConfigParser {
   private static final List<String> VERSION_KEYS = List.of("Version");
   private static final List<String> CNI_KEYS = List.of("PluginVersion");
   private static final List<String> ATTEST_KEYS = List.of("URL");
-  private static final List<String> DOWNLOAD_KEYS = List.of("BaseURL", "URL", "Version");
+  private static final List<String> DOWNLOAD_KEYS = List.of("BaseURL", "URL", "Version", "SHA256", "AllowUnverified");
+  static final String KUBERNETES_PINS_REASON =
+      "must be an object of kubelet, kubectl and kube-proxy digests (Kubernetes publishes one per binary)";
   private static final List<String> LOCALDNS_KEYS = List.of("Version", "BindAddress", "InterfaceName", "ClusterDomain");
 
   /** Where a key the upstream documentation misplaces really belongs, by misplaced path. */
@@ -203,7 +205,8 @@ public final class AgentConfigParser {
     Map<DownloadArtifact, AgentConfig.Download> byArtifact = new LinkedHashMap<>();
     for (DownloadArtifact a : DownloadArtifact.values()) {
       Obj d = o.object(a.jsonName(), DOWNLOAD_KEYS);
-      byArtifact.put(a, new AgentConfig.Download(d.string("BaseURL"), d.string("URL"), d.string("Version")));
+      byArtifact.put(a, new AgentConfig.Download(d.string("BaseURL"), d.string("URL"), d.string("Version"), pins(a, d),
+          d.bool("AllowUnverified")));
     }
     return new AgentConfig.Downloads(
         byArtifact.get(DownloadArtifact.KUBERNETES),
@@ -212,6 +215,31 @@ public final class AgentConfigParser {
         byArtifact.get(DownloadArtifact.CNI),
         byArtifact.get(DownloadArtifact.CRICTL),
         byArtifact.get(DownloadArtifact.LOCALDNS));
+  }
+
+  /** {@code SHA256}: one digest, or for Kubernetes an object of one digest per binary. */
+  private static TreeMap<String, String> pins(DownloadArtifact artifact, Obj download) {
+    TreeMap<String, String> pins = new TreeMap<>();
+    if (artifact != DownloadArtifact.KUBERNETES) {
+      String single = download.string("SHA256");
+      if (!single.isEmpty()) {
+        pins.put(AgentConfig.Download.SINGLE_FILE, single);
+      }
+      return pins;
+    }
+    if (download.isSet("SHA256") && !download.isObject("SHA256")) {
+      download.violation("SHA256", KUBERNETES_PINS_REASON);
+      return pins;
+    }
+    download.optionalObject("SHA256", DownloadArtifact.KUBERNETES_BINARIES).ifPresent(binaries -> {
+      for (String binary : DownloadArtifact.KUBERNETES_BINARIES) {
+        String hex = binaries.string(binary);
+        if (!hex.isEmpty()) {
+          pins.put(binary, hex);
+        }
+      }
+    });
+    return pins;
   }
 
   private static AgentConfig.LocalDns localDns(Obj o) {
@@ -266,6 +294,15 @@ public final class AgentConfigParser {
     private JsonNode value(String key) {
       JsonNode v = fields.get(key);
       return v == null || v.isNull() ? null : v;
+    }
+
+    boolean isSet(String key) {
+      return value(key) != null;
+    }
+
+    boolean isObject(String key) {
+      JsonNode v = value(key);
+      return v != null && v.isObject();
     }
 
     String string(String key) {

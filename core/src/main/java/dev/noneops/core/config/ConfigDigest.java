@@ -8,10 +8,13 @@ import java.util.regex.Pattern;
 
 /**
  * The identity of a configuration: the SHA-256 of its {@linkplain AgentConfigJson#canonical
- * canonical form}. The upgrade journal records the digest of the configuration an upgrade applies;
- * at start-up the digest of the applied config tells whether that upgrade finished. Since the
- * applied config holds neither {@code Downloads} nor {@code Attest}, neither is covered: a
- * configuration and the applied config written from it always have the same digest.
+ * canonical form}. The upgrade journal records the digest of the configuration an upgrade applies
+ * (with the node's download overrides written into its {@code Downloads}); at start-up the digest
+ * of the applied config tells whether that upgrade finished. The canonical form holds exactly what
+ * the applied config holds: {@code Downloads} is covered, since where an artifact comes from is
+ * part of the version name, so an upgrade that changes only downloads is told apart like any
+ * other; {@code Attest}, which the applied config leaves out, is not. A configuration and the
+ * applied config written from it always have the same digest.
  *
  * @param hex 64 lower-case hex characters
  */

@@ -40,6 +40,7 @@ public final class ConfigValidator {
       List.of("client.authentication.k8s.io/v1", "client.authentication.k8s.io/v1beta1");
 
   private static final Pattern BOOTSTRAP_TOKEN = Pattern.compile("[a-z0-9]{6}\\.[a-z0-9]{16}");
+  private static final Pattern SHA256_HEX = Pattern.compile("[0-9a-fA-F]{64}");
   private static final Pattern INTERFACE_NAME = Pattern.compile("[A-Za-z0-9_.-]{1,15}");
 
   private ConfigValidator() {}
@@ -62,6 +63,7 @@ public final class ConfigValidator {
     if (!SUPPORTED_ARCHES.contains(hostArch)) {
       c.add("host.arch", "unsupported architecture " + ConfigText.quote(hostArch) + " (supported: amd64, arm64)");
     }
+    checkMachineName(c, config.machineName());
     checkCluster(c, config);
     checkKubelet(c, config.kubelet());
     c.version("CRI.Containerd.Version", config.cri().containerdVersion(), DefaultVersions.CONTAINERD);
@@ -73,6 +75,19 @@ public final class ConfigValidator {
     checkDownloads(c, config.downloads());
     checkLocalDns(c, config);
     return c.violations;
+  }
+
+  /**
+   * {@code MachineName} names a cluster-scoped Machine object, so when set it must be a Kubernetes
+   * object name: a DNS-1123 subdomain of at most 253 characters.
+   */
+  private static void checkMachineName(Checks c, String machineName) {
+    if (machineName.isEmpty()) {
+      return;
+    }
+    for (String p : KubernetesNames.dns1123SubdomainProblems(machineName)) {
+      c.add("MachineName", "is not a Kubernetes object name (a DNS-1123 subdomain such as worker-1): " + p);
+    }
   }
 
   private static void checkCluster(Checks c, AgentConfig config) {
@@ -195,6 +210,12 @@ public final class ConfigValidator {
               .ifPresent(p -> c.add(path + ".URL", "does not render to a valid URL (for example " + ConfigText.quote(sample) + "): " + p));
         }
       }
+      d.sha256().forEach((file, hex) -> {
+        String pinPath = file.equals(AgentConfig.Download.SINGLE_FILE) ? path + ".SHA256" : path + ".SHA256." + file;
+        if (!SHA256_HEX.matcher(hex).matches()) {
+          c.add(pinPath, "must be a SHA-256 digest: 64 hex characters, got " + ConfigText.quote(hex));
+        }
+      });
       if (!d.version().isEmpty() && c.version(path + ".Version", d.version(), "1.0.0") && artifact == DownloadArtifact.KUBERNETES) {
         c.nameable(path + ".Version", d.version());
       }

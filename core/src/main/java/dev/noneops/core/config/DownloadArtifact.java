@@ -25,6 +25,9 @@ public enum DownloadArtifact {
   /** The operating system crictl's URL names. */
   public static final String OS = "linux";
 
+  /** The Kubernetes binaries a version installs, each beside its published {@code .sha256}. */
+  public static final List<String> KUBERNETES_BINARIES = List.of("kubelet", "kubectl", "kube-proxy");
+
   private final String jsonName;
   private final String defaultBase;
   private final String path;

@@ -23,13 +23,38 @@ public record Artifact(String name, URI url, Checksum checksum, Install install)
 
   /** Where an artifact's expected SHA-256 comes from. */
   public sealed interface Checksum {
-    /** The digest is published beside the artifact at {@code url} (Kubernetes' {@code .sha256}). */
-    record Published(URI url) implements Checksum {}
+    /**
+     * The digest is published beside the artifact in the document at {@code url}: a bare hex
+     * digest (Kubernetes' {@code .sha256}) or {@code sha256sum} lines {@code <hex>  <file>}
+     * (containerd's {@code .sha256sum}, the CNI plugins', crictl's and CoreDNS' {@code .sha256});
+     * of a document listing several files (runc's {@code runc.sha256sum}, one line per
+     * architecture) the line naming {@code entry} is used.
+     *
+     * @param entry the artifact's file name as such a document lists it; {@code ""} when the
+     *     document holds one digest
+     * @param unverifiedAllowed when the document cannot be fetched, the artifact is installed
+     *     without a digest instead of being refused (the configuration's {@code AllowUnverified})
+     */
+    record Published(URI url, String entry, boolean unverifiedAllowed) implements Checksum {
+      public Published {
+        Objects.requireNonNull(url, "url");
+        Objects.requireNonNull(entry, "entry");
+      }
 
-    /** The digest is given in configuration. */
+      /** A required document holding one digest. */
+      public Published(URI url) {
+        this(url, "", false);
+      }
+    }
+
+    /** The digest is given in configuration ({@code Downloads.<X>.SHA256}). */
     record Pinned(String sha256Hex) implements Checksum {}
 
-    /** No digest is known; the download is recorded in the manifest but not verified upstream. */
+    /**
+     * No digest is known or looked for; the download is recorded in the manifest but not verified
+     * upstream. The resolver never yields it (an artifact allowed unverified is still
+     * {@link Published}, its checksum checked when it is there); goal states built by hand may.
+     */
     record Unverified() implements Checksum {}
   }
 

@@ -3,7 +3,13 @@ package dev.noneops.core.goalstate;
 import dev.noneops.core.config.AgentConfig;
 import java.util.Objects;
 
-/** Per-artifact download overrides; {@link DownloadSource#NONE} where an artifact has none. */
+/**
+ * Per-artifact download overrides; {@link DownloadSource#NONE} where an artifact has none. Where an
+ * artifact comes from is part of the version name, so overrides are never kept beside a
+ * configuration: {@link #appliedTo} writes them into its {@code Downloads}, and that configuration
+ * is the one installed, digested ({@link dev.noneops.core.config.ConfigDigest}) and recorded as the
+ * applied config.
+ */
 public record DownloadOverrides(
     DownloadSource kubernetes,
     DownloadSource containerd,
@@ -28,6 +34,11 @@ public record DownloadOverrides(
   public static DownloadOverrides of(AgentConfig.Downloads d) {
     return new DownloadOverrides(DownloadSource.of(d.kubernetes()), DownloadSource.of(d.containerd()), DownloadSource.of(d.runc()),
         DownloadSource.of(d.cni()), DownloadSource.of(d.crictl()), DownloadSource.of(d.localDns()));
+  }
+
+  /** {@code config} with these overrides written into its {@code Downloads} ({@link #over}). */
+  public AgentConfig appliedTo(AgentConfig config) {
+    return config.withDownloads(over(config.downloads()));
   }
 
   /** {@code base} with every artifact these overrides set replaced by this override (whole entries, not fields). */

@@ -36,7 +36,9 @@ public final class GoalStateResolver {
   public static final Path KVM_DEVICE = Path.of("/dev/kvm");
 
   /** The Kubernetes binaries a version installs, each beside its published {@code .sha256}. */
-  public static final List<String> KUBERNETES_BINARIES = List.of("kubelet", "kubectl", "kube-proxy");
+  public static final List<String> KUBERNETES_BINARIES = DownloadArtifact.KUBERNETES_BINARIES;
+  /** The document beside runc's binaries listing the SHA-256 of every architecture's. */
+  public static final String RUNC_CHECKSUMS = "runc.sha256sum";
   /** The LocalDNS server's binary name in {@code bin}. */
   public static final String LOCALDNS_BINARY = "coredns";
 
@@ -54,7 +56,7 @@ public final class GoalStateResolver {
    * {@code Downloads} (an artifact set in {@code overrides} replaces the configuration's entry).
    */
   public static MachineGoalState resolve(AgentConfig config, DownloadOverrides overrides, HostInfo host, Layout layout) {
-    return resolve(config.withDownloads(overrides.over(config.downloads())), host, layout);
+    return resolve(overrides.appliedTo(config), host, layout);
   }
 
   /** One resolution of a valid, normalised configuration. */
@@ -112,26 +114,36 @@ public final class GoalStateResolver {
           origins.put(a.jsonName(), origin);
         }
       }
-      return new VersionInputs(kubernetes, containerd, runc, cni, crictl, localDns, host.arch(), origins);
+      TreeMap<String, String> pins = new TreeMap<>();
+      for (DownloadArtifact a : DownloadArtifact.values()) {
+        downloads.of(a).sha256().forEach((file, hex) ->
+            pins.put(file.equals(AgentConfig.Download.SINGLE_FILE) ? a.jsonName() : a.jsonName() + "." + file, hex));
+      }
+      return new VersionInputs(kubernetes, containerd, runc, cni, crictl, localDns, host.arch(), origins, pins);
     }
 
     private List<Artifact> artifacts() {
       String arch = host.arch();
       List<Artifact> artifacts = new ArrayList<>();
       for (String binary : KUBERNETES_BINARIES) {
-        String url = DownloadArtifact.KUBERNETES.url(downloads.kubernetes(), kubernetes, arch, binary);
-        artifacts.add(new Artifact(binary, URI.create(url), published(url), new Artifact.Install.Binary(binary)));
+        URI url = URI.create(DownloadArtifact.KUBERNETES.url(downloads.kubernetes(), kubernetes, arch, binary));
+        artifacts.add(new Artifact(binary, url, checksum(DownloadArtifact.KUBERNETES, binary, sidecar(url, ".sha256"), ""),
+            new Artifact.Install.Binary(binary)));
       }
-      artifacts.add(new Artifact("containerd", uri(DownloadArtifact.CONTAINERD, containerd), new Artifact.Checksum.Unverified(),
+      URI containerdUrl = uri(DownloadArtifact.CONTAINERD, containerd);
+      artifacts.add(new Artifact("containerd", containerdUrl, single(DownloadArtifact.CONTAINERD, sidecar(containerdUrl, ".sha256sum"), containerdUrl),
           new Artifact.Install.Tarball("bin/", Layout.BIN, List.of())));
-      artifacts.add(new Artifact("runc", uri(DownloadArtifact.RUNC, runc), new Artifact.Checksum.Unverified(),
+      URI runcUrl = uri(DownloadArtifact.RUNC, runc);
+      artifacts.add(new Artifact("runc", runcUrl, single(DownloadArtifact.RUNC, runcUrl.resolve(RUNC_CHECKSUMS), runcUrl),
           new Artifact.Install.Binary("runc")));
-      artifacts.add(new Artifact("cni-plugins", uri(DownloadArtifact.CNI, cni), new Artifact.Checksum.Unverified(),
+      URI cniUrl = uri(DownloadArtifact.CNI, cni);
+      artifacts.add(new Artifact("cni-plugins", cniUrl, single(DownloadArtifact.CNI, sidecar(cniUrl, ".sha256"), cniUrl),
           new Artifact.Install.Tarball("", Layout.CNI, List.of())));
-      artifacts.add(new Artifact("crictl", uri(DownloadArtifact.CRICTL, crictl), new Artifact.Checksum.Unverified(),
+      URI crictlUrl = uri(DownloadArtifact.CRICTL, crictl);
+      artifacts.add(new Artifact("crictl", crictlUrl, single(DownloadArtifact.CRICTL, sidecar(crictlUrl, ".sha256"), crictlUrl),
           new Artifact.Install.Tarball("", Layout.BIN, List.of("crictl"))));
-      String coredns = DownloadArtifact.LOCALDNS.url(downloads.localDns(), localDns, arch, LOCALDNS_BINARY);
-      artifacts.add(new Artifact(LOCALDNS_BINARY, URI.create(coredns), published(coredns),
+      URI coredns = URI.create(DownloadArtifact.LOCALDNS.url(downloads.localDns(), localDns, arch, LOCALDNS_BINARY));
+      artifacts.add(new Artifact(LOCALDNS_BINARY, coredns, single(DownloadArtifact.LOCALDNS, sidecar(coredns, ".sha256"), coredns),
           new Artifact.Install.Tarball("", Layout.BIN, List.of(LOCALDNS_BINARY))));
       return artifacts;
     }
@@ -140,8 +152,25 @@ public final class GoalStateResolver {
       return URI.create(artifact.url(downloads.of(artifact), version, host.arch(), ""));
     }
 
-    private static Artifact.Checksum published(String url) {
-      return new Artifact.Checksum.Published(URI.create(url + ".sha256"));
+    /** The checksum of a single-file artifact, whose checksum document names it by its file name. */
+    private Artifact.Checksum single(DownloadArtifact artifact, URI document, URI url) {
+      return checksum(artifact, AgentConfig.Download.SINGLE_FILE, document, fileName(url));
+    }
+
+    /** A pinned digest wins; else the published document, which the configuration may allow to be missing. */
+    private Artifact.Checksum checksum(DownloadArtifact artifact, String pinKey, URI document, String entry) {
+      AgentConfig.Download d = downloads.of(artifact);
+      return d.pinned(pinKey).<Artifact.Checksum>map(Artifact.Checksum.Pinned::new)
+          .orElseGet(() -> new Artifact.Checksum.Published(document, entry, d.allowUnverified()));
+    }
+
+    private static URI sidecar(URI url, String suffix) {
+      return URI.create(url + suffix);
+    }
+
+    private static String fileName(URI url) {
+      String path = url.getPath() == null ? "" : url.getPath();
+      return path.substring(path.lastIndexOf('/') + 1);
     }
 
     private NodeStart nodeStart() {

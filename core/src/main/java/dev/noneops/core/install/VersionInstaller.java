@@ -38,8 +38,10 @@ import java.util.regex.Pattern;
  *       {@code current} does not point at is removed and installed again; a corrupt active
  *       version is an error.
  *   <li>Every artifact is downloaded into {@code .staging/<version>} with its checksum verified
- *       ({@link Artifact.Checksum.Published}: the first token of the published {@code .sha256};
- *       {@link Artifact.Checksum.Pinned}; {@link Artifact.Checksum.Unverified}: none), and
+ *       ({@link Artifact.Checksum.Pinned}; {@link Artifact.Checksum.Published}: the digest the
+ *       published document gives for the artifact's file ({@link ChecksumDocument}); a document
+ *       that cannot be fetched refuses the artifact, naming its URL, unless the configuration
+ *       allows it unverified; {@link Artifact.Checksum.Unverified}: none), and
  *       binaries or tarball contents are laid out below {@code bin} and {@code libexec/cni}.
  *   <li>{@code MANIFEST.json} is written last and durably, with every file's stamp as
  *       {@code lstat} reports it once the file is in place; then the staged directory is renamed
@@ -55,7 +57,7 @@ public final class VersionInstaller {
   /** Largest artifact accepted. */
   public static final long MAX_ARTIFACT_BYTES = 1L << 30;
   /** Largest published checksum document accepted. */
-  public static final long MAX_CHECKSUM_BYTES = 1024;
+  public static final long MAX_CHECKSUM_BYTES = 64 * 1024;
   static final String DOWNLOADS = ".downloads";
   private static final Pattern SIMPLE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._+-]*");
 
@@ -246,14 +248,31 @@ public final class VersionInstaller {
       } catch (HostIOException e) {
         throw e;
       } catch (IOException e) {
-        throw new InstallException(version, InstallException.Reason.CHECKSUM_UNAVAILABLE,
-            "checksum of " + artifact.name() + " from " + published.url() + ": " + e.getMessage(), e);
+        return unverifiable(version, artifact, published, "could not be fetched: " + e.getMessage(), e);
       }
-      String text = new String(document, StandardCharsets.UTF_8).strip();
-      String first = text.isEmpty() ? "" : text.split("\\s+", 2)[0];
-      return Optional.of(parseDigest(version, artifact, first, "checksum published at " + published.url()));
+      Optional<String> hex = ChecksumDocument.digestOf(new String(document, StandardCharsets.UTF_8), published.entry());
+      if (hex.isEmpty()) {
+        return unverifiable(version, artifact, published, "lists no digest for " + published.entry(), null);
+      }
+      return Optional.of(parseDigest(version, artifact, hex.get(), "checksum published at " + published.url()));
     }
     return Optional.empty();
+  }
+
+  /**
+   * An artifact whose published checksum cannot be had: installed without a digest when the
+   * configuration allows it (the download's progress says so), else refused naming both URLs.
+   */
+  private Optional<Sha256> unverifiable(String version, Artifact artifact, Artifact.Checksum.Published published, String why, Exception cause)
+      throws InstallException {
+    if (published.unverifiedAllowed()) {
+      runner.progress("download-" + artifact.name(), Map.of("url", artifact.url().toString(),
+          "warning", "installed unverified, as the configuration allows: its published checksum " + published.url() + " " + why));
+      return Optional.empty();
+    }
+    throw new InstallException(version, InstallException.Reason.CHECKSUM_UNAVAILABLE,
+        "artifact " + artifact.name() + " from " + artifact.url() + " cannot be verified: its published checksum " + published.url() + " " + why
+            + "; pin its digest (Downloads.<artifact>.SHA256) or allow it unverified (Downloads.<artifact>.AllowUnverified)", cause);
   }
 
   private static Sha256 parseDigest(String version, Artifact artifact, String hex, String what) throws InstallException {

@@ -127,7 +127,7 @@ public final class Node {
       if (params.config().isEmpty()) {
         throw new NotConfiguredException("resolving the goal state");
       }
-      goalState = resolve(params.config().get());
+      goalState = resolve(effectiveConfig().orElseThrow());
     }
     return goalState;
   }
@@ -143,9 +143,19 @@ public final class Node {
     return previousGoalState;
   }
 
+  /**
+   * This node's configuration with {@code Params.downloads} written into its {@code Downloads}: the
+   * configuration it installs, whose digest an upgrade journals, and so the one the caller records
+   * as the applied config after a bootstrap or an upgrade. Empty when the node has no configuration.
+   */
+  public Optional<AgentConfig> effectiveConfig() {
+    return params.config().map(params.downloads()::appliedTo);
+  }
+
+  /** The goal state of a configuration as it stands (the applied config carries its own downloads). */
   private MachineGoalState resolve(dev.noneops.core.config.AgentConfig config) {
     try {
-      return GoalStateResolver.resolve(config, params.downloads(), ports.facts().read(), layout);
+      return GoalStateResolver.resolve(config, ports.facts().read(), layout);
     } catch (IOException e) {
       throw new NodeException("read host facts to resolve the goal state: " + e.getMessage(), e);
     }
@@ -532,7 +542,7 @@ public final class Node {
    * @throws dev.noneops.core.upgrade.NodeBusyException when another process holds the node lock
    */
   public UpgradeResult upgrade(boolean force) {
-    AgentConfig config = params.config().orElseThrow(() -> new NotConfiguredException("upgrading"));
+    AgentConfig config = effectiveConfig().orElseThrow(() -> new NotConfiguredException("upgrading"));
     NodeUpgradeSteps steps = new NodeUpgradeSteps(this, this::goalState, this::previousGoalState, () -> ConfigDigest.of(config).hex());
     return upgradeOperation("upgrade", () -> new Upgrade(upgradeContext()).run(steps, force));
   }
@@ -566,7 +576,7 @@ public final class Node {
     };
     boolean configured = params.config().isPresent() || params.goalState().isPresent();
     NodeUpgradeSteps steps = new NodeUpgradeSteps(this, configured ? this::goalState : appliedGoal, appliedGoal,
-        () -> ConfigDigest.of(params.config().orElse(applied)).hex());
+        () -> ConfigDigest.of(effectiveConfig().orElse(applied)).hex());
     return upgradeOperation("recover-upgrade", () -> new UpgradeRecovery(upgradeContext()).run(steps, ConfigDigest.of(applied).hex()));
   }
 

@@ -18,7 +18,9 @@ import org.slf4j.LoggerFactory;
  * @param events the structured listener of the same
  * @param config the agent configuration goal states are resolved from; empty for a node that only
  *     stops or reports status
- * @param downloads download overrides applied on top of the configuration's own
+ * @param downloads download overrides applied on top of the configuration's own; the result
+ *     ({@link Node#effectiveConfig()}) is what the node installs and journals, and what the caller
+ *     records as the applied config. {@code previous} and the applied config carry their own.
  * @param goalState a goal state already resolved (bootstrap passes it so device discovery
  *     happens once); used instead of resolving {@code config}
  * @param previous the configuration the node ran before an upgrade (the applied config): a

@@ -12,7 +12,7 @@ import java.util.Optional;
  * Names the version directory of a set of binaries: {@code <kubernetesVersion>-<digest>}, where
  * the digest is the first {@value #DIGEST_HEX_CHARS} hex characters of the SHA-256 of a canonical,
  * length-prefixed encoding of every other {@link VersionInputs} field (override origins
- * normalised, origins with no effect left out). Same inputs give the same name, so re-applying a
+ * normalised, origins with no effect left out, pinned digests only when set). Same inputs give the same name, so re-applying a
  * configuration reuses the installed directory; any change to a binary-relevant input gives a new
  * name, so an upgrade never overwrites the binaries the running node executes.
  */
@@ -76,6 +76,9 @@ public final class VersionFor {
       }
       field(canonical, "download." + e.getKey() + ".base", origin.baseUrl());
       field(canonical, "download." + e.getKey() + ".url", origin.urlTemplate());
+    }
+    for (Map.Entry<String, String> pin : inputs.pinnedDigests().entrySet()) {
+      field(canonical, "pin." + pin.getKey(), pin.getValue());
     }
     return HexFormat.of().formatHex(sha256(canonical.toString())).substring(0, DIGEST_HEX_CHARS);
   }

@@ -20,6 +20,8 @@ import java.util.TreeMap;
  * @param arch {@code amd64} or {@code arm64}
  * @param downloadOrigins per artifact (keyed by its configuration name, e.g. {@code Containerd}),
  *     the overridden download origin; artifacts fetched from their default location are absent
+ * @param pinnedDigests the configured SHA-256 pins (keyed {@code Containerd}, {@code Kubernetes.kubelet}, ...):
+ *     a pin names the exact content installed, so a new pin installs afresh, verified against it
  */
 public record VersionInputs(
     String kubernetesVersion,
@@ -29,7 +31,8 @@ public record VersionInputs(
     String crictlVersion,
     String localDnsVersion,
     String arch,
-    SortedMap<String, DownloadOrigin> downloadOrigins) {
+    SortedMap<String, DownloadOrigin> downloadOrigins,
+    SortedMap<String, String> pinnedDigests) {
 
   public VersionInputs {
     Objects.requireNonNull(kubernetesVersion, "kubernetesVersion");
@@ -40,6 +43,14 @@ public record VersionInputs(
     Objects.requireNonNull(localDnsVersion, "localDnsVersion");
     Objects.requireNonNull(arch, "arch");
     downloadOrigins = Collections.unmodifiableSortedMap(new TreeMap<>(downloadOrigins));
+    pinnedDigests = Collections.unmodifiableSortedMap(new TreeMap<>(pinnedDigests));
+  }
+
+  /** Inputs without pinned digests. */
+  public VersionInputs(String kubernetesVersion, String containerdVersion, String runcVersion, String cniPluginVersion,
+      String crictlVersion, String localDnsVersion, String arch, SortedMap<String, DownloadOrigin> downloadOrigins) {
+    this(kubernetesVersion, containerdVersion, runcVersion, cniPluginVersion, crictlVersion, localDnsVersion, arch, downloadOrigins,
+        new TreeMap<>());
   }
 
   /**

@@ -67,6 +67,23 @@ class AgentConfigJsonTest {
   }
 
   @Test
+  void pinnedDigestsAndTheOptOutOfVerificationAreKeptWithDigestsInLowerCase() {
+    String hex = "0123456789ABCDEF".repeat(4);
+    var tree = ConfigFixtures.with(ConfigFixtures.tokenTree(), "Downloads.Containerd.SHA256", hex);
+    tree = ConfigFixtures.with(tree, "Downloads.Kubernetes.SHA256.kubelet", hex);
+    tree = ConfigFixtures.with(tree, "Downloads.CNI.AllowUnverified", true);
+    tree = ConfigFixtures.with(tree, "Downloads.Crictl.AllowUnverified", false);
+    AgentConfig config = ConfigFixtures.config(tree);
+
+    String lower = hex.toLowerCase(java.util.Locale.ROOT);
+    assertThat(AgentConfigJson.canonicalString(config)).contains(
+        "\"Downloads\":{\"CNI\":{\"AllowUnverified\":true},\"Containerd\":{\"SHA256\":\"" + lower + "\"},"
+            + "\"Kubernetes\":{\"SHA256\":{\"kubelet\":\"" + lower + "\"}}}");
+    assertThat(AgentConfigParser.parse(AgentConfigJson.applied(config))).isEqualTo(config);
+    assertThat(ConfigDigest.of(config)).isNotEqualTo(ConfigDigest.of(ConfigFixtures.config(ConfigFixtures.tokenTree())));
+  }
+
+  @Test
   void canonicalFormSortsKeysAndIgnoresFormattingAndKeyOrder() {
     AgentConfig a = config(tokenTree());
     AgentConfig b = AgentConfigParser.parse(ConfigFixtures.utf8("""

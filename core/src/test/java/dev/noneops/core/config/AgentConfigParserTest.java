@@ -118,7 +118,23 @@ class AgentConfigParserTest {
   @Test
   void rejectsAMisspeltNestedKey() {
     assertThat(parseViolations(bytes(with(tokenTree(), "Downloads.Containerd.Verison", "2.1.0"))))
-        .containsExactly(new ConfigViolation("Downloads.Containerd.Verison", "unknown key; expected one of: BaseURL, URL, Version"));
+        .containsExactly(new ConfigViolation("Downloads.Containerd.Verison",
+            "unknown key; expected one of: BaseURL, URL, Version, SHA256, AllowUnverified"));
+  }
+
+  @Test
+  void pinsKubernetesBinariesOneByOne() {
+    assertThat(parseViolations(bytes(with(tokenTree(), "Downloads.Kubernetes.SHA256", "0".repeat(64)))))
+        .containsExactly(new ConfigViolation("Downloads.Kubernetes.SHA256",
+            "must be an object of kubelet, kubectl and kube-proxy digests (Kubernetes publishes one per binary)"));
+    assertThat(parseViolations(bytes(with(tokenTree(), "Downloads.Kubernetes.SHA256.kubeadm", "0".repeat(64)))))
+        .containsExactly(new ConfigViolation("Downloads.Kubernetes.SHA256.kubeadm", "unknown key; expected one of: kubelet, kubectl, kube-proxy"));
+  }
+
+  @Test
+  void rejectsAnOptOutOfVerificationThatIsNotABoolean() {
+    assertThat(parseViolations(bytes(with(tokenTree(), "Downloads.Runc.AllowUnverified", "yes"))))
+        .containsExactly(new ConfigViolation("Downloads.Runc.AllowUnverified", "must be true or false"));
   }
 
   @Test

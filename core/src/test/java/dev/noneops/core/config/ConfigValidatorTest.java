@@ -71,6 +71,39 @@ class ConfigValidatorTest {
   }
 
   @Nested
+  class MachineName {
+    @Test
+    void acceptsAKubernetesObjectName() {
+      assertThat(violations(with(tokenTree(), "MachineName", "worker-1.pool-a"))).isEmpty();
+      assertThat(violations(with(tokenTree(), "MachineName", "a".repeat(253)))).isEmpty();
+    }
+
+    @Test
+    void mayBeLeftUnset() {
+      assertThat(violations(without(tokenTree(), "MachineName"))).isEmpty();
+    }
+
+    @Test
+    void rejectsANameThatIsNotADnsSubdomain() {
+      assertOnlyViolation(with(tokenTree(), "MachineName", "Worker_1"), "MachineName",
+          "is not a Kubernetes object name (a DNS-1123 subdomain such as worker-1): must consist of lower case alphanumeric "
+              + "characters, '-' or '.', and must start and end with an alphanumeric character");
+      assertOnlyViolation(with(tokenTree(), "MachineName", "../etc"), "MachineName",
+          "is not a Kubernetes object name (a DNS-1123 subdomain such as worker-1): must consist of lower case alphanumeric "
+              + "characters, '-' or '.', and must start and end with an alphanumeric character");
+      assertOnlyViolation(with(tokenTree(), "MachineName", "worker-1-"), "MachineName",
+          "is not a Kubernetes object name (a DNS-1123 subdomain such as worker-1): must consist of lower case alphanumeric "
+              + "characters, '-' or '.', and must start and end with an alphanumeric character");
+    }
+
+    @Test
+    void rejectsANameLongerThan253Characters() {
+      assertOnlyViolation(with(tokenTree(), "MachineName", "a".repeat(254)), "MachineName",
+          "is not a Kubernetes object name (a DNS-1123 subdomain such as worker-1): must be no more than 253 characters");
+    }
+  }
+
+  @Nested
   class Auth {
     @Test
     void rejectsBothCredentials() {
@@ -463,6 +496,24 @@ class ConfigValidatorTest {
     void rejectsATemplateThatRendersToAUrlWithAFragment() {
       assertOnlyViolation(with(tokenTree(), "Downloads.Runc.URL", "https://m/%s/runc.%s#x"), "Downloads.Runc.URL",
           "does not render to a valid URL (for example 'https://m/1.0.0/runc.amd64#x'): must not have a fragment");
+    }
+
+    @Test
+    void acceptsPinnedDigestsAndAnExplicitOptOutOfVerification() {
+      String hex = "0123456789abcdef".repeat(4);
+      var tree = with(tokenTree(), "Downloads.Containerd.SHA256", hex.toUpperCase(java.util.Locale.ROOT));
+      tree = with(tree, "Downloads.Kubernetes.SHA256.kubelet", hex);
+      tree = with(tree, "Downloads.Kubernetes.SHA256.kube-proxy", hex);
+      tree = with(tree, "Downloads.Runc.AllowUnverified", true);
+      assertThat(violations(tree)).isEmpty();
+    }
+
+    @Test
+    void rejectsAPinnedDigestThatIsNotASha256() {
+      assertOnlyViolation(with(tokenTree(), "Downloads.Containerd.SHA256", "abc123"), "Downloads.Containerd.SHA256",
+          "must be a SHA-256 digest: 64 hex characters, got 'abc123'");
+      assertOnlyViolation(with(tokenTree(), "Downloads.Kubernetes.SHA256.kubectl", "sha256:" + "0".repeat(64)),
+          "Downloads.Kubernetes.SHA256.kubectl", "must be a SHA-256 digest: 64 hex characters, got 'sha256:" + "0".repeat(64) + "'");
     }
 
     @Test

@@ -105,14 +105,48 @@ class GoalStateResolverTest {
   }
 
   @Test
-  void verifiesKubernetesBinariesAndCorednsAgainstTheirPublishedChecksums() {
+  void verifiesEveryArtifactAgainstTheChecksumItsProjectPublishes() {
     MachineGoalState gs = resolve(tokenTree());
 
     assertThat(artifact(gs, "kubectl").checksum())
         .isEqualTo(new Artifact.Checksum.Published(URI.create("https://dl.k8s.io/v1.31.2/bin/linux/amd64/kubectl.sha256")));
+    assertThat(artifact(gs, "containerd").checksum()).isEqualTo(new Artifact.Checksum.Published(URI.create(
+        "https://github.com/containerd/containerd/releases/download/v2.0.4/containerd-2.0.4-linux-amd64.tar.gz.sha256sum"),
+        "containerd-2.0.4-linux-amd64.tar.gz", false));
+    assertThat(artifact(gs, "runc").checksum()).isEqualTo(new Artifact.Checksum.Published(URI.create(
+        "https://github.com/opencontainers/runc/releases/download/v1.1.12/runc.sha256sum"), "runc.amd64", false));
+    assertThat(artifact(gs, "cni-plugins").checksum()).isEqualTo(new Artifact.Checksum.Published(URI.create(
+        "https://github.com/containernetworking/plugins/releases/download/v1.5.1/cni-plugins-linux-amd64-v1.5.1.tgz.sha256"),
+        "cni-plugins-linux-amd64-v1.5.1.tgz", false));
+    assertThat(artifact(gs, "crictl").checksum()).isEqualTo(new Artifact.Checksum.Published(URI.create(
+        "https://github.com/kubernetes-sigs/cri-tools/releases/download/v1.31.0/crictl-v1.31.0-linux-amd64.tar.gz.sha256"),
+        "crictl-v1.31.0-linux-amd64.tar.gz", false));
     assertThat(artifact(gs, "coredns").checksum()).isEqualTo(new Artifact.Checksum.Published(URI.create(
-        "https://github.com/coredns/coredns/releases/download/v1.11.3/coredns_1.11.3_linux_amd64.tgz.sha256")));
-    assertThat(artifact(gs, "containerd").checksum()).isEqualTo(new Artifact.Checksum.Unverified());
+        "https://github.com/coredns/coredns/releases/download/v1.11.3/coredns_1.11.3_linux_amd64.tgz.sha256"),
+        "coredns_1.11.3_linux_amd64.tgz", false));
+  }
+
+  @Test
+  void aPinnedDigestWinsOverThePublishedChecksumAndNamesAnotherVersion() {
+    String hex = "ab".repeat(32);
+    var tree = with(tokenTree(), "Downloads.Runc.SHA256", hex.toUpperCase(java.util.Locale.ROOT));
+    tree = with(tree, "Downloads.Kubernetes.SHA256.kubelet", hex);
+    MachineGoalState gs = resolve(tree);
+
+    assertThat(artifact(gs, "runc").checksum()).isEqualTo(new Artifact.Checksum.Pinned(hex));
+    assertThat(artifact(gs, "kubelet").checksum()).isEqualTo(new Artifact.Checksum.Pinned(hex));
+    assertThat(artifact(gs, "kubectl").checksum()).isInstanceOf(Artifact.Checksum.Published.class);
+    assertThat(gs.rootFs().versionName()).as("a pin names the exact content").isNotEqualTo(resolve(tokenTree()).rootFs().versionName());
+  }
+
+  @Test
+  void anArtifactAllowedUnverifiedStillLooksForItsPublishedChecksum() {
+    MachineGoalState gs = resolve(with(tokenTree(), "Downloads.CNI.AllowUnverified", true));
+
+    assertThat(artifact(gs, "cni-plugins").checksum()).isEqualTo(new Artifact.Checksum.Published(URI.create(
+        "https://github.com/containernetworking/plugins/releases/download/v1.5.1/cni-plugins-linux-amd64-v1.5.1.tgz.sha256"),
+        "cni-plugins-linux-amd64-v1.5.1.tgz", true));
+    assertThat(gs.rootFs().versionName()).as("allowing changes no binary").isEqualTo(resolve(tokenTree()).rootFs().versionName());
   }
 
   @Test
@@ -149,6 +183,8 @@ class GoalStateResolverTest {
         .isEqualTo(new Artifact.Checksum.Published(URI.create("https://m/k8s/1.31.2/amd64/kubelet.sha256")));
     assertThat(url(gs, "containerd")).isEqualTo("https://m/c/2.0.4/2.0.4/amd64");
     assertThat(url(gs, "runc")).isEqualTo("https://m/r/1.1.12/amd64");
+    assertThat(artifact(gs, "runc").checksum())
+        .isEqualTo(new Artifact.Checksum.Published(URI.create("https://m/r/1.1.12/runc.sha256sum"), "amd64", false));
     assertThat(url(gs, "cni-plugins")).isEqualTo("https://m/cni/1.5.1/amd64/1.5.1");
     assertThat(url(gs, "crictl")).isEqualTo("https://m/crictl/1.31.0/1.31.0/linux/amd64");
     assertThat(url(gs, "coredns")).isEqualTo("https://m/dns/1.11.3/1.11.3/amd64");

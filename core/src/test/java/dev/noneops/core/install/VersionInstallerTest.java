@@ -106,6 +106,49 @@ class VersionInstallerTest {
   }
 
   @Test
+  void theDigestOfADocumentListingEveryArchitectureIsTheLineNamingTheArtifactsFile() throws IOException {
+    URI sums = URI.create("https://dl.example/runc.sha256sum");
+    RootFs rootFs = rootFs(new Artifact.Checksum.Unverified(), new Artifact.Checksum.Published(sums, "runc.amd64", false));
+    downloader.serve(sums, sha("arm64 runc") + "  runc.arm64\n" + sha("runc-binary") + " *./runc.amd64\n" + sha("x") + "  runc.tar.xz\n");
+
+    installer.install(rootFs);
+
+    assertThat(new VersionVerifier(files, layout).verify(VERSION).verified()).isTrue();
+  }
+
+  @Test
+  void aDocumentListingOtherFilesOnlyRefusesTheArtifactUnlessUnverifiedIsAllowed() throws IOException {
+    URI sums = URI.create("https://dl.example/runc.sha256sum");
+    RootFs rootFs = rootFs(new Artifact.Checksum.Unverified(), new Artifact.Checksum.Published(sums, "runc.amd64", false));
+    downloader.serve(sums, sha("runc-binary") + "  runc.arm64\n" + sha("x") + "  runc.armhf\n");
+
+    Throwable thrown = catchThrowable(() -> installer.install(rootFs));
+
+    InstallException e = TaskFailedException.find(thrown, InstallException.class).orElseThrow();
+    assertThat(e.reason()).isEqualTo(InstallException.Reason.CHECKSUM_UNAVAILABLE);
+    assertThat(e).hasMessageContaining("artifact runc from " + RUNC + " cannot be verified: its published checksum " + sums
+        + " lists no digest for runc.amd64");
+    assertThat(files.exists(layout.versionDir(VERSION))).isFalse();
+
+    installer.install(rootFs(new Artifact.Checksum.Unverified(), new Artifact.Checksum.Published(sums, "runc.amd64", true)));
+    assertThat(files.exists(layout.binDir(VERSION).resolve("runc"))).isTrue();
+  }
+
+  @Test
+  void aMissingPublishedChecksumRefusesTheArtifactUnlessUnverifiedIsAllowed() throws IOException {
+    URI missing = URI.create(RUNC + ".sha256");
+    RootFs refused = rootFs(new Artifact.Checksum.Unverified(), new Artifact.Checksum.Published(missing, "runc", false));
+
+    InstallException e = TaskFailedException.find(catchThrowable(() -> installer.install(refused)), InstallException.class).orElseThrow();
+    assertThat(e.reason()).isEqualTo(InstallException.Reason.CHECKSUM_UNAVAILABLE);
+    assertThat(e).hasMessageContaining("artifact runc from " + RUNC + " cannot be verified: its published checksum " + missing);
+    assertThat(files.exists(layout.versionDir(VERSION))).isFalse();
+
+    installer.install(rootFs(new Artifact.Checksum.Unverified(), new Artifact.Checksum.Published(missing, "runc", true)));
+    assertThat(files.exists(layout.binDir(VERSION).resolve("runc"))).isTrue();
+  }
+
+  @Test
   void aCorruptActiveVersionIsNotReplacedUnderTheRunningNode() throws IOException {
     RootFs rootFs = rootFs(new Artifact.Checksum.Unverified(), new Artifact.Checksum.Unverified());
     installer.install(rootFs);
