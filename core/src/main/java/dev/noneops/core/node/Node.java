@@ -219,7 +219,7 @@ public final class Node {
    */
   @SuppressWarnings("try")
   public BootstrapResult bootstrap(boolean tuneKernel) {
-    AgentConfig config = params.config().orElseThrow(() -> new NotConfiguredException("bootstrapping"));
+    AgentConfig config = effectiveConfig().orElseThrow(() -> new NotConfiguredException("bootstrapping"));
     BootstrapResult[] result = new BootstrapResult[1];
     tasks.execute(Task.of("bootstrap", () -> {
       tasks.execute(Task.of("check-host", () ->
