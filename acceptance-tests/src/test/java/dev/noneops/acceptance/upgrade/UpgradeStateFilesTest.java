@@ -3,6 +3,7 @@ package dev.noneops.acceptance.upgrade;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.upgrade.Confsnap;
 import dev.noneops.core.upgrade.CorruptStateException;
@@ -29,7 +30,7 @@ class UpgradeStateFilesTest {
   private static final Path CONFIG = Path.of("/etc/containerd/config.toml");
   private static final Path LINK = Path.of("/opt/cni/bin/bridge");
   private static final Path SECRET = Path.of("/var/lib/kubelet/kubeconfig");
-  private static final Path NEW_DIR = Path.of("/etc/kubernetes/new");
+  private static final Path NEW_DIR = Path.of("/etc/unbounded/localdns");
   private static final Path NEW_FILE = NEW_DIR.resolve("created-by-upgrade.conf");
 
   private SimulatedHost host;
@@ -48,7 +49,7 @@ class UpgradeStateFilesTest {
   }
 
   private Confsnap saved() throws IOException {
-    Confsnap confsnap = new Confsnap(files, layout);
+    Confsnap confsnap = new Confsnap(files, layout, HostPaths.realHost());
     confsnap.save(List.of(CONFIG, LINK, SECRET, NEW_DIR.getParent(), NEW_DIR, NEW_FILE));
     return confsnap;
   }
@@ -73,7 +74,7 @@ class UpgradeStateFilesTest {
 
     assertThat(host.snapshot().diff(before)).isEmpty();
     assertThat(host.snapshot().entry(CONFIG.toString()).gid()).isEqualTo(7);
-    assertThat(new Confsnap(files, layout).state()).isEqualTo(Confsnap.State.ABSENT);
+    assertThat(new Confsnap(files, layout, HostPaths.realHost()).state()).isEqualTo(Confsnap.State.ABSENT);
   }
 
   @Test
@@ -101,7 +102,7 @@ class UpgradeStateFilesTest {
       } catch (SimulatedCrash crash) {
         host.crash();
       }
-      Confsnap confsnap = new Confsnap(files, layout);
+      Confsnap confsnap = new Confsnap(files, layout, HostPaths.realHost());
       assertThat(confsnap.state()).as("crash point " + k).isNotEqualTo(Confsnap.State.COMPLETE);
       confsnap.drop();
       assertThat(confsnap.state()).isEqualTo(Confsnap.State.ABSENT);
@@ -114,7 +115,7 @@ class UpgradeStateFilesTest {
     host.faults().crashAtMutatingCall(2);
     assertThatThrownBy(confsnap::drop).isInstanceOf(SimulatedCrash.class);
     host.crash();
-    assertThat(new Confsnap(files, layout).state()).isEqualTo(Confsnap.State.INCOMPLETE);
+    assertThat(new Confsnap(files, layout, HostPaths.realHost()).state()).isEqualTo(Confsnap.State.INCOMPLETE);
   }
 
   @Test
@@ -134,6 +135,17 @@ class UpgradeStateFilesTest {
     Confsnap confsnap = saved();
     assertThatThrownBy(() -> confsnap.save(List.of(CONFIG))).hasMessageContaining("already exists");
     assertThat(confsnap.read()).extracting(SavedFile::path).containsExactly(CONFIG, NEW_DIR.getParent(), NEW_DIR, NEW_FILE, LINK, SECRET);
+  }
+
+  @Test
+  void savingAPathOutsideTheNodesSharedPathsIsRefusedAndSavesNothing() throws IOException {
+    host.fs().seedFile(Path.of("/etc/passwd"), "root:x:0:0::/root:/bin/sh\n", 0644);
+    Confsnap confsnap = new Confsnap(files, layout, HostPaths.realHost());
+
+    assertThatThrownBy(() -> confsnap.save(List.of(CONFIG, Path.of("/etc/passwd"))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'/etc/passwd' is not one of the shared paths the node owns");
+    assertThat(confsnap.state()).isEqualTo(Confsnap.State.ABSENT);
   }
 
   @Test

@@ -516,7 +516,7 @@ public final class Node {
   }
 
   private UpgradeContext upgradeContext() {
-    return new UpgradeContext(ports.files(), ports.clock(), layout, tasks, lock, new Teardown(ports, layout, paths)::removeTree, params.log());
+    return new UpgradeContext(ports.files(), ports.clock(), layout, paths, tasks, lock, new Teardown(ports, layout, paths)::removeTree, params.log());
   }
 
   private static <T> T upgradeOperation(String operation, java.util.concurrent.Callable<T> body) {
