@@ -95,7 +95,7 @@ class InterruptedPruneOnSimulatedHostTest {
         continue;
       }
       for (Path file : regularFiles(cli.layout().root().resolve(name))) {
-        if (!file.equals(cli.layout().manifest(name))) {
+        if (!file.equals(cli.layout().root().resolve(name).resolve(Layout.MANIFEST))) {
           files++;
           bytes += onDisk(file).orElseThrow().size();
         }
