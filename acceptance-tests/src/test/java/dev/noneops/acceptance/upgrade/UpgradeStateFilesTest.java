@@ -7,6 +7,7 @@ import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.upgrade.Confsnap;
 import dev.noneops.core.upgrade.CorruptStateException;
+import dev.noneops.core.upgrade.LocalDnsInterface;
 import dev.noneops.core.upgrade.NodeBusyException;
 import dev.noneops.core.upgrade.NodeLock;
 import dev.noneops.core.upgrade.RollbackHistory;
@@ -22,6 +23,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -159,6 +161,23 @@ class UpgradeStateFilesTest {
     journal.remove();
     host.crash();
     assertThat(journal.read()).isEmpty();
+  }
+
+  @Test
+  void theJournalRecordsTheTargetsLocalDnsInterfaceAndReadsOneWithoutItAsUnknown() throws IOException {
+    UpgradeJournal journal = new UpgradeJournal(files, layout);
+    UpgradeRecord record = new UpgradeRecord("1.31.2-aaaa", "1.31.3-bbbb", "c".repeat(64), Instant.parse("2026-01-01T00:00:00Z"),
+        Optional.of(new LocalDnsInterface("nodedns1", "169.254.20.10")));
+    journal.write(record);
+    assertThat(journal.read()).contains(record);
+
+    host.fs().seedFile(layout.journal(), "{\"schema\":1,\"previousVersion\":\"1.31.2-aaaa\",\"targetVersion\":\"1.31.3-bbbb\","
+        + "\"configDigest\":\"d\",\"startedAt\":\"2026-01-01T00:00:00Z\"}", 0600);
+    assertThat(journal.read()).get().extracting(UpgradeRecord::targetLocalDns).isEqualTo(Optional.empty());
+
+    host.fs().seedFile(layout.journal(), "{\"schema\":1,\"previousVersion\":\"1.31.2-aaaa\",\"targetVersion\":\"1.31.3-bbbb\","
+        + "\"configDigest\":\"d\",\"startedAt\":\"2026-01-01T00:00:00Z\",\"targetLocalDns\":{\"interfaceName\":\"eth0 up\",\"bindAddress\":\"x\"}}", 0600);
+    assertThatThrownBy(journal::read).isInstanceOf(CorruptStateException.class).hasMessageContaining("not a Linux interface name: 'eth0 up'");
   }
 
   @Test

@@ -1,5 +1,8 @@
 package dev.noneops.core.node;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.noneops.core.goalstate.LocalDnsSpec;
 import dev.noneops.ports.commands.Command;
 import dev.noneops.ports.commands.CommandResult;
@@ -16,6 +19,9 @@ import java.util.regex.Pattern;
  */
 final class LocalDnsNetwork {
   private static final Pattern INTERFACE = Pattern.compile("[A-Za-z0-9_.-]{1,15}");
+  private static final Pattern NO_DEVICE = Pattern.compile("does not exist|Cannot find device");
+  private static final String DUMMY = "dummy";
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final HostCommands commands;
 
@@ -38,15 +44,54 @@ final class LocalDnsNetwork {
     commands.require("bring up " + ifName, "ip", "link", "set", ifName, "up");
   }
 
+  /** What {@link #remove} found and did. */
+  enum Removal {
+    /** A dummy interface of that name was deleted. */
+    REMOVED,
+    /** There is no link of that name. */
+    ABSENT,
+    /** A link of that name is not a dummy interface; it was left alone. */
+    NOT_A_DUMMY
+  }
+
   /**
-   * Removes the interface if it exists: {@code ip link delete}, and only when that fails, {@code ip
-   * link show} to tell "already gone" from a real failure.
+   * Removes the interface if it is a dummy one: {@code ip -j -d link show} tells whether a link of
+   * that name exists and its kind, then {@code ip link delete}. A link of another kind (a bridge,
+   * a physical NIC that happens to have the name) is never touched.
    */
-  void remove(String ifName) throws IOException {
+  Removal remove(String ifName) throws IOException {
+    if (!INTERFACE.matcher(ifName).matches()) {
+      throw new NodeException("LocalDNS interface name is not a Linux interface name: '" + ifName + "'");
+    }
+    Command show = commands.command("ip", "-j", "-d", "link", "show", "dev", ifName);
+    CommandResult shown = commands.run(show);
+    if (!shown.succeeded()) {
+      if (NO_DEVICE.matcher(shown.stderr()).find()) {
+        return Removal.ABSENT;
+      }
+      throw new CommandFailedException("look up LocalDNS interface " + ifName, show, shown);
+    }
+    if (!DUMMY.equals(kind(ifName, shown.stdout()))) {
+      return Removal.NOT_A_DUMMY;
+    }
     Command delete = commands.command("ip", "link", "delete", "dev", ifName);
     CommandResult deleted = commands.run(delete);
-    if (!deleted.succeeded() && commands.succeeds("ip", "link", "show", "dev", ifName)) {
+    if (!deleted.succeeded()) {
       throw new CommandFailedException("delete LocalDNS interface " + ifName, delete, deleted);
+    }
+    return Removal.REMOVED;
+  }
+
+  /** The link kind ({@code linkinfo.info_kind}) in {@code ip -j -d link show}'s answer; empty for a link without one. */
+  private static String kind(String ifName, String json) {
+    try {
+      JsonNode links = JSON.readTree(json);
+      if (links == null || !links.isArray() || links.isEmpty()) {
+        throw new NodeException("cannot tell what kind of link " + ifName + " is: 'ip -j -d link show' answered " + json.strip());
+      }
+      return links.get(0).path("linkinfo").path("info_kind").asText("");
+    } catch (JsonProcessingException e) {
+      throw new NodeException("cannot tell what kind of link " + ifName + " is: 'ip -j -d link show' answered no JSON: " + e.getOriginalMessage(), e);
     }
   }
 }

@@ -6,7 +6,8 @@ import java.util.Optional;
 
 /**
  * Puts the node back on the version an upgrade started from: stop the stack and end its pods,
- * clean the host networking, flip {@code current} back, write the units and configuration of the
+ * clean the host networking (the target's LocalDNS interface as the journal recorded it
+ * included), flip {@code current} back, write the units and configuration of the
  * applied configuration, restore every saved shared file, set its host networking up again,
  * reset-failed and start the previous stack; then drop the saved configuration, then the journal.
  * Every step converges when run again, which is what lets recovery repeat a rollback a crash
@@ -36,7 +37,7 @@ final class Rollback {
   boolean restorePrevious(UpgradeRecord record) throws Exception {
     run("rollback-stop-stack", steps::stopStack);
     run("rollback-end-pods", steps::endPods);
-    run("rollback-clean-host-networking", steps::cleanHostNetworking);
+    run("rollback-clean-host-networking", () -> steps.cleanHostNetworking(record.targetLocalDns()));
     run("rollback-switch-current", () -> ctx.currentLink().pointAt(record.previousVersion()));
     run("rollback-write-configuration", () -> steps.writeConfiguration(Configuration.APPLIED));
     boolean complete = ctx.confsnap().state() == Confsnap.State.COMPLETE;
