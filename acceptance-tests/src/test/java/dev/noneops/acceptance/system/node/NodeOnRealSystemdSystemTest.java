@@ -271,6 +271,36 @@ class NodeOnRealSystemdSystemTest {
     assertContainerdRunsFrom(previous);
   }
 
+  /**
+   * The kubelet unit on disk as an earlier agent rendered it (one more flag), loaded and running;
+   * an upgrade whose target changes kubelet's command line (another cluster domain) fails. The
+   * rollback's own rendering of the applied configuration is loaded first, then the saved bytes
+   * are restored: systemd must run those, so it is reloaded before the previous stack starts.
+   */
+  @Test
+  void aRollbackLeavesSystemdRunningTheRestoredUnitsCommandLine() throws Exception {
+    bootstrap(base);
+    Path unit = PATHS.unit(HostPaths.KUBELET_UNIT);
+    ports.files().writeDurably(unit, ports.files().readString(unit).replace("--event-qps=0", "--event-qps=0 --v=2"), 0644);
+    systemd.daemonReload();
+    systemd.restart(HostPaths.KUBELET_UNIT, KUBELET_READY);
+    String before = execStartArgv(HostPaths.KUBELET_UNIT);
+    assertThat(before).contains("--v=2").contains("--cluster-domain=cluster.local");
+    String bind = "\"BindAddress\": \"" + DNS_ADDRESS + "\"";
+    AgentConfig otherDomain = config(json(K8S_NEVER_HEALTHY, CONTAINERD_NEW.version())
+        .replace(bind, bind + ", \"ClusterDomain\": \"other.local\""));
+
+    Throwable thrown = catchThrowable(node(otherDomain, Optional.of(base), KUBELET_NEVER_READY)::upgrade);
+
+    UpgradeFailedException failed = TaskFailedException.find(thrown, UpgradeFailedException.class)
+        .orElseThrow(() -> new AssertionError("expected an UpgradeFailedException", thrown));
+    assertThat(failed.outcome()).isEqualTo(RollbackOutcome.ROLLED_BACK);
+    assertThat(execStartArgv(HostPaths.KUBELET_UNIT)).as("systemctl show -p ExecStart after the rollback").isEqualTo(before);
+    assertThat(sandbox().exec("systemctl", "show", "-p", "NeedDaemonReload", "--value", HostPaths.KUBELET_UNIT).orThrow().stdout().strip())
+        .as("what systemd loaded is the file on disk").isEqualTo("no");
+    assertThat(commandLine(mainPid(HostPaths.KUBELET_UNIT))).contains("--v=2").contains("--cluster-domain=cluster.local");
+  }
+
   @ParameterizedTest(name = "killed after {0}")
   @ValueSource(strings = {"upgrade-write-journal", "upgrade-switch-current"})
   void anAgentKilledInTheMiddleOfAnUpgradeIsRecoveredToThePreviousVersion(String task) throws Exception {
@@ -441,6 +471,16 @@ class NodeOnRealSystemdSystemTest {
     String cri = logged.lines().filter(l -> l.contains("Start cri plugin with config")).findFirst()
         .orElseThrow(() -> new AssertionError("containerd (pid " + pid + ") logged no CRI configuration:\n" + logged));
     assertThat(cri).contains("SandboxImage:" + spec.sandboxImage()).contains("NetworkPluginBinDir:" + spec.cniBinDir());
+  }
+
+  /** The {@code argv[]} of the unit's loaded {@code ExecStart} ({@code systemctl show -p ExecStart}), without its run-time fields. */
+  static String execStartArgv(String unit) throws IOException {
+    String shown = sandbox().exec("systemctl", "show", "-p", "ExecStart", "--value", unit).orThrow().stdout();
+    java.util.regex.Matcher argv = java.util.regex.Pattern.compile("argv\\[\\]=([^;]*);").matcher(shown);
+    if (!argv.find()) {
+      throw new AssertionError("systemctl show -p ExecStart " + unit + " has no argv[]: " + shown);
+    }
+    return argv.group(1).strip();
   }
 
   static long mainPid(String unit) {
