@@ -115,6 +115,11 @@ final class NodeUpgradeSteps implements UpgradeSteps {
   }
 
   @Override
+  public void reloadUnits() {
+    ports.systemd().daemonReload();
+  }
+
+  @Override
   public void stopStack() {
     node.stop();
   }

@@ -50,6 +50,12 @@ public interface UpgradeSteps {
   /** Writes the configuration and units of {@code which} at their host paths and reloads systemd if units changed. */
   void writeConfiguration(Configuration which) throws Exception;
 
+  /**
+   * Reloads systemd's unit definitions from the unit files on disk, so that a unit started next
+   * runs what its file says (systemd keeps the definition it loaded until a reload).
+   */
+  void reloadUnits() throws Exception;
+
   /** Stops the node's units (kubelet, containerd, LocalDNS). */
   void stopStack() throws Exception;
 
