@@ -13,17 +13,16 @@ import java.util.Objects;
  * For kernels built without dummy links ({@code CONFIG_DUMMY} unset: {@code ip link add ... type
  * dummy} fails with "Unknown device type"), runs the node's {@code ip link add <name> type dummy}
  * as {@code type ifb} instead: another link that only carries addresses, so LocalDNS can still
- * listen on its link-local address; {@code ip -j -d link show} of a link it made that way names
- * it a dummy link, as the node expects of its own. Every other command, and every command on a kernel that has
- * dummy links, runs unchanged. Debian's kernels have dummy links; this exists for build machines
- * whose kernel does not.
+ * listen on its link-local address; and {@code ip -j -d link show} answers with an {@code ifb}
+ * link's kind given as {@code dummy}, as the node expects of the links it made. Every other
+ * command, and every command on a kernel that has dummy links, runs unchanged. Debian's kernels
+ * have dummy links; this exists for build machines whose kernel does not.
  */
 public final class DummyLinkStandIn implements CommandRunner {
   /** The link type created in place of {@code dummy}. */
   public static final String STAND_IN_TYPE = "ifb";
 
   private final CommandRunner runner;
-  private final java.util.Set<String> standIns = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   private DummyLinkStandIn(CommandRunner runner) {
     this.runner = Objects.requireNonNull(runner, "runner");
@@ -61,16 +60,12 @@ public final class DummyLinkStandIn implements CommandRunner {
     if (addsDummy) {
       List<String> replaced = new ArrayList<>(argv);
       replaced.set(type + 1, STAND_IN_TYPE);
-      CommandResult added = runner.run(new Command(replaced, command.env(), command.timeout(), command.maxOutputBytes()));
-      if (added.succeeded()) {
-        standIns.add(argv.get(3));
-      }
-      return added;
+      return runner.run(new Command(replaced, command.env(), command.timeout(), command.maxOutputBytes()));
     }
     CommandResult result = runner.run(command);
     boolean showsDetails = argv.size() == 7 && argv.get(0).endsWith("ip") && argv.subList(1, 6).equals(List.of("-j", "-d", "link", "show", "dev"));
-    if (showsDetails && result.succeeded() && standIns.contains(argv.get(6))) {
-      // a link it made in place of a dummy one is a dummy one to the node
+    if (showsDetails && result.succeeded()) {
+      // on a kernel without dummy links, an ifb link stands in for one (whichever process made it)
       return new CommandResult(result.exitCode(), result.stdout().replace("\"info_kind\":\"" + STAND_IN_TYPE + "\"", "\"info_kind\":\"dummy\""),
           result.stderr(), result.timedOut());
     }

@@ -333,6 +333,39 @@ class NodeOnRealSystemdSystemTest {
     assertThat(node.recoverUpgrade(base).outcome()).as("recovery again is a no-op").isEqualTo(RecoveryResult.Outcome.NOTHING_TO_DO);
   }
 
+  /**
+   * The agent is killed once an upgrade whose target renames LocalDNS's interface has set that
+   * interface up: recovery, which knows only the applied configuration, removes the target's
+   * interface from what the journal recorded, so one link carries LocalDNS's address again.
+   */
+  @Test
+  void recoveryAfterAnAgentKilledMidUpgradeRemovesTheTargetsRenamedInterface() throws Exception {
+    String renamed = "nost1";
+    bootstrap(base);
+    try {
+      String target = json(K8S, CONTAINERD_NEW.version()).replace("\"InterfaceName\": \"" + DNS_INTERFACE + "\"",
+          "\"InterfaceName\": \"" + renamed + "\"");
+
+      assertThat(upgradeInAChildJvmKilledAfter("upgrade-set-up-host-networking", target)).isEqualTo(128 + 9);
+      assertThat(linkExists(renamed)).as("the target set its interface up").isTrue();
+
+      RecoveryResult recovered = node(base, Optional.of(base), KUBELET_READY).recoverUpgrade(base);
+
+      assertThat(recovered.outcome()).isEqualTo(RecoveryResult.Outcome.ROLLED_BACK);
+      assertThat(linkExists(renamed)).as("the target's interface is removed").isFalse();
+      assertThat(ports.commands().run(Command.of(Duration.ofSeconds(10), "ip", "-o", "addr", "show", "to", DNS_ADDRESS)).stdout().lines()
+          .map(l -> l.split("\\s+")[1])).as("the links carrying LocalDNS's address").containsExactly(DNS_INTERFACE);
+    } finally {
+      if (linkExists(renamed)) {
+        ip("ip", "link", "delete", "dev", renamed);
+      }
+    }
+  }
+
+  static boolean linkExists(String name) throws IOException {
+    return ports.commands().run(Command.of(Duration.ofSeconds(10), "ip", "link", "show", "dev", name)).succeeded();
+  }
+
   @Test
   void teardownLeavesNothingTheNodeOwned() throws Exception {
     bootstrap(base);
@@ -402,8 +435,13 @@ class NodeOnRealSystemdSystemTest {
 
   /** Runs the upgrade in a child JVM, SIGKILLs it right after {@code task} completed; its exit code. */
   static int upgradeInAChildJvmKilledAfter(String task) throws Exception {
+    return upgradeInAChildJvmKilledAfter(task, json(K8S, CONTAINERD_NEW.version()));
+  }
+
+  /** Runs the upgrade to {@code targetJson} in a child JVM, SIGKILLs it right after {@code task} completed; its exit code. */
+  static int upgradeInAChildJvmKilledAfter(String task, String targetJson) throws Exception {
     Path dir = Files.createTempDirectory("noneops-kill-");
-    Path target = Files.writeString(dir.resolve("target.json"), json(K8S, CONTAINERD_NEW.version()));
+    Path target = Files.writeString(dir.resolve("target.json"), targetJson);
     Path previous = Files.writeString(dir.resolve("previous.json"), json(K8S, CONTAINERD_OLD.version()));
     Path stderr = dir.resolve("agent.err");
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
