@@ -7,6 +7,8 @@ import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.upgrade.RecoveryResult;
 import dev.noneops.core.upgrade.UpgradeFailedException;
+import dev.noneops.testkit.gate.FaultRule;
+import dev.noneops.testkit.gate.SimulatedCrash;
 import dev.noneops.testkit.process.SimProcess;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -63,6 +65,37 @@ class RestoredUnitsReloadTest {
 
     assertThat(result.outcome()).isEqualTo(RecoveryResult.Outcome.ROLLED_BACK);
     assertThat(kubeletArgv()).as("kubelet runs the restored unit").contains(EARLIER_FLAG).contains("--cluster-domain=cluster.local");
+  }
+
+  /**
+   * The agent dies during the rollback, after it wrote the applied configuration's units but
+   * before systemd reloaded them: systemd still holds the target's definitions although every
+   * file on disk is already as before the upgrade, so nothing recovery writes or restores
+   * changes; it must reload all the same.
+   */
+  @Test
+  void recoveryAfterAnAgentKilledBeforeTheRollbacksReloadStartsThePreviousCommandLine() throws IOException {
+    restoreTheRenderedKubeletUnit();
+    lab.kubeletNeverReady.add(lab.versionOf(V2_OTHER_DOMAIN));
+    lab.host.faults().add(FaultRule.when(call -> call.is("systemd.daemonReload")).nth(2)
+        .failWith(call -> new SimulatedCrash("the agent is killed as the rollback reloads systemd", call.sequence())));
+
+    assertThatThrownBy(() -> lab.node(V2_OTHER_DOMAIN, Optional.of(V1)).upgrade()).isInstanceOf(SimulatedCrash.class);
+    lab.host.faults().clear();
+    lab.host.probes().reset();
+    RecoveryResult result = lab.node(V1).recoverUpgrade(V1);
+
+    assertThat(result.outcome()).isEqualTo(RecoveryResult.Outcome.ROLLED_BACK);
+    assertThat(kubeletArgv()).as("kubelet runs the unit file on disk").contains("--cluster-domain=cluster.local");
+  }
+
+  /** Puts back the kubelet unit this agent renders for V1 (the earlier agent's flag gone), loaded and running. */
+  private void restoreTheRenderedKubeletUnit() throws IOException {
+    String unit = new String(lab.host.ports().files().read(kubeletUnit), StandardCharsets.UTF_8);
+    lab.host.ports().files().writeDurably(kubeletUnit, unit.replace(" " + EARLIER_FLAG, ""), 0644);
+    lab.host.ports().systemd().daemonReload();
+    lab.host.ports().systemd().restart(HostPaths.KUBELET_UNIT, Duration.ofSeconds(30));
+    assertThat(kubeletArgv()).doesNotContain(EARLIER_FLAG);
   }
 
   private List<String> kubeletArgv() {
