@@ -9,9 +9,10 @@ import picocli.CommandLine.Mixin;
 
 /**
  * {@code noneops recover}: finishes an upgrade a crash interrupted, from the applied config —
- * commits it when it had finished and been recorded, rolls it back otherwise — and what other
- * interrupted operations left (temp files, staging, a version a prune was removing). Safe to run at any
- * time (a no-op without an upgrade in flight) and to run again after a crash during recovery.
+ * commits it when it had finished and been recorded, rolls it back otherwise — and removes what
+ * other interrupted operations left (temp files, staging, a version a prune was removing). Safe
+ * to run at any time (a no-op without an upgrade in flight) and to run again after a crash
+ * during recovery.
  */
 @Command(name = "recover", description = {
     "Finish an upgrade a crash interrupted: commit it when it had finished and its configuration",

@@ -74,7 +74,7 @@ class SavedConfigurationTrustTest {
 
   @Test
   void aSnapshotOfOnlyTheNodesSharedPathsIsStillRestored() throws Exception {
-    addEntry(file("/etc/systemd/system/kubelet.service.d/99-saved.conf"));
+    addEntry(file("/etc/systemd/system/kubelet.service.d/99-saved.conf", "[Service]\nEnvironment=SAVED=1\n"));
 
     lab.node(V1).recoverUpgrade(V1);
 
@@ -83,11 +83,15 @@ class SavedConfigurationTrustTest {
   }
 
   private static ObjectNode file(String path) {
+    return file(path, "owned\n");
+  }
+
+  private static ObjectNode file(String path, String content) {
     ObjectNode n = entry(path, "FILE");
     n.put("mode", 0644);
     n.put("uid", 0);
     n.put("gid", 0);
-    n.put("content", Base64.getEncoder().encodeToString("owned\n".getBytes(StandardCharsets.UTF_8)));
+    n.put("content", Base64.getEncoder().encodeToString(content.getBytes(StandardCharsets.UTF_8)));
     return n;
   }
 

@@ -15,8 +15,8 @@ import java.util.TreeSet;
  *
  * <ul>
  *   <li>one of the files the node writes (its three units, containerd's config, kubelet's
- *       kubeconfigs and CA certificate, the sysctl and modules-load presets, the
- *       applied config with its checksum and the ownership record),
+ *       kubeconfigs and CA certificate, the sysctl and modules-load presets, the applied config
+ *       with its checksum and the ownership record),
  *   <li>or lies in a directory only the node writes into (kubelet's drop-ins, containerd's
  *       {@code conf.d}, LocalDNS's configuration, the CNI plugin links),
  *   <li>or, saved as absent (which restore removes only once it is an empty directory), is a
@@ -34,9 +34,10 @@ final class SharedPathScope {
     for (String unit : List.of(HostPaths.LOCALDNS_UNIT, HostPaths.CONTAINERD_UNIT, HostPaths.KUBELET_UNIT)) {
       files.add(paths.unit(unit));
     }
+    Path applied = paths.appliedConfig();
     files.addAll(List.of(paths.containerdConfig(), paths.bootstrapKubeconfig(), paths.kubeconfig(), paths.apiServerCaCert(),
-        paths.sysctlFile(), paths.modulesLoadFile(), paths.appliedConfig(),
-        paths.appliedConfig().resolveSibling(paths.appliedConfig().getFileName() + AppliedConfigStore.SIDECAR_SUFFIX), paths.ownershipRecord()));
+        paths.sysctlFile(), paths.modulesLoadFile(), applied, applied.resolveSibling(applied.getFileName() + AppliedConfigStore.SIDECAR_SUFFIX),
+        paths.ownershipRecord()));
     trees.addAll(List.of(paths.kubeletDropInDir(), paths.containerdConfDir(), paths.localDnsConfigDir(), paths.cniBinDir()));
     directories.addAll(List.of(paths.kubeletDir(), paths.manifestsDir()));
     Set<Path> owned = new TreeSet<>(files);
@@ -50,9 +51,7 @@ final class SharedPathScope {
     }
   }
 
-  /**
-   * Why {@code path}, saved as {@code kind}, is out of scope; empty when it is in scope.
-   */
+  /** Why {@code path}, saved as {@code kind}, is out of scope; empty when it is in scope. */
   Optional<String> refusal(Path path, SavedFile.Kind kind) {
     if (!path.isAbsolute()) {
       return Optional.of("path '" + path + "' is not absolute");
