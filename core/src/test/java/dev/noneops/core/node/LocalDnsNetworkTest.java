@@ -49,6 +49,17 @@ class LocalDnsNetworkTest {
   }
 
   @Test
+  void aLinkOfTheNameThatIsNotADummyIsRefusedAndGetsNoAddress() {
+    ip.links.put(dns.interfaceName(), "bridge");
+
+    assertThatThrownBy(() -> network.ensure(dns))
+        .isInstanceOf(NodeException.class)
+        .hasMessageContaining(dns.interfaceName())
+        .hasMessageContaining("bridge");
+    assertThat(ip.run).noneMatch(c -> c.startsWith("ip addr") || c.startsWith("ip link set"));
+  }
+
+  @Test
   void anInterfaceThatCannotBeCreatedIsAnErrorNamingIt() {
     ip.refuseAdd = true;
 
