@@ -7,13 +7,15 @@ import dev.noneops.core.goalstate.LocalDnsSpec;
 import dev.noneops.ports.commands.Command;
 import dev.noneops.ports.commands.CommandResult;
 import java.io.IOException;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
  * The shared LocalDNS network: a dummy interface holding LocalDNS's link-local address, which
  * host-network pods reach too. Idempotent in three commands where the interface is missing (the
  * upgrade's case, after host networking was cleaned): {@code ip link add}, which fails harmlessly
- * when {@code ip link show} then finds the interface; {@code ip addr replace}, which assigns the
+ * when {@code ip -j -d link show} then finds a dummy interface of that name (a link of another
+ * kind is refused, never given the address); {@code ip addr replace}, which assigns the
  * address whether or not it is already there, so the kernel's wording for "already assigned"
  * (which differs between releases) is never relied on; and {@code ip link set up}.
  */
@@ -36,8 +38,15 @@ final class LocalDnsNetwork {
     }
     Command addLink = commands.command("ip", "link", "add", ifName, "type", "dummy");
     CommandResult added = commands.run(addLink);
-    if (!added.succeeded() && !commands.succeeds("ip", "link", "show", "dev", ifName)) {
-      throw new CommandFailedException("create LocalDNS interface " + ifName, addLink, added);
+    if (!added.succeeded()) {
+      Optional<String> kind = kindOf(ifName);
+      if (kind.isEmpty()) {
+        throw new CommandFailedException("create LocalDNS interface " + ifName, addLink, added);
+      }
+      if (!kind.get().equals(DUMMY)) {
+        throw new NodeException("a link named " + ifName + " exists and is " + (kind.get().isEmpty() ? "a physical interface" : "a " + kind.get() + " link")
+            + ", not a dummy interface; LocalDNS's address is not put on it (choose another LocalDNS.InterfaceName)");
+      }
     }
     String address = dns.bindAddress() + "/32";
     commands.require("assign " + address + " to " + ifName, "ip", "addr", "replace", address, "dev", ifName);
@@ -63,15 +72,11 @@ final class LocalDnsNetwork {
     if (!INTERFACE.matcher(ifName).matches()) {
       throw new NodeException("LocalDNS interface name is not a Linux interface name: '" + ifName + "'");
     }
-    Command show = commands.command("ip", "-j", "-d", "link", "show", "dev", ifName);
-    CommandResult shown = commands.run(show);
-    if (!shown.succeeded()) {
-      if (NO_DEVICE.matcher(shown.stderr()).find()) {
-        return Removal.ABSENT;
-      }
-      throw new CommandFailedException("look up LocalDNS interface " + ifName, show, shown);
+    Optional<String> kind = kindOf(ifName);
+    if (kind.isEmpty()) {
+      return Removal.ABSENT;
     }
-    if (!DUMMY.equals(kind(ifName, shown.stdout()))) {
+    if (!kind.get().equals(DUMMY)) {
       return Removal.NOT_A_DUMMY;
     }
     Command delete = commands.command("ip", "link", "delete", "dev", ifName);
@@ -80,6 +85,22 @@ final class LocalDnsNetwork {
       throw new CommandFailedException("delete LocalDNS interface " + ifName, delete, deleted);
     }
     return Removal.REMOVED;
+  }
+
+  /**
+   * The kind of the link named {@code ifName} ({@code ip -j -d link show}): empty when there is no
+   * such link, {@code ""} for a link without a kind (a physical NIC).
+   */
+  private Optional<String> kindOf(String ifName) throws IOException {
+    Command show = commands.command("ip", "-j", "-d", "link", "show", "dev", ifName);
+    CommandResult shown = commands.run(show);
+    if (shown.succeeded()) {
+      return Optional.of(kind(ifName, shown.stdout()));
+    }
+    if (NO_DEVICE.matcher(shown.stderr()).find()) {
+      return Optional.empty();
+    }
+    throw new CommandFailedException("look up LocalDNS interface " + ifName, show, shown);
   }
 
   /** The link kind ({@code linkinfo.info_kind}) in {@code ip -j -d link show}'s answer; empty for a link without one. */

@@ -43,7 +43,7 @@ class LocalDnsNetworkTest {
 
     assertThat(ip.run).containsExactly(
         "ip link add " + dns.interfaceName() + " type dummy",
-        "ip link show dev " + dns.interfaceName(),
+        "ip -j -d link show dev " + dns.interfaceName(),
         "ip addr replace " + dns.bindAddress() + "/32 dev " + dns.interfaceName(),
         "ip link set " + dns.interfaceName() + " up");
   }
