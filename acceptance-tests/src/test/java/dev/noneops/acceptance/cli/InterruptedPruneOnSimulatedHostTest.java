@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.noneops.cli.output.Json;
 import dev.noneops.core.layout.Layout;
+import dev.noneops.core.layout.VersionNames;
 import dev.noneops.ports.files.FileMeta;
 import dev.noneops.testkit.SimulatedHost;
 import dev.noneops.testkit.cli.CliOnSimulatedHost;
@@ -66,7 +67,7 @@ class InterruptedPruneOnSimulatedHostTest {
     assertThat(recover.exitCode()).as(recover.err()).isZero();
 
     for (String name : layoutDirectories()) {
-      assertThat(VersionNamesOnly.isVersion(name)).as("layout directory " + name).isTrue();
+      assertThat(isVersion(name)).as("layout directory " + name).isTrue();
       assertThat(onDisk(cli.layout().manifest(name))).as("every version left is complete: " + name).isPresent();
     }
     Run verify = cli.run("verify");
@@ -77,11 +78,9 @@ class InterruptedPruneOnSimulatedHostTest {
     assertThat(layoutDirectories()).containsExactly(cli.activeVersion().orElseThrow());
   }
 
-  /** Version directory names, as opposed to the layout's bookkeeping (the saved configuration). */
-  private static final class VersionNamesOnly {
-    static boolean isVersion(String name) {
-      return !name.equals(Layout.CONFSNAP) && dev.noneops.core.layout.VersionNames.isSafe(name);
-    }
+  /** Whether {@code name} is a version directory's, as opposed to the layout's bookkeeping (the saved configuration). */
+  private static boolean isVersion(String name) {
+    return !name.equals(Layout.CONFSNAP) && VersionNames.isSafe(name);
   }
 
   private record Usage(long files, long bytes) {}

@@ -7,6 +7,8 @@ import dev.noneops.core.upgrade.RecoveryResult;
 import dev.noneops.ports.commands.Command;
 import dev.noneops.testkit.commands.SimKernel;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -55,12 +57,12 @@ class LocalDnsInterfaceRollbackTest {
   }
 
   private void ip(String... args) throws Exception {
-    java.util.List<String> argv = new java.util.ArrayList<>(java.util.List.of("ip"));
-    argv.addAll(java.util.List.of(args));
+    List<String> argv = new ArrayList<>(List.of("ip"));
+    argv.addAll(List.of(args));
     assertThat(lab.host.ports().commands().run(Command.of(Duration.ofSeconds(5), argv.toArray(String[]::new))).succeeded()).isTrue();
   }
 
-  private java.util.List<String> linksCarrying(String address) {
+  private List<String> linksCarrying(String address) {
     return lab.host.kernel().links().stream().filter(l -> l.addresses().contains(address + "/32")).map(SimKernel.Link::name).toList();
   }
 }
