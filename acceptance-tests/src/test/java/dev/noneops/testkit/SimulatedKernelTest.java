@@ -49,6 +49,17 @@ class SimulatedKernelTest {
   }
 
   @Test
+  void ipDetailsInJsonNameALinksKindAsIproute2Does() throws IOException {
+    run("ip", "link", "add", "br-x", "type", "bridge");
+    assertThat(run("ip", "-j", "-d", "link", "show", "dev", "br-x").stdout()).contains("\"ifname\":\"br-x\"")
+        .contains("\"linkinfo\":{\"info_kind\":\"bridge\"}");
+    assertThat(run("ip", "-j", "-d", "link", "show", "dev", "lo").stdout()).contains("\"ifname\":\"lo\"").doesNotContain("linkinfo");
+    CommandResult missing = run("ip", "-j", "-d", "link", "show", "dev", "nosuch");
+    assertThat(missing.exitCode()).isEqualTo(1);
+    assertThat(missing.stderr()).isEqualTo("Device \"nosuch\" does not exist.\n");
+  }
+
+  @Test
   void aDummyLinkCanBeCreatedAddressedAndRemoved() throws IOException {
     assertThat(run("ip", "link", "add", "localdns", "type", "dummy").succeeded()).isTrue();
     assertThat(run("ip", "link", "add", "localdns", "type", "dummy").exitCode()).isEqualTo(2);

@@ -2,18 +2,23 @@ package dev.noneops.cli;
 
 import dev.noneops.core.install.VersionVerifier;
 import dev.noneops.core.layout.NodeConstants;
+import dev.noneops.core.upgrade.CorruptStateException;
+import dev.noneops.core.upgrade.CurrentLink;
+import dev.noneops.core.upgrade.InvalidCurrentLinkException;
 import dev.noneops.core.upgrade.UpgradeJournal;
 import dev.noneops.ports.systemd.SystemdException;
 import dev.noneops.ports.systemd.UnitStatus;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import picocli.CommandLine.Command;
 
 /**
  * {@code noneops allocation-launch-check} ({@code LaunchCheckCommand}): the command kubelet's
  * allocation launch check runs. Exits 0 only when the stack is healthy — its units active,
  * {@code current} a complete and verified version, no upgrade in flight — and otherwise names
- * every problem.
+ * every problem (a {@code current} that is not a symlink into the layout, or a damaged journal,
+ * is one of them).
  */
 @Command(name = NodeConstants.LAUNCH_CHECK_COMMAND, description = {
     "Exit 0 only when the node is healthy: units active, 'current' a complete verified version,",
@@ -31,17 +36,26 @@ public final class LaunchCheckCommand extends CliCommand {
       var files = ctx.ports().files();
       List<String> problems = new ArrayList<>();
       String version = null;
-      if (!files.exists(layout.current())) {
-        problems.add("no active version: " + layout.current() + " does not exist");
-      } else {
-        version = files.readLink(layout.current());
-        VersionVerifier.Verification v = new VersionVerifier(files, layout).verify(version);
-        if (!v.verified()) {
-          problems.add("active version " + version + " is not verified: " + v.describe());
+      try {
+        Optional<String> active = new CurrentLink(files, layout).active();
+        if (active.isEmpty()) {
+          problems.add("no active version: " + layout.current() + " does not exist");
+        } else {
+          version = active.get();
+          VersionVerifier.Verification v = new VersionVerifier(files, layout).verify(version);
+          if (!v.verified()) {
+            problems.add("active version " + version + " is not verified: " + v.describe());
+          }
         }
+      } catch (InvalidCurrentLinkException e) {
+        problems.add(e.getMessage());
       }
-      new UpgradeJournal(files, layout).read().ifPresent(j -> problems.add(
-          "an upgrade from " + j.previousVersion() + " to " + j.targetVersion() + " is in flight (journal " + layout.journal() + ")"));
+      try {
+        new UpgradeJournal(files, layout).read().ifPresent(j -> problems.add(
+            "an upgrade from " + j.previousVersion() + " to " + j.targetVersion() + " is in flight (journal " + layout.journal() + ")"));
+      } catch (CorruptStateException e) {
+        problems.add(e.getMessage());
+      }
       try {
         for (String unit : StatusCommand.UNITS) {
           UnitStatus s = ctx.ports().systemd().status(unit);

@@ -9,8 +9,10 @@ import picocli.CommandLine.Mixin;
 
 /**
  * {@code noneops recover}: finishes an upgrade a crash interrupted, from the applied config —
- * commits it when it had finished and been recorded, rolls it back otherwise. Safe to run at any
- * time (a no-op without an upgrade in flight) and to run again after a crash during recovery.
+ * commits it when it had finished and been recorded, rolls it back otherwise — and removes what
+ * other interrupted operations left (temp files, staging, a version a prune was removing). Safe
+ * to run at any time (a no-op without an upgrade in flight) and to run again after a crash
+ * during recovery.
  */
 @Command(name = "recover", description = {
     "Finish an upgrade a crash interrupted: commit it when it had finished and its configuration",
@@ -55,6 +57,10 @@ public final class RecoverCommand extends CliCommand {
           case ROLLED_BACK -> "the interrupted upgrade to " + report.targetVersion() + " was rolled back to " + report.previousVersion();
           case ROLLBACK_FINISHED -> "the rollback to " + report.previousVersion() + " was already done: cleaned up";
         } + "; active version " + report.activeVersion());
+        if (!r.staleRemoved().isEmpty()) {
+          out().println("removed what interrupted operations left: "
+              + String.join(", ", r.staleRemoved().stream().map(Object::toString).toList()));
+        }
         r.startError().ifPresent(e -> out().println("but the stack did not start: " + e));
       }
       return r.startError().isEmpty() ? ExitCode.OK : ExitCode.FAILURE;

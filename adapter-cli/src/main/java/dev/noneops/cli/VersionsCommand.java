@@ -2,6 +2,7 @@ package dev.noneops.cli;
 
 import dev.noneops.core.install.Manifest;
 import dev.noneops.core.install.VersionVerifier;
+import dev.noneops.core.upgrade.DiskUsage;
 import dev.noneops.core.upgrade.VersionPruner;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,8 +19,13 @@ import picocli.CommandLine.Command;
     "'noneops prune' (a running process executes from it, containerd's tasks reference it)."})
 public final class VersionsCommand extends CliCommand {
 
-  /** One installed version. */
-  public record VersionEntry(String version, boolean active, boolean complete, long bytes, int files, List<String> keptBecause) {}
+  /**
+   * One installed version, or one being removed (a prune was interrupted; the next recover or
+   * prune finishes it). Sizes come from the manifest of a complete version and from the disk
+   * otherwise.
+   */
+  public record VersionEntry(String version, boolean active, boolean complete, boolean beingRemoved, long bytes, long files,
+      List<String> keptBecause) {}
 
   /** The JSON document of {@code versions --json}. */
   public record VersionsReport(String activeVersion, List<VersionEntry> versions) {}
@@ -42,10 +48,15 @@ public final class VersionsCommand extends CliCommand {
       List<VersionEntry> entries = new ArrayList<>();
       for (String v : pruner.installedVersions()) {
         Optional<Manifest> manifest = verifier.manifest(v);
-        long bytes = manifest.map(m -> m.files().stream().mapToLong(Manifest.Entry::size).sum()).orElse(0L);
-        int count = manifest.map(m -> m.files().size()).orElse(0);
-        entries.add(new VersionEntry(v, active.isPresent() && active.get().equals(v), manifest.isPresent(), bytes, count,
-            references.getOrDefault(v, List.of())));
+        DiskUsage usage = manifest.isPresent()
+            ? new DiskUsage(manifest.get().files().size(), manifest.get().files().stream().mapToLong(Manifest.Entry::size).sum())
+            : DiskUsage.of(files, layout.versionDir(v));
+        entries.add(new VersionEntry(v, active.isPresent() && active.get().equals(v), manifest.isPresent(), false, usage.bytes(),
+            usage.files(), references.getOrDefault(v, List.of())));
+      }
+      for (String v : pruner.versionsBeingRemoved()) {
+        DiskUsage usage = DiskUsage.of(files, pruner.tombstone(v));
+        entries.add(new VersionEntry(v, false, false, true, usage.bytes(), usage.files(), List.of()));
       }
       VersionsReport report = new VersionsReport(active.orElse(null), entries);
       if (json()) {
@@ -55,7 +66,8 @@ public final class VersionsCommand extends CliCommand {
       } else {
         for (VersionEntry e : entries) {
           out().printf("%s %-40s %8.1f MiB  %3d files%s%s%n", e.active() ? "*" : " ", e.version(), e.bytes() / 1048576.0, e.files(),
-              e.complete() ? "" : "  INCOMPLETE (no manifest; repaired on the next prepare)",
+              e.beingRemoved() ? "  BEING REMOVED (a prune was interrupted; the next recover or prune finishes it)"
+                  : e.complete() ? "" : "  INCOMPLETE (no manifest; repaired on the next prepare)",
               e.keptBecause().isEmpty() ? "" : "  kept: " + briefly(e.keptBecause()));
         }
       }

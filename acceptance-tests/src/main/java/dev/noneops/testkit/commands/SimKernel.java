@@ -17,7 +17,7 @@ import java.util.TreeSet;
 /**
  * The kernel state that the node's commands change, and the simulated programs that change it:
  * {@code modprobe}, {@code sysctl} ({@code --system}, {@code -w}, {@code -n}) and a subset of
- * {@code ip} (dummy links, addresses, up/down). Everything here is lost in a crash.
+ * {@code ip} (links of a kind, addresses, up/down, {@code -j -d link show} naming a link's kind). Everything here is lost in a crash.
  *
  * <p>A sysctl under {@code net.bridge.} exists only while {@code br_netfilter} is loaded, as on a
  * real kernel, so applying sysctls before loading the module fails like it does there.
@@ -241,6 +241,11 @@ public final class SimKernel {
       links.put(name, new Link(name, l.kind(), up, l.addresses()));
       return CommandOutcome.ok();
     }
+    if (a.size() >= 6 && Set.copyOf(a.subList(0, 2)).equals(Set.of("-j", "-d")) && a.get(2).equals("link") && a.get(3).equals("show")
+        && a.get(4).equals("dev")) {
+      Link l = links.get(a.get(5));
+      return l == null ? deviceDoesNotExist(a.get(5)) : CommandOutcome.ok(detailsJson(l));
+    }
     if (a.size() >= 3 && a.get(0).equals("link") && a.get(1).equals("show")) {
       String name = a.get(2).equals("dev") && a.size() >= 4 ? a.get(3) : a.get(2);
       Link l = links.get(name);
@@ -280,6 +285,21 @@ public final class SimKernel {
       return CommandOutcome.ok();
     }
     return CommandOutcome.failed(255, "Command \"" + String.join(" ", a) + "\" is unknown to the simulated ip, try \"ip help\".\n");
+  }
+
+  /**
+   * {@code ip -j -d link show}'s answer for {@code l}, as iproute2 prints it: one object whose
+   * {@code linkinfo.info_kind} is the link's kind; a loopback link has no {@code linkinfo}.
+   */
+  private static String detailsJson(Link l) {
+    String flags = l.up() ? "[\"BROADCAST\",\"NOARP\",\"UP\",\"LOWER_UP\"]" : "[\"BROADCAST\",\"NOARP\"]";
+    String linkinfo = l.kind().equals("loopback") ? "" : ",\"linkinfo\":{\"info_kind\":\"" + l.kind() + "\"}";
+    return "[{\"ifindex\":1,\"ifname\":\"" + l.name() + "\",\"flags\":" + flags + ",\"operstate\":\"" + (l.up() ? "UNKNOWN" : "DOWN")
+        + "\"" + linkinfo + "}]\n";
+  }
+
+  private static CommandOutcome deviceDoesNotExist(String name) {
+    return CommandOutcome.failed(1, "Device \"" + name + "\" does not exist.\n");
   }
 
   private static CommandOutcome noDevice(String name) {

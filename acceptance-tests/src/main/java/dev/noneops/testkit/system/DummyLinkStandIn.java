@@ -13,9 +13,10 @@ import java.util.Objects;
  * For kernels built without dummy links ({@code CONFIG_DUMMY} unset: {@code ip link add ... type
  * dummy} fails with "Unknown device type"), runs the node's {@code ip link add <name> type dummy}
  * as {@code type ifb} instead: another link that only carries addresses, so LocalDNS can still
- * listen on its link-local address. Every other command, and every command on a kernel that has
- * dummy links, runs unchanged. Debian's kernels have dummy links; this exists for build machines
- * whose kernel does not.
+ * listen on its link-local address; and {@code ip -j -d link show} answers with an {@code ifb}
+ * link's kind given as {@code dummy}, as the node expects of the links it made. Every other
+ * command, and every command on a kernel that has dummy links, runs unchanged. Debian's kernels
+ * have dummy links; this exists for build machines whose kernel does not.
  */
 public final class DummyLinkStandIn implements CommandRunner {
   /** The link type created in place of {@code dummy}. */
@@ -56,11 +57,18 @@ public final class DummyLinkStandIn implements CommandRunner {
     int type = argv.indexOf("type");
     boolean addsDummy = argv.size() >= 4 && argv.get(0).endsWith("ip") && argv.get(1).equals("link") && argv.get(2).equals("add")
         && type > 0 && type + 1 < argv.size() && argv.get(type + 1).equals("dummy");
-    if (!addsDummy) {
-      return runner.run(command);
+    if (addsDummy) {
+      List<String> replaced = new ArrayList<>(argv);
+      replaced.set(type + 1, STAND_IN_TYPE);
+      return runner.run(new Command(replaced, command.env(), command.timeout(), command.maxOutputBytes()));
     }
-    List<String> replaced = new ArrayList<>(argv);
-    replaced.set(type + 1, STAND_IN_TYPE);
-    return runner.run(new Command(replaced, command.env(), command.timeout(), command.maxOutputBytes()));
+    CommandResult result = runner.run(command);
+    boolean showsDetails = argv.size() == 7 && argv.get(0).endsWith("ip") && argv.subList(1, 6).equals(List.of("-j", "-d", "link", "show", "dev"));
+    if (showsDetails && result.succeeded()) {
+      // on a kernel without dummy links, an ifb link stands in for one (whichever process made it)
+      return new CommandResult(result.exitCode(), result.stdout().replace("\"info_kind\":\"" + STAND_IN_TYPE + "\"", "\"info_kind\":\"dummy\""),
+          result.stderr(), result.timedOut());
+    }
+    return result;
   }
 }

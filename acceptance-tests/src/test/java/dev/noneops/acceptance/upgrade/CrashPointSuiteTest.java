@@ -22,9 +22,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * DESIGN.md section 6, proven at every crash point. For the whole caller sequence of a
- * successful upgrade (upgrade, persist the applied config, commit) and of a failed one (the new
- * kubelet never gets ready, so the upgrade rolls back; its crash points are counted from where it
- * first differs from the successful one, since before that it makes the very same calls), the
+ * successful upgrade (upgrade, persist the applied config, commit), of a failed one (the new
+ * kubelet never gets ready, so the upgrade rolls back) and of a successful one followed by a prune
+ * of the previous version (the last two counted from where they first differ from the successful
+ * one, since before that they make the very same calls), the
  * simulated host loses power at crash point k (every mutating port call and every internal step
  * of one, such as between the fsync and the rename of a durable write), for every k; the host reboots on what was durable (enabled
  * units start as at boot), a fresh node runs {@code recoverUpgrade} with the applied config read
@@ -63,16 +64,16 @@ class CrashPointSuiteTest {
 
     List<Scenario> scenarios = List.of(
         new Scenario("upgrade, persist, commit", lab -> {}, CrashPointSuiteTest::succeed),
-        new Scenario("upgrade that rolls back", lab -> lab.kubeletNeverReady.add(lab.versionOf(V2)), CrashPointSuiteTest::failAndRollBack));
+        new Scenario("upgrade that rolls back", lab -> lab.kubeletNeverReady.add(lab.versionOf(V2)), CrashPointSuiteTest::failAndRollBack),
+        new Scenario("upgrade, persist, commit, prune", lab -> {}, CrashPointSuiteTest::succeedAndPrune));
 
     ForkJoinPool pool = new ForkJoinPool(Math.max(2, Runtime.getRuntime().availableProcessors()));
     try {
       Tally tally = new Tally(invariants);
-      // the failing upgrade makes the very calls of the successful one until kubelet's wait fails;
-      // its crash points from there on are the rollback path's
-      long rollbackPathStarts = firstCrashPointOfDivergence(base, scenarios.get(0), scenarios.get(1));
+      // the failing upgrade makes the very calls of the successful one until kubelet's wait fails,
+      // the pruning one until its prune starts; their crash points from there on are their own
       for (Scenario scenario : scenarios) {
-        long first = scenario == scenarios.get(0) ? 1 : rollbackPathStarts;
+        long first = scenario == scenarios.get(0) ? 1 : firstCrashPointOfDivergence(base, scenarios.get(0), scenario);
         long points = crashPoints(base, scenario);
         List<Crash> crashes = pool.submit(() -> LongStream.rangeClosed(first, points).parallel()
             .mapToObj(k -> crashAt(base, scenario, k)).toList()).get();
@@ -258,6 +259,12 @@ class CrashPointSuiteTest {
     node.upgrade();
     lab.persistApplied(V2);
     node.commit();
+  }
+
+  /** The caller of a successful upgrade that then prunes the previous version. */
+  private static void succeedAndPrune(UpgradeLab lab) {
+    succeed(lab);
+    lab.node(V2).pruneVersions();
   }
 
   /** The caller of an upgrade that fails and rolls back. */

@@ -3,6 +3,8 @@ package dev.noneops.acceptance.upgrade;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.ConfigDigest;
 import dev.noneops.core.install.VersionVerifier;
+import dev.noneops.core.layout.Layout;
+import dev.noneops.core.layout.VersionNames;
 import dev.noneops.core.upgrade.RecoveryResult;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import java.io.IOException;
@@ -88,6 +90,7 @@ final class UpgradeInvariants {
     if (lab.exists(lab.layout.staging())) {
       out.add("the staging directory is left behind");
     }
+    out.addAll(onlyCompleteVersions(lab));
     List<String> temps = lab.host.tempFiles(java.nio.file.Path.of("/"));
     if (!temps.isEmpty()) {
       out.add("temp files left behind: " + temps);
@@ -103,6 +106,29 @@ final class UpgradeInvariants {
     List<String> changed = lab.host.snapshot().diff(before);
     if (!changed.isEmpty()) {
       out.add("a second recovery changed the tree: " + changed);
+    }
+    return out;
+  }
+
+  /** Every directory of the layout (its bookkeeping aside) is a version with its manifest: none is half installed or half removed. */
+  private static List<String> onlyCompleteVersions(UpgradeLab lab) {
+    List<String> out = new ArrayList<>();
+    synchronized (lab.host.monitor()) {
+      try {
+        for (String name : lab.host.fs().list(lab.layout.root())) {
+          java.nio.file.Path dir = lab.layout.root().resolve(name);
+          if (name.equals(Layout.CONFSNAP) || name.equals(Layout.STAGING) || !lab.host.fs().lstat(dir).orElseThrow().isDirectory()) {
+            continue;
+          }
+          if (!VersionNames.isSafe(name)) {
+            out.add("the layout holds a directory that is no version: " + dir);
+          } else if (lab.host.fs().lstat(lab.layout.manifest(name)).isEmpty()) {
+            out.add("version " + name + " is left incomplete (no manifest) with " + lab.host.fs().list(dir) + " in it");
+          }
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
     }
     return out;
   }

@@ -61,6 +61,11 @@ final class UpgradeLab {
 
   /** A valid configuration: Kubernetes {@code k8s}, containerd {@code containerd}, one label. */
   static AgentConfig config(String k8s, String containerd, String poolLabel) {
+    return config(k8s, containerd, poolLabel, "{}");
+  }
+
+  /** {@link #config(String, String, String)} with the {@code LocalDNS} object {@code localDns}. */
+  static AgentConfig config(String k8s, String containerd, String poolLabel, String localDns) {
     String json = """
         {
           "MachineName": "worker-1",
@@ -73,9 +78,10 @@ final class UpgradeLab {
           },
           "CRI": { "Containerd": { "Version": "%s" }, "Runc": {} },
           "CNI": {},
+          "LocalDNS": %s,
           "OCIImage": ""
         }
-        """.formatted(CA_BASE64, k8s, poolLabel, containerd);
+        """.formatted(CA_BASE64, k8s, poolLabel, containerd, localDns);
     return AgentConfigParser.parseAndValidate(json.getBytes(StandardCharsets.UTF_8), "amd64");
   }
 

@@ -36,7 +36,7 @@ class UpgradeRecoveryScenariosTest {
 
   @Test
   void withoutAJournalRecoveryDoesNothingButDropAnOrphanedSnapshot() throws IOException {
-    new Confsnap(lab.host.ports().files(), lab.layout).save(java.util.List.of(lab.paths.containerdConfig()));
+    new Confsnap(lab.host.ports().files(), lab.layout, lab.paths).save(java.util.List.of(lab.paths.containerdConfig()));
 
     RecoveryResult result = lab.node(V1).recoverUpgrade(V1);
 
@@ -89,7 +89,7 @@ class UpgradeRecoveryScenariosTest {
     Node node = lab.node(V2, Optional.of(V1));
     node.upgrade();
     lab.persistApplied(V2);
-    new Confsnap(lab.host.ports().files(), lab.layout).drop();
+    new Confsnap(lab.host.ports().files(), lab.layout, lab.paths).drop();
     lab.host.crash();
 
     RecoveryResult result = lab.node(V2).recoverUpgrade(V2);

@@ -3,9 +3,11 @@ package dev.noneops.acceptance.upgrade;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.upgrade.Confsnap;
 import dev.noneops.core.upgrade.CorruptStateException;
+import dev.noneops.core.upgrade.LocalDnsInterface;
 import dev.noneops.core.upgrade.NodeBusyException;
 import dev.noneops.core.upgrade.NodeLock;
 import dev.noneops.core.upgrade.RollbackHistory;
@@ -21,6 +23,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -29,7 +32,7 @@ class UpgradeStateFilesTest {
   private static final Path CONFIG = Path.of("/etc/containerd/config.toml");
   private static final Path LINK = Path.of("/opt/cni/bin/bridge");
   private static final Path SECRET = Path.of("/var/lib/kubelet/kubeconfig");
-  private static final Path NEW_DIR = Path.of("/etc/kubernetes/new");
+  private static final Path NEW_DIR = Path.of("/etc/unbounded/localdns");
   private static final Path NEW_FILE = NEW_DIR.resolve("created-by-upgrade.conf");
 
   private SimulatedHost host;
@@ -48,7 +51,7 @@ class UpgradeStateFilesTest {
   }
 
   private Confsnap saved() throws IOException {
-    Confsnap confsnap = new Confsnap(files, layout);
+    Confsnap confsnap = new Confsnap(files, layout, HostPaths.realHost());
     confsnap.save(List.of(CONFIG, LINK, SECRET, NEW_DIR.getParent(), NEW_DIR, NEW_FILE));
     return confsnap;
   }
@@ -73,7 +76,7 @@ class UpgradeStateFilesTest {
 
     assertThat(host.snapshot().diff(before)).isEmpty();
     assertThat(host.snapshot().entry(CONFIG.toString()).gid()).isEqualTo(7);
-    assertThat(new Confsnap(files, layout).state()).isEqualTo(Confsnap.State.ABSENT);
+    assertThat(new Confsnap(files, layout, HostPaths.realHost()).state()).isEqualTo(Confsnap.State.ABSENT);
   }
 
   @Test
@@ -101,7 +104,7 @@ class UpgradeStateFilesTest {
       } catch (SimulatedCrash crash) {
         host.crash();
       }
-      Confsnap confsnap = new Confsnap(files, layout);
+      Confsnap confsnap = new Confsnap(files, layout, HostPaths.realHost());
       assertThat(confsnap.state()).as("crash point " + k).isNotEqualTo(Confsnap.State.COMPLETE);
       confsnap.drop();
       assertThat(confsnap.state()).isEqualTo(Confsnap.State.ABSENT);
@@ -114,7 +117,7 @@ class UpgradeStateFilesTest {
     host.faults().crashAtMutatingCall(2);
     assertThatThrownBy(confsnap::drop).isInstanceOf(SimulatedCrash.class);
     host.crash();
-    assertThat(new Confsnap(files, layout).state()).isEqualTo(Confsnap.State.INCOMPLETE);
+    assertThat(new Confsnap(files, layout, HostPaths.realHost()).state()).isEqualTo(Confsnap.State.INCOMPLETE);
   }
 
   @Test
@@ -137,6 +140,17 @@ class UpgradeStateFilesTest {
   }
 
   @Test
+  void savingAPathOutsideTheNodesSharedPathsIsRefusedAndSavesNothing() throws IOException {
+    host.fs().seedFile(Path.of("/etc/passwd"), "root:x:0:0::/root:/bin/sh\n", 0644);
+    Confsnap confsnap = new Confsnap(files, layout, HostPaths.realHost());
+
+    assertThatThrownBy(() -> confsnap.save(List.of(CONFIG, Path.of("/etc/passwd"))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'/etc/passwd' is not one of the shared paths the node owns");
+    assertThat(confsnap.state()).isEqualTo(Confsnap.State.ABSENT);
+  }
+
+  @Test
   void theJournalIsWrittenDurablyAndReadBack() throws IOException {
     UpgradeJournal journal = new UpgradeJournal(files, layout);
     UpgradeRecord record = new UpgradeRecord("1.31.2-aaaa", "1.31.3-bbbb", "c".repeat(64), Instant.parse("2026-01-01T00:00:00Z"));
@@ -147,6 +161,23 @@ class UpgradeStateFilesTest {
     journal.remove();
     host.crash();
     assertThat(journal.read()).isEmpty();
+  }
+
+  @Test
+  void theJournalRecordsTheTargetsLocalDnsInterfaceAndReadsOneWithoutItAsUnknown() throws IOException {
+    UpgradeJournal journal = new UpgradeJournal(files, layout);
+    UpgradeRecord record = new UpgradeRecord("1.31.2-aaaa", "1.31.3-bbbb", "c".repeat(64), Instant.parse("2026-01-01T00:00:00Z"),
+        Optional.of(new LocalDnsInterface("nodedns1", "169.254.20.10")));
+    journal.write(record);
+    assertThat(journal.read()).contains(record);
+
+    host.fs().seedFile(layout.journal(), "{\"schema\":1,\"previousVersion\":\"1.31.2-aaaa\",\"targetVersion\":\"1.31.3-bbbb\","
+        + "\"configDigest\":\"d\",\"startedAt\":\"2026-01-01T00:00:00Z\"}", 0600);
+    assertThat(journal.read()).get().extracting(UpgradeRecord::targetLocalDns).isEqualTo(Optional.empty());
+
+    host.fs().seedFile(layout.journal(), "{\"schema\":1,\"previousVersion\":\"1.31.2-aaaa\",\"targetVersion\":\"1.31.3-bbbb\","
+        + "\"configDigest\":\"d\",\"startedAt\":\"2026-01-01T00:00:00Z\",\"targetLocalDns\":{\"interfaceName\":\"eth0 up\",\"bindAddress\":\"x\"}}", 0600);
+    assertThatThrownBy(journal::read).isInstanceOf(CorruptStateException.class).hasMessageContaining("not a Linux interface name: 'eth0 up'");
   }
 
   @Test

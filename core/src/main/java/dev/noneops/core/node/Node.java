@@ -597,7 +597,7 @@ public final class Node {
   }
 
   private UpgradeContext upgradeContext() {
-    return new UpgradeContext(ports.files(), ports.clock(), layout, tasks, lock, teardown()::removeTree, params.log());
+    return new UpgradeContext(ports.files(), ports.clock(), layout, paths, tasks, lock, teardown()::removeTree, params.log());
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.noneops.core.node;
 
+import dev.noneops.core.goalstate.LocalDnsSpec;
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.install.VersionVerifier;
 import dev.noneops.core.layout.HostPaths;
@@ -9,6 +10,7 @@ import dev.noneops.core.ownership.OwnershipStore;
 import dev.noneops.core.ownership.SharedFileWriter;
 import dev.noneops.core.teardown.Teardown;
 import dev.noneops.core.teardown.TeardownReport;
+import dev.noneops.core.upgrade.LocalDnsInterface;
 import dev.noneops.core.upgrade.PlannedWrites;
 import dev.noneops.core.upgrade.UpgradeSteps;
 import dev.noneops.ports.HostPorts;
@@ -19,6 +21,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Supplier;
@@ -112,6 +115,11 @@ final class NodeUpgradeSteps implements UpgradeSteps {
   }
 
   @Override
+  public void reloadUnits() {
+    ports.systemd().daemonReload();
+  }
+
+  @Override
   public void stopStack() {
     node.stop();
   }
@@ -131,14 +139,29 @@ final class NodeUpgradeSteps implements UpgradeSteps {
   }
 
   @Override
-  public void cleanHostNetworking() throws IOException {
+  public LocalDnsInterface localDnsInterface(Configuration which) {
+    LocalDnsSpec dns = goal(which).nodeStart().localDns();
+    return new LocalDnsInterface(dns.interfaceName(), dns.bindAddress());
+  }
+
+  /**
+   * Removes the LocalDNS interfaces of the target, of the applied configuration and the one the
+   * journal recorded for the target (a recovery's target may be only the applied configuration),
+   * each only when it is a dummy interface; then the CNI configuration and state.
+   */
+  @Override
+  public void cleanHostNetworking(Optional<LocalDnsInterface> recordedTarget) throws IOException {
     HostCommands commands = new HostCommands(ports.commands(), node.params().overrides().timeouts().command());
     Set<String> interfaces = new LinkedHashSet<>();
     interfaces.add(target.get().nodeStart().localDns().interfaceName());
     interfaces.add(applied.get().nodeStart().localDns().interfaceName());
+    recordedTarget.ifPresent(dns -> interfaces.add(dns.name()));
     LocalDnsNetwork network = new LocalDnsNetwork(commands);
     for (String ifName : interfaces) {
-      network.remove(ifName);
+      if (network.remove(ifName) == LocalDnsNetwork.Removal.NOT_A_DUMMY) {
+        node.params().log().atWarn().addKeyValue("interface", ifName)
+            .log("a link named like a LocalDNS interface is not a dummy interface; it was left alone");
+      }
     }
     HostPaths paths = node.hostPaths();
     List<String> left = new ArrayList<>();

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.ports.files.FileMeta;
 import dev.noneops.ports.files.HostFiles;
@@ -38,6 +39,9 @@ import java.util.TreeSet;
  *
  * <p>Which files are saved is the caller's decision: the node's ownership record plus every path
  * the new configuration will write, so that a file the upgrade creates is recorded as absent.
+ * Every entry must name, normalised, one of the shared paths the node owns (derived from its
+ * {@link HostPaths}); a snapshot with any other entry is refused as a whole, naming the entry,
+ * before anything is restored.
  */
 public final class Confsnap {
   /** The completion marker, written last. */
@@ -59,10 +63,13 @@ public final class Confsnap {
 
   private final HostFiles files;
   private final Path dir;
+  private final SharedPathScope scope;
 
-  public Confsnap(HostFiles files, Layout layout) {
+  /** The saved configuration of the node with {@code layout} whose shared paths are {@code hostPaths}'. */
+  public Confsnap(HostFiles files, Layout layout, HostPaths hostPaths) {
     this.files = Objects.requireNonNull(files, "files");
     this.dir = Objects.requireNonNull(layout, "layout").confsnap();
+    this.scope = new SharedPathScope(hostPaths);
   }
 
   /** The snapshot directory. */
@@ -101,6 +108,11 @@ public final class Confsnap {
     for (Path p : sorted) {
       capture(p).ifPresent(saved::add);
     }
+    for (SavedFile s : saved) {
+      scope.refusal(s.path(), s.kind()).ifPresent(why -> {
+        throw new IllegalArgumentException("refusing to save " + s + ": " + why);
+      });
+    }
     files.createDirectories(dir, DIR_MODE);
     Map<String, String> digests = new LinkedHashMap<>();
     int index = 0;
@@ -117,7 +129,8 @@ public final class Confsnap {
   /**
    * Every saved file of a complete snapshot, in path order, each verified against the marker.
    *
-   * @throws CorruptStateException when the snapshot is absent, incomplete or damaged
+   * @throws CorruptStateException when the snapshot is absent, incomplete or damaged, or an entry
+   *     names a path outside the node's shared paths
    */
   public List<SavedFile> read() throws IOException {
     State state = state();
@@ -144,7 +157,8 @@ public final class Confsnap {
   /**
    * Puts every saved file back, durably, deepest path first: rewrites a file whose content, mode
    * or owner differs, re-points a symlink, deletes what was absent (a directory only once it is
-   * empty; one that holds entries nobody saved is left). Files already as saved are not touched,
+   * empty; one that holds entries nobody saved is left; at a path the node owns only as a
+   * directory, nothing but an empty directory). Files already as saved are not touched,
    * so restoring twice changes nothing the second time.
    *
    * @return the paths that had to be changed
@@ -208,7 +222,7 @@ public final class Confsnap {
         if (now.isEmpty()) {
           return false;
         }
-        if (now.get().isDirectory() && !files.list(path).isEmpty()) {
+        if (now.get().isDirectory() ? !files.list(path).isEmpty() : scope.onlyAsDirectory(path)) {
           return false;
         }
         files.removeDurably(path);
@@ -279,18 +293,24 @@ public final class Confsnap {
     return bytes(n);
   }
 
-  private static SavedFile decodeEntry(Path entryPath, byte[] content) {
+  private SavedFile decodeEntry(Path entryPath, byte[] content) {
     JsonNode n = parse(entryPath, content);
     if (!n.path("schema").isInt() || n.path("schema").intValue() != SCHEMA) {
       throw new CorruptStateException(entryPath, WHAT + " entry", "not schema " + SCHEMA);
     }
-    Path path = Path.of(text(entryPath, n, "path"));
-    if (!path.isAbsolute()) {
-      throw new CorruptStateException(entryPath, WHAT + " entry", "path '" + path + "' is not absolute");
-    }
-    String kind = text(entryPath, n, "kind");
+    Path path;
+    SavedFile.Kind kind;
     try {
-      return switch (SavedFile.Kind.valueOf(kind)) {
+      path = Path.of(text(entryPath, n, "path"));
+      kind = SavedFile.Kind.valueOf(text(entryPath, n, "kind"));
+    } catch (IllegalArgumentException e) {
+      throw new CorruptStateException(entryPath, WHAT + " entry", e.getMessage(), e);
+    }
+    scope.refusal(path, kind).ifPresent(why -> {
+      throw new CorruptStateException(entryPath, WHAT + " entry", why);
+    });
+    try {
+      return switch (kind) {
         case FILE -> SavedFile.file(
             path,
             Base64.getDecoder().decode(text(entryPath, n, "content")),

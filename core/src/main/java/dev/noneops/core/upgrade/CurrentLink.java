@@ -15,29 +15,34 @@ import java.util.Optional;
  * exactly one version, the old or the new). Only a complete version (one with its manifest) is
  * ever activated.
  */
-final class CurrentLink {
+public final class CurrentLink {
   private final HostFiles files;
   private final Layout layout;
 
-  CurrentLink(HostFiles files, Layout layout) {
+  public CurrentLink(HostFiles files, Layout layout) {
     this.files = Objects.requireNonNull(files, "files");
     this.layout = Objects.requireNonNull(layout, "layout");
   }
 
-  /** The active version; empty when there is no {@code current} link. */
-  Optional<String> active() throws IOException {
+  /**
+   * The active version; empty when there is no {@code current} link.
+   *
+   * @throws InvalidCurrentLinkException when {@code current} is not a symlink to a version directory of the layout
+   */
+  public Optional<String> active() throws IOException {
     Path current = layout.current();
     Optional<FileMeta> meta = files.lstat(current);
     if (meta.isEmpty()) {
       return Optional.empty();
     }
     if (!meta.get().isSymlink()) {
-      throw new IllegalStateException(current + " is a " + meta.get().type() + ", not the symlink naming the active version");
+      throw new InvalidCurrentLinkException(current, "is a " + meta.get().type().name().toLowerCase(java.util.Locale.ROOT)
+          + ", not the symlink naming the active version");
     }
     String target = files.readLink(current);
     Path name = Path.of(target).getFileName();
     if (name == null || !VersionNames.isSafe(name.toString()) || !layout.versionDir(name.toString()).equals(current.resolveSibling(target).normalize())) {
-      throw new IllegalStateException(current + " points at '" + target + "', which is not a version directory of " + layout.root());
+      throw new InvalidCurrentLinkException(current, "points at '" + target + "', which is not a version directory of " + layout.root());
     }
     return Optional.of(name.toString());
   }

@@ -6,8 +6,10 @@ import java.util.Optional;
 
 /**
  * Puts the node back on the version an upgrade started from: stop the stack and end its pods,
- * clean the host networking, flip {@code current} back, write the units and configuration of the
- * applied configuration, restore every saved shared file, set its host networking up again,
+ * clean the host networking (the target's LocalDNS interface as the journal recorded it
+ * included), flip {@code current} back, write the units and configuration of the
+ * applied configuration, restore every saved shared file, reload systemd so that it runs the
+ * restored unit files (not a definition it loaded before), set its host networking up again,
  * reset-failed and start the previous stack; then drop the saved configuration, then the journal.
  * Every step converges when run again, which is what lets recovery repeat a rollback a crash
  * interrupted. The upgrade is remembered in the {@link RollbackHistory} before anything is
@@ -36,7 +38,7 @@ final class Rollback {
   boolean restorePrevious(UpgradeRecord record) throws Exception {
     run("rollback-stop-stack", steps::stopStack);
     run("rollback-end-pods", steps::endPods);
-    run("rollback-clean-host-networking", steps::cleanHostNetworking);
+    run("rollback-clean-host-networking", () -> steps.cleanHostNetworking(record.targetLocalDns()));
     run("rollback-switch-current", () -> ctx.currentLink().pointAt(record.previousVersion()));
     run("rollback-write-configuration", () -> steps.writeConfiguration(Configuration.APPLIED));
     boolean complete = ctx.confsnap().state() == Confsnap.State.COMPLETE;
@@ -47,6 +49,9 @@ final class Rollback {
           .addKeyValue("confsnap", ctx.layout().confsnap())
           .log("no complete saved configuration to restore; the applied configuration's files were written instead");
     }
+    // systemd holds whichever definitions it loaded last: the rollback's own rendering, or after an
+    // interruption the target's; the previous stack must start from the unit files now on disk
+    run("rollback-reload-units", steps::reloadUnits);
     run("rollback-set-up-host-networking", () -> steps.setUpHostNetworking(Configuration.APPLIED));
     run("rollback-reset-failed", steps::resetFailed);
     return complete;

@@ -14,8 +14,9 @@ import java.util.TreeSet;
 
 /**
  * Removes what an interrupted durable write or download leaves behind: temp files and links
- * (names starting with {@link HostFiles#TEMP_PREFIX}) in the directories the node writes, and the
- * layout's stale staging directory. Runs under the node lock, so no write of this node is in
+ * (names starting with {@link HostFiles#TEMP_PREFIX}) in the directories the node writes, the
+ * layout's stale staging directory, and the tombstones of versions whose removal a crash
+ * interrupted ({@link VersionPruner#REMOVING_PREFIX}), whose removal it finishes. Runs under the node lock, so no write of this node is in
  * progress; only entries carrying the temp prefix are touched.
  */
 final class StaleFileSweeper {
@@ -60,6 +61,11 @@ final class StaleFileSweeper {
     if (files.exists(staging)) {
       requireRemoved(staging, remover.removeTree(staging));
       removed.add(staging);
+    }
+    for (String version : VersionPruner.versionsBeingRemoved(files, layout)) {
+      Path tombstone = VersionPruner.tombstone(layout, version);
+      requireRemoved(tombstone, remover.removeTree(tombstone));
+      removed.add(tombstone);
     }
     return removed;
   }

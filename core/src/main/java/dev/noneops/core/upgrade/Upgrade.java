@@ -45,6 +45,7 @@ public final class Upgrade {
           Reason.NO_ACTIVE_VERSION, "no active version: " + ctx.layout().current() + " does not exist; provision the node first"));
       String target = steps.targetVersion();
       String digest = steps.targetConfigDigest();
+      LocalDnsInterface targetLocalDns = steps.localDnsInterface(Configuration.TARGET);
       if (!force) {
         Optional<RolledBackUpgrade> before = ctx.history().find(target, digest);
         if (before.isPresent()) {
@@ -78,7 +79,7 @@ public final class Upgrade {
         throw new UpgradeFailedException(previous, target, e, RollbackOutcome.NOTHING_CHANGED, discard(confsnap::drop));
       }
 
-      UpgradeRecord record = new UpgradeRecord(previous, target, digest, ctx.clock().now());
+      UpgradeRecord record = new UpgradeRecord(previous, target, digest, ctx.clock().now(), Optional.of(targetLocalDns));
       try {
         run("upgrade-write-journal", () -> journal.write(record));
       } catch (RuntimeException e) {
@@ -92,7 +93,7 @@ public final class Upgrade {
         run("upgrade-write-configuration", () -> steps.writeConfiguration(Configuration.TARGET));
         run("upgrade-stop-stack", steps::stopStack);
         run("upgrade-end-pods", steps::endPods);
-        run("upgrade-clean-host-networking", steps::cleanHostNetworking);
+        run("upgrade-clean-host-networking", () -> steps.cleanHostNetworking(record.targetLocalDns()));
         run("upgrade-switch-current", () -> ctx.currentLink().pointAt(target));
         run("upgrade-set-up-host-networking", () -> steps.setUpHostNetworking(Configuration.TARGET));
         // the previous version's restarts must not use up the start-rate limit the target's start needs

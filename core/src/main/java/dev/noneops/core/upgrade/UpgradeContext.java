@@ -1,5 +1,6 @@
 package dev.noneops.core.upgrade;
 
+import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.task.TaskRunner;
 import dev.noneops.ports.files.HostFiles;
@@ -8,12 +9,14 @@ import java.util.Objects;
 import org.slf4j.Logger;
 
 /**
- * What the upgrade operations share: the host's files and clock, the layout, the task runner
- * that logs and reports each phase, the node's lock, and the mount-safe remover used for stale
- * staging and pruned versions.
+ * What the upgrade operations share: the host's files and clock, the layout and the shared host
+ * paths, the task runner that logs and reports each phase, the node's lock, and the mount-safe
+ * remover used for stale staging and pruned versions.
  */
-public record UpgradeContext(HostFiles files, HostClock clock, Layout layout, TaskRunner tasks, NodeLock lock, TreeRemover remover, Logger log) {
+public record UpgradeContext(
+    HostFiles files, HostClock clock, Layout layout, HostPaths hostPaths, TaskRunner tasks, NodeLock lock, TreeRemover remover, Logger log) {
   public UpgradeContext {
+    Objects.requireNonNull(hostPaths, "hostPaths");
     Objects.requireNonNull(files, "files");
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(layout, "layout");
@@ -28,7 +31,7 @@ public record UpgradeContext(HostFiles files, HostClock clock, Layout layout, Ta
   }
 
   Confsnap confsnap() {
-    return new Confsnap(files, layout);
+    return new Confsnap(files, layout, hostPaths);
   }
 
   RollbackHistory history() {

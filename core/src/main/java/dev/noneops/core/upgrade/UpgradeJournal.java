@@ -22,7 +22,9 @@ import java.util.Optional;
  * {@link UpgradeRecovery} that an upgrade was in flight.
  *
  * <p>The file carries a schema number; a newer schema, a missing field or malformed JSON is a
- * {@link CorruptStateException} naming the file, never silently ignored.
+ * {@link CorruptStateException} naming the file, never silently ignored. The one optional field,
+ * {@code targetLocalDns} (the target's LocalDNS interface), is absent from journals written
+ * before it was recorded, and then read as unknown.
  */
 public final class UpgradeJournal {
   /** The schema this code writes and understands. */
@@ -77,6 +79,11 @@ public final class UpgradeJournal {
     node.put("targetVersion", record.targetVersion());
     node.put("configDigest", record.configDigest());
     node.put("startedAt", record.startedAt().toString());
+    record.targetLocalDns().ifPresent(dns -> {
+      ObjectNode n = node.putObject("targetLocalDns");
+      n.put("interfaceName", dns.name());
+      n.put("bindAddress", dns.address());
+    });
     try {
       return JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(node);
     } catch (JsonProcessingException e) {
@@ -115,7 +122,27 @@ public final class UpgradeJournal {
     if (digest.isBlank()) {
       throw new CorruptStateException(path, WHAT, "field 'configDigest' is blank");
     }
-    return new UpgradeRecord(previous, target, digest, startedAt);
+    return new UpgradeRecord(previous, target, digest, startedAt, localDns(path, node));
+  }
+
+  /** The target's LocalDNS interface; empty when the field is absent (a journal of the previous format). */
+  private static Optional<LocalDnsInterface> localDns(Path path, JsonNode node) {
+    JsonNode dns = node.get("targetLocalDns");
+    if (dns == null || dns.isNull()) {
+      return Optional.empty();
+    }
+    if (!dns.isObject()) {
+      throw new CorruptStateException(path, WHAT, "field 'targetLocalDns' is not an object");
+    }
+    String name = textField(path, dns, "interfaceName");
+    String address = textField(path, dns, "bindAddress");
+    if (!LocalDnsInterface.isInterfaceName(name)) {
+      throw new CorruptStateException(path, WHAT, "field 'targetLocalDns.interfaceName' is not a Linux interface name: '" + name + "'");
+    }
+    if (address.isBlank()) {
+      throw new CorruptStateException(path, WHAT, "field 'targetLocalDns.bindAddress' is blank");
+    }
+    return Optional.of(new LocalDnsInterface(name, address));
   }
 
   private static String versionField(Path path, JsonNode node, String field) {

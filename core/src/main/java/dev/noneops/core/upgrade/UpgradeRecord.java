@@ -3,10 +3,12 @@ package dev.noneops.core.upgrade;
 import dev.noneops.core.layout.VersionNames;
 import java.time.Instant;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * What the upgrade journal records before anything changes: the version the node ran, the
- * version it is switching to, and the digest of the configuration being applied. Recovery
+ * version it is switching to, the digest of the configuration being applied, and what the target
+ * sets up on the host beyond files (its LocalDNS interface). Recovery
  * treats the upgrade as finished only when the applied configuration has this digest and
  * {@code current} names the target; otherwise it rolls back to {@code previousVersion}.
  *
@@ -15,8 +17,11 @@ import java.util.Objects;
  *     configuration-only upgrade)
  * @param configDigest the digest of the configuration the upgrade applies
  * @param startedAt when the upgrade began
+ * @param targetLocalDns the LocalDNS interface the target sets up; empty when unknown (a journal
+ *     written before it was recorded)
  */
-public record UpgradeRecord(String previousVersion, String targetVersion, String configDigest, Instant startedAt) {
+public record UpgradeRecord(String previousVersion, String targetVersion, String configDigest, Instant startedAt,
+    Optional<LocalDnsInterface> targetLocalDns) {
 
   public UpgradeRecord {
     VersionNames.requireSafe(previousVersion);
@@ -26,6 +31,12 @@ public record UpgradeRecord(String previousVersion, String targetVersion, String
       throw new IllegalArgumentException("the upgrade's config digest must not be blank");
     }
     Objects.requireNonNull(startedAt, "startedAt");
+    Objects.requireNonNull(targetLocalDns, "targetLocalDns");
+  }
+
+  /** A record whose target's LocalDNS interface is unknown. */
+  public UpgradeRecord(String previousVersion, String targetVersion, String configDigest, Instant startedAt) {
+    this(previousVersion, targetVersion, configDigest, startedAt, Optional.empty());
   }
 
   /** Whether the upgrade changes binaries, not only configuration. */

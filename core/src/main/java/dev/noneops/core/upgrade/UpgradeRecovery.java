@@ -16,7 +16,8 @@ import java.util.TreeSet;
  *
  * <ul>
  *   <li>First it removes what interrupted writes left: temp files in the directories the node
- *       writes and the layout's stale staging.
+ *       writes and the layout's stale staging; and it finishes the removal of a version a prune
+ *       had started (its tombstone).
  *   <li>No journal: nothing was in flight; a saved configuration without a journal (a crash while
  *       saving it) is dropped.
  *   <li>The applied config has the journal's digest and {@code current} names the journal's

@@ -1,6 +1,7 @@
 package dev.noneops.core.upgrade;
 
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -49,14 +50,28 @@ public interface UpgradeSteps {
   /** Writes the configuration and units of {@code which} at their host paths and reloads systemd if units changed. */
   void writeConfiguration(Configuration which) throws Exception;
 
+  /**
+   * Reloads systemd's unit definitions from the unit files on disk, so that a unit started next
+   * runs what its file says (systemd keeps the definition it loaded until a reload).
+   */
+  void reloadUnits() throws Exception;
+
   /** Stops the node's units (kubelet, containerd, LocalDNS). */
   void stopStack() throws Exception;
 
   /** Ends the stack's pods: this node's container shims, then the pod cgroups. */
   void endPods() throws Exception;
 
-  /** Removes the node's host networking (the LocalDNS interface) and the CNI configuration and state, as a repave does. */
-  void cleanHostNetworking() throws Exception;
+  /** The LocalDNS interface {@code which} sets up, as the journal records the target's. */
+  LocalDnsInterface localDnsInterface(Configuration which) throws Exception;
+
+  /**
+   * Removes the node's host networking (the LocalDNS interfaces of both configurations, and
+   * {@code recordedTarget}, the one the journal says the target set up, which a recovery's steps
+   * may not know) and the CNI configuration and state, as a repave does. Only a dummy interface
+   * is ever removed, never another kind of link of that name.
+   */
+  void cleanHostNetworking(Optional<LocalDnsInterface> recordedTarget) throws Exception;
 
   /** Sets up the host networking of {@code which} (the LocalDNS interface). */
   void setUpHostNetworking(Configuration which) throws Exception;

@@ -31,9 +31,12 @@ import java.util.TreeMap;
  * restart until the pods are recreated), a version a unit file or a shared symlink references.
  * Each kept version is reported with every reason.
  *
- * <p>A version is removed manifest first, so a removal that stops half-way leaves a version that
- * is incomplete (never activated, repaired by the next prepare), then through the
- * {@link TreeRemover}, which never follows a symlink nor crosses a mount.
+ * <p>A version is first durably renamed to its tombstone, {@value #REMOVING_PREFIX}{@code
+ * <version>} in the layout (a name no version can have, so from that instant it is no installed
+ * version and never activated), then removed through the {@link TreeRemover}, which never
+ * follows a symlink nor crosses a mount. A removal a crash interrupted is therefore never a half
+ * version: it is a tombstone, which {@link #finishRemovals()} (run by every prune and by
+ * recovery) removes.
  */
 public final class VersionPruner {
   /** The containerd runtime v2 task state directory name, below its run and state directories. */
@@ -41,6 +44,9 @@ public final class VersionPruner {
 
   /** The files of a task directory that name binaries the task runs with. */
   static final List<String> TASK_FILES = List.of("shim-binary-path", "options.json", "bootstrap.json");
+
+  /** The name prefix of a version being removed: {@code .removing-<version>} in the layout root. */
+  public static final String REMOVING_PREFIX = ".removing-";
 
   private static final long MAX_TASK_FILE = 1 << 20;
   private static final String DELETED = " (deleted)";
@@ -78,6 +84,51 @@ public final class VersionPruner {
     return out;
   }
 
+  /** The versions whose removal started and has not finished (their tombstones are in the layout), in name order. */
+  public List<String> versionsBeingRemoved() throws IOException {
+    return versionsBeingRemoved(files, layout);
+  }
+
+  static List<String> versionsBeingRemoved(HostFiles files, Layout layout) throws IOException {
+    List<String> out = new ArrayList<>();
+    if (!files.exists(layout.root())) {
+      return out;
+    }
+    for (String name : files.list(layout.root())) {
+      if (name.startsWith(REMOVING_PREFIX) && VersionNames.isSafe(name.substring(REMOVING_PREFIX.length()))
+          && files.typeOf(layout.root().resolve(name)).equals(Optional.of(FileType.DIRECTORY))) {
+        out.add(name.substring(REMOVING_PREFIX.length()));
+      }
+    }
+    out.sort(null);
+    return out;
+  }
+
+  /** Where {@code version} is while it is being removed. */
+  public Path tombstone(String version) {
+    return tombstone(layout, version);
+  }
+
+  static Path tombstone(Layout layout, String version) {
+    return layout.root().resolve(REMOVING_PREFIX + VersionNames.requireSafe(version));
+  }
+
+  /**
+   * Finishes every removal a crash interrupted: removes each tombstone's tree.
+   *
+   * @return what was left of each tombstone that could not be removed entirely (a mount inside it), by version
+   */
+  public Map<String, List<String>> finishRemovals() throws IOException {
+    Map<String, List<String>> left = new LinkedHashMap<>();
+    for (String version : versionsBeingRemoved()) {
+      List<String> kept = remover.removeTree(tombstone(version));
+      if (!kept.isEmpty()) {
+        left.put(version, kept);
+      }
+    }
+    return left;
+  }
+
   /** Which installed versions must be kept, and why, without removing anything. */
   public Map<String, List<String>> references() throws IOException {
     String active = activeVersion();
@@ -112,23 +163,29 @@ public final class VersionPruner {
     return out;
   }
 
-  /** Removes every installed version nothing references, and reports what it kept and why. */
+  /**
+   * Finishes the removals a crash interrupted, then removes every installed version nothing
+   * references, and reports what it removed, kept and why.
+   */
   public PruneReport prune() throws IOException {
     Map<String, List<String>> keep = references();
     List<String> removed = new ArrayList<>();
     List<KeptVersion> kept = new ArrayList<>();
-    Map<String, List<String>> leftBehind = new LinkedHashMap<>();
+    List<String> interrupted = versionsBeingRemoved();
+    Map<String, List<String>> leftBehind = new LinkedHashMap<>(finishRemovals());
+    interrupted.stream().filter(v -> !leftBehind.containsKey(v)).forEach(removed::add);
     for (String version : installedVersions()) {
       List<String> why = keep.get(version);
       if (why != null) {
         kept.add(new KeptVersion(version, why));
         continue;
       }
-      Path manifest = layout.manifest(version);
-      if (files.exists(manifest)) {
-        files.removeDurably(manifest);
+      if (leftBehind.containsKey(version)) {
+        continue;
       }
-      List<String> left = remover.removeTree(layout.versionDir(version));
+      Path tombstone = tombstone(version);
+      files.renameDurably(layout.versionDir(version), tombstone);
+      List<String> left = remover.removeTree(tombstone);
       if (left.isEmpty()) {
         removed.add(version);
       } else {

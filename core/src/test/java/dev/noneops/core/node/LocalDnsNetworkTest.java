@@ -9,12 +9,15 @@ import dev.noneops.ports.commands.CommandResult;
 import dev.noneops.ports.commands.CommandRunner;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The LocalDNS interface is set up and removed idempotently, in as few {@code ip} commands as the host's state allows. */
+/**
+ * The LocalDNS interface is set up and removed idempotently, in as few {@code ip} commands as the
+ * host's state allows; only a dummy interface is ever removed.
+ */
 class LocalDnsNetworkTest {
   private final IpOnLinks ip = new IpOnLinks();
   private final LocalDnsNetwork network = new LocalDnsNetwork(new HostCommands(ip, Duration.ofSeconds(5)));
@@ -28,7 +31,7 @@ class LocalDnsNetworkTest {
         "ip link add " + dns.interfaceName() + " type dummy",
         "ip addr replace " + dns.bindAddress() + "/32 dev " + dns.interfaceName(),
         "ip link set " + dns.interfaceName() + " up");
-    assertThat(ip.links).containsExactly(dns.interfaceName());
+    assertThat(ip.links).containsOnlyKeys(dns.interfaceName());
   }
 
   @Test
@@ -40,9 +43,20 @@ class LocalDnsNetworkTest {
 
     assertThat(ip.run).containsExactly(
         "ip link add " + dns.interfaceName() + " type dummy",
-        "ip link show dev " + dns.interfaceName(),
+        "ip -j -d link show dev " + dns.interfaceName(),
         "ip addr replace " + dns.bindAddress() + "/32 dev " + dns.interfaceName(),
         "ip link set " + dns.interfaceName() + " up");
+  }
+
+  @Test
+  void aLinkOfTheNameThatIsNotADummyIsRefusedAndGetsNoAddress() {
+    ip.links.put(dns.interfaceName(), "bridge");
+
+    assertThatThrownBy(() -> network.ensure(dns))
+        .isInstanceOf(NodeException.class)
+        .hasMessageContaining(dns.interfaceName())
+        .hasMessageContaining("bridge");
+    assertThat(ip.run).noneMatch(c -> c.startsWith("ip addr") || c.startsWith("ip link set"));
   }
 
   @Test
@@ -64,21 +78,39 @@ class LocalDnsNetworkTest {
   }
 
   @Test
-  void removingAPresentInterfaceIsOneCommand() throws Exception {
+  void removingAPresentDummyInterfaceLooksItUpThenDeletesIt() throws Exception {
     network.ensure(dns);
     ip.run.clear();
 
-    network.remove(dns.interfaceName());
+    assertThat(network.remove(dns.interfaceName())).isEqualTo(LocalDnsNetwork.Removal.REMOVED);
 
-    assertThat(ip.run).containsExactly("ip link delete dev " + dns.interfaceName());
+    assertThat(ip.run).containsExactly("ip -j -d link show dev " + dns.interfaceName(), "ip link delete dev " + dns.interfaceName());
     assertThat(ip.links).isEmpty();
   }
 
   @Test
   void removingAnAbsentInterfaceSucceeds() throws Exception {
-    network.remove(dns.interfaceName());
+    assertThat(network.remove(dns.interfaceName())).isEqualTo(LocalDnsNetwork.Removal.ABSENT);
 
-    assertThat(ip.run).containsExactly("ip link delete dev " + dns.interfaceName(), "ip link show dev " + dns.interfaceName());
+    assertThat(ip.run).containsExactly("ip -j -d link show dev " + dns.interfaceName());
+  }
+
+  @Test
+  void aLinkOfTheNameThatIsNotADummyIsNeverDeleted() throws Exception {
+    ip.links.put(dns.interfaceName(), "bridge");
+
+    assertThat(network.remove(dns.interfaceName())).isEqualTo(LocalDnsNetwork.Removal.NOT_A_DUMMY);
+
+    assertThat(ip.run).containsExactly("ip -j -d link show dev " + dns.interfaceName());
+    assertThat(ip.links).containsKey(dns.interfaceName());
+  }
+
+  @Test
+  void aLinkWithoutAKindIsNeverDeleted() throws Exception {
+    ip.links.put(dns.interfaceName(), "");
+
+    assertThat(network.remove(dns.interfaceName())).isEqualTo(LocalDnsNetwork.Removal.NOT_A_DUMMY);
+    assertThat(ip.links).containsKey(dns.interfaceName());
   }
 
   @Test
@@ -99,7 +131,8 @@ class LocalDnsNetworkTest {
   /** {@code ip link}/{@code ip addr} over a set of link names, recording every command. */
   private static final class IpOnLinks implements CommandRunner {
     final List<String> run = new ArrayList<>();
-    final Set<String> links = new LinkedHashSet<>();
+    /** Link name to kind ("" for a link without one, as a physical NIC). */
+    final Map<String, String> links = new LinkedHashMap<>();
     boolean refuseAdd;
     boolean refuseDelete;
 
@@ -107,24 +140,32 @@ class LocalDnsNetworkTest {
     public CommandResult run(Command command) {
       List<String> a = command.argv();
       run.add(String.join(" ", a));
+      if (a.size() == 7 && a.subList(1, 6).equals(List.of("-j", "-d", "link", "show", "dev"))) {
+        String kind = links.get(a.get(6));
+        if (kind == null) {
+          return fail("Device \"" + a.get(6) + "\" does not exist.");
+        }
+        String linkinfo = kind.isEmpty() ? "" : ",\"linkinfo\":{\"info_kind\":\"" + kind + "\"}";
+        return new CommandResult(0, "[{\"ifindex\":3,\"ifname\":\"" + a.get(6) + "\"" + linkinfo + "}]\n", "", false);
+      }
       String verb = a.get(1) + " " + a.get(2);
       switch (verb) {
         case "link add":
           if (refuseAdd) {
             return fail("Error: Unknown device type.");
           }
-          return links.add(a.get(3)) ? ok() : fail("RTNETLINK answers: File exists");
+          return links.putIfAbsent(a.get(3), a.get(5)) == null ? ok() : fail("RTNETLINK answers: File exists");
         case "link show":
-          return links.contains(a.get(4)) ? ok() : fail("Device \"" + a.get(4) + "\" does not exist.");
+          return links.containsKey(a.get(4)) ? ok() : fail("Device \"" + a.get(4) + "\" does not exist.");
         case "link delete":
           if (refuseDelete) {
             return fail("RTNETLINK answers: Operation not permitted");
           }
-          return links.remove(a.get(4)) ? ok() : fail("Cannot find device \"" + a.get(4) + "\"");
+          return links.remove(a.get(4)) != null ? ok() : fail("Cannot find device \"" + a.get(4) + "\"");
         case "addr replace":
-          return links.contains(a.get(5)) ? ok() : fail("Cannot find device \"" + a.get(5) + "\"");
+          return links.containsKey(a.get(5)) ? ok() : fail("Cannot find device \"" + a.get(5) + "\"");
         case "link set":
-          return links.contains(a.get(3)) ? ok() : fail("Cannot find device \"" + a.get(3) + "\"");
+          return links.containsKey(a.get(3)) ? ok() : fail("Cannot find device \"" + a.get(3) + "\"");
         default:
           return fail("unexpected command " + a);
       }

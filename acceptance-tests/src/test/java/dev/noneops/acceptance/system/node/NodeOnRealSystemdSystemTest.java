@@ -271,6 +271,36 @@ class NodeOnRealSystemdSystemTest {
     assertContainerdRunsFrom(previous);
   }
 
+  /**
+   * The kubelet unit on disk as an earlier agent rendered it (one more flag), loaded and running;
+   * an upgrade whose target changes kubelet's command line (another cluster domain) fails. The
+   * rollback's own rendering of the applied configuration is loaded first, then the saved bytes
+   * are restored: systemd must run those, so it is reloaded before the previous stack starts.
+   */
+  @Test
+  void aRollbackLeavesSystemdRunningTheRestoredUnitsCommandLine() throws Exception {
+    bootstrap(base);
+    Path unit = PATHS.unit(HostPaths.KUBELET_UNIT);
+    ports.files().writeDurably(unit, ports.files().readString(unit).replace("--event-qps=0", "--event-qps=0 --v=2"), 0644);
+    systemd.daemonReload();
+    systemd.restart(HostPaths.KUBELET_UNIT, KUBELET_READY);
+    String before = execStartArgv(HostPaths.KUBELET_UNIT);
+    assertThat(before).contains("--v=2").contains("--cluster-domain=cluster.local");
+    String bind = "\"BindAddress\": \"" + DNS_ADDRESS + "\"";
+    AgentConfig otherDomain = config(json(K8S_NEVER_HEALTHY, CONTAINERD_NEW.version())
+        .replace(bind, bind + ", \"ClusterDomain\": \"other.local\""));
+
+    Throwable thrown = catchThrowable(node(otherDomain, Optional.of(base), KUBELET_NEVER_READY)::upgrade);
+
+    UpgradeFailedException failed = TaskFailedException.find(thrown, UpgradeFailedException.class)
+        .orElseThrow(() -> new AssertionError("expected an UpgradeFailedException", thrown));
+    assertThat(failed.outcome()).isEqualTo(RollbackOutcome.ROLLED_BACK);
+    assertThat(execStartArgv(HostPaths.KUBELET_UNIT)).as("systemctl show -p ExecStart after the rollback").isEqualTo(before);
+    assertThat(sandbox().exec("systemctl", "show", "-p", "NeedDaemonReload", "--value", HostPaths.KUBELET_UNIT).orThrow().stdout().strip())
+        .as("what systemd loaded is the file on disk").isEqualTo("no");
+    assertThat(commandLine(mainPid(HostPaths.KUBELET_UNIT))).contains("--v=2").contains("--cluster-domain=cluster.local");
+  }
+
   @ParameterizedTest(name = "killed after {0}")
   @ValueSource(strings = {"upgrade-write-journal", "upgrade-switch-current"})
   void anAgentKilledInTheMiddleOfAnUpgradeIsRecoveredToThePreviousVersion(String task) throws Exception {
@@ -301,6 +331,39 @@ class NodeOnRealSystemdSystemTest {
     assertThat(node.running()).isTrue();
     assertContainerdRunsFrom(previous);
     assertThat(node.recoverUpgrade(base).outcome()).as("recovery again is a no-op").isEqualTo(RecoveryResult.Outcome.NOTHING_TO_DO);
+  }
+
+  /**
+   * The agent is killed once an upgrade whose target renames LocalDNS's interface has set that
+   * interface up: recovery, which knows only the applied configuration, removes the target's
+   * interface from what the journal recorded, so one link carries LocalDNS's address again.
+   */
+  @Test
+  void recoveryAfterAnAgentKilledMidUpgradeRemovesTheTargetsRenamedInterface() throws Exception {
+    String renamed = "nost1";
+    bootstrap(base);
+    try {
+      String target = json(K8S, CONTAINERD_NEW.version()).replace("\"InterfaceName\": \"" + DNS_INTERFACE + "\"",
+          "\"InterfaceName\": \"" + renamed + "\"");
+
+      assertThat(upgradeInAChildJvmKilledAfter("upgrade-set-up-host-networking", target)).isEqualTo(128 + 9);
+      assertThat(linkExists(renamed)).as("the target set its interface up").isTrue();
+
+      RecoveryResult recovered = node(base, Optional.of(base), KUBELET_READY).recoverUpgrade(base);
+
+      assertThat(recovered.outcome()).isEqualTo(RecoveryResult.Outcome.ROLLED_BACK);
+      assertThat(linkExists(renamed)).as("the target's interface is removed").isFalse();
+      assertThat(ports.commands().run(Command.of(Duration.ofSeconds(10), "ip", "-o", "addr", "show", "to", DNS_ADDRESS)).stdout().lines()
+          .map(l -> l.split("\\s+")[1])).as("the links carrying LocalDNS's address").containsExactly(DNS_INTERFACE);
+    } finally {
+      if (linkExists(renamed)) {
+        ip("ip", "link", "delete", "dev", renamed);
+      }
+    }
+  }
+
+  static boolean linkExists(String name) throws IOException {
+    return ports.commands().run(Command.of(Duration.ofSeconds(10), "ip", "link", "show", "dev", name)).succeeded();
   }
 
   @Test
@@ -372,8 +435,13 @@ class NodeOnRealSystemdSystemTest {
 
   /** Runs the upgrade in a child JVM, SIGKILLs it right after {@code task} completed; its exit code. */
   static int upgradeInAChildJvmKilledAfter(String task) throws Exception {
+    return upgradeInAChildJvmKilledAfter(task, json(K8S, CONTAINERD_NEW.version()));
+  }
+
+  /** Runs the upgrade to {@code targetJson} in a child JVM, SIGKILLs it right after {@code task} completed; its exit code. */
+  static int upgradeInAChildJvmKilledAfter(String task, String targetJson) throws Exception {
     Path dir = Files.createTempDirectory("noneops-kill-");
-    Path target = Files.writeString(dir.resolve("target.json"), json(K8S, CONTAINERD_NEW.version()));
+    Path target = Files.writeString(dir.resolve("target.json"), targetJson);
     Path previous = Files.writeString(dir.resolve("previous.json"), json(K8S, CONTAINERD_OLD.version()));
     Path stderr = dir.resolve("agent.err");
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -441,6 +509,16 @@ class NodeOnRealSystemdSystemTest {
     String cri = logged.lines().filter(l -> l.contains("Start cri plugin with config")).findFirst()
         .orElseThrow(() -> new AssertionError("containerd (pid " + pid + ") logged no CRI configuration:\n" + logged));
     assertThat(cri).contains("SandboxImage:" + spec.sandboxImage()).contains("NetworkPluginBinDir:" + spec.cniBinDir());
+  }
+
+  /** The {@code argv[]} of the unit's loaded {@code ExecStart} ({@code systemctl show -p ExecStart}), without its run-time fields. */
+  static String execStartArgv(String unit) throws IOException {
+    String shown = sandbox().exec("systemctl", "show", "-p", "ExecStart", "--value", unit).orThrow().stdout();
+    java.util.regex.Matcher argv = java.util.regex.Pattern.compile("argv\\[\\]=([^;]*);").matcher(shown);
+    if (!argv.find()) {
+      throw new AssertionError("systemctl show -p ExecStart " + unit + " has no argv[]: " + shown);
+    }
+    return argv.group(1).strip();
   }
 
   static long mainPid(String unit) {
