@@ -48,10 +48,10 @@ class ModeAndOwnerSurviveAPowerLossTest {
     host.fs().seedDirectory(layout.root(), 0755);
     host.fs().seedFile(config, "version = 2\n", 0640);
     host.fs().seedOwner(config, 1234, 5678);
-    new Confsnap(files, layout).save(List.of(config));
+    new Confsnap(files, layout, dev.noneops.core.layout.HostPaths.realHost()).save(List.of(config));
     files.writeDurably(config, "version = 3\n", 0644);
 
-    new Confsnap(files, layout).restore();
+    new Confsnap(files, layout, dev.noneops.core.layout.HostPaths.realHost()).restore();
     host.crash();
 
     FileMeta restored = files.lstat(config).orElseThrow();
