@@ -38,20 +38,6 @@ public abstract class HostFilesContract {
     return Optional.empty();
   }
 
-  /**
-   * A power loss and reboot of the host under test, when the fixture can cause one (the simulated
-   * host can, the real kernel cannot); the durability tests are skipped otherwise.
-   */
-  protected Optional<PowerLoss> powerLoss() {
-    return Optional.empty();
-  }
-
-  /** A power loss and reboot: afterwards the host shows only what was durable. */
-  @FunctionalInterface
-  public interface PowerLoss {
-    void strike() throws IOException;
-  }
-
   /** Whether the fixture may give files to another owner (it runs as root). */
   protected boolean canChown() {
     return false;
@@ -457,25 +443,6 @@ public abstract class HostFilesContract {
 
     assertThat(files().lstat(p("target")).orElseThrow()).isEqualTo(target);
     assertThat(files().lstat(p("link")).orElseThrow()).isEqualTo(link);
-  }
-
-  @Test
-  void aDurableChmodOrChownSurvivesAPowerLoss() throws IOException {
-    assumeThat(powerLoss()).as("the fixture can cause a power loss").isPresent();
-    assumeThat(canChown()).as("the fixture may chown").isTrue();
-    files().writeDurably(p("mode"), "x", 0644);
-    files().writeDurably(p("owner"), "x", 0644);
-    files().createDirectories(p("dir"), 0755);
-
-    files().chmodDurably(p("mode"), 0755);
-    files().chownDurably(p("owner"), 1234, 5678);
-    files().chmodDurably(p("dir"), 0700);
-    powerLoss().get().strike();
-
-    assertThat(files().lstat(p("mode")).orElseThrow().mode()).isEqualTo(0755);
-    FileMeta owner = files().lstat(p("owner")).orElseThrow();
-    assertThat(List.of(owner.uid(), owner.gid())).containsExactly(1234, 5678);
-    assertThat(files().lstat(p("dir")).orElseThrow().mode()).isEqualTo(0700);
   }
 
   // ---------------------------------------------------------------- times
