@@ -96,6 +96,16 @@ class RefusedBootstrapLeavesNoTraceTest {
   }
 
   @Test
+  void stopOnAHostWithoutANodeLeavesTheForeignStackRunning() {
+    Run stop = cli.run("stop");
+
+    assertThat(stop.exitCode()).as(stop.err()).isZero();
+    assertThat(host.systemd().peek("kubelet.service").isActive()).isTrue();
+    assertThat(host.systemd().peek("containerd.service").isActive()).isTrue();
+    assertThat(host.processes().process(foreignShim.pid())).isPresent();
+  }
+
+  @Test
   void commandsThatNeedANodeSaySoAndCreateNothing() {
     FileTreeSnapshot before = host.snapshot();
 

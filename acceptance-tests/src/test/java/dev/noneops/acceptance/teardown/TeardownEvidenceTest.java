@@ -63,6 +63,23 @@ class TeardownEvidenceTest {
   }
 
   @Test
+  void filesBesideTheVersionsInTheLayoutAreReadAsFilesNotAsVersions() throws Exception {
+    SimulatedHost host = SimulatedHost.create();
+    host.fs().seedFile(layout.journal(), "{}", 0600);
+    host.fs().seedFile(layout.root().resolve("notes.txt"), "an operator's note\n", 0644);
+
+    assertThat(teardown(host).present()).as("the upgrade journal is evidence").isTrue();
+  }
+
+  @Test
+  void aStrayFileInAnOtherwiseEmptyLayoutIsNoNode() throws Exception {
+    SimulatedHost host = SimulatedHost.create();
+    host.fs().seedFile(layout.root().resolve("notes.txt"), "an operator's note\n", 0644);
+
+    assertThat(teardown(host).present()).isFalse();
+  }
+
+  @Test
   void anInterruptedTeardownIsStillPresentUntilItFinishes() throws Exception {
     SimNode node = SimNode.running();
     Path busy = node.podDir("pod-a").resolve("volumes/kubernetes.io~empty-dir/cache");
