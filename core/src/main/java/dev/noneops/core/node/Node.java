@@ -371,14 +371,18 @@ public final class Node {
   }
 
   /**
-   * Stops kubelet, containerd and LocalDNS, in that order. Every unit is attempted; the first
-   * failure is thrown with the others suppressed. Needs no configuration.
+   * Stops kubelet, containerd and LocalDNS, in that order — each only when its unit file is the
+   * node's (carries the marker). Every unit is attempted; the first failure is thrown with the
+   * others suppressed. Needs no configuration.
    */
   @SuppressWarnings("try")
   public void stop() {
     Task.Body body = () -> {
       RuntimeException first = null;
       for (String unit : List.of(HostPaths.KUBELET_UNIT, HostPaths.CONTAINERD_UNIT, HostPaths.LOCALDNS_UNIT)) {
+        if (!isOwnUnit(unit)) {
+          continue;
+        }
         try {
           tasks.execute(Task.of("stop-" + unit.replace(".service", ""), () -> stack.stop(unit)));
         } catch (RuntimeException e) {
@@ -402,6 +406,20 @@ public final class Node {
         body.run();
       }
     }));
+  }
+
+  /**
+   * Whether {@code unit}'s file at the node's unit path carries the marker: a unit of that name
+   * that is not the node's (a distribution's kubelet or containerd) is never stopped.
+   */
+  private boolean isOwnUnit(String unit) throws IOException {
+    Path file = paths.unit(unit);
+    Optional<FileMeta> meta = ports.files().lstat(file);
+    if (meta.isEmpty() || !meta.get().isRegularFile()) {
+      return false;
+    }
+    String content = new String(ports.files().read(file), java.nio.charset.StandardCharsets.UTF_8);
+    return content.startsWith(HostPaths.UNIT_MARKER + "\n");
   }
 
   /** Whether the stack is up: LocalDNS, containerd and kubelet all active. */

@@ -50,7 +50,11 @@ final class NodeEvidence {
     }
     VersionVerifier verifier = new VersionVerifier(files, layout);
     for (String name : entries()) {
-      if (VersionNames.isSafe(name) && !name.startsWith(".") && verifier.manifest(name).isPresent()) {
+      if (!VersionNames.isSafe(name) || name.startsWith(".")) {
+        continue;
+      }
+      Optional<FileMeta> entry = files.lstat(layout.root().resolve(name));
+      if (entry.isPresent() && entry.get().isDirectory() && verifier.manifest(name).isPresent()) {
         found.add("version " + name + " with its manifest");
       }
     }
