@@ -247,8 +247,9 @@ public final class LifecycleDemo implements DemoRunner {
    * creates again, as a repave cleans host networking). Some kernels (this project's CI machines)
    * have no dummy link type; there the demo installs, inside the sandbox only (its overlay is
    * discarded at the end), an {@code ip} wrapper first on the agent's PATH that creates a bridge
-   * where a dummy is asked for: an empty bridge carries the address just as well. The node's reset
-   * removes only dummy links, so the demo removes that bridge itself at the end.
+   * where a dummy is asked for: an empty bridge carries the address just as well; and it shows
+   * the sandbox's bridges as the dummy links the node made, since the node only ever touches a
+   * dummy link. The demo removes that bridge itself at the end.
    */
   static String provideLocalDnsLinkIfTheKernelHasNoDummy(SystemdSandbox sandbox) throws Exception {
     if (HostState.run("ip", "link", "add", "noneops-probe0", "type", "dummy") == 0) {
@@ -260,14 +261,22 @@ public final class LifecycleDemo implements DemoRunner {
     Files.createDirectories(wrapper.getParent());
     Files.writeString(wrapper, """
         #!/bin/sh
-        # noneops demo: this kernel has no dummy link type; create a bridge where a dummy is asked for.
+        # noneops demo: this kernel has no dummy link type; create a bridge where a dummy is asked for,
+        # and show the bridges of this sandbox as the dummy interfaces the node made.
+        show=0
         n=$#
         for a in "$@"; do
           if [ "$a" = dummy ]; then a=bridge; fi
+          if [ "$a" = show ]; then show=1; fi
           set -- "$@" "$a"
         done
         shift $n
-        exec %s "$@"
+        if [ $show = 1 ]; then
+          out=$(%1$s "$@"); rc=$?
+          printf '%%s\n' "$out" | sed -e 's/"info_kind":"bridge"/"info_kind":"dummy"/g' -e 's/^    bridge /    dummy /'
+          exit $rc
+        fi
+        exec %1$s "$@"
         """.formatted(realIp), StandardCharsets.UTF_8);
     Files.setPosixFilePermissions(wrapper, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
     return "this kernel has no dummy link type: inside the sandbox, 'ip' makes localdns0 a bridge instead";
