@@ -85,7 +85,7 @@ class RefusalScenarioTest {
     InstallException install = TaskFailedException.find(thrown, InstallException.class).orElseThrow();
     assertThat(install.reason()).isEqualTo(InstallException.Reason.CHECKSUM_MISMATCH);
     assertThat(thrown).hasMessageContaining("download-kubelet").hasMessageContaining(kubelet.toString()).hasMessageContaining("expected");
-    assertThat(lab.host.snapshot(Path.of("/opt/unbounded/node")).paths()).containsExactly("/opt/unbounded/node", "/opt/unbounded/node/.lock");
+    assertThat(lab.host.snapshot(Path.of("/opt/unbounded/node")).paths()).containsExactly("/opt/unbounded/node", "/opt/unbounded/node/.created-parents", "/opt/unbounded/node/.lock");
     assertThat(node.version()).isEmpty();
     assertThat(lab.host.snapshot().paths()).noneMatch(p -> p.endsWith(".service") && p.startsWith("/etc/systemd/system"));
     assertThat(lab.host.systemd().activeUnits()).isEmpty();

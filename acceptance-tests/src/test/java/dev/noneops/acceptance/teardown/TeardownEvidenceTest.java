@@ -34,6 +34,7 @@ class TeardownEvidenceTest {
     TeardownReport leftovers = teardown.removeBootstrapLeftovers();
 
     assertThat(host.fs().lstat(layout.root())).as("the leftovers of a bootstrap that installed nothing").isEmpty();
+    assertThat(host.fs().lstat(layout.root().getParent())).as("a parent that was there before the node").isPresent();
     assertThat(leftovers.complete()).isTrue();
     assertThat(host.fs().lstat(paths.kubeletDir().resolve("pods/p1/volumes/data/db"))).isPresent();
   }

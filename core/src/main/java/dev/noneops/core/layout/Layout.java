@@ -29,6 +29,7 @@ public record Layout(Path root) {
   public static final String LOCK = ".lock";
   public static final String STAGING = ".staging";
   public static final String TEARDOWN = ".teardown";
+  public static final String CREATED_PARENTS = ".created-parents";
   public static final String BIN = "bin";
   public static final String CNI = "libexec/cni";
 
@@ -93,6 +94,14 @@ public record Layout(Path root) {
    */
   public Path teardownMarker() {
     return root.resolve(TEARDOWN);
+  }
+
+  /**
+   * The directories above the layout that its creation made (one absolute path a line, deepest
+   * last), so a teardown removes them once empty and keeps every one that was there before.
+   */
+  public Path createdParents() {
+    return root.resolve(CREATED_PARENTS);
   }
 
   public Path staging() {

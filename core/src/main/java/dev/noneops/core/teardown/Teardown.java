@@ -108,10 +108,15 @@ public final class Teardown {
         ports.files().removeDurably(layout.lock());
         report.removed(Action.CONFIG_FILE_REMOVED, layout.lock(), "the node lock of a bootstrap that installed nothing");
       }
+      List<Path> createdParents = createdParents(report);
+      if (ports.files().exists(layout.createdParents())) {
+        ports.files().removeDurably(layout.createdParents());
+      }
       List<String> rest = ports.files().list(layout.root());
       if (rest.isEmpty()) {
         ports.files().removeDurably(layout.root());
         report.removed(Action.DIRECTORY_REMOVED, layout.root(), "empty layout of a bootstrap that installed nothing");
+        removeEmptyParents(createdParents, report);
       } else {
         report.kept(Reason.HOLDS_KEPT_ENTRIES, layout.root(), "holds entries with no evidence of this node: " + String.join(", ", rest));
       }
@@ -167,7 +172,9 @@ public final class Teardown {
         report.kept(Reason.HOLDS_KEPT_ENTRIES, layout.root(),
             "the layout directory and its teardown note stay while part of the node is left, so the teardown can be run again");
       } else {
+        List<Path> createdParents = createdParents(report);
         remover.remove(List.of(layout.root()), true, report);
+        removeEmptyParents(createdParents, report);
       }
     });
   }
@@ -276,11 +283,51 @@ public final class Teardown {
     return new UnitTeardown(ports.files(), ports.systemd(), paths, settings);
   }
 
-  /** Every entry of the layout except the teardown note and the lock, which go last, with the layout. */
+  /** The parents of the layout its creation made, deepest first; empty when none (or unknown). */
+  private List<Path> createdParents(ReportBuilder report) {
+    try {
+      if (!ports.files().exists(layout.createdParents())) {
+        return List.of();
+      }
+      List<Path> parents = new java.util.ArrayList<>();
+      for (String line : ports.files().readString(layout.createdParents()).split("\n")) {
+        Path p = line.isBlank() ? null : Path.of(line.strip()).normalize();
+        if (p != null && p.isAbsolute() && layout.root().startsWith(p) && !p.equals(layout.root()) && p.getNameCount() >= 1) {
+          parents.add(p);
+        }
+      }
+      parents.sort(java.util.Comparator.comparingInt(Path::getNameCount).reversed());
+      return parents;
+    } catch (IOException e) {
+      report.failed(layout.createdParents(), "read", e);
+      return List.of();
+    }
+  }
+
+  /** Removes each of {@code parents} (deepest first) that is an empty directory; stops at the first that is not. */
+  private void removeEmptyParents(List<Path> parents, ReportBuilder report) {
+    for (Path parent : parents) {
+      try {
+        Optional<FileMeta> meta = ports.files().lstat(parent);
+        if (meta.isEmpty() || !meta.get().isDirectory() || !ports.files().list(parent).isEmpty()) {
+          return;
+        }
+        ports.files().removeDurably(parent);
+        report.removed(Action.DIRECTORY_REMOVED, parent, "created by bootstrap to hold the layout, now empty");
+      } catch (IOException e) {
+        if (!HostIOException.hasErrno(e, Errno.ENOENT) && !isNotEmpty(e)) {
+          report.failed(parent, "remove", e);
+        }
+        return;
+      }
+    }
+  }
+
+  /** Every entry of the layout except the teardown note, the lock and the parents' note, which go last, with the layout. */
   private List<Path> layoutEntriesButTheNote(ReportBuilder report) {
     try {
       return ports.files().list(layout.root()).stream()
-          .filter(name -> !name.equals(Layout.TEARDOWN) && !name.equals(Layout.LOCK))
+          .filter(name -> !name.equals(Layout.TEARDOWN) && !name.equals(Layout.LOCK) && !name.equals(Layout.CREATED_PARENTS))
           .map(layout.root()::resolve)
           .toList();
     } catch (IOException e) {

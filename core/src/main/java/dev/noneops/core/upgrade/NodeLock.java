@@ -64,7 +64,7 @@ public final class NodeLock {
         if (!createLayout) {
           throw new NodeAbsentException(layout.root(), operation);
         }
-        files.createDirectories(layout.root(), ROOT_MODE);
+        createLayout();
       }
       Optional<HostLock> lock = files.tryLock(layout.lock());
       if (lock.isEmpty()) {
@@ -86,6 +86,20 @@ public final class NodeLock {
         }
       }
     };
+  }
+
+  /** Creates the layout, noting durably which of its parents did not exist before. */
+  private void createLayout() throws IOException {
+    java.util.Deque<java.nio.file.Path> missing = new java.util.ArrayDeque<>();
+    for (java.nio.file.Path p = layout.root().getParent(); p != null && !files.exists(p); p = p.getParent()) {
+      missing.push(p);
+    }
+    files.createDirectories(layout.root(), ROOT_MODE);
+    if (!missing.isEmpty()) {
+      StringBuilder note = new StringBuilder();
+      missing.forEach(p -> note.append(p).append('\n'));
+      files.writeDurably(layout.createdParents(), note.toString(), 0644);
+    }
   }
 
   /** Whether this process holds the lock. */
