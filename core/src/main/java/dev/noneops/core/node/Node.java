@@ -207,8 +207,9 @@ public final class Node {
    * The first install of this configuration on a host, in the one order that is safe: the host is
    * checked for a kubelet or containerd of its own before anything is written (a refusal leaves
    * the host byte-identical, the layout and its lock included); then, holding the lock, the
-   * kernel modules are listed and loaded, the version is installed and activated, the
-   * configuration written (the sysctl presets among it), the sysctls applied — so kubelet, which
+   * version is installed and verified (a failure there leaves no trace either), the kernel
+   * modules listed and loaded, the units written, the version activated, the configuration
+   * written (the sysctl presets among it), the sysctls applied — so kubelet, which
    * runs with {@code --protect-kernel-defaults}, finds them in force — the stack started, and the
    * applied configuration recorded last.
    *
@@ -226,10 +227,13 @@ public final class Node {
           new ForeignStackDetector(ports.files(), ports.systemd(), paths, layout).requireNone()));
       MachineGoalState goal = goalState();
       try (NodeLock.Hold hold = lock.acquireCreatingLayout("bootstrap")) {
+        prepareOrLeaveNoTrace();
+        tasks.execute(Task.of("check-version", () -> requireComplete(goal.rootFs().versionName())));
         if (tuneKernel) {
           tasks.execute(Task.of("load-kernel-modules", this::loadModules));
         }
-        provision();
+        tasks.execute(Task.of("write-units", () -> writeUnits(goal)));
+        tasks.execute(Task.of("activate-version", () -> activate(goal.rootFs().versionName())));
         ConfigureResult changes = configure(goal);
         if (tuneKernel) {
           tasks.execute(Task.of("apply-sysctls", this::applySysctls));
@@ -240,6 +244,30 @@ public final class Node {
       }
     }));
     return result[0];
+  }
+
+  /**
+   * The first step of a bootstrap, before anything outside the layout changes: install and verify
+   * the version. When that fails on a host where no node was before, what the bootstrap left in
+   * the layout (its lock, staging, the layout itself and the parents it created) goes again.
+   */
+  private void prepareOrLeaveNoTrace() {
+    try {
+      tasks.execute(Task.of("prepare", this::prepareLocked));
+    } catch (RuntimeException failure) {
+      try {
+        Teardown teardown = teardown();
+        if (!teardown.present()) {
+          teardown.removeBootstrapLeftovers();
+        }
+      } catch (IOException | RuntimeException cleanup) {
+        failure.addSuppressed(cleanup);
+      } catch (InterruptedException interrupted) {
+        Thread.currentThread().interrupt();
+        failure.addSuppressed(interrupted);
+      }
+      throw failure;
+    }
   }
 
   /**
