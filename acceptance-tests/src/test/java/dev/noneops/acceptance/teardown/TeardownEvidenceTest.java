@@ -1,12 +1,14 @@
 package dev.noneops.acceptance.teardown;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.teardown.Teardown;
 import dev.noneops.core.teardown.TeardownReport;
 import dev.noneops.core.teardown.TeardownReport.Reason;
+import dev.noneops.core.upgrade.NodeBusyException;
 import dev.noneops.testkit.SimulatedHost;
 import dev.noneops.testkit.process.ProcessSpec;
 import dev.noneops.testkit.process.SimProcess;
@@ -37,6 +39,20 @@ class TeardownEvidenceTest {
     assertThat(host.fs().lstat(layout.root().getParent())).as("a parent that was there before the node").isPresent();
     assertThat(leftovers.complete()).isTrue();
     assertThat(host.fs().lstat(paths.kubeletDir().resolve("pods/p1/volumes/data/db"))).isPresent();
+  }
+
+  @Test
+  void theLeftoversOfABootstrapStillInstallingAreNotTouched() throws Exception {
+    SimulatedHost host = SimulatedHost.create();
+    host.fs().seedFile(layout.lock(), "", 0644);
+    host.fs().seedFile(layout.staging().resolve("kubelet.part"), "half a download", 0644);
+    Teardown teardown = teardown(host);
+
+    try (var installing = host.ports().files().tryLock(layout.lock()).orElseThrow()) {
+      assertThatThrownBy(teardown::removeBootstrapLeftovers).isInstanceOf(NodeBusyException.class);
+    }
+
+    assertThat(host.fs().lstat(layout.staging().resolve("kubelet.part"))).isPresent();
   }
 
   @Test
