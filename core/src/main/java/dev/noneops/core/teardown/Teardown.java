@@ -94,38 +94,41 @@ public final class Teardown {
    * On a host where no node is {@linkplain #present() present}: removes what a bootstrap leaves
    * in the layout when it stopped before it installed anything — the lock file, the staging
    * directory and then the layout directory once empty. Anything else in the layout is kept and
-   * reported; nothing outside it is touched. Does nothing when a node is present.
+   * reported; nothing outside it is touched. Does nothing when a node is present. Holds the
+   * node lock, so it never races a bootstrap still installing (that one is "busy").
    */
   public TeardownReport removeBootstrapLeftovers() throws IOException, InterruptedException {
-    ReportBuilder report = new ReportBuilder(log);
     if (present() || !ports.files().exists(layout.root())) {
-      return report.build();
+      return TeardownReport.empty();
     }
-    SafeTreeRemover remover = treeRemover();
-    remover.remove(List.of(layout.staging()), true, report);
-    try {
-      if (ports.files().lstat(layout.lock()).map(FileMeta::isRegularFile).orElse(false)) {
-        ports.files().removeDurably(layout.lock());
-        report.removed(Action.CONFIG_FILE_REMOVED, layout.lock(), "the node lock of a bootstrap that installed nothing");
+    return locked("remove what a bootstrap left", report -> {
+      try {
+        if (present()) {
+          return;
+        }
+        treeRemover().remove(List.of(layout.staging()), true, report);
+        List<Path> createdParents = createdParents(report);
+        if (ports.files().exists(layout.createdParents())) {
+          ports.files().removeDurably(layout.createdParents());
+        }
+        if (ports.files().lstat(layout.lock()).map(FileMeta::isRegularFile).orElse(false)) {
+          ports.files().removeDurably(layout.lock());
+          report.removed(Action.CONFIG_FILE_REMOVED, layout.lock(), "the node lock of a bootstrap that installed nothing");
+        }
+        List<String> rest = ports.files().list(layout.root());
+        if (rest.isEmpty()) {
+          ports.files().removeDurably(layout.root());
+          report.removed(Action.DIRECTORY_REMOVED, layout.root(), "empty layout of a bootstrap that installed nothing");
+          removeEmptyParents(createdParents, report);
+        } else {
+          report.kept(Reason.HOLDS_KEPT_ENTRIES, layout.root(), "holds entries with no evidence of this node: " + String.join(", ", rest));
+        }
+      } catch (IOException e) {
+        if (!HostIOException.hasErrno(e, Errno.ENOENT)) {
+          report.failed(layout.root(), "remove", e);
+        }
       }
-      List<Path> createdParents = createdParents(report);
-      if (ports.files().exists(layout.createdParents())) {
-        ports.files().removeDurably(layout.createdParents());
-      }
-      List<String> rest = ports.files().list(layout.root());
-      if (rest.isEmpty()) {
-        ports.files().removeDurably(layout.root());
-        report.removed(Action.DIRECTORY_REMOVED, layout.root(), "empty layout of a bootstrap that installed nothing");
-        removeEmptyParents(createdParents, report);
-      } else {
-        report.kept(Reason.HOLDS_KEPT_ENTRIES, layout.root(), "holds entries with no evidence of this node: " + String.join(", ", rest));
-      }
-    } catch (IOException e) {
-      if (!HostIOException.hasErrno(e, Errno.ENOENT)) {
-        report.failed(layout.root(), "remove", e);
-      }
-    }
-    return report.build();
+    });
   }
 
   /** Stops this node's units (kubelet, containerd, LocalDNS, in that order); touches no file. */
