@@ -66,6 +66,21 @@ class PreExistingSharedFilesTest {
   }
 
   @Test
+  void anOperatorsPluginBinaryWhereTheNodeLinksItsOwnIsTakenOverAndPutBack() throws Exception {
+    cli.configure(CliOnSimulatedHost.CONFIG, ConfigJson.of("1.31.4").json());
+    host.fs().seedFile(CNI_LINK, "\u007fELF the operator's bridge plugin", 0755);
+    FileTreeSnapshot before = host.snapshot();
+
+    Run boot = cli.run("bootstrap");
+    assertThat(boot.exitCode()).as(boot.err()).isZero();
+    assertThat(host.fs().lstat(CNI_LINK).orElseThrow().isSymlink()).isTrue();
+    Run reset = cli.run("reset");
+
+    assertThat(reset.exitCode()).as(reset.err()).isZero();
+    assertThat(host.snapshot().entry(CNI_LINK.toString())).isEqualTo(before.entry(CNI_LINK.toString()));
+  }
+
+  @Test
   void aFileIdenticalToWhatTheNodeWritesIsStillTheOperatorsAndStays() throws Exception {
     cli.configure(CliOnSimulatedHost.CONFIG, ConfigJson.of("1.31.4").json());
     cli.run("bootstrap");
