@@ -65,8 +65,9 @@ final class NodePlanner {
     List<Path> created = new ArrayList<>();
     List<Path> changed = new ArrayList<>();
     List<Path> removed = new ArrayList<>(planned.removed());
+    removed.removeAll(shared.takenOver());
     for (Path path : planned.touched()) {
-      if (planned.removed().contains(path) || path.startsWith(originals)) {
+      if ((planned.removed().contains(path) && !shared.takenOver().contains(path)) || path.startsWith(originals)) {
         continue;
       }
       Optional<FileMeta> meta = host.lstat(path);

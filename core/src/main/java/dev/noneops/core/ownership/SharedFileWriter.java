@@ -97,23 +97,30 @@ public final class SharedFileWriter {
     return true;
   }
 
-  /** Points symlink {@code link} at {@code target} unless it already does; true when it changed. */
+  /**
+   * Points symlink {@code link} at {@code target} unless it already does; true when it changed. A
+   * regular file of the host's at {@code link} is taken over (saved, then replaced by the link); a
+   * directory or other entry in the way is an error.
+   */
   public boolean link(Path link, String target) throws IOException {
     OwnedEntry entry = new OwnedEntry(link, OwnedEntry.Kind.SYMLINK, target, 0);
     Optional<FileMeta> meta = files.lstat(link);
-    if (meta.isPresent() && !meta.get().isSymlink()) {
+    boolean taking = !record().owns(link);
+    if (meta.isPresent() && !meta.get().isSymlink() && !(taking && meta.get().isRegularFile())) {
       throw new IOException("cannot link " + link + " -> " + target + ": a " + meta.get().type() + " is in the way");
     }
-    boolean taking = !record().owns(link);
     if (taking && meta.isPresent()) {
       takeOver(link, meta.get());
     }
-    if (meta.isPresent() && files.readLink(link).equals(target)) {
+    if (meta.isPresent() && meta.get().isSymlink() && files.readLink(link).equals(target)) {
       remember(entry);
       return false;
     }
     if (taking) {
       remember(entry);
+    }
+    if (meta.isPresent() && meta.get().isRegularFile()) {
+      files.removeDurably(link);
     }
     ensureDirectory(link.getParent(), DEFAULT_DIR_MODE);
     files.symlinkDurably(link, target);

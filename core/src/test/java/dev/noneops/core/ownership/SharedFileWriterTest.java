@@ -48,16 +48,30 @@ class SharedFileWriterTest {
   }
 
   @Test
-  void linksAreRecordedWithTheirTargetAndSomethingElseInTheWayIsAnError() throws IOException {
+  void linksAreRecordedWithTheirTargetAndADirectoryInTheWayIsAnError() throws IOException {
     SharedFileWriter writer = new SharedFileWriter(files, store);
     Path link = Path.of("/opt/cni/bin/bridge");
     assertThat(writer.link(link, "/opt/unbounded/node/current/libexec/cni/bridge")).isTrue();
     assertThat(writer.link(link, "/opt/unbounded/node/current/libexec/cni/bridge")).isFalse();
     assertThat(store.load().get(link).orElseThrow().fingerprint()).isEqualTo("/opt/unbounded/node/current/libexec/cni/bridge");
 
+    Path dir = Path.of("/opt/cni/bin/portmap");
+    files.createDirectories(dir, 0755);
+    assertThatThrownBy(() -> writer.link(dir, "/x")).hasMessageContaining("/opt/cni/bin/portmap").hasMessageContaining("in the way");
+  }
+
+  @Test
+  void aPluginFileOfTheHostsWhereALinkGoesIsTakenOverAndComesBackWhenTheLinkGoes() throws IOException {
+    SharedFileWriter writer = new SharedFileWriter(files, store);
     Path file = Path.of("/opt/cni/bin/portmap");
+    files.createDirectories(file.getParent(), 0755);
     files.writeDurably(file, bytes("a plugin installed by someone else"), 0755);
-    assertThatThrownBy(() -> writer.link(file, "/x")).hasMessageContaining("/opt/cni/bin/portmap").hasMessageContaining("in the way");
+
+    assertThat(writer.link(file, "/opt/unbounded/node/current/libexec/cni/portmap")).isTrue();
+    assertThat(writer.takenOver()).containsExactly(file);
+    assertThat(writer.removeOwned(file)).isTrue();
+
+    assertThat(files.read(file)).isEqualTo(bytes("a plugin installed by someone else"));
   }
 
   @Test
