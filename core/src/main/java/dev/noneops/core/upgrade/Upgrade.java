@@ -145,11 +145,7 @@ public final class Upgrade {
   }
 
   private <T> T call(String name, java.util.concurrent.Callable<T> body) {
-    Object[] out = new Object[1];
-    ctx.tasks().execute(Task.of(name, () -> out[0] = body.call()));
-    @SuppressWarnings("unchecked")
-    T result = (T) out[0];
-    return result;
+    return ctx.tasks().call(name, body);
   }
 
   static String oneLine(Throwable t) {
