@@ -162,7 +162,9 @@ class CliOnSimulatedHostTest {
 
     Run again = cli.run("upgrade", "--kubelet-timeout", "20s");
     assertThat(again.exitCode()).as("a rolled-back upgrade is refused without --force").isEqualTo(ExitCode.FAILURE.code());
-    assertThat(again.err()).containsIgnoringCase("rolled back");
+    assertThat(again.err()).containsIgnoringCase("rolled back")
+        .as("the refusal says where the rolled-back upgrade failed")
+        .contains("(at upgrade-start-target › start › wait-kubelet: kubelet.service did not become ready in 20 s");
   }
 
   @Test

@@ -562,12 +562,16 @@ public final class Node {
     if (!hasLayout()) {
       return new RecoveryResult(RecoveryResult.Outcome.NOTHING_TO_DO, Optional.empty(), List.of(), Optional.empty());
     }
-    MachineGoalState[] resolved = new MachineGoalState[1];
-    java.util.function.Supplier<MachineGoalState> appliedGoal = () -> {
-      if (resolved[0] == null) {
-        resolved[0] = resolve(applied);
+    java.util.function.Supplier<MachineGoalState> appliedGoal = new java.util.function.Supplier<>() {
+      private MachineGoalState resolved;
+
+      @Override
+      public MachineGoalState get() {
+        if (resolved == null) {
+          resolved = resolve(applied);
+        }
+        return resolved;
       }
-      return resolved[0];
     };
     boolean configured = params.config().isPresent() || params.goalState().isPresent();
     NodeUpgradeSteps steps = new NodeUpgradeSteps(this, configured ? this::goalState : appliedGoal, appliedGoal,

@@ -1,5 +1,6 @@
 package dev.noneops.core.upgrade;
 
+import dev.noneops.core.task.NoneopsException;
 import dev.noneops.core.task.Task;
 import dev.noneops.core.upgrade.UpgradeRefusedException.Reason;
 import dev.noneops.core.upgrade.UpgradeSteps.Configuration;
@@ -148,8 +149,12 @@ public final class Upgrade {
     return ctx.tasks().call(name, body);
   }
 
+  /** Why an upgrade failed, on one line of at most 300 characters: where (the task path) and what. */
   static String oneLine(Throwable t) {
     String message = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+    if (t instanceof NoneopsException located && located.failedAt().isPresent()) {
+      message = "at " + located.failedAt().get() + ": " + message;
+    }
     String line = message.replace('\n', ' ');
     return line.length() <= 300 ? line : line.substring(0, 300) + "...";
   }
