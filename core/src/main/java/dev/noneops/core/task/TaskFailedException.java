@@ -1,7 +1,6 @@
 package dev.noneops.core.task;
 
 import java.util.List;
-import java.util.Optional;
 
 /**
  * A task failed with an error that is none of the typed {@link NoneopsException}s (an I/O error
@@ -19,24 +18,6 @@ public final class TaskFailedException extends NoneopsException {
   /** The task that failed (the innermost name of the path). */
   public String failedTask() {
     return taskPath().get(taskPath().size() - 1);
-  }
-
-  /** The original error. */
-  public Throwable rootError() {
-    return getCause();
-  }
-
-  /** The first error of type {@code type} in {@code t}'s cause chain, {@code t} included. */
-  public static <T extends Throwable> Optional<T> find(Throwable t, Class<T> type) {
-    for (Throwable c = t; c != null; c = c.getCause()) {
-      if (type.isInstance(c)) {
-        return Optional.of(type.cast(c));
-      }
-      if (c.getCause() == c) {
-        break;
-      }
-    }
-    return Optional.empty();
   }
 
   private static String describe(Throwable cause) {
