@@ -31,6 +31,7 @@ public final class ApplyCommand extends CliCommand {
     try (NodeContext ctx = openNode().kubeletTimeout(waits.kubeletTimeout())) {
       AgentConfig cfg = ctx.readConfig(config.file());
       Node node = ctx.node(Optional.of(cfg), Optional.empty());
+      // one hold over the whole sequence: the version checked is the one configured, started and recorded
       try (NodeLock.Hold lock = node.lock().acquire("apply")) {
         String active = node.version().orElseThrow(() -> new CliException(ExitCode.FAILURE,
             "no node is installed on this host (no " + ctx.session().layout().current() + "); run 'noneops bootstrap' first"));

@@ -2,6 +2,7 @@ package dev.noneops.cli;
 
 import dev.noneops.cli.output.Json;
 import dev.noneops.core.config.InvalidConfigException;
+import dev.noneops.core.task.NoneopsException;
 import dev.noneops.core.upgrade.NodeBusyException;
 import dev.noneops.core.upgrade.RollbackOutcome;
 import dev.noneops.core.upgrade.UpgradeFailedException;
@@ -11,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
@@ -20,9 +22,12 @@ import picocli.CommandLine.ParseResult;
 
 /**
  * Turns every failure into one clear line on stderr ({@code noneops <command>: <what went
- * wrong>}) and the exit code of {@link ExitCode}; with {@code --json} the same error is also
- * printed as a JSON document on stdout, so a script reading stdout always gets a document.
- * Stack traces only with {@code -vv}.
+ * wrong>}, for a node's failure where it happened and what went wrong: {@code noneops upgrade:
+ * a → b failed at upgrade-start-target › start › wait-kubelet: …; rolled back: …}) and the exit
+ * code of {@link ExitCode}, which comes from the failure's type. With {@code --json} the same
+ * error is also printed as a JSON document on stdout ({@code failedAt} and {@code causes}
+ * included), so a script reading stdout always gets a document. {@code -v} adds the task path
+ * and the causes below the line, {@code -vv} the stack trace.
  */
 public final class ErrorReporter implements IExecutionExceptionHandler, IParameterExceptionHandler {
 
@@ -72,7 +77,12 @@ public final class ErrorReporter implements IExecutionExceptionHandler, IParamet
   private static void report(CommandLine cmd, ParseResult parsed, ExitCode code, String message, Throwable ex) {
     PrintWriter err = cmd.getErr();
     err.println(cmd.getCommandSpec().qualifiedName() + ": " + message);
-    if (verbosity(parsed) >= 2) {
+    int verbosity = verbosity(parsed);
+    if (verbosity >= 1) {
+      failedAt(ex).ifPresent(at -> err.println("  at:        " + at));
+      causes(ex).forEach(c -> err.println("  caused by: " + c));
+    }
+    if (verbosity >= 2) {
       StringWriter trace = new StringWriter();
       ex.printStackTrace(new PrintWriter(trace));
       err.print(trace);
@@ -83,19 +93,24 @@ public final class ErrorReporter implements IExecutionExceptionHandler, IParamet
       error.put("exitCode", code.code());
       error.put("kind", code.name());
       error.put("message", message);
+      failedAt(ex).ifPresent(at -> error.put("failedAt", at));
+      error.put("causes", causes(ex));
       Json.print(cmd.getOut(), cmd.getCommandSpec().name(), Map.of("ok", false, "error", error));
     }
   }
 
   /**
-   * The failure as one line: its message with line breaks folded into {@code "; "}, followed by
-   * the distinct messages of its causes.
+   * The failure as one line, with line breaks folded into {@code "; "}: a node's failure as its
+   * operator message (where it failed and what went wrong; the causes are for {@code -v}), any
+   * other failure as its message followed by the distinct messages of its causes.
    */
   static String oneLine(Throwable ex) {
+    if (ex instanceof NoneopsException failure) {
+      return fold(failure.operatorMessage());
+    }
     List<String> parts = new ArrayList<>();
     for (Throwable t = ex; t != null; t = t.getCause()) {
-      String raw = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage().strip();
-      String m = raw.replaceAll("\\s*\\R\\s*-?\\s*", "; ").replace(":;", ":");
+      String m = fold(t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage());
       if (parts.stream().noneMatch(p -> p.contains(m))) {
         parts.add(m);
       }
@@ -104,6 +119,26 @@ public final class ErrorReporter implements IExecutionExceptionHandler, IParamet
       }
     }
     return String.join(": ", parts);
+  }
+
+  private static String fold(String message) {
+    return message.strip().replaceAll("\\s*\\R\\s*-?\\s*", "; ").replace(":;", ":");
+  }
+
+  private static Optional<String> failedAt(Throwable ex) {
+    return ex instanceof NoneopsException failure ? failure.failedAt() : Optional.empty();
+  }
+
+  /** Every cause below {@code ex}, outermost first, each as {@code Type: message}. */
+  private static List<String> causes(Throwable ex) {
+    List<String> causes = new ArrayList<>();
+    for (Throwable t = ex.getCause(); t != null && causes.size() < 20; t = t.getCause()) {
+      causes.add(t.getClass().getSimpleName() + ": " + fold(t.getMessage() == null ? "" : t.getMessage()));
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    return causes;
   }
 
   private static boolean asksForJson(ParseResult parsed) {

@@ -3,7 +3,6 @@ package dev.noneops.cli;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.node.ConfigureResult;
 import dev.noneops.core.node.Node;
-import dev.noneops.core.upgrade.NodeLock;
 import java.io.IOException;
 import java.util.Optional;
 import picocli.CommandLine.Command;
@@ -50,9 +49,7 @@ final class StackCommands {
       long start = now();
       try (NodeContext ctx = openNode().kubeletTimeout(waits.kubeletTimeout())) {
         Node node = ctx.node(Optional.of(installedConfig(ctx, config)), Optional.empty());
-        try (NodeLock.Hold lock = node.lock().acquire("start")) {
-          node.start(node.running(), new ConfigureResult(false, false, false));
-        }
+        node.start(node.running(), new ConfigureResult(false, false, false));
         return report(this, "started", node, start);
       }
     }
@@ -87,9 +84,7 @@ final class StackCommands {
       long start = now();
       try (NodeContext ctx = openNode().kubeletTimeout(waits.kubeletTimeout())) {
         Node node = ctx.node(Optional.of(installedConfig(ctx, config)), Optional.empty());
-        try (NodeLock.Hold lock = node.lock().acquire("restart")) {
-          node.restart();
-        }
+        node.restart();
         return report(this, "restarted", node, start);
       }
     }

@@ -43,6 +43,7 @@ public final class UpgradeCommand extends CliCommand {
       AgentConfig previous = ctx.applied().read().orElseThrow(() -> new CliException(ExitCode.FAILURE,
           "no applied configuration at " + ctx.applied().path() + ": an upgrade starts from a bootstrapped node (run 'noneops bootstrap'); nothing was changed"));
       Node node = ctx.node(Optional.of(cfg), Optional.of(previous));
+      // one hold over the whole sequence: no recovery may run between the switch and the recorded applied config
       try (NodeLock.Hold lock = node.lock().acquire("upgrade")) {
         UpgradeResult result = node.upgrade(force);
         ctx.applied().write(cfg);

@@ -77,6 +77,20 @@ class OutputAndOptionsTest {
   }
 
   @Test
+  void aFailureIsOneFailLineAndTheStepsAroundItEndNamingTheStepThatFailed() {
+    StringWriter err = new StringWriter();
+    ProgressPrinter p = new ProgressPrinter(new PrintWriter(err, true), false);
+    Map<String, String> where = Map.of("failedAt", "start › wait-kubelet", "failedTask", "wait-kubelet");
+    p.onEvent(new NodeEvent(Instant.EPOCH, "wait-kubelet", NodeEvent.Kind.FAILED, Duration.ofSeconds(20),
+        Optional.of("kubelet.service did not become ready in 20 s"), Map.of("failedAt", "start › wait-kubelet")));
+    p.onEvent(new NodeEvent(Instant.EPOCH, "start", NodeEvent.Kind.ABORTED, Duration.ofSeconds(20), Optional.empty(), where));
+
+    assertThat(err.toString().lines()).containsExactly(
+        "  FAIL wait-kubelet (20.0 s): kubelet.service did not become ready in 20 s",
+        "  end  start (20.0 s): because wait-kubelet failed");
+  }
+
+  @Test
   void jsonProgressIsOneEventPerLine() {
     StringWriter err = new StringWriter();
     new ProgressPrinter(new PrintWriter(err, true), true)

@@ -1,11 +1,13 @@
 package dev.noneops.acceptance.architecture;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaAccess;
 import com.tngtech.archunit.lang.ArchRule;
+import dev.noneops.core.task.NoneopsException;
 
 /**
  * The module boundaries of DESIGN.md section 2 as ArchUnit rules: the pure domain reaches the
@@ -90,6 +92,12 @@ final class ArchitectureRules {
           .that().resideInAPackage(CLI).and().resideOutsideOfPackage(CLI_WIRING)
           .should().dependOnClassesThat().resideInAnyPackage(SYSTEMD_ADAPTER, HOSTFS_ADAPTER)
           .because("the CLI's commands are thin shells over core; only its wiring package composes the real adapters");
+
+  static final ArchRule CORE_FAILURES_SHARE_ONE_ROOT =
+      classes()
+          .that().resideInAPackage(CORE).and().areAssignableTo(Throwable.class)
+          .should().beAssignableTo(NoneopsException.class)
+          .because("a caller catches every failure of core as its own type under one root, with the task path where it happened");
 
   static final ArchRule NO_CYCLES_BETWEEN_MODULES =
       slices().matching("dev.noneops.(*)..").should().beFreeOfCycles();

@@ -7,6 +7,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.lang.EvaluationResult;
 import dev.noneops.core.archfixture.CoreClassDoingItsOwnIo;
 import dev.noneops.core.archfixture.CoreClassSeeingAnAdapter;
+import dev.noneops.core.archfixture.CoreFailureOutsideTheRoot;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,7 +16,7 @@ import org.junit.jupiter.api.Test;
  */
 class ArchitectureRulesCatchViolationsTest {
   private final JavaClasses fixtures = new ClassFileImporter()
-      .importClasses(CoreClassDoingItsOwnIo.class, CoreClassSeeingAnAdapter.class);
+      .importClasses(CoreClassDoingItsOwnIo.class, CoreClassSeeingAnAdapter.class, CoreFailureOutsideTheRoot.class);
 
   @Test
   void aCoreClassReadingFilesItselfIsCaught() {
@@ -38,10 +39,22 @@ class ArchitectureRulesCatchViolationsTest {
   }
 
   @Test
+  void aCoreFailureOutsideTheRootIsCaught() {
+    EvaluationResult result = ArchitectureRules.CORE_FAILURES_SHARE_ONE_ROOT.evaluate(fixtures);
+
+    assertThat(result.hasViolation()).isTrue();
+    assertThat(result.getFailureReport().getDetails())
+        .anyMatch(d -> d.contains("CoreFailureOutsideTheRoot"))
+        .noneMatch(d -> d.contains("CoreClassDoingItsOwnIo"));
+  }
+
+  @Test
   void aCleanCoreClassPasses() {
     JavaClasses clean = new ClassFileImporter().importClasses(dev.noneops.core.layout.Layout.class);
 
     assertThat(ArchitectureRules.CORE_DOES_NO_IO_OF_ITS_OWN.evaluate(clean).hasViolation()).isFalse();
     assertThat(ArchitectureRules.PURE_CODE_SEES_NO_ADAPTER.evaluate(clean).hasViolation()).isFalse();
+    assertThat(ArchitectureRules.CORE_FAILURES_SHARE_ONE_ROOT.evaluate(
+        new ClassFileImporter().importClasses(dev.noneops.core.upgrade.NodeBusyException.class)).hasViolation()).isFalse();
   }
 }

@@ -31,6 +31,7 @@ class ArchitectureTest {
         ArchitectureRules.ADAPTERS_DO_NOT_SEE_EACH_OTHER_SYSTEMD,
         ArchitectureRules.ADAPTERS_DO_NOT_SEE_EACH_OTHER_HOSTFS,
         ArchitectureRules.ONLY_WIRING_SEES_THE_ADAPTERS,
+        ArchitectureRules.CORE_FAILURES_SHARE_ONE_ROOT,
         ArchitectureRules.NO_CYCLES_BETWEEN_MODULES,
         ArchitectureRules.NO_CYCLES_INSIDE_CORE);
   }

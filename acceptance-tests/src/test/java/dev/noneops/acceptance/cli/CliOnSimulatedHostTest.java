@@ -162,7 +162,64 @@ class CliOnSimulatedHostTest {
 
     Run again = cli.run("upgrade", "--kubelet-timeout", "20s");
     assertThat(again.exitCode()).as("a rolled-back upgrade is refused without --force").isEqualTo(ExitCode.FAILURE.code());
-    assertThat(again.err()).containsIgnoringCase("rolled back");
+    assertThat(again.err()).containsIgnoringCase("rolled back")
+        .as("the refusal says where the rolled-back upgrade failed")
+        .contains("(at upgrade-start-target › start › wait-kubelet: kubelet.service did not become ready in 20 s");
+  }
+
+  @Test
+  void aRolledBackUpgradeIsOneFailLineAtTheStepThatFailedAndOneErrorLineSayingWhereWhatAndHowTheNodeWasLeft() throws Exception {
+    String v1 = cli.configure(CONFIG, BASE.json());
+    cli.run("bootstrap");
+    String broken = cli.configure(CONFIG, BASE.withKubernetes("1.31.5").json());
+    cli.kubeletNeverReady(broken);
+
+    Run up = cli.run("upgrade", "--kubelet-timeout", "20s");
+
+    assertThat(up.exitCode()).as(up.err()).isEqualTo(ExitCode.ROLLED_BACK.code());
+    assertThat(up.err().lines().filter(l -> l.contains("FAIL")))
+        .containsExactly("  FAIL wait-kubelet (20.0 s): kubelet.service did not become ready in 20 s (active; healthz at "
+            + "http://127.0.0.1:10248/healthz not answering)");
+    assertThat(up.err().lines().filter(l -> l.contains("did not become ready"))).as("the message is not repeated").hasSize(2);
+    assertThat(up.err().lines().filter(l -> l.startsWith("  end  "))).contains(
+        "  end  start (20.0 s): because wait-kubelet failed", "  end  upgrade-start-target (20.0 s): because wait-kubelet failed");
+    assertThat(up.err().lines().reduce((first, second) -> second)).contains("noneops upgrade: " + v1 + " → " + broken
+        + " failed at upgrade-start-target › start › wait-kubelet: kubelet.service did not become ready in 20 s (active; healthz at "
+        + "http://127.0.0.1:10248/healthz not answering); rolled back: " + v1 + " runs again with its configuration");
+  }
+
+  @Test
+  void theWhereAndTheCausesOfAFailureGoToVerboseAndJson() throws Exception {
+    cli.configure(CONFIG, BASE.json());
+    cli.run("bootstrap");
+    String broken = cli.configure(CONFIG, BASE.withKubernetes("1.31.5").json());
+    cli.kubeletNeverReady(broken);
+
+    Run verbose = cli.run("upgrade", "--force", "-v", "--kubelet-timeout", "20s");
+    Run json = cli.run("upgrade", "--force", "--json", "--kubelet-timeout", "20s");
+
+    assertThat(verbose.err()).contains("\n  at:        upgrade-start-target › start › wait-kubelet\n")
+        .contains("\n  caused by: ReadinessTimeoutException: kubelet.service did not become ready in 20 s");
+    JsonNode error = json(json).get("error");
+    assertThat(error.get("kind").asText()).isEqualTo("ROLLED_BACK");
+    assertThat(error.get("failedAt").asText()).isEqualTo("upgrade-start-target › start › wait-kubelet");
+    assertThat(error.get("causes").get(0).asText()).startsWith("ReadinessTimeoutException: kubelet.service did not become ready");
+  }
+
+  @Test
+  void startAndRestartWhileAnotherProcessHoldsTheLockAreBusyFromTheOperationItself() throws Exception {
+    cli.configure(CONFIG, BASE.json());
+    cli.run("bootstrap");
+    cli.run("stop");
+
+    try (HostLock lock = cli.host().ports().files().tryLock(cli.layout().lock()).orElseThrow()) {
+      for (String command : List.of("start", "restart", "stop", "prune", "commit")) {
+        Run run = cli.run(command);
+
+        assertThat(run.exitCode()).as(command + ": " + run.err()).isEqualTo(ExitCode.BUSY.code());
+        assertThat(run.err()).contains("noneops " + command + ": ").contains("node busy");
+      }
+    }
   }
 
   @Test

@@ -10,7 +10,7 @@ import java.io.StringWriter;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
 
-/** {@code noneops demo --simulated} tells the whole story and succeeds. */
+/** {@code noneops demo --simulated} tells the whole story and succeeds; its rollback is one FAIL line. */
 class DemoOnSimulatedHostTest {
 
   @Test
@@ -33,5 +33,12 @@ class DemoOnSimulatedHostTest {
         .contains("kill the agent in the middle of an upgrade")
         .contains("simulated file tree identical to before the demo")
         .contains("SUCCESS: ");
+    String rollbackStep = out.toString().lines()
+        .dropWhile(l -> !l.contains("that never gets ready: automatic rollback"))
+        .takeWhile(l -> !l.startsWith("    => "))
+        .reduce("", (a, b) -> a + b + "\n");
+    assertThat(rollbackStep.lines().filter(l -> l.contains("FAIL"))).as(rollbackStep).hasSize(1);
+    assertThat(rollbackStep.lines().filter(l -> l.contains("noneops upgrade: ") && l.contains(" failed at ")
+        && l.contains("rolled back"))).as(rollbackStep).hasSize(1);
   }
 }

@@ -1,7 +1,7 @@
 package dev.noneops.acceptance.install;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.noneops.core.config.AgentConfigParser;
 import dev.noneops.core.config.DownloadArtifact;
@@ -10,7 +10,6 @@ import dev.noneops.core.goalstate.RootFs;
 import dev.noneops.core.install.InstallException;
 import dev.noneops.core.install.VersionInstaller;
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.task.TaskFailedException;
 import dev.noneops.core.task.TaskRunner;
 import dev.noneops.hostfs.RealHost;
 import dev.noneops.ports.host.HostInfo;
@@ -101,9 +100,8 @@ class RealDownloadVerificationTest {
     Path published = repository.path(kind, version, "amd64", binary);
     Files.write(published, NodeArtifactBuilder.tarGz(java.util.Map.of("tampered", "#!/bin/sh\n".getBytes(StandardCharsets.UTF_8))));
 
-    Throwable thrown = catchThrowable(() -> installer().install(goal));
+    InstallException e = catchThrowableOfType(InstallException.class, () -> installer().install(goal));
 
-    InstallException e = TaskFailedException.find(thrown, InstallException.class).orElseThrow();
     assertThat(e.reason()).isEqualTo(InstallException.Reason.CHECKSUM_MISMATCH);
     assertThat(e).hasMessageContaining(server.uri() + "/" + repository.root().relativize(published));
     assertThat(Files.exists(layout.versionDir(goal.versionName()))).isFalse();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.node.Node;
+import dev.noneops.core.node.NodeException;
 import dev.noneops.core.node.NodeBackend;
 import dev.noneops.core.node.NodeRoot;
 import dev.noneops.core.node.Params;
@@ -162,11 +163,12 @@ class PrepareScenarioTest {
         }).build())
         .build());
 
-    Throwable thrown = org.assertj.core.api.Assertions.catchThrowable(node::provision);
+    NodeException refused = org.assertj.core.api.Assertions.catchThrowableOfType(NodeException.class, node::provision);
 
     assertThat(hookRuns).hasValue(1);
     assertThat(lab.host.artifacts().requests()).isZero();
-    assertThat(thrown).hasMessageContaining("check-version").hasMessageContaining("refusing to activate version " + goal.rootFs().versionName())
+    assertThat(refused.failedAt()).contains("provision › check-version");
+    assertThat(refused).hasMessageContaining("refusing to activate version " + goal.rootFs().versionName())
         .hasMessageContaining("no valid manifest");
     assertThat(node.version()).isEmpty();
     assertThat(lab.host.snapshot().paths()).noneMatch(p -> p.startsWith("/etc/systemd/system/") && p.endsWith(".service"));

@@ -1,7 +1,7 @@
 package dev.noneops.acceptance.lifecycle;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.node.ConfigureResult;
@@ -10,7 +10,6 @@ import dev.noneops.core.node.NodeTimeouts;
 import dev.noneops.core.node.ReadinessTimeoutException;
 import dev.noneops.core.node.StackControl;
 import dev.noneops.core.node.UnitJobException;
-import dev.noneops.core.task.TaskFailedException;
 import dev.noneops.ports.systemd.JobResult;
 import dev.noneops.testkit.health.SimHealthProbes;
 import dev.noneops.testkit.systemd.UnitBehaviour;
@@ -33,13 +32,13 @@ class ReadinessScenarioTest {
     node.loadKernelModules();
     Duration before = lab.host.clock().elapsed();
 
-    Throwable thrown = catchThrowable(() -> node.start(false, changes));
+    ReadinessTimeoutException timeout = catchThrowableOfType(ReadinessTimeoutException.class, () -> node.start(false, changes));
 
-    ReadinessTimeoutException timeout = TaskFailedException.find(thrown, ReadinessTimeoutException.class).orElseThrow();
     assertThat(timeout.unit()).isEqualTo("kubelet.service");
     assertThat(timeout.waited()).isEqualTo(Duration.ofSeconds(120));
-    assertThat(thrown).hasMessageContaining("start: ").hasMessageContaining("wait-kubelet: kubelet.service did not become ready")
-        .hasMessageContaining("after waiting 120s");
+    assertThat(timeout.failedAt()).contains("start › wait-kubelet");
+    assertThat(timeout).hasMessage("kubelet.service did not become ready in 120 s (active; healthz at " + StackControl.KUBELET_HEALTHZ
+        + " not answering)");
     assertThat(lab.host.clock().elapsed().minus(before)).isEqualTo(Duration.ofSeconds(120));
     long polls = lab.host.journal().calls().stream().filter(c -> c.is("probes.httpOk")).count();
     Duration interval = NodeTimeouts.DEFAULTS.pollInterval();
@@ -58,9 +57,8 @@ class ReadinessScenarioTest {
     ConfigureResult changes = node.configure();
     Duration before = lab.host.clock().elapsed();
 
-    Throwable thrown = catchThrowable(() -> node.start(false, changes));
+    ReadinessTimeoutException timeout = catchThrowableOfType(ReadinessTimeoutException.class, () -> node.start(false, changes));
 
-    ReadinessTimeoutException timeout = TaskFailedException.find(thrown, ReadinessTimeoutException.class).orElseThrow();
     assertThat(timeout.waited()).isBetween(Duration.ofSeconds(120), Duration.ofSeconds(122));
     assertThat(lab.host.clock().elapsed().minus(before)).isLessThanOrEqualTo(Duration.ofSeconds(122));
   }
@@ -75,12 +73,12 @@ class ReadinessScenarioTest {
     node.provision();
     ConfigureResult changes = node.configure();
 
-    Throwable thrown = catchThrowable(() -> node.start(false, changes));
+    UnitJobException failed = catchThrowableOfType(UnitJobException.class, () -> node.start(false, changes));
 
-    UnitJobException failed = TaskFailedException.find(thrown, UnitJobException.class).orElseThrow();
     assertThat(failed.unit()).isEqualTo("containerd.service");
     assertThat(failed.result()).isEqualTo(JobResult.FAILED);
-    assertThat(thrown).hasMessageContaining("start-containerd: start containerd.service: job failed");
+    assertThat(failed.failedAt()).contains("start › start-containerd");
+    assertThat(failed).hasMessageStartingWith("start containerd.service: job failed");
     assertThat(lab.host.journal().calls()).noneMatch(c -> c.is("systemd.start", "kubelet.service"));
   }
 
@@ -108,12 +106,12 @@ class ReadinessScenarioTest {
     lab.host.probes().setDns("169.254.20.10", SimHealthProbes.Answer.REFUSED);
     lab.host.journal().clear();
 
-    Throwable thrown = catchThrowable(node::restart);
+    ReadinessTimeoutException timeout = catchThrowableOfType(ReadinessTimeoutException.class, node::restart);
 
-    ReadinessTimeoutException timeout = TaskFailedException.find(thrown, ReadinessTimeoutException.class).orElseThrow();
     assertThat(timeout.unit()).isEqualTo("localdns.service");
     assertThat(timeout.waited()).isEqualTo(Duration.ofSeconds(30));
-    assertThat(thrown).hasMessageContaining("wait-localdns").hasMessageContaining("DNS answering on 169.254.20.10:53");
+    assertThat(timeout.failedAt()).contains("restart › wait-localdns");
+    assertThat(timeout).hasMessageContaining("no DNS answer on 169.254.20.10:53");
     List<String> jobs = lab.unitJobsAndWaits().stream().filter(s -> s.startsWith("systemd.")).toList();
     assertThat(jobs).containsExactly("systemd.restart(localdns.service)");
   }

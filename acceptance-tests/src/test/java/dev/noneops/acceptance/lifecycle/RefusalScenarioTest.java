@@ -1,13 +1,13 @@
 package dev.noneops.acceptance.lifecycle;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.noneops.core.goalstate.MachineGoalState;
+import dev.noneops.core.node.ConfigureResult;
 import dev.noneops.core.install.InstallException;
 import dev.noneops.core.node.ForeignStackException;
 import dev.noneops.core.node.Node;
-import dev.noneops.core.task.TaskFailedException;
 import dev.noneops.core.upgrade.NodeBusyException;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import java.io.IOException;
@@ -15,6 +15,8 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 
 /** Bootstrap refuses hosts it must not touch and installs nothing it cannot verify. */
@@ -24,10 +26,10 @@ class RefusalScenarioTest {
     MachineGoalState goal = lab.goal(LifecycleLab.config());
     lab.publish(goal);
     Node node = lab.node(goal);
-    Throwable thrown = catchThrowable(node::provision);
+    ForeignStackException refused = catchThrowableOfType(ForeignStackException.class, node::provision);
     assertThat(lab.host.snapshot()).as("the host tree is byte-identical").isEqualTo(before);
-    assertThat(thrown).isInstanceOf(TaskFailedException.class);
-    return TaskFailedException.find(thrown, ForeignStackException.class).orElseThrow();
+    assertThat(refused.failedAt()).contains("provision › check-host");
+    return refused;
   }
 
   @Test
@@ -80,11 +82,11 @@ class RefusalScenarioTest {
     lab.host.artifacts().publish(kubelet, "#!/bin/sh\n# tampered\n".getBytes(StandardCharsets.UTF_8));
     Node node = lab.node(goal);
 
-    Throwable thrown = catchThrowable(node::provision);
+    InstallException install = catchThrowableOfType(InstallException.class, node::provision);
 
-    InstallException install = TaskFailedException.find(thrown, InstallException.class).orElseThrow();
     assertThat(install.reason()).isEqualTo(InstallException.Reason.CHECKSUM_MISMATCH);
-    assertThat(thrown).hasMessageContaining("download-kubelet").hasMessageContaining(kubelet.toString()).hasMessageContaining("expected");
+    assertThat(install.failedAt()).contains("provision › prepare › download › download-kubelet");
+    assertThat(install).hasMessageContaining(kubelet.toString()).hasMessageContaining("expected");
     assertThat(lab.host.snapshot(Path.of("/opt/unbounded/node")).paths()).containsExactly("/opt/unbounded/node", "/opt/unbounded/node/.created-parents", "/opt/unbounded/node/.lock");
     assertThat(node.version()).isEmpty();
     assertThat(lab.host.snapshot().paths()).noneMatch(p -> p.endsWith(".service") && p.startsWith("/etc/systemd/system"));
@@ -92,17 +94,20 @@ class RefusalScenarioTest {
   }
 
   @Test
-  void aMutatingOperationWhileAnotherProcessHoldsTheNodeLockIsRefusedAsBusy() throws IOException {
+  void aMutatingOperationWhileAnotherProcessHoldsTheNodeLockIsRefusedAsBusyAndCanBeCaughtAsSuch() throws IOException {
     LifecycleLab lab = new LifecycleLab();
     MachineGoalState goal = lab.goal(LifecycleLab.config());
     lab.bootstrap(goal);
     FileTreeSnapshot before = lab.host.snapshot();
 
     try (var otherProcess = lab.host.ports().files().tryLock(lab.layout.lock()).orElseThrow()) {
-      Throwable thrown = catchThrowable(() -> lab.node(goal).configure());
+      for (ThrowingCallable operation : List.<ThrowingCallable>of(() -> lab.node(goal).configure(), () -> lab.node(goal).restart(),
+          () -> lab.node(goal).start(true, new ConfigureResult(true, true, true)),
+          () -> lab.node(goal).pruneVersions(), () -> lab.node(goal).loadKernelModules(), () -> lab.node(goal).stop())) {
+        NodeBusyException busy = catchThrowableOfType(NodeBusyException.class, operation);
 
-      assertThat(TaskFailedException.find(thrown, NodeBusyException.class)).isPresent();
-      assertThat(thrown).hasMessageContaining(lab.layout.lock().toString());
+        assertThat(busy).hasMessageContaining(lab.layout.lock().toString());
+      }
     }
     assertThat(lab.host.snapshot()).isEqualTo(before);
   }

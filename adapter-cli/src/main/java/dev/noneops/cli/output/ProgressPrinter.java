@@ -14,6 +14,8 @@ import java.util.Objects;
 /**
  * Renders the node's events as progress on stderr: each phase as it starts and when it ends, with
  * its duration; downloads with bytes received and the rate, at most once a second per download.
+ * A failure is one {@code FAIL} line with its message, at the step that failed; the steps around
+ * it end with an {@code end} line naming that step.
  * With {@code --json} each event is one JSON line instead (NDJSON), for tools that follow along.
  */
 public final class ProgressPrinter implements NodeEvents {
@@ -65,6 +67,8 @@ public final class ProgressPrinter implements NodeEvents {
         yield "  ok  " + e.task() + " (" + seconds(e.duration()) + ")";
       }
       case FAILED -> "  FAIL " + e.task() + " (" + seconds(e.duration()) + "): " + e.error().orElse("failed");
+      case ABORTED -> "  end  " + e.task() + " (" + seconds(e.duration()) + "): because " + e.details().getOrDefault("failedTask", "a step")
+          + " failed";
       case PROGRESS -> progress(e);
     };
   }

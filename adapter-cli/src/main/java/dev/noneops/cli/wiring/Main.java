@@ -7,7 +7,11 @@ import dev.noneops.cli.ExitCode;
 import dev.noneops.cli.NoneopsCli;
 import dev.noneops.systemd.DbusSystemd;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import picocli.CommandLine;
 
 /**
  * The composition root of the {@code noneops} CLI: configures logging, wires the real host
@@ -22,7 +26,14 @@ public final class Main {
     if (List.of(args).equals(List.of(CdsTrainingCommand.NAME))) {
       System.exit(cdsTraining(args));
     }
-    System.exit(NoneopsCli.commandLine(realHost(), args).execute(args));
+    System.exit(utf8(NoneopsCli.commandLine(realHost(), args)).execute(args));
+  }
+
+  /** Results and errors in UTF-8 whatever the locale: task paths ({@code start › wait-kubelet}) and versions ({@code a → b}). */
+  private static CommandLine utf8(CommandLine cli) {
+    cli.setOut(new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true));
+    cli.setErr(new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true));
+    return cli;
   }
 
   /**

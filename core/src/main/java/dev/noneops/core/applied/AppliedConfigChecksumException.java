@@ -1,13 +1,13 @@
 package dev.noneops.core.applied;
 
-import java.io.IOException;
+import dev.noneops.core.task.NoneopsException;
 import java.nio.file.Path;
 
 /**
  * The applied config does not match its {@code .sha256} sidecar: the file was altered or damaged
  * after it was written. A daemon must not start from it.
  */
-public class AppliedConfigChecksumException extends IOException {
+public class AppliedConfigChecksumException extends NoneopsException {
   private static final long serialVersionUID = 1L;
 
   private final transient Path path;

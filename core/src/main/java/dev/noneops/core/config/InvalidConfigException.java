@@ -1,5 +1,6 @@
 package dev.noneops.core.config;
 
+import dev.noneops.core.task.NoneopsException;
 import java.util.List;
 
 /**
@@ -7,7 +8,7 @@ import java.util.List;
  * fixes a file in one round; the message lists them all, one per line. Thrown before anything on
  * the host changes.
  */
-public class InvalidConfigException extends RuntimeException {
+public class InvalidConfigException extends NoneopsException {
   private static final long serialVersionUID = 1L;
 
   private final transient List<ConfigViolation> violations;

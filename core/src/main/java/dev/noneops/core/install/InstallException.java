@@ -1,12 +1,12 @@
 package dev.noneops.core.install;
 
-import java.io.IOException;
+import dev.noneops.core.task.NoneopsException;
 
 /**
  * A version could not be installed: which version, which artifact or path, and why. A checksum
  * mismatch is {@link Reason#CHECKSUM_MISMATCH}; nothing of the version is activated then.
  */
-public final class InstallException extends IOException {
+public final class InstallException extends NoneopsException {
   private static final long serialVersionUID = 1L;
 
   /** Why the install failed. */

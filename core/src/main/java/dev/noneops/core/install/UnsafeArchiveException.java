@@ -1,9 +1,9 @@
 package dev.noneops.core.install;
 
-import java.io.IOException;
+import dev.noneops.core.task.NoneopsException;
 
 /** An archive holds an entry that could write outside its target: it is refused as a whole. */
-public final class UnsafeArchiveException extends IOException {
+public final class UnsafeArchiveException extends NoneopsException {
   private static final long serialVersionUID = 1L;
 
   private final String archive;

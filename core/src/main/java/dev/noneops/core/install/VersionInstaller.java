@@ -83,8 +83,8 @@ public final class VersionInstaller {
   /**
    * Makes sure {@code rootFs}'s version is installed and verified.
    *
-   * @throws dev.noneops.core.task.TaskFailedException when an artifact fails, naming its
-   *     {@code download-<artifact>} task; the cause is an {@link InstallException}
+   * @throws InstallException when an artifact fails, located at its {@code download-<artifact>}
+   *     task
    */
   public Result install(RootFs rootFs) throws IOException {
     String version = rootFs.versionName();
@@ -136,7 +136,7 @@ public final class VersionInstaller {
     for (Artifact artifact : rootFs.artifacts()) {
       downloads.add(Task.of("download-" + artifact.name(), () -> transferred.addAndGet(installArtifact(version, staged, artifact, entries))));
     }
-    runner.execute(runner.parallel(downloads));
+    runner.execute(runner.parallel("download", downloads));
     LayoutTrees.remove(files, staged.resolve(DOWNLOADS));
     List<Manifest.Entry> stamped = new ArrayList<>();
     for (Manifest.Entry entry : entries) {

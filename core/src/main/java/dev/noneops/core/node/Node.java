@@ -9,6 +9,7 @@ import dev.noneops.core.layout.Layout;
 import dev.noneops.core.ownership.OwnershipStore;
 import dev.noneops.core.ownership.SharedFileWriter;
 import dev.noneops.core.render.HostTuningRenderer;
+import dev.noneops.core.task.NoneopsException;
 import dev.noneops.core.task.Task;
 import dev.noneops.core.task.TaskRunner;
 import dev.noneops.core.upgrade.NodeLock;
@@ -43,11 +44,12 @@ import java.util.Optional;
  * <p>Goal-state resolution is lazy: {@link #stop()}, {@link #running()}, {@link #version()} and
  * the backend's stop and status work without a configuration. Every mutating operation holds
  * the node lock ({@link NodeLock}, re-entrant within this process, "busy" for another) and runs
- * as a task: logged and reported as started/completed/failed with its duration. A failure is a
- * {@link dev.noneops.core.task.TaskFailedException} whose message is the task chain and whose
- * cause is the typed error ({@link ForeignStackException}, {@link UnitJobException},
- * {@link ReadinessTimeoutException}, {@link dev.noneops.core.install.InstallException}, ...);
- * {@link dev.noneops.core.task.TaskFailedException#find} finds it.
+ * as a task: logged and reported as started/completed/failed with its duration. A failure is
+ * thrown as the typed error itself ({@link ForeignStackException}, {@link UnitJobException},
+ * {@link ReadinessTimeoutException}, {@link dev.noneops.core.install.InstallException},
+ * {@link dev.noneops.core.upgrade.NodeBusyException}, ...), every one a
+ * {@link NoneopsException} that names the task path where it happened; any other error arrives
+ * wrapped once in a {@link dev.noneops.core.task.TaskFailedException}.
  */
 public final class Node {
   private static final List<String> STACK = List.of(HostPaths.LOCALDNS_UNIT, HostPaths.CONTAINERD_UNIT, HostPaths.KUBELET_UNIT);
@@ -170,18 +172,16 @@ public final class Node {
    */
   @SuppressWarnings("try")
   public NodeRoot prepare() {
-    NodeRoot[] root = new NodeRoot[1];
-    tasks.execute(Task.of("prepare", () -> {
+    return tasks.call("prepare", () -> {
       boolean firstInstall = !ports.files().exists(layout.root());
       if (firstInstall) {
         tasks.execute(Task.of("check-host", () ->
             new ForeignStackDetector(ports.files(), ports.systemd(), paths, layout).requireNone()));
       }
       try (NodeLock.Hold hold = firstInstall ? lock.acquireCreatingLayout("prepare") : lock.acquire("prepare")) {
-        root[0] = prepareLocked();
+        return prepareLocked();
       }
-    }));
-    return root[0];
+    });
   }
 
   /**
@@ -215,14 +215,13 @@ public final class Node {
    *
    * @param tuneKernel false for a host whose kernel is not this node's to change (a sandbox, a
    *     container): no module file, no {@code modprobe}, no {@code sysctl --system}
-   * @throws ForeignStackException (inside the task failure) when the host runs its own stack
+   * @throws ForeignStackException when the host runs its own stack
    * @throws NotConfiguredException when the node has no configuration to record
    */
   @SuppressWarnings("try")
   public BootstrapResult bootstrap(boolean tuneKernel) {
     AgentConfig config = effectiveConfig().orElseThrow(() -> new NotConfiguredException("bootstrapping"));
-    BootstrapResult[] result = new BootstrapResult[1];
-    tasks.execute(Task.of("bootstrap", () -> {
+    return tasks.call("bootstrap", () -> {
       tasks.execute(Task.of("check-host", () ->
           new ForeignStackDetector(ports.files(), ports.systemd(), paths, layout).requireNone()));
       MachineGoalState goal = goalState();
@@ -240,10 +239,9 @@ public final class Node {
         }
         start(running(), changes);
         tasks.execute(Task.of("record-applied-config", () -> new AppliedConfigStore(ports.files(), paths).write(config)));
-        result[0] = new BootstrapResult(version().orElse(""), changes, running());
+        return new BootstrapResult(version().orElse(""), changes, running());
       }
-    }));
-    return result[0];
+    });
   }
 
   /**
@@ -282,22 +280,18 @@ public final class Node {
 
   /** {@link #configure()} for another goal state (a rollback writes the previous one's). */
   public ConfigureResult configure(MachineGoalState goal) {
-    ConfigureResult[] result = new ConfigureResult[1];
-    locked("configure", () -> {
+    return locked("configure", () -> {
       NodeConfigWriter writer = configWriter();
-      boolean[] changed = new boolean[3];
-      tasks.execute(tasks.serial(
-          Task.of("configure-containerd", () -> changed[0] = writer.writeContainerd(goal)),
-          Task.of("configure-kubelet", () -> changed[1] = writer.writeKubelet(goal)),
-          Task.of("configure-localdns", () -> changed[2] = writer.writeLocalDns(goal)),
-          Task.of("configure-host", () -> writer.writeHost(goal)),
-          Task.of("setup-localdns-network", () -> new LocalDnsNetwork(commands).ensure(goal.nodeStart().localDns()))));
+      boolean containerd = tasks.call("configure-containerd", () -> writer.writeContainerd(goal));
+      boolean kubelet = tasks.call("configure-kubelet", () -> writer.writeKubelet(goal));
+      boolean localDns = tasks.call("configure-localdns", () -> writer.writeLocalDns(goal));
+      tasks.execute(Task.of("configure-host", () -> writer.writeHost(goal)));
+      tasks.execute(Task.of("setup-localdns-network", () -> new LocalDnsNetwork(commands).ensure(goal.nodeStart().localDns())));
       if (writer.unitsChanged()) {
         tasks.execute(Task.of("reload-systemd", () -> ports.systemd().daemonReload()));
       }
-      result[0] = new ConfigureResult(changed[0], changed[1], changed[2]);
+      return new ConfigureResult(containerd, kubelet, localDns);
     });
-    return result[0];
   }
 
   /**
@@ -323,6 +317,7 @@ public final class Node {
       loadModules();
       configWriter().writeSysctl();
       applySysctls();
+      return null;
     });
   }
 
@@ -376,9 +371,8 @@ public final class Node {
           steps.add(waitKubelet());
         }
       }
-      if (!steps.isEmpty()) {
-        tasks.execute(tasks.serial(steps));
-      }
+      steps.forEach(tasks::execute);
+      return null;
     });
   }
 
@@ -389,12 +383,12 @@ public final class Node {
   public void restart() {
     locked("restart", () -> {
       MachineGoalState goal = goalState();
-      tasks.execute(tasks.serial(
-          Task.of("restart-localdns", () -> stack.restart(HostPaths.LOCALDNS_UNIT)),
-          Task.of("wait-localdns", () -> stack.awaitLocalDns(HostPaths.LOCALDNS_UNIT, goal.nodeStart().localDns())),
-          Task.of("restart-containerd", () -> stack.restart(HostPaths.CONTAINERD_UNIT)),
-          Task.of("restart-kubelet", () -> stack.restart(HostPaths.KUBELET_UNIT)),
-          Task.of("wait-kubelet-active", () -> stack.awaitActive(HostPaths.KUBELET_UNIT, overrides.timeouts().kubeletReady()))));
+      tasks.execute(Task.of("restart-localdns", () -> stack.restart(HostPaths.LOCALDNS_UNIT)));
+      tasks.execute(Task.of("wait-localdns", () -> stack.awaitLocalDns(HostPaths.LOCALDNS_UNIT, goal.nodeStart().localDns())));
+      tasks.execute(Task.of("restart-containerd", () -> stack.restart(HostPaths.CONTAINERD_UNIT)));
+      tasks.execute(Task.of("restart-kubelet", () -> stack.restart(HostPaths.KUBELET_UNIT)));
+      tasks.execute(Task.of("wait-kubelet-active", () -> stack.awaitActive(HostPaths.KUBELET_UNIT, overrides.timeouts().kubeletReady())));
+      return null;
     });
   }
 
@@ -562,13 +556,14 @@ public final class Node {
     return new NodeConfigWriter(new SharedFileWriter(ports.files(), ownership()), paths, layout, verifier);
   }
 
+  /** Runs {@code body} as the task {@code operation} holding the node lock; returns its value. */
   @SuppressWarnings("try")
-  private void locked(String operation, Task.Body body) {
-    tasks.execute(Task.of(operation, () -> {
+  private <T> T locked(String operation, java.util.concurrent.Callable<T> body) {
+    return tasks.call(operation, () -> {
       try (NodeLock.Hold hold = lock.acquire(operation)) {
-        body.run();
+        return body.call();
       }
-    }));
+    });
   }
 
   // ------------------------------------------------------------------ upgrade (DESIGN.md section 6)
@@ -613,12 +608,16 @@ public final class Node {
     if (!hasLayout()) {
       return new RecoveryResult(RecoveryResult.Outcome.NOTHING_TO_DO, Optional.empty(), List.of(), Optional.empty());
     }
-    MachineGoalState[] resolved = new MachineGoalState[1];
-    java.util.function.Supplier<MachineGoalState> appliedGoal = () -> {
-      if (resolved[0] == null) {
-        resolved[0] = resolve(applied);
+    java.util.function.Supplier<MachineGoalState> appliedGoal = new java.util.function.Supplier<>() {
+      private MachineGoalState resolved;
+
+      @Override
+      public MachineGoalState get() {
+        if (resolved == null) {
+          resolved = resolve(applied);
+        }
+        return resolved;
       }
-      return resolved[0];
     };
     boolean configured = params.config().isPresent() || params.goalState().isPresent();
     NodeUpgradeSteps steps = new NodeUpgradeSteps(this, configured ? this::goalState : appliedGoal, appliedGoal,

@@ -1,7 +1,9 @@
 package dev.noneops.core.node;
 
+import dev.noneops.core.task.NoneopsException;
+
 /** A node operation failed; subclasses say what was being done to which unit or path. */
-public class NodeException extends RuntimeException {
+public class NodeException extends NoneopsException {
   private static final long serialVersionUID = 1L;
 
   public NodeException(String message) {

@@ -2,15 +2,19 @@ package dev.noneops.core.node;
 
 import java.time.Duration;
 
-/** A unit did not become ready within its bounded wait. */
+/**
+ * A unit did not become ready within its bounded wait, e.g. {@code kubelet.service did not become
+ * ready in 20 s (active; healthz at http://127.0.0.1:10248/healthz not answering)}: the unit, the
+ * time waited and what was last seen of it.
+ */
 public final class ReadinessTimeoutException extends NodeException {
   private static final long serialVersionUID = 1L;
 
   private final String unit;
   private final Duration waited;
 
-  public ReadinessTimeoutException(String unit, String condition, Duration waited, String lastSeen) {
-    super(unit + " did not become ready (" + condition + ") after waiting " + format(waited) + "; last seen: " + lastSeen);
+  public ReadinessTimeoutException(String unit, Duration waited, String lastSeen) {
+    super(unit + " did not become ready in " + format(waited) + " (" + lastSeen + ")");
     this.unit = unit;
     this.waited = waited;
   }
@@ -25,6 +29,6 @@ public final class ReadinessTimeoutException extends NodeException {
 
   static String format(Duration d) {
     long millis = d.toMillis();
-    return millis % 1000 == 0 ? (millis / 1000) + "s" : String.format(java.util.Locale.ROOT, "%.3fs", millis / 1000.0);
+    return millis % 1000 == 0 ? (millis / 1000) + " s" : String.format(java.util.Locale.ROOT, "%.3f s", millis / 1000.0);
   }
 }

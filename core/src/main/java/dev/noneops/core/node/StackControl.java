@@ -68,13 +68,12 @@ public final class StackControl {
    * that kubelet is still active. One deadline bounds both waits.
    */
   public void awaitKubelet(String unit) throws InterruptedException {
-    String condition = "active and " + KUBELET_HEALTHZ + " answering";
     long begin = clock.nanoTime();
     UnitStatus status = systemd.awaitState(unit, Set.of(ActiveState.ACTIVE), timeouts.kubeletReady());
     if (!status.isActive()) {
-      throw new ReadinessTimeoutException(unit, condition, Duration.ofNanos(clock.nanoTime() - begin), describe(status));
+      throw new ReadinessTimeoutException(unit, Duration.ofNanos(clock.nanoTime() - begin), describe(status));
     }
-    await(unit, condition, begin, timeouts.kubeletReady(),
+    await(unit, "healthz at " + KUBELET_HEALTHZ + " not answering", begin, timeouts.kubeletReady(),
         () -> probes.httpOk(KUBELET_HEALTHZ, timeouts.probe()) && systemd.status(unit).isActive());
   }
 
@@ -83,25 +82,29 @@ public final class StackControl {
     long begin = clock.nanoTime();
     UnitStatus status = systemd.awaitState(unit, Set.of(ActiveState.ACTIVE), timeout);
     if (!status.isActive()) {
-      throw new ReadinessTimeoutException(unit, "active", Duration.ofNanos(clock.nanoTime() - begin), describe(status));
+      throw new ReadinessTimeoutException(unit, Duration.ofNanos(clock.nanoTime() - begin), describe(status));
     }
   }
 
   /** Waits until LocalDNS answers queries on its address. */
   public void awaitLocalDns(String unit, LocalDnsSpec dns) throws InterruptedException {
-    await(unit, "DNS answering on " + dns.bindAddress() + ":" + dns.port(), clock.nanoTime(), timeouts.localDnsReady(),
+    await(unit, "no DNS answer on " + dns.bindAddress() + ":" + dns.port(), clock.nanoTime(), timeouts.localDnsReady(),
         () -> probes.dnsAnswers(dns.bindAddress(), dns.port(), dns.clusterDomain(), timeouts.probe()));
   }
 
-  /** Polls {@code ready} every poll interval until it holds or {@code timeout} has passed since {@code begin}. */
-  private void await(String unit, String condition, long begin, Duration timeout, BooleanSupplier ready) throws InterruptedException {
+  /**
+   * Polls {@code ready} every poll interval until it holds or {@code timeout} has passed since
+   * {@code begin}; {@code unready} says what is missing while the unit is active.
+   */
+  private void await(String unit, String unready, long begin, Duration timeout, BooleanSupplier ready) throws InterruptedException {
     while (true) {
       if (ready.getAsBoolean()) {
         return;
       }
       Duration waited = Duration.ofNanos(clock.nanoTime() - begin);
       if (waited.compareTo(timeout) >= 0) {
-        throw new ReadinessTimeoutException(unit, condition, waited, describe(systemd.status(unit)));
+        UnitStatus status = systemd.status(unit);
+        throw new ReadinessTimeoutException(unit, waited, status.isActive() ? "active; " + unready : describe(status));
       }
       Duration left = timeout.minus(waited);
       clock.sleep(left.compareTo(timeouts.pollInterval()) < 0 ? left : timeouts.pollInterval());
@@ -115,7 +118,7 @@ public final class StackControl {
   }
 
   private static String describe(UnitStatus status) {
-    return status.unit() + " " + status.active().name().toLowerCase(Locale.ROOT) + "/" + status.sub()
-        + (status.result().isEmpty() ? "" : " (" + status.result() + ")");
+    return status.active().name().toLowerCase(Locale.ROOT) + "/" + status.sub()
+        + (status.result().isEmpty() ? "" : ", result " + status.result());
   }
 }

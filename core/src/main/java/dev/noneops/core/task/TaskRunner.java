@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
@@ -21,15 +22,23 @@ import org.slf4j.Logger;
  * key-values, and sends the same as {@link NodeEvent}s. Durations come from the {@link HostClock}
  * port, so they are deterministic under a simulated clock.
  *
- * <p>{@link #serial} and {@link #parallel} compose tasks; every level executes its children
- * through this runner, so each child gets its own log lines and a failure message carries the
- * whole chain ({@code serial(a, b): b: <error>}).
+ * <p>A failure is reported once, at the task where it happened: one {@code FAILED} event and one
+ * ERROR log line carrying its message and its task path ({@code start › wait-kubelet}); each task
+ * around it ends with an {@code ABORTED} event naming that path, without repeating the message.
+ * The error itself is rethrown: a {@link NoneopsException} with its {@link
+ * NoneopsException#taskPath() task path} recorded, any other error wrapped once in a {@link
+ * TaskFailedException}.
+ *
+ * <p>{@link #serial} and {@link #parallel} compose tasks under a name; every level executes its
+ * children through this runner, so each child gets its own log lines. {@link #call} runs a task
+ * that returns a value.
  */
 public final class TaskRunner {
   private final Logger log;
   private final NodeEvents events;
   private final HostClock clock;
   private final Executor parallelExecutor;
+  private final ThreadLocal<List<String>> running = ThreadLocal.withInitial(List::of);
 
   /**
    * @param parallelExecutor where {@link #parallel} children run; {@code Runnable::run} runs them
@@ -45,36 +54,77 @@ public final class TaskRunner {
   /**
    * Runs {@code task} with started/completed/failed logging and events.
    *
-   * @throws TaskFailedException naming the task (and the chain below it) with the original cause
+   * @throws NoneopsException the failure, with the path of the task where it happened
    */
   public void execute(Task task) {
-    String name = task.name();
-    log.atInfo().addKeyValue("task", name).log("started");
-    emit(name, NodeEvent.Kind.STARTED, Duration.ZERO, Optional.empty());
-    long begin = clock.nanoTime();
-    try {
+    call(task.name(), () -> {
       task.run();
-    } catch (Throwable error) {
-      if (error instanceof InterruptedException) {
-        Thread.currentThread().interrupt();
-      }
-      if (error instanceof Error e && !(e instanceof AssertionError)) {
-        throw e;
+      return null;
+    });
+  }
+
+  /** Runs {@code body} as the task {@code name}, like {@link #execute}, and returns its value. */
+  public <T> T call(String name, Callable<T> body) {
+    Objects.requireNonNull(body, "body");
+    if (name == null || name.isBlank()) {
+      throw new IllegalArgumentException("a task needs a name");
+    }
+    List<String> outer = running.get();
+    List<String> here = append(outer, name);
+    running.set(here);
+    try {
+      log.atInfo().addKeyValue("task", name).log("started");
+      emit(name, NodeEvent.Kind.STARTED, Duration.ZERO, Optional.empty(), Map.of());
+      long begin = clock.nanoTime();
+      T value;
+      try {
+        value = body.call();
+      } catch (Throwable error) {
+        throw failed(name, here, Duration.ofNanos(clock.nanoTime() - begin), error);
       }
       Duration took = Duration.ofNanos(clock.nanoTime() - begin);
-      TaskFailedException failed = TaskFailedException.wrap(name, error);
+      log.atInfo().addKeyValue("task", name).addKeyValue("duration", took).addKeyValue("status", "ok").log("completed");
+      emit(name, NodeEvent.Kind.COMPLETED, took, Optional.empty(), Map.of());
+      return value;
+    } finally {
+      running.set(outer);
+    }
+  }
+
+  /**
+   * Reports how the task {@code name} at {@code here} ended with {@code error} and returns what
+   * to throw: FAILED where the failure happened, ABORTED in every task around it.
+   */
+  private RuntimeException failed(String name, List<String> here, Duration took, Throwable error) {
+    if (error instanceof InterruptedException) {
+      Thread.currentThread().interrupt();
+    }
+    if (error instanceof Error e && !(e instanceof AssertionError)) {
+      throw e;
+    }
+    NoneopsException failure = error instanceof NoneopsException typed ? typed : new TaskFailedException(here, error);
+    failure.locate(here);
+    String failedAt = failure.failedAt().orElseThrow();
+    if (failure.taskPath().equals(here)) {
       log.atError()
           .addKeyValue("task", name)
           .addKeyValue("duration", took)
           .addKeyValue("status", "failed")
-          .addKeyValue("error", failed.getMessage())
+          .addKeyValue("failedAt", failedAt)
+          .addKeyValue("error", failure.getMessage())
           .log("failed");
-      emit(name, NodeEvent.Kind.FAILED, took, Optional.of(failed.getMessage()));
-      throw failed;
+      emit(name, NodeEvent.Kind.FAILED, took, Optional.of(String.valueOf(failure.getMessage())), Map.of("failedAt", failedAt));
+    } else {
+      String failedTask = failure.taskPath().get(failure.taskPath().size() - 1);
+      log.atInfo()
+          .addKeyValue("task", name)
+          .addKeyValue("duration", took)
+          .addKeyValue("status", "aborted")
+          .addKeyValue("failedAt", failedAt)
+          .log("ended because " + failedTask + " failed");
+      emit(name, NodeEvent.Kind.ABORTED, took, Optional.empty(), Map.of("failedAt", failedAt, "failedTask", failedTask));
     }
-    Duration took = Duration.ofNanos(clock.nanoTime() - begin);
-    log.atInfo().addKeyValue("task", name).addKeyValue("duration", took).addKeyValue("status", "ok").log("completed");
-    emit(name, NodeEvent.Kind.COMPLETED, took, Optional.empty());
+    return failure;
   }
 
   /** Reports progress of a running task (bytes downloaded, unit waited for). */
@@ -82,43 +132,41 @@ public final class TaskRunner {
     events.onEvent(new NodeEvent(clock.now(), task, NodeEvent.Kind.PROGRESS, Duration.ZERO, Optional.empty(), details));
   }
 
-  /**
-   * A task that executes {@code tasks} in order and stops at the first failure, which it
-   * rethrows with its own name prepended to the chain.
-   */
-  public Task serial(List<Task> tasks) {
+  /** The task {@code name}: executes {@code tasks} in order and stops at the first failure, which it rethrows. */
+  public Task serial(String name, List<Task> tasks) {
     List<Task> children = List.copyOf(tasks);
-    return Task.of(compositeName("serial", children), () -> {
+    return Task.of(name, () -> {
       for (Task child : children) {
         execute(child);
       }
     });
   }
 
-  public Task serial(Task... tasks) {
-    return serial(List.of(tasks));
+  public Task serial(String name, Task... tasks) {
+    return serial(name, List.of(tasks));
   }
 
   /**
-   * A task that starts every child at once on the parallel executor. The first failure is
-   * rethrown with the composite's name; children not yet started are skipped and those still
-   * running are interrupted. It returns only when no child runs any more, so whoever cleans up
-   * after a failure (a staging directory, say) never races a sibling that is still writing.
+   * The task {@code name}: starts every child at once on the parallel executor. The first failure
+   * is rethrown; children not yet started are skipped and those still running are interrupted.
+   * It returns only when no child runs any more, so whoever cleans up after a failure (a staging
+   * directory, say) never races a sibling that is still writing.
    */
-  public Task parallel(List<Task> tasks) {
+  public Task parallel(String name, List<Task> tasks) {
     List<Task> children = List.copyOf(tasks);
-    return Task.of(compositeName("parallel", children), () -> runAll(children));
+    return Task.of(name, () -> runAll(children));
   }
 
-  public Task parallel(Task... tasks) {
-    return parallel(List.of(tasks));
+  public Task parallel(String name, Task... tasks) {
+    return parallel(name, List.of(tasks));
   }
 
   private void runAll(List<Task> children) throws InterruptedException {
     CompletableFuture<Throwable> firstFailure = new CompletableFuture<>();
     List<Child> started = new ArrayList<>();
+    List<String> parent = running.get();
     for (Task task : children) {
-      Child child = new Child(task, firstFailure);
+      Child child = new Child(task, parent, firstFailure);
       started.add(child);
       if (firstFailure.isDone()) {
         child.skip();
@@ -154,14 +202,16 @@ public final class TaskRunner {
     private static final int ENDED = 2;
 
     private final Task task;
+    private final List<String> parent;
     private final CompletableFuture<Throwable> firstFailure;
     private final AtomicInteger state = new AtomicInteger(NEW);
     private final CountDownLatch ended = new CountDownLatch(1);
     private volatile Thread runner;
     private boolean interruptedByStop;
 
-    Child(Task task, CompletableFuture<Throwable> firstFailure) {
+    Child(Task task, List<String> parent, CompletableFuture<Throwable> firstFailure) {
       this.task = task;
+      this.parent = parent;
       this.firstFailure = firstFailure;
     }
 
@@ -172,6 +222,8 @@ public final class TaskRunner {
         runner = null;
         return;
       }
+      List<String> callers = running.get();
+      running.set(parent);
       try {
         if (!firstFailure.isDone()) {
           execute(task);
@@ -179,6 +231,7 @@ public final class TaskRunner {
       } catch (RuntimeException | Error e) {
         firstFailure.complete(e);
       } finally {
+        running.set(callers);
         synchronized (this) {
           state.set(ENDED);
           runner = null;
@@ -214,15 +267,13 @@ public final class TaskRunner {
     }
   }
 
-  private static String compositeName(String kind, List<Task> children) {
-    List<String> names = new ArrayList<>();
-    for (Task child : children) {
-      names.add(child.name());
-    }
-    return kind + "(" + String.join(", ", names) + ")";
+  private static List<String> append(List<String> path, String name) {
+    List<String> longer = new ArrayList<>(path);
+    longer.add(name);
+    return List.copyOf(longer);
   }
 
-  private void emit(String task, NodeEvent.Kind kind, Duration duration, Optional<String> error) {
-    events.onEvent(new NodeEvent(clock.now(), task, kind, duration, error, Map.of()));
+  private void emit(String task, NodeEvent.Kind kind, Duration duration, Optional<String> error, Map<String, String> details) {
+    events.onEvent(new NodeEvent(clock.now(), task, kind, duration, error, details));
   }
 }

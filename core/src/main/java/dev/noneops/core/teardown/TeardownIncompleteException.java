@@ -1,5 +1,6 @@
 package dev.noneops.core.teardown;
 
+import dev.noneops.core.task.NoneopsException;
 import java.util.Objects;
 import java.util.stream.Collectors;
 
@@ -9,7 +10,7 @@ import java.util.stream.Collectors;
  * names every item that blocked completion. Running the teardown again continues where this one
  * stopped.
  */
-public class TeardownIncompleteException extends RuntimeException {
+public class TeardownIncompleteException extends NoneopsException {
   private static final long serialVersionUID = 1L;
 
   private final transient TeardownReport report;

@@ -1,5 +1,6 @@
 package dev.noneops.core.upgrade;
 
+import dev.noneops.core.task.NoneopsException;
 import java.nio.file.Path;
 import java.util.Objects;
 
@@ -8,7 +9,7 @@ import java.util.Objects;
  * symlink, or it points outside the layout's version directories. No version is taken for the
  * active one on such a link.
  */
-public final class InvalidCurrentLinkException extends IllegalStateException {
+public final class InvalidCurrentLinkException extends NoneopsException {
   private static final long serialVersionUID = 1L;
 
   private final transient Path link;

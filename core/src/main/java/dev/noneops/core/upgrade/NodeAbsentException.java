@@ -1,12 +1,13 @@
 package dev.noneops.core.upgrade;
 
+import dev.noneops.core.task.NoneopsException;
 import java.nio.file.Path;
 
 /**
  * There is no node on this host (no layout at {@code layout}): an operation that needs one was
  * refused before it changed anything. Only {@code bootstrap} creates a node.
  */
-public class NodeAbsentException extends RuntimeException {
+public class NodeAbsentException extends NoneopsException {
   private static final long serialVersionUID = 1L;
 
   private final transient Path layout;

@@ -1,12 +1,13 @@
 package dev.noneops.core.upgrade;
 
+import dev.noneops.core.task.NoneopsException;
 import java.nio.file.Path;
 
 /**
  * Another process holds the node's lock: a mutating operation is already running (an upgrade, a
  * recovery, a prune, a reconfiguration). Nothing was changed; retry once it finished.
  */
-public class NodeBusyException extends RuntimeException {
+public class NodeBusyException extends NoneopsException {
   private static final long serialVersionUID = 1L;
 
   private final transient Path lockFile;

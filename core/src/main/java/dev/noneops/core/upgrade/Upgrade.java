@@ -1,5 +1,6 @@
 package dev.noneops.core.upgrade;
 
+import dev.noneops.core.task.NoneopsException;
 import dev.noneops.core.task.Task;
 import dev.noneops.core.upgrade.UpgradeRefusedException.Reason;
 import dev.noneops.core.upgrade.UpgradeSteps.Configuration;
@@ -146,15 +147,15 @@ public final class Upgrade {
   }
 
   private <T> T call(String name, java.util.concurrent.Callable<T> body) {
-    Object[] out = new Object[1];
-    ctx.tasks().execute(Task.of(name, () -> out[0] = body.call()));
-    @SuppressWarnings("unchecked")
-    T result = (T) out[0];
-    return result;
+    return ctx.tasks().call(name, body);
   }
 
+  /** Why an upgrade failed, on one line of at most 300 characters: where (the task path) and what. */
   static String oneLine(Throwable t) {
     String message = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+    if (t instanceof NoneopsException located && located.failedAt().isPresent()) {
+      message = "at " + located.failedAt().get() + ": " + message;
+    }
     String line = message.replace('\n', ' ');
     return line.length() <= 300 ? line : line.substring(0, 300) + "...";
   }

@@ -1,9 +1,10 @@
 package dev.noneops.core.upgrade;
 
+import dev.noneops.core.task.NoneopsException;
 import java.util.Objects;
 
 /** An upgrade was refused before it changed anything, for a {@link Reason} the message explains. */
-public class UpgradeRefusedException extends RuntimeException {
+public class UpgradeRefusedException extends NoneopsException {
   private static final long serialVersionUID = 1L;
 
   /** Why the upgrade was refused. */

@@ -2,12 +2,12 @@ package dev.noneops.core.install;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.google.common.hash.Hashing;
 import dev.noneops.core.goalstate.Artifact;
 import dev.noneops.core.goalstate.RootFs;
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.task.TaskFailedException;
 import dev.noneops.core.task.TaskRunner;
 import dev.noneops.core.testing.MemoryHostFiles;
 import dev.noneops.ports.download.ArtifactDownloader;
@@ -84,11 +84,11 @@ class VersionInstallerTest {
   void aPinnedChecksumThatDoesNotMatchLeavesNoVersionDirectory() throws IOException {
     RootFs rootFs = rootFs(new Artifact.Checksum.Unverified(), new Artifact.Checksum.Pinned(sha("another runc")));
 
-    Throwable thrown = catchThrowable(() -> installer.install(rootFs));
+    InstallException e = catchThrowableOfType(InstallException.class, () -> installer.install(rootFs));
 
-    InstallException e = TaskFailedException.find(thrown, InstallException.class).orElseThrow();
     assertThat(e.reason()).isEqualTo(InstallException.Reason.CHECKSUM_MISMATCH);
-    assertThat(thrown).hasMessageContaining("download-runc").hasMessageContaining(RUNC.toString());
+    assertThat(e.failedAt()).contains("download › download-runc");
+    assertThat(e).hasMessageContaining(RUNC.toString());
     assertThat(files.exists(layout.versionDir(VERSION))).isFalse();
     assertThat(files.exists(layout.staging())).isFalse();
   }
@@ -98,9 +98,8 @@ class VersionInstallerTest {
     RootFs rootFs = rootFs(new Artifact.Checksum.Published(URI.create(KUBELET + ".sha256")), new Artifact.Checksum.Unverified());
     downloader.serve(URI.create(KUBELET + ".sha256"), "<html>not found</html>");
 
-    Throwable thrown = catchThrowable(() -> installer.install(rootFs));
+    InstallException e = catchThrowableOfType(InstallException.class, () -> installer.install(rootFs));
 
-    InstallException e = TaskFailedException.find(thrown, InstallException.class).orElseThrow();
     assertThat(e.reason()).isEqualTo(InstallException.Reason.CHECKSUM_UNAVAILABLE);
     assertThat(e).hasMessageContaining("kubelet").hasMessageContaining("is not a sha256");
   }
@@ -122,9 +121,8 @@ class VersionInstallerTest {
     RootFs rootFs = rootFs(new Artifact.Checksum.Unverified(), new Artifact.Checksum.Published(sums, "runc.amd64", false));
     downloader.serve(sums, sha("runc-binary") + "  runc.arm64\n" + sha("x") + "  runc.armhf\n");
 
-    Throwable thrown = catchThrowable(() -> installer.install(rootFs));
+    InstallException e = catchThrowableOfType(InstallException.class, () -> installer.install(rootFs));
 
-    InstallException e = TaskFailedException.find(thrown, InstallException.class).orElseThrow();
     assertThat(e.reason()).isEqualTo(InstallException.Reason.CHECKSUM_UNAVAILABLE);
     assertThat(e).hasMessageContaining("artifact runc from " + RUNC + " cannot be verified: its published checksum " + sums
         + " lists no digest for runc.amd64");
@@ -139,7 +137,7 @@ class VersionInstallerTest {
     URI missing = URI.create(RUNC + ".sha256");
     RootFs refused = rootFs(new Artifact.Checksum.Unverified(), new Artifact.Checksum.Published(missing, "runc", false));
 
-    InstallException e = TaskFailedException.find(catchThrowable(() -> installer.install(refused)), InstallException.class).orElseThrow();
+    InstallException e = catchThrowableOfType(InstallException.class, () -> installer.install(refused));
     assertThat(e.reason()).isEqualTo(InstallException.Reason.CHECKSUM_UNAVAILABLE);
     assertThat(e).hasMessageContaining("artifact runc from " + RUNC + " cannot be verified: its published checksum " + missing);
     assertThat(files.exists(layout.versionDir(VERSION))).isFalse();

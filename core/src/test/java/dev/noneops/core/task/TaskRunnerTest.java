@@ -35,65 +35,103 @@ class TaskRunnerTest {
   }
 
   @Test
-  void aFailureIsReportedWithItsDurationAndTheOriginalCause() {
+  void anUntypedFailureIsWrappedOnceWithItsPathAndReportedWithItsDuration() {
     IOException cause = new IOException("write /etc/x: ENOSPC");
     assertThatThrownBy(() -> runner.execute(Task.of("configure-kubelet", () -> {
       clock.advance(Duration.ofMillis(250));
       throw cause;
     })))
         .isInstanceOf(TaskFailedException.class)
-        .hasMessage("configure-kubelet: write /etc/x: ENOSPC")
-        .hasCause(cause);
+        .hasMessage("write /etc/x: ENOSPC")
+        .hasCause(cause)
+        .satisfies(e -> assertThat(((TaskFailedException) e).failedAt()).contains("configure-kubelet"));
 
     NodeEvent failed = events.get(events.size() - 1);
     assertThat(failed.kind()).isEqualTo(NodeEvent.Kind.FAILED);
     assertThat(failed.duration()).isEqualTo(Duration.ofMillis(250));
-    assertThat(failed.error()).contains("configure-kubelet: write /etc/x: ENOSPC");
+    assertThat(failed.error()).contains("write /etc/x: ENOSPC");
   }
 
   @Test
-  void serialStopsAtTheFirstFailureAndNamesTheChain() {
+  void aTypedFailureIsRethrownItselfWithThePathOfTheTaskWhereItHappened() {
+    TypedFailure typed = new TypedFailure("kubelet.service did not become ready");
+    Task start = runner.serial("start",
+        Task.of("start-kubelet", () -> {}),
+        Task.of("wait-kubelet", () -> {
+          throw typed;
+        }));
+
+    assertThatThrownBy(() -> runner.execute(Task.of("upgrade-start-target", () -> runner.execute(start))))
+        .isSameAs(typed)
+        .hasMessage("kubelet.service did not become ready")
+        .hasNoCause();
+    assertThat(typed.taskPath()).containsExactly("upgrade-start-target", "start", "wait-kubelet");
+    assertThat(typed.failedAt()).contains("upgrade-start-target › start › wait-kubelet");
+    assertThat(typed.operatorMessage()).isEqualTo("failed at upgrade-start-target › start › wait-kubelet: kubelet.service did not become ready");
+  }
+
+  @Test
+  void aFailureIsOneFailedEventAtItsTaskAndTheTasksAroundItEndAbortedWithoutItsMessage() {
+    runner.execute(Task.of("configure", () -> {}));
+    Task start = runner.serial("start", Task.of("wait-kubelet", () -> {
+      throw new TypedFailure("kubelet.service did not become ready");
+    }));
+
+    assertThatThrownBy(() -> runner.execute(Task.of("upgrade-start-target", () -> runner.execute(start))));
+
+    assertThat(events).filteredOn(e -> e.kind() == NodeEvent.Kind.FAILED)
+        .extracting(NodeEvent::task, NodeEvent::error)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("wait-kubelet", java.util.Optional.of("kubelet.service did not become ready")));
+    assertThat(events).filteredOn(e -> e.kind() == NodeEvent.Kind.ABORTED)
+        .allSatisfy(e -> {
+          assertThat(e.error()).isEmpty();
+          assertThat(e.details()).containsEntry("failedAt", "upgrade-start-target › start › wait-kubelet")
+              .containsEntry("failedTask", "wait-kubelet");
+        })
+        .extracting(NodeEvent::task).containsExactly("start", "upgrade-start-target");
+  }
+
+  @Test
+  void serialCarriesItsNameAndStopsAtTheFirstFailure() {
     List<String> ran = new ArrayList<>();
-    Task serial = runner.serial(
+    Task serial = runner.serial("configure",
         Task.of("a", () -> ran.add("a")),
         Task.of("b", () -> {
           throw new IllegalStateException("kubelet.service: start failed");
         }),
         Task.of("c", () -> ran.add("c")));
 
+    assertThat(serial.name()).isEqualTo("configure");
     assertThatThrownBy(() -> runner.execute(serial))
         .isInstanceOf(TaskFailedException.class)
-        .hasMessage("serial(a, b, c): b: kubelet.service: start failed")
-        .satisfies(e -> assertThat(((TaskFailedException) e).chain()).containsExactly("serial(a, b, c)", "b"))
+        .hasMessage("kubelet.service: start failed")
+        .satisfies(e -> assertThat(((TaskFailedException) e).taskPath()).containsExactly("configure", "b"))
         .satisfies(e -> assertThat(((TaskFailedException) e).failedTask()).isEqualTo("b"));
     assertThat(ran).containsExactly("a");
-    assertThat(events).filteredOn(e -> e.kind() == NodeEvent.Kind.FAILED).extracting(NodeEvent::task)
-        .containsExactly("b", "serial(a, b, c)");
   }
 
   @Test
-  void nestedCompositesBuildTheWholeChainAndKeepTheTypedCause() {
-    Task inner = runner.serial(Task.of("start-kubelet", () -> {
-      throw new TypedFailure("no");
-    }));
-    Task outer = runner.serial(Task.of("configure", () -> {}), inner);
+  void aTaskReturnsItsValue() {
+    int answer = runner.call("count-units", () -> 3);
 
-    assertThatThrownBy(() -> runner.execute(Task.of("start", () -> runner.execute(outer))))
-        .hasMessage("start: serial(configure, serial(start-kubelet)): serial(start-kubelet): start-kubelet: no")
-        .satisfies(e -> assertThat(TaskFailedException.find(e, TypedFailure.class)).isPresent());
+    assertThat(answer).isEqualTo(3);
+    assertThat(events).extracting(NodeEvent::task, NodeEvent::kind).containsExactly(
+        org.assertj.core.groups.Tuple.tuple("count-units", NodeEvent.Kind.STARTED),
+        org.assertj.core.groups.Tuple.tuple("count-units", NodeEvent.Kind.COMPLETED));
   }
 
   @Test
   void parallelOnTheCallingThreadRunsInOrderAndSkipsWhatFollowsAFailure() {
     List<String> ran = new ArrayList<>();
-    Task parallel = runner.parallel(
+    Task parallel = runner.parallel("download",
         Task.of("x", () -> ran.add("x")),
         Task.of("y", () -> {
           throw new IOException("boom");
         }),
         Task.of("z", () -> ran.add("z")));
 
-    assertThatThrownBy(() -> runner.execute(parallel)).hasMessage("parallel(x, y, z): y: boom");
+    assertThatThrownBy(() -> runner.execute(parallel)).hasMessage("boom")
+        .satisfies(e -> assertThat(((NoneopsException) e).failedAt()).contains("download › y"));
     assertThat(ran).containsExactly("x");
   }
 
@@ -112,7 +150,7 @@ class TaskRunnerTest {
           }
         }));
       }
-      pooled.execute(pooled.parallel(children));
+      pooled.execute(pooled.parallel("download", children));
       assertThat(events).filteredOn(e -> e.kind() == NodeEvent.Kind.COMPLETED).hasSize(4);
     } finally {
       pool.shutdownNow();
@@ -144,7 +182,9 @@ class TaskRunnerTest {
         throw new IOException("EIO");
       });
 
-      assertThatThrownBy(() -> pooled.execute(pooled.parallel(slow, failing))).hasMessage("parallel(slow, failing): failing: EIO");
+      assertThatThrownBy(() -> pooled.execute(pooled.parallel("download", slow, failing))).hasMessage("EIO")
+          .satisfies(e -> assertThat(((NoneopsException) e).failedAt()).as("the path crosses to the pool's thread")
+              .contains("download › failing"));
 
       assertThat(slowInterrupted).isTrue();
       assertThat(slowEnded).as("the composite waited for the interrupted sibling to end").isTrue();
@@ -163,8 +203,8 @@ class TaskRunnerTest {
       throw new IOException("EIO");
     });
     Task second = Task.of("second", () -> secondRan.set(true));
-    Thread runner = new Thread(() -> assertThatThrownBy(() -> deferred.execute(deferred.parallel(first, second)))
-        .hasMessageContaining("first: EIO"));
+    Thread runner = new Thread(() -> assertThatThrownBy(() -> deferred.execute(deferred.parallel("download", first, second)))
+        .hasMessage("EIO"));
     runner.start();
     while (queued.size() < 2 && runner.isAlive()) {
       Thread.sleep(5);
@@ -182,8 +222,8 @@ class TaskRunnerTest {
     assertThatThrownBy(() -> Task.of(" ", () -> {})).hasMessageContaining("name");
   }
 
-  /** A typed error, to show it survives the wrapping. */
-  static final class TypedFailure extends RuntimeException {
+  /** A typed error, to show it is rethrown itself. */
+  static final class TypedFailure extends NoneopsException {
     private static final long serialVersionUID = 1L;
 
     TypedFailure(String m) {

@@ -2,6 +2,7 @@ package dev.noneops.acceptance.system.node;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.assertj.core.api.Assertions.fail;
 
 import dev.noneops.core.applied.AppliedConfigStore;
@@ -14,7 +15,6 @@ import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.ConfigureResult;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.render.StackUnits;
-import dev.noneops.core.task.TaskFailedException;
 import dev.noneops.core.teardown.Teardown;
 import dev.noneops.core.teardown.TeardownReport;
 import dev.noneops.core.upgrade.PruneReport;
@@ -257,10 +257,8 @@ class NodeOnRealSystemdSystemTest {
     Map<String, String> before = SharedFilesSnapshot.take(ports.files());
 
     Node node = node(neverHealthy, Optional.of(base), KUBELET_NEVER_READY);
-    Throwable thrown = catchThrowable(node::upgrade);
+    UpgradeFailedException failed = catchThrowableOfType(UpgradeFailedException.class, node::upgrade);
 
-    UpgradeFailedException failed = TaskFailedException.find(thrown, UpgradeFailedException.class)
-        .orElseThrow(() -> new AssertionError("expected an UpgradeFailedException", thrown));
     assertThat(failed.outcome()).isEqualTo(RollbackOutcome.ROLLED_BACK);
     assertThat(failed.targetVersion()).isEqualTo(versionOf(neverHealthy));
     assertThat(ports.files().readLink(LAYOUT.current())).isEqualTo(previous);
@@ -292,8 +290,8 @@ class NodeOnRealSystemdSystemTest {
 
     Throwable thrown = catchThrowable(node(otherDomain, Optional.of(base), KUBELET_NEVER_READY)::upgrade);
 
-    UpgradeFailedException failed = TaskFailedException.find(thrown, UpgradeFailedException.class)
-        .orElseThrow(() -> new AssertionError("expected an UpgradeFailedException", thrown));
+    assertThat(thrown).isInstanceOf(UpgradeFailedException.class);
+    UpgradeFailedException failed = (UpgradeFailedException) thrown;
     assertThat(failed.outcome()).isEqualTo(RollbackOutcome.ROLLED_BACK);
     assertThat(execStartArgv(HostPaths.KUBELET_UNIT)).as("systemctl show -p ExecStart after the rollback").isEqualTo(before);
     assertThat(sandbox().exec("systemctl", "show", "-p", "NeedDaemonReload", "--value", HostPaths.KUBELET_UNIT).orThrow().stdout().strip())
