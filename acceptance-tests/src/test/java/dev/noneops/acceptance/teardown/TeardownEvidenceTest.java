@@ -63,6 +63,14 @@ class TeardownEvidenceTest {
   }
 
   @Test
+  void anUpgradeJournalAloneMakesANodeAndIsNotReadAsAVersion() throws Exception {
+    SimulatedHost host = SimulatedHost.create();
+    host.fs().seedFile(layout.journal(), "{}", 0600);
+
+    assertThat(teardown(host).present()).as("a file of the layout is evidence, not a version directory to look into").isTrue();
+  }
+
+  @Test
   void anInterruptedTeardownIsStillPresentUntilItFinishes() throws Exception {
     SimNode node = SimNode.running();
     Path busy = node.podDir("pod-a").resolve("volumes/kubernetes.io~empty-dir/cache");
