@@ -47,6 +47,7 @@ public final class SimKernel {
   private final Object lock;
   private final Set<String> modules = new TreeSet<>();
   private final Set<String> unavailableModules = new HashSet<>();
+  private boolean dummyLinks = true;
   private final Map<String, String> sysctls = new TreeMap<>();
   private final Map<String, NetworkLink> links = new TreeMap<>();
   private final HostNetwork network = new Network();
@@ -79,6 +80,13 @@ public final class SimKernel {
   public void makeUnavailable(String module) {
     synchronized (lock) {
       unavailableModules.add(module);
+    }
+  }
+
+  /** Makes this a kernel built without dummy links: adding one fails with EOPNOTSUPP. */
+  public void withoutDummyLinks() {
+    synchronized (lock) {
+      dummyLinks = false;
     }
   }
 
@@ -243,6 +251,9 @@ public final class SimKernel {
       gate.call(PORT, "addDummyLink", true, PortGate.args(name), () -> {
         if (links.containsKey(name)) {
           throw new HostIOException(Errno.EEXIST, "add dummy link", name, "RTNETLINK answers: File exists", null);
+        }
+        if (!dummyLinks) {
+          throw new HostIOException(Errno.EOPNOTSUPP, "add dummy link", name, "Error: Unknown device type.", null);
         }
         links.put(name, new NetworkLink(name, NetworkLink.DUMMY, false, List.of()));
         return null;

@@ -11,8 +11,8 @@ import java.util.Objects;
 
 /**
  * For kernels built without dummy links ({@code CONFIG_DUMMY} unset: {@code ip link add ... type
- * dummy} fails with "Unknown device type"), runs the node's {@code ip link add <name> type dummy}
- * as {@code type ifb} instead: another link that only carries addresses, so LocalDNS can still
+ * dummy} fails with "Unknown device type"), runs the {@code ip link add <name> type dummy} of the
+ * network port ({@code IpHostNetwork} over this runner) as {@code type ifb} instead: another link that only carries addresses, so LocalDNS can still
  * listen on its link-local address; and {@code ip -j -d addr show} answers with an {@code ifb}
  * link's kind given as {@code dummy}, as the node expects of the links it made. Every other
  * command, and every command on a kernel that has dummy links, runs unchanged. Debian's kernels
