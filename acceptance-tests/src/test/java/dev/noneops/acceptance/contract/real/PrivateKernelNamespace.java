@@ -9,6 +9,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -80,7 +81,7 @@ final class PrivateKernelNamespace implements AutoCloseable {
 
   /** Runs {@code argv} inside and requires it to succeed. */
   void require(CommandRunner host, String... argv) throws IOException {
-    CommandResult r = commands(host).run(Command.of(java.time.Duration.ofSeconds(10), argv));
+    CommandResult r = commands(host).run(Command.of(Duration.ofSeconds(10), argv));
     if (!r.succeeded()) {
       throw new IOException(String.join(" ", argv) + " exited " + r.exitCode() + ": " + r.stderr().strip());
     }
