@@ -101,8 +101,7 @@ public final class SimulatedHost {
     }
     systemd = new SimSystemd(gate, fs, processes, clock, b.systemdDir, VENDOR_UNIT_DIRS);
     commands = new SimCommandRunner(gate, clock);
-    kernel = new SimKernel(fs, gate.monitor());
-    kernel.registerPrograms(commands);
+    kernel = new SimKernel(fs, gate);
     systemd.setProgramRefusal(new KubeletKernelDefaults(kernel::sysctl)::refusal);
     artifacts = new SimArtifactRepository(gate.monitor());
     probes = new SimHealthProbes(gate, clock, unit -> systemd.peek(unit).isActive());
@@ -118,7 +117,9 @@ public final class SimulatedHost {
             new SimArtifactDownloader(gate, fs, artifacts, clock),
             probes,
             facts,
-            clock);
+            clock,
+            kernel.network(),
+            kernel.tuning());
   }
 
   /** A host with the usual directories, {@code /run} as tmpfs and units in {@code /etc/systemd/system}. */

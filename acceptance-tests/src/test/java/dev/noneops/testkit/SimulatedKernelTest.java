@@ -8,7 +8,10 @@ import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.commands.Command;
 import dev.noneops.ports.commands.CommandResult;
 import dev.noneops.ports.commands.CommandRunner;
+import dev.noneops.ports.kernel.KernelTuning;
 import dev.noneops.ports.mounts.UnmountFlag;
+import dev.noneops.ports.network.HostNetwork;
+import dev.noneops.ports.network.NetworkLink;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.fs.SimFileSystem.MountKind;
 import dev.noneops.testkit.process.ProcessSpec;
@@ -19,7 +22,7 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** Strictness of the simulated kernel: errnos, mounts, processes, cgroups, commands. */
+/** Strictness of the simulated kernel: errnos, mounts, processes, cgroups, commands, modules, sysctls, links. */
 class SimulatedKernelTest {
   private static final Duration T = Duration.ofSeconds(10);
   private final SimulatedHost host = SimulatedHost.create();
@@ -32,52 +35,49 @@ class SimulatedKernelTest {
   @Test
   void sysctlsOfTheBridgeNeedBrNetfilterLoadedFirst() throws IOException {
     host.fs().seedFile(Path.of("/etc/sysctl.d/99-kubernetes.conf"), "net.bridge.bridge-nf-call-iptables = 1\nnet.ipv4.ip_forward = 1\n", 0644);
-    CommandResult tooEarly = run("sysctl", "--system");
-    assertThat(tooEarly.exitCode()).isNotZero();
-    assertThat(tooEarly.stderr()).contains("bridge-nf-call-iptables");
-    assertThat(run("/sbin/modprobe", "br_netfilter").succeeded()).isTrue();
-    assertThat(run("sysctl", "--system").succeeded()).isTrue();
+    KernelTuning kernel = host.ports().kernel();
+    assertThatThrownBy(kernel::applySysctlPresets)
+        .isInstanceOfSatisfying(HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.ENOENT))
+        .hasMessageContaining("bridge-nf-call-iptables");
+    assertThat(kernel.sysctl("net.ipv4.ip_forward")).as("the keys the kernel has are set").contains("1");
+    kernel.loadModule("br_netfilter");
+    kernel.applySysctlPresets();
     assertThat(host.kernel().sysctl("net.bridge.bridge-nf-call-iptables")).contains("1");
     host.crash();
     assertThat(host.kernel().loadedModules()).isEmpty();
   }
 
   @Test
+  void aModuleTheKernelLacksCannotBeLoaded() {
+    host.kernel().makeUnavailable("nvidia");
+    assertThatThrownBy(() -> host.ports().kernel().loadModule("nvidia"))
+        .isInstanceOfSatisfying(HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.ENOENT));
+    assertThat(host.kernel().loadedModules()).isEmpty();
+  }
+
+  @Test
+  void linkChangesAreCrashPointsAndLinkReadsAreNot() throws IOException {
+    HostNetwork network = host.ports().network();
+    long before = host.journal().crashPointCount();
+    network.addDummyLink("localdns");
+    network.link("localdns");
+    network.assignAddress("localdns", "169.254.10.10/32");
+    network.setUp("localdns");
+    network.deleteLink("localdns");
+    assertThat(host.journal().crashPointCount() - before).isEqualTo(4);
+  }
+
+  @Test
+  void theNetworkIsLostInACrash() throws IOException {
+    host.ports().network().addDummyLink("localdns");
+    host.crash();
+    assertThat(host.kernel().links()).extracting(NetworkLink::name).containsExactly("lo");
+  }
+
+  @Test
   void anUnknownProgramFailsLikeAMissingBinary() {
     assertThatThrownBy(() -> run("/usr/bin/nothing", "x"))
         .isInstanceOfSatisfying(HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.ENOENT));
-  }
-
-  @Test
-  void ipDetailsInJsonNameALinksKindAsIproute2Does() throws IOException {
-    run("ip", "link", "add", "br-x", "type", "bridge");
-    assertThat(run("ip", "-j", "-d", "link", "show", "dev", "br-x").stdout()).contains("\"ifname\":\"br-x\"")
-        .contains("\"linkinfo\":{\"info_kind\":\"bridge\"}");
-    assertThat(run("ip", "-j", "-d", "link", "show", "dev", "lo").stdout()).contains("\"ifname\":\"lo\"").doesNotContain("linkinfo");
-    CommandResult missing = run("ip", "-j", "-d", "link", "show", "dev", "nosuch");
-    assertThat(missing.exitCode()).isEqualTo(1);
-    assertThat(missing.stderr()).isEqualTo("Device \"nosuch\" does not exist.\n");
-  }
-
-  @Test
-  void aDummyLinkCanBeCreatedAddressedAndRemoved() throws IOException {
-    assertThat(run("ip", "link", "add", "localdns", "type", "dummy").succeeded()).isTrue();
-    assertThat(run("ip", "link", "add", "localdns", "type", "dummy").exitCode()).isEqualTo(2);
-    assertThat(run("ip", "addr", "add", "169.254.10.10/32", "dev", "localdns").succeeded()).isTrue();
-    assertThat(run("ip", "link", "set", "localdns", "up").succeeded()).isTrue();
-    assertThat(host.kernel().link("localdns").orElseThrow().addresses()).containsExactly("169.254.10.10/32");
-    assertThat(run("ip", "link", "del", "localdns").succeeded()).isTrue();
-    assertThat(host.kernel().link("localdns")).isEmpty();
-  }
-
-  @Test
-  void addrReplaceAssignsAnAddressWhetherOrNotItIsThereAlready() throws IOException {
-    run("ip", "link", "add", "localdns", "type", "dummy");
-    assertThat(run("ip", "addr", "replace", "169.254.10.10/32", "dev", "localdns").succeeded()).isTrue();
-    assertThat(run("ip", "addr", "replace", "169.254.10.10/32", "dev", "localdns").succeeded()).isTrue();
-    assertThat(run("ip", "addr", "add", "169.254.10.10/32", "dev", "localdns").exitCode()).as("add refuses a duplicate").isEqualTo(2);
-    assertThat(host.kernel().link("localdns").orElseThrow().addresses()).containsExactly("169.254.10.10/32");
-    assertThat(run("ip", "addr", "replace", "169.254.10.10/32", "dev", "other").exitCode()).isEqualTo(1);
   }
 
   @Test

@@ -2,6 +2,9 @@ package dev.noneops.cli;
 
 import dev.noneops.core.teardown.Teardown;
 import dev.noneops.core.teardown.TeardownReport;
+import dev.noneops.ports.HostIOException;
+import dev.noneops.ports.network.HostNetwork;
+import dev.noneops.ports.network.NetworkLink;
 import picocli.CommandLine.Command;
 
 /**
@@ -65,15 +68,14 @@ public final class ResetCommand extends CliCommand {
    * exists and is a dummy interface (never another kind of link of that name).
    */
   private static java.util.Optional<String> removeLocalDnsInterface(NodeContext ctx, String name) throws java.io.IOException {
-    var commands = ctx.ports().commands();
-    java.time.Duration timeout = java.time.Duration.ofSeconds(30);
-    var shown = commands.run(dev.noneops.ports.commands.Command.of(timeout, "ip", "-d", "link", "show", "dev", name));
-    if (shown.exitCode() != 0 || !shown.stdout().contains("dummy")) {
+    HostNetwork network = ctx.ports().network();
+    if (!network.link(name).map(NetworkLink::isDummy).orElse(false)) {
       return java.util.Optional.empty();
     }
-    var deleted = commands.run(dev.noneops.ports.commands.Command.of(timeout, "ip", "link", "delete", "dev", name));
-    if (deleted.exitCode() != 0) {
-      throw new CliException(ExitCode.FAILURE, "cannot remove the LocalDNS interface " + name + ": " + deleted.stderr().strip());
+    try {
+      network.deleteLink(name);
+    } catch (HostIOException e) {
+      throw new CliException(ExitCode.FAILURE, "cannot remove the LocalDNS interface " + name + ": " + e.getMessage());
     }
     return java.util.Optional.of("LocalDNS interface " + name);
   }

@@ -5,11 +5,13 @@ import dev.noneops.hostfs.download.HttpArtifactDownloader;
 import dev.noneops.hostfs.files.PosixHostFiles;
 import dev.noneops.hostfs.health.NetworkHealthProbes;
 import dev.noneops.hostfs.host.LinuxHostFacts;
+import dev.noneops.hostfs.kernel.CommandKernelTuning;
 import dev.noneops.hostfs.mounts.MountIdSource;
 import dev.noneops.hostfs.mounts.MountLookup;
 import dev.noneops.hostfs.mounts.ProcMountTable;
 import dev.noneops.hostfs.mounts.StatxMountIds;
 import dev.noneops.hostfs.nativeio.Syscalls;
+import dev.noneops.hostfs.network.IpHostNetwork;
 import dev.noneops.hostfs.nativeio.Umount2;
 import dev.noneops.hostfs.process.NoCgroupHierarchy;
 import dev.noneops.hostfs.process.ProcProcessTable;
@@ -21,7 +23,9 @@ import dev.noneops.ports.download.ArtifactDownloader;
 import dev.noneops.ports.files.HostFiles;
 import dev.noneops.ports.health.HealthProbes;
 import dev.noneops.ports.host.HostFacts;
+import dev.noneops.ports.kernel.KernelTuning;
 import dev.noneops.ports.mounts.MountTable;
+import dev.noneops.ports.network.HostNetwork;
 import dev.noneops.ports.process.Cgroups;
 import dev.noneops.ports.process.ProcessDetail;
 import dev.noneops.ports.process.ProcessInfo;
@@ -46,7 +50,8 @@ import java.util.Set;
 import java.util.function.Supplier;
 
 /**
- * Builds every host port except {@link Systemd} over the real Linux kernel. The proc root, the
+ * Builds every host port except {@link Systemd} over the real Linux kernel (network links and
+ * kernel tuning over {@code ip}, {@code modprobe} and {@code sysctl} run as commands). The proc root, the
  * cgroup v2 root, the mountinfo file and the host root that facts are read from can be moved, so
  * tests run against temporary trees and agents against a chroot. A moved proc root without a
  * cgroup root means no cgroup hierarchy at all ({@link NoCgroupHierarchy}), never the running
@@ -66,6 +71,8 @@ public final class RealHost {
 
   private static final Path DEFAULT_PROC = Path.of("/proc");
   private static final Path DEFAULT_CGROUP_ROOT = Path.of("/sys/fs/cgroup");
+  /** How long one {@code ip}, {@code modprobe} or {@code sysctl} of the network and kernel ports may take. */
+  public static final Duration KERNEL_COMMAND_TIMEOUT = Duration.ofSeconds(60);
 
   private final HostFiles files;
   private final ProcessTable processes;
@@ -76,6 +83,8 @@ public final class RealHost {
   private final HealthProbes probes;
   private final HostFacts facts;
   private final HostClock clock;
+  private final HostNetwork network;
+  private final KernelTuning kernel;
 
   private RealHost(Builder b) {
     Path procRoot = b.procRoot;
@@ -96,6 +105,8 @@ public final class RealHost {
         : new LazyCgroups(new Lazy<>(() -> new UnifiedCgroups(cgroupRoot.get(), procRoot.resolve("sys/kernel/osrelease"), Syscalls.load())));
     this.mounts = new LazyMountTable(new Lazy<>(() -> new ProcMountTable(mountInfo, Umount2.load())));
     this.commands = new LazyCommandRunner(new Lazy<>(ProcessCommandRunner::new));
+    this.network = new IpHostNetwork(commands, KERNEL_COMMAND_TIMEOUT);
+    this.kernel = new CommandKernelTuning(commands, KERNEL_COMMAND_TIMEOUT);
     this.downloads = new LazyArtifactDownloader(new Lazy<>(() -> HttpArtifactDownloader.create(downloadSettings, clock)));
     this.probes = new LazyHealthProbes(new Lazy<>(NetworkHealthProbes::create));
     this.facts = new LinuxHostFacts(procRoot, b.hostRoot, System.getProperty("os.arch"));
@@ -112,7 +123,17 @@ public final class RealHost {
 
   /** Every port, with the given systemd adapter. */
   public HostPorts ports(Systemd systemd) {
-    return new HostPorts(files, systemd, commands, processes, cgroups, mounts, downloads, probes, facts, clock);
+    return new HostPorts(files, systemd, commands, processes, cgroups, mounts, downloads, probes, facts, clock, network, kernel);
+  }
+
+  /** The network links, over {@code ip -j} run by {@link #commands()}. */
+  public HostNetwork network() {
+    return network;
+  }
+
+  /** Kernel modules and sysctls, over {@code modprobe} and {@code sysctl} run by {@link #commands()}. */
+  public KernelTuning kernel() {
+    return kernel;
   }
 
   public HostFiles files() {

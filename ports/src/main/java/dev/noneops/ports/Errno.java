@@ -17,6 +17,7 @@ public enum Errno {
   EBUSY(16),
   EEXIST(17),
   EXDEV(18),
+  ENODEV(19),
   ENOTDIR(20),
   EISDIR(21),
   EINVAL(22),
@@ -26,6 +27,7 @@ public enum Errno {
   ENAMETOOLONG(36),
   ENOTEMPTY(39),
   ELOOP(40),
+  EOPNOTSUPP(95),
   ETIMEDOUT(110),
   /** Any errno this enum does not name; the original number is kept by {@link HostIOException}. */
   EOTHER(-1);

@@ -20,7 +20,16 @@ public class HostIOException extends IOException {
   }
 
   public HostIOException(Errno errno, String operation, String target, Throwable cause) {
-    super(operation + " " + target + ": " + Objects.requireNonNull(errno, "errno"), cause);
+    this(errno, operation, target, "", cause);
+  }
+
+  /**
+   * An error with what the host said about it besides the errno ({@code detail}, e.g. a
+   * program's error line), which the message ends with.
+   */
+  public HostIOException(Errno errno, String operation, String target, String detail, Throwable cause) {
+    super(operation + " " + target + ": " + Objects.requireNonNull(errno, "errno") + (detail == null || detail.isBlank() ? "" : ": " + detail.strip()),
+        cause);
     this.errno = errno;
     this.operation = Objects.requireNonNull(operation, "operation");
     this.target = Objects.requireNonNull(target, "target");

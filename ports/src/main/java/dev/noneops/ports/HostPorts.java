@@ -5,7 +5,9 @@ import dev.noneops.ports.download.ArtifactDownloader;
 import dev.noneops.ports.files.HostFiles;
 import dev.noneops.ports.health.HealthProbes;
 import dev.noneops.ports.host.HostFacts;
+import dev.noneops.ports.kernel.KernelTuning;
 import dev.noneops.ports.mounts.MountTable;
+import dev.noneops.ports.network.HostNetwork;
 import dev.noneops.ports.process.Cgroups;
 import dev.noneops.ports.process.ProcessTable;
 import dev.noneops.ports.systemd.Systemd;
@@ -26,7 +28,9 @@ public record HostPorts(
     ArtifactDownloader downloads,
     HealthProbes probes,
     HostFacts facts,
-    HostClock clock) {
+    HostClock clock,
+    HostNetwork network,
+    KernelTuning kernel) {
 
   public HostPorts {
     Objects.requireNonNull(files, "files");
@@ -39,5 +43,7 @@ public record HostPorts(
     Objects.requireNonNull(probes, "probes");
     Objects.requireNonNull(facts, "facts");
     Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(network, "network");
+    Objects.requireNonNull(kernel, "kernel");
   }
 }

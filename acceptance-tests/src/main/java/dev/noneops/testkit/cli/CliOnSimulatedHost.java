@@ -130,7 +130,7 @@ public final class CliOnSimulatedHost {
       }
     };
     return new HostPorts(p.files(), p.systemd(), p.commands(), p.processes(), p.cgroups(), p.mounts(), p.downloads(), probes,
-        p.facts(), p.clock());
+        p.facts(), p.clock(), p.network(), p.kernel());
   }
 
   /**

@@ -1,8 +1,15 @@
 package dev.noneops.testkit.commands;
 
+import dev.noneops.ports.Errno;
+import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.files.FileMeta;
+import dev.noneops.ports.kernel.KernelTuning;
+import dev.noneops.ports.network.HostNetwork;
+import dev.noneops.ports.network.NetworkLink;
 import dev.noneops.testkit.fs.SimFileSystem;
+import dev.noneops.testkit.gate.PortGate;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,41 +20,54 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /**
- * The kernel state that the node's commands change, and the simulated programs that change it:
- * {@code modprobe}, {@code sysctl} ({@code --system}, {@code -w}, {@code -n}) and a subset of
- * {@code ip} (links of a kind, addresses, up/down, {@code -j -d link show} naming a link's kind). Everything here is lost in a crash.
+ * The simulated kernel's modules, sysctls and network links, and the two ports over them:
+ * {@link #network()} ({@link HostNetwork}) and {@link #tuning()} ({@link KernelTuning}), whose
+ * calls pass the host's gate (journaled, faults, crash points; reads are not crash points).
+ * Everything here is lost in a crash.
  *
  * <p>A sysctl under {@code net.bridge.} exists only while {@code br_netfilter} is loaded, as on a
- * real kernel, so applying sysctls before loading the module fails like it does there.
+ * real kernel, so applying the presets before loading the module fails (of the outcomes a real
+ * {@code sysctl --system} may have, the strict one: the other keys are set, and the call fails
+ * with ENOENT naming the missing one).
  */
 public final class SimKernel {
   private static final List<Path> MODULES_LOAD_DIRS =
       List.of(Path.of("/etc/modules-load.d"), Path.of("/run/modules-load.d"), Path.of("/usr/lib/modules-load.d"));
   private static final List<Path> SYSCTL_DIRS = List.of(Path.of("/etc/sysctl.d"), Path.of("/run/sysctl.d"), Path.of("/usr/lib/sysctl.d"));
-
-  /** One network link. */
-  public record Link(String name, String kind, boolean up, Set<String> addresses) {}
+  private static final Pattern LINK_NAME = Pattern.compile("[A-Za-z0-9_.@+-]{1,15}");
+  private static final Pattern ADDRESS = Pattern.compile("[0-9A-Fa-f:.]+/[0-9]{1,3}");
+  private static final Pattern MODULE = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+  private static final Pattern KEY = Pattern.compile("[A-Za-z0-9_-]+([./][A-Za-z0-9_@:+-]+)*");
 
   private final SimFileSystem fs;
+  private final PortGate gate;
   private final Object lock;
   private final Set<String> modules = new TreeSet<>();
   private final Set<String> unavailableModules = new HashSet<>();
+  private boolean dummyLinks = true;
   private final Map<String, String> sysctls = new TreeMap<>();
-  private final Map<String, Link> links = new TreeMap<>();
+  private final Map<String, NetworkLink> links = new TreeMap<>();
+  private final HostNetwork network = new Network();
+  private final KernelTuning tuning = new Tuning();
 
-  public SimKernel(SimFileSystem fs, Object lock) {
+  public SimKernel(SimFileSystem fs, PortGate gate) {
     this.fs = fs;
-    this.lock = lock;
+    this.gate = gate;
+    this.lock = gate.monitor();
     reset();
   }
 
-  /** Registers {@code modprobe}, {@code sysctl} and {@code ip} with {@code runner}. */
-  public void registerPrograms(SimCommandRunner runner) {
-    runner.register(List.of("modprobe"), c -> modprobe(c.argv()));
-    runner.register(List.of("sysctl"), c -> sysctl(c.argv()));
-    runner.register(List.of("ip"), c -> ip(c.argv()));
+  /** The network links port. */
+  public HostNetwork network() {
+    return network;
+  }
+
+  /** The modules and sysctls port. */
+  public KernelTuning tuning() {
+    return tuning;
   }
 
   public Set<String> loadedModules() {
@@ -56,28 +76,51 @@ public final class SimKernel {
     }
   }
 
-  /** Makes {@code modprobe name} fail (the module does not exist for this kernel). */
+  /** Makes loading {@code name} fail with ENOENT (the module does not exist for this kernel). */
   public void makeUnavailable(String module) {
     synchronized (lock) {
       unavailableModules.add(module);
     }
   }
 
+  /** Makes this a kernel built without dummy links: adding one fails with EOPNOTSUPP. */
+  public void withoutDummyLinks() {
+    synchronized (lock) {
+      dummyLinks = false;
+    }
+  }
+
+  /** The sysctl's current value, read without a port call. */
   public Optional<String> sysctl(String key) {
     synchronized (lock) {
       return Optional.ofNullable(sysctls.get(key));
     }
   }
 
-  public Optional<Link> link(String name) {
+  /** The link's current state, read without a port call. */
+  public Optional<NetworkLink> link(String name) {
     synchronized (lock) {
       return Optional.ofNullable(links.get(name));
     }
   }
 
-  public List<Link> links() {
+  public List<NetworkLink> links() {
     synchronized (lock) {
       return List.copyOf(links.values());
+    }
+  }
+
+  /** A link of {@code kind} ({@code ""} for a physical one) that the host has, down and without addresses. */
+  public void seedLink(String name, String kind) {
+    synchronized (lock) {
+      links.put(name, new NetworkLink(name, kind, false, List.of()));
+    }
+  }
+
+  /** Removes a link without a port call (as another program on the host would). */
+  public void removeLink(String name) {
+    synchronized (lock) {
+      links.remove(name);
     }
   }
 
@@ -88,7 +131,7 @@ public final class SimKernel {
       sysctls.clear();
       links.clear();
       sysctls.put("net.ipv4.ip_forward", "0");
-      links.put("lo", new Link("lo", "loopback", true, Set.of("127.0.0.1/8")));
+      links.put("lo", new NetworkLink("lo", "", true, List.of("127.0.0.1/8")));
     }
   }
 
@@ -117,76 +160,36 @@ public final class SimKernel {
             }
           }
         }
-        sysctl(List.of("sysctl", "--system"));
+        applyPresets();
       } catch (IOException e) {
-        throw new java.io.UncheckedIOException("cannot boot the simulated kernel", e);
+        throw new UncheckedIOException("cannot boot the simulated kernel", e);
       }
     }
   }
 
-  private CommandOutcome modprobe(List<String> argv) {
-    List<String> names = new ArrayList<>();
-    for (String a : argv.subList(1, argv.size())) {
-      if (!a.startsWith("-")) {
-        names.add(a);
-      }
-    }
-    if (names.isEmpty()) {
-      return CommandOutcome.failed(1, "modprobe: ERROR: missing parameters. See -h.\n");
-    }
-    boolean all = argv.contains("-a") || argv.contains("--all");
-    for (String name : all ? names : names.subList(0, 1)) {
-      if (unavailableModules.contains(name)) {
-        return CommandOutcome.failed(1, "modprobe: FATAL: Module " + name + " not found in directory /lib/modules/6.1.0-sim\n");
-      }
-      modules.add(name);
-    }
-    return CommandOutcome.ok();
-  }
-
-  private CommandOutcome sysctl(List<String> argv) throws IOException {
-    List<String> args = argv.subList(1, argv.size());
-    if (args.contains("--system")) {
-      StringBuilder out = new StringBuilder();
-      StringBuilder err = new StringBuilder();
-      for (Path file : sysctlFiles()) {
-        out.append("* Applying ").append(file).append(" ...\n");
-        for (String line : new String(fs.read(file), StandardCharsets.UTF_8).split("\n")) {
-          String l = line.strip();
-          if (l.isEmpty() || l.startsWith("#") || l.startsWith(";")) {
-            continue;
-          }
-          int eq = l.indexOf('=');
-          if (eq <= 0) {
-            err.append("sysctl: ").append(file).append(": invalid line '").append(l).append("'\n");
-            continue;
-          }
-          String key = l.substring(0, eq).strip().replace('/', '.');
-          boolean ignoreFailure = key.startsWith("-");
-          key = ignoreFailure ? key.substring(1) : key;
-          if (!apply(key, l.substring(eq + 1).strip()) && !ignoreFailure) {
-            err.append("sysctl: cannot stat /proc/sys/").append(key.replace('.', '/')).append(": No such file or directory\n");
-          }
+  /** Applies the presets; the errors of the keys that could not be set, one line each. */
+  private String applyPresets() throws IOException {
+    StringBuilder err = new StringBuilder();
+    for (Path file : sysctlFiles()) {
+      for (String line : new String(fs.read(file), StandardCharsets.UTF_8).split("\n")) {
+        String l = line.strip();
+        if (l.isEmpty() || l.startsWith("#") || l.startsWith(";")) {
+          continue;
+        }
+        int eq = l.indexOf('=');
+        if (eq <= 0) {
+          err.append("sysctl: ").append(file).append(": invalid line '").append(l).append("'\n");
+          continue;
+        }
+        String key = l.substring(0, eq).strip().replace('/', '.');
+        boolean ignoreFailure = key.startsWith("-");
+        key = ignoreFailure ? key.substring(1) : key;
+        if (!apply(key, l.substring(eq + 1).strip()) && !ignoreFailure) {
+          err.append("sysctl: cannot stat /proc/sys/").append(key.replace('.', '/')).append(": No such file or directory\n");
         }
       }
-      return new CommandOutcome(err.length() == 0 ? 0 : 1, out.toString(), err.toString(), java.time.Duration.ZERO);
     }
-    if (args.size() == 2 && args.get(0).equals("-n")) {
-      String v = sysctls.get(args.get(1));
-      return v == null
-          ? CommandOutcome.failed(255, "sysctl: cannot stat /proc/sys/" + args.get(1).replace('.', '/') + ": No such file or directory\n")
-          : CommandOutcome.ok(v + "\n");
-    }
-    if (args.size() >= 2 && args.get(0).equals("-w")) {
-      for (String assignment : args.subList(1, args.size())) {
-        int eq = assignment.indexOf('=');
-        if (eq <= 0 || !apply(assignment.substring(0, eq), assignment.substring(eq + 1))) {
-          return CommandOutcome.failed(255, "sysctl: cannot set " + assignment + "\n");
-        }
-      }
-      return CommandOutcome.ok();
-    }
-    return CommandOutcome.failed(255, "sysctl: the simulation understands --system, -w KEY=VALUE and -n KEY\n");
+    return err.toString();
   }
 
   private boolean apply(String key, String value) {
@@ -217,92 +220,119 @@ public final class SimKernel {
     return files;
   }
 
-  private CommandOutcome ip(List<String> argv) {
-    List<String> a = argv.subList(1, argv.size());
-    if (a.size() >= 4 && a.get(0).equals("link") && a.get(1).equals("add") && a.contains("type")) {
-      String name = a.get(2);
-      if (links.containsKey(name)) {
-        return CommandOutcome.failed(2, "RTNETLINK answers: File exists\n");
-      }
-      links.put(name, new Link(name, a.get(a.indexOf("type") + 1 < a.size() ? a.indexOf("type") + 1 : 3), false, Set.of()));
-      return CommandOutcome.ok();
+  private static String requireName(String name) {
+    if (name == null || !LINK_NAME.matcher(name).matches() || name.equals(".") || name.equals("..")) {
+      throw new IllegalArgumentException("not a Linux interface name: '" + name + "'");
     }
-    if (a.size() >= 3 && a.get(0).equals("link") && (a.get(1).equals("del") || a.get(1).equals("delete"))) {
-      String name = a.get(2).equals("dev") && a.size() >= 4 ? a.get(3) : a.get(2);
-      return links.remove(name) != null ? CommandOutcome.ok() : noDevice(name);
-    }
-    if (a.size() >= 4 && a.get(0).equals("link") && a.get(1).equals("set")) {
-      String name = a.get(2).equals("dev") && a.size() >= 5 ? a.get(3) : a.get(2);
-      Link l = links.get(name);
-      if (l == null) {
-        return noDevice(name);
-      }
-      boolean up = a.contains("up") || (!a.contains("down") && l.up());
-      links.put(name, new Link(name, l.kind(), up, l.addresses()));
-      return CommandOutcome.ok();
-    }
-    if (a.size() >= 6 && Set.copyOf(a.subList(0, 2)).equals(Set.of("-j", "-d")) && a.get(2).equals("link") && a.get(3).equals("show")
-        && a.get(4).equals("dev")) {
-      Link l = links.get(a.get(5));
-      return l == null ? deviceDoesNotExist(a.get(5)) : CommandOutcome.ok(detailsJson(l));
-    }
-    if (a.size() >= 3 && a.get(0).equals("link") && a.get(1).equals("show")) {
-      String name = a.get(2).equals("dev") && a.size() >= 4 ? a.get(3) : a.get(2);
-      Link l = links.get(name);
-      return l == null ? noDevice(name) : CommandOutcome.ok("1: " + name + ": <" + (l.up() ? "UP" : "DOWN") + "> type " + l.kind() + "\n");
-    }
-    if (a.size() >= 5 && a.get(0).equals("-o") && (a.get(1).equals("addr") || a.get(1).equals("address")) && a.get(2).equals("show")
-        && a.get(3).equals("dev")) {
-      Link l = links.get(a.get(4));
-      if (l == null) {
-        return noDevice(a.get(4));
-      }
-      StringBuilder out = new StringBuilder();
-      for (String address : l.addresses()) {
-        out.append("1: ").append(l.name()).append("    inet ").append(address).append(" scope global ").append(l.name())
-            .append("\\       valid_lft forever preferred_lft forever\n");
-      }
-      return CommandOutcome.ok(out.toString());
-    }
-    if (a.size() >= 5 && (a.get(0).equals("addr") || a.get(0).equals("address"))
-        && (a.get(1).equals("add") || a.get(1).equals("replace") || a.get(1).equals("del")) && a.get(3).equals("dev")) {
-      String name = a.get(4);
-      Link l = links.get(name);
-      if (l == null) {
-        return noDevice(name);
-      }
-      Set<String> addresses = new TreeSet<>(l.addresses());
-      if (a.get(1).equals("add") && !addresses.add(a.get(2))) {
-        return CommandOutcome.failed(2, "RTNETLINK answers: File exists\n");
-      }
-      if (a.get(1).equals("replace")) {
-        addresses.add(a.get(2));
-      }
-      if (a.get(1).equals("del") && !addresses.remove(a.get(2))) {
-        return CommandOutcome.failed(2, "RTNETLINK answers: Cannot assign requested address\n");
-      }
-      links.put(name, new Link(name, l.kind(), l.up(), Set.copyOf(addresses)));
-      return CommandOutcome.ok();
-    }
-    return CommandOutcome.failed(255, "Command \"" + String.join(" ", a) + "\" is unknown to the simulated ip, try \"ip help\".\n");
+    return name;
   }
 
-  /**
-   * {@code ip -j -d link show}'s answer for {@code l}, as iproute2 prints it: one object whose
-   * {@code linkinfo.info_kind} is the link's kind; a loopback link has no {@code linkinfo}.
-   */
-  private static String detailsJson(Link l) {
-    String flags = l.up() ? "[\"BROADCAST\",\"NOARP\",\"UP\",\"LOWER_UP\"]" : "[\"BROADCAST\",\"NOARP\"]";
-    String linkinfo = l.kind().equals("loopback") ? "" : ",\"linkinfo\":{\"info_kind\":\"" + l.kind() + "\"}";
-    return "[{\"ifindex\":1,\"ifname\":\"" + l.name() + "\",\"flags\":" + flags + ",\"operstate\":\"" + (l.up() ? "UNKNOWN" : "DOWN")
-        + "\"" + linkinfo + "}]\n";
+  private NetworkLink existing(String operation, String name) throws HostIOException {
+    NetworkLink l = links.get(name);
+    if (l == null) {
+      throw new HostIOException(Errno.ENODEV, operation, name, "Cannot find device \"" + name + "\"", null);
+    }
+    return l;
   }
 
-  private static CommandOutcome deviceDoesNotExist(String name) {
-    return CommandOutcome.failed(1, "Device \"" + name + "\" does not exist.\n");
+  /** {@link HostNetwork} over the simulated links. */
+  private final class Network implements HostNetwork {
+    private static final String PORT = "network";
+
+    @Override
+    public Optional<NetworkLink> link(String name) throws IOException {
+      requireName(name);
+      return gate.call(PORT, "link", false, PortGate.args(name), () -> Optional.ofNullable(links.get(name)));
+    }
+
+    @Override
+    public void addDummyLink(String name) throws IOException {
+      requireName(name);
+      gate.call(PORT, "addDummyLink", true, PortGate.args(name), () -> {
+        if (links.containsKey(name)) {
+          throw new HostIOException(Errno.EEXIST, "add dummy link", name, "RTNETLINK answers: File exists", null);
+        }
+        if (!dummyLinks) {
+          throw new HostIOException(Errno.EOPNOTSUPP, "add dummy link", name, "Error: Unknown device type.", null);
+        }
+        links.put(name, new NetworkLink(name, NetworkLink.DUMMY, false, List.of()));
+        return null;
+      });
+    }
+
+    @Override
+    public void assignAddress(String link, String address) throws IOException {
+      requireName(link);
+      if (address == null || !ADDRESS.matcher(address).matches()) {
+        throw new IllegalArgumentException("not an address in CIDR notation: '" + address + "'");
+      }
+      gate.call(PORT, "assignAddress", true, PortGate.args(link, address), () -> {
+        NetworkLink l = existing("assign " + address + " to", link);
+        Set<String> addresses = new TreeSet<>(l.addresses());
+        addresses.add(address);
+        links.put(link, new NetworkLink(link, l.kind(), l.up(), List.copyOf(addresses)));
+        return null;
+      });
+    }
+
+    @Override
+    public void setUp(String link) throws IOException {
+      requireName(link);
+      gate.call(PORT, "setUp", true, PortGate.args(link), () -> {
+        NetworkLink l = existing("set up link", link);
+        links.put(link, new NetworkLink(link, l.kind(), true, l.addresses()));
+        return null;
+      });
+    }
+
+    @Override
+    public void deleteLink(String name) throws IOException {
+      requireName(name);
+      gate.call(PORT, "deleteLink", true, PortGate.args(name), () -> {
+        existing("delete link", name);
+        links.remove(name);
+        return null;
+      });
+    }
   }
 
-  private static CommandOutcome noDevice(String name) {
-    return CommandOutcome.failed(1, "Cannot find device \"" + name + "\"\n");
+  /** {@link KernelTuning} over the simulated modules and sysctls. */
+  private final class Tuning implements KernelTuning {
+    private static final String PORT = "kernel";
+
+    @Override
+    public void loadModule(String name) throws IOException {
+      if (name == null || !MODULE.matcher(name).matches()) {
+        throw new IllegalArgumentException("not a kernel module name: '" + name + "'");
+      }
+      gate.call(PORT, "loadModule", true, PortGate.args(name), () -> {
+        if (unavailableModules.contains(name)) {
+          throw new HostIOException(Errno.ENOENT, "load kernel module", name,
+              "modprobe: FATAL: Module " + name + " not found in directory /lib/modules/6.1.0-sim", null);
+        }
+        modules.add(name);
+        return null;
+      });
+    }
+
+    @Override
+    public void applySysctlPresets() throws IOException {
+      gate.call(PORT, "applySysctlPresets", true, List.of(), () -> {
+        String errors = applyPresets();
+        if (!errors.isEmpty()) {
+          Errno errno = errors.contains("invalid line") ? Errno.EINVAL : Errno.ENOENT;
+          throw new HostIOException(errno, "apply sysctl presets", "sysctl.d", errors, null);
+        }
+        return null;
+      });
+    }
+
+    @Override
+    public Optional<String> sysctl(String key) throws IOException {
+      if (key == null || !KEY.matcher(key).matches()) {
+        throw new IllegalArgumentException("not a sysctl key: '" + key + "'");
+      }
+      return gate.call(PORT, "sysctl", false, PortGate.args(key), () -> Optional.ofNullable(sysctls.get(key)));
+    }
   }
 }

@@ -246,10 +246,10 @@ public final class LifecycleDemo implements DemoRunner {
    * The node puts LocalDNS's address on a dummy interface it creates (and an upgrade deletes and
    * creates again, as a repave cleans host networking). Some kernels (this project's CI machines)
    * have no dummy link type; there the demo installs, inside the sandbox only (its overlay is
-   * discarded at the end), an {@code ip} wrapper first on the agent's PATH that creates a bridge
-   * where a dummy is asked for: an empty bridge carries the address just as well; and it shows
-   * the sandbox's bridges as the dummy links the node made, since the node only ever touches a
-   * dummy link. The demo removes that bridge itself at the end.
+   * discarded at the end), an {@code ip} wrapper first on the agent's PATH that creates an ifb
+   * link where a dummy is asked for (it carries the address just as well) and names it a dummy in
+   * {@code ip -j}'s answers, so the node's upgrade and reset treat it as the node's own dummy
+   * interface (see {@code DummyLinkStandIn}, the same stand-in for the system tests).
    */
   static String provideLocalDnsLinkIfTheKernelHasNoDummy(SystemdSandbox sandbox) throws Exception {
     if (HostState.run("ip", "link", "add", "noneops-probe0", "type", "dummy") == 0) {
@@ -259,27 +259,30 @@ public final class LifecycleDemo implements DemoRunner {
     String realIp = Files.isExecutable(Path.of("/usr/bin/ip")) ? "/usr/bin/ip" : "/sbin/ip";
     Path wrapper = sandbox.path(SandboxAgent.WRAPPER_DIR + "/ip");
     Files.createDirectories(wrapper.getParent());
-    Files.writeString(wrapper, """
+    Files.writeString(wrapper, ipWrapper(realIp), StandardCharsets.UTF_8);
+    Files.setPosixFilePermissions(wrapper, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    return "this kernel has no dummy link type: inside the sandbox, 'ip' makes localdns0 an ifb link instead";
+  }
+
+  /** The {@code ip} wrapper of {@link #provideLocalDnsLinkIfTheKernelHasNoDummy}, running {@code realIp}. */
+  static String ipWrapper(String realIp) {
+    return """
         #!/bin/sh
-        # noneops demo: this kernel has no dummy link type; create a bridge where a dummy is asked for,
-        # and show the bridges of this sandbox as the dummy interfaces the node made.
-        show=0
+        # noneops demo: this kernel has no dummy link type. An ifb link, which carries addresses just
+        # as well, is made where a dummy is asked for, and ip's JSON names an ifb link a dummy one.
         n=$#
+        json=
         for a in "$@"; do
-          if [ "$a" = dummy ]; then a=bridge; fi
-          if [ "$a" = show ]; then show=1; fi
+          if [ "$a" = dummy ]; then a=ifb; fi
+          if [ "$a" = -j ]; then json=1; fi
           set -- "$@" "$a"
         done
         shift $n
-        if [ $show = 1 ]; then
-          out=$(%1$s "$@"); rc=$?
-          printf '%%s\n' "$out" | sed -e 's/"info_kind":"bridge"/"info_kind":"dummy"/g' -e 's/^    bridge /    dummy /'
-          exit $rc
-        fi
-        exec %1$s "$@"
-        """.formatted(realIp), StandardCharsets.UTF_8);
-    Files.setPosixFilePermissions(wrapper, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
-    return "this kernel has no dummy link type: inside the sandbox, 'ip' makes localdns0 a bridge instead";
+        if [ -z "$json" ]; then exec %1$s "$@"; fi
+        out=$(%1$s "$@"); rc=$?
+        [ -n "$out" ] && printf '%%s\\n' "$out" | sed 's/"info_kind":"ifb"/"info_kind":"dummy"/g'
+        exit $rc
+        """.formatted(realIp);
   }
 
   /** The story on a sandboxed real systemd. */

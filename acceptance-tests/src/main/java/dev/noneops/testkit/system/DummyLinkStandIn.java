@@ -11,9 +11,9 @@ import java.util.Objects;
 
 /**
  * For kernels built without dummy links ({@code CONFIG_DUMMY} unset: {@code ip link add ... type
- * dummy} fails with "Unknown device type"), runs the node's {@code ip link add <name> type dummy}
- * as {@code type ifb} instead: another link that only carries addresses, so LocalDNS can still
- * listen on its link-local address; and {@code ip -j -d link show} answers with an {@code ifb}
+ * dummy} fails with "Unknown device type"), runs the {@code ip link add <name> type dummy} of the
+ * network port ({@code IpHostNetwork} over this runner) as {@code type ifb} instead: another link that only carries addresses, so LocalDNS can still
+ * listen on its link-local address; and {@code ip -j -d addr show} answers with an {@code ifb}
  * link's kind given as {@code dummy}, as the node expects of the links it made. Every other
  * command, and every command on a kernel that has dummy links, runs unchanged. Debian's kernels
  * have dummy links; this exists for build machines whose kernel does not.
@@ -63,7 +63,7 @@ public final class DummyLinkStandIn implements CommandRunner {
       return runner.run(new Command(replaced, command.env(), command.timeout(), command.maxOutputBytes()));
     }
     CommandResult result = runner.run(command);
-    boolean showsDetails = argv.size() == 7 && argv.get(0).endsWith("ip") && argv.subList(1, 6).equals(List.of("-j", "-d", "link", "show", "dev"));
+    boolean showsDetails = argv.size() == 7 && argv.get(0).endsWith("ip") && argv.subList(1, 6).equals(List.of("-j", "-d", "addr", "show", "dev"));
     if (showsDetails && result.succeeded()) {
       // on a kernel without dummy links, an ifb link stands in for one (whichever process made it)
       return new CommandResult(result.exitCode(), result.stdout().replace("\"info_kind\":\"" + STAND_IN_TYPE + "\"", "\"info_kind\":\"dummy\""),

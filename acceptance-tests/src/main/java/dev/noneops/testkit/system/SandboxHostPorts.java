@@ -1,7 +1,10 @@
 package dev.noneops.testkit.system;
 
 import dev.noneops.hostfs.RealHost;
+import dev.noneops.hostfs.kernel.CommandKernelTuning;
+import dev.noneops.hostfs.network.IpHostNetwork;
 import dev.noneops.ports.HostPorts;
+import dev.noneops.ports.commands.CommandRunner;
 import dev.noneops.ports.systemd.Systemd;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -16,7 +19,8 @@ import java.nio.file.Path;
  *   <li>files and downloads go below {@code /proc/<pid>/root} ({@link RootedHostFiles},
  *       {@link RootedArtifactDownloader}), so the unit files the node writes are the ones the
  *       sandbox's systemd loads, and the paths inside them are the production paths;
- *   <li>commands run inside the sandbox's namespaces and root ({@link SandboxCommandRunner});
+ *   <li>commands run inside the sandbox's namespaces and root ({@link SandboxCommandRunner}), and so
+ *       do the {@code ip}, {@code modprobe} and {@code sysctl} of the network and kernel ports;
  *   <li>the process table shows only the sandbox's processes ({@link SandboxProcessTable});
  *   <li>cgroups are the sandbox's cgroup2 mount; mounts its mountinfo ({@link SandboxMountTable});
  *   <li>host facts are read from its root; health probes and the clock are the host's (the
@@ -24,7 +28,7 @@ import java.nio.file.Path;
  * </ul>
  *
  * Systemd is the caller's: a {@code DbusSystemd} on {@link SandboxRoot#busAddress()}. On a kernel
- * without dummy links the command runner has the {@link DummyLinkStandIn}.
+ * without dummy links the command runner (and so the network port) has the {@link DummyLinkStandIn}.
  */
 public final class SandboxHostPorts {
   private SandboxHostPorts() {}
@@ -37,16 +41,19 @@ public final class SandboxHostPorts {
     RealHost sandboxMounts = RealHost.builder()
         .mountInfo(Path.of("/proc", Long.toString(root.pid()), "mountinfo"))
         .build();
+    CommandRunner commands = DummyLinkStandIn.ifNeeded(new SandboxCommandRunner(host.commands(), root));
     return new HostPorts(
         new RootedHostFiles(host.files(), root),
         systemd,
-        DummyLinkStandIn.ifNeeded(new SandboxCommandRunner(host.commands(), root)),
+        commands,
         new SandboxProcessTable(host.processes(), root),
         host.cgroups(),
         new SandboxMountTable(sandboxMounts.mounts(), host.commands(), root),
         new RootedArtifactDownloader(host.downloads(), root),
         host.probes(),
         host.facts(),
-        host.clock());
+        host.clock(),
+        new IpHostNetwork(commands, RealHost.KERNEL_COMMAND_TIMEOUT),
+        new CommandKernelTuning(commands, RealHost.KERNEL_COMMAND_TIMEOUT));
   }
 }

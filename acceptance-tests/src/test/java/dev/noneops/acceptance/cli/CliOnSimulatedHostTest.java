@@ -287,6 +287,27 @@ class CliOnSimulatedHostTest {
   }
 
   @Test
+  void resetRemovesLocalDnsDummyInterfaceAndNeverALinkOfItsNameOfAnotherKind() throws Exception {
+    cli.configure(CONFIG, BASE.json());
+    cli.run("bootstrap");
+    assertThat(cli.host().kernel().link("localdns0")).hasValueSatisfying(l -> assertThat(l.isDummy()).isTrue());
+
+    Run reset = cli.run("reset");
+
+    assertThat(reset.out()).contains("removed LocalDNS interface localdns0");
+    assertThat(cli.host().kernel().link("localdns0")).isEmpty();
+
+    cli.run("bootstrap");
+    cli.host().kernel().removeLink("localdns0");
+    cli.host().kernel().seedLink("localdns0", "bridge");
+    Run second = cli.run("reset");
+
+    assertThat(second.exitCode()).as(second.err() + second.out()).isZero();
+    assertThat(second.out()).doesNotContain("LocalDNS interface");
+    assertThat(cli.host().kernel().link("localdns0")).map(l -> l.kind()).contains("bridge");
+  }
+
+  @Test
   void versionForNamesTheVersionWithoutChangingAnything() {
     String version = cli.configure(CONFIG, BASE.json());
     FileTreeSnapshot before = cli.host().snapshot();

@@ -30,8 +30,8 @@ import org.junit.jupiter.api.Test;
  * of one, such as between the fsync and the rename of a durable write), for every k; the host reboots on what was durable (enabled
  * units start as at boot), a fresh node runs {@code recoverUpgrade} with the applied config read
  * from disk, and every invariant is checked. Then every distinct recovery (distinct sequence of
- * mutating calls and their arguments) loses power at each of its mutating calls, and a further
- * recovery must again reach the invariants.
+ * mutating calls and their arguments) loses power at each of its crash points (its mutating calls
+ * and their internal steps), and a further recovery must again reach the invariants.
  *
  * <p>A crash leaves only the durable file tree, so a surviving state is captured as a
  * {@link HostImage} and laid into fresh hosts. Crash points whose surviving disks are
@@ -85,11 +85,10 @@ class CrashPointSuiteTest {
       for (HostImage survivor : tally.survivors.values()) {
         trajectories.putIfAbsent(pool.submit(() -> recoveryTrajectory(survivor)).get(), survivor);
       }
-      for (Map.Entry<List<String>, HostImage> trajectory : trajectories.entrySet()) {
-        HostImage survivor = trajectory.getValue();
-        long calls = trajectory.getKey().size();
-        List<Crash> crashes = pool.submit(() -> LongStream.rangeClosed(1, calls).parallel()
-            .mapToObj(m -> crashRecoveryAt(survivor, m)).toList()).get();
+      for (HostImage survivor : trajectories.values()) {
+        long points = pool.submit(() -> recoveryCrashPoints(survivor)).get();
+        List<Crash> crashes = pool.submit(() -> LongStream.rangeClosed(1, points).parallel()
+            .mapToObj(k -> crashRecoveryAt(survivor, k)).toList()).get();
         pool.submit(() -> tally.verify(crashes)).get();
       }
 
@@ -175,15 +174,24 @@ class CrashPointSuiteTest {
   /** A temp file's name: which one an interrupted write left does not change what recovery does with it. */
   private static final String TEMP_NAME = java.util.regex.Pattern.quote(HostFiles.TEMP_PREFIX) + "[^/,\\]]*";
 
-  private static Crash crashRecoveryAt(HostImage survivor, long m) {
+  /** How many crash points a recovery from {@code survivor} passes when nothing crashes. */
+  private static long recoveryCrashPoints(HostImage survivor) {
     UpgradeLab lab = boot(survivor, false);
     AgentConfig applied = lab.applied().orElseThrow();
-    lab.host.faults().crashAtMutatingCall(m);
+    long before = lab.host.journal().crashPointCount();
+    lab.node(applied).recoverUpgrade(applied);
+    return lab.host.journal().crashPointCount() - before;
+  }
+
+  private static Crash crashRecoveryAt(HostImage survivor, long k) {
+    UpgradeLab lab = boot(survivor, false);
+    AgentConfig applied = lab.applied().orElseThrow();
+    lab.host.faults().crashAtCrashPoint(k);
     if (!crashes(() -> lab.node(applied).recoverUpgrade(applied))) {
-      throw new AssertionError("a recovery passed its mutating call " + m + " without crashing");
+      throw new AssertionError("a recovery passed its crash point " + k + " without crashing");
     }
     lab.host.crash();
-    return new Crash("recovery from state " + survivor.digest().substring(0, 12) + ", crash at its mutating call " + m, List.of(),
+    return new Crash("recovery from state " + survivor.digest().substring(0, 12) + ", crash at its crash point " + k, List.of(),
         HostImage.capture(lab.host));
   }
 

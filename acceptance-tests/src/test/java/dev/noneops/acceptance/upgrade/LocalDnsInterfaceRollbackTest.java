@@ -4,10 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.upgrade.RecoveryResult;
-import dev.noneops.ports.commands.Command;
-import dev.noneops.testkit.commands.SimKernel;
-import java.time.Duration;
-import java.util.ArrayList;
+import dev.noneops.ports.network.NetworkLink;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
@@ -46,23 +43,17 @@ class LocalDnsInterfaceRollbackTest {
   }
 
   @Test
-  void recoveryNeverRemovesALinkOfTheTargetsNameThatIsNotADummy() throws Exception {
-    ip("link", "delete", "dev", "nodedns1");
-    ip("link", "add", "nodedns1", "type", "bridge");
+  void recoveryNeverRemovesALinkOfTheTargetsNameThatIsNotADummy() {
+    lab.host.kernel().removeLink("nodedns1");
+    lab.host.kernel().seedLink("nodedns1", "bridge");
 
     lab.node(V1).recoverUpgrade(V1);
 
-    assertThat(lab.host.kernel().link("nodedns1")).map(SimKernel.Link::kind).contains("bridge");
+    assertThat(lab.host.kernel().link("nodedns1")).map(NetworkLink::kind).contains("bridge");
     assertThat(linksCarrying(ADDRESS)).containsExactly("localdns0");
   }
 
-  private void ip(String... args) throws Exception {
-    List<String> argv = new ArrayList<>(List.of("ip"));
-    argv.addAll(List.of(args));
-    assertThat(lab.host.ports().commands().run(Command.of(Duration.ofSeconds(5), argv.toArray(String[]::new))).succeeded()).isTrue();
-  }
-
   private List<String> linksCarrying(String address) {
-    return lab.host.kernel().links().stream().filter(l -> l.addresses().contains(address + "/32")).map(SimKernel.Link::name).toList();
+    return lab.host.kernel().links().stream().filter(l -> l.addresses().contains(address + "/32")).map(NetworkLink::name).toList();
   }
 }

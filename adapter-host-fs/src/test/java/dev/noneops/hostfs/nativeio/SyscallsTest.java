@@ -34,10 +34,10 @@ class SyscallsTest {
 
   @Test
   void reportsErrnosThePortDoesNotNameWithTheirNumberAndText() {
-    HostIOException e = syscalls.failure(95, "chmod", "/link");
+    HostIOException e = syscalls.failure(122, "chmod", "/link");
 
     assertThat(e.errno()).isEqualTo(Errno.EOTHER);
-    assertThat(e.getCause()).hasMessageContaining("errno 95").hasMessageContaining("not supported");
+    assertThat(e.getCause()).hasMessageContaining("errno 122").hasMessageContaining("quota");
   }
 
   @Test

@@ -6,7 +6,10 @@ import dev.noneops.ports.commands.CommandRunner;
 import java.io.IOException;
 import java.time.Duration;
 
-/** The host commands a node runs, each failure a {@link CommandFailedException} saying why it ran. */
+/**
+ * The stack's own commands a node runs ({@code nvidia-ctk}, {@code ctr}), each failure a
+ * {@link CommandFailedException} saying why it ran.
+ */
 final class HostCommands {
   private final CommandRunner runner;
   private final Duration timeout;
@@ -28,19 +31,5 @@ final class HostCommands {
       throw new CommandFailedException(purpose, command, result);
     }
     return result;
-  }
-
-  /** Runs and reports whether it succeeded (a probe such as {@code ip link show}). */
-  boolean succeeds(String... argv) throws IOException {
-    return runner.run(Command.of(timeout, argv)).succeeded();
-  }
-
-  /** The command for {@code argv} with this runner's timeout. */
-  Command command(String... argv) {
-    return Command.of(timeout, argv);
-  }
-
-  CommandResult run(Command command) throws IOException {
-    return runner.run(command);
   }
 }

@@ -214,7 +214,7 @@ public final class Node {
    * applied configuration recorded last.
    *
    * @param tuneKernel false for a host whose kernel is not this node's to change (a sandbox, a
-   *     container): no module file, no {@code modprobe}, no {@code sysctl --system}
+   *     container): no module file, no module loaded, no sysctl preset applied
    * @throws ForeignStackException when the host runs its own stack
    * @throws NotConfiguredException when the node has no configuration to record
    */
@@ -286,7 +286,7 @@ public final class Node {
       boolean kubelet = tasks.call("configure-kubelet", () -> writer.writeKubelet(goal));
       boolean localDns = tasks.call("configure-localdns", () -> writer.writeLocalDns(goal));
       tasks.execute(Task.of("configure-host", () -> writer.writeHost(goal)));
-      tasks.execute(Task.of("setup-localdns-network", () -> new LocalDnsNetwork(commands).ensure(goal.nodeStart().localDns())));
+      tasks.execute(Task.of("setup-localdns-network", () -> new LocalDnsNetwork(ports.network()).ensure(goal.nodeStart().localDns())));
       if (writer.unitsChanged()) {
         tasks.execute(Task.of("reload-systemd", () -> ports.systemd().daemonReload()));
       }
@@ -324,12 +324,12 @@ public final class Node {
   private void loadModules() throws IOException {
     configWriter().writeModulesLoad();
     for (String module : HostTuningRenderer.MODULES) {
-      commands.require("load kernel module " + module, "modprobe", module);
+      ports.kernel().loadModule(module);
     }
   }
 
   private void applySysctls() throws IOException {
-    commands.require("apply sysctls", "sysctl", "--system");
+    ports.kernel().applySysctlPresets();
   }
 
   /**
@@ -507,7 +507,7 @@ public final class Node {
 
   /** Sets up the shared LocalDNS network of {@code goal} (dummy interface and address). */
   public void setUpLocalDnsNetwork(MachineGoalState goal) throws IOException {
-    new LocalDnsNetwork(commands).ensure(goal.nodeStart().localDns());
+    new LocalDnsNetwork(ports.network()).ensure(goal.nodeStart().localDns());
   }
 
   private NodeRoot prepareLocked() throws Exception {

@@ -13,7 +13,7 @@ import java.util.Objects;
  *     cgroup's process list) is repeated while waiting; the probes are local and cheap, so a short
  *     interval sees readiness early without loading the host
  * @param probe how long one health probe may take
- * @param command how long a host command ({@code ip}, {@code modprobe}, {@code sysctl}) may take
+ * @param command how long a host command of the stack's own ({@code nvidia-ctk}) may take
  * @param imageImport how long importing one image archive may take
  */
 public record NodeTimeouts(

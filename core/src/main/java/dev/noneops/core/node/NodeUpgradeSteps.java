@@ -151,12 +151,11 @@ final class NodeUpgradeSteps implements UpgradeSteps {
    */
   @Override
   public void cleanHostNetworking(Optional<LocalDnsInterface> recordedTarget) throws IOException {
-    HostCommands commands = new HostCommands(ports.commands(), node.params().overrides().timeouts().command());
     Set<String> interfaces = new LinkedHashSet<>();
     interfaces.add(target.get().nodeStart().localDns().interfaceName());
     interfaces.add(applied.get().nodeStart().localDns().interfaceName());
     recordedTarget.ifPresent(dns -> interfaces.add(dns.name()));
-    LocalDnsNetwork network = new LocalDnsNetwork(commands);
+    LocalDnsNetwork network = new LocalDnsNetwork(ports.network());
     for (String ifName : interfaces) {
       if (network.remove(ifName) == LocalDnsNetwork.Removal.NOT_A_DUMMY) {
         node.params().log().atWarn().addKeyValue("interface", ifName)

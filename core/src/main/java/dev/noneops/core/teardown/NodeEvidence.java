@@ -9,6 +9,7 @@ import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.files.FileMeta;
 import dev.noneops.ports.files.HostFiles;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -50,15 +51,17 @@ final class NodeEvidence {
     }
     VersionVerifier verifier = new VersionVerifier(files, layout);
     for (String name : entries()) {
-      if (!VersionNames.isSafe(name) || name.startsWith(".")) {
-        continue;
-      }
-      Optional<FileMeta> entry = files.lstat(layout.root().resolve(name));
-      if (entry.isPresent() && entry.get().isDirectory() && verifier.manifest(name).isPresent()) {
+      if (VersionNames.isSafe(name) && !name.startsWith(".") && isDirectory(layout.root().resolve(name))
+          && verifier.manifest(name).isPresent()) {
         found.add("version " + name + " with its manifest");
       }
     }
     return found;
+  }
+
+  /** Whether {@code path} is a directory itself (a file of the layout, such as the journal, is no version). */
+  private boolean isDirectory(Path path) throws IOException {
+    return files.lstat(path).map(FileMeta::isDirectory).orElse(false);
   }
 
   boolean any() throws IOException {

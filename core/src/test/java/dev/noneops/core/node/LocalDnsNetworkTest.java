@@ -4,123 +4,125 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.core.goalstate.LocalDnsSpec;
-import dev.noneops.ports.commands.Command;
-import dev.noneops.ports.commands.CommandResult;
-import dev.noneops.ports.commands.CommandRunner;
-import java.time.Duration;
+import dev.noneops.ports.Errno;
+import dev.noneops.ports.HostIOException;
+import dev.noneops.ports.network.HostNetwork;
+import dev.noneops.ports.network.NetworkLink;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * The LocalDNS interface is set up and removed idempotently, in as few {@code ip} commands as the
- * host's state allows; only a dummy interface is ever removed.
+ * The LocalDNS interface is set up and removed idempotently, in as few changes to the host's
+ * links as their state allows; only a dummy interface is ever given the address or removed.
  */
 class LocalDnsNetworkTest {
-  private final IpOnLinks ip = new IpOnLinks();
-  private final LocalDnsNetwork network = new LocalDnsNetwork(new HostCommands(ip, Duration.ofSeconds(5)));
+  private final RecordingLinks links = new RecordingLinks();
+  private final LocalDnsNetwork network = new LocalDnsNetwork(links);
   private final LocalDnsSpec dns = spec("localdns0");
 
   @Test
-  void aMissingInterfaceIsCreatedAddressedAndBroughtUpInThreeCommands() throws Exception {
+  void aMissingInterfaceIsCreatedAddressedAndBroughtUpInThreeChanges() throws Exception {
     network.ensure(dns);
 
-    assertThat(ip.run).containsExactly(
-        "ip link add " + dns.interfaceName() + " type dummy",
-        "ip addr replace " + dns.bindAddress() + "/32 dev " + dns.interfaceName(),
-        "ip link set " + dns.interfaceName() + " up");
-    assertThat(ip.links).containsOnlyKeys(dns.interfaceName());
+    assertThat(links.calls).containsExactly(
+        "addDummyLink " + dns.interfaceName(),
+        "assignAddress " + dns.interfaceName() + " " + dns.bindAddress() + "/32",
+        "setUp " + dns.interfaceName());
+    assertThat(links.links).containsOnlyKeys(dns.interfaceName());
   }
 
   @Test
-  void anExistingInterfaceIsKeptAndItsAddressReplacedNotAddedTwice() throws Exception {
+  void anExistingInterfaceIsKeptAndItsAddressAssignedAgain() throws Exception {
     network.ensure(dns);
-    ip.run.clear();
+    links.calls.clear();
 
     network.ensure(dns);
 
-    assertThat(ip.run).containsExactly(
-        "ip link add " + dns.interfaceName() + " type dummy",
-        "ip -j -d link show dev " + dns.interfaceName(),
-        "ip addr replace " + dns.bindAddress() + "/32 dev " + dns.interfaceName(),
-        "ip link set " + dns.interfaceName() + " up");
+    assertThat(links.calls).containsExactly(
+        "addDummyLink " + dns.interfaceName(),
+        "link " + dns.interfaceName(),
+        "assignAddress " + dns.interfaceName() + " " + dns.bindAddress() + "/32",
+        "setUp " + dns.interfaceName());
   }
 
   @Test
   void aLinkOfTheNameThatIsNotADummyIsRefusedAndGetsNoAddress() {
-    ip.links.put(dns.interfaceName(), "bridge");
+    links.links.put(dns.interfaceName(), "bridge");
 
     assertThatThrownBy(() -> network.ensure(dns))
         .isInstanceOf(NodeException.class)
         .hasMessageContaining(dns.interfaceName())
         .hasMessageContaining("bridge");
-    assertThat(ip.run).noneMatch(c -> c.startsWith("ip addr") || c.startsWith("ip link set"));
+    assertThat(links.calls).noneMatch(c -> c.startsWith("assignAddress") || c.startsWith("setUp"));
   }
 
   @Test
-  void anInterfaceThatCannotBeCreatedIsAnErrorNamingIt() {
-    ip.refuseAdd = true;
+  void anInterfaceThatCannotBeCreatedIsTheHostsErrorNamingIt() {
+    links.refuseAdd = true;
 
     assertThatThrownBy(() -> network.ensure(dns))
-        .isInstanceOf(CommandFailedException.class)
-        .hasMessageContaining("create LocalDNS interface " + dns.interfaceName())
-        .hasMessageContaining("Unknown device type");
+        .isInstanceOfSatisfying(HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.EOPNOTSUPP))
+        .hasMessageContaining(dns.interfaceName());
+    assertThat(links.calls).noneMatch(c -> c.startsWith("assignAddress") || c.startsWith("setUp"));
   }
 
   @Test
-  void anInterfaceNameLinuxWouldRejectIsRefusedBeforeAnyCommand() {
+  void anInterfaceNameLinuxWouldRejectIsRefusedBeforeTheHostIsAsked() {
     LocalDnsSpec bad = spec("name with spaces");
 
     assertThatThrownBy(() -> network.ensure(bad)).isInstanceOf(NodeException.class).hasMessageContaining("'name with spaces'");
-    assertThat(ip.run).isEmpty();
+    assertThat(links.calls).isEmpty();
   }
 
   @Test
-  void removingAPresentDummyInterfaceLooksItUpThenDeletesIt() throws Exception {
+  void removingAPresentDummyInterfaceReadsItThenDeletesIt() throws Exception {
     network.ensure(dns);
-    ip.run.clear();
+    links.calls.clear();
 
     assertThat(network.remove(dns.interfaceName())).isEqualTo(LocalDnsNetwork.Removal.REMOVED);
 
-    assertThat(ip.run).containsExactly("ip -j -d link show dev " + dns.interfaceName(), "ip link delete dev " + dns.interfaceName());
-    assertThat(ip.links).isEmpty();
+    assertThat(links.calls).containsExactly("link " + dns.interfaceName(), "deleteLink " + dns.interfaceName());
+    assertThat(links.links).isEmpty();
   }
 
   @Test
   void removingAnAbsentInterfaceSucceeds() throws Exception {
     assertThat(network.remove(dns.interfaceName())).isEqualTo(LocalDnsNetwork.Removal.ABSENT);
 
-    assertThat(ip.run).containsExactly("ip -j -d link show dev " + dns.interfaceName());
+    assertThat(links.calls).containsExactly("link " + dns.interfaceName());
   }
 
   @Test
   void aLinkOfTheNameThatIsNotADummyIsNeverDeleted() throws Exception {
-    ip.links.put(dns.interfaceName(), "bridge");
+    links.links.put(dns.interfaceName(), "bridge");
 
     assertThat(network.remove(dns.interfaceName())).isEqualTo(LocalDnsNetwork.Removal.NOT_A_DUMMY);
 
-    assertThat(ip.run).containsExactly("ip -j -d link show dev " + dns.interfaceName());
-    assertThat(ip.links).containsKey(dns.interfaceName());
+    assertThat(links.calls).containsExactly("link " + dns.interfaceName());
+    assertThat(links.links).containsKey(dns.interfaceName());
   }
 
   @Test
   void aLinkWithoutAKindIsNeverDeleted() throws Exception {
-    ip.links.put(dns.interfaceName(), "");
+    links.links.put(dns.interfaceName(), "");
 
     assertThat(network.remove(dns.interfaceName())).isEqualTo(LocalDnsNetwork.Removal.NOT_A_DUMMY);
-    assertThat(ip.links).containsKey(dns.interfaceName());
+    assertThat(links.links).containsKey(dns.interfaceName());
   }
 
   @Test
-  void anInterfaceThatStaysAfterDeleteIsAnError() throws Exception {
+  void anInterfaceThatCannotBeDeletedIsTheHostsError() throws Exception {
     network.ensure(dns);
-    ip.refuseDelete = true;
+    links.refuseDelete = true;
 
     assertThatThrownBy(() -> network.remove(dns.interfaceName()))
-        .isInstanceOf(CommandFailedException.class)
-        .hasMessageContaining("delete LocalDNS interface " + dns.interfaceName());
+        .isInstanceOfSatisfying(HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.EPERM))
+        .hasMessageContaining(dns.interfaceName());
+    assertThat(links.links).containsKey(dns.interfaceName());
   }
 
   private static LocalDnsSpec spec(String interfaceName) {
@@ -128,55 +130,56 @@ class LocalDnsNetworkTest {
         "10.0.0.10", List.of("1.1.1.1"));
   }
 
-  /** {@code ip link}/{@code ip addr} over a set of link names, recording every command. */
-  private static final class IpOnLinks implements CommandRunner {
-    final List<String> run = new ArrayList<>();
-    /** Link name to kind ("" for a link without one, as a physical NIC). */
+  /** Links by name and kind ("" for a link without one, as a physical NIC), recording every call. */
+  private static final class RecordingLinks implements HostNetwork {
+    final List<String> calls = new ArrayList<>();
     final Map<String, String> links = new LinkedHashMap<>();
     boolean refuseAdd;
     boolean refuseDelete;
 
     @Override
-    public CommandResult run(Command command) {
-      List<String> a = command.argv();
-      run.add(String.join(" ", a));
-      if (a.size() == 7 && a.subList(1, 6).equals(List.of("-j", "-d", "link", "show", "dev"))) {
-        String kind = links.get(a.get(6));
-        if (kind == null) {
-          return fail("Device \"" + a.get(6) + "\" does not exist.");
-        }
-        String linkinfo = kind.isEmpty() ? "" : ",\"linkinfo\":{\"info_kind\":\"" + kind + "\"}";
-        return new CommandResult(0, "[{\"ifindex\":3,\"ifname\":\"" + a.get(6) + "\"" + linkinfo + "}]\n", "", false);
+    public Optional<NetworkLink> link(String name) {
+      calls.add("link " + name);
+      return Optional.ofNullable(links.get(name)).map(kind -> new NetworkLink(name, kind, false, List.of()));
+    }
+
+    @Override
+    public void addDummyLink(String name) throws HostIOException {
+      calls.add("addDummyLink " + name);
+      if (refuseAdd) {
+        throw new HostIOException(Errno.EOPNOTSUPP, "add dummy link", name);
       }
-      String verb = a.get(1) + " " + a.get(2);
-      switch (verb) {
-        case "link add":
-          if (refuseAdd) {
-            return fail("Error: Unknown device type.");
-          }
-          return links.putIfAbsent(a.get(3), a.get(5)) == null ? ok() : fail("RTNETLINK answers: File exists");
-        case "link show":
-          return links.containsKey(a.get(4)) ? ok() : fail("Device \"" + a.get(4) + "\" does not exist.");
-        case "link delete":
-          if (refuseDelete) {
-            return fail("RTNETLINK answers: Operation not permitted");
-          }
-          return links.remove(a.get(4)) != null ? ok() : fail("Cannot find device \"" + a.get(4) + "\"");
-        case "addr replace":
-          return links.containsKey(a.get(5)) ? ok() : fail("Cannot find device \"" + a.get(5) + "\"");
-        case "link set":
-          return links.containsKey(a.get(3)) ? ok() : fail("Cannot find device \"" + a.get(3) + "\"");
-        default:
-          return fail("unexpected command " + a);
+      if (links.putIfAbsent(name, NetworkLink.DUMMY) != null) {
+        throw new HostIOException(Errno.EEXIST, "add dummy link", name);
       }
     }
 
-    private static CommandResult ok() {
-      return new CommandResult(0, "", "", false);
+    @Override
+    public void assignAddress(String link, String address) throws HostIOException {
+      calls.add("assignAddress " + link + " " + address);
+      existing("assign", link);
     }
 
-    private static CommandResult fail(String stderr) {
-      return new CommandResult(2, "", stderr + "\n", false);
+    @Override
+    public void setUp(String link) throws HostIOException {
+      calls.add("setUp " + link);
+      existing("set up link", link);
+    }
+
+    @Override
+    public void deleteLink(String name) throws HostIOException {
+      calls.add("deleteLink " + name);
+      if (refuseDelete) {
+        throw new HostIOException(Errno.EPERM, "delete link", name);
+      }
+      existing("delete link", name);
+      links.remove(name);
+    }
+
+    private void existing(String operation, String name) throws HostIOException {
+      if (!links.containsKey(name)) {
+        throw new HostIOException(Errno.ENODEV, operation, name);
+      }
     }
   }
 }

@@ -12,7 +12,8 @@ import java.util.Set;
  * A start job of a {@code Type=notify} service is {@link JobResult#DONE} once the service reported
  * ready. Calls about a unit systemd does not know raise {@link SystemdException} of kind
  * {@link SystemdException.Kind#NO_SUCH_UNIT} ({@link #status} instead reports
- * {@link LoadState#NOT_FOUND}).
+ * {@link LoadState#NOT_FOUND}). Failures are unchecked {@link SystemdException}s, unlike the other
+ * ports' checked {@code HostIOException}s (the package {@code dev.noneops.ports} says why).
  */
 public interface Systemd {
 

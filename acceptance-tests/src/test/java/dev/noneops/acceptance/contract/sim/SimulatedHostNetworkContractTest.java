@@ -1,0 +1,24 @@
+package dev.noneops.acceptance.contract.sim;
+
+import dev.noneops.ports.network.HostNetwork;
+import dev.noneops.testkit.SimulatedHost;
+import dev.noneops.testkit.contract.HostNetworkContract;
+
+class SimulatedHostNetworkContractTest extends HostNetworkContract {
+  private final SimulatedHost host = SimulatedHost.create();
+
+  @Override
+  protected HostNetwork network() {
+    return host.ports().network();
+  }
+
+  @Override
+  protected void addLinkOfKind(String name, String kind) {
+    host.kernel().seedLink(name, kind);
+  }
+
+  @Override
+  protected boolean makesDummyLinks() {
+    return true;
+  }
+}

@@ -1,0 +1,118 @@
+package dev.noneops.hostfs.network;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.noneops.hostfs.commands.CommandErrors;
+import dev.noneops.ports.Errno;
+import dev.noneops.ports.HostIOException;
+import dev.noneops.ports.commands.Command;
+import dev.noneops.ports.commands.CommandResult;
+import dev.noneops.ports.commands.CommandRunner;
+import dev.noneops.ports.network.HostNetwork;
+import dev.noneops.ports.network.NetworkLink;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * {@link HostNetwork} over iproute2, run through a {@link CommandRunner} (so a runner that enters
+ * another network namespace moves the whole port there): {@code ip -j -d addr show dev} reads a
+ * link (its kind is {@code linkinfo.info_kind}), {@code ip link add ... type dummy},
+ * {@code ip addr replace}, {@code ip link set dev ... up} and {@code ip link delete dev} change
+ * it. A failure's errno is the one {@code ip}'s error line names.
+ */
+public final class IpHostNetwork implements HostNetwork {
+  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.@+-]{1,15}");
+  private static final Pattern ADDRESS = Pattern.compile("[0-9A-Fa-f:.]+/[0-9]{1,3}");
+  private static final Pattern NO_DEVICE = Pattern.compile("does not exist|Cannot find device");
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final CommandRunner commands;
+  private final Duration timeout;
+
+  public IpHostNetwork(CommandRunner commands, Duration timeout) {
+    this.commands = Objects.requireNonNull(commands, "commands");
+    this.timeout = Objects.requireNonNull(timeout, "timeout");
+  }
+
+  @Override
+  public Optional<NetworkLink> link(String name) throws IOException {
+    Command show = Command.of(timeout, "ip", "-j", "-d", "addr", "show", "dev", requireName(name));
+    CommandResult shown = commands.run(show);
+    if (shown.succeeded()) {
+      return Optional.of(parse(name, shown.stdout()));
+    }
+    if (!shown.timedOut() && NO_DEVICE.matcher(shown.stderr()).find()) {
+      return Optional.empty();
+    }
+    throw CommandErrors.of("show link", name, show, shown);
+  }
+
+  @Override
+  public void addDummyLink(String name) throws IOException {
+    require("add dummy link", name, "ip", "link", "add", requireName(name), "type", NetworkLink.DUMMY);
+  }
+
+  @Override
+  public void assignAddress(String link, String address) throws IOException {
+    if (address == null || !ADDRESS.matcher(address).matches()) {
+      throw new IllegalArgumentException("not an address in CIDR notation: '" + address + "'");
+    }
+    require("assign " + address + " to", link, "ip", "addr", "replace", address, "dev", requireName(link));
+  }
+
+  @Override
+  public void setUp(String link) throws IOException {
+    require("set up link", link, "ip", "link", "set", "dev", requireName(link), "up");
+  }
+
+  @Override
+  public void deleteLink(String name) throws IOException {
+    require("delete link", name, "ip", "link", "delete", "dev", requireName(name));
+  }
+
+  private void require(String operation, String target, String... argv) throws IOException {
+    Command command = Command.of(timeout, argv);
+    CommandResult result = commands.run(command);
+    if (!result.succeeded()) {
+      throw CommandErrors.of(operation, target, command, result);
+    }
+  }
+
+  private static String requireName(String name) {
+    if (name == null || !NAME.matcher(name).matches() || name.equals(".") || name.equals("..")) {
+      throw new IllegalArgumentException("not a Linux interface name: '" + name + "'");
+    }
+    return name;
+  }
+
+  /** The link in {@code ip -j -d addr show dev}'s answer: one object with its flags, linkinfo and addr_info. */
+  private static NetworkLink parse(String name, String json) throws HostIOException {
+    JsonNode links;
+    try {
+      links = JSON.readTree(json);
+    } catch (JsonProcessingException e) {
+      throw new HostIOException(Errno.EIO, "show link", name, "'ip -j -d addr show' answered no JSON: " + e.getOriginalMessage(), e);
+    }
+    if (links == null || !links.isArray() || links.size() != 1) {
+      throw new HostIOException(Errno.EIO, "show link", name, "'ip -j -d addr show' answered " + json.strip(), null);
+    }
+    JsonNode link = links.get(0);
+    boolean up = false;
+    for (JsonNode flag : link.path("flags")) {
+      up |= flag.asText().equals("UP");
+    }
+    List<String> addresses = new ArrayList<>();
+    for (JsonNode address : link.path("addr_info")) {
+      if (address.hasNonNull("local") && address.hasNonNull("prefixlen")) {
+        addresses.add(address.get("local").asText() + "/" + address.get("prefixlen").asInt());
+      }
+    }
+    return new NetworkLink(link.path("ifname").asText(name), link.path("linkinfo").path("info_kind").asText(""), up, addresses);
+  }
+}
