@@ -2,21 +2,15 @@ package dev.noneops.acceptance.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.noneops.cli.DemoRunner;
+import dev.noneops.demo.DemoRunner;
 import dev.noneops.cli.ExitCode;
-import dev.noneops.testkit.demo.LifecycleDemo;
+import dev.noneops.demo.LifecycleDemo;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
 
 /** {@code noneops demo --simulated} tells the whole story and succeeds. */
 class DemoOnSimulatedHostTest {
-
-  @Test
-  void theTestkitRegistersTheDemoForTheCli() {
-    assertThat(ServiceLoader.load(DemoRunner.class).findFirst()).containsInstanceOf(LifecycleDemo.class);
-  }
 
   @Test
   void theSimulatedStoryRunsEveryStepAndLeavesTheHostAsItWas() throws Exception {

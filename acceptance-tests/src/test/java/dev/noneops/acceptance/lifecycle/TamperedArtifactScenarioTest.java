@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.noneops.core.goalstate.Artifact;
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.install.InstallException;
-import dev.noneops.testkit.download.TarGz;
+import dev.noneops.testkit.artifacts.TarGz;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

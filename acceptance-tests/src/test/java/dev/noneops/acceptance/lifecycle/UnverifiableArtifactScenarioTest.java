@@ -7,7 +7,7 @@ import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.goalstate.Artifact;
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.testkit.download.SimArtifactRepository;
-import dev.noneops.testkit.download.TarGz;
+import dev.noneops.testkit.artifacts.TarGz;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;

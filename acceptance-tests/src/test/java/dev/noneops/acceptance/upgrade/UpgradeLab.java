@@ -21,7 +21,7 @@ import dev.noneops.testkit.health.SimHealthProbes;
 import dev.noneops.testkit.SimulatedHost;
 import dev.noneops.testkit.artifacts.UpstreamChecksums;
 import dev.noneops.testkit.download.SimArtifactRepository;
-import dev.noneops.testkit.download.TarGz;
+import dev.noneops.testkit.artifacts.TarGz;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.host.SimHostFacts;
 import java.io.IOException;
