@@ -1,5 +1,6 @@
 package dev.noneops.demo;
 
+import dev.noneops.cli.BuildVersionProvider;
 import dev.noneops.cli.ExitCode;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -15,7 +16,8 @@ import picocli.CommandLine.Spec;
  * prune and a teardown. As root it runs on a sandboxed real systemd with artifacts served
  * locally; otherwise (or with {@code --simulated}) on the simulated host, and says so.
  */
-@Command(name = "noneops demo", mixinStandardHelpOptions = true, description = {
+@Command(name = "noneops demo", mixinStandardHelpOptions = true, versionProvider = BuildVersionProvider.class,
+    usageHelpAutoWidth = true, description = {
     "Tell the node's whole lifecycle on this machine with no real node: as root on a sandboxed",
     "real systemd with locally served artifacts (real containerd from Debian's package), else on",
     "the simulated host. Prints each step, its outcome and duration, and a summary table; leaves",
