@@ -13,7 +13,7 @@ import java.util.TreeMap;
  * (chmod, chown, being renamed) sets the change time only. Reading changes neither.
  */
 final class Inode {
-  final SimFilesystem fs;
+  final SimSuperblock fs;
   final long ino;
   final FileType type;
   final String linkTarget;
@@ -38,7 +38,7 @@ final class Inode {
   final TreeMap<String, Inode> entries;
   TreeMap<String, Inode> durableEntries;
 
-  Inode(SimFilesystem fs, FileType type, int mode, int uid, int gid, String linkTarget, int deviceMajor, int deviceMinor) {
+  Inode(SimSuperblock fs, FileType type, int mode, int uid, int gid, String linkTarget, int deviceMajor, int deviceMinor) {
     this.fs = fs;
     this.ino = fs.nextInode();
     this.type = type;

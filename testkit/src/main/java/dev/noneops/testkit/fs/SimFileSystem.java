@@ -62,7 +62,7 @@ public final class SimFileSystem {
   private final List<SimMount> mounts = new ArrayList<>();
   private final Map<Inode, Object> locks = new IdentityHashMap<>();
   private final ChangeClock changeClock;
-  private final SimFilesystem rootFs;
+  private final SimSuperblock rootFs;
   private long nextMountId = 21;
   private int nextAnonMinor = 40;
   private long tempCounter;
@@ -79,7 +79,7 @@ public final class SimFileSystem {
   public SimFileSystem(PortGate gate, LongSupplier wallNanos) {
     this.gate = gate;
     this.changeClock = new ChangeClock(wallNanos);
-    this.rootFs = new SimFilesystem(8, 1, "ext4", false, changeClock);
+    this.rootFs = new SimSuperblock(8, 1, "ext4", false, changeClock);
     mounts.add(new SimMount(nextMountId++, 1, rootFs, rootFs.root, "/", "/", "ext4", "/dev/sda1", false, true));
   }
 
@@ -838,7 +838,7 @@ public final class SimFileSystem {
       throw new HostIOException(Errno.ENOTDIR, "mount", at.toString());
     }
     boolean tmpfs = kind == MountKind.TMPFS;
-    SimFilesystem fs = new SimFilesystem(0, nextAnonMinor++, fsType, tmpfs, changeClock);
+    SimSuperblock fs = new SimSuperblock(0, nextAnonMinor++, fsType, tmpfs, changeClock);
     SimMount m =
         new SimMount(nextMountId++, l.mount().id, fs, fs.root, "/", l.path(), fsType, source, readOnly, kind != MountKind.DISK);
     mounts.add(m);
@@ -939,7 +939,7 @@ public final class SimFileSystem {
    */
   public void crash() {
     locks.clear();
-    Map<SimFilesystem, Boolean> reverted = new HashMap<>();
+    Map<SimSuperblock, Boolean> reverted = new HashMap<>();
     for (Iterator<SimMount> it = mounts.iterator(); it.hasNext(); ) {
       SimMount m = it.next();
       if (!m.survivesReboot) {

@@ -7,7 +7,7 @@ package dev.noneops.testkit.fs;
 final class SimMount {
   final long id;
   final long parentId;
-  final SimFilesystem fs;
+  final SimSuperblock fs;
   final Inode root;
   final String rootInFs;
   final String mountPoint;
@@ -20,7 +20,7 @@ final class SimMount {
   SimMount(
       long id,
       long parentId,
-      SimFilesystem fs,
+      SimSuperblock fs,
       Inode root,
       String rootInFs,
       String mountPoint,

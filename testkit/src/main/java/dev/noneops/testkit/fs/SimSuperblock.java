@@ -3,10 +3,10 @@ package dev.noneops.testkit.fs;
 import dev.noneops.ports.files.FileType;
 
 /**
- * One simulated filesystem (a disk partition or a tmpfs): a device number, an inode counter and
+ * The superblock of one simulated filesystem (a disk partition or a tmpfs): a device number, an inode counter and
  * a root directory. A tmpfs keeps nothing across a crash.
  */
-final class SimFilesystem {
+final class SimSuperblock {
   final int major;
   final int minor;
   final String type;
@@ -15,7 +15,7 @@ final class SimFilesystem {
   private long nextInode = 2;
   Inode root;
 
-  SimFilesystem(int major, int minor, String type, boolean tmpfs, ChangeClock changeClock) {
+  SimSuperblock(int major, int minor, String type, boolean tmpfs, ChangeClock changeClock) {
     this.major = major;
     this.minor = minor;
     this.type = type;
