@@ -571,6 +571,15 @@ public final class SimFileSystem {
   }
 
   /**
+   * While {@code coarse}, every change gets the same change and modification time as the change
+   * before it, as changes within one tick of a coarse filesystem clock do (a kernel or filesystem
+   * without fine-grained timestamps); otherwise every change gets a later time than the one before.
+   */
+  public void coarseTimestamps(boolean coarse) {
+    changeClock.coarse(coarse);
+  }
+
+  /**
    * Media corruption of a regular file (following symlinks): its content becomes {@code content}
    * while every piece of metadata (size, inode, mode, owner, change and modification times) stays
    * as it was, both in the running system and durably. No system call can do this; a failing
