@@ -8,6 +8,7 @@ import dev.noneops.core.upgrade.UpgradeFailedException;
 import dev.noneops.ports.files.HostFiles;
 import dev.noneops.testkit.SimulatedHost;
 import dev.noneops.testkit.gate.SimulatedCrash;
+import dev.noneops.testkit.node.SimulatedNode;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -40,24 +41,24 @@ import org.junit.jupiter.api.Test;
  * parallel, each on its own simulated host.
  */
 class CrashPointSuiteTest {
-  private static final AgentConfig V1 = UpgradeLab.config("1.31.2", "2.0.4", "blue");
-  private static final AgentConfig V2 = UpgradeLab.config("1.31.3", "2.1.1", "green");
+  private static final AgentConfig V1 = SimulatedNode.config("1.31.2", "2.0.4", "blue");
+  private static final AgentConfig V2 = SimulatedNode.config("1.31.3", "2.1.1", "green");
 
   /** One caller sequence to crash in. */
-  private record Scenario(String name, Consumer<UpgradeLab> arrange, Consumer<UpgradeLab> run) {}
+  private record Scenario(String name, Consumer<SimulatedNode> arrange, Consumer<SimulatedNode> run) {}
 
   /** What one crash left: where it was, the invariant violations at that instant, and the surviving disk. */
   private record Crash(String where, List<String> atCrash, HostImage survivor) {}
 
   @Test
   void everyCrashPointOfUpgradeRollbackCommitAndRecoveryRecovers() throws Exception {
-    UpgradeLab reference = new UpgradeLab();
+    SimulatedNode reference = new SimulatedNode();
     reference.bootstrap(V1);
     reference.driftOwnedFiles();
     reference.host.crash();
     HostImage base = HostImage.capture(reference.host);
     Map<String, String> previousFiles = boot(base, true).sharedFiles();
-    UpgradeLab targetLab = boot(base, true);
+    SimulatedNode targetLab = boot(base, true);
     succeed(targetLab);
     UpgradeInvariants invariants =
         new UpgradeInvariants(V1, V2, previousFiles, targetLab.sharedFiles(), reference.versionOf(V1), reference.versionOf(V2));
@@ -107,7 +108,7 @@ class CrashPointSuiteTest {
 
   /** How many crash points the scenario passes when nothing crashes. */
   private static long crashPoints(HostImage base, Scenario scenario) {
-    UpgradeLab lab = boot(base, true);
+    SimulatedNode lab = boot(base, true);
     scenario.arrange().accept(lab);
     long before = lab.host.journal().crashPointCount();
     scenario.run().accept(lab);
@@ -126,7 +127,7 @@ class CrashPointSuiteTest {
     while (i < expected.size() && i < actual.size() && expected.get(i).equals(actual.get(i))) {
       i++;
     }
-    UpgradeLab lab = boot(base, true);
+    SimulatedNode lab = boot(base, true);
     other.arrange().accept(lab);
     long before = lab.host.journal().crashPointCount();
     lab.host.faults().crashAtMutatingCall(i + 1);
@@ -137,7 +138,7 @@ class CrashPointSuiteTest {
   }
 
   private static List<String> mutatingCalls(HostImage base, Scenario scenario) {
-    UpgradeLab lab = boot(base, true);
+    SimulatedNode lab = boot(base, true);
     scenario.arrange().accept(lab);
     int before = lab.host.journal().calls().size();
     scenario.run().accept(lab);
@@ -147,7 +148,7 @@ class CrashPointSuiteTest {
   }
 
   private static Crash crashAt(HostImage base, Scenario scenario, long k) {
-    UpgradeLab lab = boot(base, true);
+    SimulatedNode lab = boot(base, true);
     scenario.arrange().accept(lab);
     lab.host.faults().crashAtCrashPoint(k);
     if (!crashes(() -> scenario.run().accept(lab))) {
@@ -163,7 +164,7 @@ class CrashPointSuiteTest {
    * through one representative: crashing the others at the same calls exercises nothing new.
    */
   private static List<String> recoveryTrajectory(HostImage survivor) {
-    UpgradeLab lab = boot(survivor, false);
+    SimulatedNode lab = boot(survivor, false);
     AgentConfig applied = lab.applied().orElseThrow();
     long before = lab.host.journal().calls().size();
     lab.node(applied).recoverUpgrade(applied);
@@ -176,7 +177,7 @@ class CrashPointSuiteTest {
   private static final String TEMP_NAME = java.util.regex.Pattern.quote(HostFiles.TEMP_PREFIX) + "[^/,\\]]*";
 
   private static Crash crashRecoveryAt(HostImage survivor, long m) {
-    UpgradeLab lab = boot(survivor, false);
+    SimulatedNode lab = boot(survivor, false);
     AgentConfig applied = lab.applied().orElseThrow();
     lab.host.faults().crashAtMutatingCall(m);
     if (!crashes(() -> lab.node(applied).recoverUpgrade(applied))) {
@@ -218,7 +219,7 @@ class CrashPointSuiteTest {
 
     /** The violations of one surviving state: at the crash, then after recovering it. */
     private List<String> check(HostImage image) {
-      UpgradeLab lab = boot(image, false);
+      SimulatedNode lab = boot(image, false);
       List<String> out = new ArrayList<>();
       invariants.currentIsValid(lab).forEach(v -> out.add("at the crash: " + v));
       AgentConfig applied = lab.applied().orElseThrow();
@@ -243,10 +244,10 @@ class CrashPointSuiteTest {
   }
 
   /** A host started from {@code image} as after a boot: the enabled units come up; with {@code artifacts}, V2's are published. */
-  private static UpgradeLab boot(HostImage image, boolean artifacts) {
+  private static SimulatedNode boot(HostImage image, boolean artifacts) {
     SimulatedHost host = image.newHost();
     host.systemd().bootEnabledUnits();
-    UpgradeLab lab = new UpgradeLab(host);
+    SimulatedNode lab = new SimulatedNode(host);
     if (artifacts) {
       lab.publish(V2);
     }
@@ -254,7 +255,7 @@ class CrashPointSuiteTest {
   }
 
   /** The caller of a successful upgrade: upgrade, persist the applied config, commit. */
-  private static void succeed(UpgradeLab lab) {
+  private static void succeed(SimulatedNode lab) {
     Node node = lab.node(V2, Optional.of(V1));
     node.upgrade();
     lab.persistApplied(V2);
@@ -262,13 +263,13 @@ class CrashPointSuiteTest {
   }
 
   /** The caller of a successful upgrade that then prunes the previous version. */
-  private static void succeedAndPrune(UpgradeLab lab) {
+  private static void succeedAndPrune(SimulatedNode lab) {
     succeed(lab);
     lab.node(V2).pruneVersions();
   }
 
   /** The caller of an upgrade that fails and rolls back. */
-  private static void failAndRollBack(UpgradeLab lab) {
+  private static void failAndRollBack(SimulatedNode lab) {
     try {
       lab.node(V2, Optional.of(V1)).upgrade();
       throw new AssertionError("the upgrade to a kubelet that never gets ready succeeded");

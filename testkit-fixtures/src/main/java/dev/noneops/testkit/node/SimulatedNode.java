@@ -1,4 +1,4 @@
-package dev.noneops.acceptance.upgrade;
+package dev.noneops.testkit.node;
 
 import dev.noneops.core.applied.AppliedConfigStore;
 import dev.noneops.core.config.AgentConfig;
@@ -30,42 +30,47 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Set;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.helpers.NOPLogger;
 
 /**
- * A simulated host with a running none node, configurations to upgrade between, and their
- * artifacts published in the simulated repository: the stage every upgrade suite plays on.
+ * A none node on a {@link SimulatedHost}, for suites: configurations to bootstrap and upgrade
+ * between, their artifacts published in the simulated repository, nodes bound to them (with a
+ * kubelet that never gets ready in chosen versions, or units that fail to start), the applied
+ * configuration, and what a crash left (the active version and the shared files, read from the
+ * simulated disk).
  */
-final class UpgradeLab {
+public final class SimulatedNode {
   /** A self-signed EC certificate (CN=test-cluster-ca), PEM, base64. */
-  static final String CA_BASE64 = "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUJpakNDQVRHZ0F3SUJBZ0lVQ1l0L3pheWM3TjJqNUZzQTBoYmRjVUF5T29Nd0NnWUlLb1pJemowRUF3SXcKR2pFWU1CWUdBMVVFQXd3UGRHVnpkQzFqYkhWemRHVnlMV05oTUNBWERUSTJNVEV6TURFd016UTBNbG9ZRHpJeApNall4TVRBMk1UQXpORFF5V2pBYU1SZ3dGZ1lEVlFRRERBOTBaWE4wTFdOc2RYTjBaWEl0WTJFd1dUQVRCZ2NxCmhrak9QUUlCQmdncWhrak9QUU1CQndOQ0FBUlFuQlFQQzlWaVF6dml4V0dlVHpCMFg2b2Z5dE05QWNSdDBsSWMKQXN3RjlaVGFsOWl0QnBzOWErWlU5cHRzMkMxZ2hJT0kzenBrUW5oUmVBaldhb2JzbzFNd1VUQWRCZ05WSFE0RQpGZ1FVSkRGUkQ1YjJvckhNRk01c2poQkIvM0R0TFkwd0h3WURWUjBqQkJnd0ZvQVVKREZSRDViMm9ySE1GTTVzCmpoQkIvM0R0TFkwd0R3WURWUjBUQVFIL0JBVXdBd0VCL3pBS0JnZ3Foa2pPUFFRREFnTkhBREJFQWlCYm9WTDMKU0xvZE1wMFNtNE1MS0xnbW9RMU1qVVpoaTI0T3JUNk1Ea0tJUHdJZ1lWdk15cFN0S2xoT25OaEEyV2dtalZFUwo2TnVYWUNKRzd1Z0pKUHlSdU5jPQotLS0tLUVORCBDRVJUSUZJQ0FURS0tLS0tCg==";
+  public static final String CA_BASE64 = "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUJpakNDQVRHZ0F3SUJBZ0lVQ1l0L3pheWM3TjJqNUZzQTBoYmRjVUF5T29Nd0NnWUlLb1pJemowRUF3SXcKR2pFWU1CWUdBMVVFQXd3UGRHVnpkQzFqYkhWemRHVnlMV05oTUNBWERUSTJNVEV6TURFd016UTBNbG9ZRHpJeApNall4TVRBMk1UQXpORFF5V2pBYU1SZ3dGZ1lEVlFRRERBOTBaWE4wTFdOc2RYTjBaWEl0WTJFd1dUQVRCZ2NxCmhrak9QUUlCQmdncWhrak9QUU1CQndOQ0FBUlFuQlFQQzlWaVF6dml4V0dlVHpCMFg2b2Z5dE05QWNSdDBsSWMKQXN3RjlaVGFsOWl0QnBzOWErWlU5cHRzMkMxZ2hJT0kzenBrUW5oUmVBaldhb2JzbzFNd1VUQWRCZ05WSFE0RQpGZ1FVSkRGUkQ1YjJvckhNRk01c2poQkIvM0R0TFkwd0h3WURWUjBqQkJnd0ZvQVVKREZSRDViMm9ySE1GTTVzCmpoQkIvM0R0TFkwd0R3WURWUjBUQVFIL0JBVXdBd0VCL3pBS0JnZ3Foa2pPUFFRREFnTkhBREJFQWlCYm9WTDMKU0xvZE1wMFNtNE1MS0xnbW9RMU1qVVpoaTI0T3JUNk1Ea0tJUHdJZ1lWdk15cFN0S2xoT25OaEEyV2dtalZFUwo2TnVYWUNKRzd1Z0pKUHlSdU5jPQotLS0tLUVORCBDRVJUSUZJQ0FURS0tLS0tCg==";
 
-  final SimulatedHost host;
-  final Layout layout = Layout.defaultLayout();
-  final HostPaths paths = HostPaths.realHost();
+  public final SimulatedHost host;
+  public final Layout layout = Layout.defaultLayout();
+  public final HostPaths paths = HostPaths.realHost();
   /** Versions whose kubelet never becomes ready. */
-  final Set<String> kubeletNeverReady = new HashSet<>();
+  public final Set<String> kubeletNeverReady = new HashSet<>();
 
-  UpgradeLab() {
+  public SimulatedNode() {
     this(SimulatedHost.create());
   }
 
-  UpgradeLab(SimulatedHost host) {
+  public SimulatedNode(SimulatedHost host) {
     this.host = host;
   }
 
-  /** A valid configuration: Kubernetes {@code k8s}, containerd {@code containerd}, one label. */
-  static AgentConfig config(String k8s, String containerd, String poolLabel) {
+  /** A valid configuration: Kubernetes {@code k8s}, containerd {@code containerd} (empty for the default), one label. */
+  public static AgentConfig config(String k8s, String containerd, String poolLabel) {
     return config(k8s, containerd, poolLabel, "{}");
   }
 
   /** {@link #config(String, String, String)} with the {@code LocalDNS} object {@code localDns}. */
-  static AgentConfig config(String k8s, String containerd, String poolLabel, String localDns) {
+  public static AgentConfig config(String k8s, String containerd, String poolLabel, String localDns) {
     String json = """
         {
           "MachineName": "worker-1",
@@ -85,16 +90,16 @@ final class UpgradeLab {
     return AgentConfigParser.parseAndValidate(json.getBytes(StandardCharsets.UTF_8), "amd64");
   }
 
-  MachineGoalState goal(AgentConfig config) {
+  public MachineGoalState goal(AgentConfig config) {
     return GoalStateResolver.resolve(config, SimHostFacts.DEFAULT, layout);
   }
 
-  String versionOf(AgentConfig config) {
+  public String versionOf(AgentConfig config) {
     return goal(config).rootFs().versionName();
   }
 
   /** Publishes every artifact {@code config} installs, with the checksums it expects. */
-  UpgradeLab publish(AgentConfig config) {
+  public SimulatedNode publish(AgentConfig config) {
     SimArtifactRepository repo = host.artifacts();
     for (Map.Entry<URI, byte[]> e : PUBLISHED.computeIfAbsent(versionOf(config), v -> artifacts(config)).entrySet()) {
       repo.publish(e.getKey(), e.getValue());
@@ -103,10 +108,10 @@ final class UpgradeLab {
   }
 
   /** Every artifact document of a version, by URL (built once per version, shared by every lab). */
-  private static final Map<String, Map<URI, byte[]>> PUBLISHED = new java.util.concurrent.ConcurrentHashMap<>();
+  private static final Map<String, Map<URI, byte[]>> PUBLISHED = new ConcurrentHashMap<>();
 
   private Map<URI, byte[]> artifacts(AgentConfig config) {
-    Map<URI, byte[]> out = new java.util.LinkedHashMap<>();
+    Map<URI, byte[]> out = new LinkedHashMap<>();
     String tag = config.cluster().version() + "/" + versionOf(config);
     for (Artifact a : goal(config).rootFs().artifacts()) {
       byte[] bytes = a.install() instanceof Artifact.Install.Tarball t ? tarball(a.name(), t, tag)
@@ -140,12 +145,12 @@ final class UpgradeLab {
   }
 
   /** A node bound to {@code config}, whose rollback configuration is {@code previous}. */
-  Node node(AgentConfig config, Optional<AgentConfig> previous) {
+  public Node node(AgentConfig config, Optional<AgentConfig> previous) {
     return node(config, previous, DownloadOverrides.NONE);
   }
 
   /** A node bound to {@code config} with {@code downloads} over its own, whose rollback configuration is {@code previous}. */
-  Node node(AgentConfig config, Optional<AgentConfig> previous, DownloadOverrides downloads) {
+  public Node node(AgentConfig config, Optional<AgentConfig> previous, DownloadOverrides downloads) {
     Params.Builder b = Params.builder(host.ports())
         .log(NOPLogger.NOP_LOGGER)
         .config(config)
@@ -155,7 +160,7 @@ final class UpgradeLab {
     return new Node(b.build());
   }
 
-  Node node(AgentConfig config) {
+  public Node node(AgentConfig config) {
     return node(config, Optional.empty());
   }
 
@@ -175,13 +180,13 @@ final class UpgradeLab {
   }
 
   /** Makes every start of {@code unit} fail while {@code current} names {@code version}. */
-  void failStartWhileActive(String unit, String version) {
+  public void failStartWhileActive(String unit, String version) {
     host.faults().add(FaultRule.when(call -> call.is("systemd.start", unit) && activeVersionRaw().filter(version::equals).isPresent())
         .failWith(call -> new SystemdException(SystemdException.Kind.OTHER, unit, "Job for " + unit + " failed because the control process exited with error code")));
   }
 
   /** The active version read from the simulated disk directly (not a port call, so neither journaled nor a crash point). */
-  Optional<String> activeVersionRaw() {
+  public Optional<String> activeVersionRaw() {
     synchronized (host.monitor()) {
       try {
         if (host.fs().lstat(layout.current()).isEmpty()) {
@@ -195,7 +200,7 @@ final class UpgradeLab {
   }
 
   /** Bootstrap as the agent does it: provision, configure, kernel modules and sysctls, start, persist the applied config. */
-  Node bootstrap(AgentConfig config) {
+  public Node bootstrap(AgentConfig config) {
     publish(config);
     Node node = node(config);
     node.provision();
@@ -211,7 +216,7 @@ final class UpgradeLab {
    * on a node running for a while: an operator's tuning comment and tighter mode on containerd's
    * config, a drop-in of an older agent. Only the saved configuration can bring these back.
    */
-  void driftOwnedFiles() {
+  public void driftOwnedFiles() {
     synchronized (host.monitor()) {
       try {
         byte[] tuned = (new String(host.fs().read(paths.containerdConfig()), StandardCharsets.UTF_8) + "# tuned by the operator\n").getBytes(StandardCharsets.UTF_8);
@@ -224,7 +229,7 @@ final class UpgradeLab {
     }
   }
 
-  void persistApplied(AgentConfig config) {
+  public void persistApplied(AgentConfig config) {
     try {
       new AppliedConfigStore(host.ports().files(), paths).write(config);
     } catch (IOException e) {
@@ -232,7 +237,7 @@ final class UpgradeLab {
     }
   }
 
-  Optional<AgentConfig> applied() {
+  public Optional<AgentConfig> applied() {
     try {
       return new AppliedConfigStore(host.ports().files(), paths).read();
     } catch (IOException e) {
@@ -246,7 +251,7 @@ final class UpgradeLab {
    * directories, the CNI configuration and state an upgrade cleans as a repave does, and the
    * applied config the caller persists.
    */
-  Map<String, String> sharedFiles() {
+  public Map<String, String> sharedFiles() {
     FileTreeSnapshot snapshot = host.snapshot();
     Map<String, String> out = new TreeMap<>();
     for (FileTreeSnapshot.Entry e : snapshot.entries()) {
@@ -264,7 +269,7 @@ final class UpgradeLab {
     return path.equals(root) || path.startsWith(root + "/");
   }
 
-  Optional<String> current() {
+  public Optional<String> current() {
     try {
       Path current = layout.current();
       if (host.ports().files().lstat(current).isEmpty()) {
@@ -277,7 +282,7 @@ final class UpgradeLab {
   }
 
   /** Whether anything is at {@code path}, read from the simulated disk directly. */
-  boolean exists(Path path) {
+  public boolean exists(Path path) {
     synchronized (host.monitor()) {
       try {
         return host.fs().lstat(path).isPresent();
@@ -287,11 +292,11 @@ final class UpgradeLab {
     }
   }
 
-  boolean stackActive() {
+  public boolean stackActive() {
     return List.of("localdns.service", "containerd.service", "kubelet.service").stream().allMatch(u -> host.systemd().peek(u).isActive());
   }
 
-  static URI uri(String s) {
+  public static URI uri(String s) {
     return URI.create(s);
   }
 }
