@@ -13,6 +13,7 @@ import dev.noneops.core.node.UnitJobException;
 import dev.noneops.core.task.TaskFailedException;
 import dev.noneops.ports.systemd.JobResult;
 import dev.noneops.testkit.health.SimHealthProbes;
+import dev.noneops.testkit.node.SimulatedNode;
 import dev.noneops.testkit.systemd.UnitBehaviour;
 import java.time.Duration;
 import java.util.List;
@@ -23,8 +24,8 @@ class ReadinessScenarioTest {
 
   @Test
   void aKubeletThatNeverBecomesReadyFailsTheStartAfterABoundedWaitNamingTheUnit() {
-    LifecycleLab lab = new LifecycleLab();
-    MachineGoalState goal = lab.goal(LifecycleLab.config());
+    SimulatedNode lab = new SimulatedNode();
+    MachineGoalState goal = lab.goal(SimulatedNode.config());
     lab.publish(goal);
     lab.host.probes().setHttp(StackControl.KUBELET_HEALTHZ, SimHealthProbes.Answer.REFUSED);
     Node node = lab.node(goal);
@@ -49,8 +50,8 @@ class ReadinessScenarioTest {
 
   @Test
   void aHangingHealthzIsBoundedByTheSameWait() {
-    LifecycleLab lab = new LifecycleLab();
-    MachineGoalState goal = lab.goal(LifecycleLab.config());
+    SimulatedNode lab = new SimulatedNode();
+    MachineGoalState goal = lab.goal(SimulatedNode.config());
     lab.publish(goal);
     lab.host.probes().setHttp(StackControl.KUBELET_HEALTHZ, SimHealthProbes.Answer.HANGS);
     Node node = lab.node(goal);
@@ -67,8 +68,8 @@ class ReadinessScenarioTest {
 
   @Test
   void aUnitThatFailsToStartStopsTheStartNamingTheUnitAndKubeletIsNotStarted() {
-    LifecycleLab lab = new LifecycleLab();
-    MachineGoalState goal = lab.goal(LifecycleLab.config());
+    SimulatedNode lab = new SimulatedNode();
+    MachineGoalState goal = lab.goal(SimulatedNode.config());
     lab.publish(goal);
     lab.host.systemd().setBehaviour("containerd.service", UnitBehaviour.failsToStart());
     Node node = lab.node(goal);
@@ -86,8 +87,8 @@ class ReadinessScenarioTest {
 
   @Test
   void restartGoesLocalDnsThenContainerdThenKubeletWaitingForDnsAndForKubelet() {
-    LifecycleLab lab = new LifecycleLab();
-    Node node = lab.bootstrap(lab.goal(LifecycleLab.config()));
+    SimulatedNode lab = new SimulatedNode();
+    Node node = lab.bootstrap(lab.goal(SimulatedNode.config()));
     lab.host.journal().clear();
 
     node.restart();
@@ -103,8 +104,8 @@ class ReadinessScenarioTest {
 
   @Test
   void restartWaitsBoundedlyForLocalDnsAndRestartsNothingElseWhenItNeverAnswers() {
-    LifecycleLab lab = new LifecycleLab();
-    Node node = lab.bootstrap(lab.goal(LifecycleLab.config()));
+    SimulatedNode lab = new SimulatedNode();
+    Node node = lab.bootstrap(lab.goal(SimulatedNode.config()));
     lab.host.probes().setDns("169.254.20.10", SimHealthProbes.Answer.REFUSED);
     lab.host.journal().clear();
 

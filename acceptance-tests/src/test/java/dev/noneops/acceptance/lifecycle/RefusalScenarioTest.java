@@ -10,6 +10,7 @@ import dev.noneops.core.node.Node;
 import dev.noneops.core.task.TaskFailedException;
 import dev.noneops.core.upgrade.NodeBusyException;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
+import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -20,8 +21,8 @@ import org.junit.jupiter.api.Test;
 /** Bootstrap refuses hosts it must not touch and installs nothing it cannot verify. */
 class RefusalScenarioTest {
 
-  private static ForeignStackException refusedProvision(LifecycleLab lab, FileTreeSnapshot before) {
-    MachineGoalState goal = lab.goal(LifecycleLab.config());
+  private static ForeignStackException refusedProvision(SimulatedNode lab, FileTreeSnapshot before) {
+    MachineGoalState goal = lab.goal(SimulatedNode.config());
     lab.publish(goal);
     Node node = lab.node(goal);
     Throwable thrown = catchThrowable(node::provision);
@@ -32,7 +33,7 @@ class RefusalScenarioTest {
 
   @Test
   void aForeignKubeletBinaryIsRefusedAndNothingChanges() {
-    LifecycleLab lab = new LifecycleLab();
+    SimulatedNode lab = new SimulatedNode();
     lab.host.installExecutable(Path.of("/usr/local/bin/kubelet"), "#!/bin/sh\n# kubeadm's kubelet\n");
     FileTreeSnapshot before = lab.host.snapshot();
 
@@ -44,7 +45,7 @@ class RefusalScenarioTest {
 
   @Test
   void aForeignContainerdFromADistroPackageIsRefusedActiveOrNot() throws IOException {
-    LifecycleLab lab = new LifecycleLab();
+    SimulatedNode lab = new SimulatedNode();
     lab.host.installExecutable(Path.of("/usr/bin/containerd"), "#!/bin/sh\n# debian containerd\n");
     lab.host.fs().seedFile(Path.of("/usr/lib/systemd/system/containerd.service"),
         "[Unit]\nDescription=containerd\n[Service]\nExecStart=/usr/bin/containerd\n[Install]\nWantedBy=multi-user.target\n", 0644);
@@ -62,7 +63,7 @@ class RefusalScenarioTest {
 
   @Test
   void aUnitFileWithoutTheMarkerIsRefused() throws IOException {
-    LifecycleLab lab = new LifecycleLab();
+    SimulatedNode lab = new SimulatedNode();
     lab.host.fs().seedFile(lab.paths.unit("kubelet.service"), "[Service]\nExecStart=/usr/bin/kubelet\n", 0644);
     FileTreeSnapshot before = lab.host.snapshot();
 
@@ -73,8 +74,8 @@ class RefusalScenarioTest {
 
   @Test
   void aChecksumMismatchFailsClearlyLeavesNoVersionAndActivatesNothing() {
-    LifecycleLab lab = new LifecycleLab();
-    MachineGoalState goal = lab.goal(LifecycleLab.config());
+    SimulatedNode lab = new SimulatedNode();
+    MachineGoalState goal = lab.goal(SimulatedNode.config());
     lab.publish(goal);
     URI kubelet = goal.rootFs().artifacts().stream().filter(a -> a.name().equals("kubelet")).findFirst().orElseThrow().url();
     lab.host.artifacts().publish(kubelet, "#!/bin/sh\n# tampered\n".getBytes(StandardCharsets.UTF_8));
@@ -93,8 +94,8 @@ class RefusalScenarioTest {
 
   @Test
   void aMutatingOperationWhileAnotherProcessHoldsTheNodeLockIsRefusedAsBusy() throws IOException {
-    LifecycleLab lab = new LifecycleLab();
-    MachineGoalState goal = lab.goal(LifecycleLab.config());
+    SimulatedNode lab = new SimulatedNode();
+    MachineGoalState goal = lab.goal(SimulatedNode.config());
     lab.bootstrap(goal);
     FileTreeSnapshot before = lab.host.snapshot();
 

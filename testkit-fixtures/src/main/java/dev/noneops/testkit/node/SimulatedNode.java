@@ -16,7 +16,9 @@ import dev.noneops.core.node.NodeTimeouts;
 import dev.noneops.core.node.Params;
 import dev.noneops.core.node.StackControl;
 import dev.noneops.ports.systemd.SystemdException;
+import dev.noneops.testkit.artifacts.SimulatedArtifacts;
 import dev.noneops.testkit.gate.FaultRule;
+import dev.noneops.testkit.gate.PortCall;
 import dev.noneops.testkit.health.SimHealthProbes;
 import dev.noneops.testkit.SimulatedHost;
 import dev.noneops.testkit.artifacts.UpstreamChecksums;
@@ -29,6 +31,7 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,18 +46,23 @@ import org.slf4j.helpers.NOPLogger;
  * A none node on a {@link SimulatedHost}, for suites: configurations to bootstrap and upgrade
  * between, their artifacts published in the simulated repository, nodes bound to them (with a
  * kubelet that never gets ready in chosen versions, or units that fail to start), the applied
- * configuration, and what a crash left (the active version and the shared files, read from the
- * simulated disk).
+ * configuration, what a crash left (the active version and the shared files, read from the
+ * simulated disk), and the unit jobs and port calls the node made.
  */
 public final class SimulatedNode {
   /** A self-signed EC certificate (CN=test-cluster-ca), PEM, base64. */
   public static final String CA_BASE64 = "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUJpakNDQVRHZ0F3SUJBZ0lVQ1l0L3pheWM3TjJqNUZzQTBoYmRjVUF5T29Nd0NnWUlLb1pJemowRUF3SXcKR2pFWU1CWUdBMVVFQXd3UGRHVnpkQzFqYkhWemRHVnlMV05oTUNBWERUSTJNVEV6TURFd016UTBNbG9ZRHpJeApNall4TVRBMk1UQXpORFF5V2pBYU1SZ3dGZ1lEVlFRRERBOTBaWE4wTFdOc2RYTjBaWEl0WTJFd1dUQVRCZ2NxCmhrak9QUUlCQmdncWhrak9QUU1CQndOQ0FBUlFuQlFQQzlWaVF6dml4V0dlVHpCMFg2b2Z5dE05QWNSdDBsSWMKQXN3RjlaVGFsOWl0QnBzOWErWlU5cHRzMkMxZ2hJT0kzenBrUW5oUmVBaldhb2JzbzFNd1VUQWRCZ05WSFE0RQpGZ1FVSkRGUkQ1YjJvckhNRk01c2poQkIvM0R0TFkwd0h3WURWUjBqQkJnd0ZvQVVKREZSRDViMm9ySE1GTTVzCmpoQkIvM0R0TFkwd0R3WURWUjBUQVFIL0JBVXdBd0VCL3pBS0JnZ3Foa2pPUFFRREFnTkhBREJFQWlCYm9WTDMKU0xvZE1wMFNtNE1MS0xnbW9RMU1qVVpoaTI0T3JUNk1Ea0tJUHdJZ1lWdk15cFN0S2xoT25OaEEyV2dtalZFUwo2TnVYWUNKRzd1Z0pKUHlSdU5jPQotLS0tLUVORCBDRVJUSUZJQ0FURS0tLS0tCg==";
+
+  /** The stack's units, in start order. */
+  public static final List<String> STACK = List.of("localdns.service", "containerd.service", "kubelet.service");
 
   public final SimulatedHost host;
   public final Layout layout = Layout.defaultLayout();
   public final HostPaths paths = HostPaths.realHost();
   /** Versions whose kubelet never becomes ready. */
   public final Set<String> kubeletNeverReady = new HashSet<>();
+  /** Whether this fixture made kubelet's healthz refuse, for a version in {@link #kubeletNeverReady}. */
+  private boolean refusedKubelet;
 
   public SimulatedNode() {
     this(SimulatedHost.create());
@@ -90,6 +98,40 @@ public final class SimulatedNode {
     return AgentConfigParser.parseAndValidate(json.getBytes(StandardCharsets.UTF_8), "amd64");
   }
 
+  /** A valid configuration of Kubernetes 1.31.4 with default components, one node label and one taint. */
+  public static AgentConfig config() {
+    return config(Map.of("example.com/pool", "blue"));
+  }
+
+  /** {@link #config()} with the given node labels. */
+  public static AgentConfig config(Map<String, String> labels) {
+    return config(labels, "{}");
+  }
+
+  /** {@link #config()} with the given {@code Downloads} object. */
+  public static AgentConfig configWithDownloads(String downloadsJson) {
+    return config(Map.of("example.com/pool", "blue"), downloadsJson);
+  }
+
+  private static AgentConfig config(Map<String, String> labels, String downloadsJson) {
+    StringBuilder labelJson = new StringBuilder();
+    new TreeMap<>(labels).forEach((k, v) -> labelJson.append(labelJson.length() == 0 ? "" : ", ").append('"').append(k).append("\": \"").append(v).append('"'));
+    String json = """
+        {
+          "MachineName": "worker-1",
+          "Cluster": { "CaCertBase64": "%s", "ClusterDNS": "10.0.0.10", "Version": "v1.31.4" },
+          "Kubelet": {
+            "ApiServer": "https://api.example.com:6443",
+            "Auth": { "BootstrapToken": "abcdef.0123456789abcdef" },
+            "Labels": { %s },
+            "RegisterWithTaints": ["dedicated=infra:NoSchedule"]
+          },
+          "Downloads": %s
+        }
+        """.formatted(CA_BASE64, labelJson, downloadsJson);
+    return AgentConfigParser.parseAndValidate(json.getBytes(StandardCharsets.UTF_8), "amd64");
+  }
+
   public MachineGoalState goal(AgentConfig config) {
     return GoalStateResolver.resolve(config, SimHostFacts.DEFAULT, layout);
   }
@@ -98,7 +140,19 @@ public final class SimulatedNode {
     return goal(config).rootFs().versionName();
   }
 
-  /** Publishes every artifact {@code config} installs, with the checksums it expects. */
+  /**
+   * Publishes every artifact of {@code goal} as {@link SimulatedArtifacts} builds them, with the
+   * checksums it expects.
+   */
+  public SimulatedNode publish(MachineGoalState goal) {
+    SimulatedArtifacts.publish(host, goal);
+    return this;
+  }
+
+  /**
+   * Publishes every artifact {@code config} installs, with the checksums it expects: small
+   * scripts naming the version, built once per version and shared by every fixture.
+   */
   public SimulatedNode publish(AgentConfig config) {
     SimArtifactRepository repo = host.artifacts();
     for (Map.Entry<URI, byte[]> e : PUBLISHED.computeIfAbsent(versionOf(config), v -> artifacts(config)).entrySet()) {
@@ -151,13 +205,22 @@ public final class SimulatedNode {
 
   /** A node bound to {@code config} with {@code downloads} over its own, whose rollback configuration is {@code previous}. */
   public Node node(AgentConfig config, Optional<AgentConfig> previous, DownloadOverrides downloads) {
-    Params.Builder b = Params.builder(host.ports())
-        .log(NOPLogger.NOP_LOGGER)
-        .config(config)
-        .downloads(downloads)
-        .overrides(Overrides.builder().layout(layout).waitKubelet(this::awaitKubelet).build());
+    Params.Builder b = Params.builder(host.ports()).config(config).downloads(downloads);
     previous.ifPresent(b::previous);
-    return new Node(b.build());
+    return node(b);
+  }
+
+  /** A node bound to {@code goal}. */
+  public Node node(MachineGoalState goal) {
+    return node(Params.builder(host.ports()).goalState(goal));
+  }
+
+  /** A node of {@code params}, on this fixture's layout and with its kubelet readiness wait. */
+  public Node node(Params.Builder params) {
+    return new Node(params
+        .log(NOPLogger.NOP_LOGGER)
+        .overrides(Overrides.builder().layout(layout).waitKubelet(this::awaitKubelet).build())
+        .build());
   }
 
   public Node node(AgentConfig config) {
@@ -167,14 +230,16 @@ public final class SimulatedNode {
   /**
    * kubelet's readiness wait, through the real bounded wait of the node, with the healthz answer
    * decided by the version kubelet runs from: one listed in {@link #kubeletNeverReady} never
-   * answers.
+   * answers. The probes are left as the test set them while no version is listed.
    */
   private void awaitKubelet() throws InterruptedException {
     boolean bad = activeVersionRaw().filter(kubeletNeverReady::contains).isPresent();
     if (bad) {
       host.probes().setHttp(StackControl.KUBELET_HEALTHZ, SimHealthProbes.Answer.REFUSED);
-    } else {
+      refusedKubelet = true;
+    } else if (refusedKubelet) {
       host.probes().reset();
+      refusedKubelet = false;
     }
     new StackControl(host.ports().systemd(), host.ports().probes(), host.ports().clock(), NodeTimeouts.DEFAULTS).awaitKubelet("kubelet.service");
   }
@@ -209,6 +274,35 @@ public final class SimulatedNode {
     node.start(false, changes);
     persistApplied(config);
     return node;
+  }
+
+  /**
+   * Bootstrap as the agent's steps do it, the applied configuration left to the caller: the goal's
+   * artifacts published ({@link #publish(MachineGoalState)}), then provision, configure, kernel
+   * modules and sysctls, start.
+   */
+  public Node bootstrap(MachineGoalState goal) {
+    publish(goal);
+    Node node = node(goal);
+    node.provision();
+    ConfigureResult changes = node.configure();
+    node.loadKernelModules();
+    node.start(false, changes);
+    return node;
+  }
+
+  /** The journal's unit jobs and readiness waits, in order, e.g. {@code systemd.restart(kubelet.service)}. */
+  public List<String> unitJobsAndWaits() {
+    List<String> out = new ArrayList<>();
+    for (PortCall c : host.journal().calls()) {
+      boolean job = c.port().equals("systemd") && List.of("start", "stop", "restart", "awaitState", "daemonReload", "enable").contains(c.method());
+      boolean probe = c.port().equals("probes");
+      boolean sleep = c.is("clock.sleep");
+      if (job || probe || sleep) {
+        out.add(c.name() + (c.args().isEmpty() ? "" : "(" + c.args().get(0) + ")"));
+      }
+    }
+    return out;
   }
 
   /**
@@ -293,7 +387,7 @@ public final class SimulatedNode {
   }
 
   public boolean stackActive() {
-    return List.of("localdns.service", "containerd.service", "kubelet.service").stream().allMatch(u -> host.systemd().peek(u).isActive());
+    return STACK.stream().allMatch(u -> host.systemd().peek(u).isActive());
   }
 
   public static URI uri(String s) {
