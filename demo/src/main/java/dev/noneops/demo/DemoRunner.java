@@ -8,7 +8,7 @@ import java.io.PrintWriter;
  * commands on the testkit's simulated host or on a sandboxed real systemd, so it lives here, next
  * to the fixtures, and not in the CLI's jar.
  */
-public interface DemoRunner {
+interface DemoRunner {
 
   /**
    * Tells the whole story and returns how it ended.

@@ -29,7 +29,7 @@ import java.util.Optional;
  * of an upgrade. Otherwise the same story on the simulated host, where the kill is a simulated
  * power cut. Either way the host is left as it was.
  */
-public final class LifecycleDemo implements DemoRunner {
+final class LifecycleDemo implements DemoRunner {
   static final String CONFIG = "/etc/unbounded/agent/config.json";
   static final String ARCH = "amd64";
 

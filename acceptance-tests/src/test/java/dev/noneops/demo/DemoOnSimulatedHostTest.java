@@ -1,10 +1,8 @@
-package dev.noneops.acceptance.cli;
+package dev.noneops.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.noneops.demo.DemoRunner;
 import dev.noneops.cli.ExitCode;
-import dev.noneops.demo.LifecycleDemo;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
