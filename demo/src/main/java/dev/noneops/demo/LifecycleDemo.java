@@ -257,7 +257,14 @@ final class LifecycleDemo implements DemoRunner {
     String realIp = Files.isExecutable(Path.of("/usr/bin/ip")) ? "/usr/bin/ip" : "/sbin/ip";
     Path wrapper = sandbox.path(SandboxAgent.WRAPPER_DIR + "/ip");
     Files.createDirectories(wrapper.getParent());
-    Files.writeString(wrapper, """
+    Files.writeString(wrapper, ipWrapper(realIp), StandardCharsets.UTF_8);
+    Files.setPosixFilePermissions(wrapper, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    return "this kernel has no dummy link type: inside the sandbox, 'ip' makes localdns0 a bridge instead";
+  }
+
+  /** The {@code ip} the agent runs inside the sandbox on a kernel without dummy links; {@code realIp} is the real one. */
+  static String ipWrapper(String realIp) {
+    return """
         #!/bin/sh
         # noneops demo: this kernel has no dummy link type; create a bridge where a dummy is asked for.
         n=$#
@@ -267,9 +274,7 @@ final class LifecycleDemo implements DemoRunner {
         done
         shift $n
         exec %s "$@"
-        """.formatted(realIp), StandardCharsets.UTF_8);
-    Files.setPosixFilePermissions(wrapper, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
-    return "this kernel has no dummy link type: inside the sandbox, 'ip' makes localdns0 a bridge instead";
+        """.formatted(realIp);
   }
 
   /** The story on a sandboxed real systemd. */
