@@ -245,9 +245,10 @@ final class LifecycleDemo implements DemoRunner {
    * The node puts LocalDNS's address on a dummy interface it creates (and an upgrade deletes and
    * creates again, as a repave cleans host networking). Some kernels (this project's CI machines)
    * have no dummy link type; there the demo installs, inside the sandbox only (its overlay is
-   * discarded at the end), an {@code ip} wrapper first on the agent's PATH that creates a bridge
-   * where a dummy is asked for: an empty bridge carries the address just as well. The node's reset
-   * removes only dummy links, so the demo removes that bridge itself at the end.
+   * discarded at the end), an {@code ip} wrapper first on the agent's PATH that creates an
+   * {@code ifb} link where a dummy is asked for (it carries the address just as well) and reports
+   * it as a dummy in JSON link lists, as the node accepts only a dummy interface for LocalDNS's
+   * address. The demo removes a link left behind itself at the end.
    */
   static String provideLocalDnsLinkIfTheKernelHasNoDummy(SystemdSandbox sandbox) throws Exception {
     if (HostState.run("ip", "link", "add", "noneops-probe0", "type", "dummy") == 0) {
@@ -259,21 +260,30 @@ final class LifecycleDemo implements DemoRunner {
     Files.createDirectories(wrapper.getParent());
     Files.writeString(wrapper, ipWrapper(realIp), StandardCharsets.UTF_8);
     Files.setPosixFilePermissions(wrapper, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
-    return "this kernel has no dummy link type: inside the sandbox, 'ip' makes localdns0 a bridge instead";
+    return "this kernel has no dummy link type: inside the sandbox, 'ip' makes localdns0 an ifb link instead";
   }
 
   /** The {@code ip} the agent runs inside the sandbox on a kernel without dummy links; {@code realIp} is the real one. */
   static String ipWrapper(String realIp) {
     return """
         #!/bin/sh
-        # noneops demo: this kernel has no dummy link type; create a bridge where a dummy is asked for.
+        # noneops demo: this kernel has no dummy link type; an ifb link, which also only carries
+        # addresses, stands in where a dummy is asked for, and JSON link lists call it a dummy.
         n=$#
+        json=no
         for a in "$@"; do
-          if [ "$a" = dummy ]; then a=bridge; fi
+          if [ "$a" = dummy ]; then a=ifb; fi
+          if [ "$a" = -j ] || [ "$a" = -json ]; then json=yes; fi
           set -- "$@" "$a"
         done
         shift $n
-        exec %s "$@"
+        if [ "$json" = no ]; then
+          exec %1$s "$@"
+        fi
+        out=$(%1$s "$@")
+        rc=$?
+        printf '%%s\n' "$out" | sed 's/"info_kind":"ifb"/"info_kind":"dummy"/g'
+        exit $rc
         """.formatted(realIp);
   }
 
