@@ -8,7 +8,7 @@ import dev.noneops.ports.download.DownloadException;
 import dev.noneops.ports.download.DownloadListener;
 import dev.noneops.ports.download.Sha256;
 import dev.noneops.testkit.download.SimArtifactRepository;
-import dev.noneops.testkit.download.TarGz;
+import dev.noneops.testkit.artifacts.TarGz;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.URI;

@@ -77,4 +77,20 @@ class SimulatedFileTimesTest {
 
     assertThat(meta(file)).isEqualTo(durable);
   }
+
+  @Test
+  void onACoarseClockTwoChangesShareATimeUntilTheClockIsFineAgain() throws IOException {
+    fs.seedFile(file, "one", 0755);
+    fs.coarseTimestamps(true);
+    fs.writeVolatile(file, "two".getBytes(StandardCharsets.UTF_8), 0755);
+    FileMeta first = meta(file);
+
+    fs.writeVolatile(file, "six".getBytes(StandardCharsets.UTF_8), 0755);
+
+    assertThat(meta(file).mtimeNanos()).isEqualTo(first.mtimeNanos());
+    assertThat(meta(file).ctimeNanos()).isEqualTo(first.ctimeNanos());
+    fs.coarseTimestamps(false);
+    fs.writeVolatile(file, "ten".getBytes(StandardCharsets.UTF_8), 0755);
+    assertThat(meta(file).mtimeNanos()).isGreaterThan(first.mtimeNanos());
+  }
 }

@@ -44,7 +44,6 @@ public final class NoneopsCli {
       new Subcommand("reset", ResetCommand::new),
       new Subcommand("version-for", VersionForCommand::new),
       new Subcommand("version", VersionCommand::new),
-      new Subcommand("demo", DemoCommand::new),
       new Subcommand("cds-training", CdsTrainingCommand::new));
 
   /** Subcommands that read the whole command line: they get all of it even when named. */

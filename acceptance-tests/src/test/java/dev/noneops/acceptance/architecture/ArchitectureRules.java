@@ -8,11 +8,13 @@ import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaAccess;
 import com.tngtech.archunit.lang.ArchRule;
 import dev.noneops.core.task.NoneopsException;
+import java.util.stream.Stream;
 
 /**
- * The module boundaries of DESIGN.md section 2 as ArchUnit rules: the pure domain reaches the
- * host only through ports, adapters see only ports, and only the CLI's wiring package sees
- * everything.
+ * The module boundaries as ArchUnit rules: the pure domain reaches the host only through ports,
+ * adapters see only ports, only the CLI's wiring package sees everything, the testkit's simulated
+ * host sees only ports and the JDK, the contract suites only ports and the test framework, and
+ * nothing but the demo sees the demo.
  */
 final class ArchitectureRules {
   static final String PORTS = "dev.noneops.ports..";
@@ -22,6 +24,16 @@ final class ArchitectureRules {
   static final String CLI = "dev.noneops.cli..";
   static final String CLI_WIRING = "dev.noneops.cli.wiring..";
   static final String TESTKIT = "dev.noneops.testkit..";
+  static final String TESTKIT_CONTRACTS = "dev.noneops.testkit.contract..";
+  static final String DEMO = "dev.noneops.demo..";
+
+  /** The packages of the module {@code testkit}: {@code SimulatedHost} and its parts. */
+  static final String[] TESTKIT_SIMULATED_HOST = {
+    "dev.noneops.testkit", "dev.noneops.testkit.commands..", "dev.noneops.testkit.download..",
+    "dev.noneops.testkit.fs..", "dev.noneops.testkit.gate..", "dev.noneops.testkit.health..",
+    "dev.noneops.testkit.host..", "dev.noneops.testkit.process..", "dev.noneops.testkit.systemd..",
+    "dev.noneops.testkit.time..",
+  };
 
   private static final String[] INFRASTRUCTURE_LIBRARIES = {
     "org.freedesktop..", "jnr..", "com.kenai..", "picocli..",
@@ -99,11 +111,40 @@ final class ArchitectureRules {
           .should().beAssignableTo(NoneopsException.class)
           .because("a caller catches every failure of core as its own type under one root, with the task path where it happened");
 
+  static final ArchRule TESTKIT_SEES_PORTS_AND_THE_JDK_ONLY =
+      classes()
+          .that().resideInAnyPackage(TESTKIT_SIMULATED_HOST)
+          .should().onlyDependOnClassesThat().resideInAnyPackage(with(TESTKIT_SIMULATED_HOST, PORTS, "java.."))
+          .because("a suite gets the simulated host without core, the adapters or a test framework");
+
+  static final ArchRule CONTRACTS_SEE_PORTS_AND_THE_TEST_FRAMEWORK_ONLY =
+      classes()
+          .that().resideInAPackage(TESTKIT_CONTRACTS)
+          .should().onlyDependOnClassesThat().resideInAnyPackage(
+              TESTKIT_CONTRACTS, PORTS, "java..", "org.junit..", "org.assertj..", "org.opentest4j..")
+          .because("a contract suite states what any implementation of a port must do, simulated or real");
+
+  static final ArchRule THE_PRODUCT_SEES_NO_TESTKIT =
+      noClasses()
+          .that().resideInAnyPackage(CORE, PORTS, SYSTEMD_ADAPTER, HOSTFS_ADAPTER, CLI)
+          .should().dependOnClassesThat().resideInAnyPackage(TESTKIT, DEMO)
+          .because("the testkit and the demo are built on the product, never the other way");
+
+  static final ArchRule NOTHING_BUT_THE_DEMO_SEES_THE_DEMO =
+      noClasses()
+          .that().resideOutsideOfPackage(DEMO)
+          .should().dependOnClassesThat().resideInAPackage(DEMO)
+          .because("the demo is an entry point of its own, not a library");
+
   static final ArchRule NO_CYCLES_BETWEEN_MODULES =
       slices().matching("dev.noneops.(*)..").should().beFreeOfCycles();
 
   static final ArchRule NO_CYCLES_INSIDE_CORE =
       slices().matching("dev.noneops.core.(*)..").should().beFreeOfCycles();
+
+  private static String[] with(String[] packages, String... more) {
+    return Stream.concat(Stream.of(packages), Stream.of(more)).toArray(String[]::new);
+  }
 
   private static DescribedPredicate<JavaAccess<?>> threadSleep() {
     return DescribedPredicate.describe(

@@ -8,11 +8,13 @@ import com.tngtech.archunit.lang.EvaluationResult;
 import dev.noneops.core.archfixture.CoreClassDoingItsOwnIo;
 import dev.noneops.core.archfixture.CoreClassSeeingAnAdapter;
 import dev.noneops.core.archfixture.CoreFailureOutsideTheRoot;
+import dev.noneops.testkit.SimulatedHost;
+import dev.noneops.testkit.fs.archfixture.TestkitClassSeeingCore;
 import org.junit.jupiter.api.Test;
 
 /**
  * The rules are not vacuous: deliberately bad classes that live on the test class path, in a core
- * package, are reported.
+ * or a testkit package, are reported.
  */
 class ArchitectureRulesCatchViolationsTest {
   private final JavaClasses fixtures = new ClassFileImporter()
@@ -56,5 +58,17 @@ class ArchitectureRulesCatchViolationsTest {
     assertThat(ArchitectureRules.PURE_CODE_SEES_NO_ADAPTER.evaluate(clean).hasViolation()).isFalse();
     assertThat(ArchitectureRules.CORE_FAILURES_SHARE_ONE_ROOT.evaluate(
         new ClassFileImporter().importClasses(dev.noneops.core.upgrade.NodeBusyException.class)).hasViolation()).isFalse();
+  }
+
+  @Test
+  void aTestkitClassUsingCoreIsCaughtAndTheSimulatedHostPasses() {
+    EvaluationResult bad = ArchitectureRules.TESTKIT_SEES_PORTS_AND_THE_JDK_ONLY.evaluate(
+        new ClassFileImporter().importClasses(TestkitClassSeeingCore.class));
+    EvaluationResult clean = ArchitectureRules.TESTKIT_SEES_PORTS_AND_THE_JDK_ONLY.evaluate(
+        new ClassFileImporter().importClasses(SimulatedHost.class));
+
+    assertThat(bad.getFailureReport().getDetails())
+        .anyMatch(d -> d.contains("TestkitClassSeeingCore") && d.contains("dev.noneops.core.layout.Layout"));
+    assertThat(clean.hasViolation()).isFalse();
   }
 }

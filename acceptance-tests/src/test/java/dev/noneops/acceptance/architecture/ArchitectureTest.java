@@ -32,6 +32,10 @@ class ArchitectureTest {
         ArchitectureRules.ADAPTERS_DO_NOT_SEE_EACH_OTHER_HOSTFS,
         ArchitectureRules.ONLY_WIRING_SEES_THE_ADAPTERS,
         ArchitectureRules.CORE_FAILURES_SHARE_ONE_ROOT,
+        ArchitectureRules.TESTKIT_SEES_PORTS_AND_THE_JDK_ONLY,
+        ArchitectureRules.CONTRACTS_SEE_PORTS_AND_THE_TEST_FRAMEWORK_ONLY,
+        ArchitectureRules.THE_PRODUCT_SEES_NO_TESTKIT,
+        ArchitectureRules.NOTHING_BUT_THE_DEMO_SEES_THE_DEMO,
         ArchitectureRules.NO_CYCLES_BETWEEN_MODULES,
         ArchitectureRules.NO_CYCLES_INSIDE_CORE);
   }
@@ -45,6 +49,6 @@ class ArchitectureTest {
   @org.junit.jupiter.api.Test
   void theImportSeesEveryModuleSoNoRulePassesVacuously() {
     assertThat(production.stream().map(c -> c.getPackageName().split("\\.")[2]).distinct())
-        .contains("ports", "core");
+        .contains("ports", "core", "systemd", "hostfs", "cli", "testkit", "demo");
   }
 }

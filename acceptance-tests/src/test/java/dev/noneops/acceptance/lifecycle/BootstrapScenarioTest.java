@@ -11,6 +11,7 @@ import dev.noneops.core.render.KubeconfigRenderer;
 import dev.noneops.core.render.StackUnits;
 import dev.noneops.ports.files.FileType;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
+import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,8 +25,8 @@ class BootstrapScenarioTest {
 
   @Test
   void bootstrapOnACleanHostProducesExactlyTheContractTree() throws IOException {
-    LifecycleLab lab = new LifecycleLab();
-    MachineGoalState goal = lab.goal(LifecycleLab.config());
+    SimulatedNode lab = new SimulatedNode();
+    MachineGoalState goal = lab.goal(SimulatedNode.config());
     String v = goal.rootFs().versionName();
     FileTreeSnapshot before = lab.host.snapshot();
 
@@ -128,8 +129,8 @@ class BootstrapScenarioTest {
 
   @Test
   void everySharedFileTheNodeWroteIsRecordedWithItsDigest() throws IOException {
-    LifecycleLab lab = new LifecycleLab();
-    Node node = lab.bootstrap(lab.goal(LifecycleLab.config()));
+    SimulatedNode lab = new SimulatedNode();
+    Node node = lab.bootstrap(lab.goal(SimulatedNode.config()));
 
     var record = node.ownership().load();
     for (var entry : lab.host.snapshot().entries()) {
@@ -148,8 +149,8 @@ class BootstrapScenarioTest {
 
   @Test
   void theStackStartsInOrderAndImportsStagedImagesAfterContainerd() throws IOException {
-    LifecycleLab lab = new LifecycleLab();
-    MachineGoalState goal = lab.goal(LifecycleLab.config());
+    SimulatedNode lab = new SimulatedNode();
+    MachineGoalState goal = lab.goal(SimulatedNode.config());
     lab.host.fs().seedFile(Path.of("/var/lib/unbounded/images/pause.tar"), "image", 0644);
     lab.host.fs().seedFile(Path.of("/var/lib/unbounded/images/notes.txt"), "not an image", 0644);
     String ctr = lab.layout.currentBin().resolve("ctr").toString();

@@ -10,6 +10,7 @@ import dev.noneops.core.render.ContainerdConfigRenderer;
 import dev.noneops.ports.host.HostInfo;
 import dev.noneops.testkit.commands.CommandOutcome;
 import dev.noneops.testkit.host.SimHostFacts;
+import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -23,10 +24,10 @@ class GpuScenarioTest {
 
   @Test
   void aGpuHostGetsTheNvidiaRuntimeAndCdiBeforeTheStackStartsAndLosesThemWithTheGpu() throws IOException {
-    LifecycleLab lab = new LifecycleLab();
+    SimulatedNode lab = new SimulatedNode();
     lab.host.facts().set(GPU_HOST);
     lab.host.commands().register(List.of("nvidia-ctk"), CommandOutcome.ok());
-    MachineGoalState gpuGoal = GoalStateResolver.resolve(LifecycleLab.config(), GPU_HOST, lab.layout);
+    MachineGoalState gpuGoal = GoalStateResolver.resolve(SimulatedNode.config(), GPU_HOST, lab.layout);
     assertThat(gpuGoal.nodeStart().containerd().nvidiaRuntime()).isTrue();
 
     lab.bootstrap(gpuGoal);
@@ -38,7 +39,7 @@ class GpuScenarioTest {
 
     lab.host.facts().set(SimHostFacts.DEFAULT);
     lab.host.journal().clear();
-    Node withoutGpu = lab.node(LifecycleLab.config());
+    Node withoutGpu = lab.node(SimulatedNode.config());
     boolean wasRunning = withoutGpu.running();
     ConfigureResult changes = withoutGpu.configure();
     withoutGpu.start(wasRunning, changes);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.noneops.core.node.ConfigureResult;
 import dev.noneops.core.node.Node;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
+import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -18,17 +19,17 @@ class KubeletResolvConfScenarioTest {
   private static final Path ETC_RESOLV_CONF = Path.of("/etc/resolv.conf");
   private static final Path RESOLVED_UPSTREAMS = Path.of("/run/systemd/resolve/resolv.conf");
 
-  private static LifecycleLab resolvedHost() throws IOException {
-    LifecycleLab lab = new LifecycleLab();
+  private static SimulatedNode resolvedHost() throws IOException {
+    SimulatedNode lab = new SimulatedNode();
     lab.host.fs().seedFile(ETC_RESOLV_CONF, "# systemd-resolved stub\nnameserver 127.0.0.53\noptions edns0 trust-ad\nsearch .\n", 0644);
     lab.host.fs().seedFile(RESOLVED_UPSTREAMS, "nameserver 192.0.2.1\nnameserver 192.0.2.2\n", 0644);
     return lab;
   }
 
   /** Bootstrap as the agent does it, with the goal state resolved from the host's own facts. */
-  private static Node bootstrap(LifecycleLab lab) {
-    lab.publish(lab.goal(LifecycleLab.config()));
-    Node node = lab.node(LifecycleLab.config());
+  private static Node bootstrap(SimulatedNode lab) {
+    lab.publish(lab.goal(SimulatedNode.config()));
+    Node node = lab.node(SimulatedNode.config());
     node.provision();
     ConfigureResult changes = node.configure();
     node.loadKernelModules();
@@ -36,13 +37,13 @@ class KubeletResolvConfScenarioTest {
     return node;
   }
 
-  private static String kubeletUnit(LifecycleLab lab) throws IOException {
+  private static String kubeletUnit(SimulatedNode lab) throws IOException {
     return lab.host.ports().files().readString(lab.paths.unit("kubelet.service"));
   }
 
   @Test
   void onASystemdResolvedHostKubeletReadsTheUpstreamServersNotTheStub() throws IOException {
-    LifecycleLab lab = resolvedHost();
+    SimulatedNode lab = resolvedHost();
 
     bootstrap(lab);
 
@@ -51,7 +52,7 @@ class KubeletResolvConfScenarioTest {
 
   @Test
   void onAHostWithItsOwnResolversKubeletReadsEtcResolvConf() throws IOException {
-    LifecycleLab lab = new LifecycleLab();
+    SimulatedNode lab = new SimulatedNode();
     lab.host.fs().seedFile(ETC_RESOLV_CONF, "nameserver 192.0.2.53\n", 0644);
 
     bootstrap(lab);
@@ -61,7 +62,7 @@ class KubeletResolvConfScenarioTest {
 
   @Test
   void aStubWithoutSystemdResolvedsUpstreamListLeavesKubeletOnEtcResolvConf() throws IOException {
-    LifecycleLab lab = new LifecycleLab();
+    SimulatedNode lab = new SimulatedNode();
     lab.host.fs().seedFile(ETC_RESOLV_CONF, "nameserver 127.0.0.53\n", 0644);
 
     bootstrap(lab);
@@ -71,11 +72,11 @@ class KubeletResolvConfScenarioTest {
 
   @Test
   void reapplyingTheSameConfigurationOnASystemdResolvedHostChangesNothing() throws IOException {
-    LifecycleLab lab = resolvedHost();
+    SimulatedNode lab = resolvedHost();
     bootstrap(lab);
     FileTreeSnapshot before = lab.host.snapshot();
 
-    Node again = lab.node(LifecycleLab.config());
+    Node again = lab.node(SimulatedNode.config());
     ConfigureResult changes = again.configure();
 
     assertThat(changes).isEqualTo(ConfigureResult.UNCHANGED);

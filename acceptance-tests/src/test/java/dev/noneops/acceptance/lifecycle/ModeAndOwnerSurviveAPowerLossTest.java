@@ -9,6 +9,7 @@ import dev.noneops.core.upgrade.Confsnap;
 import dev.noneops.ports.files.FileMeta;
 import dev.noneops.ports.files.HostFiles;
 import dev.noneops.testkit.SimulatedHost;
+import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -23,8 +24,8 @@ class ModeAndOwnerSurviveAPowerLossTest {
 
   @Test
   void aPreparedVersionKeepsItsExecutableBinariesThroughAPowerLossRightAfterThePrepare() throws IOException {
-    LifecycleLab lab = new LifecycleLab();
-    MachineGoalState goal = lab.goal(LifecycleLab.config());
+    SimulatedNode lab = new SimulatedNode();
+    MachineGoalState goal = lab.goal(SimulatedNode.config());
     lab.publish(goal);
     String v = goal.rootFs().versionName();
 

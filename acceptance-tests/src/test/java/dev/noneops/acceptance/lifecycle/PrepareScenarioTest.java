@@ -10,6 +10,7 @@ import dev.noneops.core.node.NodeRoot;
 import dev.noneops.core.node.Params;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.gate.PortCall;
+import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -21,15 +22,15 @@ class PrepareScenarioTest {
 
   @Test
   void prepareOfAnInstalledVersionDownloadsZeroBytes() {
-    LifecycleLab lab = new LifecycleLab();
-    MachineGoalState goal = lab.goal(LifecycleLab.config());
+    SimulatedNode lab = new SimulatedNode();
+    MachineGoalState goal = lab.goal(SimulatedNode.config());
     lab.bootstrap(goal);
     long served = lab.host.artifacts().bytesServed();
     long requests = lab.host.artifacts().requests();
     FileTreeSnapshot layoutBefore = lab.host.snapshot(lab.layout.root());
     lab.host.journal().clear();
 
-    NodeRoot root = lab.node(LifecycleLab.config()).prepare();
+    NodeRoot root = lab.node(SimulatedNode.config()).prepare();
 
     assertThat(root.slot()).isEqualTo(goal.rootFs().versionName());
     assertThat(root.directory()).isEqualTo(lab.layout.versionDir(goal.rootFs().versionName()));
@@ -41,13 +42,13 @@ class PrepareScenarioTest {
 
   @Test
   void prepareOfAnUnchangedInstalledVersionReadsNothingButItsManifest() {
-    LifecycleLab lab = new LifecycleLab();
-    MachineGoalState goal = lab.goal(LifecycleLab.config());
+    SimulatedNode lab = new SimulatedNode();
+    MachineGoalState goal = lab.goal(SimulatedNode.config());
     lab.bootstrap(goal);
     String v = goal.rootFs().versionName();
     lab.host.journal().clear();
 
-    lab.node(LifecycleLab.config()).prepare();
+    lab.node(SimulatedNode.config()).prepare();
 
     List<PortCall> reads = lab.host.journal().calls(c -> c.port().equals("files")
         && (c.method().equals("read") || c.method().equals("openRead"))
@@ -58,8 +59,8 @@ class PrepareScenarioTest {
 
   @Test
   void aFileReplacedAfterInstallIsCaughtByItsChangedMetadataAndRepairedByPrepare() throws IOException {
-    LifecycleLab lab = new LifecycleLab();
-    MachineGoalState goal = lab.goal(LifecycleLab.config());
+    SimulatedNode lab = new SimulatedNode();
+    MachineGoalState goal = lab.goal(SimulatedNode.config());
     lab.publish(goal);
     String v = goal.rootFs().versionName();
     Node node = lab.node(goal);
@@ -78,8 +79,8 @@ class PrepareScenarioTest {
 
   @Test
   void verifyReadsEveryFileSoItCatchesAContentChangeThatKeptEveryPieceOfMetadata() throws IOException {
-    LifecycleLab lab = new LifecycleLab();
-    MachineGoalState goal = lab.goal(LifecycleLab.config());
+    SimulatedNode lab = new SimulatedNode();
+    MachineGoalState goal = lab.goal(SimulatedNode.config());
     Node node = lab.bootstrap(goal);
     String v = goal.rootFs().versionName();
     Path runc = lab.layout.binDir(v).resolve("runc");
@@ -97,8 +98,8 @@ class PrepareScenarioTest {
 
   @Test
   void anIncompleteVersionIsRemovedAndInstalledAgain() throws IOException {
-    LifecycleLab lab = new LifecycleLab();
-    MachineGoalState goal = lab.goal(LifecycleLab.config());
+    SimulatedNode lab = new SimulatedNode();
+    MachineGoalState goal = lab.goal(SimulatedNode.config());
     lab.publish(goal);
     String v = goal.rootFs().versionName();
     Path dir = lab.layout.versionDir(v);
@@ -118,8 +119,8 @@ class PrepareScenarioTest {
 
   @Test
   void aVersionWhoseFilesNoLongerMatchItsManifestIsReportedCorrupt() throws IOException {
-    LifecycleLab lab = new LifecycleLab();
-    MachineGoalState goal = lab.goal(LifecycleLab.config());
+    SimulatedNode lab = new SimulatedNode();
+    MachineGoalState goal = lab.goal(SimulatedNode.config());
     Node node = lab.bootstrap(goal);
     String v = goal.rootFs().versionName();
     lab.host.fs().seedFile(lab.layout.binDir(v).resolve("runc"), "#!/bin/sh\n# swapped\n", 0755);
@@ -132,8 +133,8 @@ class PrepareScenarioTest {
 
   @Test
   void stopAndStatusWorkWithoutAConfiguration() {
-    LifecycleLab lab = new LifecycleLab();
-    MachineGoalState goal = lab.goal(LifecycleLab.config());
+    SimulatedNode lab = new SimulatedNode();
+    MachineGoalState goal = lab.goal(SimulatedNode.config());
     lab.bootstrap(goal);
 
     Node bare = lab.node(Params.builder(lab.host.ports()));
@@ -152,8 +153,8 @@ class PrepareScenarioTest {
 
   @Test
   void aDownloadHookReplacesTheInstallerButAVersionWithoutManifestIsNeverActivated() {
-    LifecycleLab lab = new LifecycleLab();
-    MachineGoalState goal = lab.goal(LifecycleLab.config());
+    SimulatedNode lab = new SimulatedNode();
+    MachineGoalState goal = lab.goal(SimulatedNode.config());
     java.util.concurrent.atomic.AtomicInteger hookRuns = new java.util.concurrent.atomic.AtomicInteger();
     Node node = new Node(Params.builder(lab.host.ports())
         .goalState(goal)
@@ -176,7 +177,7 @@ class PrepareScenarioTest {
 
   @Test
   void theBackendDestroysThroughTheGivenTeardown() {
-    LifecycleLab lab = new LifecycleLab();
+    SimulatedNode lab = new SimulatedNode();
     java.util.List<String> calls = new java.util.ArrayList<>();
     Node node = lab.node(Params.builder(lab.host.ports()).teardown(() -> calls.add("destroy")));
 
@@ -187,8 +188,8 @@ class PrepareScenarioTest {
 
   @Test
   void theBackendDestroysThroughTheNodesOwnTeardownWhichSharesTheNodeLock() throws Exception {
-    LifecycleLab lab = new LifecycleLab();
-    Node node = lab.bootstrap(lab.goal(LifecycleLab.config()));
+    SimulatedNode lab = new SimulatedNode();
+    Node node = lab.bootstrap(lab.goal(SimulatedNode.config()));
 
     try (var held = node.lock().acquire("an operation that ends in destroy")) {
       node.backend().destroy();

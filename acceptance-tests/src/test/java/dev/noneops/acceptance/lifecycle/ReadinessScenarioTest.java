@@ -12,6 +12,7 @@ import dev.noneops.core.node.StackControl;
 import dev.noneops.core.node.UnitJobException;
 import dev.noneops.ports.systemd.JobResult;
 import dev.noneops.testkit.health.SimHealthProbes;
+import dev.noneops.testkit.node.SimulatedNode;
 import dev.noneops.testkit.systemd.UnitBehaviour;
 import java.time.Duration;
 import java.util.List;
@@ -22,8 +23,8 @@ class ReadinessScenarioTest {
 
   @Test
   void aKubeletThatNeverBecomesReadyFailsTheStartAfterABoundedWaitNamingTheUnit() {
-    LifecycleLab lab = new LifecycleLab();
-    MachineGoalState goal = lab.goal(LifecycleLab.config());
+    SimulatedNode lab = new SimulatedNode();
+    MachineGoalState goal = lab.goal(SimulatedNode.config());
     lab.publish(goal);
     lab.host.probes().setHttp(StackControl.KUBELET_HEALTHZ, SimHealthProbes.Answer.REFUSED);
     Node node = lab.node(goal);
@@ -48,8 +49,8 @@ class ReadinessScenarioTest {
 
   @Test
   void aHangingHealthzIsBoundedByTheSameWait() {
-    LifecycleLab lab = new LifecycleLab();
-    MachineGoalState goal = lab.goal(LifecycleLab.config());
+    SimulatedNode lab = new SimulatedNode();
+    MachineGoalState goal = lab.goal(SimulatedNode.config());
     lab.publish(goal);
     lab.host.probes().setHttp(StackControl.KUBELET_HEALTHZ, SimHealthProbes.Answer.HANGS);
     Node node = lab.node(goal);
@@ -65,8 +66,8 @@ class ReadinessScenarioTest {
 
   @Test
   void aUnitThatFailsToStartStopsTheStartNamingTheUnitAndKubeletIsNotStarted() {
-    LifecycleLab lab = new LifecycleLab();
-    MachineGoalState goal = lab.goal(LifecycleLab.config());
+    SimulatedNode lab = new SimulatedNode();
+    MachineGoalState goal = lab.goal(SimulatedNode.config());
     lab.publish(goal);
     lab.host.systemd().setBehaviour("containerd.service", UnitBehaviour.failsToStart());
     Node node = lab.node(goal);
@@ -84,8 +85,8 @@ class ReadinessScenarioTest {
 
   @Test
   void restartGoesLocalDnsThenContainerdThenKubeletWaitingForDnsAndForKubelet() {
-    LifecycleLab lab = new LifecycleLab();
-    Node node = lab.bootstrap(lab.goal(LifecycleLab.config()));
+    SimulatedNode lab = new SimulatedNode();
+    Node node = lab.bootstrap(lab.goal(SimulatedNode.config()));
     lab.host.journal().clear();
 
     node.restart();
@@ -101,8 +102,8 @@ class ReadinessScenarioTest {
 
   @Test
   void restartWaitsBoundedlyForLocalDnsAndRestartsNothingElseWhenItNeverAnswers() {
-    LifecycleLab lab = new LifecycleLab();
-    Node node = lab.bootstrap(lab.goal(LifecycleLab.config()));
+    SimulatedNode lab = new SimulatedNode();
+    Node node = lab.bootstrap(lab.goal(SimulatedNode.config()));
     lab.host.probes().setDns("169.254.20.10", SimHealthProbes.Answer.REFUSED);
     lab.host.journal().clear();
 

@@ -9,6 +9,7 @@ import dev.noneops.core.node.ConfigureResult;
 import dev.noneops.core.node.Node;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.gate.PortCall;
+import dev.noneops.testkit.node.SimulatedNode;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -25,7 +26,7 @@ class ReapplyScenarioTest {
     return changes;
   }
 
-  private static List<String> unitJobs(LifecycleLab lab) {
+  private static List<String> unitJobs(SimulatedNode lab) {
     return lab.host.journal().calls().stream()
         .filter(c -> c.port().equals("systemd") && List.of("start", "stop", "restart", "daemonReload").contains(c.method()))
         .map(c -> c.name() + (c.args().isEmpty() ? "" : " " + c.args().get(0)))
@@ -34,13 +35,13 @@ class ReapplyScenarioTest {
 
   @Test
   void reapplyingTheSameConfigurationWritesNothingAndRestartsNothing() {
-    LifecycleLab lab = new LifecycleLab();
-    MachineGoalState goal = lab.goal(LifecycleLab.config());
+    SimulatedNode lab = new SimulatedNode();
+    MachineGoalState goal = lab.goal(SimulatedNode.config());
     lab.bootstrap(goal);
     FileTreeSnapshot before = lab.host.snapshot();
     lab.host.journal().clear();
 
-    ConfigureResult changes = reapply(lab.node(LifecycleLab.config()));
+    ConfigureResult changes = reapply(lab.node(SimulatedNode.config()));
 
     assertThat(changes).isEqualTo(ConfigureResult.UNCHANGED);
     assertThat(lab.host.snapshot()).isEqualTo(before);
@@ -51,11 +52,11 @@ class ReapplyScenarioTest {
 
   @Test
   void aLabelChangeRestartsKubeletOnly() {
-    LifecycleLab lab = new LifecycleLab();
-    lab.bootstrap(lab.goal(LifecycleLab.config(Map.of("example.com/pool", "blue"))));
+    SimulatedNode lab = new SimulatedNode();
+    lab.bootstrap(lab.goal(SimulatedNode.config(Map.of("example.com/pool", "blue"))));
     lab.host.journal().clear();
 
-    Node relabelled = lab.node(LifecycleLab.config(Map.of("example.com/pool", "green")));
+    Node relabelled = lab.node(SimulatedNode.config(Map.of("example.com/pool", "green")));
     ConfigureResult changes = reapply(relabelled);
 
     assertThat(changes).isEqualTo(new ConfigureResult(false, true, false));
@@ -65,8 +66,8 @@ class ReapplyScenarioTest {
 
   @Test
   void aContainerdSettingChangeRestartsContainerdThenKubelet() {
-    LifecycleLab lab = new LifecycleLab();
-    MachineGoalState goal = lab.goal(LifecycleLab.config());
+    SimulatedNode lab = new SimulatedNode();
+    MachineGoalState goal = lab.goal(SimulatedNode.config());
     lab.bootstrap(goal);
     lab.host.journal().clear();
 
@@ -86,7 +87,7 @@ class ReapplyScenarioTest {
     assertThat(kubeletRestart).isLessThan(healthz);
   }
 
-  private static byte[] readDropIn(LifecycleLab lab, String name) {
+  private static byte[] readDropIn(SimulatedNode lab, String name) {
     try {
       return lab.host.ports().files().read(lab.paths.kubeletDropInDir().resolve(name));
     } catch (java.io.IOException e) {

@@ -10,6 +10,7 @@ import dev.noneops.core.node.ForeignStackException;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.upgrade.NodeBusyException;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
+import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -22,8 +23,8 @@ import org.junit.jupiter.api.Test;
 /** Bootstrap refuses hosts it must not touch and installs nothing it cannot verify. */
 class RefusalScenarioTest {
 
-  private static ForeignStackException refusedProvision(LifecycleLab lab, FileTreeSnapshot before) {
-    MachineGoalState goal = lab.goal(LifecycleLab.config());
+  private static ForeignStackException refusedProvision(SimulatedNode lab, FileTreeSnapshot before) {
+    MachineGoalState goal = lab.goal(SimulatedNode.config());
     lab.publish(goal);
     Node node = lab.node(goal);
     ForeignStackException refused = catchThrowableOfType(ForeignStackException.class, node::provision);
@@ -34,7 +35,7 @@ class RefusalScenarioTest {
 
   @Test
   void aForeignKubeletBinaryIsRefusedAndNothingChanges() {
-    LifecycleLab lab = new LifecycleLab();
+    SimulatedNode lab = new SimulatedNode();
     lab.host.installExecutable(Path.of("/usr/local/bin/kubelet"), "#!/bin/sh\n# kubeadm's kubelet\n");
     FileTreeSnapshot before = lab.host.snapshot();
 
@@ -46,7 +47,7 @@ class RefusalScenarioTest {
 
   @Test
   void aForeignContainerdFromADistroPackageIsRefusedActiveOrNot() throws IOException {
-    LifecycleLab lab = new LifecycleLab();
+    SimulatedNode lab = new SimulatedNode();
     lab.host.installExecutable(Path.of("/usr/bin/containerd"), "#!/bin/sh\n# debian containerd\n");
     lab.host.fs().seedFile(Path.of("/usr/lib/systemd/system/containerd.service"),
         "[Unit]\nDescription=containerd\n[Service]\nExecStart=/usr/bin/containerd\n[Install]\nWantedBy=multi-user.target\n", 0644);
@@ -64,7 +65,7 @@ class RefusalScenarioTest {
 
   @Test
   void aUnitFileWithoutTheMarkerIsRefused() throws IOException {
-    LifecycleLab lab = new LifecycleLab();
+    SimulatedNode lab = new SimulatedNode();
     lab.host.fs().seedFile(lab.paths.unit("kubelet.service"), "[Service]\nExecStart=/usr/bin/kubelet\n", 0644);
     FileTreeSnapshot before = lab.host.snapshot();
 
@@ -75,8 +76,8 @@ class RefusalScenarioTest {
 
   @Test
   void aChecksumMismatchFailsClearlyLeavesNoVersionAndActivatesNothing() {
-    LifecycleLab lab = new LifecycleLab();
-    MachineGoalState goal = lab.goal(LifecycleLab.config());
+    SimulatedNode lab = new SimulatedNode();
+    MachineGoalState goal = lab.goal(SimulatedNode.config());
     lab.publish(goal);
     URI kubelet = goal.rootFs().artifacts().stream().filter(a -> a.name().equals("kubelet")).findFirst().orElseThrow().url();
     lab.host.artifacts().publish(kubelet, "#!/bin/sh\n# tampered\n".getBytes(StandardCharsets.UTF_8));
@@ -95,8 +96,8 @@ class RefusalScenarioTest {
 
   @Test
   void aMutatingOperationWhileAnotherProcessHoldsTheNodeLockIsRefusedAsBusyAndCanBeCaughtAsSuch() throws IOException {
-    LifecycleLab lab = new LifecycleLab();
-    MachineGoalState goal = lab.goal(LifecycleLab.config());
+    SimulatedNode lab = new SimulatedNode();
+    MachineGoalState goal = lab.goal(SimulatedNode.config());
     lab.bootstrap(goal);
     FileTreeSnapshot before = lab.host.snapshot();
 

@@ -6,8 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.noneops.core.goalstate.Artifact;
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.install.InstallException;
-import dev.noneops.testkit.download.TarGz;
+import dev.noneops.testkit.artifacts.TarGz;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
+import dev.noneops.testkit.node.SimulatedNode;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -23,8 +24,8 @@ class TamperedArtifactScenarioTest {
   @ParameterizedTest
   @ValueSource(strings = {"kubelet", "kubectl", "kube-proxy", "containerd", "runc", "cni-plugins", "crictl", "coredns"})
   void aTamperedArtifactIsRefusedAndNothingIsInstalledOrActivated(String name) {
-    LifecycleLab lab = new LifecycleLab();
-    MachineGoalState goal = lab.goal(LifecycleLab.config());
+    SimulatedNode lab = new SimulatedNode();
+    MachineGoalState goal = lab.goal(SimulatedNode.config());
     lab.publish(goal);
     Artifact artifact = goal.rootFs().artifacts().stream().filter(a -> a.name().equals(name)).findFirst().orElseThrow();
     lab.host.artifacts().publish(artifact.url(), tampered(artifact));
@@ -40,7 +41,7 @@ class TamperedArtifactScenarioTest {
         .doesNotContain(lab.layout.versionDir(version).toString(), lab.layout.staging().toString(), lab.layout.current().toString(),
             "/etc/systemd/system/kubelet.service", "/etc/systemd/system/containerd.service");
     assertThat(outsideTheLayout(lab.host.snapshot(), lab)).isEqualTo(outsideTheLayout(before, lab));
-    assertThat(LifecycleLab.STACK).noneMatch(unit -> lab.host.systemd().peek(unit).isActive());
+    assertThat(SimulatedNode.STACK).noneMatch(unit -> lab.host.systemd().peek(unit).isActive());
   }
 
   /** Content the project never published under that URL, in the artifact's own shape. */
@@ -64,7 +65,7 @@ class TamperedArtifactScenarioTest {
   }
 
   /** Everything but the layout and the directories above it, which the installer creates first. */
-  private static List<String> outsideTheLayout(FileTreeSnapshot snapshot, LifecycleLab lab) {
+  private static List<String> outsideTheLayout(FileTreeSnapshot snapshot, SimulatedNode lab) {
     String root = lab.layout.root().toString();
     return snapshot.entries().stream()
         .filter(e -> !e.path().equals(root) && !e.path().startsWith(root + "/") && !root.startsWith(e.path() + "/"))

@@ -7,7 +7,8 @@ import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.goalstate.Artifact;
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.testkit.download.SimArtifactRepository;
-import dev.noneops.testkit.download.TarGz;
+import dev.noneops.testkit.artifacts.TarGz;
+import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -27,7 +28,7 @@ class UnverifiableArtifactScenarioTest {
       .file("bin/containerd-shim-runc-v2", "#!/bin/sh\n# shim from the mirror\n", 0755)
       .build();
 
-  private final LifecycleLab lab = new LifecycleLab();
+  private final SimulatedNode lab = new SimulatedNode();
 
   /** Each artifact with the checksum document its project publishes beside it. */
   @ParameterizedTest
@@ -39,7 +40,7 @@ class UnverifiableArtifactScenarioTest {
       "crictl, https://github.com/kubernetes-sigs/cri-tools/releases/download/v1.31.0/crictl-v1.31.0-linux-amd64.tar.gz.sha256",
       "coredns, https://github.com/coredns/coredns/releases/download/v1.11.3/coredns_1.11.3_linux_amd64.tgz.sha256"})
   void anArtifactWhosePublishedChecksumIsMissingIsRefusedWithItsUrlNamed(String name, String checksumUrl) {
-    MachineGoalState goal = lab.goal(LifecycleLab.config());
+    MachineGoalState goal = lab.goal(SimulatedNode.config());
     lab.publish(goal);
     lab.host.artifacts().remove(URI.create(checksumUrl));
 
@@ -51,7 +52,7 @@ class UnverifiableArtifactScenarioTest {
 
   @Test
   void anArtifactExplicitlyAllowedUnverifiedIsInstalledWithoutItsChecksum() throws IOException {
-    MachineGoalState goal = lab.goal(LifecycleLab.configWithDownloads("{\"Containerd\": {\"AllowUnverified\": true}}"));
+    MachineGoalState goal = lab.goal(SimulatedNode.configWithDownloads("{\"Containerd\": {\"AllowUnverified\": true}}"));
     lab.publish(goal);
     lab.host.artifacts().remove(URI.create(CONTAINERD_URL + ".sha256sum"));
 
@@ -62,7 +63,7 @@ class UnverifiableArtifactScenarioTest {
 
   @Test
   void aPublishedChecksumIsStillCheckedWhenUnverifiedIsAllowed() {
-    MachineGoalState goal = lab.goal(LifecycleLab.configWithDownloads("{\"Containerd\": {\"AllowUnverified\": true}}"));
+    MachineGoalState goal = lab.goal(SimulatedNode.configWithDownloads("{\"Containerd\": {\"AllowUnverified\": true}}"));
     lab.publish(goal);
     lab.host.artifacts().publish(URI.create(CONTAINERD_URL), MIRRORED_CONTAINERD);
 
@@ -73,7 +74,7 @@ class UnverifiableArtifactScenarioTest {
   @Test
   void aPinnedDigestVerifiesAnArtifactFromAMirrorThatPublishesNoChecksums() throws IOException {
     String url = "https://mirror.example.com/containerd/v2.0.4/containerd-2.0.4-linux-amd64.tar.gz";
-    MachineGoalState goal = lab.goal(LifecycleLab.configWithDownloads("{\"Containerd\": {\"BaseURL\": \"https://mirror.example.com/containerd\", "
+    MachineGoalState goal = lab.goal(SimulatedNode.configWithDownloads("{\"Containerd\": {\"BaseURL\": \"https://mirror.example.com/containerd\", "
         + "\"SHA256\": \"" + SimArtifactRepository.sha256Hex(MIRRORED_CONTAINERD) + "\"}}"));
     lab.publish(goal);
     lab.host.artifacts().publish(URI.create(url), MIRRORED_CONTAINERD);
@@ -87,7 +88,7 @@ class UnverifiableArtifactScenarioTest {
 
   @Test
   void anArtifactThatDoesNotMatchItsPinnedDigestIsRefused() {
-    AgentConfig config = LifecycleLab.configWithDownloads("{\"Containerd\": {\"SHA256\": \"" + "ab".repeat(32) + "\"}}");
+    AgentConfig config = SimulatedNode.configWithDownloads("{\"Containerd\": {\"SHA256\": \"" + "ab".repeat(32) + "\"}}");
     MachineGoalState goal = lab.goal(config);
     lab.publish(goal);
 

@@ -10,7 +10,6 @@ import dev.noneops.ports.systemd.SystemdException;
 import dev.noneops.ports.systemd.UnitStatus;
 import dev.noneops.systemd.DbusSystemd;
 import dev.noneops.testkit.sandbox.SystemdSandbox;
-import dev.noneops.testkit.sandbox.SystemdSandboxExtension;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,12 +2,14 @@ package dev.noneops.acceptance.teardown;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.noneops.core.applied.AppliedConfigStore;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.teardown.Teardown;
 import dev.noneops.core.teardown.TeardownReport;
 import dev.noneops.core.teardown.TeardownSettings;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.fs.SimFileSystem.MountKind;
+import dev.noneops.testkit.node.SimulatedNode;
 import dev.noneops.testkit.process.ProcessSpec;
 import java.nio.file.Path;
 import java.util.List;
@@ -16,16 +18,17 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The teardown of a node that {@link Node} bootstrapped (provision, configure, kernel modules,
- * start) and that then ran a pod: afterwards the host is what it was before the bootstrap, except
- * for what the caller owns (the agent's configuration directory).
+ * start, the applied configuration recorded) and that then ran a pod: once the caller has also
+ * removed its applied configuration, as {@code noneops reset} does, the host is what it was before
+ * the bootstrap, except for the agent's configuration directory.
  */
 class TeardownOfABootstrappedNodeTest {
 
   @Test
   void aBootstrappedNodeWithAPodIsTornDownToTheHostItFound() throws Exception {
-    ProvisionedNode lab = new ProvisionedNode();
+    SimulatedNode lab = new SimulatedNode();
     FileTreeSnapshot pristine = lab.host.snapshot();
-    Node node = lab.bootstrap();
+    Node node = lab.bootstrap(SimulatedNode.config("1.31.4", "", "blue"));
     assertThat(node.running()).isTrue();
     Path pod = lab.paths.kubeletDir().resolve("pods/pod-a");
     Path emptyDir = pod.resolve("volumes/kubernetes.io~empty-dir/cache");
@@ -42,6 +45,7 @@ class TeardownOfABootstrappedNodeTest {
     assertThat(teardown.present()).isTrue();
 
     TeardownReport report = teardown.stop().plus(teardown.removeConfig()).plus(teardown.destroy());
+    new AppliedConfigStore(lab.host.ports().files(), lab.paths).remove(); // the caller's record, as noneops reset removes it
 
     assertThat(report.complete()).as("%s", report).isTrue();
     assertThat(teardown.present()).isFalse();

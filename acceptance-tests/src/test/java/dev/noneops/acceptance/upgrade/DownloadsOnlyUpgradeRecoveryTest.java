@@ -9,6 +9,7 @@ import dev.noneops.core.goalstate.DownloadSource;
 import dev.noneops.core.upgrade.RecoveryResult;
 import dev.noneops.testkit.gate.FaultRule;
 import dev.noneops.testkit.gate.SimulatedCrash;
+import dev.noneops.testkit.node.SimulatedNode;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
@@ -20,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * as it tells any other upgrade, or a crash after the flip commits a version kubelet never proved.
  */
 class DownloadsOnlyUpgradeRecoveryTest {
-  private static final AgentConfig V1 = UpgradeLab.config("1.31.2", "2.0.4", "blue");
+  private static final AgentConfig V1 = SimulatedNode.config("1.31.2", "2.0.4", "blue");
   /** containerd from a mirror: the same versions, another origin. */
   private static final DownloadOverrides MIRROR = new DownloadOverrides(DownloadSource.NONE,
       new DownloadSource("https://mirror.example.com/containerd", "", ""),
@@ -28,13 +29,13 @@ class DownloadsOnlyUpgradeRecoveryTest {
   /** V1 with the mirror written into its own {@code Downloads}: what the node installs with the overrides. */
   private static final AgentConfig V1_MIRRORED = V1.withDownloads(MIRROR.over(V1.downloads()));
 
-  private UpgradeLab lab;
+  private SimulatedNode lab;
   private Map<String, String> before;
   private String target;
 
   @BeforeEach
   void runningNodeOnV1() {
-    lab = new UpgradeLab();
+    lab = new SimulatedNode();
     lab.bootstrap(V1);
     lab.publish(V1_MIRRORED);
     before = lab.sharedFiles();

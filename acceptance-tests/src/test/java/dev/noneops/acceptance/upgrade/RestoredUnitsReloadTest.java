@@ -9,6 +9,7 @@ import dev.noneops.core.upgrade.RecoveryResult;
 import dev.noneops.core.upgrade.UpgradeFailedException;
 import dev.noneops.testkit.gate.FaultRule;
 import dev.noneops.testkit.gate.SimulatedCrash;
+import dev.noneops.testkit.node.SimulatedNode;
 import dev.noneops.testkit.process.SimProcess;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -27,15 +28,15 @@ import org.junit.jupiter.api.Test;
  */
 class RestoredUnitsReloadTest {
   private static final String EARLIER_FLAG = "--v=2";
-  private static final AgentConfig V1 = UpgradeLab.config("1.31.2", "2.0.4", "blue");
-  private static final AgentConfig V2_OTHER_DOMAIN = UpgradeLab.config("1.31.3", "2.1.1", "green", "{ \"ClusterDomain\": \"other.local\" }");
+  private static final AgentConfig V1 = SimulatedNode.config("1.31.2", "2.0.4", "blue");
+  private static final AgentConfig V2_OTHER_DOMAIN = SimulatedNode.config("1.31.3", "2.1.1", "green", "{ \"ClusterDomain\": \"other.local\" }");
 
-  private UpgradeLab lab;
+  private SimulatedNode lab;
   private Path kubeletUnit;
 
   @BeforeEach
   void aNodeWhoseKubeletUnitAnEarlierAgentRendered() throws IOException {
-    lab = new UpgradeLab();
+    lab = new SimulatedNode();
     lab.bootstrap(V1);
     lab.publish(V2_OTHER_DOMAIN);
     kubeletUnit = lab.paths.unit(HostPaths.KUBELET_UNIT);

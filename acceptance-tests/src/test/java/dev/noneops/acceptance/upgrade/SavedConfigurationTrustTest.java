@@ -9,6 +9,7 @@ import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.upgrade.Confsnap;
 import dev.noneops.core.upgrade.CorruptStateException;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
+import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -28,16 +29,16 @@ import org.junit.jupiter.params.provider.MethodSource;
  * entry, and nothing on the host changes.
  */
 class SavedConfigurationTrustTest {
-  private static final AgentConfig V1 = UpgradeLab.config("1.31.2", "2.0.4", "blue");
-  private static final AgentConfig V2 = UpgradeLab.config("1.31.3", "2.1.1", "green");
+  private static final AgentConfig V1 = SimulatedNode.config("1.31.2", "2.0.4", "blue");
+  private static final AgentConfig V2 = SimulatedNode.config("1.31.3", "2.1.1", "green");
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String FOREIGN_ENTRY = "entry-99999.json";
 
-  private UpgradeLab lab;
+  private SimulatedNode lab;
 
   @BeforeEach
   void anUpgradeInFlight() throws IOException {
-    lab = new UpgradeLab();
+    lab = new SimulatedNode();
     lab.bootstrap(V1);
     lab.publish(V2);
     lab.host.fs().seedFile(Path.of("/etc/passwd"), "root:x:0:0:root:/root:/bin/bash\n", 0644);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.node.Node;
+import dev.noneops.testkit.node.SimulatedNode;
 import dev.noneops.testkit.process.ProcessSpec;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -15,9 +16,9 @@ import org.junit.jupiter.api.Test;
  * Docker's shims on the same containerd are not this node's to end.
  */
 class UpgradeEndsPodsTest {
-  private final UpgradeLab lab = new UpgradeLab();
-  private final AgentConfig v1 = UpgradeLab.config("1.31.2", "2.0.4", "blue");
-  private final AgentConfig v2 = UpgradeLab.config("1.31.3", "2.0.4", "blue");
+  private final SimulatedNode lab = new SimulatedNode();
+  private final AgentConfig v1 = SimulatedNode.config("1.31.2", "2.0.4", "blue");
+  private final AgentConfig v2 = SimulatedNode.config("1.31.3", "2.0.4", "blue");
 
   @Test
   void thisNodesShimsAndPodProcessesEndAndADockersShimOnTheSameContainerdLives() throws Exception {

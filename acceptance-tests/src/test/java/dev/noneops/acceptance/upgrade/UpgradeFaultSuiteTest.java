@@ -18,6 +18,7 @@ import dev.noneops.ports.HostIOException;
 import dev.noneops.testkit.download.SimArtifactRepository;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.gate.FaultRule;
+import dev.noneops.testkit.node.SimulatedNode;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -31,17 +32,17 @@ import org.junit.jupiter.api.Test;
  * anything the running node uses changed.
  */
 class UpgradeFaultSuiteTest {
-  private static final AgentConfig V1 = UpgradeLab.config("1.31.2", "2.0.4", "blue");
-  private static final AgentConfig V2 = UpgradeLab.config("1.31.3", "2.1.1", "green");
+  private static final AgentConfig V1 = SimulatedNode.config("1.31.2", "2.0.4", "blue");
+  private static final AgentConfig V2 = SimulatedNode.config("1.31.3", "2.1.1", "green");
 
-  private UpgradeLab lab;
+  private SimulatedNode lab;
   private String v1;
   private String v2;
   private Map<String, String> before;
 
   @BeforeEach
   void runningNodeOnV1() {
-    lab = new UpgradeLab();
+    lab = new SimulatedNode();
     lab.bootstrap(V1);
     lab.driftOwnedFiles();
     lab.publish(V2);

@@ -7,6 +7,7 @@ import dev.noneops.core.layout.Layout;
 import dev.noneops.core.layout.VersionNames;
 import dev.noneops.core.upgrade.RecoveryResult;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
+import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -38,7 +39,7 @@ final class UpgradeInvariants {
   }
 
   /** At any instant (a crash included): {@code current} names a complete, verified version, the previous or the target. */
-  List<String> currentIsValid(UpgradeLab lab) {
+  List<String> currentIsValid(SimulatedNode lab) {
     List<String> out = new ArrayList<>();
     Optional<String> current = lab.activeVersionRaw();
     if (current.isEmpty()) {
@@ -63,7 +64,7 @@ final class UpgradeInvariants {
    * After recovery (and commit): a consistent pair running, nothing of the upgrade's state left,
    * and a second recovery that changes nothing.
    */
-  List<String> recovered(UpgradeLab lab) {
+  List<String> recovered(SimulatedNode lab) {
     List<String> out = new ArrayList<>(currentIsValid(lab));
     Optional<String> current = lab.activeVersionRaw();
     Optional<AgentConfig> applied = lab.applied();
@@ -111,7 +112,7 @@ final class UpgradeInvariants {
   }
 
   /** Every directory of the layout (its bookkeeping aside) is a version with its manifest: none is half installed or half removed. */
-  private static List<String> onlyCompleteVersions(UpgradeLab lab) {
+  private static List<String> onlyCompleteVersions(SimulatedNode lab) {
     List<String> out = new ArrayList<>();
     synchronized (lab.host.monitor()) {
       try {

@@ -10,6 +10,7 @@ import dev.noneops.core.upgrade.CorruptStateException;
 import dev.noneops.core.upgrade.RecoveryResult;
 import dev.noneops.core.upgrade.UpgradeRefusedException;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
+import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
@@ -19,16 +20,16 @@ import org.junit.jupiter.api.Test;
 
 /** The decisions of recovery, commit and the upgrade's preconditions, one situation at a time. */
 class UpgradeRecoveryScenariosTest {
-  private static final AgentConfig V1 = UpgradeLab.config("1.31.2", "2.0.4", "blue");
-  private static final AgentConfig V2 = UpgradeLab.config("1.31.3", "2.1.1", "green");
-  private static final AgentConfig V1_RELABELLED = UpgradeLab.config("1.31.2", "2.0.4", "red");
+  private static final AgentConfig V1 = SimulatedNode.config("1.31.2", "2.0.4", "blue");
+  private static final AgentConfig V2 = SimulatedNode.config("1.31.3", "2.1.1", "green");
+  private static final AgentConfig V1_RELABELLED = SimulatedNode.config("1.31.2", "2.0.4", "red");
 
-  private UpgradeLab lab;
+  private SimulatedNode lab;
   private Map<String, String> before;
 
   @BeforeEach
   void runningNodeOnV1() {
-    lab = new UpgradeLab();
+    lab = new SimulatedNode();
     lab.bootstrap(V1);
     lab.publish(V2);
     before = lab.sharedFiles();

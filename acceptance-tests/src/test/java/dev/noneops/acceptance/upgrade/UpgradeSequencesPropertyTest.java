@@ -12,6 +12,7 @@ import dev.noneops.core.upgrade.RollbackOutcome;
 import dev.noneops.core.upgrade.UpgradeFailedException;
 import dev.noneops.core.upgrade.UpgradeRefusedException;
 import dev.noneops.testkit.gate.SimulatedCrash;
+import dev.noneops.testkit.node.SimulatedNode;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -33,10 +34,10 @@ import net.jqwik.api.ShrinkingMode;
  */
 class UpgradeSequencesPropertyTest {
   private static final List<AgentConfig> CONFIGS = List.of(
-      UpgradeLab.config("1.31.2", "2.0.4", "blue"),
-      UpgradeLab.config("1.31.3", "2.1.1", "green"),
-      UpgradeLab.config("1.31.2", "2.0.4", "red"),
-      UpgradeLab.config("1.32.0", "2.1.1", "blue"));
+      SimulatedNode.config("1.31.2", "2.0.4", "blue"),
+      SimulatedNode.config("1.31.3", "2.1.1", "green"),
+      SimulatedNode.config("1.31.2", "2.0.4", "red"),
+      SimulatedNode.config("1.32.0", "2.1.1", "blue"));
 
   /** What can go wrong with the version an upgrade switches to. */
   enum Fault { NONE, KUBELET_NEVER_READY, CONTAINERD_FAILS }
@@ -84,7 +85,7 @@ class UpgradeSequencesPropertyTest {
 
   /** The node, the caller's knowledge, and the files each established configuration must have. */
   private static final class Life {
-    final UpgradeLab lab = new UpgradeLab();
+    final SimulatedNode lab = new SimulatedNode();
     final Map<String, Map<String, String>> filesOf = new HashMap<>();
     Optional<AgentConfig> pending = Optional.empty();
 

@@ -7,6 +7,7 @@ import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.upgrade.PruneReport;
 import dev.noneops.core.upgrade.VersionPruner;
+import dev.noneops.testkit.node.SimulatedNode;
 import dev.noneops.testkit.process.ProcessSpec;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -19,17 +20,17 @@ import org.junit.jupiter.api.Test;
  * version directories that containerd re-executed shims from and broke running pods.
  */
 class VersionPruningTest {
-  private static final AgentConfig V1 = UpgradeLab.config("1.31.2", "2.0.4", "blue");
-  private static final AgentConfig V2 = UpgradeLab.config("1.31.3", "2.1.1", "green");
+  private static final AgentConfig V1 = SimulatedNode.config("1.31.2", "2.0.4", "blue");
+  private static final AgentConfig V2 = SimulatedNode.config("1.31.3", "2.1.1", "green");
 
-  private UpgradeLab lab;
+  private SimulatedNode lab;
   private Node node;
   private String v1;
   private String v2;
 
   @BeforeEach
   void upgradedAndCommitted() {
-    lab = new UpgradeLab();
+    lab = new SimulatedNode();
     lab.bootstrap(V1);
     lab.publish(V2);
     node = lab.node(V2, Optional.of(V1));
@@ -108,7 +109,7 @@ class VersionPruningTest {
 
   @Test
   void bothVersionsOfAnUpgradeInFlightAreKept() {
-    UpgradeLab fresh = new UpgradeLab();
+    SimulatedNode fresh = new SimulatedNode();
     fresh.bootstrap(V1);
     fresh.publish(V2);
     Node upgrading = fresh.node(V2, Optional.of(V1));

@@ -3,6 +3,7 @@ package dev.noneops.hostfs.host;
 import dev.noneops.hostfs.io.IoErrors;
 import dev.noneops.ports.host.HostFacts;
 import dev.noneops.ports.host.HostInfo;
+import dev.noneops.ports.host.ResolvConf;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;

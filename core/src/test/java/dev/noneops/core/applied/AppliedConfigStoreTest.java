@@ -8,11 +8,12 @@ import dev.noneops.core.config.AgentConfigJson;
 import dev.noneops.core.config.ConfigFixtures;
 import dev.noneops.core.config.InvalidConfigException;
 import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.testing.SimulatedFiles;
 import dev.noneops.ports.files.FileMeta;
+import dev.noneops.ports.files.HostFiles;
 import java.io.IOException;
 import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.ArrayList;
@@ -20,13 +21,11 @@ import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 
 class AppliedConfigStoreTest {
-  @TempDir Path root;
-
-  private final TempDirHostFiles files = new TempDirHostFiles();
+  private final Path root = Path.of("/");
+  private final HostFiles files = new SimulatedFiles().port();
   private final List<String> warnings = new ArrayList<>();
   private AppliedConfigStore store;
   private Path file;
@@ -87,14 +86,14 @@ class AppliedConfigStoreTest {
 
     store.write(config);
 
-    byte[] json = Files.readAllBytes(file);
+    byte[] json = files.read(file);
     assertThat(json).isEqualTo(AgentConfigJson.applied(config));
     assertThat(new String(json, StandardCharsets.UTF_8)).startsWith("{\n  \"MachineName\": \"worker-1\",").doesNotEndWith("\n");
-    assertThat(Files.readString(sidecar)).isEqualTo(sha256(json) + "\n");
+    assertThat(files.readString(sidecar)).isEqualTo(sha256(json) + "\n");
     assertThat(files.lstat(file)).map(FileMeta::mode).contains(0600);
     assertThat(files.lstat(sidecar)).map(FileMeta::mode).contains(0600);
     assertThat(files.lstat(file.getParent())).map(FileMeta::mode).contains(0750);
-    assertThat(Files.list(file.getParent()).map(p -> p.getFileName().toString()))
+    assertThat(files.list(file.getParent()))
         .containsExactlyInAnyOrder("none-kube1-applied-config.json", "none-kube1-applied-config.json.sha256");
   }
 
@@ -109,9 +108,9 @@ class AppliedConfigStoreTest {
   @Test
   void refusesAFileThatDoesNotMatchItsSidecar() throws Exception {
     store.write(ConfigFixtures.tokenConfig());
-    byte[] tampered = Files.readString(file).replace("worker-1", "worker-9").getBytes(StandardCharsets.UTF_8);
-    Files.write(file, tampered);
-    String expected = Files.readString(sidecar).trim();
+    byte[] tampered = files.readString(file).replace("worker-1", "worker-9").getBytes(StandardCharsets.UTF_8);
+    files.writeDurably(file, tampered, 0600);
+    String expected = files.readString(sidecar).trim();
 
     assertThatThrownBy(store::read)
         .isInstanceOfSatisfying(AppliedConfigChecksumException.class, e -> {
@@ -126,7 +125,7 @@ class AppliedConfigStoreTest {
   @Test
   void acceptsASidecarWithoutNewlineOrInUpperCase() throws Exception {
     store.write(ConfigFixtures.tokenConfig());
-    Files.writeString(sidecar, sha256(Files.readAllBytes(file)).toUpperCase());
+    files.writeDurably(sidecar, sha256(files.read(file)).toUpperCase(), 0600);
 
     assertThat(store.read()).contains(ConfigFixtures.tokenConfig());
   }
@@ -134,7 +133,7 @@ class AppliedConfigStoreTest {
   @Test
   void returnsTheConfigurationWithAWarningWhenTheSidecarIsMissing() throws IOException {
     store.write(ConfigFixtures.tokenConfig());
-    Files.delete(sidecar);
+    files.delete(sidecar);
 
     assertThat(store.read()).contains(ConfigFixtures.tokenConfig());
     assertThat(warnings).containsExactly("applied config has no checksum sidecar; using it unverified path={} sidecar={}");
@@ -153,10 +152,10 @@ class AppliedConfigStoreTest {
 
   @Test
   void rejectsAnAppliedConfigThatIsNotAConfiguration() throws Exception {
-    Files.createDirectories(file.getParent());
+    files.createDirectories(file.getParent(), 0750);
     byte[] json = "{\"Unknown\": 1}".getBytes(StandardCharsets.UTF_8);
-    Files.write(file, json);
-    Files.writeString(sidecar, sha256(json) + "\n");
+    files.writeDurably(file, json, 0600);
+    files.writeDurably(sidecar, sha256(json) + "\n", 0600);
 
     assertThatThrownBy(store::read).isInstanceOf(InvalidConfigException.class).hasMessageContaining("Unknown: unknown key");
   }
@@ -168,8 +167,8 @@ class AppliedConfigStoreTest {
     store.remove();
     store.remove();
 
-    assertThat(Files.exists(file)).isFalse();
-    assertThat(Files.exists(sidecar)).isFalse();
+    assertThat(files.exists(file)).isFalse();
+    assertThat(files.exists(sidecar)).isFalse();
     assertThat(store.read()).isEmpty();
   }
 

@@ -5,7 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.common.hash.Hashing;
 import dev.noneops.core.goalstate.Artifact;
-import dev.noneops.core.testing.MemoryHostFiles;
+import dev.noneops.core.testing.SimulatedFiles;
+import dev.noneops.ports.files.HostFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -20,7 +21,8 @@ class SafeTarExtractorTest {
   private static final Artifact.Install.Tarball BIN_FROM_BIN = new Artifact.Install.Tarball("bin/", "bin", List.of());
   private static final Artifact.Install.Tarball CNI_FLAT = new Artifact.Install.Tarball("", "libexec/cni", List.of());
 
-  private final MemoryHostFiles files = new MemoryHostFiles();
+  private final SimulatedFiles host = new SimulatedFiles();
+  private final HostFiles files = host.port();
   private final SafeTarExtractor extractor = new SafeTarExtractor(files);
 
   @BeforeEach
@@ -47,7 +49,7 @@ class SafeTarExtractorTest {
     assertThat(entries).containsExactly(
         new Manifest.Entry("bin/containerd", 6, 0755, sha("daemon")),
         new Manifest.Entry("bin/notes.txt", 4, 0644, sha("text")));
-    assertThat(files.tree()).containsEntry("/stage/v1/bin/containerd", "file 0755 daemon")
+    assertThat(host.tree()).containsEntry("/stage/v1/bin/containerd", "file 0755 daemon")
         .containsEntry("/stage/v1/bin/notes.txt", "file 0644 text")
         .doesNotContainKey("/stage/v1/README.md");
   }
@@ -74,7 +76,7 @@ class SafeTarExtractorTest {
     byte[] tgz = new Tarballs().file("/etc/passwd", 0644, "root::0:0").build();
     assertThatThrownBy(() -> extract(tgz, CNI_FLAT)).isInstanceOf(UnsafeArchiveException.class)
         .hasMessageContaining("/etc/passwd").hasMessageContaining("absolute");
-    assertThat(files.tree()).doesNotContainKey("/etc/passwd");
+    assertThat(host.tree()).doesNotContainKey("/etc/passwd");
   }
 
   @Test
@@ -84,7 +86,7 @@ class SafeTarExtractorTest {
       assertThatThrownBy(() -> extract(tgz, BIN_FROM_BIN)).as(name).isInstanceOf(UnsafeArchiveException.class)
           .hasMessageContaining("..");
     }
-    assertThat(files.tree().keySet()).noneMatch(p -> p.contains("escape"));
+    assertThat(host.tree().keySet()).noneMatch(p -> p.contains("escape"));
   }
 
   @Test
@@ -112,7 +114,7 @@ class SafeTarExtractorTest {
         .special("bin/pipe", TarConstants.LF_FIFO)
         .build();
     assertThat(extract(tgz, BIN_FROM_BIN)).extracting(Manifest.Entry::path).containsExactly("bin/ctr");
-    assertThat(files.tree().keySet()).filteredOn(p -> p.startsWith("/stage/v1/bin/")).containsExactly("/stage/v1/bin/ctr");
+    assertThat(host.tree().keySet()).filteredOn(p -> p.startsWith("/stage/v1/bin/")).containsExactly("/stage/v1/bin/ctr");
   }
 
   @Test

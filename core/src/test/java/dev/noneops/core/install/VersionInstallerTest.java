@@ -9,13 +9,14 @@ import dev.noneops.core.goalstate.Artifact;
 import dev.noneops.core.goalstate.RootFs;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.task.TaskRunner;
-import dev.noneops.core.testing.MemoryHostFiles;
+import dev.noneops.core.testing.SimulatedFiles;
 import dev.noneops.ports.download.ArtifactDownloader;
 import dev.noneops.ports.download.DownloadException;
 import dev.noneops.ports.download.DownloadListener;
 import dev.noneops.ports.download.DownloadResult;
 import dev.noneops.ports.download.Sha256;
 import dev.noneops.ports.files.FileMeta;
+import dev.noneops.ports.files.HostFiles;
 import dev.noneops.ports.time.HostClock;
 import java.io.IOException;
 import java.net.URI;
@@ -28,6 +29,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
@@ -37,7 +39,8 @@ class VersionInstallerTest {
   private static final URI RUNC = URI.create("https://dl.example/runc");
   private static final URI CNI = URI.create("https://dl.example/cni.tgz");
 
-  private final MemoryHostFiles files = new MemoryHostFiles();
+  private final SimulatedFiles host = new SimulatedFiles();
+  private final HostFiles files = host.port();
   private final FakeDownloader downloader = new FakeDownloader(files);
   private final Layout layout = new Layout(Path.of("/opt/unbounded/node"));
   private final VersionInstaller installer = new VersionInstaller(files, downloader, layout,
@@ -71,7 +74,7 @@ class VersionInstallerTest {
         new Manifest.Entry("libexec/cni/LICENSE", 4, 0644, sha("text")),
         new Manifest.Entry("libexec/cni/bridge", 6, 0755, sha("bridge")));
     assertThat(new VersionVerifier(files, layout).verify(VERSION).verified()).isTrue();
-    assertThat(files.tree().keySet()).noneMatch(p -> p.contains(".staging") || p.contains(".downloads"));
+    assertThat(host.tree().keySet()).noneMatch(p -> p.contains(".staging") || p.contains(".downloads"));
 
     int requests = downloader.requests.size();
     VersionInstaller.Result second = installer.install(rootFs);
@@ -174,15 +177,15 @@ class VersionInstallerTest {
   void anUnchangedVersionIsReusedWithoutReadingAnyInstalledFile() throws IOException {
     RootFs rootFs = rootFs(new Artifact.Checksum.Unverified(), new Artifact.Checksum.Unverified());
     installer.install(rootFs);
-    int readsBefore = files.contentReads().size();
-    int writesBefore = files.writes();
+    int readsBefore = host.contentReads().size();
+    TreeMap<String, String> before = host.stamps();
 
     VersionInstaller.Result again = installer.install(rootFs);
 
     assertThat(again.reused()).isTrue();
-    assertThat(files.contentReads().subList(readsBefore, files.contentReads().size()))
+    assertThat(host.contentReads().subList(readsBefore, host.contentReads().size()))
         .containsExactly(layout.manifest(VERSION));
-    assertThat(files.writes()).isEqualTo(writesBefore);
+    assertThat(host.stamps()).isEqualTo(before);
   }
 
   @Test
@@ -210,16 +213,16 @@ class VersionInstallerTest {
     files.chmod(runc, 0755);
     int requests = downloader.requests.size();
 
-    int readsBefore = files.contentReads().size();
+    int readsBefore = host.contentReads().size();
     VersionInstaller.Result second = installer.install(rootFs);
-    List<Path> secondReads = files.contentReads().subList(readsBefore, files.contentReads().size());
+    List<Path> secondReads = host.contentReads().subList(readsBefore, host.contentReads().size());
 
     assertThat(second.reused()).isTrue();
     assertThat(downloader.requests).hasSize(requests);
     assertThat(secondReads).contains(runc, layout.binDir(VERSION).resolve("kubelet"));
-    readsBefore = files.contentReads().size();
+    readsBefore = host.contentReads().size();
     installer.install(rootFs);
-    assertThat(files.contentReads().subList(readsBefore, files.contentReads().size())).containsExactly(layout.manifest(VERSION));
+    assertThat(host.contentReads().subList(readsBefore, host.contentReads().size())).containsExactly(layout.manifest(VERSION));
   }
 
   @Test
@@ -232,12 +235,12 @@ class VersionInstallerTest {
     files.writeDurably(layout.manifest(VERSION), older.toJson(), 0644);
     int requests = downloader.requests.size();
 
-    int readsBefore = files.contentReads().size();
+    int readsBefore = host.contentReads().size();
     VersionInstaller.Result second = installer.install(rootFs);
 
     assertThat(second.reused()).isTrue();
     assertThat(downloader.requests).hasSize(requests);
-    assertThat(files.contentReads().subList(readsBefore, files.contentReads().size())).hasSize(1 + stamped.files().size());
+    assertThat(host.contentReads().subList(readsBefore, host.contentReads().size())).hasSize(1 + stamped.files().size());
     assertThat(verifier.manifest(VERSION).orElseThrow().fullyStamped()).isTrue();
   }
 
@@ -246,7 +249,7 @@ class VersionInstallerTest {
     RootFs rootFs = rootFs(new Artifact.Checksum.Unverified(), new Artifact.Checksum.Unverified());
     installer.install(rootFs);
     Path runc = layout.binDir(VERSION).resolve("runc");
-    files.corruptContent(runc, "runc-BINARY".getBytes(StandardCharsets.UTF_8));
+    host.fs().corruptContent(runc, "runc-BINARY".getBytes(StandardCharsets.UTF_8));
     VersionVerifier verifier = new VersionVerifier(files, layout);
 
     assertThat(verifier.verifyTrustingStamps(VERSION).verified()).isTrue();
@@ -258,11 +261,11 @@ class VersionInstallerTest {
   @Test
   void filesStampedInTheSameClockTickAsTheManifestAreReadSoAChangeWithinThatTickIsCaught() throws IOException {
     RootFs rootFs = rootFs(new Artifact.Checksum.Unverified(), new Artifact.Checksum.Unverified());
-    files.coarseClock(true);
+    host.fs().coarseTimestamps(true);
     installer.install(rootFs);
     Path runc = layout.binDir(VERSION).resolve("runc");
-    files.corruptContent(runc, "runc-BINARY".getBytes(StandardCharsets.UTF_8));
-    files.coarseClock(false);
+    host.fs().corruptContent(runc, "runc-BINARY".getBytes(StandardCharsets.UTF_8));
+    host.fs().coarseTimestamps(false);
     int requests = downloader.requests.size();
 
     VersionInstaller.Result again = installer.install(rootFs);
@@ -284,10 +287,10 @@ class VersionInstallerTest {
     skewed.set(0, first.withStamp(Optional.of(new FileStamp(s.inode() + 1, s.ctimeNanos(), s.mtimeNanos()))));
     files.writeDurably(layout.manifest(VERSION), new Manifest(VERSION, skewed).toJson(), 0644);
 
-    int readsBefore = files.contentReads().size();
+    int readsBefore = host.contentReads().size();
     assertThat(verifier.verifyTrustingStamps(VERSION).verified()).isTrue();
 
-    assertThat(files.contentReads().subList(readsBefore, files.contentReads().size())).hasSize(1 + stamped.files().size());
+    assertThat(host.contentReads().subList(readsBefore, host.contentReads().size())).hasSize(1 + stamped.files().size());
   }
 
   private static String sha(String s) {
@@ -296,11 +299,11 @@ class VersionInstallerTest {
 
   /** Serves bytes by URL, verifies like the real port, records requests. */
   static final class FakeDownloader implements ArtifactDownloader {
-    private final MemoryHostFiles files;
+    private final HostFiles files;
     private final Map<URI, byte[]> content = new HashMap<>();
     final List<URI> requests = new ArrayList<>();
 
-    FakeDownloader(MemoryHostFiles files) {
+    FakeDownloader(HostFiles files) {
       this.files = files;
     }
 

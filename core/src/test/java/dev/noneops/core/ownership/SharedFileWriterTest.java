@@ -3,17 +3,20 @@ package dev.noneops.core.ownership;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.noneops.core.testing.MemoryHostFiles;
+import dev.noneops.core.testing.SimulatedFiles;
+import dev.noneops.ports.files.HostFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 class SharedFileWriterTest {
   private static final Path RECORD = Path.of("/etc/unbounded/agent/owned.json");
   private static final Path CONFIG = Path.of("/etc/containerd/config.toml");
 
-  private final MemoryHostFiles files = new MemoryHostFiles();
+  private final SimulatedFiles host = new SimulatedFiles();
+  private final HostFiles files = host.port();
   private final OwnershipStore store = new OwnershipStore(files, RECORD);
 
   private static byte[] bytes(String s) {
@@ -25,11 +28,11 @@ class SharedFileWriterTest {
     files.createDirectories(Path.of("/etc"), 0755);
     SharedFileWriter writer = new SharedFileWriter(files, store);
     assertThat(writer.write(CONFIG, bytes("version = 2\n"), 0644)).isTrue();
-    int writes = files.writes();
+    TreeMap<String, String> stamps = host.stamps();
 
     SharedFileWriter again = new SharedFileWriter(files, store);
     assertThat(again.write(CONFIG, bytes("version = 2\n"), 0644)).isFalse();
-    assertThat(files.writes()).as("an unchanged file writes nothing, not even the record").isEqualTo(writes);
+    assertThat(host.stamps()).as("an unchanged file writes nothing, not even the record").isEqualTo(stamps);
 
     OwnershipRecord record = store.load();
     assertThat(record.get(CONFIG)).contains(new OwnedEntry(CONFIG, OwnedEntry.Kind.FILE, SharedFileWriter.sha256(bytes("version = 2\n")), 0644));
@@ -43,7 +46,7 @@ class SharedFileWriterTest {
     writer.write(CONFIG, bytes("a"), 0644);
     assertThat(writer.write(CONFIG, bytes("b"), 0644)).isTrue();
     assertThat(writer.write(CONFIG, bytes("b"), 0600)).isTrue();
-    assertThat(files.tree()).containsEntry(CONFIG.toString(), "file 0600 b");
+    assertThat(host.tree()).containsEntry(CONFIG.toString(), "file 0600 b");
     assertThat(store.load().get(CONFIG).orElseThrow().fingerprint()).isEqualTo(SharedFileWriter.sha256(bytes("b")));
   }
 
@@ -88,7 +91,7 @@ class SharedFileWriterTest {
     assertThat(writer.removeOwned(Path.of("/etc/never-written"))).isFalse();
 
     assertThat(files.exists(dropIn)).isFalse();
-    assertThat(files.tree()).containsEntry(edited.toString(), "file 0644 changed by an operator");
+    assertThat(host.tree()).containsEntry(edited.toString(), "file 0644 changed by an operator");
     assertThat(store.load().owns(dropIn)).isFalse();
     assertThat(store.load().owns(edited)).isFalse();
   }
@@ -101,7 +104,7 @@ class SharedFileWriterTest {
         new OwnedEntry(Path.of("/etc/kubernetes/manifests"), OwnedEntry.Kind.DIRECTORY, "", 0700)));
     store.save(record);
     assertThat(store.load()).isEqualTo(record);
-    assertThat(files.tree()).hasEntrySatisfying(RECORD.toString(), v -> assertThat(v).startsWith("file 0600 "));
+    assertThat(host.tree()).hasEntrySatisfying(RECORD.toString(), v -> assertThat(v).startsWith("file 0600 "));
   }
 
   @Test

@@ -4,7 +4,7 @@ import dev.noneops.ports.systemd.Systemd;
 import dev.noneops.systemd.DbusSystemd;
 import dev.noneops.testkit.contract.SystemdContract;
 import dev.noneops.testkit.sandbox.SystemdSandbox;
-import dev.noneops.testkit.sandbox.SystemdSandboxExtension;
+import dev.noneops.acceptance.system.SystemdSandboxExtension;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;

@@ -16,7 +16,7 @@ import dev.noneops.ports.events.NodeEvents;
 import dev.noneops.systemd.DbusSystemd;
 import dev.noneops.testkit.cli.ConfigJson;
 import dev.noneops.testkit.sandbox.SystemdSandbox;
-import dev.noneops.testkit.sandbox.SystemdSandboxExtension;
+import dev.noneops.acceptance.system.SystemdSandboxExtension;
 import dev.noneops.testkit.system.SandboxHostPorts;
 import dev.noneops.testkit.system.SandboxNodes;
 import dev.noneops.testkit.system.SandboxRoot;

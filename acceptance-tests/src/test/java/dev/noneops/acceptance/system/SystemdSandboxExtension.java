@@ -1,0 +1,51 @@
+package dev.noneops.acceptance.system;
+
+import dev.noneops.testkit.sandbox.SandboxRequirements;
+import dev.noneops.testkit.sandbox.SystemdSandbox;
+import java.util.Objects;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * Boots one {@link SystemdSandbox} for a test class and stops it after the class, whether its
+ * tests passed or failed. Register it on a static field:
+ *
+ * <pre>{@code
+ * @RegisterExtension static final SystemdSandboxExtension SANDBOX = new SystemdSandboxExtension("lifecycle");
+ * }</pre>
+ *
+ * <p>Where a sandbox cannot be booted (not root, tools missing), the class's tests are skipped
+ * with the reason.
+ */
+public final class SystemdSandboxExtension implements BeforeAllCallback, AfterAllCallback {
+  private final String name;
+  private SystemdSandbox sandbox;
+
+  public SystemdSandboxExtension(String name) {
+    this.name = Objects.requireNonNull(name, "name");
+  }
+
+  @Override
+  public void beforeAll(ExtensionContext context) {
+    SandboxRequirements.unmetReason().ifPresent(reason -> Assumptions.abort(reason));
+    sandbox = SystemdSandbox.boot(name);
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) {
+    if (sandbox != null) {
+      sandbox.close();
+      sandbox = null;
+    }
+  }
+
+  /** The running sandbox; only between the class's before-all and after-all phases. */
+  public SystemdSandbox sandbox() {
+    if (sandbox == null) {
+      throw new IllegalStateException("sandbox " + name + " is not running (used outside the test class, or it was skipped)");
+    }
+    return sandbox;
+  }
+}

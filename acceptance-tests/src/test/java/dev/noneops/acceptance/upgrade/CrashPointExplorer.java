@@ -1,0 +1,270 @@
+package dev.noneops.acceptance.upgrade;
+
+import dev.noneops.core.config.AgentConfig;
+import dev.noneops.ports.files.HostFiles;
+import dev.noneops.testkit.SimulatedHost;
+import dev.noneops.testkit.gate.PortCall;
+import dev.noneops.testkit.gate.SimulatedCrash;
+import dev.noneops.testkit.node.SimulatedNode;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ForkJoinPool;
+import java.util.function.Consumer;
+import java.util.regex.Pattern;
+import java.util.stream.LongStream;
+
+/**
+ * Crashes a node at every crash point of an operation and checks what it recovers to. An
+ * operation runs on a host booted from a base image; for every k, a fresh host loses power at
+ * crash point k (every mutating port call and every internal step of one, such as between the
+ * fsync and the rename of a durable write), reboots on what was durable (enabled units start as
+ * at boot), a fresh node runs {@code recoverUpgrade} with the applied config read from disk, and
+ * the invariants are checked. {@link #crashEveryRecovery()} then makes every distinct recovery
+ * (distinct sequence of mutating calls and their arguments) lose power at each of its crash
+ * points (its mutating calls and their internal steps), and a further recovery must again reach
+ * the invariants.
+ *
+ * <p>The first operation explored is the reference: a later one is crashed only from where it
+ * first makes a mutating call the reference does not make at that position, since before that it
+ * leaves the very disks the reference's crash points of the same numbers leave. A crash leaves
+ * only the durable file tree, so a surviving state is captured as a {@link HostImage} and laid
+ * into fresh hosts; crash points whose surviving disks are byte-identical lead to identical
+ * recoveries, so each distinct state is recovered and checked once and every crash point that
+ * produced it counts as recovered by that check. Crash points run in parallel, each on its own
+ * simulated host.
+ */
+final class CrashPointExplorer implements AutoCloseable {
+
+  /** One operation to crash in: what to set up on the booted node, then what the caller does. */
+  record Operation(String name, Consumer<SimulatedNode> arrange, Consumer<SimulatedNode> run) {}
+
+  /** What one crash left: where it was and the surviving disk. */
+  private record Crash(String where, HostImage survivor) {}
+
+  private final HostImage base;
+  private final Consumer<SimulatedNode> onEveryBoot;
+  private final UpgradeInvariants invariants;
+  private final ForkJoinPool pool = new ForkJoinPool(Math.max(2, Runtime.getRuntime().availableProcessors()));
+  private final Map<String, List<String>> verdicts = new ConcurrentHashMap<>();
+  private final Map<String, HostImage> survivors = new LinkedHashMap<>();
+  private final List<String> failures = new ArrayList<>();
+  private Operation reference;
+  private long operationCrashPoints;
+  private int operationStates;
+  private long covered;
+  private long recovered;
+  private int distinctRecoveries;
+
+  /**
+   * @param base the surviving disk every operation starts from
+   * @param onEveryBoot what a booted host gets before an operation runs (e.g. the target's artifacts published)
+   * @param invariants what every crash must leave and every recovery reach
+   */
+  CrashPointExplorer(HostImage base, Consumer<SimulatedNode> onEveryBoot, UpgradeInvariants invariants) {
+    this.base = base;
+    this.onEveryBoot = onEveryBoot;
+    this.invariants = invariants;
+  }
+
+  /** Crashes {@code operation} at each of its crash points (from where it leaves the reference) and checks every recovery. */
+  void crashEveryPointOf(Operation operation) throws InterruptedException, ExecutionException {
+    long first = reference == null ? 1 : firstCrashPointOfDivergence(reference, operation);
+    if (reference == null) {
+      reference = operation;
+    }
+    long points = crashPoints(operation);
+    List<Crash> crashes = pool.submit(() -> LongStream.rangeClosed(first, points).parallel()
+        .mapToObj(k -> crashAt(operation, k)).toList()).get();
+    pool.submit(() -> verify(crashes)).get();
+    operationCrashPoints = covered;
+    operationStates = verdicts.size();
+  }
+
+  /** Crashes every distinct recovery of the states the operations left at each of its crash points, and checks the recovery after. */
+  void crashEveryRecovery() throws InterruptedException, ExecutionException {
+    Map<List<String>, HostImage> trajectories = new LinkedHashMap<>();
+    for (HostImage survivor : List.copyOf(survivors.values())) {
+      trajectories.putIfAbsent(pool.submit(() -> recoveryTrajectory(survivor)).get(), survivor);
+    }
+    distinctRecoveries = trajectories.size();
+    for (HostImage survivor : trajectories.values()) {
+      long points = pool.submit(() -> recoveryCrashPoints(survivor)).get();
+      List<Crash> crashes = pool.submit(() -> LongStream.rangeClosed(1, points).parallel()
+          .mapToObj(k -> crashRecoveryAt(survivor, k)).toList()).get();
+      pool.submit(() -> verify(crashes)).get();
+    }
+  }
+
+  /** Every crash point crashed so far. */
+  long covered() {
+    return covered;
+  }
+
+  /** The crash points whose recovery reached every invariant. */
+  long recovered() {
+    return recovered;
+  }
+
+  /** The crash points whose recovery broke an invariant, each with what it broke. */
+  List<String> failures() {
+    return List.copyOf(failures);
+  }
+
+  /** A line on how the crash points spread over operations, distinct disks and distinct recoveries. */
+  String summary() {
+    return "operation crash points " + operationCrashPoints + " leaving " + operationStates + " distinct disks with " + distinctRecoveries
+        + " distinct recoveries; recovery crash points "
+        + (covered - operationCrashPoints) + "; distinct disks checked in all " + verdicts.size();
+  }
+
+  @Override
+  public void close() {
+    pool.shutdown();
+  }
+
+  /** A host started from {@code image} as after a boot: the enabled units come up; with {@code prepared}, {@link #onEveryBoot} runs. */
+  private SimulatedNode boot(HostImage image, boolean prepared) {
+    SimulatedHost host = image.newHost();
+    host.systemd().bootEnabledUnits();
+    SimulatedNode lab = new SimulatedNode(host);
+    if (prepared) {
+      onEveryBoot.accept(lab);
+    }
+    return lab;
+  }
+
+  /** How many crash points the operation passes when nothing crashes. */
+  private long crashPoints(Operation operation) {
+    SimulatedNode lab = boot(base, true);
+    operation.arrange().accept(lab);
+    long before = lab.host.journal().crashPointCount();
+    operation.run().accept(lab);
+    return lab.host.journal().crashPointCount() - before;
+  }
+
+  /**
+   * The crash point of {@code other} at which it first makes a mutating call {@code reference}
+   * does not make at that position (the same call with the same arguments).
+   */
+  private long firstCrashPointOfDivergence(Operation reference, Operation other) {
+    List<String> expected = mutatingCalls(reference);
+    List<String> actual = mutatingCalls(other);
+    int i = 0;
+    while (i < expected.size() && i < actual.size() && expected.get(i).equals(actual.get(i))) {
+      i++;
+    }
+    SimulatedNode lab = boot(base, true);
+    other.arrange().accept(lab);
+    long before = lab.host.journal().crashPointCount();
+    lab.host.faults().crashAtMutatingCall(i + 1);
+    if (!crashes(() -> other.run().accept(lab))) {
+      throw new AssertionError(other.name() + " made no mutating call " + (i + 1));
+    }
+    return lab.host.journal().crashPointCount() - before;
+  }
+
+  private List<String> mutatingCalls(Operation operation) {
+    SimulatedNode lab = boot(base, true);
+    operation.arrange().accept(lab);
+    int before = lab.host.journal().calls().size();
+    operation.run().accept(lab);
+    List<PortCall> calls = lab.host.journal().calls();
+    return calls.subList(before, calls.size()).stream().filter(PortCall::mutating).map(c -> c.port() + "." + c.method() + c.args()).toList();
+  }
+
+  private Crash crashAt(Operation operation, long k) {
+    SimulatedNode lab = boot(base, true);
+    operation.arrange().accept(lab);
+    lab.host.faults().crashAtCrashPoint(k);
+    if (!crashes(() -> operation.run().accept(lab))) {
+      throw new AssertionError(operation.name() + " passed crash point " + k + " without crashing");
+    }
+    lab.host.crash();
+    return new Crash(operation.name() + ", crash point " + k, HostImage.capture(lab.host));
+  }
+
+  /**
+   * The mutating calls (each with its arguments) a recovery from {@code survivor} makes, in order.
+   * Surviving disks whose recoveries make the very same calls on the very same paths are crashed
+   * through one representative: crashing the others at the same calls exercises nothing new.
+   */
+  private List<String> recoveryTrajectory(HostImage survivor) {
+    SimulatedNode lab = boot(survivor, false);
+    AgentConfig applied = lab.applied().orElseThrow();
+    long before = lab.host.journal().calls().size();
+    lab.node(applied).recoverUpgrade(applied);
+    List<PortCall> calls = lab.host.journal().calls();
+    return calls.subList((int) before, calls.size()).stream().filter(PortCall::mutating)
+        .map(c -> (c.port() + "." + c.method() + c.args()).replaceAll(TEMP_NAME, HostFiles.TEMP_PREFIX + "*")).toList();
+  }
+
+  /** A temp file's name: which one an interrupted write left does not change what recovery does with it. */
+  private static final String TEMP_NAME = Pattern.quote(HostFiles.TEMP_PREFIX) + "[^/,\\]]*";
+
+  /** How many crash points a recovery from {@code survivor} passes when nothing crashes. */
+  private long recoveryCrashPoints(HostImage survivor) {
+    SimulatedNode lab = boot(survivor, false);
+    AgentConfig applied = lab.applied().orElseThrow();
+    long before = lab.host.journal().crashPointCount();
+    lab.node(applied).recoverUpgrade(applied);
+    return lab.host.journal().crashPointCount() - before;
+  }
+
+  private Crash crashRecoveryAt(HostImage survivor, long k) {
+    SimulatedNode lab = boot(survivor, false);
+    AgentConfig applied = lab.applied().orElseThrow();
+    lab.host.faults().crashAtCrashPoint(k);
+    if (!crashes(() -> lab.node(applied).recoverUpgrade(applied))) {
+      throw new AssertionError("a recovery passed its crash point " + k + " without crashing");
+    }
+    lab.host.crash();
+    return new Crash("recovery from state " + survivor.digest().substring(0, 12) + ", crash at its crash point " + k, HostImage.capture(lab.host));
+  }
+
+  /** Counts the crashes and their verified recoveries; checks each distinct surviving state once. */
+  private void verify(Collection<Crash> crashes) {
+    Map<String, HostImage> distinct = new LinkedHashMap<>();
+    crashes.forEach(c -> distinct.putIfAbsent(c.survivor().digest(), c.survivor()));
+    distinct.values().parallelStream().forEach(image -> verdicts.computeIfAbsent(image.digest(), d -> check(image)));
+    for (Crash c : crashes) {
+      covered++;
+      survivors.putIfAbsent(c.survivor().digest(), c.survivor());
+      List<String> verdict = verdicts.get(c.survivor().digest());
+      if (verdict.isEmpty()) {
+        recovered++;
+      } else {
+        failures.add(c.where() + ": " + String.join("; ", verdict));
+      }
+    }
+  }
+
+  /** The violations of one surviving state: at the crash, then after recovering it. */
+  private List<String> check(HostImage image) {
+    SimulatedNode lab = boot(image, false);
+    List<String> out = new ArrayList<>();
+    invariants.currentIsValid(lab).forEach(v -> out.add("at the crash: " + v));
+    AgentConfig applied = lab.applied().orElseThrow();
+    try {
+      lab.node(applied).recoverUpgrade(applied);
+    } catch (RuntimeException e) {
+      out.add("recovery failed: " + e);
+      return out;
+    }
+    out.addAll(invariants.recovered(lab));
+    return out;
+  }
+
+  private static boolean crashes(Runnable run) {
+    try {
+      run.run();
+      return false;
+    } catch (SimulatedCrash crash) {
+      return true;
+    }
+  }
+}

@@ -1,0 +1,396 @@
+package dev.noneops.testkit.node;
+
+import dev.noneops.core.applied.AppliedConfigStore;
+import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.config.AgentConfigParser;
+import dev.noneops.core.goalstate.Artifact;
+import dev.noneops.core.goalstate.DownloadOverrides;
+import dev.noneops.core.goalstate.GoalStateResolver;
+import dev.noneops.core.goalstate.MachineGoalState;
+import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.layout.Layout;
+import dev.noneops.core.node.ConfigureResult;
+import dev.noneops.core.node.Node;
+import dev.noneops.core.node.Overrides;
+import dev.noneops.core.node.NodeTimeouts;
+import dev.noneops.core.node.Params;
+import dev.noneops.core.node.StackControl;
+import dev.noneops.ports.systemd.SystemdException;
+import dev.noneops.testkit.artifacts.SimulatedArtifacts;
+import dev.noneops.testkit.gate.FaultRule;
+import dev.noneops.testkit.gate.PortCall;
+import dev.noneops.testkit.health.SimHealthProbes;
+import dev.noneops.testkit.SimulatedHost;
+import dev.noneops.testkit.artifacts.UpstreamChecksums;
+import dev.noneops.testkit.download.SimArtifactRepository;
+import dev.noneops.testkit.artifacts.TarGz;
+import dev.noneops.testkit.fs.FileTreeSnapshot;
+import dev.noneops.testkit.host.SimHostFacts;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Set;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.helpers.NOPLogger;
+
+/**
+ * A none node on a {@link SimulatedHost}, for suites: configurations to bootstrap and upgrade
+ * between, their artifacts published in the simulated repository, nodes bound to them (with a
+ * kubelet that never gets ready in chosen versions, or units that fail to start), the applied
+ * configuration, what a crash left (the active version and the shared files, read from the
+ * simulated disk), and the unit jobs and port calls the node made.
+ */
+public final class SimulatedNode {
+  /** A self-signed EC certificate (CN=test-cluster-ca), PEM, base64. */
+  public static final String CA_BASE64 = "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUJpakNDQVRHZ0F3SUJBZ0lVQ1l0L3pheWM3TjJqNUZzQTBoYmRjVUF5T29Nd0NnWUlLb1pJemowRUF3SXcKR2pFWU1CWUdBMVVFQXd3UGRHVnpkQzFqYkhWemRHVnlMV05oTUNBWERUSTJNVEV6TURFd016UTBNbG9ZRHpJeApNall4TVRBMk1UQXpORFF5V2pBYU1SZ3dGZ1lEVlFRRERBOTBaWE4wTFdOc2RYTjBaWEl0WTJFd1dUQVRCZ2NxCmhrak9QUUlCQmdncWhrak9QUU1CQndOQ0FBUlFuQlFQQzlWaVF6dml4V0dlVHpCMFg2b2Z5dE05QWNSdDBsSWMKQXN3RjlaVGFsOWl0QnBzOWErWlU5cHRzMkMxZ2hJT0kzenBrUW5oUmVBaldhb2JzbzFNd1VUQWRCZ05WSFE0RQpGZ1FVSkRGUkQ1YjJvckhNRk01c2poQkIvM0R0TFkwd0h3WURWUjBqQkJnd0ZvQVVKREZSRDViMm9ySE1GTTVzCmpoQkIvM0R0TFkwd0R3WURWUjBUQVFIL0JBVXdBd0VCL3pBS0JnZ3Foa2pPUFFRREFnTkhBREJFQWlCYm9WTDMKU0xvZE1wMFNtNE1MS0xnbW9RMU1qVVpoaTI0T3JUNk1Ea0tJUHdJZ1lWdk15cFN0S2xoT25OaEEyV2dtalZFUwo2TnVYWUNKRzd1Z0pKUHlSdU5jPQotLS0tLUVORCBDRVJUSUZJQ0FURS0tLS0tCg==";
+
+  /** The stack's units, in start order. */
+  public static final List<String> STACK = List.of("localdns.service", "containerd.service", "kubelet.service");
+
+  public final SimulatedHost host;
+  public final Layout layout = Layout.defaultLayout();
+  public final HostPaths paths = HostPaths.realHost();
+  /** Versions whose kubelet never becomes ready. */
+  public final Set<String> kubeletNeverReady = new HashSet<>();
+  /** Whether this fixture made kubelet's healthz refuse, for a version in {@link #kubeletNeverReady}. */
+  private boolean refusedKubelet;
+
+  public SimulatedNode() {
+    this(SimulatedHost.create());
+  }
+
+  public SimulatedNode(SimulatedHost host) {
+    this.host = host;
+  }
+
+  /** A valid configuration: Kubernetes {@code k8s}, containerd {@code containerd} (empty for the default), one label. */
+  public static AgentConfig config(String k8s, String containerd, String poolLabel) {
+    return config(k8s, containerd, poolLabel, "{}");
+  }
+
+  /** {@link #config(String, String, String)} with the {@code LocalDNS} object {@code localDns}. */
+  public static AgentConfig config(String k8s, String containerd, String poolLabel, String localDns) {
+    String json = """
+        {
+          "MachineName": "worker-1",
+          "Cluster": { "CaCertBase64": "%s", "ClusterDNS": "10.0.0.10", "Version": "v%s" },
+          "Kubelet": {
+            "ApiServer": "api.example.com:6443",
+            "Auth": { "BootstrapToken": "abcdef.0123456789abcdef" },
+            "Labels": { "example.com/pool": "%s" },
+            "RegisterWithTaints": []
+          },
+          "CRI": { "Containerd": { "Version": "%s" }, "Runc": {} },
+          "CNI": {},
+          "LocalDNS": %s,
+          "OCIImage": ""
+        }
+        """.formatted(CA_BASE64, k8s, poolLabel, containerd, localDns);
+    return AgentConfigParser.parseAndValidate(json.getBytes(StandardCharsets.UTF_8), "amd64");
+  }
+
+  /** A valid configuration of Kubernetes 1.31.4 with default components, one node label and one taint. */
+  public static AgentConfig config() {
+    return config(Map.of("example.com/pool", "blue"));
+  }
+
+  /** {@link #config()} with the given node labels. */
+  public static AgentConfig config(Map<String, String> labels) {
+    return config(labels, "{}");
+  }
+
+  /** {@link #config()} with the given {@code Downloads} object. */
+  public static AgentConfig configWithDownloads(String downloadsJson) {
+    return config(Map.of("example.com/pool", "blue"), downloadsJson);
+  }
+
+  private static AgentConfig config(Map<String, String> labels, String downloadsJson) {
+    StringBuilder labelJson = new StringBuilder();
+    new TreeMap<>(labels).forEach((k, v) -> labelJson.append(labelJson.length() == 0 ? "" : ", ").append('"').append(k).append("\": \"").append(v).append('"'));
+    String json = """
+        {
+          "MachineName": "worker-1",
+          "Cluster": { "CaCertBase64": "%s", "ClusterDNS": "10.0.0.10", "Version": "v1.31.4" },
+          "Kubelet": {
+            "ApiServer": "https://api.example.com:6443",
+            "Auth": { "BootstrapToken": "abcdef.0123456789abcdef" },
+            "Labels": { %s },
+            "RegisterWithTaints": ["dedicated=infra:NoSchedule"]
+          },
+          "Downloads": %s
+        }
+        """.formatted(CA_BASE64, labelJson, downloadsJson);
+    return AgentConfigParser.parseAndValidate(json.getBytes(StandardCharsets.UTF_8), "amd64");
+  }
+
+  public MachineGoalState goal(AgentConfig config) {
+    return GoalStateResolver.resolve(config, SimHostFacts.DEFAULT, layout);
+  }
+
+  public String versionOf(AgentConfig config) {
+    return goal(config).rootFs().versionName();
+  }
+
+  /**
+   * Publishes every artifact of {@code goal} as {@link SimulatedArtifacts} builds them, with the
+   * checksums it expects.
+   */
+  public SimulatedNode publish(MachineGoalState goal) {
+    SimulatedArtifacts.publish(host, goal);
+    return this;
+  }
+
+  /**
+   * Publishes every artifact {@code config} installs, with the checksums it expects: small
+   * scripts naming the version, built once per version and shared by every fixture.
+   */
+  public SimulatedNode publish(AgentConfig config) {
+    SimArtifactRepository repo = host.artifacts();
+    for (Map.Entry<URI, byte[]> e : PUBLISHED.computeIfAbsent(versionOf(config), v -> artifacts(config)).entrySet()) {
+      repo.publish(e.getKey(), e.getValue());
+    }
+    return this;
+  }
+
+  /** Every artifact document of a version, by URL (built once per version, shared by every lab). */
+  private static final Map<String, Map<URI, byte[]>> PUBLISHED = new ConcurrentHashMap<>();
+
+  private Map<URI, byte[]> artifacts(AgentConfig config) {
+    Map<URI, byte[]> out = new LinkedHashMap<>();
+    String tag = config.cluster().version() + "/" + versionOf(config);
+    for (Artifact a : goal(config).rootFs().artifacts()) {
+      byte[] bytes = a.install() instanceof Artifact.Install.Tarball t ? tarball(a.name(), t, tag)
+          : script(((Artifact.Install.Binary) a.install()).fileName(), tag);
+      out.put(a.url(), bytes);
+      if (a.checksum() instanceof Artifact.Checksum.Published p) {
+        String hex = SimArtifactRepository.sha256Hex(bytes);
+        String document = p.entry().isEmpty() ? hex + "\n"
+            : UpstreamChecksums.merged(new String(out.getOrDefault(p.url(), new byte[0]), StandardCharsets.UTF_8), p.entry(), hex);
+        out.put(p.url(), document.getBytes(StandardCharsets.UTF_8));
+      }
+    }
+    return out;
+  }
+
+  private static byte[] script(String name, String tag) {
+    return ("#!/bin/sh\n# " + name + " " + tag + "\n").getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static byte[] tarball(String artifact, Artifact.Install.Tarball t, String tag) {
+    List<String> names = switch (artifact) {
+      case "containerd" -> List.of("containerd", "containerd-shim-runc-v2", "ctr");
+      case "cni-plugins" -> List.of("bridge", "host-local", "loopback");
+      default -> t.only().isEmpty() ? List.of(artifact) : t.only();
+    };
+    TarGz.Builder b = TarGz.builder();
+    for (String name : names) {
+      b.file(t.entryPrefix() + name, script(name, tag), 0755);
+    }
+    return b.build();
+  }
+
+  /** A node bound to {@code config}, whose rollback configuration is {@code previous}. */
+  public Node node(AgentConfig config, Optional<AgentConfig> previous) {
+    return node(config, previous, DownloadOverrides.NONE);
+  }
+
+  /** A node bound to {@code config} with {@code downloads} over its own, whose rollback configuration is {@code previous}. */
+  public Node node(AgentConfig config, Optional<AgentConfig> previous, DownloadOverrides downloads) {
+    Params.Builder b = Params.builder(host.ports()).config(config).downloads(downloads);
+    previous.ifPresent(b::previous);
+    return node(b);
+  }
+
+  /** A node bound to {@code goal}. */
+  public Node node(MachineGoalState goal) {
+    return node(Params.builder(host.ports()).goalState(goal));
+  }
+
+  /** A node of {@code params}, on this fixture's layout and with its kubelet readiness wait. */
+  public Node node(Params.Builder params) {
+    return new Node(params
+        .log(NOPLogger.NOP_LOGGER)
+        .overrides(Overrides.builder().layout(layout).waitKubelet(this::awaitKubelet).build())
+        .build());
+  }
+
+  public Node node(AgentConfig config) {
+    return node(config, Optional.empty());
+  }
+
+  /**
+   * kubelet's readiness wait, through the real bounded wait of the node, with the healthz answer
+   * decided by the version kubelet runs from: one listed in {@link #kubeletNeverReady} never
+   * answers. The probes are left as the test set them while no version is listed.
+   */
+  private void awaitKubelet() throws InterruptedException {
+    boolean bad = activeVersionRaw().filter(kubeletNeverReady::contains).isPresent();
+    if (bad) {
+      host.probes().setHttp(StackControl.KUBELET_HEALTHZ, SimHealthProbes.Answer.REFUSED);
+      refusedKubelet = true;
+    } else if (refusedKubelet) {
+      host.probes().reset();
+      refusedKubelet = false;
+    }
+    new StackControl(host.ports().systemd(), host.ports().probes(), host.ports().clock(), NodeTimeouts.DEFAULTS).awaitKubelet("kubelet.service");
+  }
+
+  /** Makes every start of {@code unit} fail while {@code current} names {@code version}. */
+  public void failStartWhileActive(String unit, String version) {
+    host.faults().add(FaultRule.when(call -> call.is("systemd.start", unit) && activeVersionRaw().filter(version::equals).isPresent())
+        .failWith(call -> new SystemdException(SystemdException.Kind.OTHER, unit, "Job for " + unit + " failed because the control process exited with error code")));
+  }
+
+  /** The active version read from the simulated disk directly (not a port call, so neither journaled nor a crash point). */
+  public Optional<String> activeVersionRaw() {
+    synchronized (host.monitor()) {
+      try {
+        if (host.fs().lstat(layout.current()).isEmpty()) {
+          return Optional.empty();
+        }
+        return Optional.of(host.fs().readLink(layout.current()));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+
+  /** Bootstrap as the agent does it: provision, configure, kernel modules and sysctls, start, persist the applied config. */
+  public Node bootstrap(AgentConfig config) {
+    publish(config);
+    Node node = node(config);
+    node.provision();
+    ConfigureResult changes = node.configure();
+    node.loadKernelModules();
+    node.start(false, changes);
+    persistApplied(config);
+    return node;
+  }
+
+  /**
+   * Bootstrap as the agent's steps do it, the applied configuration left to the caller: the goal's
+   * artifacts published ({@link #publish(MachineGoalState)}), then provision, configure, kernel
+   * modules and sysctls, start.
+   */
+  public Node bootstrap(MachineGoalState goal) {
+    publish(goal);
+    Node node = node(goal);
+    node.provision();
+    ConfigureResult changes = node.configure();
+    node.loadKernelModules();
+    node.start(false, changes);
+    return node;
+  }
+
+  /** The journal's unit jobs and readiness waits, in order, e.g. {@code systemd.restart(kubelet.service)}. */
+  public List<String> unitJobsAndWaits() {
+    List<String> out = new ArrayList<>();
+    for (PortCall c : host.journal().calls()) {
+      boolean job = c.port().equals("systemd") && List.of("start", "stop", "restart", "awaitState", "daemonReload", "enable").contains(c.method());
+      boolean probe = c.port().equals("probes");
+      boolean sleep = c.is("clock.sleep");
+      if (job || probe || sleep) {
+        out.add(c.name() + (c.args().isEmpty() ? "" : "(" + c.args().get(0) + ")"));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Makes owned shared files differ from what rendering the applied configuration produces, as
+   * on a node running for a while: an operator's tuning comment and tighter mode on containerd's
+   * config, a drop-in of an older agent. Only the saved configuration can bring these back.
+   */
+  public void driftOwnedFiles() {
+    synchronized (host.monitor()) {
+      try {
+        byte[] tuned = (new String(host.fs().read(paths.containerdConfig()), StandardCharsets.UTF_8) + "# tuned by the operator\n").getBytes(StandardCharsets.UTF_8);
+        host.fs().seedFile(paths.containerdConfig(), tuned, 0640);
+        host.fs().seedFile(paths.kubeletDropInDir().resolve("05-older-agent.conf"),
+            HostPaths.UNIT_MARKER + "\n[Service]\nEnvironment=OLDER=1\n", 0644);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+
+  public void persistApplied(AgentConfig config) {
+    try {
+      new AppliedConfigStore(host.ports().files(), paths).write(config);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  public Optional<AgentConfig> applied() {
+    try {
+      return new AppliedConfigStore(host.ports().files(), paths).read();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Every shared file the node's configuration lives in: the whole tree except the layout (its
+   * versions and bookkeeping are checked separately), runtime state ({@code /run}), the data
+   * directories, the CNI configuration and state an upgrade cleans as a repave does, and the
+   * applied config the caller persists.
+   */
+  public Map<String, String> sharedFiles() {
+    FileTreeSnapshot snapshot = host.snapshot();
+    Map<String, String> out = new TreeMap<>();
+    for (FileTreeSnapshot.Entry e : snapshot.entries()) {
+      String p = e.path();
+      if (under(p, layout.root().toString()) || under(p, "/run") || under(p, "/var/lib/containerd") || under(p, "/etc/cni")
+          || under(p, "/var/lib/cni") || under(p, paths.appliedConfig().toString()) || p.equals(paths.appliedConfig() + ".sha256")) {
+        continue;
+      }
+      out.put(p, e.toString());
+    }
+    return out;
+  }
+
+  private static boolean under(String path, String root) {
+    return path.equals(root) || path.startsWith(root + "/");
+  }
+
+  public Optional<String> current() {
+    try {
+      Path current = layout.current();
+      if (host.ports().files().lstat(current).isEmpty()) {
+        return Optional.empty();
+      }
+      return Optional.of(host.ports().files().readLink(current));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Whether anything is at {@code path}, read from the simulated disk directly. */
+  public boolean exists(Path path) {
+    synchronized (host.monitor()) {
+      try {
+        return host.fs().lstat(path).isPresent();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+
+  public boolean stackActive() {
+    return STACK.stream().allMatch(u -> host.systemd().peek(u).isActive());
+  }
+
+  public static URI uri(String s) {
+    return URI.create(s);
+  }
+}
