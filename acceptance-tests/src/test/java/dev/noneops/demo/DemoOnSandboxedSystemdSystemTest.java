@@ -1,0 +1,40 @@
+package dev.noneops.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.noneops.cli.ExitCode;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import jnr.posix.POSIXFactory;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code bin/noneops demo}, the README's first command, tells its whole story on a sandboxed real
+ * systemd: bootstrap, upgrade, an automatic rollback, an agent killed mid-upgrade and recovered,
+ * prune and reset, and the host left as it was. Runs as root, as CI does.
+ */
+class DemoOnSandboxedSystemdSystemTest {
+
+  @Test
+  void theWholeStoryRunsOnASandboxedSystemdAndLeavesTheHostAsItWas() throws Exception {
+    assumeTrue(POSIXFactory.getNativePOSIX().getuid() == 0, "the sandboxed systemd needs root");
+    Path jar = Path.of("..", "adapter-cli", "target", "noneops.jar").toAbsolutePath().normalize();
+    assertThat(jar).as("the CLI jar the demo's agent runs (built by the reactor before this module)").exists();
+    System.setProperty("noneops.jar", jar.toString());
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+
+    ExitCode code = new LifecycleDemo().run(new PrintWriter(out, true), new PrintWriter(err, true), new DemoRunner.Options(false, true));
+
+    assertThat(code).as(out + "\n" + err).isEqualTo(ExitCode.OK);
+    assertThat(out.toString())
+        .contains("automatic rollback")
+        .contains("exit 6 (rolled back)")
+        .contains("the host is left as it was")
+        .containsPattern("SUCCESS: \\d+ steps, 0 failed");
+    assertThat(Files.exists(Path.of("/opt/unbounded/node"))).as("nothing of the node on the real host").isFalse();
+  }
+}
