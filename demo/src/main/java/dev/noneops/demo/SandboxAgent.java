@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -27,9 +28,19 @@ final class SandboxAgent implements Agent {
   private final Path jar;
   private final Path java = Path.of(System.getProperty("java.home"), "bin", "java");
 
-  SandboxAgent(SystemdSandbox sandbox, Path jar) {
+  /** Where the agent's jar is copied inside the sandbox (its {@code /run} is the sandbox's own tmpfs). */
+  static final String JAR_IN_SANDBOX = "/run/noneops-demo/noneops.jar";
+
+  /**
+   * An agent running a copy of {@code jar} inside the sandbox: the sandbox has a {@code /tmp} of
+   * its own, so a checkout below the host's {@code /tmp} is not visible in it.
+   */
+  SandboxAgent(SystemdSandbox sandbox, Path jar) throws IOException {
     this.sandbox = sandbox;
-    this.jar = jar;
+    Path copy = sandbox.path(JAR_IN_SANDBOX);
+    Files.createDirectories(copy.getParent());
+    Files.copy(jar, copy, StandardCopyOption.REPLACE_EXISTING);
+    this.jar = Path.of(JAR_IN_SANDBOX);
   }
 
   @Override
