@@ -12,6 +12,7 @@ import dev.noneops.core.render.HostTuningRenderer;
 import dev.noneops.core.task.NoneopsException;
 import dev.noneops.core.task.Task;
 import dev.noneops.core.task.TaskRunner;
+import dev.noneops.core.upgrade.NodeAbsentException;
 import dev.noneops.core.upgrade.NodeLock;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.ConfigDigest;
@@ -291,6 +292,33 @@ public final class Node {
         tasks.execute(Task.of("reload-systemd", () -> ports.systemd().daemonReload()));
       }
       return new ConfigureResult(containerd, kubelet, localDns);
+    });
+  }
+
+  /**
+   * Reconfigures the running node in place, under one hold of the node lock: refuses a
+   * configuration that needs other binaries than the active version's (that is an upgrade) before
+   * it changes anything, then {@link #configure()}, {@link #start(boolean, ConfigureResult)} of what
+   * changed (or of the whole stack when it was not running), and the applied configuration
+   * recorded last.
+   *
+   * @throws VersionChangeRefusedException when the configuration needs another version
+   * @throws dev.noneops.core.upgrade.NodeAbsentException when no node is installed on this host
+   * @throws NotConfiguredException when the node has no configuration
+   */
+  public ApplyResult apply() {
+    AgentConfig config = effectiveConfig().orElseThrow(() -> new NotConfiguredException("applying"));
+    return locked("apply", () -> {
+      String active = version().orElseThrow(() -> new NodeAbsentException(layout.current(), "apply"));
+      String wanted = goalState().rootFs().versionName();
+      if (!wanted.equals(active)) {
+        throw new VersionChangeRefusedException(wanted, active);
+      }
+      boolean wasRunning = running();
+      ConfigureResult changes = configure();
+      start(wasRunning, changes);
+      tasks.execute(Task.of("record-applied-config", () -> new AppliedConfigStore(ports.files(), paths).write(config)));
+      return new ApplyResult(active, wasRunning, changes, running());
     });
   }
 
@@ -586,6 +614,32 @@ public final class Node {
     AgentConfig config = effectiveConfig().orElseThrow(() -> new NotConfiguredException("upgrading"));
     NodeUpgradeSteps steps = new NodeUpgradeSteps(this, this::goalState, this::previousGoalState, () -> ConfigDigest.of(config).hex());
     return upgradeOperation("upgrade", () -> new Upgrade(upgradeContext()).run(steps, force));
+  }
+
+  /**
+   * The whole upgrade an operator runs, under one hold of the node lock: {@link #upgrade(boolean)},
+   * then the applied configuration recorded, {@link #commit()}, and {@link #pruneVersions()} when
+   * asked. One hold, because a recovery run between the switch and the recorded configuration
+   * would take the good upgrade for an interrupted one and roll it back.
+   *
+   * @throws dev.noneops.core.upgrade.UpgradeFailedException with the cause and the rollback outcome
+   * @throws dev.noneops.core.upgrade.UpgradeRefusedException when it could not start; nothing changed
+   * @throws dev.noneops.core.upgrade.NodeBusyException when another process holds the node lock
+   * @throws NotConfiguredException when the node has no configuration
+   */
+  @SuppressWarnings("try")
+  public CommittedUpgrade upgradeAndCommit(UpgradeOptions options) {
+    Objects.requireNonNull(options, "options");
+    AgentConfig config = effectiveConfig().orElseThrow(() -> new NotConfiguredException("upgrading"));
+    return upgradeOperation("upgrade", () -> {
+      try (NodeLock.Hold hold = lock.acquire("upgrade")) {
+        UpgradeResult result = upgrade(options.force());
+        tasks.execute(Task.of("record-applied-config", () -> new AppliedConfigStore(ports.files(), paths).write(config)));
+        commit();
+        Optional<PruneReport> pruned = options.prune() ? Optional.of(pruneVersions()) : Optional.empty();
+        return new CommittedUpgrade(result, pruned);
+      }
+    });
   }
 
   /**
