@@ -23,7 +23,7 @@ import picocli.CommandLine.Command;
     "Show the node: active version, installed versions, the three units, an upgrade in flight,",
     "the applied configuration. Read-only; exits 0 when the stack runs, 7 when it does not."})
 public final class StatusCommand extends CliCommand {
-  static final List<String> UNITS = List.of(HostPaths.LOCALDNS_UNIT, HostPaths.CONTAINERD_UNIT, HostPaths.KUBELET_UNIT);
+  static final List<String> UNITS = HostPaths.STACK_UNITS;
 
   /** One unit's state. */
   public record UnitReport(String load, String active, String sub, long mainPid) {}

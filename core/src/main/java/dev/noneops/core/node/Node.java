@@ -53,8 +53,6 @@ import java.util.Optional;
  * wrapped once in a {@link dev.noneops.core.task.TaskFailedException}.
  */
 public final class Node {
-  private static final List<String> STACK = List.of(HostPaths.LOCALDNS_UNIT, HostPaths.CONTAINERD_UNIT, HostPaths.KUBELET_UNIT);
-
   private final Params params;
   private final HostPorts ports;
   private final Overrides overrides;
@@ -380,7 +378,7 @@ public final class Node {
       List<Task> steps = new ArrayList<>();
       if (!wasRunning) {
         steps.add(Task.of("setup-gpu", () -> overrides.setupGpu().orElse(() -> setupGpu(goal)).run()));
-        steps.add(Task.of("enable-units", () -> ports.systemd().enable(STACK)));
+        steps.add(Task.of("enable-units", () -> ports.systemd().enable(HostPaths.STACK_UNITS)));
         steps.add(Task.of("start-localdns", () -> stack.start(HostPaths.LOCALDNS_UNIT)));
         steps.add(Task.of("start-containerd", () -> stack.start(HostPaths.CONTAINERD_UNIT)));
         steps.add(Task.of("import-images", this::importImages));
@@ -429,7 +427,7 @@ public final class Node {
   public void stop() {
     Task.Body body = () -> {
       RuntimeException first = null;
-      for (String unit : List.of(HostPaths.KUBELET_UNIT, HostPaths.CONTAINERD_UNIT, HostPaths.LOCALDNS_UNIT)) {
+      for (String unit : HostPaths.STACK_STOP_ORDER) {
         if (!isOwnUnit(unit)) {
           continue;
         }
@@ -474,7 +472,7 @@ public final class Node {
 
   /** Whether the stack is up: LocalDNS, containerd and kubelet all active. */
   public boolean running() {
-    for (String unit : STACK) {
+    for (String unit : HostPaths.STACK_UNITS) {
       if (!stack.isActive(unit)) {
         return false;
       }

@@ -6,7 +6,6 @@ import dev.noneops.core.teardown.TeardownIncompleteException;
 import dev.noneops.core.teardown.TeardownReport;
 import dev.noneops.ports.systemd.UnitStatus;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -47,7 +46,7 @@ public final class NodeBackend {
 
   public Status status() {
     Map<String, UnitStatus> units = new LinkedHashMap<>();
-    for (String unit : List.of(HostPaths.LOCALDNS_UNIT, HostPaths.CONTAINERD_UNIT, HostPaths.KUBELET_UNIT)) {
+    for (String unit : HostPaths.STACK_UNITS) {
       units.put(unit, node.params().ports().systemd().status(unit));
     }
     return new Status(node.version(), units.values().stream().allMatch(UnitStatus::isActive), units);

@@ -23,7 +23,6 @@ import java.util.Optional;
  * {@link Node#start(boolean, ConfigureResult)}.
  */
 final class NodePlanner {
-  private static final List<String> START_ORDER = List.of(HostPaths.LOCALDNS_UNIT, HostPaths.CONTAINERD_UNIT, HostPaths.KUBELET_UNIT);
 
   private final Node node;
 
@@ -90,11 +89,11 @@ final class NodePlanner {
     List<String> restarts = new ArrayList<>();
     boolean running = node.running();
     if (action == NodePlan.Action.UPGRADE) {
-      restarts.addAll(START_ORDER);
+      restarts.addAll(HostPaths.STACK_UNITS);
       notes.add("the stack is stopped, switched to " + target + " and started; it rolls back to "
           + active.get() + " if kubelet does not become ready");
     } else if (!running) {
-      starts.addAll(START_ORDER);
+      starts.addAll(HostPaths.STACK_UNITS);
     } else {
       if (changes.localDnsChanged()) {
         restarts.add(HostPaths.LOCALDNS_UNIT);

@@ -34,7 +34,6 @@ import java.util.stream.Collectors;
  * same writer over {@link PlannedWrites}, so the saved configuration always covers them.
  */
 final class NodeUpgradeSteps implements UpgradeSteps {
-  private static final List<String> STACK = List.of(HostPaths.LOCALDNS_UNIT, HostPaths.CONTAINERD_UNIT, HostPaths.KUBELET_UNIT);
 
   private final Node node;
   private final HostPorts ports;
@@ -187,7 +186,7 @@ final class NodeUpgradeSteps implements UpgradeSteps {
 
   @Override
   public void resetFailed() {
-    for (String unit : STACK) {
+    for (String unit : HostPaths.STACK_UNITS) {
       try {
         ports.systemd().resetFailed(unit);
       } catch (SystemdException e) {
