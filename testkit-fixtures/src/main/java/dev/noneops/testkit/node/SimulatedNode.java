@@ -7,6 +7,7 @@ import dev.noneops.core.goalstate.Artifact;
 import dev.noneops.core.goalstate.DownloadOverrides;
 import dev.noneops.core.goalstate.GoalStateResolver;
 import dev.noneops.core.goalstate.MachineGoalState;
+import dev.noneops.core.install.VersionVerifier;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.ConfigureResult;
@@ -15,6 +16,7 @@ import dev.noneops.core.node.Overrides;
 import dev.noneops.core.node.NodeTimeouts;
 import dev.noneops.core.node.Params;
 import dev.noneops.core.node.StackControl;
+import dev.noneops.core.ownership.OwnershipStore;
 import dev.noneops.ports.systemd.SystemdException;
 import dev.noneops.testkit.artifacts.SimulatedArtifacts;
 import dev.noneops.testkit.gate.FaultRule;
@@ -384,6 +386,16 @@ public final class SimulatedNode {
         throw new UncheckedIOException(e);
       }
     }
+  }
+
+  /** The verifier of the versions installed in this fixture's layout. */
+  public VersionVerifier verifier() {
+    return new VersionVerifier(host.ports().files(), layout);
+  }
+
+  /** The ownership record of the shared files the node wrote on this host. */
+  public OwnershipStore ownership() {
+    return new OwnershipStore(host.ports().files(), paths.ownershipRecord());
   }
 
   public boolean stackActive() {
