@@ -1,9 +1,11 @@
 package dev.noneops.cli;
 
 import dev.noneops.core.install.VersionVerifier;
+import dev.noneops.core.layout.VersionNames;
 import dev.noneops.core.upgrade.VersionPruner;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -34,7 +36,7 @@ public final class VerifyCommand extends CliCommand {
       }
       List<VersionVerdict> verdicts = new ArrayList<>();
       for (String v : targets) {
-        if (!dev.noneops.core.layout.VersionNames.isSafe(v)) {
+        if (!VersionNames.isSafe(v)) {
           throw new CliException(ExitCode.USAGE, "not a version name: '" + v + "'");
         }
         VersionVerifier.Verification result = verifier.verify(v);
@@ -46,12 +48,14 @@ public final class VerifyCommand extends CliCommand {
       } else if (verdicts.isEmpty()) {
         out().println("no version is installed");
       } else {
-        for (VersionVerdict v : verdicts) {
-          out().println((v.verified() ? "ok      " : "PROBLEM ") + v.version() + " " + v.state().toLowerCase(java.util.Locale.ROOT));
-          v.problems().forEach(p -> out().println("          " + p));
-        }
+        verdicts.forEach(this::printText);
       }
       return ok ? ExitCode.OK : ExitCode.UNHEALTHY;
     }
+  }
+
+  private void printText(VersionVerdict v) {
+    out().println((v.verified() ? "ok      " : "PROBLEM ") + v.version() + " " + v.state().toLowerCase(Locale.ROOT));
+    v.problems().forEach(p -> out().println("          " + p));
   }
 }
