@@ -35,19 +35,8 @@ public final class ResetCommand extends CliCommand {
     try (NodeContext ctx = openNode()) {
       Teardown teardown = ctx.teardown();
       boolean present = teardown.present();
-      TeardownReport report = TeardownReport.empty();
       List<String> hostCleanup = new ArrayList<>();
-      if (present) {
-        String dnsInterface = ctx.applied().read().map(c -> c.normalized().localDns().interfaceName())
-            .orElse(AgentConfig.DEFAULT_LOCALDNS_INTERFACE);
-        report = report.plus(teardown.stop());
-        report = report.plus(teardown.removeConfig());
-        removeLocalDnsInterface(ctx, dnsInterface).ifPresent(hostCleanup::add);
-        ctx.applied().remove();
-        report = report.plus(teardown.destroy());
-      } else {
-        report = teardown.removeBootstrapLeftovers();
-      }
+      TeardownReport report = present ? reset(ctx, teardown, hostCleanup) : teardown.removeBootstrapLeftovers();
       ResetReport result = new ResetReport(report.complete(), present, report.complete(), report.removed(), report.kept(), hostCleanup,
           millisSince(start));
       if (json()) {
@@ -57,6 +46,19 @@ public final class ResetCommand extends CliCommand {
       }
       return report.complete() ? ExitCode.OK : ExitCode.FAILURE;
     }
+  }
+
+  /**
+   * The reset of a node that is there: its stack stopped, its configuration removed, LocalDNS's
+   * interface (named in {@code hostCleanup}) and the applied configuration removed, then the rest.
+   */
+  private static TeardownReport reset(NodeContext ctx, Teardown teardown, List<String> hostCleanup) throws Exception {
+    String dnsInterface = ctx.applied().read().map(c -> c.normalized().localDns().interfaceName())
+        .orElse(AgentConfig.DEFAULT_LOCALDNS_INTERFACE);
+    TeardownReport report = teardown.stop().plus(teardown.removeConfig());
+    removeLocalDnsInterface(ctx, dnsInterface).ifPresent(hostCleanup::add);
+    ctx.applied().remove();
+    return report.plus(teardown.destroy());
   }
 
   private void printText(ResetReport result, TeardownReport report) {
