@@ -48,6 +48,15 @@ import java.util.function.Supplier;
  * {@link dev.noneops.core.upgrade.NodeBusyException}, ...), every one a
  * {@link NoneopsException} that names the task path where it happened; any other error arrives
  * wrapped once in a {@link dev.noneops.core.task.TaskFailedException}.
+ *
+ * <p>The operations are the seed's ({@link #prepare()}, {@link #provision()}, {@link #configure()},
+ * {@link #start(boolean, ConfigureResult)}, {@link #restart()}, {@link #stop()}, {@link #upgrade()},
+ * {@link #commit()}, {@link #recoverUpgrade(AgentConfig)}, {@link #pruneVersions()}, ...) plus the
+ * use cases built on them ({@link #bootstrap(boolean)}, {@link #apply()},
+ * {@link #upgradeAndCommit(UpgradeOptions)}) and {@link #plan()}. Each composes the node's phases
+ * (checking the host, installing and activating a version, tuning the kernel, writing units and
+ * configuration, starting, restarting and stopping the stack), which share one lock with the
+ * node's {@link #teardown()}.
  */
 public final class Node {
   private final NodeParts parts;
