@@ -130,7 +130,7 @@ final class NodeUpgradeSteps implements UpgradeSteps {
    */
   @Override
   public void endPods() throws InterruptedException {
-    TeardownReport report = new Teardown(ports, node.parts().layout(), node.parts().paths()).endPods();
+    TeardownReport report = node.teardown().endPods();
     if (!report.complete()) {
       throw new NodeException("the pods did not all end: "
           + report.blocking().stream().map(TeardownReport.Kept::toString).collect(Collectors.joining("; ")));
@@ -163,7 +163,7 @@ final class NodeUpgradeSteps implements UpgradeSteps {
     }
     HostPaths paths = node.parts().paths();
     List<String> left = new ArrayList<>();
-    Teardown teardown = new Teardown(ports, node.parts().layout(), paths);
+    Teardown teardown = node.teardown();
     for (Path dir : List.of(paths.cniConfDir(), paths.host("/var/lib/cni"))) {
       if (ports.files().exists(dir)) {
         try {
