@@ -13,6 +13,7 @@ import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.ConfigDigest;
 import dev.noneops.core.applied.AppliedConfigStore;
 import dev.noneops.core.teardown.Teardown;
+import dev.noneops.core.teardown.TeardownReport;
 import dev.noneops.core.teardown.TeardownSettings;
 import dev.noneops.core.upgrade.PruneReport;
 import dev.noneops.core.upgrade.RecoveryResult;
@@ -497,6 +498,41 @@ public final class Node {
 
   private UpgradeContext upgradeContext() {
     return new UpgradeContext(ports.files(), ports.clock(), layout, paths, tasks, lock, teardown()::removeTree, params.log());
+  }
+
+  /**
+   * Removes the node from the host, as {@code noneops reset} does, needing no configuration: when
+   * a node is there its stack stopped, its configuration removed (originals put back), LocalDNS's
+   * dummy interface (named by the applied configuration, else the default) and the applied
+   * configuration removed, then the rest ({@link Teardown#destroy()}); otherwise only what a
+   * bootstrap that installed nothing left behind. Anything kept is in the report.
+   *
+   * @throws NodeException when LocalDNS's interface is there but cannot be removed
+   */
+  public ResetResult reset() {
+    return upgradeOperation("reset", () -> {
+      Teardown teardown = teardown();
+      if (!teardown.present()) {
+        return new ResetResult(false, teardown.removeBootstrapLeftovers(), List.of());
+      }
+      AppliedConfigStore applied = new AppliedConfigStore(ports.files(), paths);
+      String dnsInterface = applied.read().map(c -> c.normalized().localDns().interfaceName())
+          .orElse(AgentConfig.DEFAULT_LOCALDNS_INTERFACE);
+      TeardownReport report = teardown.stop().plus(teardown.removeConfig());
+      List<String> hostCleanup = removeLocalDnsInterface(dnsInterface);
+      applied.remove();
+      return new ResetResult(true, report.plus(teardown.destroy()), hostCleanup);
+    });
+  }
+
+  /** Removes LocalDNS's interface when it is there and a dummy one (never another kind of link of that name). */
+  private List<String> removeLocalDnsInterface(String name) {
+    try {
+      return new LocalDnsNetwork(ports.network()).remove(name) == LocalDnsNetwork.Removal.REMOVED
+          ? List.of("LocalDNS interface " + name) : List.of();
+    } catch (IOException e) {
+      throw new NodeException("cannot remove the LocalDNS interface " + name + ": " + e.getMessage(), e);
+    }
   }
 
   /**
