@@ -1,9 +1,9 @@
 package dev.noneops.cli;
 
-import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.node.ApplyResult;
 import dev.noneops.core.node.ConfigureResult;
-import dev.noneops.core.node.Node;
-import dev.noneops.core.upgrade.NodeLock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -29,36 +29,27 @@ public final class ApplyCommand extends CliCommand {
     requireRoot();
     long start = now();
     try (NodeContext ctx = openNode().kubeletTimeout(waits.kubeletTimeout())) {
-      AgentConfig cfg = ctx.readConfig(config.file());
-      Node node = ctx.node(Optional.of(cfg), Optional.empty());
-      // one hold over the whole sequence: the version checked is the one configured, started and recorded
-      try (NodeLock.Hold lock = node.lock().acquire("apply")) {
-        String active = node.version().orElseThrow(() -> new CliException(ExitCode.FAILURE,
-            "no node is installed on this host (no " + ctx.session().layout().current() + "); run 'noneops bootstrap' first"));
-        String wanted = node.goalState().rootFs().versionName();
-        if (!wanted.equals(active)) {
-          throw new CliException(ExitCode.FAILURE, "this configuration needs version " + wanted + " but " + active
-              + " is active: changing binaries is an upgrade, run 'noneops upgrade'; nothing was changed");
-        }
-        boolean wasRunning = node.running();
-        ConfigureResult changes = node.configure();
-        node.start(wasRunning, changes);
-        ctx.applied().write(cfg);
-        ApplyReport report = new ApplyReport(true, active, changes, node.running(), millisSince(start));
-        if (json()) {
-          printJson(report);
-        } else {
-          out().println(changes.anyChanged()
-              ? "applied: " + describe(changes) + " changed; " + (wasRunning ? "restarted what changed" : "started the stack")
-              : "applied: nothing changed" + (wasRunning ? "" : "; started the stack"));
-        }
+      ApplyResult result = ctx.node(Optional.of(ctx.readConfig(config.file())), Optional.empty()).apply();
+      ApplyReport report = new ApplyReport(true, result.version(), result.changes(), result.running(), millisSince(start));
+      if (json()) {
+        printJson(report);
+      } else {
+        out().println(summary(result));
       }
     }
     return ExitCode.OK;
   }
 
+  /** The line {@code apply} prints: what changed, and what it restarted or started. */
+  static String summary(ApplyResult result) {
+    ConfigureResult changes = result.changes();
+    return changes.anyChanged()
+        ? "applied: " + describe(changes) + " changed; " + (result.wasRunning() ? "restarted what changed" : "started the stack")
+        : "applied: nothing changed" + (result.wasRunning() ? "" : "; started the stack");
+  }
+
   static String describe(ConfigureResult c) {
-    java.util.List<String> parts = new java.util.ArrayList<>();
+    List<String> parts = new ArrayList<>();
     if (c.localDnsChanged()) {
       parts.add("LocalDNS");
     }

@@ -1,11 +1,14 @@
 package dev.noneops.cli;
 
+import dev.noneops.cli.output.ProgressPrinter;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.node.BootstrapResult;
 import dev.noneops.core.node.ConfigureResult;
+import java.time.Duration;
 import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * {@code noneops bootstrap}: the first install of a node on this host — kernel modules and
@@ -21,7 +24,7 @@ public final class BootstrapCommand extends CliCommand {
   @Mixin ConfigOption config;
   @Mixin WaitOption waits;
 
-  @picocli.CommandLine.Option(names = "--no-kernel-modules", description = {
+  @Option(names = "--no-kernel-modules", description = {
       "Do not list and load the node's kernel modules nor apply its sysctls: for a host whose kernel",
       "is not this node's to change (a sandbox, a container). Pod networking may then not work."})
   boolean noKernelModules;
@@ -48,6 +51,6 @@ public final class BootstrapCommand extends CliCommand {
   }
 
   static String seconds(long ms) {
-    return dev.noneops.cli.output.ProgressPrinter.seconds(java.time.Duration.ofMillis(ms));
+    return ProgressPrinter.seconds(Duration.ofMillis(ms));
   }
 }

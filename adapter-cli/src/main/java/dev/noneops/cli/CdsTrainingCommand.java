@@ -6,10 +6,12 @@ import dev.noneops.ports.events.NodeEvent;
 import dev.noneops.ports.systemd.SystemdException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -41,7 +43,7 @@ public final class CdsTrainingCommand extends CliCommand {
       session.ports().facts().read();
       session.ports().files().exists(session.layout().current());
       // exists is plain NIO; lstat binds jnr-posix and statx, which every mutating command needs
-      session.ports().files().lstat(java.nio.file.Path.of("/"));
+      session.ports().files().lstat(Path.of("/"));
       try {
         session.ports().systemd().status(StatusCommand.UNITS.get(0));
       } catch (SystemdException e) {
@@ -49,7 +51,7 @@ public final class CdsTrainingCommand extends CliCommand {
         // D-Bus client's classes are loaded by the time the call fails.
       }
     }
-    org.slf4j.LoggerFactory.getLogger(CdsTrainingCommand.class).debug("training run done");
+    LoggerFactory.getLogger(CdsTrainingCommand.class).debug("training run done");
     return ExitCode.OK;
   }
 }

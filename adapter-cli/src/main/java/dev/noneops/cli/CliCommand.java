@@ -1,6 +1,8 @@
 package dev.noneops.cli;
 
 import dev.noneops.cli.output.Json;
+import dev.noneops.cli.output.ProgressPrinter;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Model.CommandSpec;
@@ -58,12 +60,12 @@ public abstract class CliCommand implements Callable<Integer> {
   }
 
   /** The node's events, rendered on stderr (JSON lines with {@code --json}). */
-  protected final dev.noneops.cli.output.ProgressPrinter progress() {
-    return new dev.noneops.cli.output.ProgressPrinter(err(), json());
+  protected final ProgressPrinter progress() {
+    return new ProgressPrinter(err(), json());
   }
 
   /** Connects to the host for this command. */
-  final NodeContext openNode() throws java.io.IOException {
+  final NodeContext openNode() throws IOException {
     return NodeContext.open(environment(), progress());
   }
 

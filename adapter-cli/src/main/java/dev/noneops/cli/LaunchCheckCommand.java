@@ -1,15 +1,20 @@
 package dev.noneops.cli;
 
 import dev.noneops.core.install.VersionVerifier;
+import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.layout.Layout;
 import dev.noneops.core.layout.NodeConstants;
 import dev.noneops.core.upgrade.CorruptStateException;
 import dev.noneops.core.upgrade.CurrentLink;
 import dev.noneops.core.upgrade.InvalidCurrentLinkException;
 import dev.noneops.core.upgrade.UpgradeJournal;
+import dev.noneops.ports.files.HostFiles;
 import dev.noneops.ports.systemd.SystemdException;
 import dev.noneops.ports.systemd.UnitStatus;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import picocli.CommandLine.Command;
 
@@ -32,50 +37,61 @@ public final class LaunchCheckCommand extends CliCommand {
   @Override
   protected ExitCode execute() throws Exception {
     try (NodeContext ctx = openNode()) {
-      var layout = ctx.session().layout();
-      var files = ctx.ports().files();
-      List<String> problems = new ArrayList<>();
-      String version = null;
-      try {
-        Optional<String> active = new CurrentLink(files, layout).active();
-        if (active.isEmpty()) {
-          problems.add("no active version: " + layout.current() + " does not exist");
-        } else {
-          version = active.get();
-          VersionVerifier.Verification v = new VersionVerifier(files, layout).verify(version);
-          if (!v.verified()) {
-            problems.add("active version " + version + " is not verified: " + v.describe());
-          }
-        }
-      } catch (InvalidCurrentLinkException e) {
-        problems.add(e.getMessage());
-      }
-      try {
-        new UpgradeJournal(files, layout).read().ifPresent(j -> problems.add(
-            "an upgrade from " + j.previousVersion() + " to " + j.targetVersion() + " is in flight (journal " + layout.journal() + ")"));
-      } catch (CorruptStateException e) {
-        problems.add(e.getMessage());
-      }
-      try {
-        for (String unit : StatusCommand.UNITS) {
-          UnitStatus s = ctx.ports().systemd().status(unit);
-          if (!s.isActive()) {
-            problems.add(unit + " is " + s.active().name().toLowerCase(java.util.Locale.ROOT) + "/" + s.sub());
-          }
-        }
-      } catch (SystemdException e) {
-        problems.add("systemd cannot be asked about the units: " + e.getMessage());
-      }
-      boolean healthy = problems.isEmpty();
+      LaunchCheckReport report = check(ctx);
       if (json()) {
-        printJson(new LaunchCheckReport(healthy, version, problems));
-      } else if (healthy) {
-        out().println("healthy: version " + version + ", units active, no upgrade in flight");
+        printJson(report);
+      } else if (report.healthy()) {
+        out().println("healthy: version " + report.version() + ", units active, no upgrade in flight");
       } else {
         out().println("unhealthy:");
-        problems.forEach(p -> out().println("  - " + p));
+        report.problems().forEach(p -> out().println("  - " + p));
       }
-      return healthy ? ExitCode.OK : ExitCode.UNHEALTHY;
+      return report.healthy() ? ExitCode.OK : ExitCode.UNHEALTHY;
+    }
+  }
+
+  /** Every problem of the node: its active version, an upgrade in flight, its units. */
+  private static LaunchCheckReport check(NodeContext ctx) throws IOException {
+    List<String> problems = new ArrayList<>();
+    String version = activeVersion(ctx, problems);
+    Layout layout = ctx.session().layout();
+    try {
+      new UpgradeJournal(ctx.ports().files(), layout).read().ifPresent(j -> problems.add(
+          "an upgrade from " + j.previousVersion() + " to " + j.targetVersion() + " is in flight (journal " + layout.journal() + ")"));
+    } catch (CorruptStateException e) {
+      problems.add(e.getMessage());
+    }
+    try {
+      for (String unit : HostPaths.STACK_UNITS) {
+        UnitStatus s = ctx.ports().systemd().status(unit);
+        if (!s.isActive()) {
+          problems.add(unit + " is " + s.active().name().toLowerCase(Locale.ROOT) + "/" + s.sub());
+        }
+      }
+    } catch (SystemdException e) {
+      problems.add("systemd cannot be asked about the units: " + e.getMessage());
+    }
+    return new LaunchCheckReport(problems.isEmpty(), version, problems);
+  }
+
+  /** The active version, or null with the reason added to {@code problems}; a version that does not verify is a problem too. */
+  private static String activeVersion(NodeContext ctx, List<String> problems) throws IOException {
+    Layout layout = ctx.session().layout();
+    HostFiles files = ctx.ports().files();
+    try {
+      Optional<String> active = new CurrentLink(files, layout).active();
+      if (active.isEmpty()) {
+        problems.add("no active version: " + layout.current() + " does not exist");
+        return null;
+      }
+      VersionVerifier.Verification v = new VersionVerifier(files, layout).verify(active.get());
+      if (!v.verified()) {
+        problems.add("active version " + active.get() + " is not verified: " + v.describe());
+      }
+      return active.get();
+    } catch (InvalidCurrentLinkException e) {
+      problems.add(e.getMessage());
+      return null;
     }
   }
 }

@@ -55,21 +55,25 @@ public final class PlanCommand extends CliCommand {
       if (json()) {
         printJson(report);
       } else {
-        out().println("action:   " + report.action() + plan.activeVersion().map(a -> " (active " + a + ")").orElse(""));
-        out().println("version:  " + plan.targetVersion() + (plan.targetInstalled() ? " (installed and verified)" : " (to install)"));
-        out().println("config:   " + (changed ? "differs from the applied configuration" : "same as the applied configuration"));
-        report.created().forEach(p -> out().println("create:   " + p));
-        report.changed().forEach(p -> out().println("change:   " + p));
-        report.removed().forEach(p -> out().println("remove:   " + p));
-        report.takenOver().forEach(p -> out().println("take over (saved, put back at reset): " + p));
-        report.units().forEach(p -> out().println("unit:     " + p));
-        report.starts().forEach(u -> out().println("start:    " + u));
-        report.restarts().forEach(u -> out().println("restart:  " + u));
-        report.downloads().forEach(d -> out().println("download: " + d.artifact() + " " + d.url()));
-        notes.forEach(n -> out().println("note:     " + n));
+        printText(report, plan);
       }
       return ExitCode.OK;
     }
+  }
+
+  private void printText(PlanReport report, NodePlan plan) {
+    out().println("action:   " + report.action() + plan.activeVersion().map(a -> " (active " + a + ")").orElse(""));
+    out().println("version:  " + plan.targetVersion() + (plan.targetInstalled() ? " (installed and verified)" : " (to install)"));
+    out().println("config:   " + (report.configurationChanged() ? "differs from the applied configuration" : "same as the applied configuration"));
+    report.created().forEach(p -> out().println("create:   " + p));
+    report.changed().forEach(p -> out().println("change:   " + p));
+    report.removed().forEach(p -> out().println("remove:   " + p));
+    report.takenOver().forEach(p -> out().println("take over (saved, put back at reset): " + p));
+    report.units().forEach(p -> out().println("unit:     " + p));
+    report.starts().forEach(u -> out().println("start:    " + u));
+    report.restarts().forEach(u -> out().println("restart:  " + u));
+    report.downloads().forEach(d -> out().println("download: " + d.artifact() + " " + d.url()));
+    report.notes().forEach(n -> out().println("note:     " + n));
   }
 
   private static List<String> strings(List<Path> paths) {

@@ -3,6 +3,7 @@ package dev.noneops.cli;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.upgrade.RecoveryResult;
+import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -24,7 +25,7 @@ public final class RecoverCommand extends CliCommand {
 
   /** The JSON document of {@code recover --json}. */
   public record RecoverReport(boolean ok, String outcome, String previousVersion, String targetVersion, String activeVersion,
-      java.util.List<String> staleRemoved, String startError, long durationMs) {}
+      List<String> staleRemoved, String startError, long durationMs) {}
 
   @Override
   protected ExitCode execute() throws Exception {
@@ -32,13 +33,7 @@ public final class RecoverCommand extends CliCommand {
     long start = now();
     try (NodeContext ctx = openNode().kubeletTimeout(waits.kubeletTimeout())) {
       if (ctx.applied().read().isEmpty() && !ctx.teardown().present()) {
-        if (json()) {
-          printJson(new RecoverReport(true, RecoveryResult.Outcome.NOTHING_TO_DO.name(), null, null, null, java.util.List.of(), null,
-              millisSince(start)));
-        } else {
-          out().println("no node on this host; nothing to recover");
-        }
-        return ExitCode.OK;
+        return nothingToRecover(start);
       }
       AgentConfig applied = ctx.applied().read().orElseThrow(() -> new CliException(ExitCode.FAILURE,
           "no applied configuration at " + ctx.applied().path() + ": recovery needs the configuration the node ran"));
@@ -51,19 +46,31 @@ public final class RecoverCommand extends CliCommand {
       if (json()) {
         printJson(report);
       } else {
-        out().println(switch (r.outcome()) {
-          case NOTHING_TO_DO -> "no upgrade in flight; nothing to recover";
-          case COMMITTED -> "the interrupted upgrade to " + report.targetVersion() + " had finished: committed";
-          case ROLLED_BACK -> "the interrupted upgrade to " + report.targetVersion() + " was rolled back to " + report.previousVersion();
-          case ROLLBACK_FINISHED -> "the rollback to " + report.previousVersion() + " was already done: cleaned up";
-        } + "; active version " + report.activeVersion());
-        if (!r.staleRemoved().isEmpty()) {
-          out().println("removed what interrupted operations left: "
-              + String.join(", ", r.staleRemoved().stream().map(Object::toString).toList()));
-        }
-        r.startError().ifPresent(e -> out().println("but the stack did not start: " + e));
+        printText(r, report);
       }
       return r.startError().isEmpty() ? ExitCode.OK : ExitCode.FAILURE;
     }
+  }
+
+  private ExitCode nothingToRecover(long start) {
+    if (json()) {
+      printJson(new RecoverReport(true, RecoveryResult.Outcome.NOTHING_TO_DO.name(), null, null, null, List.of(), null, millisSince(start)));
+    } else {
+      out().println("no node on this host; nothing to recover");
+    }
+    return ExitCode.OK;
+  }
+
+  private void printText(RecoveryResult r, RecoverReport report) {
+    out().println(switch (r.outcome()) {
+      case NOTHING_TO_DO -> "no upgrade in flight; nothing to recover";
+      case COMMITTED -> "the interrupted upgrade to " + report.targetVersion() + " had finished: committed";
+      case ROLLED_BACK -> "the interrupted upgrade to " + report.targetVersion() + " was rolled back to " + report.previousVersion();
+      case ROLLBACK_FINISHED -> "the rollback to " + report.previousVersion() + " was already done: cleaned up";
+    } + "; active version " + report.activeVersion());
+    if (!r.staleRemoved().isEmpty()) {
+      out().println("removed what interrupted operations left: " + String.join(", ", report.staleRemoved()));
+    }
+    r.startError().ifPresent(e -> out().println("but the stack did not start: " + e));
   }
 }

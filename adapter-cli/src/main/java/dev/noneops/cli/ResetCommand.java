@@ -1,10 +1,9 @@
 package dev.noneops.cli;
 
-import dev.noneops.core.teardown.Teardown;
+import dev.noneops.core.node.ResetResult;
 import dev.noneops.core.teardown.TeardownReport;
-import dev.noneops.ports.HostIOException;
-import dev.noneops.ports.network.HostNetwork;
-import dev.noneops.ports.network.NetworkLink;
+import java.util.List;
+import java.util.Optional;
 import picocli.CommandLine.Command;
 
 /**
@@ -20,63 +19,39 @@ import picocli.CommandLine.Command;
 public final class ResetCommand extends CliCommand {
 
   /** The JSON document of {@code reset --json}. */
-  public record ResetReport(boolean ok, boolean wasPresent, boolean complete, java.util.List<TeardownReport.Removed> removed,
-      java.util.List<TeardownReport.Kept> kept, java.util.List<String> hostCleanup, long durationMs) {}
+  public record ResetReport(boolean ok, boolean wasPresent, boolean complete, List<TeardownReport.Removed> removed,
+      List<TeardownReport.Kept> kept, List<String> hostCleanup, long durationMs) {}
 
   @Override
   protected ExitCode execute() throws Exception {
     requireRoot();
     long start = now();
     try (NodeContext ctx = openNode()) {
-      Teardown teardown = ctx.teardown();
-      boolean present = teardown.present();
-      TeardownReport report = TeardownReport.empty();
-      java.util.List<String> hostCleanup = new java.util.ArrayList<>();
-      if (present) {
-        String dnsInterface = ctx.applied().read().map(c -> c.normalized().localDns().interfaceName())
-            .orElse(dev.noneops.core.config.AgentConfig.DEFAULT_LOCALDNS_INTERFACE);
-        report = report.plus(teardown.stop());
-        report = report.plus(teardown.removeConfig());
-        removeLocalDnsInterface(ctx, dnsInterface).ifPresent(hostCleanup::add);
-        ctx.applied().remove();
-        report = report.plus(teardown.destroy());
-      } else {
-        report = teardown.removeBootstrapLeftovers();
-      }
-      ResetReport result = new ResetReport(report.complete(), present, report.complete(), report.removed(), report.kept(), hostCleanup,
-          millisSince(start));
+      ResetResult reset = ctx.node(Optional.empty(), Optional.empty()).reset();
+      TeardownReport report = reset.report();
+      ResetReport result = new ResetReport(reset.complete(), reset.wasPresent(), reset.complete(), report.removed(), report.kept(),
+          reset.hostCleanup(), millisSince(start));
       if (json()) {
         printJson(result);
-      } else if (!present) {
-        report.removed().forEach(r -> out().println("removed " + r));
-        report.kept().forEach(k -> out().println("kept    " + k));
-        out().println("no node on this host; nothing to reset");
       } else {
-        report.removed().forEach(r -> out().println((r.action() == TeardownReport.Action.ORIGINAL_RESTORED ? "restored " + r.subject()
-            + " (" + r.detail() + ")" : "removed " + r)));
-        hostCleanup.forEach(c -> out().println("removed " + c));
-        report.kept().forEach(k -> out().println("kept    " + k));
-        out().println(report.complete() ? "reset complete in " + BootstrapCommand.seconds(result.durationMs())
-            : "reset INCOMPLETE: " + report.blocking().size() + " item(s) block it; see 'kept' above");
+        printText(result, report);
       }
-      return report.complete() ? ExitCode.OK : ExitCode.FAILURE;
+      return reset.complete() ? ExitCode.OK : ExitCode.FAILURE;
     }
   }
 
-  /**
-   * The host-global part the reset's caller owns: LocalDNS's dummy interface, removed when it
-   * exists and is a dummy interface (never another kind of link of that name).
-   */
-  private static java.util.Optional<String> removeLocalDnsInterface(NodeContext ctx, String name) throws java.io.IOException {
-    HostNetwork network = ctx.ports().network();
-    if (!network.link(name).map(NetworkLink::isDummy).orElse(false)) {
-      return java.util.Optional.empty();
+  private void printText(ResetReport result, TeardownReport report) {
+    if (!result.wasPresent()) {
+      report.removed().forEach(r -> out().println("removed " + r));
+      report.kept().forEach(k -> out().println("kept    " + k));
+      out().println("no node on this host; nothing to reset");
+      return;
     }
-    try {
-      network.deleteLink(name);
-    } catch (HostIOException e) {
-      throw new CliException(ExitCode.FAILURE, "cannot remove the LocalDNS interface " + name + ": " + e.getMessage());
-    }
-    return java.util.Optional.of("LocalDNS interface " + name);
+    report.removed().forEach(r -> out().println((r.action() == TeardownReport.Action.ORIGINAL_RESTORED ? "restored " + r.subject()
+        + " (" + r.detail() + ")" : "removed " + r)));
+    result.hostCleanup().forEach(c -> out().println("removed " + c));
+    report.kept().forEach(k -> out().println("kept    " + k));
+    out().println(report.complete() ? "reset complete in " + BootstrapCommand.seconds(result.durationMs())
+        : "reset INCOMPLETE: " + report.blocking().size() + " item(s) block it; see 'kept' above");
   }
 }

@@ -2,14 +2,19 @@ package dev.noneops.cli;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.layout.Layout;
 import dev.noneops.core.upgrade.UpgradeJournal;
 import dev.noneops.core.upgrade.UpgradeRecord;
+import dev.noneops.core.upgrade.VersionPruner;
+import dev.noneops.ports.files.HostFiles;
 import dev.noneops.ports.systemd.Systemd;
 import dev.noneops.ports.systemd.SystemdException;
 import dev.noneops.ports.systemd.UnitStatus;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import picocli.CommandLine.Command;
@@ -23,7 +28,7 @@ import picocli.CommandLine.Command;
     "Show the node: active version, installed versions, the three units, an upgrade in flight,",
     "the applied configuration. Read-only; exits 0 when the stack runs, 7 when it does not."})
 public final class StatusCommand extends CliCommand {
-  static final List<String> UNITS = List.of(HostPaths.LOCALDNS_UNIT, HostPaths.CONTAINERD_UNIT, HostPaths.KUBELET_UNIT);
+  static final List<String> UNITS = HostPaths.STACK_UNITS;
 
   /** One unit's state. */
   public record UnitReport(String load, String active, String sub, long mainPid) {}
@@ -46,48 +51,43 @@ public final class StatusCommand extends CliCommand {
   @Override
   protected ExitCode execute() throws Exception {
     try (NodeContext ctx = openNode()) {
-      var layout = ctx.session().layout();
-      var files = ctx.ports().files();
-      Optional<String> active = Optional.empty();
-      if (files.exists(layout.current())) {
-        active = Optional.of(files.readLink(layout.current()));
-      }
-      List<String> installed = new ArrayList<>(new dev.noneops.core.upgrade.VersionPruner(
-          files, ctx.ports().processes(), layout, ctx.session().paths(), ctx.teardown()::removeTree).installedVersions());
-      Map<String, UnitReport> units = new LinkedHashMap<>();
-      String systemdError = null;
-      boolean running = true;
-      Systemd systemd = ctx.ports().systemd();
-      try {
-        for (String unit : UNITS) {
-          UnitStatus s = systemd.status(unit);
-          units.put(unit, new UnitReport(s.load().name().toLowerCase(java.util.Locale.ROOT),
-              s.active().name().toLowerCase(java.util.Locale.ROOT), s.sub(), s.mainPid()));
-          running &= s.isActive();
-        }
-      } catch (SystemdException e) {
-        systemdError = e.getMessage();
-        running = false;
-      }
-      Optional<UpgradeRecord> journal = new UpgradeJournal(files, layout).read();
-      Optional<AgentConfig> applied = ctx.applied().read();
-      StatusReport report = new StatusReport(
-          active.isPresent() || !installed.isEmpty(),
-          active.map(a -> a.replaceAll("/+$", "")).orElse(null),
-          installed,
-          running,
-          units,
-          systemdError,
-          journal.map(j -> new UpgradeReport(j.previousVersion(), j.targetVersion(), j.startedAt().toString())).orElse(null),
-          applied.isPresent(),
-          applied.map(AgentConfig::machineName).orElse(null));
+      StatusReport report = read(ctx);
       if (json()) {
         printJson(report);
       } else {
         printText(report);
       }
-      return running ? ExitCode.OK : ExitCode.UNHEALTHY;
+      return report.running() ? ExitCode.OK : ExitCode.UNHEALTHY;
     }
+  }
+
+  /** The node as it is: versions, units (or why systemd could not say), an upgrade in flight, the applied config. */
+  private static StatusReport read(NodeContext ctx) throws IOException {
+    Layout layout = ctx.session().layout();
+    HostFiles files = ctx.ports().files();
+    Optional<String> active = files.exists(layout.current()) ? Optional.of(files.readLink(layout.current())) : Optional.empty();
+    List<String> installed = new ArrayList<>(new VersionPruner(
+        files, ctx.ports().processes(), layout, ctx.session().paths(), ctx.teardown()::removeTree).installedVersions());
+    Map<String, UnitReport> units = new LinkedHashMap<>();
+    String systemdError = null;
+    boolean running = true;
+    Systemd systemd = ctx.ports().systemd();
+    try {
+      for (String unit : UNITS) {
+        UnitStatus s = systemd.status(unit);
+        units.put(unit, new UnitReport(s.load().name().toLowerCase(Locale.ROOT), s.active().name().toLowerCase(Locale.ROOT), s.sub(), s.mainPid()));
+        running &= s.isActive();
+      }
+    } catch (SystemdException e) {
+      systemdError = e.getMessage();
+      running = false;
+    }
+    Optional<UpgradeRecord> journal = new UpgradeJournal(files, layout).read();
+    Optional<AgentConfig> applied = ctx.applied().read();
+    return new StatusReport(active.isPresent() || !installed.isEmpty(), active.map(a -> a.replaceAll("/+$", "")).orElse(null),
+        installed, running, units, systemdError,
+        journal.map(j -> new UpgradeReport(j.previousVersion(), j.targetVersion(), j.startedAt().toString())).orElse(null),
+        applied.isPresent(), applied.map(AgentConfig::machineName).orElse(null));
   }
 
   private void printText(StatusReport r) {

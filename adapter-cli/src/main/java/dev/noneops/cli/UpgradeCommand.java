@@ -1,8 +1,8 @@
 package dev.noneops.cli;
 
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.core.node.Node;
-import dev.noneops.core.upgrade.NodeLock;
+import dev.noneops.core.node.CommittedUpgrade;
+import dev.noneops.core.node.UpgradeOptions;
 import dev.noneops.core.upgrade.PruneReport;
 import dev.noneops.core.upgrade.UpgradeResult;
 import java.util.Optional;
@@ -42,24 +42,16 @@ public final class UpgradeCommand extends CliCommand {
       AgentConfig cfg = ctx.readConfig(config.file());
       AgentConfig previous = ctx.applied().read().orElseThrow(() -> new CliException(ExitCode.FAILURE,
           "no applied configuration at " + ctx.applied().path() + ": an upgrade starts from a bootstrapped node (run 'noneops bootstrap'); nothing was changed"));
-      Node node = ctx.node(Optional.of(cfg), Optional.of(previous));
-      // one hold over the whole sequence: no recovery may run between the switch and the recorded applied config
-      try (NodeLock.Hold lock = node.lock().acquire("upgrade")) {
-        UpgradeResult result = node.upgrade(force);
-        ctx.applied().write(cfg);
-        node.commit();
-        PruneReport pruned = noPrune ? null : node.pruneVersions();
-        UpgradeReport report = new UpgradeReport(true, result.previousVersion(), result.targetVersion(), result.versionChanged(),
-            pruned, millisSince(start));
-        if (json()) {
-          printJson(report);
-        } else {
-          out().println((result.versionChanged() ? "upgraded " + result.previousVersion() + " -> " + result.targetVersion()
-              : "reconfigured " + result.targetVersion() + " (same binaries)") + " in " + BootstrapCommand.seconds(report.durationMs()));
-          if (pruned != null) {
-            PruneCommand.printText(out(), pruned);
-          }
-        }
+      CommittedUpgrade done = ctx.node(Optional.of(cfg), Optional.of(previous)).upgradeAndCommit(new UpgradeOptions(force, !noPrune));
+      UpgradeResult result = done.upgrade();
+      UpgradeReport report = new UpgradeReport(true, result.previousVersion(), result.targetVersion(), result.versionChanged(),
+          done.pruned().orElse(null), millisSince(start));
+      if (json()) {
+        printJson(report);
+      } else {
+        out().println((result.versionChanged() ? "upgraded " + result.previousVersion() + " -> " + result.targetVersion()
+            : "reconfigured " + result.targetVersion() + " (same binaries)") + " in " + BootstrapCommand.seconds(report.durationMs()));
+        done.pruned().ifPresent(pruned -> PruneCommand.printText(out(), pruned));
       }
     }
     return ExitCode.OK;

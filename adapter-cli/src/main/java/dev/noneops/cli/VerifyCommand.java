@@ -1,9 +1,14 @@
 package dev.noneops.cli;
 
 import dev.noneops.core.install.VersionVerifier;
+import dev.noneops.core.layout.Layout;
+import dev.noneops.core.layout.VersionNames;
 import dev.noneops.core.upgrade.VersionPruner;
+import dev.noneops.ports.files.HostFiles;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -24,34 +29,40 @@ public final class VerifyCommand extends CliCommand {
   @Override
   protected ExitCode execute() throws Exception {
     try (NodeContext ctx = openNode()) {
-      var layout = ctx.session().layout();
-      var files = ctx.ports().files();
-      VersionVerifier verifier = new VersionVerifier(files, layout);
-      List<String> targets = versions;
-      if (targets.isEmpty()) {
-        targets = new VersionPruner(files, ctx.ports().processes(), layout, ctx.session().paths(), ctx.teardown()::removeTree)
-            .installedVersions();
-      }
-      List<VersionVerdict> verdicts = new ArrayList<>();
-      for (String v : targets) {
-        if (!dev.noneops.core.layout.VersionNames.isSafe(v)) {
-          throw new CliException(ExitCode.USAGE, "not a version name: '" + v + "'");
-        }
-        VersionVerifier.Verification result = verifier.verify(v);
-        verdicts.add(new VersionVerdict(v, result.state().name(), result.verified(), result.problems()));
-      }
+      List<VersionVerdict> verdicts = verify(ctx);
       boolean ok = verdicts.stream().allMatch(VersionVerdict::verified);
       if (json()) {
         printJson(new VerifyReport(ok, verdicts));
       } else if (verdicts.isEmpty()) {
         out().println("no version is installed");
       } else {
-        for (VersionVerdict v : verdicts) {
-          out().println((v.verified() ? "ok      " : "PROBLEM ") + v.version() + " " + v.state().toLowerCase(java.util.Locale.ROOT));
-          v.problems().forEach(p -> out().println("          " + p));
-        }
+        verdicts.forEach(this::printText);
       }
       return ok ? ExitCode.OK : ExitCode.UNHEALTHY;
     }
+  }
+
+  /** The verdict on each version asked for, or on every installed one. */
+  private List<VersionVerdict> verify(NodeContext ctx) throws IOException {
+    Layout layout = ctx.session().layout();
+    HostFiles files = ctx.ports().files();
+    VersionVerifier verifier = new VersionVerifier(files, layout);
+    List<String> targets = versions.isEmpty()
+        ? new VersionPruner(files, ctx.ports().processes(), layout, ctx.session().paths(), ctx.teardown()::removeTree).installedVersions()
+        : versions;
+    List<VersionVerdict> verdicts = new ArrayList<>();
+    for (String v : targets) {
+      if (!VersionNames.isSafe(v)) {
+        throw new CliException(ExitCode.USAGE, "not a version name: '" + v + "'");
+      }
+      VersionVerifier.Verification result = verifier.verify(v);
+      verdicts.add(new VersionVerdict(v, result.state().name(), result.verified(), result.problems()));
+    }
+    return verdicts;
+  }
+
+  private void printText(VersionVerdict v) {
+    out().println((v.verified() ? "ok      " : "PROBLEM ") + v.version() + " " + v.state().toLowerCase(Locale.ROOT));
+    v.problems().forEach(p -> out().println("          " + p));
   }
 }

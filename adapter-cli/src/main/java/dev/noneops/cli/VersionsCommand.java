@@ -2,8 +2,11 @@ package dev.noneops.cli;
 
 import dev.noneops.core.install.Manifest;
 import dev.noneops.core.install.VersionVerifier;
+import dev.noneops.core.layout.Layout;
 import dev.noneops.core.upgrade.DiskUsage;
 import dev.noneops.core.upgrade.VersionPruner;
+import dev.noneops.ports.files.HostFiles;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -39,32 +42,13 @@ public final class VersionsCommand extends CliCommand {
   @Override
   protected ExitCode execute() throws Exception {
     try (NodeContext ctx = openNode()) {
-      var layout = ctx.session().layout();
-      var files = ctx.ports().files();
-      VersionPruner pruner = new VersionPruner(files, ctx.ports().processes(), layout, ctx.session().paths(), ctx.teardown()::removeTree);
-      VersionVerifier verifier = new VersionVerifier(files, layout);
-      Optional<String> active = files.exists(layout.current()) ? Optional.of(files.readLink(layout.current())) : Optional.empty();
-      Map<String, List<String>> references = pruner.references();
-      List<VersionEntry> entries = new ArrayList<>();
-      for (String v : pruner.installedVersions()) {
-        Optional<Manifest> manifest = verifier.manifest(v);
-        DiskUsage usage = manifest.isPresent()
-            ? new DiskUsage(manifest.get().files().size(), manifest.get().files().stream().mapToLong(Manifest.Entry::size).sum())
-            : DiskUsage.of(files, layout.versionDir(v));
-        entries.add(new VersionEntry(v, active.isPresent() && active.get().equals(v), manifest.isPresent(), false, usage.bytes(),
-            usage.files(), references.getOrDefault(v, List.of())));
-      }
-      for (String v : pruner.versionsBeingRemoved()) {
-        DiskUsage usage = DiskUsage.of(files, pruner.tombstone(v));
-        entries.add(new VersionEntry(v, false, false, true, usage.bytes(), usage.files(), List.of()));
-      }
-      VersionsReport report = new VersionsReport(active.orElse(null), entries);
+      VersionsReport report = list(ctx);
       if (json()) {
         printJson(report);
-      } else if (entries.isEmpty()) {
+      } else if (report.versions().isEmpty()) {
         out().println("no version is installed");
       } else {
-        for (VersionEntry e : entries) {
+        for (VersionEntry e : report.versions()) {
           out().printf("%s %-40s %8.1f MiB  %3d files%s%s%n", e.active() ? "*" : " ", e.version(), e.bytes() / 1048576.0, e.files(),
               e.beingRemoved() ? "  BEING REMOVED (a prune was interrupted; the next recover or prune finishes it)"
                   : e.complete() ? "" : "  INCOMPLETE (no manifest; repaired on the next prepare)",
@@ -73,5 +57,29 @@ public final class VersionsCommand extends CliCommand {
       }
       return ExitCode.OK;
     }
+  }
+
+  /** Every installed version and every one being removed, with its size and what keeps it. */
+  private static VersionsReport list(NodeContext ctx) throws IOException {
+    Layout layout = ctx.session().layout();
+    HostFiles files = ctx.ports().files();
+    VersionPruner pruner = new VersionPruner(files, ctx.ports().processes(), layout, ctx.session().paths(), ctx.teardown()::removeTree);
+    VersionVerifier verifier = new VersionVerifier(files, layout);
+    Optional<String> active = files.exists(layout.current()) ? Optional.of(files.readLink(layout.current())) : Optional.empty();
+    Map<String, List<String>> references = pruner.references();
+    List<VersionEntry> entries = new ArrayList<>();
+    for (String v : pruner.installedVersions()) {
+      Optional<Manifest> manifest = verifier.manifest(v);
+      DiskUsage usage = manifest.isPresent()
+          ? new DiskUsage(manifest.get().files().size(), manifest.get().files().stream().mapToLong(Manifest.Entry::size).sum())
+          : DiskUsage.of(files, layout.versionDir(v));
+      entries.add(new VersionEntry(v, active.isPresent() && active.get().equals(v), manifest.isPresent(), false, usage.bytes(),
+          usage.files(), references.getOrDefault(v, List.of())));
+    }
+    for (String v : pruner.versionsBeingRemoved()) {
+      DiskUsage usage = DiskUsage.of(files, pruner.tombstone(v));
+      entries.add(new VersionEntry(v, false, false, true, usage.bytes(), usage.files(), List.of()));
+    }
+    return new VersionsReport(active.orElse(null), entries);
   }
 }

@@ -1,6 +1,7 @@
 package dev.noneops.cli;
 
 import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.Optional;
 import picocli.CommandLine.ITypeConverter;
@@ -37,7 +38,7 @@ public final class WaitOption {
         } else {
           throw new TypeConversionException("'" + value + "' has no unit; write e.g. 90s or 5m");
         }
-      } catch (NumberFormatException | java.time.format.DateTimeParseException e) {
+      } catch (NumberFormatException | DateTimeParseException e) {
         throw new TypeConversionException("'" + value + "' is not a duration such as 90s, 5m or PT2M");
       }
       if (d.isZero() || d.isNegative()) {

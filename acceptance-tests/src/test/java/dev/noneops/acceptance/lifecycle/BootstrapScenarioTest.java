@@ -114,7 +114,7 @@ class BootstrapScenarioTest {
       assertThat(lab.host.ports().files().read(e.getKey())).as(e.getKey().toString()).isEqualTo(e.getValue());
     }
 
-    assertThat(node.verifier().verify(v).verified()).isTrue();
+    assertThat(lab.verifier().verify(v).verified()).isTrue();
     assertThat(node.version()).contains(v);
     assertThat(node.running()).isTrue();
     assertThat(lab.host.systemd().mainProcess("kubelet.service").orElseThrow().exe())
@@ -132,7 +132,7 @@ class BootstrapScenarioTest {
     SimulatedNode lab = new SimulatedNode();
     Node node = lab.bootstrap(lab.goal(SimulatedNode.config()));
 
-    var record = node.ownership().load();
+    var record = lab.ownership().load();
     for (var entry : lab.host.snapshot().entries()) {
       boolean shared = !entry.path().startsWith("/opt/unbounded/") && !entry.path().startsWith("/etc/systemd/system/multi-user.target.wants")
           && !entry.path().startsWith("/etc/unbounded/agent") && entry.type() != FileType.DIRECTORY;

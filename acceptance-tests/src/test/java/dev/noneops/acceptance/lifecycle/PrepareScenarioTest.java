@@ -7,7 +7,9 @@ import dev.noneops.core.node.Node;
 import dev.noneops.core.node.NodeException;
 import dev.noneops.core.node.NodeBackend;
 import dev.noneops.core.node.NodeRoot;
+import dev.noneops.core.node.Overrides;
 import dev.noneops.core.node.Params;
+import dev.noneops.core.teardown.Teardown;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.gate.PortCall;
 import dev.noneops.testkit.node.SimulatedNode;
@@ -15,6 +17,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** Prepare reuses what is installed and verified, and repairs what is not. */
@@ -74,7 +77,7 @@ class PrepareScenarioTest {
 
     assertThat(lab.host.artifacts().requests()).isGreaterThan(requests);
     assertThat(lab.host.ports().files().readString(runc)).isEqualTo(original);
-    assertThat(node.verifier().verify(v).verified()).isTrue();
+    assertThat(lab.verifier().verify(v).verified()).isTrue();
   }
 
   @Test
@@ -88,8 +91,8 @@ class PrepareScenarioTest {
     content[content.length - 2] ^= 1;
     lab.host.fs().corruptContent(runc, content);
 
-    var trusting = node.verifier().verifyTrustingStamps(v);
-    var full = node.verifier().verify(v);
+    var trusting = lab.verifier().verifyTrustingStamps(v);
+    var full = lab.verifier().verify(v);
 
     assertThat(trusting.verified()).as("prepare's check trusts unchanged metadata").isTrue();
     assertThat(full.verified()).isFalse();
@@ -110,7 +113,7 @@ class PrepareScenarioTest {
     Node node = lab.node(goal);
     node.prepare();
 
-    assertThat(node.verifier().verify(v).verified()).isTrue();
+    assertThat(lab.verifier().verify(v).verified()).isTrue();
     assertThat(lab.host.ports().files().readString(dir.resolve("bin/kubelet"))).startsWith("#!/bin/sh\n# kubelet");
     assertThat(lab.host.snapshot(lab.layout.root()).paths()).doesNotContain(dir.resolve("bin/stray").toString())
         .noneMatch(p -> p.startsWith(lab.layout.staging().toString()));
@@ -125,7 +128,7 @@ class PrepareScenarioTest {
     String v = goal.rootFs().versionName();
     lab.host.fs().seedFile(lab.layout.binDir(v).resolve("runc"), "#!/bin/sh\n# swapped\n", 0755);
 
-    var verification = node.verifier().verify(v);
+    var verification = lab.verifier().verify(v);
 
     assertThat(verification.verified()).isFalse();
     assertThat(verification.describe()).contains("bin/runc has").contains("manifest says");
@@ -189,13 +192,16 @@ class PrepareScenarioTest {
   @Test
   void theBackendDestroysThroughTheNodesOwnTeardownWhichSharesTheNodeLock() throws Exception {
     SimulatedNode lab = new SimulatedNode();
-    Node node = lab.bootstrap(lab.goal(SimulatedNode.config()));
+    MachineGoalState goal = lab.goal(SimulatedNode.config());
+    lab.bootstrap(goal);
+    AtomicReference<Node> self = new AtomicReference<>();
+    Node node = new Node(Params.builder(lab.host.ports()).goalState(goal)
+        .overrides(Overrides.builder().layout(lab.layout).download(() -> self.get().backend().destroy()).build()).build());
+    self.set(node);
 
-    try (var held = node.lock().acquire("an operation that ends in destroy")) {
-      node.backend().destroy();
-    }
+    node.prepare(); // holds the node lock while its download step destroys the node
 
-    assertThat(new dev.noneops.core.teardown.Teardown(lab.host.ports(), lab.layout, lab.paths).present()).isFalse();
+    assertThat(new Teardown(lab.host.ports(), lab.layout, lab.paths).present()).isFalse();
     assertThat(lab.host.fs().lstat(lab.layout.root())).isEmpty();
     assertThat(lab.host.systemd().activeUnits()).isEmpty();
   }

@@ -7,6 +7,9 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 
 /**
  * The CLI's one JSON writer. Every {@code --json} document is an object with keys sorted
@@ -52,9 +55,9 @@ public final class Json {
 
   private static ObjectNode sorted(ObjectNode node) {
     ObjectNode copy = MAPPER.createObjectNode();
-    java.util.List<String> names = new java.util.ArrayList<>();
+    List<String> names = new ArrayList<>();
     node.fieldNames().forEachRemaining(names::add);
-    java.util.Collections.sort(names);
+    Collections.sort(names);
     for (String name : names) {
       copy.set(name, node.get(name));
     }

@@ -1,6 +1,9 @@
 package dev.noneops.core.layout;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -16,6 +19,12 @@ public record HostPaths(Path root, Path systemdDir) {
   public static final String LOCALDNS_UNIT = "localdns.service";
   public static final String CONTAINERD_UNIT = "containerd.service";
   public static final String KUBELET_UNIT = "kubelet.service";
+
+  /** The stack's units in the order they start: LocalDNS, containerd, kubelet. */
+  public static final List<String> STACK_UNITS = List.of(LOCALDNS_UNIT, CONTAINERD_UNIT, KUBELET_UNIT);
+
+  /** The stack's units in the order they stop: {@link #STACK_UNITS} reversed. */
+  public static final List<String> STACK_STOP_ORDER = reversed(STACK_UNITS);
 
   public HostPaths {
     Objects.requireNonNull(root, "root");
@@ -120,5 +129,11 @@ public record HostPaths(Path root, Path systemdDir) {
 
   public Path ownershipRecord() {
     return agentConfigDir().resolve(NodeConstants.OWNERSHIP_RECORD_NAME);
+  }
+
+  private static List<String> reversed(List<String> units) {
+    List<String> out = new ArrayList<>(units);
+    Collections.reverse(out);
+    return List.copyOf(out);
   }
 }

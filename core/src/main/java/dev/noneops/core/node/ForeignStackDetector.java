@@ -20,9 +20,9 @@ import java.util.Optional;
  * another file, or that is active from another file; or a binary on a standard path that is
  * not a link into the layout.
  */
-public final class ForeignStackDetector {
+final class ForeignStackDetector {
   /** The stacks a none node must not install over. */
-  public static final List<String> UNITS = List.of(HostPaths.CONTAINERD_UNIT, HostPaths.KUBELET_UNIT);
+  public static final List<String> UNITS = HostPaths.STACK_UNITS.stream().filter(u -> !u.equals(HostPaths.LOCALDNS_UNIT)).toList();
   public static final List<String> BINARIES = List.of("containerd", "kubelet");
   public static final List<String> BINARY_DIRS = List.of("/usr/bin", "/usr/local/bin", "/usr/sbin", "/usr/local/sbin", "/bin", "/sbin");
 

@@ -2,21 +2,18 @@ package dev.noneops.core.node;
 
 import dev.noneops.core.goalstate.GoalStateResolver;
 import dev.noneops.core.goalstate.MachineGoalState;
-import dev.noneops.core.install.VersionInstaller;
-import dev.noneops.core.install.VersionVerifier;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.ownership.OwnershipStore;
-import dev.noneops.core.ownership.SharedFileWriter;
-import dev.noneops.core.render.HostTuningRenderer;
 import dev.noneops.core.task.NoneopsException;
 import dev.noneops.core.task.Task;
 import dev.noneops.core.task.TaskRunner;
+import dev.noneops.core.upgrade.NodeAbsentException;
 import dev.noneops.core.upgrade.NodeLock;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.ConfigDigest;
 import dev.noneops.core.applied.AppliedConfigStore;
 import dev.noneops.core.teardown.Teardown;
+import dev.noneops.core.teardown.TeardownReport;
 import dev.noneops.core.teardown.TeardownSettings;
 import dev.noneops.core.upgrade.PruneReport;
 import dev.noneops.core.upgrade.RecoveryResult;
@@ -31,10 +28,12 @@ import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.files.FileMeta;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 
 /**
  * A none node bound to one configuration: installs its version, writes its configuration at the
@@ -50,72 +49,42 @@ import java.util.Optional;
  * {@link dev.noneops.core.upgrade.NodeBusyException}, ...), every one a
  * {@link NoneopsException} that names the task path where it happened; any other error arrives
  * wrapped once in a {@link dev.noneops.core.task.TaskFailedException}.
+ *
+ * <p>The operations are the seed's ({@link #prepare()}, {@link #provision()}, {@link #configure()},
+ * {@link #start(boolean, ConfigureResult)}, {@link #restart()}, {@link #stop()}, {@link #upgrade()},
+ * {@link #commit()}, {@link #recoverUpgrade(AgentConfig)}, {@link #pruneVersions()}, ...) plus the
+ * use cases built on them ({@link #bootstrap(boolean)}, {@link #apply()},
+ * {@link #upgradeAndCommit(UpgradeOptions)}) and {@link #plan()}. Each composes the node's phases
+ * (checking the host, installing and activating a version, tuning the kernel, writing units and
+ * configuration, starting, restarting and stopping the stack), which share one lock with the
+ * node's {@link #teardown()}.
  */
 public final class Node {
-  private static final List<String> STACK = List.of(HostPaths.LOCALDNS_UNIT, HostPaths.CONTAINERD_UNIT, HostPaths.KUBELET_UNIT);
-
+  private final NodeParts parts;
   private final Params params;
   private final HostPorts ports;
-  private final Overrides overrides;
   private final Layout layout;
   private final HostPaths paths;
   private final TaskRunner tasks;
   private final NodeLock lock;
-  private final StackControl stack;
-  private final HostCommands commands;
-  private final VersionVerifier verifier;
   private MachineGoalState goalState;
   private MachineGoalState previousGoalState;
 
   public Node(Params params) {
-    this.params = Objects.requireNonNull(params, "params");
-    this.ports = params.ports();
-    this.overrides = params.overrides();
-    this.layout = overrides.layout();
-    this.paths = overrides.hostPaths();
-    this.tasks = new TaskRunner(params.log(), params.events(), ports.clock(), overrides.parallelExecutor());
-    this.lock = new NodeLock(ports.files(), layout);
-    this.stack = new StackControl(ports.systemd(), ports.probes(), ports.clock(), overrides.timeouts());
-    this.commands = new HostCommands(ports.commands(), overrides.timeouts().command());
-    this.verifier = new VersionVerifier(ports.files(), layout);
+    this.parts = NodeParts.of(Objects.requireNonNull(params, "params"));
+    this.params = params;
+    this.ports = parts.ports();
+    this.layout = parts.layout();
+    this.paths = parts.paths();
+    this.tasks = parts.tasks();
+    this.lock = parts.lock();
     params.goalState().ifPresent(g -> this.goalState = g);
     params.previousGoalState().ifPresent(g -> this.previousGoalState = g);
   }
 
-  public Params params() {
-    return params;
-  }
-
-  public Layout layout() {
-    return layout;
-  }
-
-  public HostPaths hostPaths() {
-    return paths;
-  }
-
-  /** The lock every mutating operation holds; operations built on this node share it. */
-  public NodeLock lock() {
-    return lock;
-  }
-
-  /** The task runner this node logs and reports through. */
-  public TaskRunner tasks() {
-    return tasks;
-  }
-
-  /** Unit jobs and bounded readiness waits. */
-  public StackControl stack() {
-    return stack;
-  }
-
-  public VersionVerifier verifier() {
-    return verifier;
-  }
-
-  /** The ownership record of the shared files this node writes. */
-  public OwnershipStore ownership() {
-    return new OwnershipStore(ports.files(), paths.ownershipRecord());
+  /** The parts this node's phases, planner, upgrade steps and backend share. */
+  NodeParts parts() {
+    return parts;
   }
 
   /**
@@ -138,7 +107,7 @@ public final class Node {
    * The goal state the node ran with before an upgrade: {@code Params.previousGoalState}, else
    * {@code Params.previous} resolved, else this configuration's.
    */
-  public synchronized MachineGoalState previousGoalState() {
+  synchronized MachineGoalState previousGoalState() {
     if (previousGoalState == null) {
       previousGoalState = params.previous().isPresent() ? resolve(params.previous().get()) : goalState();
     }
@@ -155,7 +124,7 @@ public final class Node {
   }
 
   /** The goal state of a configuration as it stands (the applied config carries its own downloads). */
-  private MachineGoalState resolve(dev.noneops.core.config.AgentConfig config) {
+  private MachineGoalState resolve(AgentConfig config) {
     try {
       return GoalStateResolver.resolve(config, ports.facts().read(), layout);
     } catch (IOException e) {
@@ -175,11 +144,10 @@ public final class Node {
     return tasks.call("prepare", () -> {
       boolean firstInstall = !ports.files().exists(layout.root());
       if (firstInstall) {
-        tasks.execute(Task.of("check-host", () ->
-            new ForeignStackDetector(ports.files(), ports.systemd(), paths, layout).requireNone()));
+        new CheckHostPhase(parts).run();
       }
       try (NodeLock.Hold hold = firstInstall ? lock.acquireCreatingLayout("prepare") : lock.acquire("prepare")) {
-        return prepareLocked();
+        return new InstallVersionPhase(parts).run(goalState());
       }
     });
   }
@@ -191,14 +159,11 @@ public final class Node {
   @SuppressWarnings("try")
   public void provision() {
     tasks.execute(Task.of("provision", () -> {
-      tasks.execute(Task.of("check-host", () ->
-          new ForeignStackDetector(ports.files(), ports.systemd(), paths, layout).requireNone()));
+      new CheckHostPhase(parts).run();
       MachineGoalState goal = goalState();
       try (NodeLock.Hold hold = lock.acquireCreatingLayout("provision")) {
-        tasks.execute(Task.of("prepare", this::prepareLocked));
-        tasks.execute(Task.of("check-version", () -> requireComplete(goal.rootFs().versionName())));
-        tasks.execute(Task.of("write-units", () -> writeUnits(goal)));
-        tasks.execute(Task.of("activate-version", () -> activate(goal.rootFs().versionName())));
+        tasks.execute(Task.of("prepare", () -> new InstallVersionPhase(parts).run(goalState())));
+        installUnitsAndActivate(goal);
       }
     }));
   }
@@ -222,26 +187,39 @@ public final class Node {
   public BootstrapResult bootstrap(boolean tuneKernel) {
     AgentConfig config = effectiveConfig().orElseThrow(() -> new NotConfiguredException("bootstrapping"));
     return tasks.call("bootstrap", () -> {
-      tasks.execute(Task.of("check-host", () ->
-          new ForeignStackDetector(ports.files(), ports.systemd(), paths, layout).requireNone()));
+      new CheckHostPhase(parts).run();
       MachineGoalState goal = goalState();
       try (NodeLock.Hold hold = lock.acquireCreatingLayout("bootstrap")) {
         prepareOrLeaveNoTrace();
-        tasks.execute(Task.of("check-version", () -> requireComplete(goal.rootFs().versionName())));
+        KernelTuningPhase kernel = new KernelTuningPhase(parts);
+        ActivateVersionPhase activate = new ActivateVersionPhase(parts);
+        tasks.execute(Task.of("check-version", () -> activate.requireComplete(goal.rootFs().versionName())));
         if (tuneKernel) {
-          tasks.execute(Task.of("load-kernel-modules", this::loadModules));
+          tasks.execute(Task.of("load-kernel-modules", kernel::loadModules));
         }
-        tasks.execute(Task.of("write-units", () -> writeUnits(goal)));
-        tasks.execute(Task.of("activate-version", () -> activate(goal.rootFs().versionName())));
+        tasks.execute(Task.of("write-units", () -> new WriteUnitsPhase(parts).run(goal)));
+        tasks.execute(Task.of("activate-version", () -> activate.run(goal.rootFs().versionName())));
         ConfigureResult changes = configure(goal);
         if (tuneKernel) {
-          tasks.execute(Task.of("apply-sysctls", this::applySysctls));
+          tasks.execute(Task.of("apply-sysctls", kernel::applySysctls));
         }
         start(running(), changes);
-        tasks.execute(Task.of("record-applied-config", () -> new AppliedConfigStore(ports.files(), paths).write(config)));
+        recordApplied(config);
         return new BootstrapResult(version().orElse(""), changes, running());
       }
     });
+  }
+
+  /** Checks the goal's version is complete, writes the units and points {@code current} at it. */
+  private void installUnitsAndActivate(MachineGoalState goal) {
+    ActivateVersionPhase activate = new ActivateVersionPhase(parts);
+    tasks.execute(Task.of("check-version", () -> activate.requireComplete(goal.rootFs().versionName())));
+    tasks.execute(Task.of("write-units", () -> new WriteUnitsPhase(parts).run(goal)));
+    tasks.execute(Task.of("activate-version", () -> activate.run(goal.rootFs().versionName())));
+  }
+
+  private void recordApplied(AgentConfig config) {
+    tasks.execute(Task.of("record-applied-config", () -> new AppliedConfigStore(ports.files(), paths).write(config)));
   }
 
   /**
@@ -251,7 +229,7 @@ public final class Node {
    */
   private void prepareOrLeaveNoTrace() {
     try {
-      tasks.execute(Task.of("prepare", this::prepareLocked));
+      tasks.execute(Task.of("prepare", () -> new InstallVersionPhase(parts).run(goalState())));
     } catch (RuntimeException failure) {
       try {
         Teardown teardown = teardown();
@@ -279,18 +257,34 @@ public final class Node {
   }
 
   /** {@link #configure()} for another goal state (a rollback writes the previous one's). */
-  public ConfigureResult configure(MachineGoalState goal) {
-    return locked("configure", () -> {
-      NodeConfigWriter writer = configWriter();
-      boolean containerd = tasks.call("configure-containerd", () -> writer.writeContainerd(goal));
-      boolean kubelet = tasks.call("configure-kubelet", () -> writer.writeKubelet(goal));
-      boolean localDns = tasks.call("configure-localdns", () -> writer.writeLocalDns(goal));
-      tasks.execute(Task.of("configure-host", () -> writer.writeHost(goal)));
-      tasks.execute(Task.of("setup-localdns-network", () -> new LocalDnsNetwork(ports.network()).ensure(goal.nodeStart().localDns())));
-      if (writer.unitsChanged()) {
-        tasks.execute(Task.of("reload-systemd", () -> ports.systemd().daemonReload()));
+  ConfigureResult configure(MachineGoalState goal) {
+    return parts.locked("configure", () -> new ConfigurePhase(parts).run(goal));
+  }
+
+  /**
+   * Reconfigures the running node in place, under one hold of the node lock: refuses a
+   * configuration that needs other binaries than the active version's (that is an upgrade) before
+   * it changes anything, then {@link #configure()}, {@link #start(boolean, ConfigureResult)} of what
+   * changed (or of the whole stack when it was not running), and the applied configuration
+   * recorded last.
+   *
+   * @throws VersionChangeRefusedException when the configuration needs another version
+   * @throws dev.noneops.core.upgrade.NodeAbsentException when no node is installed on this host
+   * @throws NotConfiguredException when the node has no configuration
+   */
+  public ApplyResult apply() {
+    AgentConfig config = effectiveConfig().orElseThrow(() -> new NotConfiguredException("applying"));
+    return parts.locked("apply", () -> {
+      String active = version().orElseThrow(() -> new NodeAbsentException(layout.current(), "apply"));
+      String wanted = goalState().rootFs().versionName();
+      if (!wanted.equals(active)) {
+        throw new VersionChangeRefusedException(wanted, active);
       }
-      return new ConfigureResult(containerd, kubelet, localDns);
+      boolean wasRunning = running();
+      ConfigureResult changes = configure();
+      start(wasRunning, changes);
+      recordApplied(config);
+      return new ApplyResult(active, wasRunning, changes, running());
     });
   }
 
@@ -313,23 +307,13 @@ public final class Node {
    * loaded. {@link #bootstrap(boolean)} does this in its place in the sequence.
    */
   public void loadKernelModules() {
-    locked("load-kernel-modules", () -> {
-      loadModules();
-      configWriter().writeSysctl();
-      applySysctls();
+    parts.locked("load-kernel-modules", () -> {
+      KernelTuningPhase kernel = new KernelTuningPhase(parts);
+      kernel.loadModules();
+      kernel.writeSysctls();
+      kernel.applySysctls();
       return null;
     });
-  }
-
-  private void loadModules() throws IOException {
-    configWriter().writeModulesLoad();
-    for (String module : HostTuningRenderer.MODULES) {
-      ports.kernel().loadModule(module);
-    }
-  }
-
-  private void applySysctls() throws IOException {
-    ports.kernel().applySysctlPresets();
   }
 
   /**
@@ -347,31 +331,8 @@ public final class Node {
    * first, and kubelet after it), then waits for kubelet.
    */
   public void start(boolean wasRunning, ConfigureResult changes) {
-    locked("start", () -> {
-      MachineGoalState goal = goalState();
-      List<Task> steps = new ArrayList<>();
-      if (!wasRunning) {
-        steps.add(Task.of("setup-gpu", () -> overrides.setupGpu().orElse(() -> setupGpu(goal)).run()));
-        steps.add(Task.of("enable-units", () -> ports.systemd().enable(STACK)));
-        steps.add(Task.of("start-localdns", () -> stack.start(HostPaths.LOCALDNS_UNIT)));
-        steps.add(Task.of("start-containerd", () -> stack.start(HostPaths.CONTAINERD_UNIT)));
-        steps.add(Task.of("import-images", this::importImages));
-        steps.add(Task.of("start-kubelet", () -> stack.start(HostPaths.KUBELET_UNIT)));
-        steps.add(waitKubelet());
-      } else {
-        if (changes.localDnsChanged()) {
-          steps.add(Task.of("restart-localdns", () -> stack.restart(HostPaths.LOCALDNS_UNIT)));
-          steps.add(Task.of("wait-localdns", () -> stack.awaitLocalDns(HostPaths.LOCALDNS_UNIT, goal.nodeStart().localDns())));
-        }
-        if (changes.containerdChanged()) {
-          steps.add(Task.of("restart-containerd", () -> stack.restart(HostPaths.CONTAINERD_UNIT)));
-        }
-        if (changes.containerdChanged() || changes.kubeletChanged()) {
-          steps.add(Task.of("restart-kubelet", () -> stack.restart(HostPaths.KUBELET_UNIT)));
-          steps.add(waitKubelet());
-        }
-      }
-      steps.forEach(tasks::execute);
+    parts.locked("start", () -> {
+      new StartPhase(parts).run(goalState(), wasRunning, changes);
       return null;
     });
   }
@@ -381,13 +342,8 @@ public final class Node {
    * wait until it is active). The host is not rebooted.
    */
   public void restart() {
-    locked("restart", () -> {
-      MachineGoalState goal = goalState();
-      tasks.execute(Task.of("restart-localdns", () -> stack.restart(HostPaths.LOCALDNS_UNIT)));
-      tasks.execute(Task.of("wait-localdns", () -> stack.awaitLocalDns(HostPaths.LOCALDNS_UNIT, goal.nodeStart().localDns())));
-      tasks.execute(Task.of("restart-containerd", () -> stack.restart(HostPaths.CONTAINERD_UNIT)));
-      tasks.execute(Task.of("restart-kubelet", () -> stack.restart(HostPaths.KUBELET_UNIT)));
-      tasks.execute(Task.of("wait-kubelet-active", () -> stack.awaitActive(HostPaths.KUBELET_UNIT, overrides.timeouts().kubeletReady())));
+    parts.locked("restart", () -> {
+      new RestartPhase(parts).run(goalState());
       return null;
     });
   }
@@ -395,59 +351,26 @@ public final class Node {
   /**
    * Stops kubelet, containerd and LocalDNS, in that order — each only when its unit file is the
    * node's (carries the marker). Every unit is attempted; the first failure is thrown with the
-   * others suppressed. Needs no configuration.
+   * others suppressed. Needs no configuration; on a host without a node it takes no lock.
    */
   @SuppressWarnings("try")
   public void stop() {
-    Task.Body body = () -> {
-      RuntimeException first = null;
-      for (String unit : List.of(HostPaths.KUBELET_UNIT, HostPaths.CONTAINERD_UNIT, HostPaths.LOCALDNS_UNIT)) {
-        if (!isOwnUnit(unit)) {
-          continue;
-        }
-        try {
-          tasks.execute(Task.of("stop-" + unit.replace(".service", ""), () -> stack.stop(unit)));
-        } catch (RuntimeException e) {
-          if (first == null) {
-            first = e;
-          } else {
-            first.addSuppressed(e);
-          }
-        }
-      }
-      if (first != null) {
-        throw first;
-      }
-    };
+    StopPhase phase = new StopPhase(parts);
     tasks.execute(Task.of("stop", () -> {
       if (!ports.files().exists(layout.root())) {
-        body.run();
+        phase.run();
         return;
       }
       try (NodeLock.Hold hold = lock.acquire("stop")) {
-        body.run();
+        phase.run();
       }
     }));
   }
 
-  /**
-   * Whether {@code unit}'s file at the node's unit path carries the marker: a unit of that name
-   * that is not the node's (a distribution's kubelet or containerd) is never stopped.
-   */
-  private boolean isOwnUnit(String unit) throws IOException {
-    Path file = paths.unit(unit);
-    Optional<FileMeta> meta = ports.files().lstat(file);
-    if (meta.isEmpty() || !meta.get().isRegularFile()) {
-      return false;
-    }
-    String content = new String(ports.files().read(file), java.nio.charset.StandardCharsets.UTF_8);
-    return content.startsWith(HostPaths.UNIT_MARKER + "\n");
-  }
-
   /** Whether the stack is up: LocalDNS, containerd and kubelet all active. */
   public boolean running() {
-    for (String unit : STACK) {
-      if (!stack.isActive(unit)) {
+    for (String unit : HostPaths.STACK_UNITS) {
+      if (!parts.stack().isActive(unit)) {
         return false;
       }
     }
@@ -470,100 +393,6 @@ public final class Node {
   /** The isolation backend with this node's phases injected. */
   public NodeBackend backend() {
     return new NodeBackend(this);
-  }
-
-  /**
-   * Writes the three units and kubelet's drop-ins for {@code goal}, reloading systemd when any
-   * changed; true when any changed. The caller holds the lock.
-   */
-  public boolean writeUnits(MachineGoalState goal) throws IOException {
-    NodeConfigWriter writer = configWriter();
-    boolean changed = writer.writeUnits(goal);
-    if (changed) {
-      ports.systemd().daemonReload();
-    }
-    return changed;
-  }
-
-  /**
-   * Points {@code current} at {@code version} (a relative link, flipped durably) unless it
-   * already does. Refuses a version without a valid manifest: an incomplete version is never
-   * activated.
-   */
-  public void activate(String version) throws IOException {
-    requireComplete(version);
-    Optional<FileMeta> current = ports.files().lstat(layout.current());
-    if (current.isPresent() && current.get().isSymlink() && ports.files().readLink(layout.current()).equals(version)) {
-      return;
-    }
-    ports.files().symlinkDurably(layout.current(), version);
-  }
-
-  private void requireComplete(String version) throws IOException {
-    if (verifier.manifest(version).isEmpty()) {
-      throw new NodeException("refusing to activate version " + version + ": " + layout.versionDir(version) + " has no valid manifest");
-    }
-  }
-
-  /** Sets up the shared LocalDNS network of {@code goal} (dummy interface and address). */
-  public void setUpLocalDnsNetwork(MachineGoalState goal) throws IOException {
-    new LocalDnsNetwork(ports.network()).ensure(goal.nodeStart().localDns());
-  }
-
-  private NodeRoot prepareLocked() throws Exception {
-    MachineGoalState goal = goalState();
-    String version = goal.rootFs().versionName();
-    if (overrides.download().isPresent()) {
-      overrides.download().get().run();
-    } else {
-      new VersionInstaller(ports.files(), ports.downloads(), layout, tasks).install(goal.rootFs());
-    }
-    return new NodeRoot(layout.versionDir(version), version);
-  }
-
-  private Task waitKubelet() {
-    return Task.of("wait-kubelet", () -> overrides.waitKubelet().orElse(() -> stack.awaitKubelet(HostPaths.KUBELET_UNIT)).run());
-  }
-
-  private void setupGpu(MachineGoalState goal) throws IOException {
-    if (!goal.nodeStart().gpu()) {
-      return;
-    }
-    Path cdi = paths.host("/etc/cdi");
-    ports.files().createDirectories(cdi, 0755);
-    commands.require("generate the NVIDIA CDI specification", "nvidia-ctk", "cdi", "generate",
-        "--output", cdi.resolve("nvidia.yaml").toString(), "--disable-hook", "all",
-        "--enable-hook", "create-symlinks", "--enable-hook", "update-ldcache");
-  }
-
-  private void importImages() throws IOException {
-    Path dir = overrides.effectiveImageArchiveDir();
-    Optional<FileMeta> meta = ports.files().lstat(dir);
-    if (meta.isEmpty() || !meta.get().isDirectory()) {
-      return;
-    }
-    String ctr = layout.currentBin().resolve("ctr").toString();
-    for (String name : ports.files().list(dir)) {
-      if (name.endsWith(".tar")) {
-        Path archive = dir.resolve(name);
-        commands.require("import image archive " + archive, overrides.timeouts().imageImport(),
-            ctr, "-n", "k8s.io", "images", "import", archive.toString());
-      }
-    }
-  }
-
-  private NodeConfigWriter configWriter() {
-    return new NodeConfigWriter(new SharedFileWriter(ports.files(), ownership()), paths, layout, verifier);
-  }
-
-  /** Runs {@code body} as the task {@code operation} holding the node lock; returns its value. */
-  @SuppressWarnings("try")
-  private <T> T locked(String operation, java.util.concurrent.Callable<T> body) {
-    return tasks.call(operation, () -> {
-      try (NodeLock.Hold hold = lock.acquire(operation)) {
-        return body.call();
-      }
-    });
   }
 
   // ------------------------------------------------------------------ upgrade (DESIGN.md section 6)
@@ -589,6 +418,32 @@ public final class Node {
   }
 
   /**
+   * The whole upgrade an operator runs, under one hold of the node lock: {@link #upgrade(boolean)},
+   * then the applied configuration recorded, {@link #commit()}, and {@link #pruneVersions()} when
+   * asked. One hold, because a recovery run between the switch and the recorded configuration
+   * would take the good upgrade for an interrupted one and roll it back.
+   *
+   * @throws dev.noneops.core.upgrade.UpgradeFailedException with the cause and the rollback outcome
+   * @throws dev.noneops.core.upgrade.UpgradeRefusedException when it could not start; nothing changed
+   * @throws dev.noneops.core.upgrade.NodeBusyException when another process holds the node lock
+   * @throws NotConfiguredException when the node has no configuration
+   */
+  @SuppressWarnings("try")
+  public CommittedUpgrade upgradeAndCommit(UpgradeOptions options) {
+    Objects.requireNonNull(options, "options");
+    AgentConfig config = effectiveConfig().orElseThrow(() -> new NotConfiguredException("upgrading"));
+    return upgradeOperation("upgrade", () -> {
+      try (NodeLock.Hold hold = lock.acquire("upgrade")) {
+        UpgradeResult result = upgrade(options.force());
+        tasks.execute(Task.of("record-applied-config", () -> new AppliedConfigStore(ports.files(), paths).write(config)));
+        commit();
+        Optional<PruneReport> pruned = options.prune() ? Optional.of(pruneVersions()) : Optional.empty();
+        return new CommittedUpgrade(result, pruned);
+      }
+    });
+  }
+
+  /**
    * Ends a successful upgrade once the caller has persisted the applied config (see
    * {@link UpgradeCommit}); empty when no upgrade was in flight.
    */
@@ -608,7 +463,7 @@ public final class Node {
     if (!hasLayout()) {
       return new RecoveryResult(RecoveryResult.Outcome.NOTHING_TO_DO, Optional.empty(), List.of(), Optional.empty());
     }
-    java.util.function.Supplier<MachineGoalState> appliedGoal = new java.util.function.Supplier<>() {
+    Supplier<MachineGoalState> appliedGoal = new Supplier<>() {
       private MachineGoalState resolved;
 
       @Override
@@ -632,7 +487,7 @@ public final class Node {
   @SuppressWarnings("try")
   public PruneReport pruneVersions() {
     if (!hasLayout()) {
-      return new PruneReport(List.of(), List.of(), java.util.Map.of());
+      return new PruneReport(List.of(), List.of(), Map.of());
     }
     return upgradeOperation("prune-versions", () -> {
       try (NodeLock.Hold hold = lock.acquire("prune versions")) {
@@ -643,6 +498,41 @@ public final class Node {
 
   private UpgradeContext upgradeContext() {
     return new UpgradeContext(ports.files(), ports.clock(), layout, paths, tasks, lock, teardown()::removeTree, params.log());
+  }
+
+  /**
+   * Removes the node from the host, as {@code noneops reset} does, needing no configuration: when
+   * a node is there its stack stopped, its configuration removed (originals put back), LocalDNS's
+   * dummy interface (named by the applied configuration, else the default) and the applied
+   * configuration removed, then the rest ({@link Teardown#destroy()}); otherwise only what a
+   * bootstrap that installed nothing left behind. Anything kept is in the report.
+   *
+   * @throws NodeException when LocalDNS's interface is there but cannot be removed
+   */
+  public ResetResult reset() {
+    return upgradeOperation("reset", () -> {
+      Teardown teardown = teardown();
+      if (!teardown.present()) {
+        return new ResetResult(false, teardown.removeBootstrapLeftovers(), List.of());
+      }
+      AppliedConfigStore applied = new AppliedConfigStore(ports.files(), paths);
+      String dnsInterface = applied.read().map(c -> c.normalized().localDns().interfaceName())
+          .orElse(AgentConfig.DEFAULT_LOCALDNS_INTERFACE);
+      TeardownReport report = teardown.stop().plus(teardown.removeConfig());
+      List<String> hostCleanup = removeLocalDnsInterface(dnsInterface);
+      applied.remove();
+      return new ResetResult(true, report.plus(teardown.destroy()), hostCleanup);
+    });
+  }
+
+  /** Removes LocalDNS's interface when it is there and a dummy one (never another kind of link of that name). */
+  private List<String> removeLocalDnsInterface(String name) {
+    try {
+      return new LocalDnsNetwork(ports.network()).remove(name) == LocalDnsNetwork.Removal.REMOVED
+          ? List.of("LocalDNS interface " + name) : List.of();
+    } catch (IOException e) {
+      throw new NodeException("cannot remove the LocalDNS interface " + name + ": " + e.getMessage(), e);
+    }
   }
 
   /**
@@ -661,7 +551,7 @@ public final class Node {
     }
   }
 
-  private static <T> T upgradeOperation(String operation, java.util.concurrent.Callable<T> body) {
+  private static <T> T upgradeOperation(String operation, Callable<T> body) {
     try {
       return body.call();
     } catch (RuntimeException e) {

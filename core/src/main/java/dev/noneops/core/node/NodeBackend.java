@@ -6,7 +6,6 @@ import dev.noneops.core.teardown.TeardownIncompleteException;
 import dev.noneops.core.teardown.TeardownReport;
 import dev.noneops.ports.systemd.UnitStatus;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -47,8 +46,8 @@ public final class NodeBackend {
 
   public Status status() {
     Map<String, UnitStatus> units = new LinkedHashMap<>();
-    for (String unit : List.of(HostPaths.LOCALDNS_UNIT, HostPaths.CONTAINERD_UNIT, HostPaths.KUBELET_UNIT)) {
-      units.put(unit, node.params().ports().systemd().status(unit));
+    for (String unit : HostPaths.STACK_UNITS) {
+      units.put(unit, node.parts().params().ports().systemd().status(unit));
     }
     return new Status(node.version(), units.values().stream().allMatch(UnitStatus::isActive), units);
   }
@@ -59,12 +58,12 @@ public final class NodeBackend {
    * caller that holds it is not refused as busy).
    */
   public void destroy() {
-    NodeTeardown teardown = node.params().teardown().orElse(() -> {
+    NodeTeardown teardown = node.parts().params().teardown().orElse(() -> {
       TeardownReport report = node.teardown().removeAll();
       if (!report.complete()) {
         throw new TeardownIncompleteException("destroy", report);
       }
     });
-    node.tasks().execute(Task.of("destroy", teardown::destroy));
+    node.parts().tasks().execute(Task.of("destroy", teardown::destroy));
   }
 }

@@ -28,7 +28,7 @@ import java.util.SortedMap;
  * node's). Each method reports whether its family changed, and {@link #unitsChanged()} whether a
  * unit or drop-in changed (systemd must then reload).
  */
-public final class NodeConfigWriter {
+final class NodeConfigWriter {
   public static final String COREFILE = "Corefile";
   static final int UNIT_MODE = 0644;
   static final int CONFIG_MODE = 0644;

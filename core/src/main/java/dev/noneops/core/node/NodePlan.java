@@ -3,6 +3,7 @@ package dev.noneops.core.node;
 import dev.noneops.core.goalstate.Artifact;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -37,7 +38,7 @@ public record NodePlan(Action action, String targetVersion, Optional<String> act
 
     /** The CLI command that performs it. */
     public String command() {
-      return name().toLowerCase(java.util.Locale.ROOT);
+      return name().toLowerCase(Locale.ROOT);
     }
   }
 

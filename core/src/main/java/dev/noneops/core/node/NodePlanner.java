@@ -23,7 +23,6 @@ import java.util.Optional;
  * {@link Node#start(boolean, ConfigureResult)}.
  */
 final class NodePlanner {
-  private static final List<String> START_ORDER = List.of(HostPaths.LOCALDNS_UNIT, HostPaths.CONTAINERD_UNIT, HostPaths.KUBELET_UNIT);
 
   private final Node node;
 
@@ -32,10 +31,10 @@ final class NodePlanner {
   }
 
   NodePlan plan(MachineGoalState goal) throws IOException {
-    HostFiles host = node.params().ports().files();
+    HostFiles host = node.parts().params().ports().files();
     String target = goal.rootFs().versionName();
     Optional<String> active = node.version();
-    VersionVerifier verifier = node.verifier();
+    VersionVerifier verifier = node.parts().verifier();
     // the check prepare itself runs, so the plan downloads exactly what prepare would
     boolean installed = verifier.verifyTrustingStamps(target).verified();
     NodePlan.Action action = active.isEmpty() ? NodePlan.Action.BOOTSTRAP
@@ -43,10 +42,10 @@ final class NodePlanner {
     List<String> notes = new ArrayList<>();
 
     PlannedWrites planned = new PlannedWrites(host);
-    OwnershipStore store = new OwnershipStore(planned, node.hostPaths().ownershipRecord());
+    OwnershipStore store = new OwnershipStore(planned, node.parts().paths().ownershipRecord());
     SharedFileWriter shared = new SharedFileWriter(planned, store);
     Path originals = SharedFileWriter.originalsBeside(planned, store).directory();
-    NodeConfigWriter writer = new NodeConfigWriter(shared, node.hostPaths(), node.layout(), new VersionVerifier(planned, node.layout()));
+    NodeConfigWriter writer = new NodeConfigWriter(shared, node.parts().paths(), node.parts().layout(), new VersionVerifier(planned, node.parts().layout()));
     if (action == NodePlan.Action.BOOTSTRAP) {
       writer.writeModulesLoad();
       writer.writeUnits(goal);
@@ -56,10 +55,10 @@ final class NodePlanner {
     if (verifier.manifest(target).isPresent()) {
       writer.writeCniLinks(target);
     } else {
-      notes.add("the CNI plugin links in " + node.hostPaths().cniBinDir() + " are known once " + target + " is installed");
+      notes.add("the CNI plugin links in " + node.parts().paths().cniBinDir() + " are known once " + target + " is installed");
     }
     if (active.isEmpty() || !active.get().equals(target)) {
-      planned.symlinkDurably(node.layout().current(), target);
+      planned.symlinkDurably(node.parts().layout().current(), target);
     }
 
     List<Path> created = new ArrayList<>();
@@ -78,9 +77,9 @@ final class NodePlanner {
       }
     }
     List<Path> units = new ArrayList<>();
-    Path unitDir = node.hostPaths().unit(HostPaths.KUBELET_UNIT).getParent();
+    Path unitDir = node.parts().paths().unit(HostPaths.KUBELET_UNIT).getParent();
     for (Path path : planned.touched()) {
-      if (!planned.removed().contains(path) && (unitDir.equals(path.getParent()) || node.hostPaths().kubeletDropInDir().equals(path.getParent()))
+      if (!planned.removed().contains(path) && (unitDir.equals(path.getParent()) || node.parts().paths().kubeletDropInDir().equals(path.getParent()))
           && (created.contains(path) || changed.contains(path))) {
         units.add(path);
       }
@@ -90,11 +89,11 @@ final class NodePlanner {
     List<String> restarts = new ArrayList<>();
     boolean running = node.running();
     if (action == NodePlan.Action.UPGRADE) {
-      restarts.addAll(START_ORDER);
+      restarts.addAll(HostPaths.STACK_UNITS);
       notes.add("the stack is stopped, switched to " + target + " and started; it rolls back to "
           + active.get() + " if kubelet does not become ready");
     } else if (!running) {
-      starts.addAll(START_ORDER);
+      starts.addAll(HostPaths.STACK_UNITS);
     } else {
       if (changes.localDnsChanged()) {
         restarts.add(HostPaths.LOCALDNS_UNIT);
@@ -107,7 +106,7 @@ final class NodePlanner {
       }
     }
     List<Artifact> downloads = installed ? List.of() : goal.rootFs().artifacts();
-    List<Path> takenOver = shared.takenOver().stream().filter(p -> !node.hostPaths().ownershipRecord().equals(p)).distinct().toList();
+    List<Path> takenOver = shared.takenOver().stream().filter(p -> !node.parts().paths().ownershipRecord().equals(p)).distinct().toList();
     return new NodePlan(action, target, active, installed, created, changed, removed, takenOver, units, starts, restarts, downloads, notes);
   }
 }

@@ -34,7 +34,6 @@ import java.util.stream.Collectors;
  * same writer over {@link PlannedWrites}, so the saved configuration always covers them.
  */
 final class NodeUpgradeSteps implements UpgradeSteps {
-  private static final List<String> STACK = List.of(HostPaths.LOCALDNS_UNIT, HostPaths.CONTAINERD_UNIT, HostPaths.KUBELET_UNIT);
 
   private final Node node;
   private final HostPorts ports;
@@ -44,7 +43,7 @@ final class NodeUpgradeSteps implements UpgradeSteps {
 
   NodeUpgradeSteps(Node node, Supplier<MachineGoalState> target, Supplier<MachineGoalState> applied, Supplier<String> targetDigest) {
     this.node = Objects.requireNonNull(node, "node");
-    this.ports = node.params().ports();
+    this.ports = node.parts().params().ports();
     this.target = Objects.requireNonNull(target, "target");
     this.applied = Objects.requireNonNull(applied, "applied");
     this.targetDigest = Objects.requireNonNull(targetDigest, "targetDigest");
@@ -71,7 +70,7 @@ final class NodeUpgradeSteps implements UpgradeSteps {
 
   @Override
   public void verifyVersion(String version) throws IOException {
-    VersionVerifier.Verification v = node.verifier().verify(version);
+    VersionVerifier.Verification v = node.parts().verifier().verify(version);
     if (!v.verified()) {
       throw new NodeException("cannot roll back to it: " + v.describe());
     }
@@ -85,7 +84,7 @@ final class NodeUpgradeSteps implements UpgradeSteps {
   @Override
   public Set<Path> sharedFiles(Set<Configuration> which) throws IOException {
     Set<Path> out = new TreeSet<>();
-    OwnershipStore ownership = node.ownership();
+    OwnershipStore ownership = node.parts().ownership();
     out.add(ownership.path());
     for (OwnedEntry e : ownership.load().entries()) {
       out.add(e.path());
@@ -100,8 +99,8 @@ final class NodeUpgradeSteps implements UpgradeSteps {
   private Set<Path> plan(MachineGoalState goal) throws IOException {
     PlannedWrites planned = new PlannedWrites(ports.files());
     NodeConfigWriter writer = new NodeConfigWriter(
-        new SharedFileWriter(planned, new OwnershipStore(planned, node.hostPaths().ownershipRecord())),
-        node.hostPaths(), node.layout(), new VersionVerifier(planned, node.layout()));
+        new SharedFileWriter(planned, new OwnershipStore(planned, node.parts().paths().ownershipRecord())),
+        node.parts().paths(), node.parts().layout(), new VersionVerifier(planned, node.parts().layout()));
     writer.writeContainerd(goal);
     writer.writeKubelet(goal);
     writer.writeLocalDns(goal);
@@ -131,7 +130,7 @@ final class NodeUpgradeSteps implements UpgradeSteps {
    */
   @Override
   public void endPods() throws InterruptedException {
-    TeardownReport report = new Teardown(ports, node.layout(), node.hostPaths()).endPods();
+    TeardownReport report = node.teardown().endPods();
     if (!report.complete()) {
       throw new NodeException("the pods did not all end: "
           + report.blocking().stream().map(TeardownReport.Kept::toString).collect(Collectors.joining("; ")));
@@ -158,13 +157,13 @@ final class NodeUpgradeSteps implements UpgradeSteps {
     LocalDnsNetwork network = new LocalDnsNetwork(ports.network());
     for (String ifName : interfaces) {
       if (network.remove(ifName) == LocalDnsNetwork.Removal.NOT_A_DUMMY) {
-        node.params().log().atWarn().addKeyValue("interface", ifName)
+        node.parts().params().log().atWarn().addKeyValue("interface", ifName)
             .log("a link named like a LocalDNS interface is not a dummy interface; it was left alone");
       }
     }
-    HostPaths paths = node.hostPaths();
+    HostPaths paths = node.parts().paths();
     List<String> left = new ArrayList<>();
-    Teardown teardown = new Teardown(ports, node.layout(), paths);
+    Teardown teardown = node.teardown();
     for (Path dir : List.of(paths.cniConfDir(), paths.host("/var/lib/cni"))) {
       if (ports.files().exists(dir)) {
         try {
@@ -182,12 +181,12 @@ final class NodeUpgradeSteps implements UpgradeSteps {
 
   @Override
   public void setUpHostNetworking(Configuration which) throws IOException {
-    node.setUpLocalDnsNetwork(goal(which));
+    new LocalDnsNetwork(ports.network()).ensure(goal(which).nodeStart().localDns());
   }
 
   @Override
   public void resetFailed() {
-    for (String unit : STACK) {
+    for (String unit : HostPaths.STACK_UNITS) {
       try {
         ports.systemd().resetFailed(unit);
       } catch (SystemdException e) {
@@ -215,6 +214,6 @@ final class NodeUpgradeSteps implements UpgradeSteps {
 
   /** The layout this node's steps work in. */
   Layout layout() {
-    return node.layout();
+    return node.parts().layout();
   }
 }

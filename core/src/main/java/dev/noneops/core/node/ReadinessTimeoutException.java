@@ -1,6 +1,7 @@
 package dev.noneops.core.node;
 
 import java.time.Duration;
+import java.util.Locale;
 
 /**
  * A unit did not become ready within its bounded wait, e.g. {@code kubelet.service did not become
@@ -29,6 +30,6 @@ public final class ReadinessTimeoutException extends NodeException {
 
   static String format(Duration d) {
     long millis = d.toMillis();
-    return millis % 1000 == 0 ? (millis / 1000) + " s" : String.format(java.util.Locale.ROOT, "%.3f s", millis / 1000.0);
+    return millis % 1000 == 0 ? (millis / 1000) + " s" : String.format(Locale.ROOT, "%.3f s", millis / 1000.0);
   }
 }

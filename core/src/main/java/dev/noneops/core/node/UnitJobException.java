@@ -2,6 +2,7 @@ package dev.noneops.core.node;
 
 import dev.noneops.ports.systemd.JobResult;
 import dev.noneops.ports.systemd.UnitStatus;
+import java.util.Locale;
 
 /** A systemd job on one of the node's units did not end {@code done}. */
 public final class UnitJobException extends NodeException {
@@ -12,8 +13,8 @@ public final class UnitJobException extends NodeException {
   private final JobResult result;
 
   public UnitJobException(String unit, String operation, JobResult result, UnitStatus status) {
-    super(operation + " " + unit + ": job " + result.name().toLowerCase(java.util.Locale.ROOT)
-        + " (unit " + status.active().name().toLowerCase(java.util.Locale.ROOT) + "/" + status.sub()
+    super(operation + " " + unit + ": job " + result.name().toLowerCase(Locale.ROOT)
+        + " (unit " + status.active().name().toLowerCase(Locale.ROOT) + "/" + status.sub()
         + (status.result().isEmpty() ? "" : ", result " + status.result()) + ")");
     this.unit = unit;
     this.operation = operation;

@@ -22,7 +22,7 @@ import java.util.Set;
  */
 final class UnitFiles {
   /** The units a node writes, stopped in this order (kubelet before what it depends on). */
-  static final List<String> NODE_UNITS = List.of(HostPaths.KUBELET_UNIT, HostPaths.CONTAINERD_UNIT, HostPaths.LOCALDNS_UNIT);
+  static final List<String> NODE_UNITS = HostPaths.STACK_STOP_ORDER;
 
   private static final Set<String> UNIT_SUFFIXES =
       Set.of(".service", ".socket", ".timer", ".path", ".mount", ".automount", ".swap", ".target", ".slice", ".scope");

@@ -31,7 +31,7 @@ final class SharedPathScope {
 
   SharedPathScope(HostPaths paths) {
     Objects.requireNonNull(paths, "paths");
-    for (String unit : List.of(HostPaths.LOCALDNS_UNIT, HostPaths.CONTAINERD_UNIT, HostPaths.KUBELET_UNIT)) {
+    for (String unit : HostPaths.STACK_UNITS) {
       files.add(paths.unit(unit));
     }
     Path applied = paths.appliedConfig();

@@ -235,7 +235,7 @@ public final class VersionPruner {
 
   private void scanUnits(String active, Map<String, Set<String>> reasons) throws IOException {
     List<Path> unitFiles = new ArrayList<>();
-    for (String unit : List.of(HostPaths.LOCALDNS_UNIT, HostPaths.CONTAINERD_UNIT, HostPaths.KUBELET_UNIT)) {
+    for (String unit : HostPaths.STACK_UNITS) {
       unitFiles.add(hostPaths.unit(unit));
     }
     Path dropIns = hostPaths.kubeletDropInDir();

@@ -7,6 +7,7 @@ import dev.noneops.core.goalstate.Artifact;
 import dev.noneops.core.goalstate.DownloadOverrides;
 import dev.noneops.core.goalstate.GoalStateResolver;
 import dev.noneops.core.goalstate.MachineGoalState;
+import dev.noneops.core.install.VersionVerifier;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.ConfigureResult;
@@ -15,6 +16,7 @@ import dev.noneops.core.node.Overrides;
 import dev.noneops.core.node.NodeTimeouts;
 import dev.noneops.core.node.Params;
 import dev.noneops.core.node.StackControl;
+import dev.noneops.core.ownership.OwnershipStore;
 import dev.noneops.ports.systemd.SystemdException;
 import dev.noneops.testkit.artifacts.SimulatedArtifacts;
 import dev.noneops.testkit.gate.FaultRule;
@@ -54,7 +56,7 @@ public final class SimulatedNode {
   public static final String CA_BASE64 = "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUJpakNDQVRHZ0F3SUJBZ0lVQ1l0L3pheWM3TjJqNUZzQTBoYmRjVUF5T29Nd0NnWUlLb1pJemowRUF3SXcKR2pFWU1CWUdBMVVFQXd3UGRHVnpkQzFqYkhWemRHVnlMV05oTUNBWERUSTJNVEV6TURFd016UTBNbG9ZRHpJeApNall4TVRBMk1UQXpORFF5V2pBYU1SZ3dGZ1lEVlFRRERBOTBaWE4wTFdOc2RYTjBaWEl0WTJFd1dUQVRCZ2NxCmhrak9QUUlCQmdncWhrak9QUU1CQndOQ0FBUlFuQlFQQzlWaVF6dml4V0dlVHpCMFg2b2Z5dE05QWNSdDBsSWMKQXN3RjlaVGFsOWl0QnBzOWErWlU5cHRzMkMxZ2hJT0kzenBrUW5oUmVBaldhb2JzbzFNd1VUQWRCZ05WSFE0RQpGZ1FVSkRGUkQ1YjJvckhNRk01c2poQkIvM0R0TFkwd0h3WURWUjBqQkJnd0ZvQVVKREZSRDViMm9ySE1GTTVzCmpoQkIvM0R0TFkwd0R3WURWUjBUQVFIL0JBVXdBd0VCL3pBS0JnZ3Foa2pPUFFRREFnTkhBREJFQWlCYm9WTDMKU0xvZE1wMFNtNE1MS0xnbW9RMU1qVVpoaTI0T3JUNk1Ea0tJUHdJZ1lWdk15cFN0S2xoT25OaEEyV2dtalZFUwo2TnVYWUNKRzd1Z0pKUHlSdU5jPQotLS0tLUVORCBDRVJUSUZJQ0FURS0tLS0tCg==";
 
   /** The stack's units, in start order. */
-  public static final List<String> STACK = List.of("localdns.service", "containerd.service", "kubelet.service");
+  public static final List<String> STACK = HostPaths.STACK_UNITS;
 
   public final SimulatedHost host;
   public final Layout layout = Layout.defaultLayout();
@@ -384,6 +386,16 @@ public final class SimulatedNode {
         throw new UncheckedIOException(e);
       }
     }
+  }
+
+  /** The verifier of the versions installed in this fixture's layout. */
+  public VersionVerifier verifier() {
+    return new VersionVerifier(host.ports().files(), layout);
+  }
+
+  /** The ownership record of the shared files the node wrote on this host. */
+  public OwnershipStore ownership() {
+    return new OwnershipStore(host.ports().files(), paths.ownershipRecord());
   }
 
   public boolean stackActive() {

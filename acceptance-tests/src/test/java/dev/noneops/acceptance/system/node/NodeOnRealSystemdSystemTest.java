@@ -10,6 +10,7 @@ import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AgentConfigParser;
 import dev.noneops.core.goalstate.ContainerdSpec;
 import dev.noneops.core.goalstate.GoalStateResolver;
+import dev.noneops.core.install.VersionVerifier;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.ConfigureResult;
@@ -319,7 +320,7 @@ class NodeOnRealSystemdSystemTest {
     assertThat(recovered.outcome()).isEqualTo(RecoveryResult.Outcome.ROLLED_BACK);
     assertThat(recovered.startError()).isEmpty();
     assertThat(ports.files().readLink(LAYOUT.current())).isEqualTo(previous);
-    assertThat(node.verifier().manifest(previous)).as("the active version is complete and verified").isPresent();
+    assertThat(new VersionVerifier(ports.files(), LAYOUT).manifest(previous)).as("the active version is complete and verified").isPresent();
     assertThat(SharedFilesSnapshot.take(ports.files())).as("every shared file as before the upgrade").isEqualTo(before);
     assertThat(ports.files().exists(LAYOUT.journal())).isFalse();
     assertThat(ports.files().exists(LAYOUT.confsnap())).isFalse();

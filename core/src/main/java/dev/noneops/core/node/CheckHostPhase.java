@@ -1,0 +1,20 @@
+package dev.noneops.core.node;
+
+import dev.noneops.core.task.Task;
+
+/**
+ * The first phase on a host without a node: refuses a host with a kubelet or containerd of its
+ * own (see {@link ForeignStackDetector}) before anything is written.
+ */
+final class CheckHostPhase {
+  private final NodeParts node;
+
+  CheckHostPhase(NodeParts node) {
+    this.node = node;
+  }
+
+  void run() {
+    node.tasks().execute(Task.of("check-host", () ->
+        new ForeignStackDetector(node.ports().files(), node.ports().systemd(), node.paths(), node.layout()).requireNone()));
+  }
+}

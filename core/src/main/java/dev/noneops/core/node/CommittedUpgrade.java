@@ -1,0 +1,17 @@
+package dev.noneops.core.node;
+
+import dev.noneops.core.upgrade.PruneReport;
+import dev.noneops.core.upgrade.UpgradeResult;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What {@link Node#upgradeAndCommit(UpgradeOptions)} did: the upgrade, committed with its applied
+ * configuration recorded, and the prune that followed (empty when it was not asked for).
+ */
+public record CommittedUpgrade(UpgradeResult upgrade, Optional<PruneReport> pruned) {
+  public CommittedUpgrade {
+    Objects.requireNonNull(upgrade, "upgrade");
+    Objects.requireNonNull(pruned, "pruned");
+  }
+}

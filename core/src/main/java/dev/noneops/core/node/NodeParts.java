@@ -1,0 +1,50 @@
+package dev.noneops.core.node;
+
+import dev.noneops.core.install.VersionVerifier;
+import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.layout.Layout;
+import dev.noneops.core.ownership.OwnershipStore;
+import dev.noneops.core.ownership.SharedFileWriter;
+import dev.noneops.core.task.TaskRunner;
+import dev.noneops.core.upgrade.NodeLock;
+import dev.noneops.ports.HostPorts;
+import java.util.concurrent.Callable;
+
+/**
+ * What the phases of one node share: its ports and overrides, its layout and host paths, its one
+ * lock, the task runner it reports through, its unit control, commands and version verifier.
+ */
+record NodeParts(Params params, HostPorts ports, Overrides overrides, Layout layout, HostPaths paths, TaskRunner tasks,
+    NodeLock lock, StackControl stack, HostCommands commands, VersionVerifier verifier) {
+
+  static NodeParts of(Params params) {
+    HostPorts ports = params.ports();
+    Overrides overrides = params.overrides();
+    Layout layout = overrides.layout();
+    return new NodeParts(params, ports, overrides, layout, overrides.hostPaths(),
+        new TaskRunner(params.log(), params.events(), ports.clock(), overrides.parallelExecutor()),
+        new NodeLock(ports.files(), layout),
+        new StackControl(ports.systemd(), ports.probes(), ports.clock(), overrides.timeouts()),
+        new HostCommands(ports.commands(), overrides.timeouts().command()),
+        new VersionVerifier(ports.files(), layout));
+  }
+
+  /** The ownership record of the shared files this node writes. */
+  OwnershipStore ownership() {
+    return new OwnershipStore(ports.files(), paths.ownershipRecord());
+  }
+
+  NodeConfigWriter configWriter() {
+    return new NodeConfigWriter(new SharedFileWriter(ports.files(), ownership()), paths, layout, verifier);
+  }
+
+  /** Runs {@code body} as the task {@code operation} holding the node lock; returns its value. */
+  @SuppressWarnings("try")
+  <T> T locked(String operation, Callable<T> body) {
+    return tasks.call(operation, () -> {
+      try (NodeLock.Hold hold = lock.acquire(operation)) {
+        return body.call();
+      }
+    });
+  }
+}

@@ -1,0 +1,28 @@
+package dev.noneops.core.node;
+
+import dev.noneops.core.goalstate.MachineGoalState;
+import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.task.Task;
+import dev.noneops.core.task.TaskRunner;
+
+/**
+ * Soft reboot of the stack: LocalDNS (then wait until it answers), containerd, kubelet (then wait
+ * until it is active). The host is not rebooted. The caller holds the lock.
+ */
+final class RestartPhase {
+  private final NodeParts node;
+
+  RestartPhase(NodeParts node) {
+    this.node = node;
+  }
+
+  void run(MachineGoalState goal) {
+    TaskRunner tasks = node.tasks();
+    StackControl stack = node.stack();
+    tasks.execute(Task.of("restart-localdns", () -> stack.restart(HostPaths.LOCALDNS_UNIT)));
+    tasks.execute(Task.of("wait-localdns", () -> stack.awaitLocalDns(HostPaths.LOCALDNS_UNIT, goal.nodeStart().localDns())));
+    tasks.execute(Task.of("restart-containerd", () -> stack.restart(HostPaths.CONTAINERD_UNIT)));
+    tasks.execute(Task.of("restart-kubelet", () -> stack.restart(HostPaths.KUBELET_UNIT)));
+    tasks.execute(Task.of("wait-kubelet-active", () -> stack.awaitActive(HostPaths.KUBELET_UNIT, node.overrides().timeouts().kubeletReady())));
+  }
+}

@@ -1,0 +1,22 @@
+package dev.noneops.core.node;
+
+import dev.noneops.core.goalstate.MachineGoalState;
+import java.io.IOException;
+
+/** Writes the three units and kubelet's drop-ins for a goal, reloading systemd when any changed. */
+final class WriteUnitsPhase {
+  private final NodeParts node;
+
+  WriteUnitsPhase(NodeParts node) {
+    this.node = node;
+  }
+
+  /** @return whether any unit or drop-in changed */
+  boolean run(MachineGoalState goal) throws IOException {
+    boolean changed = node.configWriter().writeUnits(goal);
+    if (changed) {
+      node.ports().systemd().daemonReload();
+    }
+    return changed;
+  }
+}
