@@ -104,7 +104,7 @@ public final class LinuxHostFacts implements HostFacts {
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
       for (Path entry : entries) {
         if (!Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
-          names.add(entry.getFileName().toString());
+          names.add(String.valueOf(entry.getFileName()));
         }
       }
     } catch (NoSuchFileException e) {

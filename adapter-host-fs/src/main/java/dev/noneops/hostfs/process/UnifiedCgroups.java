@@ -58,7 +58,7 @@ public final class UnifiedCgroups implements Cgroups {
     List<String> children = new ArrayList<>();
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, p -> Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS))) {
       for (Path child : entries) {
-        children.add(join(cgroup, child.getFileName().toString()));
+        children.add(join(cgroup, String.valueOf(child.getFileName())));
       }
     } catch (IOException e) {
       throw IoErrors.translate(e, "list", dir);

@@ -17,6 +17,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -57,7 +58,7 @@ public final class TeardownBenchmark {
     Path work = Files.createTempDirectory(Path.of("/var/tmp"), "noneops-bench-teardown-");
     Files.writeString(work.resolve("killall.sh"), KILLALL);
     Path shimBinary = work.resolve("bin/containerd-shim-runc-v2");
-    Files.createDirectories(shimBinary.getParent());
+    Files.createDirectories(Objects.requireNonNull(shimBinary.getParent(), "the shim directory"));
     Files.copy(Path.of("/usr/bin/perl"), shimBinary, StandardCopyOption.COPY_ATTRIBUTES);
     Samples ours = new Samples("ms");
     Samples baseline = new Samples("ms");
@@ -175,7 +176,7 @@ public final class TeardownBenchmark {
       Files.createDirectories(paths.systemdDir());
       Files.createDirectories(paths.containerdStateDir().resolve("io.containerd.content.v1.content"));
       Path address = paths.containerdRunDir().resolve("containerd.sock");
-      Files.createDirectories(address.getParent());
+      Files.createDirectories(Objects.requireNonNull(address.getParent(), "the address directory"));
       Path srv = Files.createDirectories(root.resolve("srv"));
       StringBuilder mounts = new StringBuilder("set -e\n");
       for (int pod = 0; pod < PODS; pod++) {

@@ -183,7 +183,7 @@ final class UnitTeardown {
           continue;
         }
         String target = files.readLink(link);
-        if (link.getParent().resolve(target).normalize().equals(unit.path())) {
+        if (dir.resolve(name).resolve(target).normalize().equals(unit.path())) {
           files.removeDurably(link);
           report.removed(Action.UNIT_FILE_REMOVED, link, "enablement link to " + unit.path());
         }

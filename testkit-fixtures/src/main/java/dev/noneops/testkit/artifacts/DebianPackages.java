@@ -103,7 +103,7 @@ public final class DebianPackages {
     List<String> names = new ArrayList<>();
     try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, "*.deb")) {
       for (Path p : s) {
-        names.add(p.getFileName().toString());
+        names.add(String.valueOf(p.getFileName()));
       }
     }
     names.sort(null);

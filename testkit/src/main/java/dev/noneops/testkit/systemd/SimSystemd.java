@@ -490,7 +490,7 @@ public final class SimSystemd implements Systemd {
       throw new SystemdException(
           SystemdException.Kind.OTHER, file, "the simulated systemd enables unit files in " + unitDirs + " only, not " + file);
     }
-    return path.getFileName().toString();
+    return String.valueOf(path.getFileName());
   }
 
   private SystemdException noSuchUnit(String unit) {
