@@ -18,6 +18,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -260,7 +261,7 @@ final class LifecycleDemo implements DemoRunner {
     Path wrapper = sandbox.path(SandboxAgent.WRAPPER_DIR + "/ip");
     Files.createDirectories(Objects.requireNonNull(wrapper.getParent(), "the wrapper directory"));
     Files.writeString(wrapper, ipWrapper(realIp), StandardCharsets.UTF_8);
-    Files.setPosixFilePermissions(wrapper, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwxr-xr-x"));
     return "this kernel has no dummy link type: inside the sandbox, 'ip' makes localdns0 an ifb link instead";
   }
 

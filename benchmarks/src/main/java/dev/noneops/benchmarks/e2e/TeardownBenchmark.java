@@ -8,6 +8,7 @@ import dev.noneops.core.teardown.TeardownSettings;
 import dev.noneops.hostfs.RealHost;
 import dev.noneops.hostfs.mounts.MountInfoParser;
 import dev.noneops.ports.mounts.MountEntry;
+import dev.noneops.ports.mounts.UnmountFlag;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.slf4j.LoggerFactory;
@@ -259,7 +261,7 @@ public final class TeardownBenchmark {
       left.sort((a, b) -> b.mountPoint().getNameCount() - a.mountPoint().getNameCount());
       var mountTable = RealHost.create().mounts();
       for (MountEntry m : left) {
-        mountTable.unmount(m.mountPoint(), java.util.Set.of(dev.noneops.ports.mounts.UnmountFlag.DETACH));
+        mountTable.unmount(m.mountPoint(), Set.of(UnmountFlag.DETACH));
       }
       if (Files.exists(cgroupDir)) {
         try (Stream<Path> walk = Files.walk(cgroupDir)) {

@@ -2,6 +2,7 @@ package dev.noneops.testkit.artifacts;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.DownloadArtifact;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -65,7 +66,7 @@ public final class ArtifactRepository {
 
   /** Publishes {@code content} (and its checksum document) as the artifact; returns its SHA-256 hex. */
   public String put(DownloadArtifact artifact, String version, String arch, String binary, byte[] content) throws IOException {
-    try (InputStream in = new java.io.ByteArrayInputStream(content)) {
+    try (InputStream in = new ByteArrayInputStream(content)) {
       return put(artifact, version, arch, binary, in);
     }
   }
