@@ -1,7 +1,7 @@
 package dev.noneops.hostfs.download;
 
-import dev.noneops.hostfs.io.Fsync;
-import dev.noneops.hostfs.io.IoErrors;
+import dev.noneops.hostfs.internal.io.Fsync;
+import dev.noneops.hostfs.internal.io.IoErrors;
 import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.download.ArtifactDownloader;
 import dev.noneops.ports.download.DownloadException;

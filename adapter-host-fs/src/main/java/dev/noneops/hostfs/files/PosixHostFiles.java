@@ -1,7 +1,7 @@
 package dev.noneops.hostfs.files;
 
-import dev.noneops.hostfs.io.Fsync;
-import dev.noneops.hostfs.io.IoErrors;
+import dev.noneops.hostfs.internal.io.Fsync;
+import dev.noneops.hostfs.internal.io.IoErrors;
 import dev.noneops.hostfs.mounts.MountIdSource;
 import dev.noneops.hostfs.nativeio.Syscalls;
 import dev.noneops.ports.Errno;

@@ -1,6 +1,6 @@
 package dev.noneops.hostfs.host;
 
-import dev.noneops.hostfs.io.IoErrors;
+import dev.noneops.hostfs.internal.io.IoErrors;
 import dev.noneops.ports.host.HostFacts;
 import dev.noneops.ports.host.HostInfo;
 import dev.noneops.ports.host.ResolvConf;

@@ -1,6 +1,6 @@
 package dev.noneops.hostfs.process;
 
-import dev.noneops.hostfs.io.IoErrors;
+import dev.noneops.hostfs.internal.io.IoErrors;
 import dev.noneops.hostfs.nativeio.Syscalls;
 import dev.noneops.ports.Errno;
 import dev.noneops.ports.process.ProcessDetail;
