@@ -30,9 +30,13 @@ final class ApiListing {
 
   /** The listing of the classes in {@code location}, a classes directory or a jar. */
   static List<String> of(Path location, ClassLoader loader) {
+    return of(classNames(location).stream().<Class<?>>map(name -> load(name, loader)).toList());
+  }
+
+  /** The listing of {@code types}, in the order given. */
+  static List<String> of(List<Class<?>> types) {
     List<String> lines = new ArrayList<>();
-    for (String name : classNames(location)) {
-      Class<?> type = load(name, loader);
+    for (Class<?> type : types) {
       if (!isApi(type)) {
         continue;
       }
