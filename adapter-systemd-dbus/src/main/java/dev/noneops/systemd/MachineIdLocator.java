@@ -1,5 +1,6 @@
 package dev.noneops.systemd;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -61,7 +62,7 @@ final class MachineIdLocator {
   private static boolean nonEmptyFile(Path path) {
     try {
       return Files.isRegularFile(path) && Files.size(path) > 0;
-    } catch (java.io.IOException unreadable) {
+    } catch (IOException unreadable) {
       return false;
     }
   }

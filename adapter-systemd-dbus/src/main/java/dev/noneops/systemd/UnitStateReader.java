@@ -4,7 +4,7 @@ import dev.noneops.ports.systemd.ActiveState;
 import dev.noneops.ports.systemd.LoadState;
 import dev.noneops.ports.systemd.SystemdException;
 import dev.noneops.ports.systemd.UnitStatus;
-import dev.noneops.systemd.dbus.SystemdManager;
+import dev.noneops.systemd.internal.dbus.SystemdManager;
 import org.freedesktop.dbus.DBusPath;
 import org.freedesktop.dbus.connections.impl.DBusConnection;
 import org.freedesktop.dbus.exceptions.DBusException;

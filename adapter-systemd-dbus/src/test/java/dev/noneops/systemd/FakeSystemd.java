@@ -1,8 +1,8 @@
 package dev.noneops.systemd;
 
-import dev.noneops.systemd.dbus.EnableUnitFilesResult;
-import dev.noneops.systemd.dbus.SystemdManager;
-import dev.noneops.systemd.dbus.UnitFileChange;
+import dev.noneops.systemd.internal.dbus.EnableUnitFilesResult;
+import dev.noneops.systemd.internal.dbus.SystemdManager;
+import dev.noneops.systemd.internal.dbus.UnitFileChange;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

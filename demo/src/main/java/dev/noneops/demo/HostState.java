@@ -27,7 +27,7 @@ record HostState(Set<String> links, Map<String, String> sysctls, Set<String> mod
   static HostState read() throws IOException {
     Set<String> links = new TreeSet<>();
     try (var s = Files.list(Path.of("/sys/class/net"))) {
-      s.forEach(p -> links.add(p.getFileName().toString()));
+      s.forEach(p -> links.add(String.valueOf(p.getFileName())));
     }
     Map<String, String> sysctls = new TreeMap<>();
     for (String name : SYSCTLS) {

@@ -18,7 +18,9 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -257,9 +259,9 @@ final class LifecycleDemo implements DemoRunner {
     }
     String realIp = Files.isExecutable(Path.of("/usr/bin/ip")) ? "/usr/bin/ip" : "/sbin/ip";
     Path wrapper = sandbox.path(SandboxAgent.WRAPPER_DIR + "/ip");
-    Files.createDirectories(wrapper.getParent());
+    Files.createDirectories(Objects.requireNonNull(wrapper.getParent(), "the wrapper directory"));
     Files.writeString(wrapper, ipWrapper(realIp), StandardCharsets.UTF_8);
-    Files.setPosixFilePermissions(wrapper, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwxr-xr-x"));
     return "this kernel has no dummy link type: inside the sandbox, 'ip' makes localdns0 an ifb link instead";
   }
 
@@ -335,7 +337,7 @@ final class LifecycleDemo implements DemoRunner {
             Agent agent = new SandboxAgent(sandbox, jar);
             ConfigWriter writer = json -> {
               Path file = sandbox.path(CONFIG);
-              Files.createDirectories(file.getParent());
+              Files.createDirectories(Objects.requireNonNull(file.getParent(), "the configuration directory"));
               Files.writeString(file, json, StandardCharsets.UTF_8);
             };
             ok = story.step("name the versions (version-for)", () -> {

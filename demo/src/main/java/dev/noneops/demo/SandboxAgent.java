@@ -10,7 +10,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -97,7 +99,7 @@ final class SandboxAgent implements Agent {
     return p;
   }
 
-  private final java.util.Map<Process, Path[]> outputs = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<Process, Path[]> outputs = new ConcurrentHashMap<>();
 
   private Run collect(Process p) throws IOException {
     Path[] files = Optional.ofNullable(outputs.remove(p)).orElseThrow();

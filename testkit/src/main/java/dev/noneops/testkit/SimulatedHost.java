@@ -2,6 +2,7 @@ package dev.noneops.testkit;
 
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.files.FileType;
+import dev.noneops.ports.files.HostFiles;
 import dev.noneops.testkit.commands.SimCommandRunner;
 import dev.noneops.testkit.commands.KubeletKernelDefaults;
 import dev.noneops.testkit.commands.SimKernel;
@@ -27,9 +28,12 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * A whole simulated machine: an in-memory implementation of every port ({@link #ports()}), strict
@@ -69,7 +73,7 @@ public final class SimulatedHost {
   private final PortGate gate = new PortGate();
   private final VirtualClock clock = new VirtualClock(gate);
   private final SimFileSystem fs = new SimFileSystem(gate, () -> {
-    java.time.Instant now = clock.now();
+    Instant now = clock.now();
     return now.getEpochSecond() * 1_000_000_000L + now.getNano();
   });
   private final SimProcesses processes;
@@ -277,7 +281,7 @@ public final class SimulatedHost {
         }
         Path canonical = fs.realPath(exe);
         return processes.spawn(new ProcessSpec(
-            java.util.Optional.of(canonical.toString()), spec.argv(), spec.cgroup(), spec.extraMappedFiles(), spec.ignoredSignals()));
+            Optional.of(canonical.toString()), spec.argv(), spec.cgroup(), spec.extraMappedFiles(), spec.ignoredSignals()));
       } catch (IOException e) {
         throw new UncheckedIOException("cannot resolve " + exe, e);
       }
@@ -312,7 +316,7 @@ public final class SimulatedHost {
   }
 
   /** A snapshot of the entries at and below {@code root} whose path (a string) {@code include} accepts. */
-  public FileTreeSnapshot snapshot(Path root, java.util.function.Predicate<String> include) {
+  public FileTreeSnapshot snapshot(Path root, Predicate<String> include) {
     synchronized (gate.monitor()) {
       try {
         return fs.snapshot(root, include);
@@ -327,7 +331,7 @@ public final class SimulatedHost {
     List<String> out = new ArrayList<>();
     for (FileTreeSnapshot.Entry e : snapshot(root).entries()) {
       String name = e.path().substring(e.path().lastIndexOf('/') + 1);
-      if (name.startsWith(dev.noneops.ports.files.HostFiles.TEMP_PREFIX)) {
+      if (name.startsWith(HostFiles.TEMP_PREFIX)) {
         out.add(e.path());
       }
     }

@@ -5,9 +5,16 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.Dependency;
 import com.tngtech.archunit.core.domain.JavaAccess;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
 import dev.noneops.core.task.NoneopsException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -136,11 +143,46 @@ final class ArchitectureRules {
           .should().dependOnClassesThat().resideInAPackage(DEMO)
           .because("the demo is an entry point of its own, not a library");
 
+  static final ArchRule INTERNAL_PACKAGES_STAY_IN_THEIR_MODULE =
+      classes()
+          .that().resideInAPackage("..internal..")
+          .should(beUsedOnlyFromTheirOwnModule())
+          .because("a module's internal packages are not its API: another module sees only what it exports");
+
   static final ArchRule NO_CYCLES_BETWEEN_MODULES =
       slices().matching("dev.noneops.(*)..").should().beFreeOfCycles();
 
   static final ArchRule NO_CYCLES_INSIDE_CORE =
       slices().matching("dev.noneops.core.(*)..").should().beFreeOfCycles();
+
+  private static final Pattern MODULE_DIRECTORY = Pattern.compile("/([^/!]+)/target[^/]*/");
+
+  /** The module a class was built by: the directory above the {@code target} its class file or jar is in. */
+  static String moduleOf(JavaClass type) {
+    String uri = type.getSource().map(source -> source.getUri().toString()).orElse("");
+    Matcher m = MODULE_DIRECTORY.matcher(uri);
+    String module = "";
+    while (m.find()) {
+      module = m.group(1);
+    }
+    return module.isEmpty() ? "(unknown: " + uri + ")" : module;
+  }
+
+  private static ArchCondition<JavaClass> beUsedOnlyFromTheirOwnModule() {
+    return new ArchCondition<>("be used only by classes of their own module") {
+      @Override
+      public void check(JavaClass internal, ConditionEvents events) {
+        String home = moduleOf(internal);
+        for (Dependency use : internal.getDirectDependenciesToSelf()) {
+          String user = moduleOf(use.getOriginClass());
+          if (!user.equals(home)) {
+            events.add(SimpleConditionEvent.violated(
+                use, use.getDescription() + " (module " + user + " uses an internal class of module " + home + ")"));
+          }
+        }
+      }
+    };
+  }
 
   private static String[] with(String[] packages, String... more) {
     return Stream.concat(Stream.of(packages), Stream.of(more)).toArray(String[]::new);

@@ -8,6 +8,9 @@ import com.tngtech.archunit.lang.EvaluationResult;
 import dev.noneops.core.archfixture.CoreClassDoingItsOwnIo;
 import dev.noneops.core.archfixture.CoreClassSeeingAnAdapter;
 import dev.noneops.core.archfixture.CoreFailureOutsideTheRoot;
+import dev.noneops.hostfs.archfixture.ClassOfAnotherModuleUsingAnInternalOne;
+import dev.noneops.hostfs.files.PosixHostFiles;
+import dev.noneops.hostfs.internal.io.IoErrors;
 import dev.noneops.testkit.SimulatedHost;
 import dev.noneops.testkit.fs.archfixture.TestkitClassSeeingCore;
 import org.junit.jupiter.api.Test;
@@ -69,6 +72,19 @@ class ArchitectureRulesCatchViolationsTest {
 
     assertThat(bad.getFailureReport().getDetails())
         .anyMatch(d -> d.contains("TestkitClassSeeingCore") && d.contains("dev.noneops.core.layout.Layout"));
+    assertThat(clean.hasViolation()).isFalse();
+  }
+
+  @Test
+  void aClassOfAnotherModuleUsingAnInternalPackageIsCaughtAndTheModuleItselfPasses() {
+    EvaluationResult bad = ArchitectureRules.INTERNAL_PACKAGES_STAY_IN_THEIR_MODULE.evaluate(
+        new ClassFileImporter().importClasses(ClassOfAnotherModuleUsingAnInternalOne.class, IoErrors.class));
+    EvaluationResult clean = ArchitectureRules.INTERNAL_PACKAGES_STAY_IN_THEIR_MODULE.evaluate(
+        new ClassFileImporter().importClasses(PosixHostFiles.class, IoErrors.class));
+
+    assertThat(bad.getFailureReport().getDetails())
+        .anyMatch(d -> d.contains("ClassOfAnotherModuleUsingAnInternalOne")
+            && d.contains("module acceptance-tests uses an internal class of module adapter-host-fs"));
     assertThat(clean.hasViolation()).isFalse();
   }
 }

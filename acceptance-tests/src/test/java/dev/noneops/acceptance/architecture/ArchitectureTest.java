@@ -36,6 +36,7 @@ class ArchitectureTest {
         ArchitectureRules.CONTRACTS_SEE_PORTS_AND_THE_TEST_FRAMEWORK_ONLY,
         ArchitectureRules.THE_PRODUCT_SEES_NO_TESTKIT,
         ArchitectureRules.NOTHING_BUT_THE_DEMO_SEES_THE_DEMO,
+        ArchitectureRules.INTERNAL_PACKAGES_STAY_IN_THEIR_MODULE,
         ArchitectureRules.NO_CYCLES_BETWEEN_MODULES,
         ArchitectureRules.NO_CYCLES_INSIDE_CORE);
   }

@@ -1,7 +1,7 @@
 package dev.noneops.hostfs.download;
 
-import dev.noneops.hostfs.io.Fsync;
-import dev.noneops.hostfs.io.IoErrors;
+import dev.noneops.hostfs.internal.io.Fsync;
+import dev.noneops.hostfs.internal.io.IoErrors;
 import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.download.ArtifactDownloader;
 import dev.noneops.ports.download.DownloadException;
@@ -154,7 +154,7 @@ public final class HttpArtifactDownloader implements ArtifactDownloader {
       URI url, Optional<Sha256> expected, Path destination, long maxBytes, DownloadListener listener, long[] transferred,
       boolean durable)
       throws IOException {
-    String name = destination.getFileName().toString();
+    String name = Objects.requireNonNull(destination.getFileName(), "a download names a file").toString();
     Path temp = destination.resolveSibling(HostFiles.TEMP_PREFIX + name.substring(0, Math.min(name.length(), 96)) + "." + nonce());
     MessageDigest digest = sha256();
     boolean placed = false;
@@ -187,7 +187,7 @@ public final class HttpArtifactDownloader implements ArtifactDownloader {
       }
       placed = true;
       if (durable) {
-        Fsync.directory(destination.getParent());
+        Fsync.directory(Objects.requireNonNull(destination.getParent(), "a download names a file"));
       }
       return new DownloadResult(destination, actual, bytes, transferred[0]);
     } finally {

@@ -1,7 +1,7 @@
 package dev.noneops.hostfs.files;
 
-import dev.noneops.hostfs.io.Fsync;
-import dev.noneops.hostfs.io.IoErrors;
+import dev.noneops.hostfs.internal.io.Fsync;
+import dev.noneops.hostfs.internal.io.IoErrors;
 import dev.noneops.hostfs.mounts.MountIdSource;
 import dev.noneops.hostfs.nativeio.Syscalls;
 import dev.noneops.ports.Errno;
@@ -213,7 +213,7 @@ public final class PosixHostFiles implements HostFiles {
     List<String> names = new ArrayList<>();
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
       for (Path entry : entries) {
-        names.add(entry.getFileName().toString());
+        names.add(String.valueOf(entry.getFileName()));
       }
     } catch (IOException e) {
       throw IoErrors.translate(e, "list", dir);
@@ -313,7 +313,7 @@ public final class PosixHostFiles implements HostFiles {
           continue;
         }
         syscalls.chmod(current, mode);
-        Fsync.directory(current.getParent());
+        Fsync.directory(Objects.requireNonNull(current.getParent(), "a created directory has a parent"));
       } else {
         requireDirectory(syscalls, current, existing);
       }
@@ -474,7 +474,7 @@ public final class PosixHostFiles implements HostFiles {
   }
 
   private Path tempBeside(Path target) {
-    String name = target.getFileName().toString();
+    String name = Objects.requireNonNull(target.getFileName(), "a file written beside a temporary one").toString();
     if (name.length() > MAX_NAME_IN_TEMP) {
       name = name.substring(0, MAX_NAME_IN_TEMP);
     }

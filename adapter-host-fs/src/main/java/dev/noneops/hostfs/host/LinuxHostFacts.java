@@ -1,6 +1,6 @@
 package dev.noneops.hostfs.host;
 
-import dev.noneops.hostfs.io.IoErrors;
+import dev.noneops.hostfs.internal.io.IoErrors;
 import dev.noneops.ports.host.HostFacts;
 import dev.noneops.ports.host.HostInfo;
 import dev.noneops.ports.host.ResolvConf;
@@ -104,7 +104,7 @@ public final class LinuxHostFacts implements HostFacts {
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
       for (Path entry : entries) {
         if (!Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
-          names.add(entry.getFileName().toString());
+          names.add(String.valueOf(entry.getFileName()));
         }
       }
     } catch (NoSuchFileException e) {

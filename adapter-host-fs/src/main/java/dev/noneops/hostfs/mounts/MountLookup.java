@@ -1,6 +1,6 @@
 package dev.noneops.hostfs.mounts;
 
-import dev.noneops.hostfs.io.IoErrors;
+import dev.noneops.hostfs.internal.io.IoErrors;
 import dev.noneops.ports.mounts.MountEntry;
 import java.io.IOException;
 import java.nio.file.Files;

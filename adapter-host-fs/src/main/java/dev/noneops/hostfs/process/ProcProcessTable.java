@@ -1,6 +1,6 @@
 package dev.noneops.hostfs.process;
 
-import dev.noneops.hostfs.io.IoErrors;
+import dev.noneops.hostfs.internal.io.IoErrors;
 import dev.noneops.hostfs.nativeio.Syscalls;
 import dev.noneops.ports.Errno;
 import dev.noneops.ports.process.ProcessDetail;
@@ -53,7 +53,7 @@ public final class ProcProcessTable implements ProcessTable {
     List<PidDir> pids = new ArrayList<>();
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(procRoot)) {
       for (Path entry : entries) {
-        String name = entry.getFileName().toString();
+        String name = String.valueOf(entry.getFileName());
         if (isPid(name)) {
           pids.add(new PidDir(Long.parseLong(name), entry));
         }

@@ -1,6 +1,6 @@
 package dev.noneops.hostfs.process;
 
-import dev.noneops.hostfs.io.IoErrors;
+import dev.noneops.hostfs.internal.io.IoErrors;
 import dev.noneops.hostfs.nativeio.Syscalls;
 import dev.noneops.ports.process.Cgroups;
 import java.io.IOException;
@@ -58,7 +58,7 @@ public final class UnifiedCgroups implements Cgroups {
     List<String> children = new ArrayList<>();
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, p -> Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS))) {
       for (Path child : entries) {
-        children.add(join(cgroup, child.getFileName().toString()));
+        children.add(join(cgroup, String.valueOf(child.getFileName())));
       }
     } catch (IOException e) {
       throw IoErrors.translate(e, "list", dir);

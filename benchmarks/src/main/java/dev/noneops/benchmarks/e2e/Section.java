@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Objects;
 
 /** A Markdown section of BENCHMARKS.md that one driver writes to its own file. */
 final class Section {
@@ -26,7 +27,7 @@ final class Section {
 
   /** Writes the section to {@code file} (replacing it) and echoes it on stdout. */
   void writeTo(Path file) throws IOException {
-    Files.createDirectories(file.toAbsolutePath().getParent());
+    Files.createDirectories(Objects.requireNonNull(file.toAbsolutePath().getParent(), "the results directory"));
     Files.writeString(file, text.toString() + "\n", StandardCharsets.UTF_8);
     System.out.print(text);
     System.out.flush();

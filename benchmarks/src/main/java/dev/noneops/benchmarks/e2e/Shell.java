@@ -3,6 +3,7 @@ package dev.noneops.benchmarks.e2e;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -42,7 +43,7 @@ final class Shell {
   }
 
   static void deleteTree(Path root) throws IOException {
-    if (!Files.exists(root, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+    if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
       return;
     }
     try (var walk = Files.walk(root)) {

@@ -8,6 +8,7 @@ import dev.noneops.core.teardown.TeardownSettings;
 import dev.noneops.hostfs.RealHost;
 import dev.noneops.hostfs.mounts.MountInfoParser;
 import dev.noneops.ports.mounts.MountEntry;
+import dev.noneops.ports.mounts.UnmountFlag;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,7 +18,9 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.slf4j.LoggerFactory;
@@ -57,7 +60,7 @@ public final class TeardownBenchmark {
     Path work = Files.createTempDirectory(Path.of("/var/tmp"), "noneops-bench-teardown-");
     Files.writeString(work.resolve("killall.sh"), KILLALL);
     Path shimBinary = work.resolve("bin/containerd-shim-runc-v2");
-    Files.createDirectories(shimBinary.getParent());
+    Files.createDirectories(Objects.requireNonNull(shimBinary.getParent(), "the shim directory"));
     Files.copy(Path.of("/usr/bin/perl"), shimBinary, StandardCopyOption.COPY_ATTRIBUTES);
     Samples ours = new Samples("ms");
     Samples baseline = new Samples("ms");
@@ -175,7 +178,7 @@ public final class TeardownBenchmark {
       Files.createDirectories(paths.systemdDir());
       Files.createDirectories(paths.containerdStateDir().resolve("io.containerd.content.v1.content"));
       Path address = paths.containerdRunDir().resolve("containerd.sock");
-      Files.createDirectories(address.getParent());
+      Files.createDirectories(Objects.requireNonNull(address.getParent(), "the address directory"));
       Path srv = Files.createDirectories(root.resolve("srv"));
       StringBuilder mounts = new StringBuilder("set -e\n");
       for (int pod = 0; pod < PODS; pod++) {
@@ -258,7 +261,7 @@ public final class TeardownBenchmark {
       left.sort((a, b) -> b.mountPoint().getNameCount() - a.mountPoint().getNameCount());
       var mountTable = RealHost.create().mounts();
       for (MountEntry m : left) {
-        mountTable.unmount(m.mountPoint(), java.util.Set.of(dev.noneops.ports.mounts.UnmountFlag.DETACH));
+        mountTable.unmount(m.mountPoint(), Set.of(UnmountFlag.DETACH));
       }
       if (Files.exists(cgroupDir)) {
         try (Stream<Path> walk = Files.walk(cgroupDir)) {

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -91,7 +92,7 @@ public final class AppliedConfigStore {
     byte[] json = files.read(path);
     String actual = sha256(json);
     if (files.exists(sidecar)) {
-      String expected = files.readString(sidecar).trim().toLowerCase(java.util.Locale.ROOT);
+      String expected = files.readString(sidecar).trim().toLowerCase(Locale.ROOT);
       if (!expected.equals(actual)) {
         throw new AppliedConfigChecksumException(path, expected, actual);
       }

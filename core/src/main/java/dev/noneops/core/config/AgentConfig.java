@@ -2,6 +2,7 @@ package dev.noneops.core.config;
 
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
@@ -294,7 +295,7 @@ public record AgentConfig(
 
     Download normalized() {
       TreeMap<String, String> lower = new TreeMap<>();
-      sha256.forEach((file, hex) -> lower.put(file, hex.toLowerCase(java.util.Locale.ROOT)));
+      sha256.forEach((file, hex) -> lower.put(file, hex.toLowerCase(Locale.ROOT)));
       return new Download(baseUrl, url, stripV(version), lower, allowUnverified);
     }
   }

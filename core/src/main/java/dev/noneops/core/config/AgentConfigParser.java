@@ -11,9 +11,11 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.BiConsumer;
 
 /**
  * Reads an agent configuration from its upstream JSON form and normalises it.
@@ -110,8 +112,8 @@ public final class AgentConfigParser {
    * the key as written, rule paths the canonical spelling, so they are compared ignoring case.
    */
   private static boolean related(String shapePath, String rulePath) {
-    String a = shapePath.toLowerCase(java.util.Locale.ROOT);
-    String b = rulePath.toLowerCase(java.util.Locale.ROOT);
+    String a = shapePath.toLowerCase(Locale.ROOT);
+    String b = rulePath.toLowerCase(Locale.ROOT);
     return a.equals(b) || b.startsWith(a + ".") || b.startsWith(a + "[");
   }
 
@@ -369,7 +371,7 @@ public final class AgentConfigParser {
       return out;
     }
 
-    private void forEachElement(String key, java.util.function.BiConsumer<JsonNode, String> action) {
+    private void forEachElement(String key, BiConsumer<JsonNode, String> action) {
       JsonNode v = value(key);
       if (v == null) {
         return;

@@ -1,5 +1,6 @@
 package dev.noneops.core.config;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 
@@ -16,7 +17,7 @@ public final class UrlTemplate {
   /** Why {@code template} cannot be rendered with {@code argCount} arguments, or empty when it can. */
   public static Optional<String> problem(String template, int argCount) {
     try {
-      render(template, java.util.Collections.nCopies(argCount, "x"));
+      render(template, Collections.nCopies(argCount, "x"));
       return Optional.empty();
     } catch (IllegalArgumentException e) {
       return Optional.of(e.getMessage());

@@ -1,9 +1,11 @@
 package dev.noneops.core.goalstate;
 
 import dev.noneops.core.config.KubeletAuth;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * kubelet's configuration.
@@ -33,7 +35,7 @@ public record KubeletSpec(
     Objects.requireNonNull(apiServer, "apiServer");
     caCertPem = caCertPem.clone();
     Objects.requireNonNull(clusterDns, "clusterDns");
-    nodeLabels = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(nodeLabels));
+    nodeLabels = Collections.unmodifiableSortedMap(new TreeMap<>(nodeLabels));
     registerWithTaints = List.copyOf(registerWithTaints);
     Objects.requireNonNull(resolvConf, "resolvConf");
   }

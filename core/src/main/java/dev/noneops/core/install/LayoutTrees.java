@@ -5,6 +5,7 @@ import dev.noneops.ports.files.HostFiles;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -42,7 +43,7 @@ final class LayoutTrees {
   static List<Relative> entries(HostFiles files, Path root) throws IOException {
     List<Relative> out = new ArrayList<>();
     collect(files, root, "", out);
-    out.sort(java.util.Comparator.comparing(Relative::path));
+    out.sort(Comparator.comparing(Relative::path));
     return out;
   }
 

@@ -1,6 +1,7 @@
 package dev.noneops.core.install;
 
 import dev.noneops.core.goalstate.Artifact;
+import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.files.HostFiles;
 import java.io.BufferedInputStream;
 import java.io.FilterInputStream;
@@ -109,7 +110,7 @@ public final class SafeTarExtractor {
     } catch (UnsafeArchiveException e) {
       throw e;
     } catch (IOException e) {
-      if (e instanceof dev.noneops.ports.HostIOException) {
+      if (e instanceof HostIOException) {
         throw e;
       }
       throw new UnsafeArchiveException(archiveName, "(stream)", "not a readable gzip'ed tar archive: " + e.getMessage());

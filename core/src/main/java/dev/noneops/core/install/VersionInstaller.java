@@ -190,7 +190,7 @@ public final class VersionInstaller {
 
   private boolean isActive(String version) throws IOException {
     Optional<FileMeta> current = files.lstat(layout.current());
-    return current.isPresent() && current.get().isSymlink() && Path.of(files.readLink(layout.current())).getFileName().toString().equals(version);
+    return current.isPresent() && current.get().isSymlink() && version.equals(String.valueOf(Path.of(files.readLink(layout.current())).getFileName()));
   }
 
   private long installArtifact(String version, Path staged, Artifact artifact, List<Manifest.Entry> entries) throws IOException {

@@ -1,6 +1,7 @@
 package dev.noneops.core.install;
 
 import dev.noneops.core.layout.Layout;
+import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.files.FileMeta;
 import dev.noneops.ports.files.HostFiles;
 import java.io.IOException;
@@ -10,6 +11,7 @@ import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -57,7 +59,7 @@ public final class VersionVerifier {
 
     /** A one-line explanation for errors and reports. */
     public String describe() {
-      return "version " + version + " is " + state.name().toLowerCase(java.util.Locale.ROOT)
+      return "version " + version + " is " + state.name().toLowerCase(Locale.ROOT)
           + (problems.isEmpty() ? "" : ": " + String.join("; ", problems));
     }
   }
@@ -78,7 +80,7 @@ public final class VersionVerifier {
       Manifest manifest = Manifest.parse(files.read(path));
       return manifest.version().equals(version) ? Optional.of(manifest) : Optional.empty();
     } catch (IOException e) {
-      if (e instanceof dev.noneops.ports.HostIOException) {
+      if (e instanceof HostIOException) {
         throw e;
       }
       return Optional.empty();

@@ -2,6 +2,7 @@ package dev.noneops.core.render;
 
 import dev.noneops.core.layout.HostPaths;
 import java.nio.charset.StandardCharsets;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
@@ -14,7 +15,7 @@ import java.util.TreeMap;
  */
 public final class HostTuningRenderer {
   /** The sysctl keys and values, sorted by key. */
-  public static final SortedMap<String, String> SYSCTLS = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(Map.ofEntries(
+  public static final SortedMap<String, String> SYSCTLS = Collections.unmodifiableSortedMap(new TreeMap<>(Map.ofEntries(
       Map.entry("vm.overcommit_memory", "1"),
       Map.entry("vm.panic_on_oom", "0"),
       Map.entry("kernel.panic", "10"),

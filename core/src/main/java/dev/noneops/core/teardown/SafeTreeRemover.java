@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -218,7 +219,7 @@ public final class SafeTreeRemover {
       return;
     }
     if (!meta.get().isDirectory()) {
-      deleteRootEntry(root, report, "a " + meta.get().type().name().toLowerCase(java.util.Locale.ROOT));
+      deleteRootEntry(root, report, "a " + meta.get().type().name().toLowerCase(Locale.ROOT));
       return;
     }
     rootIsMountPoint = rootIsMountPoint || differentMountThanParent(root, meta.get());

@@ -13,6 +13,8 @@ import dev.noneops.ports.files.FileMeta;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -292,14 +294,14 @@ public final class Teardown {
       if (!ports.files().exists(layout.createdParents())) {
         return List.of();
       }
-      List<Path> parents = new java.util.ArrayList<>();
+      List<Path> parents = new ArrayList<>();
       for (String line : ports.files().readString(layout.createdParents()).split("\n")) {
         Path p = line.isBlank() ? null : Path.of(line.strip()).normalize();
         if (p != null && p.isAbsolute() && layout.root().startsWith(p) && !p.equals(layout.root()) && p.getNameCount() >= 1) {
           parents.add(p);
         }
       }
-      parents.sort(java.util.Comparator.comparingInt(Path::getNameCount).reversed());
+      parents.sort(Comparator.comparingInt(Path::getNameCount).reversed());
       return parents;
     } catch (IOException e) {
       report.failed(layout.createdParents(), "read", e);

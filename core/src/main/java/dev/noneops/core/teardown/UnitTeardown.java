@@ -18,6 +18,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
@@ -122,14 +123,14 @@ final class UnitTeardown {
       }
       JobResult result = systemd.stop(unit, settings.unitStopTimeout());
       UnitStatus after = systemd.status(unit);
-      String how = "stop job " + result.name().toLowerCase(java.util.Locale.ROOT);
+      String how = "stop job " + result.name().toLowerCase(Locale.ROOT);
       if (!result.succeeded() || stillUp(after)) {
         systemd.kill(unit, true, SIGKILL);
         after = systemd.awaitState(unit, Set.of(ActiveState.INACTIVE, ActiveState.FAILED), settings.unitStopTimeout());
         how += ", then SIGKILL to all its processes";
       }
       if (stillUp(after)) {
-        report.kept(Reason.STILL_RUNNING, unit, how + "; still " + after.active().name().toLowerCase(java.util.Locale.ROOT));
+        report.kept(Reason.STILL_RUNNING, unit, how + "; still " + after.active().name().toLowerCase(Locale.ROOT));
         return;
       }
       report.removed(Action.UNIT_STOPPED, unit, how);
@@ -183,7 +184,7 @@ final class UnitTeardown {
           continue;
         }
         String target = files.readLink(link);
-        if (link.getParent().resolve(target).normalize().equals(unit.path())) {
+        if (dir.resolve(name).resolve(target).normalize().equals(unit.path())) {
           files.removeDurably(link);
           report.removed(Action.UNIT_FILE_REMOVED, link, "enablement link to " + unit.path());
         }

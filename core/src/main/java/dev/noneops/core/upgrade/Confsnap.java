@@ -21,6 +21,7 @@ import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -210,7 +211,7 @@ public final class Confsnap {
       case SYMLINK -> Optional.of(SavedFile.symlink(path, files.readLink(path)));
       case DIRECTORY -> Optional.empty();
       default -> throw new IllegalStateException(
-          "cannot save shared file " + path + ": it is a " + m.type().name().toLowerCase(java.util.Locale.ROOT) + ", not a file or symlink");
+          "cannot save shared file " + path + ": it is a " + m.type().name().toLowerCase(Locale.ROOT) + ", not a file or symlink");
     };
   }
 

@@ -6,6 +6,7 @@ import dev.noneops.ports.files.FileMeta;
 import dev.noneops.ports.files.HostFiles;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -36,7 +37,7 @@ public final class CurrentLink {
       return Optional.empty();
     }
     if (!meta.get().isSymlink()) {
-      throw new InvalidCurrentLinkException(current, "is a " + meta.get().type().name().toLowerCase(java.util.Locale.ROOT)
+      throw new InvalidCurrentLinkException(current, "is a " + meta.get().type().name().toLowerCase(Locale.ROOT)
           + ", not the symlink naming the active version");
     }
     String target = files.readLink(current);

@@ -4,6 +4,9 @@ import dev.noneops.core.layout.Layout;
 import dev.noneops.ports.files.HostFiles;
 import dev.noneops.ports.files.HostLock;
 import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -23,6 +26,8 @@ public final class NodeLock {
 
   private final HostFiles files;
   private final Layout layout;
+  /** Guards {@link #held} and {@link #depth}; private, so no caller can hold it from outside. */
+  private final Object monitor = new Object();
   private HostLock held;
   private int depth;
 
@@ -57,8 +62,14 @@ public final class NodeLock {
     return acquire(operation, true);
   }
 
-  private synchronized Hold acquire(String operation, boolean createLayout) throws IOException {
+  private Hold acquire(String operation, boolean createLayout) throws IOException {
     Objects.requireNonNull(operation, "operation");
+    synchronized (monitor) {
+      return acquireHeld(createLayout, operation);
+    }
+  }
+
+  private Hold acquireHeld(boolean createLayout, String operation) throws IOException {
     if (depth == 0) {
       if (!files.exists(layout.root())) {
         if (!createLayout) {
@@ -78,7 +89,7 @@ public final class NodeLock {
 
       @Override
       public void close() {
-        synchronized (NodeLock.this) {
+        synchronized (monitor) {
           if (!closed) {
             closed = true;
             release();
@@ -90,8 +101,8 @@ public final class NodeLock {
 
   /** Creates the layout, noting durably which of its parents did not exist before. */
   private void createLayout() throws IOException {
-    java.util.Deque<java.nio.file.Path> missing = new java.util.ArrayDeque<>();
-    for (java.nio.file.Path p = layout.root().getParent(); p != null && !files.exists(p); p = p.getParent()) {
+    Deque<Path> missing = new ArrayDeque<>();
+    for (Path p = layout.root().getParent(); p != null && !files.exists(p); p = p.getParent()) {
       missing.push(p);
     }
     files.createDirectories(layout.root(), ROOT_MODE);
@@ -103,8 +114,10 @@ public final class NodeLock {
   }
 
   /** Whether this process holds the lock. */
-  public synchronized boolean isHeld() {
-    return depth > 0;
+  public boolean isHeld() {
+    synchronized (monitor) {
+      return depth > 0;
+    }
   }
 
   private void release() {

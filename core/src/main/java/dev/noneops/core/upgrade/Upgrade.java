@@ -7,6 +7,7 @@ import dev.noneops.core.upgrade.UpgradeSteps.Configuration;
 import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 
 /**
  * {@code upgrade()} (DESIGN.md section 6): prepare the new version beside the active one, prove
@@ -146,7 +147,7 @@ public final class Upgrade {
     ctx.tasks().execute(Task.of(name, body));
   }
 
-  private <T> T call(String name, java.util.concurrent.Callable<T> body) {
+  private <T> T call(String name, Callable<T> body) {
     return ctx.tasks().call(name, body);
   }
 

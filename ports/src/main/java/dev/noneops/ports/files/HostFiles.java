@@ -1,5 +1,6 @@
 package dev.noneops.ports.files;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -83,7 +84,7 @@ public interface HostFiles {
 
   /** {@link #writeDurably(Path, InputStream, int)} for content already in memory. */
   default void writeDurably(Path path, byte[] content, int mode) throws IOException {
-    writeDurably(path, new java.io.ByteArrayInputStream(content), mode);
+    writeDurably(path, new ByteArrayInputStream(content), mode);
   }
 
   /** {@link #writeDurably(Path, byte[], int)} of UTF-8 text. */

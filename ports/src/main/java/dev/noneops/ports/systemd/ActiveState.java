@@ -1,5 +1,7 @@
 package dev.noneops.ports.systemd;
 
+import java.util.Locale;
+
 /** A unit's {@code ActiveState} property. */
 public enum ActiveState {
   ACTIVE,
@@ -13,6 +15,6 @@ public enum ActiveState {
 
   /** The constant for systemd's lower-case state string. */
   public static ActiveState fromSystemd(String state) {
-    return valueOf(state.toUpperCase(java.util.Locale.ROOT));
+    return valueOf(state.toUpperCase(Locale.ROOT));
   }
 }

@@ -1,5 +1,7 @@
 package dev.noneops.ports.systemd;
 
+import java.util.Locale;
+
 /** A unit's {@code LoadState} property: whether systemd found and parsed a unit file. */
 public enum LoadState {
   LOADED,
@@ -12,6 +14,6 @@ public enum LoadState {
 
   /** The constant for systemd's state string ({@code "not-found"} → {@link #NOT_FOUND}). */
   public static LoadState fromSystemd(String state) {
-    return valueOf(state.toUpperCase(java.util.Locale.ROOT).replace('-', '_'));
+    return valueOf(state.toUpperCase(Locale.ROOT).replace('-', '_'));
   }
 }

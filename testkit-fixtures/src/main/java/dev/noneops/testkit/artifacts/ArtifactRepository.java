@@ -2,6 +2,7 @@ package dev.noneops.testkit.artifacts;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.DownloadArtifact;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -60,12 +61,12 @@ public final class ArtifactRepository {
     Path p = path(artifact, version, arch, binary);
     Path document = checksumDocument(artifact, p);
     return Files.isRegularFile(p) && Files.isRegularFile(document)
-        && UpstreamChecksums.lists(artifact, Files.readString(document, StandardCharsets.UTF_8), p.getFileName().toString());
+        && UpstreamChecksums.lists(artifact, Files.readString(document, StandardCharsets.UTF_8), fileName(p));
   }
 
   /** Publishes {@code content} (and its checksum document) as the artifact; returns its SHA-256 hex. */
   public String put(DownloadArtifact artifact, String version, String arch, String binary, byte[] content) throws IOException {
-    try (InputStream in = new java.io.ByteArrayInputStream(content)) {
+    try (InputStream in = new ByteArrayInputStream(content)) {
       return put(artifact, version, arch, binary, in);
     }
   }
@@ -79,8 +80,9 @@ public final class ArtifactRepository {
 
   private String put(DownloadArtifact artifact, String version, String arch, String binary, InputStream content) throws IOException {
     Path target = path(artifact, version, arch, binary);
-    Files.createDirectories(target.getParent());
-    Path tmp = Files.createTempFile(target.getParent(), ".upload-", ".tmp");
+    Path dir = Objects.requireNonNull(target.getParent(), "an artifact path has a directory");
+    Files.createDirectories(dir);
+    Path tmp = Files.createTempFile(dir, ".upload-", ".tmp");
     MessageDigest sha;
     try {
       sha = MessageDigest.getInstance("SHA-256");
@@ -94,7 +96,7 @@ public final class ArtifactRepository {
     Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     Path document = checksumDocument(artifact, target);
     Optional<String> existing = Files.isRegularFile(document) ? Optional.of(Files.readString(document, StandardCharsets.UTF_8)) : Optional.empty();
-    Files.writeString(document, UpstreamChecksums.document(artifact, target.getFileName().toString(), hex, existing), StandardCharsets.UTF_8);
+    Files.writeString(document, UpstreamChecksums.document(artifact, fileName(target), hex, existing), StandardCharsets.UTF_8);
     return hex;
   }
 
@@ -114,7 +116,11 @@ public final class ArtifactRepository {
     return new AgentConfig.Download(base + "/" + kind(artifact), "", "");
   }
 
+  private static String fileName(Path artifactPath) {
+    return Objects.requireNonNull(artifactPath.getFileName(), "an artifact path names a file").toString();
+  }
+
   private static Path checksumDocument(DownloadArtifact artifact, Path file) {
-    return file.resolveSibling(UpstreamChecksums.documentName(artifact, file.getFileName().toString()));
+    return file.resolveSibling(UpstreamChecksums.documentName(artifact, fileName(file)));
   }
 }

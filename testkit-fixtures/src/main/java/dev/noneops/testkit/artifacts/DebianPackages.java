@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -74,7 +75,7 @@ public final class DebianPackages {
     Path deb = downloaded(downloads, name, version, before);
     Path tmp = Files.createTempDirectory(cache, "." + key + "-");
     run(cache, List.of("dpkg-deb", "-x", deb.toString(), tmp.toString()), "dpkg-deb -x " + deb.getFileName());
-    Files.move(tmp, tree, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    Files.move(tmp, tree, StandardCopyOption.ATOMIC_MOVE);
     return tree;
   }
 
@@ -103,7 +104,7 @@ public final class DebianPackages {
     List<String> names = new ArrayList<>();
     try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, "*.deb")) {
       for (Path p : s) {
-        names.add(p.getFileName().toString());
+        names.add(String.valueOf(p.getFileName()));
       }
     }
     names.sort(null);

@@ -54,7 +54,7 @@ final class StaleSandboxes {
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, PREFIX + "*")) {
       List<Path> stale = new ArrayList<>();
       for (Path entry : entries) {
-        Matcher name = owner.matcher(entry.getFileName().toString());
+        Matcher name = owner.matcher(String.valueOf(entry.getFileName()));
         if (name.matches() && Files.isDirectory(entry) && ProcessHandle.of(Long.parseLong(name.group(1))).isEmpty()) {
           stale.add(entry);
         }

@@ -14,7 +14,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
 
 /**
@@ -136,7 +138,7 @@ public final class SystemdSandbox implements AutoCloseable {
         throw new IOException("the launcher printed no pid; boot log: " + Files.readString(bootLog));
       }
       return Long.parseLong(pid.strip());
-    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+    } catch (ExecutionException | TimeoutException e) {
       launcher.destroyForcibly();
       throw new IOException("the launcher did not start: " + e, e);
     } catch (InterruptedException e) {

@@ -56,7 +56,7 @@ public record StandInScripts(Path java, Path classpath) {
     }
     Path target = Path.of(System.getProperty("user.home"), ".cache", "noneops", "standins", Integer.toHexString(absolute.toString().hashCode()))
         .resolve(absolute.getFileName());
-    Files.createDirectories(target.getParent());
+    Files.createDirectories(Objects.requireNonNull(target.getParent(), "the cache directory"));
     try (Stream<Path> tree = Files.walk(absolute)) {
       for (Path source : (Iterable<Path>) tree::iterator) {
         Path copy = target.resolve(absolute.relativize(source).toString());

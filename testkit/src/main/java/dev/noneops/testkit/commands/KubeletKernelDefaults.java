@@ -1,5 +1,6 @@
 package dev.noneops.testkit.commands;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,7 +56,7 @@ public final class KubeletKernelDefaults {
     m.put("kernel.panic_on_oops", "1");
     m.put("kernel.keys.root_maxkeys", "1000000");
     m.put("kernel.keys.root_maxbytes", "25000000");
-    return java.util.Collections.unmodifiableMap(m);
+    return Collections.unmodifiableMap(m);
   }
 
   private static String baseName(String path) {

@@ -1,6 +1,7 @@
 package dev.noneops.testkit.download;
 
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HashMap;
@@ -39,7 +40,7 @@ public final class SimArtifactRepository {
   public String publishWithSha256(URI url, byte[] bytes) {
     String hex = sha256Hex(bytes);
     publish(url, bytes);
-    publish(URI.create(url + ".sha256"), (hex + "\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    publish(URI.create(url + ".sha256"), (hex + "\n").getBytes(StandardCharsets.US_ASCII));
     return hex;
   }
 

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
@@ -22,7 +23,7 @@ public final class FileTreeSnapshot {
   public record Entry(String path, FileType type, int mode, int uid, int gid, String detail) {
     @Override
     public String toString() {
-      return path + " " + type.name().toLowerCase(java.util.Locale.ROOT) + " 0" + Integer.toOctalString(mode) + " " + uid + ":" + gid
+      return path + " " + type.name().toLowerCase(Locale.ROOT) + " 0" + Integer.toOctalString(mode) + " " + uid + ":" + gid
           + (detail.isEmpty() ? "" : " " + detail);
     }
   }

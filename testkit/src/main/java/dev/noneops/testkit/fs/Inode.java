@@ -1,6 +1,7 @@
 package dev.noneops.testkit.fs;
 
 import dev.noneops.ports.files.FileType;
+import java.nio.charset.StandardCharsets;
 import java.util.TreeMap;
 
 /**
@@ -73,7 +74,7 @@ final class Inode {
     return switch (type) {
       case REGULAR -> data.length;
       case DIRECTORY -> 4096;
-      case SYMLINK -> linkTarget.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+      case SYMLINK -> linkTarget.getBytes(StandardCharsets.UTF_8).length;
       default -> 0;
     };
   }

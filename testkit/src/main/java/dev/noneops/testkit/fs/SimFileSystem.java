@@ -26,6 +26,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 
 /**
  * The simulated kernel's file side: a tree of inodes on filesystems joined by mounts, strict like
@@ -997,7 +998,7 @@ public final class SimFileSystem {
   }
 
   /** A snapshot of the entries at and below {@code root} whose path {@code include} accepts. */
-  public FileTreeSnapshot snapshot(Path root, java.util.function.Predicate<String> include) throws IOException {
+  public FileTreeSnapshot snapshot(Path root, Predicate<String> include) throws IOException {
     return FileTreeSnapshot.of(walk(root), include);
   }
 

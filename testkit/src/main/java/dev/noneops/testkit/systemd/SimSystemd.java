@@ -16,6 +16,7 @@ import dev.noneops.testkit.process.SimProcess;
 import dev.noneops.testkit.process.SimProcesses;
 import dev.noneops.testkit.time.VirtualClock;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -386,7 +387,7 @@ public final class SimSystemd implements Systemd {
       try {
         return statusOf(requireName(unit));
       } catch (IOException e) {
-        throw new java.io.UncheckedIOException("cannot read the unit files of " + unit, e);
+        throw new UncheckedIOException("cannot read the unit files of " + unit, e);
       }
     }
   }
@@ -490,7 +491,7 @@ public final class SimSystemd implements Systemd {
       throw new SystemdException(
           SystemdException.Kind.OTHER, file, "the simulated systemd enables unit files in " + unitDirs + " only, not " + file);
     }
-    return path.getFileName().toString();
+    return String.valueOf(path.getFileName());
   }
 
   private SystemdException noSuchUnit(String unit) {
@@ -933,7 +934,7 @@ public final class SimSystemd implements Systemd {
       return fs.lstat(systemdDir.resolve(target + ".wants").resolve(unit)).isPresent()
           || fs.lstat(systemdDir.resolve(target + ".requires").resolve(unit)).isPresent();
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException("cannot read the install links of " + target, e);
+      throw new UncheckedIOException("cannot read the install links of " + target, e);
     }
   }
 

@@ -1,4 +1,4 @@
-package dev.noneops.hostfs.io;
+package dev.noneops.hostfs.internal.io;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;

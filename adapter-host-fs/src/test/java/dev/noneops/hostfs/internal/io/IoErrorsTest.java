@@ -1,4 +1,4 @@
-package dev.noneops.hostfs.io;
+package dev.noneops.hostfs.internal.io;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.noneops.systemd.dbus;
+package dev.noneops.systemd.internal.dbus;
 
 import org.freedesktop.dbus.Struct;
 import org.freedesktop.dbus.annotations.Position;

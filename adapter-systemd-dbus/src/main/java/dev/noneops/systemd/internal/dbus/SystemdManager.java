@@ -1,4 +1,4 @@
-package dev.noneops.systemd.dbus;
+package dev.noneops.systemd.internal.dbus;
 
 import java.util.List;
 import org.freedesktop.dbus.DBusPath;

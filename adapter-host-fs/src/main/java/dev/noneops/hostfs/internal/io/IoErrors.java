@@ -1,4 +1,4 @@
-package dev.noneops.hostfs.io;
+package dev.noneops.hostfs.internal.io;
 
 import dev.noneops.hostfs.nativeio.Syscalls;
 import dev.noneops.ports.Errno;

@@ -1,2 +1,0 @@
-/** Translation of the JDK's I/O exceptions into errno-carrying host errors, and directory fsync. */
-package dev.noneops.hostfs.io;

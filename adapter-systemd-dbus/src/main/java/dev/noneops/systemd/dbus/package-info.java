@@ -1,5 +1,0 @@
-/**
- * Java declarations of the systemd D-Bus API the adapter uses: the Manager interface, its
- * {@code JobRemoved} signal and the container types of its replies. No logic lives here.
- */
-package dev.noneops.systemd.dbus;
