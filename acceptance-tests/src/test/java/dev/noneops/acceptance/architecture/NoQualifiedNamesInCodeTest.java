@@ -12,19 +12,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** Code names classes by their simple names and imports them; no package is spelled out in it. */
 class NoQualifiedNamesInCodeTest {
-  // TODO(core/src/main/java/dev/noneops/core/node, adapter-cli): exempt while those two are being
-  // reshaped; the exemption goes when that work merges.
-  private static final List<String> EXEMPT = List.of("core/src/main/java/dev/noneops/core/node/", "adapter-cli/");
-
   @Test
   void noMainSourceOfAnyModuleSpellsOutAClassWithItsPackage() throws IOException {
     Path root = SourceTree.root();
     List<Path> sources = SourceTree.mainSources(root);
     List<String> found = new ArrayList<>();
     for (Path source : sources) {
-      if (EXEMPT.stream().anyMatch(source.toString()::startsWith)) {
-        continue;
-      }
       for (String hit : QualifiedNames.in(Files.readString(root.resolve(source), StandardCharsets.UTF_8))) {
         found.add(source + ":" + hit);
       }

@@ -1,5 +1,7 @@
 package dev.noneops.cli.output;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.noneops.ports.events.NodeEvent;
 import dev.noneops.ports.events.NodeEvents;
 import java.io.PrintWriter;
@@ -44,7 +46,7 @@ public final class ProgressPrinter implements NodeEvents {
         if (!event.details().isEmpty()) {
           line.put("details", event.details());
         }
-        err.println(Json.MAPPER.writer().without(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT)
+        err.println(Json.MAPPER.writer().without(SerializationFeature.INDENT_OUTPUT)
             .writeValueAsString(line));
       } else {
         String text = text(event);
@@ -53,7 +55,7 @@ public final class ProgressPrinter implements NodeEvents {
         }
       }
       err.flush();
-    } catch (RuntimeException | com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (RuntimeException | JsonProcessingException e) {
       // progress must never break the operation it reports on
     }
   }

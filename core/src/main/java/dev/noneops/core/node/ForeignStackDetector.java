@@ -94,7 +94,8 @@ final class ForeignStackDetector {
       return false;
     }
     String target = files.readLink(path);
-    Path resolved = path.getParent().resolve(target).normalize();
+    Path parent = path.getParent();
+    Path resolved = (parent == null ? Path.of(target) : parent.resolve(target)).normalize();
     return resolved.startsWith(layout.root());
   }
 }

@@ -78,8 +78,10 @@ public final class Node {
     this.paths = parts.paths();
     this.tasks = parts.tasks();
     this.lock = parts.lock();
-    params.goalState().ifPresent(g -> this.goalState = g);
-    params.previousGoalState().ifPresent(g -> this.previousGoalState = g);
+    synchronized (this) {
+      this.goalState = params.goalState().orElse(null);
+      this.previousGoalState = params.previousGoalState().orElse(null);
+    }
   }
 
   /** The parts this node's phases, planner, upgrade steps and backend share. */
@@ -384,7 +386,8 @@ public final class Node {
       if (meta.isEmpty() || !meta.get().isSymlink()) {
         return Optional.empty();
       }
-      return Optional.of(Path.of(ports.files().readLink(layout.current())).getFileName().toString());
+      Path name = Path.of(ports.files().readLink(layout.current())).getFileName();
+      return name == null ? Optional.empty() : Optional.of(name.toString());
     } catch (IOException e) {
       throw new NodeException("read " + layout.current() + ": " + e.getMessage(), e);
     }

@@ -146,7 +146,7 @@ final class NodeConfigWriter {
     for (OwnedEntry owned : writer.record().entries()) {
       if (owned.kind() == OwnedEntry.Kind.SYMLINK
           && paths.cniBinDir().equals(owned.path().getParent())
-          && !plan.containsKey(owned.path().getFileName().toString())) {
+          && !plan.containsKey(String.valueOf(owned.path().getFileName()))) {
         changed |= writer.removeOwned(owned.path());
       }
     }
