@@ -21,7 +21,9 @@ class DemoMainTest {
     int code = cli.execute("--simulated");
 
     assertThat(code).as(out.toString()).isEqualTo(ExitCode.OK.code());
-    assertThat(out.toString()).contains("SIMULATED host (--simulated was given)").contains("SUCCESS: ");
+    assertThat(out.toString())
+        .contains("SIMULATED host (--simulated was given)")
+        .contains("SUCCESS: ");
   }
 
   @Test

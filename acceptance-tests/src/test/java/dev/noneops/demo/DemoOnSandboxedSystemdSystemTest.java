@@ -21,13 +21,20 @@ class DemoOnSandboxedSystemdSystemTest {
   @Test
   void theWholeStoryRunsOnASandboxedSystemdAndLeavesTheHostAsItWas() throws Exception {
     assumeTrue(POSIXFactory.getNativePOSIX().getuid() == 0, "the sandboxed systemd needs root");
-    Path jar = Path.of("..", "adapter-cli", "target", "noneops.jar").toAbsolutePath().normalize();
-    assertThat(jar).as("the CLI jar the demo's agent runs (built by the reactor before this module)").exists();
+    Path jar =
+        Path.of("..", "adapter-cli", "target", "noneops.jar").toAbsolutePath().normalize();
+    assertThat(jar)
+        .as("the CLI jar the demo's agent runs (built by the reactor before this module)")
+        .exists();
     System.setProperty("noneops.jar", jar.toString());
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
 
-    ExitCode code = new LifecycleDemo().run(new PrintWriter(out, true), new PrintWriter(err, true), new DemoRunner.Options(false, true));
+    ExitCode code = new LifecycleDemo()
+        .run(
+            new PrintWriter(out, true),
+            new PrintWriter(err, true),
+            new DemoRunner.Options(false, true));
 
     assertThat(code).as(out + "\n" + err).isEqualTo(ExitCode.OK);
     assertThat(out.toString())
@@ -35,6 +42,8 @@ class DemoOnSandboxedSystemdSystemTest {
         .contains("exit 6 (rolled back)")
         .contains("the host is left as it was")
         .containsPattern("SUCCESS: \\d+ steps, 0 failed");
-    assertThat(Files.exists(Path.of("/opt/unbounded/node"))).as("nothing of the node on the real host").isFalse();
+    assertThat(Files.exists(Path.of("/opt/unbounded/node")))
+        .as("nothing of the node on the real host")
+        .isFalse();
   }
 }

@@ -15,7 +15,11 @@ class DemoOnSimulatedHostTest {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
 
-    ExitCode code = new LifecycleDemo().run(new PrintWriter(out, true), new PrintWriter(err, true), new DemoRunner.Options(true, false));
+    ExitCode code = new LifecycleDemo()
+        .run(
+            new PrintWriter(out, true),
+            new PrintWriter(err, true),
+            new DemoRunner.Options(true, false));
 
     assertThat(code).as(out.toString()).isEqualTo(ExitCode.OK);
     assertThat(out.toString())
@@ -25,12 +29,20 @@ class DemoOnSimulatedHostTest {
         .contains("kill the agent in the middle of an upgrade")
         .contains("simulated file tree identical to before the demo")
         .contains("SUCCESS: ");
-    String rollbackStep = out.toString().lines()
+    String rollbackStep = out.toString()
+        .lines()
         .dropWhile(l -> !l.contains("that never gets ready: automatic rollback"))
         .takeWhile(l -> !l.startsWith("    => "))
         .reduce("", (a, b) -> a + b + "\n");
-    assertThat(rollbackStep.lines().filter(l -> l.contains("FAIL"))).as(rollbackStep).hasSize(1);
-    assertThat(rollbackStep.lines().filter(l -> l.contains("noneops upgrade: ") && l.contains(" failed at ")
-        && l.contains("rolled back"))).as(rollbackStep).hasSize(1);
+    assertThat(rollbackStep.lines().filter(l -> l.contains("FAIL")))
+        .as(rollbackStep)
+        .hasSize(1);
+    assertThat(rollbackStep
+            .lines()
+            .filter(l -> l.contains("noneops upgrade: ")
+                && l.contains(" failed at ")
+                && l.contains("rolled back")))
+        .as(rollbackStep)
+        .hasSize(1);
   }
 }

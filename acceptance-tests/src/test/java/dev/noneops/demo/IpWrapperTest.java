@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
  * the link it makes for LocalDNS must be one the node accepts as its dummy interface.
  */
 class IpWrapperTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   /** Runs the wrapper over a stand-in {@code ip} that prints its arguments, or a JSON link list of an ifb link for {@code -j}. */
   private String run(String... args) throws IOException, InterruptedException {
@@ -34,7 +35,9 @@ class IpWrapperTest {
     for (Path script : List.of(realIp, wrapper)) {
       Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
     }
-    Process p = new ProcessBuilder(concat(wrapper.toString(), args)).redirectErrorStream(true).start();
+    Process p = new ProcessBuilder(concat(wrapper.toString(), args))
+        .redirectErrorStream(true)
+        .start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor()).as(out).isZero();
     return out.strip();
@@ -46,16 +49,20 @@ class IpWrapperTest {
 
   @Test
   void aDummyLinkIsMadeAsAnIfbLinkWhichCarriesAddressesOnlyAsADummyDoes() throws Exception {
-    assertThat(run("link", "add", "localdns0", "type", "dummy")).isEqualTo("ip link add localdns0 type ifb");
+    assertThat(run("link", "add", "localdns0", "type", "dummy"))
+        .isEqualTo("ip link add localdns0 type ifb");
   }
 
   @Test
   void theLinkListReportsTheIfbLinkAsTheDummyTheNodeAskedFor() throws Exception {
-    assertThat(run("-j", "-d", "link", "show", "localdns0")).contains("\"info_kind\":\"dummy\"").doesNotContain("ifb");
+    assertThat(run("-j", "-d", "link", "show", "localdns0"))
+        .contains("\"info_kind\":\"dummy\"")
+        .doesNotContain("ifb");
   }
 
   @Test
   void everyOtherCommandPassesThroughUnchanged() throws Exception {
-    assertThat(run("addr", "add", "169.254.10.10/32", "dev", "localdns0")).isEqualTo("ip addr add 169.254.10.10/32 dev localdns0");
+    assertThat(run("addr", "add", "169.254.10.10/32", "dev", "localdns0"))
+        .isEqualTo("ip addr add 169.254.10.10/32 dev localdns0");
   }
 }

@@ -105,7 +105,8 @@ class DurabilityModelTest {
   }
 
   @Test
-  void aChmodIsLostByACrashEvenAfterAnFsyncOfItsDirectoryAndKeptByAnFsyncOfTheFile() throws IOException {
+  void aChmodIsLostByACrashEvenAfterAnFsyncOfItsDirectoryAndKeptByAnFsyncOfTheFile()
+      throws IOException {
     files.writeDurably(file, "x", 0644);
     files.chmod(file, 0600);
     files.syncDirectory(dir);
@@ -118,16 +119,19 @@ class DurabilityModelTest {
   }
 
   @Test
-  void aChownIsLostByACrashEvenAfterAnFsyncOfItsDirectoryAndKeptByAnFsyncOfTheFile() throws IOException {
+  void aChownIsLostByACrashEvenAfterAnFsyncOfItsDirectoryAndKeptByAnFsyncOfTheFile()
+      throws IOException {
     files.writeDurably(file, "x", 0644);
     files.chown(file, 1234, 5678);
     files.syncDirectory(dir);
     host.crash();
-    assertThat(files.lstat(file).orElseThrow()).satisfies(m -> assertThat(List.of(m.uid(), m.gid())).containsExactly(0, 0));
+    assertThat(files.lstat(file).orElseThrow())
+        .satisfies(m -> assertThat(List.of(m.uid(), m.gid())).containsExactly(0, 0));
     files.chown(file, 1234, 5678);
     host.fs().fsync(file);
     host.crash();
-    assertThat(files.lstat(file).orElseThrow()).satisfies(m -> assertThat(List.of(m.uid(), m.gid())).containsExactly(1234, 5678));
+    assertThat(files.lstat(file).orElseThrow())
+        .satisfies(m -> assertThat(List.of(m.uid(), m.gid())).containsExactly(1234, 5678));
   }
 
   @Test
@@ -145,10 +149,12 @@ class DurabilityModelTest {
   /** A durable write has five crash points: start, before write, before fsync, before rename, before the dir fsync. */
   @ParameterizedTest(name = "crash point {0}")
   @ValueSource(ints = {1, 2, 3, 4, 5})
-  void aCrashInsideADurableWriteKeepsTheOldContentAndMayLeaveTheTempFile(int point) throws IOException {
+  void aCrashInsideADurableWriteKeepsTheOldContentAndMayLeaveTheTempFile(int point)
+      throws IOException {
     files.writeDurably(file, "old", 0644);
     host.faults().crashAtCrashPoint(point);
-    assertThatThrownBy(() -> files.writeDurably(file, "new", 0600)).isInstanceOf(SimulatedCrash.class);
+    assertThatThrownBy(() -> files.writeDurably(file, "new", 0600))
+        .isInstanceOf(SimulatedCrash.class);
     assertThat(host.halted()).isTrue();
     host.crash();
     assertThat(content(file)).isEqualTo("old");
@@ -167,7 +173,8 @@ class DurabilityModelTest {
     files.writeDurably(file, "old", 0644);
     files.writeDurably(file, "new", 0644);
     host.faults().crashAtCrashPoint(1);
-    assertThatThrownBy(() -> files.writeDurably(dir.resolve("next"), "x", 0644)).isInstanceOf(SimulatedCrash.class);
+    assertThatThrownBy(() -> files.writeDurably(dir.resolve("next"), "x", 0644))
+        .isInstanceOf(SimulatedCrash.class);
     host.crash();
     assertThat(content(file)).isEqualTo("new");
     assertThat(host.tempFiles(dir)).isEmpty();
@@ -187,9 +194,11 @@ class DurabilityModelTest {
   @Test
   void afterACrashFiredEveryCallFailsUntilTheHostReboots() throws IOException {
     host.faults().crashAtMutatingCall(1);
-    assertThatThrownBy(() -> files.writeDurably(file, "x", 0644)).isInstanceOf(SimulatedCrash.class);
+    assertThatThrownBy(() -> files.writeDurably(file, "x", 0644))
+        .isInstanceOf(SimulatedCrash.class);
     assertThatThrownBy(() -> files.read(file)).isInstanceOf(SimulatedCrash.class);
-    assertThatThrownBy(() -> host.ports().systemd().status("kubelet.service")).isInstanceOf(SimulatedCrash.class);
+    assertThatThrownBy(() -> host.ports().systemd().status("kubelet.service"))
+        .isInstanceOf(SimulatedCrash.class);
     host.crash();
     assertThat(files.exists(file)).isFalse();
   }

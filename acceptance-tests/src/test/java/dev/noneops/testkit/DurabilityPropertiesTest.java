@@ -31,7 +31,8 @@ class DurabilityPropertiesTest {
 
   @Provide
   Arbitrary<List<Op>> operations() {
-    Arbitrary<String> kinds = Arbitraries.of("writeDurably", "removeDurably", "writeVolatile", "delete", "syncDirectory");
+    Arbitrary<String> kinds =
+        Arbitraries.of("writeDurably", "removeDurably", "writeVolatile", "delete", "syncDirectory");
     Arbitrary<String> names = Arbitraries.of("a", "b", "c");
     Arbitrary<String> contents = Arbitraries.strings().alpha().ofMaxLength(4);
     return Combinators.combine(kinds, names, contents).as(Op::new).list().ofMaxSize(25);
@@ -85,11 +86,16 @@ class DurabilityPropertiesTest {
     host.crash();
     for (String name : List.of("a", "b", "c")) {
       Path p = DIR.resolve(name);
-      Optional<String> after = files.exists(p) ? Optional.of(files.readString(p)) : Optional.empty();
+      Optional<String> after =
+          files.exists(p) ? Optional.of(files.readString(p)) : Optional.empty();
       if (!uncertain.contains(name)) {
-        assertThat(after).as("%s after %s", name, ops).isEqualTo(Optional.ofNullable(durable.get(name)));
+        assertThat(after)
+            .as("%s after %s", name, ops)
+            .isEqualTo(Optional.ofNullable(durable.get(name)));
       } else if (!durable.containsKey(name)) {
-        assertThat(after.orElse("")).as("%s was never written durably (%s)", name, ops).isEmpty();
+        assertThat(after.orElse(""))
+            .as("%s was never written durably (%s)", name, ops)
+            .isEmpty();
       }
     }
     assertThat(host.tempFiles(DIR)).isEmpty();

@@ -47,15 +47,21 @@ class FaultInjectionTest {
   void everyMatchingCallFails() {
     host.faults().failEvery(Calls.under(dir).and(Calls.mutating()), Errno.EACCES);
     for (String name : new String[] {"a", "b"}) {
-      assertThatThrownBy(() -> files.writeDurably(dir.resolve(name), "x", 0644)).satisfies(e -> assertThat(errnoOf(e)).isEqualTo(Errno.EACCES));
+      assertThatThrownBy(() -> files.writeDurably(dir.resolve(name), "x", 0644))
+          .satisfies(e -> assertThat(errnoOf(e)).isEqualTo(Errno.EACCES));
     }
   }
 
   @Test
   void aFaultAtAnInternalStepCleansUpTheTempFileLikeTheRealAdapter() throws IOException {
     files.writeDurably(dir.resolve("f"), "old", 0644);
-    host.faults().add(FaultRule.when(Calls.to("files.writeDurably")).nth(1).atStep("write").fail(Errno.ENOSPC));
-    assertThatThrownBy(() -> files.writeDurably(dir.resolve("f"), "new", 0644)).satisfies(e -> assertThat(errnoOf(e)).isEqualTo(Errno.ENOSPC));
+    host.faults()
+        .add(FaultRule.when(Calls.to("files.writeDurably"))
+            .nth(1)
+            .atStep("write")
+            .fail(Errno.ENOSPC));
+    assertThatThrownBy(() -> files.writeDurably(dir.resolve("f"), "new", 0644))
+        .satisfies(e -> assertThat(errnoOf(e)).isEqualTo(Errno.ENOSPC));
     assertThat(files.list(dir)).containsExactly("f");
     assertThat(files.readString(dir.resolve("f"))).isEqualTo("old");
   }
@@ -75,7 +81,8 @@ class FaultInjectionTest {
     files.read(dir.resolve("before"));
     files.writeDurably(dir.resolve("first"), "1", 0644);
     assertThatThrownBy(() -> files.writeDurably(dir.resolve("second"), "2", 0644))
-        .isInstanceOfSatisfying(SimulatedCrash.class, c -> assertThat(c.getMessage()).contains("files.writeDurably"));
+        .isInstanceOfSatisfying(
+            SimulatedCrash.class, c -> assertThat(c.getMessage()).contains("files.writeDurably"));
     host.crash();
     assertThat(files.list(dir)).containsExactly("before", "first");
     files.writeDurably(dir.resolve("after"), "works again", 0644);
@@ -86,10 +93,13 @@ class FaultInjectionTest {
     host.journal().clear();
     files.writeDurably(dir.resolve("f"), "x", 0600);
     files.lstat(dir.resolve("f"));
-    assertThat(host.journal().calls()).extracting(PortCall::toString)
-        .containsExactly("files.writeDurably(/var/lib/app/f, 0600) *", "files.lstat(/var/lib/app/f)");
+    assertThat(host.journal().calls())
+        .extracting(PortCall::toString)
+        .containsExactly(
+            "files.writeDurably(/var/lib/app/f, 0600) *", "files.lstat(/var/lib/app/f)");
     assertThat(host.journal().mutatingCallCount()).isEqualTo(1);
-    assertThat(host.journal().indexOf(c -> c.is("files.lstat", dir.resolve("f").toString()))).isPositive();
+    assertThat(host.journal().indexOf(c -> c.is("files.lstat", dir.resolve("f").toString())))
+        .isPositive();
   }
 
   @Test

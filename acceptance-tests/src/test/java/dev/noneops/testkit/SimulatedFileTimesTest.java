@@ -25,7 +25,8 @@ class SimulatedFileTimesTest {
   void timesComeFromTheVirtualWallClock() throws IOException {
     host.clock().advance(Duration.ofHours(3));
     fs.seedFile(file, "x", 0644);
-    long now = host.clock().now().getEpochSecond() * 1_000_000_000L + host.clock().now().getNano();
+    long now = host.clock().now().getEpochSecond() * 1_000_000_000L
+        + host.clock().now().getNano();
     assertThat(meta(file).mtimeNanos()).isGreaterThanOrEqualTo(now);
     assertThat(meta(file).ctimeNanos() - now).isLessThan(1_000_000);
   }
@@ -64,7 +65,8 @@ class SimulatedFileTimesTest {
     assertThat(meta(file)).isEqualTo(before);
     assertThat(fs.read(file)).asString(StandardCharsets.UTF_8).isEqualTo("abd");
     assertThatThrownBy(() -> fs.corruptContent(file, "longer".getBytes(StandardCharsets.UTF_8)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("keeps the size");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("keeps the size");
   }
 
   @Test

@@ -34,12 +34,19 @@ class SimulatedKernelTest {
 
   @Test
   void sysctlsOfTheBridgeNeedBrNetfilterLoadedFirst() throws IOException {
-    host.fs().seedFile(Path.of("/etc/sysctl.d/99-kubernetes.conf"), "net.bridge.bridge-nf-call-iptables = 1\nnet.ipv4.ip_forward = 1\n", 0644);
+    host.fs()
+        .seedFile(
+            Path.of("/etc/sysctl.d/99-kubernetes.conf"),
+            "net.bridge.bridge-nf-call-iptables = 1\nnet.ipv4.ip_forward = 1\n",
+            0644);
     KernelTuning kernel = host.ports().kernel();
     assertThatThrownBy(kernel::applySysctlPresets)
-        .isInstanceOfSatisfying(HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.ENOENT))
+        .isInstanceOfSatisfying(
+            HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.ENOENT))
         .hasMessageContaining("bridge-nf-call-iptables");
-    assertThat(kernel.sysctl("net.ipv4.ip_forward")).as("the keys the kernel has are set").contains("1");
+    assertThat(kernel.sysctl("net.ipv4.ip_forward"))
+        .as("the keys the kernel has are set")
+        .contains("1");
     kernel.loadModule("br_netfilter");
     kernel.applySysctlPresets();
     assertThat(host.kernel().sysctl("net.bridge.bridge-nf-call-iptables")).contains("1");
@@ -51,7 +58,8 @@ class SimulatedKernelTest {
   void aModuleTheKernelLacksCannotBeLoaded() {
     host.kernel().makeUnavailable("nvidia");
     assertThatThrownBy(() -> host.ports().kernel().loadModule("nvidia"))
-        .isInstanceOfSatisfying(HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.ENOENT));
+        .isInstanceOfSatisfying(
+            HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.ENOENT));
     assertThat(host.kernel().loadedModules()).isEmpty();
   }
 
@@ -77,7 +85,8 @@ class SimulatedKernelTest {
   @Test
   void anUnknownProgramFailsLikeAMissingBinary() {
     assertThatThrownBy(() -> run("/usr/bin/nothing", "x"))
-        .isInstanceOfSatisfying(HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.ENOENT));
+        .isInstanceOfSatisfying(
+            HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.ENOENT));
   }
 
   @Test
@@ -90,10 +99,14 @@ class SimulatedKernelTest {
     Path viaBind = Path.of("/var/lib/kubelet/pods/p1/volumes/v/file");
     assertThat(files.readString(viaBind)).isEqualTo("x");
     assertThatThrownBy(() -> files.renameDurably(viaBind, Path.of("/srv/data/moved")))
-        .isInstanceOfSatisfying(HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.EXDEV));
+        .isInstanceOfSatisfying(
+            HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.EXDEV));
     assertThatThrownBy(() -> files.removeDurably(Path.of("/var/lib/kubelet/pods/p1/volumes/v")))
-        .isInstanceOfSatisfying(HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.EBUSY));
-    host.ports().mounts().unmount(Path.of("/var/lib/kubelet/pods/p1/volumes/v"), Set.of(UnmountFlag.NOFOLLOW));
+        .isInstanceOfSatisfying(
+            HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.EBUSY));
+    host.ports()
+        .mounts()
+        .unmount(Path.of("/var/lib/kubelet/pods/p1/volumes/v"), Set.of(UnmountFlag.NOFOLLOW));
     assertThat(files.list(Path.of("/var/lib/kubelet/pods/p1/volumes/v"))).isEmpty();
   }
 
@@ -104,7 +117,10 @@ class SimulatedKernelTest {
     host.fs().mount(Path.of("/mnt/a"), MountKind.DISK, "ext4", "/dev/sdb1", false);
     host.fs().mount(Path.of("/mnt/b"), MountKind.DISK_IN_FSTAB, "ext4", "/dev/sdc1", false);
     host.crash();
-    assertThat(host.fs().mountEntries()).extracting(e -> e.mountPoint().toString()).contains("/mnt/b").doesNotContain("/mnt/a");
+    assertThat(host.fs().mountEntries())
+        .extracting(e -> e.mountPoint().toString())
+        .contains("/mnt/b")
+        .doesNotContain("/mnt/a");
   }
 
   @Test
@@ -112,7 +128,8 @@ class SimulatedKernelTest {
     host.fs().seedDirectory(Path.of("/ro"), 0755);
     host.fs().mount(Path.of("/ro"), MountKind.DISK, "squashfs", "/dev/loop0", true);
     assertThatThrownBy(() -> host.ports().files().writeDurably(Path.of("/ro/f"), "x", 0644))
-        .isInstanceOfSatisfying(HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.EROFS));
+        .isInstanceOfSatisfying(
+            HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.EROFS));
   }
 
   @Test
@@ -120,14 +137,18 @@ class SimulatedKernelTest {
     host.fs().seedSymlink(Path.of("/loop/a"), "b");
     host.fs().seedSymlink(Path.of("/loop/b"), "a");
     assertThatThrownBy(() -> host.ports().files().read(Path.of("/loop/a")))
-        .isInstanceOfSatisfying(HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.ELOOP));
+        .isInstanceOfSatisfying(
+            HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.ELOOP));
   }
 
   @Test
   void aProcessRunningADeletedBinaryShowsItDeletedAndMapsIt() throws IOException {
     host.installExecutable(Path.of("/opt/node/v1/bin/shim"), "shim");
     host.fs().seedSymlink(Path.of("/opt/node/current"), "v1");
-    long pid = host.spawn(ProcessSpec.of("/opt/node/current/bin/shim", "shim", "-namespace", "k8s.io").inCgroup("/kubepods.slice/p1")).pid();
+    long pid = host.spawn(
+            ProcessSpec.of("/opt/node/current/bin/shim", "shim", "-namespace", "k8s.io")
+                .inCgroup("/kubepods.slice/p1"))
+        .pid();
     host.ports().files().removeDurably(Path.of("/opt/node/v1/bin/shim"));
     var info = host.ports().processes().get(pid).orElseThrow();
     assertThat(info.exe()).contains("/opt/node/v1/bin/shim (deleted)");
@@ -137,13 +158,16 @@ class SimulatedKernelTest {
   @Test
   void withoutCgroupKillTheCgroupMustBeEmptiedByHand() throws IOException {
     host.installExecutable(Path.of("/usr/bin/pause"), "pause");
-    long pid = host.spawn(ProcessSpec.of("/usr/bin/pause", "pause").inCgroup("/kubepods.slice/p1")).pid();
+    long pid = host.spawn(ProcessSpec.of("/usr/bin/pause", "pause").inCgroup("/kubepods.slice/p1"))
+        .pid();
     host.processes().setKillSupported(false);
     var cgroups = host.ports().cgroups();
     assertThat(cgroups.supportsKill()).isFalse();
-    assertThatThrownBy(() -> cgroups.kill("/kubepods.slice/p1")).isInstanceOf(HostIOException.class);
+    assertThatThrownBy(() -> cgroups.kill("/kubepods.slice/p1"))
+        .isInstanceOf(HostIOException.class);
     assertThatThrownBy(() -> cgroups.remove("/kubepods.slice/p1"))
-        .isInstanceOfSatisfying(HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.EBUSY));
+        .isInstanceOfSatisfying(
+            HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.EBUSY));
     assertThat(host.ports().processes().signal(pid, 9)).isTrue();
     cgroups.remove("/kubepods.slice/p1");
     assertThat(cgroups.children("/kubepods.slice")).isEmpty();
@@ -157,7 +181,10 @@ class SimulatedKernelTest {
     host.ports().files().writeDurably(Path.of("/etc/b"), "new", 0600);
     FileTreeSnapshot after = host.snapshot(Path.of("/etc"));
     assertThat(after).isNotEqualTo(before);
-    assertThat(after.diff(before)).hasSize(2).anySatisfy(l -> assertThat(l).startsWith("~ /etc/a")).anySatisfy(l -> assertThat(l).startsWith("+ /etc/b"));
+    assertThat(after.diff(before))
+        .hasSize(2)
+        .anySatisfy(l -> assertThat(l).startsWith("~ /etc/a"))
+        .anySatisfy(l -> assertThat(l).startsWith("+ /etc/b"));
     assertThat(host.snapshot(Path.of("/etc"))).isEqualTo(after);
     assertThat(List.of(after.entry("/etc/b").mode())).containsExactly(0600);
   }

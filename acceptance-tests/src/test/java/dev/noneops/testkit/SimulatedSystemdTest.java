@@ -33,11 +33,15 @@ class SimulatedSystemdTest {
     host.installExecutable(Path.of("/opt/node/v1/bin/kubelet"), "kubelet v1");
     host.installExecutable(Path.of("/opt/node/v2/bin/kubelet"), "kubelet v2");
     host.fs().seedSymlink(Path.of("/opt/node/current"), "v1");
-    unit("containerd.service", "[Unit]\nAfter=network.target\n[Service]\nType=notify\nKillMode=process\nExecStart=/opt/node/current/bin/containerd\n"
-        + "[Install]\nWantedBy=multi-user.target\n");
-    unit("kubelet.service", "[Unit]\nWants=network-online.target containerd.service\nAfter=containerd.service\n[Service]\n"
-        + "Environment=\"KUBELET_NODE_ARGS=--node-labels=a=b --v=2\"\nEnvironmentFile=-/etc/default/kubelet\n"
-        + "ExecStart=/opt/node/current/bin/kubelet \\\n    $KUBELET_NODE_ARGS $KUBELET_EXTRA_ARGS --x=${KUBELET_NODE_ARGS}\n");
+    unit(
+        "containerd.service",
+        "[Unit]\nAfter=network.target\n[Service]\nType=notify\nKillMode=process\nExecStart=/opt/node/current/bin/containerd\n"
+            + "[Install]\nWantedBy=multi-user.target\n");
+    unit(
+        "kubelet.service",
+        "[Unit]\nWants=network-online.target containerd.service\nAfter=containerd.service\n[Service]\n"
+            + "Environment=\"KUBELET_NODE_ARGS=--node-labels=a=b --v=2\"\nEnvironmentFile=-/etc/default/kubelet\n"
+            + "ExecStart=/opt/node/current/bin/kubelet \\\n    $KUBELET_NODE_ARGS $KUBELET_EXTRA_ARGS --x=${KUBELET_NODE_ARGS}\n");
   }
 
   private void unit(String name, String content) throws IOException {
@@ -54,16 +58,24 @@ class SimulatedSystemdTest {
     ProcessInfo main = host.ports().processes().get(kubelet.mainPid()).orElseThrow();
     assertThat(main.exe()).contains("/opt/node/v1/bin/kubelet");
     assertThat(main.argv())
-        .containsExactly("/opt/node/current/bin/kubelet", "--node-labels=a=b", "--v=2", "--x=--node-labels=a=b --v=2");
+        .containsExactly(
+            "/opt/node/current/bin/kubelet",
+            "--node-labels=a=b",
+            "--v=2",
+            "--x=--node-labels=a=b --v=2");
     assertThat(main.cgroup()).isEqualTo("/system.slice/kubelet.service");
-    assertThat(host.systemd().history()).extracting(Object::toString).containsSubsequence("containerd.service started", "kubelet.service started");
+    assertThat(host.systemd().history())
+        .extracting(Object::toString)
+        .containsSubsequence("containerd.service started", "kubelet.service started");
   }
 
   @Test
   void theEnvironmentFileFeedsTheCommandLine() throws IOException {
-    host.fs().seedFile(Path.of("/etc/default/kubelet"), "KUBELET_EXTRA_ARGS=\"--max-pods=50\"\n", 0644);
+    host.fs()
+        .seedFile(Path.of("/etc/default/kubelet"), "KUBELET_EXTRA_ARGS=\"--max-pods=50\"\n", 0644);
     systemd.start("kubelet.service", T);
-    assertThat(host.systemd().mainProcess("kubelet.service").orElseThrow().argv()).contains("--max-pods=50");
+    assertThat(host.systemd().mainProcess("kubelet.service").orElseThrow().argv())
+        .contains("--max-pods=50");
   }
 
   @Test
@@ -71,13 +83,16 @@ class SimulatedSystemdTest {
     systemd.start("kubelet.service", T);
     host.fs().seedSymlink(Path.of("/opt/node/current"), "v2");
     assertThat(systemd.restart("kubelet.service", T)).isEqualTo(JobResult.DONE);
-    assertThat(host.systemd().mainProcess("kubelet.service").orElseThrow().exe()).contains("/opt/node/v2/bin/kubelet");
+    assertThat(host.systemd().mainProcess("kubelet.service").orElseThrow().exe())
+        .contains("/opt/node/v2/bin/kubelet");
   }
 
   @Test
   void killModeProcessLeavesOtherProcessesOfTheCgroupRunning() throws IOException {
     systemd.start("containerd.service", T);
-    long shim = host.spawn(ProcessSpec.of("/opt/node/v1/bin/containerd", "shim").inCgroup("/system.slice/containerd.service")).pid();
+    long shim = host.spawn(ProcessSpec.of("/opt/node/v1/bin/containerd", "shim")
+            .inCgroup("/system.slice/containerd.service"))
+        .pid();
     systemd.stop("containerd.service", T);
     assertThat(host.ports().processes().get(shim)).isPresent();
     assertThat(systemd.status("containerd.service").active()).isEqualTo(ActiveState.INACTIVE);
@@ -87,7 +102,9 @@ class SimulatedSystemdTest {
   void anUnknownUnitIsNotFoundAndCannotBeStarted() {
     assertThat(systemd.status("nope.service").load()).isEqualTo(LoadState.NOT_FOUND);
     assertThatThrownBy(() -> systemd.start("nope.service", T))
-        .isInstanceOfSatisfying(SystemdException.class, e -> assertThat(e.kind()).isEqualTo(SystemdException.Kind.NO_SUCH_UNIT));
+        .isInstanceOfSatisfying(
+            SystemdException.class,
+            e -> assertThat(e.kind()).isEqualTo(SystemdException.Kind.NO_SUCH_UNIT));
   }
 
   @Test
@@ -101,9 +118,12 @@ class SimulatedSystemdTest {
 
   @Test
   void aUnitThatFailsLaterIsSeenFailingWhileWaiting() {
-    host.systemd().setBehaviour("containerd.service", UnitBehaviour.activeThenFailsAfter(Duration.ofSeconds(5)));
+    host.systemd()
+        .setBehaviour(
+            "containerd.service", UnitBehaviour.activeThenFailsAfter(Duration.ofSeconds(5)));
     assertThat(systemd.start("containerd.service", T)).isEqualTo(JobResult.DONE);
-    UnitStatus s = systemd.awaitState("containerd.service", Set.of(ActiveState.FAILED), Duration.ofSeconds(60));
+    UnitStatus s = systemd.awaitState(
+        "containerd.service", Set.of(ActiveState.FAILED), Duration.ofSeconds(60));
     assertThat(s.isFailed()).isTrue();
     assertThat(host.clock().elapsed()).isBetween(Duration.ofSeconds(5), Duration.ofSeconds(6));
   }
@@ -112,7 +132,10 @@ class SimulatedSystemdTest {
   void aUnitThatHangsTimesTheStartJobOut() {
     host.systemd().setBehaviour("containerd.service", UnitBehaviour.hangsActivating());
     assertThat(systemd.start("containerd.service", T)).isEqualTo(JobResult.WAIT_TIMEOUT);
-    assertThat(systemd.awaitState("containerd.service", Set.of(ActiveState.ACTIVE), T).active()).isEqualTo(ActiveState.ACTIVATING);
+    assertThat(systemd
+            .awaitState("containerd.service", Set.of(ActiveState.ACTIVE), T)
+            .active())
+        .isEqualTo(ActiveState.ACTIVATING);
     assertThat(host.clock().elapsed()).isEqualTo(T.multipliedBy(2));
   }
 
@@ -136,7 +159,8 @@ class SimulatedSystemdTest {
   @Test
   void enableCreatesTheWantsLinkAndACrashForgetsEveryUnit() {
     systemd.enable(List.of("containerd.service"));
-    assertThat(host.systemd().isEnabled("containerd.service", "multi-user.target")).isTrue();
+    assertThat(host.systemd().isEnabled("containerd.service", "multi-user.target"))
+        .isTrue();
     systemd.start("containerd.service", T);
     host.crash();
     assertThat(systemd.status("containerd.service").active()).isEqualTo(ActiveState.INACTIVE);
@@ -144,7 +168,8 @@ class SimulatedSystemdTest {
     host.systemd().bootEnabledUnits();
     assertThat(systemd.status("containerd.service").active()).isEqualTo(ActiveState.ACTIVE);
     systemd.disable(List.of("containerd.service"));
-    assertThat(host.systemd().isEnabled("containerd.service", "multi-user.target")).isFalse();
+    assertThat(host.systemd().isEnabled("containerd.service", "multi-user.target"))
+        .isFalse();
   }
 
   @Test
@@ -175,7 +200,8 @@ class SimulatedSystemdTest {
     host.journal().clear();
     systemd.restart("containerd.service", T);
     systemd.restart("kubelet.service", T);
-    assertThat(host.journal().calls(Calls.to("systemd.restart"))).extracting(c -> c.args().get(0))
+    assertThat(host.journal().calls(Calls.to("systemd.restart")))
+        .extracting(c -> c.args().get(0))
         .containsExactly("containerd.service", "kubelet.service");
   }
 }

@@ -13,24 +13,33 @@ import picocli.CommandLine.Mixin;
  * configuration that needs other binaries (a new version name) is an upgrade, and is refused here
  * with that advice, changing nothing.
  */
-@Command(name = "apply", description = {
-    "Reconfigure the node in place: write the configuration, restart only the services whose",
-    "configuration changed (containerd first), wait for kubelet, record the applied configuration.",
-    "A configuration that needs other binaries is refused: use 'noneops upgrade'."})
+@Command(
+    name = "apply",
+    description = {
+      "Reconfigure the node in place: write the configuration, restart only the services whose",
+      "configuration changed (containerd first), wait for kubelet, record the applied configuration.",
+      "A configuration that needs other binaries is refused: use 'noneops upgrade'."
+    })
 public final class ApplyCommand extends CliCommand {
-  @Mixin ConfigOption config;
-  @Mixin WaitOption waits;
+  @Mixin
+  ConfigOption config;
+
+  @Mixin
+  WaitOption waits;
 
   /** The JSON document of {@code apply --json}. */
-  public record ApplyReport(boolean ok, String version, ConfigureResult changed, boolean running, long durationMs) {}
+  public record ApplyReport(
+      boolean ok, String version, ConfigureResult changed, boolean running, long durationMs) {}
 
   @Override
   protected ExitCode execute() throws Exception {
     requireRoot();
     long start = now();
     try (NodeContext ctx = openNode().kubeletTimeout(waits.kubeletTimeout())) {
-      ApplyResult result = ctx.node(Optional.of(ctx.readConfig(config.file())), Optional.empty()).apply();
-      ApplyReport report = new ApplyReport(true, result.version(), result.changes(), result.running(), millisSince(start));
+      ApplyResult result =
+          ctx.node(Optional.of(ctx.readConfig(config.file())), Optional.empty()).apply();
+      ApplyReport report = new ApplyReport(
+          true, result.version(), result.changes(), result.running(), millisSince(start));
       if (json()) {
         printJson(report);
       } else {
@@ -44,7 +53,8 @@ public final class ApplyCommand extends CliCommand {
   static String summary(ApplyResult result) {
     ConfigureResult changes = result.changes();
     return changes.anyChanged()
-        ? "applied: " + describe(changes) + " changed; " + (result.wasRunning() ? "restarted what changed" : "started the stack")
+        ? "applied: " + describe(changes) + " changed; "
+            + (result.wasRunning() ? "restarted what changed" : "started the stack")
         : "applied: nothing changed" + (result.wasRunning() ? "" : "; started the stack");
   }
 

@@ -15,22 +15,32 @@ import picocli.CommandLine.Option;
  * sysctls, the version's binaries, units, configuration, start, wait for kubelet, and the applied
  * config persisted last. Refuses a host with a kubelet or containerd of its own.
  */
-@Command(name = "bootstrap", description = {
-    "Install and start the node on this host: kernel modules and sysctls, download and verify the",
-    "version, write units and configuration, start LocalDNS, containerd and kubelet, wait for",
-    "kubelet, then record the applied configuration. Refuses a host with a kubelet or containerd",
-    "of its own, changing nothing."})
+@Command(
+    name = "bootstrap",
+    description = {
+      "Install and start the node on this host: kernel modules and sysctls, download and verify the",
+      "version, write units and configuration, start LocalDNS, containerd and kubelet, wait for",
+      "kubelet, then record the applied configuration. Refuses a host with a kubelet or containerd",
+      "of its own, changing nothing."
+    })
 public final class BootstrapCommand extends CliCommand {
-  @Mixin ConfigOption config;
-  @Mixin WaitOption waits;
+  @Mixin
+  ConfigOption config;
 
-  @Option(names = "--no-kernel-modules", description = {
-      "Do not list and load the node's kernel modules nor apply its sysctls: for a host whose kernel",
-      "is not this node's to change (a sandbox, a container). Pod networking may then not work."})
+  @Mixin
+  WaitOption waits;
+
+  @Option(
+      names = "--no-kernel-modules",
+      description = {
+        "Do not list and load the node's kernel modules nor apply its sysctls: for a host whose kernel",
+        "is not this node's to change (a sandbox, a container). Pod networking may then not work."
+      })
   boolean noKernelModules;
 
   /** The JSON document of {@code bootstrap --json}. */
-  public record BootstrapReport(boolean ok, String version, ConfigureResult changed, boolean running, long durationMs) {}
+  public record BootstrapReport(
+      boolean ok, String version, ConfigureResult changed, boolean running, long durationMs) {}
 
   @Override
   protected ExitCode execute() throws Exception {
@@ -38,13 +48,17 @@ public final class BootstrapCommand extends CliCommand {
     long start = now();
     try (NodeContext ctx = openNode().kubeletTimeout(waits.kubeletTimeout())) {
       AgentConfig cfg = ctx.readConfig(config.file());
-      BootstrapResult result = ctx.node(Optional.of(cfg), Optional.empty()).bootstrap(!noKernelModules);
-      BootstrapReport report = new BootstrapReport(true, result.version(), result.changed(), result.running(), millisSince(start));
+      BootstrapResult result =
+          ctx.node(Optional.of(cfg), Optional.empty()).bootstrap(!noKernelModules);
+      BootstrapReport report = new BootstrapReport(
+          true, result.version(), result.changed(), result.running(), millisSince(start));
       if (json()) {
         printJson(report);
       } else {
-        out().println("bootstrapped version " + report.version() + " in " + seconds(report.durationMs())
-            + "; the stack is " + (report.running() ? "running" : "NOT running"));
+        out()
+            .println(
+                "bootstrapped version " + report.version() + " in " + seconds(report.durationMs())
+                    + "; the stack is " + (report.running() ? "running" : "NOT running"));
       }
     }
     return ExitCode.OK;

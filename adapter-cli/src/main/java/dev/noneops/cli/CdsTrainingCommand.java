@@ -22,7 +22,10 @@ import picocli.CommandLine.Command;
  * runs it is answered, and the composition root connects the training run to a bus without one) —
  * and prints nothing.
  */
-@Command(name = CdsTrainingCommand.NAME, hidden = true, description = "Load the CLI's common classes for a class-data sharing archive.")
+@Command(
+    name = CdsTrainingCommand.NAME,
+    hidden = true,
+    description = "Load the CLI's common classes for a class-data sharing archive.")
 public final class CdsTrainingCommand extends CliCommand {
   /** The command's name, which {@code bin/noneops} runs. */
   public static final String NAME = "cds-training";
@@ -36,9 +39,19 @@ public final class CdsTrainingCommand extends CliCommand {
     for (CommandLine sub : cli.getSubcommands().values()) {
       sub.usage(writer);
     }
-    Json.print(writer, "cds-training", new VersionCommand.VersionReport(environment().buildVersion(), Runtime.version().toString()));
+    Json.print(
+        writer,
+        "cds-training",
+        new VersionCommand.VersionReport(
+            environment().buildVersion(), Runtime.version().toString()));
     ProgressPrinter progress = new ProgressPrinter(writer, false);
-    progress.onEvent(new NodeEvent(Instant.now(), "training", NodeEvent.Kind.COMPLETED, Duration.ofMillis(1), Optional.empty(), Map.of()));
+    progress.onEvent(new NodeEvent(
+        Instant.now(),
+        "training",
+        NodeEvent.Kind.COMPLETED,
+        Duration.ofMillis(1),
+        Optional.empty(),
+        Map.of()));
     try (HostSession session = environment().host().connect()) {
       session.ports().facts().read();
       session.ports().files().exists(session.layout().current());

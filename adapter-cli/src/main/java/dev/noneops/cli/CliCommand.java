@@ -15,9 +15,11 @@ import picocli.CommandLine.Spec;
  */
 public abstract class CliCommand implements Callable<Integer> {
 
-  @ParentCommand NoneopsCommand root;
+  @ParentCommand
+  NoneopsCommand root;
 
-  @Spec CommandSpec spec;
+  @Spec
+  CommandSpec spec;
 
   /** The command's name as typed, e.g. {@code upgrade}. */
   protected final String name() {
@@ -54,8 +56,10 @@ public abstract class CliCommand implements Callable<Integer> {
   /** Refuses to go on unless the process runs as root; called before anything is read or changed. */
   protected final void requireRoot() {
     if (!environment().privileged().getAsBoolean()) {
-      throw new CliException(ExitCode.NOT_ROOT,
-          "'noneops " + name() + "' changes the host and must run as root (try sudo); nothing was changed");
+      throw new CliException(
+          ExitCode.NOT_ROOT,
+          "'noneops " + name()
+              + "' changes the host and must run as root (try sudo); nothing was changed");
     }
   }
 

@@ -9,26 +9,38 @@ import picocli.CommandLine.Command;
  * drops the saved configuration, then the journal. For agents that run the steps one by one;
  * {@code noneops upgrade} commits by itself.
  */
-@Command(name = "commit", description = {
-    "End a successful upgrade once its configuration is recorded: drop the saved configuration,",
-    "then the journal. 'noneops upgrade' does this itself; a no-op when no upgrade is in flight."})
+@Command(
+    name = "commit",
+    description = {
+      "End a successful upgrade once its configuration is recorded: drop the saved configuration,",
+      "then the journal. 'noneops upgrade' does this itself; a no-op when no upgrade is in flight."
+    })
 public final class CommitCommand extends CliCommand {
 
   /** The JSON document of {@code commit --json}. */
-  public record CommitReport(boolean ok, boolean committed, String previousVersion, String targetVersion) {}
+  public record CommitReport(
+      boolean ok, boolean committed, String previousVersion, String targetVersion) {}
 
   @Override
   protected ExitCode execute() throws Exception {
     requireRoot();
     try (NodeContext ctx = openNode()) {
-      Optional<UpgradeRecord> done = ctx.node(Optional.empty(), Optional.empty()).commit();
-      CommitReport report = new CommitReport(true, done.isPresent(), done.map(UpgradeRecord::previousVersion).orElse(null),
+      Optional<UpgradeRecord> done =
+          ctx.node(Optional.empty(), Optional.empty()).commit();
+      CommitReport report = new CommitReport(
+          true,
+          done.isPresent(),
+          done.map(UpgradeRecord::previousVersion).orElse(null),
           done.map(UpgradeRecord::targetVersion).orElse(null));
       if (json()) {
         printJson(report);
       } else {
-        out().println(done.isPresent() ? "committed the upgrade " + report.previousVersion() + " -> " + report.targetVersion()
-            : "no upgrade in flight; nothing to commit");
+        out()
+            .println(
+                done.isPresent()
+                    ? "committed the upgrade " + report.previousVersion() + " -> "
+                        + report.targetVersion()
+                    : "no upgrade in flight; nothing to commit");
       }
       return ExitCode.OK;
     }

@@ -6,7 +6,10 @@ import picocli.CommandLine.Option;
 
 /** {@code --config FILE}: the agent configuration a command applies or reads. */
 public final class ConfigOption {
-  @Option(names = "--config", paramLabel = "FILE", defaultValue = NodeConstants.DEFAULT_CONFIG_PATH,
+  @Option(
+      names = "--config",
+      paramLabel = "FILE",
+      defaultValue = NodeConstants.DEFAULT_CONFIG_PATH,
       description = "The agent configuration (JSON). Default: ${DEFAULT-VALUE}.")
   Path file;
 

@@ -31,14 +31,18 @@ import picocli.CommandLine.ParseResult;
  */
 public final class ErrorReporter implements IExecutionExceptionHandler, IParameterExceptionHandler {
 
-  private final Map<Class<? extends Throwable>, Function<Throwable, ExitCode>> mapping = new LinkedHashMap<>();
+  private final Map<Class<? extends Throwable>, Function<Throwable, ExitCode>> mapping =
+      new LinkedHashMap<>();
 
   public ErrorReporter() {
     map(CliException.class, e -> ((CliException) e).exitCode());
     map(InvalidConfigException.class, e -> ExitCode.INVALID_CONFIG);
     map(NodeBusyException.class, e -> ExitCode.BUSY);
-    map(UpgradeFailedException.class, e -> ((UpgradeFailedException) e).outcome() == RollbackOutcome.ROLLED_BACK
-        ? ExitCode.ROLLED_BACK : ExitCode.FAILURE);
+    map(
+        UpgradeFailedException.class,
+        e -> ((UpgradeFailedException) e).outcome() == RollbackOutcome.ROLLED_BACK
+            ? ExitCode.ROLLED_BACK
+            : ExitCode.FAILURE);
   }
 
   /** Registers how a failure type maps to an exit code; earlier registrations win. */
@@ -49,7 +53,8 @@ public final class ErrorReporter implements IExecutionExceptionHandler, IParamet
 
   /** The exit code a failure maps to: the first registered type it is an instance of, else FAILURE. */
   public ExitCode exitCodeOf(Throwable failure) {
-    for (Map.Entry<Class<? extends Throwable>, Function<Throwable, ExitCode>> e : mapping.entrySet()) {
+    for (Map.Entry<Class<? extends Throwable>, Function<Throwable, ExitCode>> e :
+        mapping.entrySet()) {
       if (e.getKey().isInstance(failure)) {
         return e.getValue().apply(failure);
       }
@@ -69,12 +74,14 @@ public final class ErrorReporter implements IExecutionExceptionHandler, IParamet
     CommandLine cmd = ex.getCommandLine();
     PrintWriter err = cmd.getErr();
     err.println(cmd.getCommandSpec().qualifiedName() + ": " + ex.getMessage());
-    err.println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help' for the options and exit codes.");
+    err.println("Try '" + cmd.getCommandSpec().qualifiedName()
+        + " --help' for the options and exit codes.");
     err.flush();
     return ExitCode.USAGE.code();
   }
 
-  private static void report(CommandLine cmd, ParseResult parsed, ExitCode code, String message, Throwable ex) {
+  private static void report(
+      CommandLine cmd, ParseResult parsed, ExitCode code, String message, Throwable ex) {
     PrintWriter err = cmd.getErr();
     err.println(cmd.getCommandSpec().qualifiedName() + ": " + message);
     int verbosity = verbosity(parsed);
@@ -133,7 +140,8 @@ public final class ErrorReporter implements IExecutionExceptionHandler, IParamet
   private static List<String> causes(Throwable ex) {
     List<String> causes = new ArrayList<>();
     for (Throwable t = ex.getCause(); t != null && causes.size() < 20; t = t.getCause()) {
-      causes.add(t.getClass().getSimpleName() + ": " + fold(t.getMessage() == null ? "" : t.getMessage()));
+      causes.add(
+          t.getClass().getSimpleName() + ": " + fold(t.getMessage() == null ? "" : t.getMessage()));
       if (t.getCause() == t) {
         break;
       }

@@ -12,11 +12,15 @@ public enum ExitCode {
   OK(0, "success"),
   FAILURE(1, "the operation failed; the error line names what failed and where"),
   USAGE(2, "bad command line: unknown command or option, missing or malformed argument"),
-  INVALID_CONFIG(3, "the agent configuration is unreadable or invalid; every violation is listed; nothing changed"),
+  INVALID_CONFIG(
+      3,
+      "the agent configuration is unreadable or invalid; every violation is listed; nothing changed"),
   NOT_ROOT(4, "the command changes the host and must run as root; nothing changed"),
   BUSY(5, "another noneops operation holds the node lock; nothing changed, retry when it finished"),
   ROLLED_BACK(6, "the upgrade failed and was rolled back: the previous version runs again"),
-  UNHEALTHY(7, "a check ran and found a problem (allocation-launch-check, verify, status of a stopped stack)");
+  UNHEALTHY(
+      7,
+      "a check ran and found a problem (allocation-launch-check, verify, status of a stopped stack)");
 
   private final int code;
   private final String meaning;

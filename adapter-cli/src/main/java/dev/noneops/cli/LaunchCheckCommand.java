@@ -25,10 +25,13 @@ import picocli.CommandLine.Command;
  * every problem (a {@code current} that is not a symlink into the layout, or a damaged journal,
  * is one of them).
  */
-@Command(name = NodeConstants.LAUNCH_CHECK_COMMAND, description = {
-    "Exit 0 only when the node is healthy: units active, 'current' a complete verified version,",
-    "no upgrade in flight; otherwise list every problem and exit 7. Run by kubelet's allocation",
-    "launch check."})
+@Command(
+    name = NodeConstants.LAUNCH_CHECK_COMMAND,
+    description = {
+      "Exit 0 only when the node is healthy: units active, 'current' a complete verified version,",
+      "no upgrade in flight; otherwise list every problem and exit 7. Run by kubelet's allocation",
+      "launch check."
+    })
 public final class LaunchCheckCommand extends CliCommand {
 
   /** The JSON document of {@code allocation-launch-check --json}. */
@@ -41,7 +44,9 @@ public final class LaunchCheckCommand extends CliCommand {
       if (json()) {
         printJson(report);
       } else if (report.healthy()) {
-        out().println("healthy: version " + report.version() + ", units active, no upgrade in flight");
+        out()
+            .println(
+                "healthy: version " + report.version() + ", units active, no upgrade in flight");
       } else {
         out().println("unhealthy:");
         report.problems().forEach(p -> out().println("  - " + p));
@@ -56,8 +61,10 @@ public final class LaunchCheckCommand extends CliCommand {
     String version = activeVersion(ctx, problems);
     Layout layout = ctx.session().layout();
     try {
-      new UpgradeJournal(ctx.ports().files(), layout).read().ifPresent(j -> problems.add(
-          "an upgrade from " + j.previousVersion() + " to " + j.targetVersion() + " is in flight (journal " + layout.journal() + ")"));
+      new UpgradeJournal(ctx.ports().files(), layout)
+          .read()
+          .ifPresent(j -> problems.add("an upgrade from " + j.previousVersion() + " to "
+              + j.targetVersion() + " is in flight (journal " + layout.journal() + ")"));
     } catch (CorruptStateException e) {
       problems.add(e.getMessage());
     }

@@ -66,7 +66,8 @@ final class NodeContext implements AutoCloseable {
       json = ports().files().read(file);
     } catch (HostIOException e) {
       String why = e.errno() == Errno.ENOENT ? "no such file (pass --config FILE)" : e.getMessage();
-      throw new InvalidConfigException(List.of(new ConfigViolation("$", "cannot read " + file + ": " + why)));
+      throw new InvalidConfigException(
+          List.of(new ConfigViolation("$", "cannot read " + file + ": " + why)));
     }
     return AgentConfigParser.parseAndValidate(json, ports().facts().read().arch());
   }
@@ -79,7 +80,14 @@ final class NodeContext implements AutoCloseable {
   Node node(Optional<AgentConfig> config, Optional<AgentConfig> previous) {
     NodeTimeouts t = NodeTimeouts.DEFAULTS;
     if (kubeletTimeout.isPresent()) {
-      t = new NodeTimeouts(t.unitJob(), kubeletTimeout.get(), t.localDnsReady(), t.pollInterval(), t.probe(), t.command(), t.imageImport());
+      t = new NodeTimeouts(
+          t.unitJob(),
+          kubeletTimeout.get(),
+          t.localDnsReady(),
+          t.pollInterval(),
+          t.probe(),
+          t.command(),
+          t.imageImport());
     }
     Overrides overrides = Overrides.builder()
         .layout(session.layout())

@@ -101,7 +101,10 @@ public final class NoneopsCli {
     cmd.setExecutionExceptionHandler(errors);
     cmd.setParameterExceptionHandler(errors);
     cmd.setExitCodeExceptionMapper(t -> errors.exitCodeOf(t).code());
-    cmd.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes:%n").exitCodeList(ExitCode.helpList());
+    cmd.getCommandSpec()
+        .usageMessage()
+        .exitCodeListHeading("%nExit codes:%n")
+        .exitCodeList(ExitCode.helpList());
     if (!cmd.getCommandSpec().mixinStandardHelpOptions()) {
       cmd.getCommandSpec().mixinStandardHelpOptions(true);
     }

@@ -30,14 +30,21 @@ import picocli.CommandLine.Spec;
     exitCodeListHeading = "%nExit codes:%n")
 public final class NoneopsCommand implements Runnable {
 
-  @Option(names = "--json", scope = ScopeType.INHERIT, description = "Print the result as one JSON document on stdout.")
+  @Option(
+      names = "--json",
+      scope = ScopeType.INHERIT,
+      description = "Print the result as one JSON document on stdout.")
   boolean json;
 
-  @Option(names = {"-v", "--verbose"}, scope = ScopeType.INHERIT,
-      description = "More detail on stderr: -v logs at info, -vv at debug (and stack traces of errors).")
+  @Option(
+      names = {"-v", "--verbose"},
+      scope = ScopeType.INHERIT,
+      description =
+          "More detail on stderr: -v logs at info, -vv at debug (and stack traces of errors).")
   boolean[] verbosity = new boolean[0];
 
-  @Spec CommandSpec spec;
+  @Spec
+  CommandSpec spec;
 
   private final CliEnvironment environment;
 
@@ -59,6 +66,7 @@ public final class NoneopsCommand implements Runnable {
 
   @Override
   public void run() {
-    throw new ParameterException(spec.commandLine(), "a command is required (see 'noneops --help')");
+    throw new ParameterException(
+        spec.commandLine(), "a command is required (see 'noneops --help')");
   }
 }

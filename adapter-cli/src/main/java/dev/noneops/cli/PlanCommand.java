@@ -19,20 +19,36 @@ import picocli.CommandLine.Mixin;
  * would be started or restarted, and the downloads. The lists come from {@link Node#plan()},
  * which runs the node's own configuration writer without writing.
  */
-@Command(name = "plan", description = {
-    "Show what bootstrap, apply or upgrade would change, changing nothing: the action and the",
-    "version it needs, the files that would be created, changed or removed (and the units among",
-    "them), the services that would be started or restarted (in order), and the downloads."})
+@Command(
+    name = "plan",
+    description = {
+      "Show what bootstrap, apply or upgrade would change, changing nothing: the action and the",
+      "version it needs, the files that would be created, changed or removed (and the units among",
+      "them), the services that would be started or restarted (in order), and the downloads."
+    })
 public final class PlanCommand extends CliCommand {
-  @Mixin ConfigOption config;
+  @Mixin
+  ConfigOption config;
 
   /** One artifact that would be downloaded. */
   public record PlannedDownload(String artifact, String url) {}
 
   /** The JSON document of {@code plan --json}. */
-  public record PlanReport(String action, String targetVersion, String activeVersion, boolean targetInstalled,
-      boolean configurationChanged, List<String> created, List<String> changed, List<String> removed,
-      List<String> takenOver, List<String> units, List<String> starts, List<String> restarts, List<PlannedDownload> downloads, List<String> notes) {}
+  public record PlanReport(
+      String action,
+      String targetVersion,
+      String activeVersion,
+      boolean targetInstalled,
+      boolean configurationChanged,
+      List<String> created,
+      List<String> changed,
+      List<String> removed,
+      List<String> takenOver,
+      List<String> units,
+      List<String> starts,
+      List<String> restarts,
+      List<PlannedDownload> downloads,
+      List<String> notes) {}
 
   @Override
   protected ExitCode execute() throws Exception {
@@ -40,18 +56,34 @@ public final class PlanCommand extends CliCommand {
       AgentConfig cfg = ctx.readConfig(config.file());
       NodePlan plan = ctx.node(Optional.of(cfg), Optional.empty()).plan();
       Optional<AgentConfig> applied = ctx.applied().read();
-      boolean changed = applied.map(a -> !ConfigDigest.of(a).equals(ConfigDigest.of(cfg))).orElse(true);
+      boolean changed =
+          applied.map(a -> !ConfigDigest.of(a).equals(ConfigDigest.of(cfg))).orElse(true);
       List<String> notes = new ArrayList<>();
-      new UpgradeJournal(ctx.ports().files(), ctx.session().layout()).read().ifPresent(j -> notes.add("an upgrade to "
-          + j.targetVersion() + " is in flight: run 'noneops recover' first"));
+      new UpgradeJournal(ctx.ports().files(), ctx.session().layout())
+          .read()
+          .ifPresent(j -> notes.add(
+              "an upgrade to " + j.targetVersion() + " is in flight: run 'noneops recover' first"));
       notes.addAll(plan.notes());
       if (plan.nothingToDo()) {
         notes.add("the node is already in this configuration: nothing to do");
       }
-      PlanReport report = new PlanReport(plan.action().command(), plan.targetVersion(), plan.activeVersion().orElse(null),
-          plan.targetInstalled(), changed, strings(plan.created()), strings(plan.changed()), strings(plan.removed()),
-          strings(plan.takenOver()), strings(plan.units()), plan.starts(), plan.restarts(),
-          plan.downloads().stream().map(a -> new PlannedDownload(a.name(), a.url().toString())).toList(), notes);
+      PlanReport report = new PlanReport(
+          plan.action().command(),
+          plan.targetVersion(),
+          plan.activeVersion().orElse(null),
+          plan.targetInstalled(),
+          changed,
+          strings(plan.created()),
+          strings(plan.changed()),
+          strings(plan.removed()),
+          strings(plan.takenOver()),
+          strings(plan.units()),
+          plan.starts(),
+          plan.restarts(),
+          plan.downloads().stream()
+              .map(a -> new PlannedDownload(a.name(), a.url().toString()))
+              .toList(),
+          notes);
       if (json()) {
         printJson(report);
       } else {
@@ -62,9 +94,17 @@ public final class PlanCommand extends CliCommand {
   }
 
   private void printText(PlanReport report, NodePlan plan) {
-    out().println("action:   " + report.action() + plan.activeVersion().map(a -> " (active " + a + ")").orElse(""));
-    out().println("version:  " + plan.targetVersion() + (plan.targetInstalled() ? " (installed and verified)" : " (to install)"));
-    out().println("config:   " + (report.configurationChanged() ? "differs from the applied configuration" : "same as the applied configuration"));
+    out()
+        .println("action:   " + report.action()
+            + plan.activeVersion().map(a -> " (active " + a + ")").orElse(""));
+    out()
+        .println("version:  " + plan.targetVersion()
+            + (plan.targetInstalled() ? " (installed and verified)" : " (to install)"));
+    out()
+        .println("config:   "
+            + (report.configurationChanged()
+                ? "differs from the applied configuration"
+                : "same as the applied configuration"));
     report.created().forEach(p -> out().println("create:   " + p));
     report.changed().forEach(p -> out().println("change:   " + p));
     report.removed().forEach(p -> out().println("remove:   " + p));

@@ -7,9 +7,12 @@ import picocli.CommandLine.Command;
  * its ownership record, the active-version link, a version with its manifest), which decides
  * whether a reset runs the node's teardown. Works after the applied config is gone.
  */
-@Command(name = "present", description = {
-    "Report whether this node is installed on the host (its units, ownership record or versions).",
-    "Exits 0 when present, 1 when not."})
+@Command(
+    name = "present",
+    description = {
+      "Report whether this node is installed on the host (its units, ownership record or versions).",
+      "Exits 0 when present, 1 when not."
+    })
 public final class PresentCommand extends CliCommand {
 
   /** The JSON document of {@code present --json}. */

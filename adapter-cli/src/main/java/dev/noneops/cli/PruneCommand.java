@@ -12,13 +12,20 @@ import picocli.CommandLine.Command;
  * {@code noneops prune}: removes every installed version except the active one, keeping any that
  * a running process executes from or containerd's task state references, and saying why.
  */
-@Command(name = "prune", description = {
-    "Remove every installed version except the active one; versions still in use (a running",
-    "process executes from it, containerd's tasks reference it) are kept and the reason shown."})
+@Command(
+    name = "prune",
+    description = {
+      "Remove every installed version except the active one; versions still in use (a running",
+      "process executes from it, containerd's tasks reference it) are kept and the reason shown."
+    })
 public final class PruneCommand extends CliCommand {
 
   /** The JSON document of {@code prune --json}. */
-  public record PruneResult(boolean ok, List<String> removed, List<KeptVersion> kept, Map<String, List<String>> leftBehind) {}
+  public record PruneResult(
+      boolean ok,
+      List<String> removed,
+      List<KeptVersion> kept,
+      Map<String, List<String>> leftBehind) {}
 
   @Override
   protected ExitCode execute() throws Exception {
@@ -26,7 +33,8 @@ public final class PruneCommand extends CliCommand {
     try (NodeContext ctx = openNode()) {
       PruneReport report = ctx.node(Optional.empty(), Optional.empty()).pruneVersions();
       if (json()) {
-        printJson(new PruneResult(report.leftBehind().isEmpty(), report.removed(), report.kept(), report.leftBehind()));
+        printJson(new PruneResult(
+            report.leftBehind().isEmpty(), report.removed(), report.kept(), report.leftBehind()));
       } else {
         printText(out(), report);
       }
@@ -42,6 +50,9 @@ public final class PruneCommand extends CliCommand {
     for (KeptVersion k : report.kept()) {
       out.println("kept    " + k.version() + ": " + VersionsCommand.briefly(k.reasons()));
     }
-    report.leftBehind().forEach((v, why) -> out.println("left    " + v + " partly in place: " + String.join("; ", why)));
+    report
+        .leftBehind()
+        .forEach((v, why) ->
+            out.println("left    " + v + " partly in place: " + String.join("; ", why)));
   }
 }

@@ -12,15 +12,24 @@ import picocli.CommandLine.Command;
  * cgroups and mounts, and the data directories — and reports what was removed and what was kept
  * and why. Nothing the node did not write is touched; a subtree still mounted is kept.
  */
-@Command(name = "reset", description = {
-    "Remove the node: stop it, remove the configuration it wrote and the applied configuration,",
-    "then its units, versions, container shims, pod cgroups, mounts and data directories.",
-    "Reports everything removed and everything kept (and why); exits 1 when something blocks."})
+@Command(
+    name = "reset",
+    description = {
+      "Remove the node: stop it, remove the configuration it wrote and the applied configuration,",
+      "then its units, versions, container shims, pod cgroups, mounts and data directories.",
+      "Reports everything removed and everything kept (and why); exits 1 when something blocks."
+    })
 public final class ResetCommand extends CliCommand {
 
   /** The JSON document of {@code reset --json}. */
-  public record ResetReport(boolean ok, boolean wasPresent, boolean complete, List<TeardownReport.Removed> removed,
-      List<TeardownReport.Kept> kept, List<String> hostCleanup, long durationMs) {}
+  public record ResetReport(
+      boolean ok,
+      boolean wasPresent,
+      boolean complete,
+      List<TeardownReport.Removed> removed,
+      List<TeardownReport.Kept> kept,
+      List<String> hostCleanup,
+      long durationMs) {}
 
   @Override
   protected ExitCode execute() throws Exception {
@@ -29,8 +38,14 @@ public final class ResetCommand extends CliCommand {
     try (NodeContext ctx = openNode()) {
       ResetResult reset = ctx.node(Optional.empty(), Optional.empty()).reset();
       TeardownReport report = reset.report();
-      ResetReport result = new ResetReport(reset.complete(), reset.wasPresent(), reset.complete(), report.removed(), report.kept(),
-          reset.hostCleanup(), millisSince(start));
+      ResetReport result = new ResetReport(
+          reset.complete(),
+          reset.wasPresent(),
+          reset.complete(),
+          report.removed(),
+          report.kept(),
+          reset.hostCleanup(),
+          millisSince(start));
       if (json()) {
         printJson(result);
       } else {
@@ -47,11 +62,20 @@ public final class ResetCommand extends CliCommand {
       out().println("no node on this host; nothing to reset");
       return;
     }
-    report.removed().forEach(r -> out().println((r.action() == TeardownReport.Action.ORIGINAL_RESTORED ? "restored " + r.subject()
-        + " (" + r.detail() + ")" : "removed " + r)));
+    report
+        .removed()
+        .forEach(r -> out()
+            .println(
+                (r.action() == TeardownReport.Action.ORIGINAL_RESTORED
+                    ? "restored " + r.subject() + " (" + r.detail() + ")"
+                    : "removed " + r)));
     result.hostCleanup().forEach(c -> out().println("removed " + c));
     report.kept().forEach(k -> out().println("kept    " + k));
-    out().println(report.complete() ? "reset complete in " + BootstrapCommand.seconds(result.durationMs())
-        : "reset INCOMPLETE: " + report.blocking().size() + " item(s) block it; see 'kept' above");
+    out()
+        .println(
+            report.complete()
+                ? "reset complete in " + BootstrapCommand.seconds(result.durationMs())
+                : "reset INCOMPLETE: " + report.blocking().size()
+                    + " item(s) block it; see 'kept' above");
   }
 }

@@ -13,7 +13,8 @@ final class StackCommands {
   private StackCommands() {}
 
   /** The JSON document of the three commands. */
-  public record StackReport(boolean ok, String action, String version, boolean running, long durationMs) {}
+  public record StackReport(
+      boolean ok, String action, String version, boolean running, long durationMs) {}
 
   /**
    * The configuration the installed node runs: the applied config, else {@code --config}, so
@@ -25,23 +26,32 @@ final class StackCommands {
   }
 
   static ExitCode report(CliCommand cmd, String action, Node node, long start) {
-    StackReport report = new StackReport(true, action, node.version().orElse(""), node.running(), CliCommand.millisSince(start));
+    StackReport report = new StackReport(
+        true, action, node.version().orElse(""), node.running(), CliCommand.millisSince(start));
     if (cmd.json()) {
       cmd.printJson(report);
     } else {
-      cmd.out().println(action + " in " + BootstrapCommand.seconds(report.durationMs()) + "; the stack is "
-          + (report.running() ? "running" : "stopped") + (report.version().isEmpty() ? "" : " (version " + report.version() + ")"));
+      cmd.out()
+          .println(action + " in " + BootstrapCommand.seconds(report.durationMs())
+              + "; the stack is " + (report.running() ? "running" : "stopped")
+              + (report.version().isEmpty() ? "" : " (version " + report.version() + ")"));
     }
     return ExitCode.OK;
   }
 
   /** {@code noneops start}. */
-  @Command(name = "start", description = {
-      "Start the installed node's stack (LocalDNS, containerd, kubelet) and wait for kubelet.",
-      "Uses the applied configuration; --config only when none was recorded."})
+  @Command(
+      name = "start",
+      description = {
+        "Start the installed node's stack (LocalDNS, containerd, kubelet) and wait for kubelet.",
+        "Uses the applied configuration; --config only when none was recorded."
+      })
   public static final class StartCommand extends CliCommand {
-    @Mixin ConfigOption config;
-    @Mixin WaitOption waits;
+    @Mixin
+    ConfigOption config;
+
+    @Mixin
+    WaitOption waits;
 
     @Override
     protected ExitCode execute() throws Exception {
@@ -56,7 +66,9 @@ final class StackCommands {
   }
 
   /** {@code noneops stop}. */
-  @Command(name = "stop", description = "Stop kubelet, containerd and LocalDNS, in that order. Needs no configuration.")
+  @Command(
+      name = "stop",
+      description = "Stop kubelet, containerd and LocalDNS, in that order. Needs no configuration.")
   public static final class StopCommand extends CliCommand {
     @Override
     protected ExitCode execute() throws Exception {
@@ -71,12 +83,18 @@ final class StackCommands {
   }
 
   /** {@code noneops restart}. */
-  @Command(name = "restart", description = {
-      "Soft reboot of the stack: LocalDNS (waiting until it answers), containerd, then kubelet",
-      "(waiting until it is active). The host is not rebooted."})
+  @Command(
+      name = "restart",
+      description = {
+        "Soft reboot of the stack: LocalDNS (waiting until it answers), containerd, then kubelet",
+        "(waiting until it is active). The host is not rebooted."
+      })
   public static final class RestartCommand extends CliCommand {
-    @Mixin ConfigOption config;
-    @Mixin WaitOption waits;
+    @Mixin
+    ConfigOption config;
+
+    @Mixin
+    WaitOption waits;
 
     @Override
     protected ExitCode execute() throws Exception {

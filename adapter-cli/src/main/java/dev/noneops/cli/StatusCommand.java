@@ -24,9 +24,12 @@ import picocli.CommandLine.Command;
  * upgrade is in flight. Read-only and needs no root and no configuration; when systemd cannot be
  * reached the rest is still reported, with the reason.
  */
-@Command(name = "status", description = {
-    "Show the node: active version, installed versions, the three units, an upgrade in flight,",
-    "the applied configuration. Read-only; exits 0 when the stack runs, 7 when it does not."})
+@Command(
+    name = "status",
+    description = {
+      "Show the node: active version, installed versions, the three units, an upgrade in flight,",
+      "the applied configuration. Read-only; exits 0 when the stack runs, 7 when it does not."
+    })
 public final class StatusCommand extends CliCommand {
   static final List<String> UNITS = HostPaths.STACK_UNITS;
 
@@ -65,9 +68,16 @@ public final class StatusCommand extends CliCommand {
   private static StatusReport read(NodeContext ctx) throws IOException {
     Layout layout = ctx.session().layout();
     HostFiles files = ctx.ports().files();
-    Optional<String> active = files.exists(layout.current()) ? Optional.of(files.readLink(layout.current())) : Optional.empty();
+    Optional<String> active = files.exists(layout.current())
+        ? Optional.of(files.readLink(layout.current()))
+        : Optional.empty();
     List<String> installed = new ArrayList<>(new VersionPruner(
-        files, ctx.ports().processes(), layout, ctx.session().paths(), ctx.teardown()::removeTree).installedVersions());
+            files,
+            ctx.ports().processes(),
+            layout,
+            ctx.session().paths(),
+            ctx.teardown()::removeTree)
+        .installedVersions());
     Map<String, UnitReport> units = new LinkedHashMap<>();
     String systemdError = null;
     boolean running = true;
@@ -75,7 +85,13 @@ public final class StatusCommand extends CliCommand {
     try {
       for (String unit : UNITS) {
         UnitStatus s = systemd.status(unit);
-        units.put(unit, new UnitReport(s.load().name().toLowerCase(Locale.ROOT), s.active().name().toLowerCase(Locale.ROOT), s.sub(), s.mainPid()));
+        units.put(
+            unit,
+            new UnitReport(
+                s.load().name().toLowerCase(Locale.ROOT),
+                s.active().name().toLowerCase(Locale.ROOT),
+                s.sub(),
+                s.mainPid()));
         running &= s.isActive();
       }
     } catch (SystemdException e) {
@@ -84,28 +100,46 @@ public final class StatusCommand extends CliCommand {
     }
     Optional<UpgradeRecord> journal = new UpgradeJournal(files, layout).read();
     Optional<AgentConfig> applied = ctx.applied().read();
-    return new StatusReport(active.isPresent() || !installed.isEmpty(), active.map(a -> a.replaceAll("/+$", "")).orElse(null),
-        installed, running, units, systemdError,
-        journal.map(j -> new UpgradeReport(j.previousVersion(), j.targetVersion(), j.startedAt().toString())).orElse(null),
-        applied.isPresent(), applied.map(AgentConfig::machineName).orElse(null));
+    return new StatusReport(
+        active.isPresent() || !installed.isEmpty(),
+        active.map(a -> a.replaceAll("/+$", "")).orElse(null),
+        installed,
+        running,
+        units,
+        systemdError,
+        journal
+            .map(j -> new UpgradeReport(
+                j.previousVersion(), j.targetVersion(), j.startedAt().toString()))
+            .orElse(null),
+        applied.isPresent(),
+        applied.map(AgentConfig::machineName).orElse(null));
   }
 
   private void printText(StatusReport r) {
     var out = out();
     out.println("node:      " + (r.installed() ? "installed" : "not installed"));
     out.println("active:    " + (r.activeVersion() == null ? "-" : r.activeVersion()));
-    out.println("installed: " + (r.installedVersions().isEmpty() ? "-" : String.join(", ", r.installedVersions())));
+    out.println("installed: "
+        + (r.installedVersions().isEmpty() ? "-" : String.join(", ", r.installedVersions())));
     out.println("stack:     " + (r.running() ? "running" : "not running"));
     for (Map.Entry<String, UnitReport> u : r.units().entrySet()) {
       UnitReport s = u.getValue();
-      out.printf("  %-20s %s/%s%s%n", u.getKey(), s.active(), s.sub(), s.mainPid() > 0 ? " (pid " + s.mainPid() + ")" : "");
+      out.printf(
+          "  %-20s %s/%s%s%n",
+          u.getKey(), s.active(), s.sub(), s.mainPid() > 0 ? " (pid " + s.mainPid() + ")" : "");
     }
     if (r.systemdError() != null) {
       out.println("  systemd unreachable: " + r.systemdError());
     }
-    out.println("upgrade:   " + (r.upgradeInFlight() == null ? "none in flight"
-        : "in flight from " + r.upgradeInFlight().previousVersion() + " to " + r.upgradeInFlight().targetVersion()
-            + " since " + r.upgradeInFlight().startedAt() + " (run 'noneops recover')"));
-    out.println("applied:   " + (r.appliedConfig() ? "recorded (machine " + r.appliedMachineName() + ")" : "none recorded"));
+    out.println("upgrade:   "
+        + (r.upgradeInFlight() == null
+            ? "none in flight"
+            : "in flight from " + r.upgradeInFlight().previousVersion() + " to "
+                + r.upgradeInFlight().targetVersion() + " since "
+                + r.upgradeInFlight().startedAt() + " (run 'noneops recover')"));
+    out.println("applied:   "
+        + (r.appliedConfig()
+            ? "recorded (machine " + r.appliedMachineName() + ")"
+            : "none recorded"));
   }
 }

@@ -15,24 +15,39 @@ import picocli.CommandLine.Option;
  * version beside the active one, switch over (rolling back automatically when it does not come
  * up), record the applied configuration, commit, and prune the old version.
  */
-@Command(name = "upgrade", description = {
-    "Upgrade the node to the configuration's version: install it beside the active one, switch",
-    "over, wait for kubelet; on failure roll back automatically to the previous version and its",
-    "configuration (exit 6). On success record the applied configuration, commit, and prune old",
-    "versions. Drain the node first."})
+@Command(
+    name = "upgrade",
+    description = {
+      "Upgrade the node to the configuration's version: install it beside the active one, switch",
+      "over, wait for kubelet; on failure roll back automatically to the previous version and its",
+      "configuration (exit 6). On success record the applied configuration, commit, and prune old",
+      "versions. Drain the node first."
+    })
 public final class UpgradeCommand extends CliCommand {
-  @Mixin ConfigOption config;
-  @Mixin WaitOption waits;
+  @Mixin
+  ConfigOption config;
 
-  @Option(names = "--no-prune", description = "Keep the previous version installed after a successful upgrade.")
+  @Mixin
+  WaitOption waits;
+
+  @Option(
+      names = "--no-prune",
+      description = "Keep the previous version installed after a successful upgrade.")
   boolean noPrune;
 
-  @Option(names = "--force", description = "Retry an upgrade to a version and configuration that was rolled back before.")
+  @Option(
+      names = "--force",
+      description = "Retry an upgrade to a version and configuration that was rolled back before.")
   boolean force;
 
   /** The JSON document of {@code upgrade --json}. */
-  public record UpgradeReport(boolean ok, String previousVersion, String targetVersion, boolean versionChanged,
-      PruneReport pruned, long durationMs) {}
+  public record UpgradeReport(
+      boolean ok,
+      String previousVersion,
+      String targetVersion,
+      boolean versionChanged,
+      PruneReport pruned,
+      long durationMs) {}
 
   @Override
   protected ExitCode execute() throws Exception {
@@ -40,17 +55,31 @@ public final class UpgradeCommand extends CliCommand {
     long start = now();
     try (NodeContext ctx = openNode().kubeletTimeout(waits.kubeletTimeout())) {
       AgentConfig cfg = ctx.readConfig(config.file());
-      AgentConfig previous = ctx.applied().read().orElseThrow(() -> new CliException(ExitCode.FAILURE,
-          "no applied configuration at " + ctx.applied().path() + ": an upgrade starts from a bootstrapped node (run 'noneops bootstrap'); nothing was changed"));
-      CommittedUpgrade done = ctx.node(Optional.of(cfg), Optional.of(previous)).upgradeAndCommit(new UpgradeOptions(force, !noPrune));
+      AgentConfig previous = ctx.applied()
+          .read()
+          .orElseThrow(
+              () -> new CliException(
+                  ExitCode.FAILURE,
+                  "no applied configuration at " + ctx.applied().path()
+                      + ": an upgrade starts from a bootstrapped node (run 'noneops bootstrap'); nothing was changed"));
+      CommittedUpgrade done = ctx.node(Optional.of(cfg), Optional.of(previous))
+          .upgradeAndCommit(new UpgradeOptions(force, !noPrune));
       UpgradeResult result = done.upgrade();
-      UpgradeReport report = new UpgradeReport(true, result.previousVersion(), result.targetVersion(), result.versionChanged(),
-          done.pruned().orElse(null), millisSince(start));
+      UpgradeReport report = new UpgradeReport(
+          true,
+          result.previousVersion(),
+          result.targetVersion(),
+          result.versionChanged(),
+          done.pruned().orElse(null),
+          millisSince(start));
       if (json()) {
         printJson(report);
       } else {
-        out().println((result.versionChanged() ? "upgraded " + result.previousVersion() + " -> " + result.targetVersion()
-            : "reconfigured " + result.targetVersion() + " (same binaries)") + " in " + BootstrapCommand.seconds(report.durationMs()));
+        out()
+            .println((result.versionChanged()
+                    ? "upgraded " + result.previousVersion() + " -> " + result.targetVersion()
+                    : "reconfigured " + result.targetVersion() + " (same binaries)")
+                + " in " + BootstrapCommand.seconds(report.durationMs()));
         done.pruned().ifPresent(pruned -> PruneCommand.printText(out(), pruned));
       }
     }

@@ -13,15 +13,22 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /** {@code noneops verify}: installed files against their manifests (size, mode, SHA-256). */
-@Command(name = "verify", description = {
-    "Check installed versions against their manifests: every file's size, mode and SHA-256.",
-    "Without arguments every installed version is checked. Exits 7 when any differs."})
+@Command(
+    name = "verify",
+    description = {
+      "Check installed versions against their manifests: every file's size, mode and SHA-256.",
+      "Without arguments every installed version is checked. Exits 7 when any differs."
+    })
 public final class VerifyCommand extends CliCommand {
-  @Parameters(paramLabel = "VERSION", arity = "0..*", description = "Versions to check (default: all installed).")
+  @Parameters(
+      paramLabel = "VERSION",
+      arity = "0..*",
+      description = "Versions to check (default: all installed).")
   List<String> versions = new ArrayList<>();
 
   /** One version's verdict. */
-  public record VersionVerdict(String version, String state, boolean verified, List<String> problems) {}
+  public record VersionVerdict(
+      String version, String state, boolean verified, List<String> problems) {}
 
   /** The JSON document of {@code verify --json}. */
   public record VerifyReport(boolean ok, List<VersionVerdict> versions) {}
@@ -48,7 +55,13 @@ public final class VerifyCommand extends CliCommand {
     HostFiles files = ctx.ports().files();
     VersionVerifier verifier = new VersionVerifier(files, layout);
     List<String> targets = versions.isEmpty()
-        ? new VersionPruner(files, ctx.ports().processes(), layout, ctx.session().paths(), ctx.teardown()::removeTree).installedVersions()
+        ? new VersionPruner(
+                files,
+                ctx.ports().processes(),
+                layout,
+                ctx.session().paths(),
+                ctx.teardown()::removeTree)
+            .installedVersions()
         : versions;
     List<VersionVerdict> verdicts = new ArrayList<>();
     for (String v : targets) {
@@ -56,13 +69,16 @@ public final class VerifyCommand extends CliCommand {
         throw new CliException(ExitCode.USAGE, "not a version name: '" + v + "'");
       }
       VersionVerifier.Verification result = verifier.verify(v);
-      verdicts.add(new VersionVerdict(v, result.state().name(), result.verified(), result.problems()));
+      verdicts.add(
+          new VersionVerdict(v, result.state().name(), result.verified(), result.problems()));
     }
     return verdicts;
   }
 
   private void printText(VersionVerdict v) {
-    out().println((v.verified() ? "ok      " : "PROBLEM ") + v.version() + " " + v.state().toLowerCase(Locale.ROOT));
+    out()
+        .println((v.verified() ? "ok      " : "PROBLEM ") + v.version() + " "
+            + v.state().toLowerCase(Locale.ROOT));
     v.problems().forEach(p -> out().println("          " + p));
   }
 }

@@ -11,7 +11,8 @@ public final class VersionCommand extends CliCommand {
 
   @Override
   protected ExitCode execute() {
-    VersionReport report = new VersionReport(environment().buildVersion(), Runtime.version().toString());
+    VersionReport report =
+        new VersionReport(environment().buildVersion(), Runtime.version().toString());
     if (json()) {
       printJson(report);
     } else {

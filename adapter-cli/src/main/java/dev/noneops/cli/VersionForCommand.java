@@ -12,28 +12,51 @@ import picocli.CommandLine.Mixin;
  * ({@code VersionFor}): the Kubernetes version plus a digest of every other binary-relevant
  * input. Changes nothing.
  */
-@Command(name = "version-for", description = {
-    "Print the version directory name the configuration installs (VersionFor): the Kubernetes",
-    "version plus a digest of the other binary versions, the architecture and download overrides."})
+@Command(
+    name = "version-for",
+    description = {
+      "Print the version directory name the configuration installs (VersionFor): the Kubernetes",
+      "version plus a digest of the other binary versions, the architecture and download overrides."
+    })
 public final class VersionForCommand extends CliCommand {
-  @Mixin ConfigOption config;
+  @Mixin
+  ConfigOption config;
 
   /** One artifact the version installs. */
   public record ArtifactEntry(String name, String url) {}
 
   /** The JSON document of {@code version-for --json}. */
-  public record VersionForReport(String version, String kubernetesVersion, String containerdVersion, String runcVersion,
-      String cniPluginVersion, String crictlVersion, String localDnsVersion, String arch, List<ArtifactEntry> artifacts) {}
+  public record VersionForReport(
+      String version,
+      String kubernetesVersion,
+      String containerdVersion,
+      String runcVersion,
+      String cniPluginVersion,
+      String crictlVersion,
+      String localDnsVersion,
+      String arch,
+      List<ArtifactEntry> artifacts) {}
 
   @Override
   protected ExitCode execute() throws Exception {
     try (NodeContext ctx = openNode()) {
       AgentConfig cfg = ctx.readConfig(config.file());
-      RootFs r = GoalStateResolver.resolve(cfg, ctx.ports().facts().read(), ctx.session().layout()).rootFs();
+      RootFs r = GoalStateResolver.resolve(
+              cfg, ctx.ports().facts().read(), ctx.session().layout())
+          .rootFs();
       if (json()) {
-        printJson(new VersionForReport(r.versionName(), r.kubernetesVersion(), r.containerdVersion(), r.runcVersion(),
-            r.cniPluginVersion(), r.crictlVersion(), r.localDnsVersion(), r.hostArch(),
-            r.artifacts().stream().map(a -> new ArtifactEntry(a.name(), a.url().toString())).toList()));
+        printJson(new VersionForReport(
+            r.versionName(),
+            r.kubernetesVersion(),
+            r.containerdVersion(),
+            r.runcVersion(),
+            r.cniPluginVersion(),
+            r.crictlVersion(),
+            r.localDnsVersion(),
+            r.hostArch(),
+            r.artifacts().stream()
+                .map(a -> new ArtifactEntry(a.name(), a.url().toString()))
+                .toList()));
       } else {
         out().println(r.versionName());
       }

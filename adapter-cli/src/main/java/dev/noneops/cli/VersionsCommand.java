@@ -17,9 +17,12 @@ import picocli.CommandLine.Command;
  * {@code noneops versions}: every installed version with its size, whether it is active, and why
  * a prune would keep it (a running process executes from it, containerd still references it).
  */
-@Command(name = "versions", description = {
-    "List installed versions: size, active or not, and why each non-active one would be kept by",
-    "'noneops prune' (a running process executes from it, containerd's tasks reference it)."})
+@Command(
+    name = "versions",
+    description = {
+      "List installed versions: size, active or not, and why each non-active one would be kept by",
+      "'noneops prune' (a running process executes from it, containerd's tasks reference it)."
+    })
 public final class VersionsCommand extends CliCommand {
 
   /**
@@ -27,7 +30,13 @@ public final class VersionsCommand extends CliCommand {
    * prune finishes it). Sizes come from the manifest of a complete version and from the disk
    * otherwise.
    */
-  public record VersionEntry(String version, boolean active, boolean complete, boolean beingRemoved, long bytes, long files,
+  public record VersionEntry(
+      String version,
+      boolean active,
+      boolean complete,
+      boolean beingRemoved,
+      long bytes,
+      long files,
       List<String> keptBecause) {}
 
   /** The JSON document of {@code versions --json}. */
@@ -36,7 +45,9 @@ public final class VersionsCommand extends CliCommand {
   /** The first two reasons and how many more (--json lists them all). */
   static String briefly(List<String> reasons) {
     String shown = String.join("; ", reasons.subList(0, Math.min(2, reasons.size())));
-    return reasons.size() > 2 ? shown + "; and " + (reasons.size() - 2) + " more (--json lists all)" : shown;
+    return reasons.size() > 2
+        ? shown + "; and " + (reasons.size() - 2) + " more (--json lists all)"
+        : shown;
   }
 
   @Override
@@ -49,10 +60,19 @@ public final class VersionsCommand extends CliCommand {
         out().println("no version is installed");
       } else {
         for (VersionEntry e : report.versions()) {
-          out().printf("%s %-40s %8.1f MiB  %3d files%s%s%n", e.active() ? "*" : " ", e.version(), e.bytes() / 1048576.0, e.files(),
-              e.beingRemoved() ? "  BEING REMOVED (a prune was interrupted; the next recover or prune finishes it)"
-                  : e.complete() ? "" : "  INCOMPLETE (no manifest; repaired on the next prepare)",
-              e.keptBecause().isEmpty() ? "" : "  kept: " + briefly(e.keptBecause()));
+          out()
+              .printf(
+                  "%s %-40s %8.1f MiB  %3d files%s%s%n",
+                  e.active() ? "*" : " ",
+                  e.version(),
+                  e.bytes() / 1048576.0,
+                  e.files(),
+                  e.beingRemoved()
+                      ? "  BEING REMOVED (a prune was interrupted; the next recover or prune finishes it)"
+                      : e.complete()
+                          ? ""
+                          : "  INCOMPLETE (no manifest; repaired on the next prepare)",
+                  e.keptBecause().isEmpty() ? "" : "  kept: " + briefly(e.keptBecause()));
         }
       }
       return ExitCode.OK;
@@ -63,18 +83,29 @@ public final class VersionsCommand extends CliCommand {
   private static VersionsReport list(NodeContext ctx) throws IOException {
     Layout layout = ctx.session().layout();
     HostFiles files = ctx.ports().files();
-    VersionPruner pruner = new VersionPruner(files, ctx.ports().processes(), layout, ctx.session().paths(), ctx.teardown()::removeTree);
+    VersionPruner pruner = new VersionPruner(
+        files, ctx.ports().processes(), layout, ctx.session().paths(), ctx.teardown()::removeTree);
     VersionVerifier verifier = new VersionVerifier(files, layout);
-    Optional<String> active = files.exists(layout.current()) ? Optional.of(files.readLink(layout.current())) : Optional.empty();
+    Optional<String> active = files.exists(layout.current())
+        ? Optional.of(files.readLink(layout.current()))
+        : Optional.empty();
     Map<String, List<String>> references = pruner.references();
     List<VersionEntry> entries = new ArrayList<>();
     for (String v : pruner.installedVersions()) {
       Optional<Manifest> manifest = verifier.manifest(v);
       DiskUsage usage = manifest.isPresent()
-          ? new DiskUsage(manifest.get().files().size(), manifest.get().files().stream().mapToLong(Manifest.Entry::size).sum())
+          ? new DiskUsage(
+              manifest.get().files().size(),
+              manifest.get().files().stream().mapToLong(Manifest.Entry::size).sum())
           : DiskUsage.of(files, layout.versionDir(v));
-      entries.add(new VersionEntry(v, active.isPresent() && active.get().equals(v), manifest.isPresent(), false, usage.bytes(),
-          usage.files(), references.getOrDefault(v, List.of())));
+      entries.add(new VersionEntry(
+          v,
+          active.isPresent() && active.get().equals(v),
+          manifest.isPresent(),
+          false,
+          usage.bytes(),
+          usage.files(),
+          references.getOrDefault(v, List.of())));
     }
     for (String v : pruner.versionsBeingRemoved()) {
       DiskUsage usage = DiskUsage.of(files, pruner.tombstone(v));

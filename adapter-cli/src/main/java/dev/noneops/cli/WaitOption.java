@@ -10,7 +10,10 @@ import picocli.CommandLine.TypeConversionException;
 
 /** {@code --kubelet-timeout DURATION}: how long to wait for kubelet to become ready. */
 public final class WaitOption {
-  @Option(names = "--kubelet-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+  @Option(
+      names = "--kubelet-timeout",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
       description = "How long kubelet may take to become ready, e.g. 90s, 5m (default: 120s).")
   Duration kubeletTimeout;
 
@@ -39,7 +42,8 @@ public final class WaitOption {
           throw new TypeConversionException("'" + value + "' has no unit; write e.g. 90s or 5m");
         }
       } catch (NumberFormatException | DateTimeParseException e) {
-        throw new TypeConversionException("'" + value + "' is not a duration such as 90s, 5m or PT2M");
+        throw new TypeConversionException(
+            "'" + value + "' is not a duration such as 90s, 5m or PT2M");
       }
       if (d.isZero() || d.isNegative()) {
         throw new TypeConversionException("'" + value + "' must be positive");

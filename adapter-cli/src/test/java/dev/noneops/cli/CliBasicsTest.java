@@ -63,13 +63,18 @@ class CliBasicsTest {
     assertThat(run.exitCode()).isZero();
     assertThat(run.out()).contains("Exit codes:");
     for (ExitCode code : ExitCode.values()) {
-      assertThat(run.out()).containsPattern("\\b" + code.code() + "\\s+" + java.util.regex.Pattern.quote(code.meaning().substring(0, Math.min(20, code.meaning().length()))));
+      assertThat(run.out())
+          .containsPattern("\\b" + code.code() + "\\s+"
+              + java.util.regex.Pattern.quote(
+                  code.meaning().substring(0, Math.min(20, code.meaning().length()))));
     }
   }
 
   @Test
   void subcommandHelpDocumentsTheExitCodesAsWell() {
-    assertThat(CliRun.of(NO_HOST, "version", "--help").out()).contains("Exit codes:").contains("must run as root");
+    assertThat(CliRun.of(NO_HOST, "version", "--help").out())
+        .contains("Exit codes:")
+        .contains("must run as root");
   }
 
   @Test
@@ -77,7 +82,10 @@ class CliBasicsTest {
     assertThat(ExitCode.OK.code()).isZero();
     assertThat(ExitCode.FAILURE.code()).isEqualTo(1);
     assertThat(ExitCode.USAGE.code()).isEqualTo(2);
-    assertThat(java.util.Arrays.stream(ExitCode.values()).map(ExitCode::code).distinct().count())
+    assertThat(java.util.Arrays.stream(ExitCode.values())
+            .map(ExitCode::code)
+            .distinct()
+            .count())
         .isEqualTo(ExitCode.values().length);
   }
 

@@ -14,34 +14,52 @@ class NoneopsCliTest {
   @Test
   void everySubcommandIsListedUnderTheNameItsAnnotationGives() {
     for (NoneopsCli.Subcommand sub : NoneopsCli.SUBCOMMANDS) {
-      assertThat(sub.make().get().getClass().getAnnotation(Command.class).name()).isEqualTo(sub.name());
+      assertThat(sub.make().get().getClass().getAnnotation(Command.class).name())
+          .isEqualTo(sub.name());
     }
   }
 
   @Test
   void theWholeCommandLineHasEverySubcommandInTheTablesOrderThenCompletion() {
-    List<String> expected = new ArrayList<>(NoneopsCli.SUBCOMMANDS.stream().map(NoneopsCli.Subcommand::name).toList());
+    List<String> expected = new ArrayList<>(
+        NoneopsCli.SUBCOMMANDS.stream().map(NoneopsCli.Subcommand::name).toList());
     expected.add("completion");
 
-    assertThat(NoneopsCli.commandLine(NO_HOST).getSubcommands().keySet()).containsExactlyElementsOf(expected);
+    assertThat(NoneopsCli.commandLine(NO_HOST).getSubcommands().keySet())
+        .containsExactlyElementsOf(expected);
   }
 
   @Test
   void aCommandNamedAfterTheRootsFlagsGetsACommandLineOfItselfAlone() {
-    assertThat(NoneopsCli.commandLine(NO_HOST, "status").getSubcommands().keySet()).containsExactly("status");
-    assertThat(NoneopsCli.commandLine(NO_HOST, "--json", "-vv", "--verbose", "upgrade", "--config", "x.json")
-        .getSubcommands().keySet()).containsExactly("upgrade");
+    assertThat(NoneopsCli.commandLine(NO_HOST, "status").getSubcommands().keySet())
+        .containsExactly("status");
+    assertThat(NoneopsCli.commandLine(
+                NO_HOST, "--json", "-vv", "--verbose", "upgrade", "--config", "x.json")
+            .getSubcommands()
+            .keySet())
+        .containsExactly("upgrade");
   }
 
   @Test
   void helpCompletionUnknownCommandsAndAnythingUnusualGetTheWholeCommandLine() {
     int whole = NoneopsCli.SUBCOMMANDS.size() + 1;
     for (String[] args : List.of(
-        new String[] {}, new String[] {"--help"}, new String[] {"-h", "status"}, new String[] {"--version"},
-        new String[] {"help", "status"}, new String[] {"frobnicate"}, new String[] {"statu"}, new String[] {"completion"},
-        new String[] {"cds-training"}, new String[] {"@args.txt"}, new String[] {"--", "status"},
-        new String[] {"--json=true", "status"}, new String[] {"-vh", "status"})) {
-      assertThat(NoneopsCli.commandLine(NO_HOST, args).getSubcommands()).as(String.join(" ", args)).hasSize(whole);
+        new String[] {},
+        new String[] {"--help"},
+        new String[] {"-h", "status"},
+        new String[] {"--version"},
+        new String[] {"help", "status"},
+        new String[] {"frobnicate"},
+        new String[] {"statu"},
+        new String[] {"completion"},
+        new String[] {"cds-training"},
+        new String[] {"@args.txt"},
+        new String[] {"--", "status"},
+        new String[] {"--json=true", "status"},
+        new String[] {"-vh", "status"})) {
+      assertThat(NoneopsCli.commandLine(NO_HOST, args).getSubcommands())
+          .as(String.join(" ", args))
+          .hasSize(whole);
     }
   }
 
@@ -72,6 +90,7 @@ class NoneopsCliTest {
   void anUnknownCommandReadsAsOnTheWholeCommandLine() {
     String[] args = {"frobnicate"};
 
-    assertThat(CliRun.on(NoneopsCli.commandLine(NO_HOST, args), args)).isEqualTo(CliRun.on(NoneopsCli.commandLine(NO_HOST), args));
+    assertThat(CliRun.on(NoneopsCli.commandLine(NO_HOST, args), args))
+        .isEqualTo(CliRun.on(NoneopsCli.commandLine(NO_HOST), args));
   }
 }

@@ -11,20 +11,27 @@ import dev.noneops.hostfs.mounts.MountLookup;
 import dev.noneops.hostfs.mounts.ProcMountTable;
 import dev.noneops.hostfs.mounts.StatxMountIds;
 import dev.noneops.hostfs.nativeio.Syscalls;
-import dev.noneops.hostfs.network.IpHostNetwork;
 import dev.noneops.hostfs.nativeio.Umount2;
+import dev.noneops.hostfs.network.IpHostNetwork;
 import dev.noneops.hostfs.process.NoCgroupHierarchy;
 import dev.noneops.hostfs.process.ProcProcessTable;
 import dev.noneops.hostfs.process.UnifiedCgroups;
 import dev.noneops.hostfs.time.SystemHostClock;
 import dev.noneops.ports.HostPorts;
+import dev.noneops.ports.commands.Command;
+import dev.noneops.ports.commands.CommandResult;
 import dev.noneops.ports.commands.CommandRunner;
 import dev.noneops.ports.download.ArtifactDownloader;
+import dev.noneops.ports.download.DownloadListener;
+import dev.noneops.ports.download.DownloadResult;
+import dev.noneops.ports.download.Sha256;
 import dev.noneops.ports.files.HostFiles;
 import dev.noneops.ports.health.HealthProbes;
 import dev.noneops.ports.host.HostFacts;
 import dev.noneops.ports.kernel.KernelTuning;
+import dev.noneops.ports.mounts.MountEntry;
 import dev.noneops.ports.mounts.MountTable;
+import dev.noneops.ports.mounts.UnmountFlag;
 import dev.noneops.ports.network.HostNetwork;
 import dev.noneops.ports.process.Cgroups;
 import dev.noneops.ports.process.ProcessDetail;
@@ -32,13 +39,6 @@ import dev.noneops.ports.process.ProcessInfo;
 import dev.noneops.ports.process.ProcessTable;
 import dev.noneops.ports.systemd.Systemd;
 import dev.noneops.ports.time.HostClock;
-import dev.noneops.ports.commands.Command;
-import dev.noneops.ports.commands.CommandResult;
-import dev.noneops.ports.download.DownloadListener;
-import dev.noneops.ports.download.DownloadResult;
-import dev.noneops.ports.download.Sha256;
-import dev.noneops.ports.mounts.MountEntry;
-import dev.noneops.ports.mounts.UnmountFlag;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
@@ -94,20 +94,26 @@ public final class RealHost {
     // The kernel's own answer (statx) is exact and costs one system call; a mount table that was
     // moved elsewhere (a test's, a chroot's) is honoured by reading it instead.
     boolean ownMountTable = b.mountInfo == null && procRoot.equals(DEFAULT_PROC);
-    Lazy<MountIdSource> mountIds = new Lazy<>(() -> ownMountTable ? StatxMountIds.load(lookup) : lookup);
+    Lazy<MountIdSource> mountIds =
+        new Lazy<>(() -> ownMountTable ? StatxMountIds.load(lookup) : lookup);
     HttpArtifactDownloader.Settings downloadSettings = b.downloadSettings;
     this.clock = b.clock;
     // Lambdas rather than method references: Syscalls is not even linked until one runs.
-    this.files = new PosixHostFiles(() -> Syscalls.load(), path -> mountIds.get().mountIdOf(path));
-    this.processes = new LazyProcessTable(new Lazy<>(() -> new ProcProcessTable(procRoot, Syscalls.load())));
+    this.files =
+        new PosixHostFiles(() -> Syscalls.load(), path -> mountIds.get().mountIdOf(path));
+    this.processes =
+        new LazyProcessTable(new Lazy<>(() -> new ProcProcessTable(procRoot, Syscalls.load())));
     this.cgroups = cgroupRoot.isEmpty()
         ? new NoCgroupHierarchy()
-        : new LazyCgroups(new Lazy<>(() -> new UnifiedCgroups(cgroupRoot.get(), procRoot.resolve("sys/kernel/osrelease"), Syscalls.load())));
-    this.mounts = new LazyMountTable(new Lazy<>(() -> new ProcMountTable(mountInfo, Umount2.load())));
+        : new LazyCgroups(new Lazy<>(() -> new UnifiedCgroups(
+            cgroupRoot.get(), procRoot.resolve("sys/kernel/osrelease"), Syscalls.load())));
+    this.mounts =
+        new LazyMountTable(new Lazy<>(() -> new ProcMountTable(mountInfo, Umount2.load())));
     this.commands = new LazyCommandRunner(new Lazy<>(ProcessCommandRunner::new));
     this.network = new IpHostNetwork(commands, KERNEL_COMMAND_TIMEOUT);
     this.kernel = new CommandKernelTuning(commands, KERNEL_COMMAND_TIMEOUT);
-    this.downloads = new LazyArtifactDownloader(new Lazy<>(() -> HttpArtifactDownloader.create(downloadSettings, clock)));
+    this.downloads = new LazyArtifactDownloader(
+        new Lazy<>(() -> HttpArtifactDownloader.create(downloadSettings, clock)));
     this.probes = new LazyHealthProbes(new Lazy<>(NetworkHealthProbes::create));
     this.facts = new LinuxHostFacts(procRoot, b.hostRoot, System.getProperty("os.arch"));
   }
@@ -123,7 +129,9 @@ public final class RealHost {
 
   /** Every port, with the given systemd adapter. */
   public HostPorts ports(Systemd systemd) {
-    return new HostPorts(files, systemd, commands, processes, cgroups, mounts, downloads, probes, facts, clock, network, kernel);
+    return new HostPorts(
+        files, systemd, commands, processes, cgroups, mounts, downloads, probes, facts, clock,
+        network, kernel);
   }
 
   /** The network links, over {@code ip -j} run by {@link #commands()}. */
@@ -178,7 +186,8 @@ public final class RealHost {
     private Path cgroupRoot;
     private Path mountInfo;
     private Path hostRoot = Path.of("/");
-    private HttpArtifactDownloader.Settings downloadSettings = HttpArtifactDownloader.Settings.DEFAULT;
+    private HttpArtifactDownloader.Settings downloadSettings =
+        HttpArtifactDownloader.Settings.DEFAULT;
     private HostClock clock = new SystemHostClock();
 
     private Builder() {}
@@ -385,7 +394,12 @@ public final class RealHost {
     }
 
     @Override
-    public DownloadResult download(URI url, Optional<Sha256> expected, Path destination, long maxBytes, DownloadListener listener)
+    public DownloadResult download(
+        URI url,
+        Optional<Sha256> expected,
+        Path destination,
+        long maxBytes,
+        DownloadListener listener)
         throws IOException {
       return delegate.get().download(url, expected, destination, maxBytes, listener);
     }

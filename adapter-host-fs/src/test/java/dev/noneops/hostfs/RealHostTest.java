@@ -33,8 +33,14 @@ class RealHostTest {
     Files.writeString(dir.resolve("applied.json"), "{}");
     Files.createSymbolicLink(dir.resolve("current"), Path.of("1.2.3"));
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    Process child = new ProcessBuilder(java.toString(), "-Xshare:off", "-Xlog:class+load=info:stdout",
-            "-cp", System.getProperty("java.class.path"), ReadOnlyCommandProbe.class.getName(), dir.toString())
+    Process child = new ProcessBuilder(
+            java.toString(),
+            "-Xshare:off",
+            "-Xlog:class+load=info:stdout",
+            "-cp",
+            System.getProperty("java.class.path"),
+            ReadOnlyCommandProbe.class.getName(),
+            dir.toString())
         .redirectErrorStream(true)
         .start();
     List<String> output;
@@ -44,13 +50,16 @@ class RealHostTest {
     assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
 
     assertThat(child.exitValue()).as(String.join("\n", output)).isZero();
-    assertThat(output).contains("link=1.2.3", "content={}").anyMatch(l -> l.contains(ReadOnlyCommandProbe.class.getName()));
+    assertThat(output)
+        .contains("link=1.2.3", "content={}")
+        .anyMatch(l -> l.contains(ReadOnlyCommandProbe.class.getName()));
     assertThat(output).noneMatch(l -> l.contains(" jnr.") || l.contains(" com.kenai.jffi."));
   }
 
   @Test
   void bundlesThePortsWithASystemdAdapterFromElsewhere() {
-    Systemd systemd = (Systemd) Proxy.newProxyInstance(Systemd.class.getClassLoader(), new Class<?>[] {Systemd.class}, (p, m, a) -> null);
+    Systemd systemd = (Systemd) Proxy.newProxyInstance(
+        Systemd.class.getClassLoader(), new Class<?>[] {Systemd.class}, (p, m, a) -> null);
 
     HostPorts ports = RealHost.create().ports(systemd);
 
@@ -60,7 +69,8 @@ class RealHostTest {
 
   @Test
   void readsFromMovedRoots(@TempDir Path root) throws Exception {
-    Path proc = Files.createDirectories(root.resolve("proc/sys/kernel")).getParent().getParent();
+    Path proc =
+        Files.createDirectories(root.resolve("proc/sys/kernel")).getParent().getParent();
     Files.writeString(proc.resolve("sys/kernel/osrelease"), "9.9.9-test\n");
     Files.writeString(proc.resolve("sys/kernel/hostname"), "fake\n");
     Files.createDirectories(proc.resolve("self"));
@@ -68,10 +78,13 @@ class RealHostTest {
     Path cgroups = Files.createDirectories(root.resolve("cgroup"));
     Files.writeString(cgroups.resolve("cgroup.controllers"), "cpu\n");
 
-    RealHost host = RealHost.builder().procRoot(proc).cgroupRoot(cgroups).hostRoot(root).build();
+    RealHost host =
+        RealHost.builder().procRoot(proc).cgroupRoot(cgroups).hostRoot(root).build();
 
     assertThat(host.facts().read().hostname()).isEqualTo("fake");
-    assertThat(host.mounts().mounts()).singleElement().satisfies(m -> assertThat(m.source()).isEqualTo("/dev/fake"));
+    assertThat(host.mounts().mounts())
+        .singleElement()
+        .satisfies(m -> assertThat(m.source()).isEqualTo("/dev/fake"));
     assertThat(host.files().lstat(root).orElseThrow().mountId()).isEqualTo(1);
     assertThat(host.cgroups().available()).isTrue();
     assertThat(host.processes().list()).isEmpty();
@@ -88,23 +101,35 @@ class RealHostTest {
     assertThat(cgroups.children("/")).isEmpty();
     assertThat(cgroups.pids("/")).isEmpty();
     assertThat(cgroups.supportsKill()).isFalse();
-    assertThatThrownBy(() -> cgroups.kill("/kubepods.slice")).isInstanceOf(HostIOException.class).hasMessageContaining("no cgroup root");
-    assertThatThrownBy(() -> cgroups.remove("/kubepods.slice")).isInstanceOf(HostIOException.class).hasMessageContaining("no cgroup root");
+    assertThatThrownBy(() -> cgroups.kill("/kubepods.slice"))
+        .isInstanceOf(HostIOException.class)
+        .hasMessageContaining("no cgroup root");
+    assertThatThrownBy(() -> cgroups.remove("/kubepods.slice"))
+        .isInstanceOf(HostIOException.class)
+        .hasMessageContaining("no cgroup root");
   }
 
   @Test
-  void theCgroupRootIsTheHostsWhenProcIsNotMovedAndTheGivenOneWhenItIs(@TempDir Path root) throws Exception {
+  void theCgroupRootIsTheHostsWhenProcIsNotMovedAndTheGivenOneWhenItIs(@TempDir Path root)
+      throws Exception {
     Path proc = Files.createDirectories(root.resolve("proc"));
     Path cgroups = Files.createDirectories(root.resolve("cgroup/kubepods.slice"));
 
     assertThat(RealHost.create().cgroups().exists("/")).isTrue();
-    assertThat(RealHost.builder().procRoot(proc).cgroupRoot(cgroups.getParent()).build().cgroups().children("/"))
+    assertThat(RealHost.builder()
+            .procRoot(proc)
+            .cgroupRoot(cgroups.getParent())
+            .build()
+            .cgroups()
+            .children("/"))
         .containsExactly("/kubepods.slice");
   }
 
   @Test
   void rejectsRelativeRoots() {
-    assertThatThrownBy(() -> RealHost.builder().procRoot(Path.of("proc"))).hasMessageContaining("procRoot");
-    assertThatThrownBy(() -> RealHost.builder().cgroupRoot(Path.of("cg"))).hasMessageContaining("cgroupRoot");
+    assertThatThrownBy(() -> RealHost.builder().procRoot(Path.of("proc")))
+        .hasMessageContaining("procRoot");
+    assertThatThrownBy(() -> RealHost.builder().cgroupRoot(Path.of("cg")))
+        .hasMessageContaining("cgroupRoot");
   }
 }

@@ -43,7 +43,8 @@ final class BusConnector {
     if (address == null) {
       throw new IllegalArgumentException("D-Bus address must not be null");
     }
-    if (!address.startsWith(UNIX_PATH) || address.length() == UNIX_PATH.length()
+    if (!address.startsWith(UNIX_PATH)
+        || address.length() == UNIX_PATH.length()
         || address.charAt(UNIX_PATH.length()) != '/') {
       throw new IllegalArgumentException(
           "D-Bus address must be unix:path=<absolute socket path> (abstract and TCP sockets are"
@@ -67,7 +68,10 @@ final class BusConnector {
     int i = 0;
     while (i < value.length()) {
       int c = value.codePointAt(i);
-      if (c == '%' && i + 2 < value.length() && isHex(value.charAt(i + 1)) && isHex(value.charAt(i + 2))) {
+      if (c == '%'
+          && i + 2 < value.length()
+          && isHex(value.charAt(i + 1))
+          && isHex(value.charAt(i + 2))) {
         bytes.write(Integer.parseInt(value.substring(i + 1, i + 3), 16));
         i += 3;
       } else {
@@ -83,24 +87,36 @@ final class BusConnector {
     return Character.digit(c, 16) >= 0;
   }
 
-  static DBusConnection open(String address, MachineIdLocator machineIds, IDisconnectCallback onDisconnect) {
+  static DBusConnection open(
+      String address, MachineIdLocator machineIds, IDisconnectCallback onDisconnect) {
     requireUnixPathAddress(address);
     if (machineIds.locate().isEmpty()) {
-      throw new SystemdException(Kind.UNREACHABLE, "", "cannot connect to D-Bus at " + address + ": " + machineIds.missingMessage());
+      throw new SystemdException(
+          Kind.UNREACHABLE,
+          "",
+          "cannot connect to D-Bus at " + address + ": " + machineIds.missingMessage());
     }
     Path socket = socketOf(address);
     if (!Files.exists(socket)) {
-      throw new SystemdException(Kind.UNREACHABLE, "", "cannot connect to D-Bus at " + address + ": no socket at " + socket);
+      throw new SystemdException(
+          Kind.UNREACHABLE,
+          "",
+          "cannot connect to D-Bus at " + address + ": no socket at " + socket);
     }
     try {
       return DBusConnectionBuilder.forAddress(address)
           .withShared(false)
           .withDisconnectCallback(onDisconnect)
-          .transportConfig().withTimeout(CONNECT_RETRY_MILLIS).back()
+          .transportConfig()
+          .withTimeout(CONNECT_RETRY_MILLIS)
+          .back()
           .build();
     } catch (DBusException | RuntimeException failure) {
       throw new SystemdException(
-          Kind.UNREACHABLE, "", "cannot connect to D-Bus at " + address + ": " + failure.getMessage(), failure);
+          Kind.UNREACHABLE,
+          "",
+          "cannot connect to D-Bus at " + address + ": " + failure.getMessage(),
+          failure);
     }
   }
 }

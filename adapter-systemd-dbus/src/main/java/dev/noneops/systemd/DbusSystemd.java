@@ -60,8 +60,8 @@ public final class DbusSystemd implements Systemd, AutoCloseable {
     this.address = address;
     this.connection = BusConnector.open(address, machineIds, new FailWaitersOnDisconnect());
     try {
-      this.manager =
-          connection.getRemoteObject(SystemdManager.BUS_NAME, SystemdManager.OBJECT_PATH, SystemdManager.class);
+      this.manager = connection.getRemoteObject(
+          SystemdManager.BUS_NAME, SystemdManager.OBJECT_PATH, SystemdManager.class);
       connection.addSigHandler(JobRemoved.class, new ForwardJobRemoved());
       manager.Subscribe();
     } catch (DBusException failure) {
@@ -153,16 +153,21 @@ public final class DbusSystemd implements Systemd, AutoCloseable {
       }
     } catch (InterruptedException interrupted) {
       Thread.currentThread().interrupt();
-      throw new SystemdException(Kind.OTHER, unit, "interrupted while waiting for the state of " + unit, interrupted);
+      throw new SystemdException(
+          Kind.OTHER, unit, "interrupted while waiting for the state of " + unit, interrupted);
     } finally {
       unregister(registration);
     }
   }
 
   /** Registers {@code wake} for {@code PropertiesChanged} of the unit object; it must not block. */
-  private AutoCloseable watchProperties(String unit, DBusPath unitPath, DBusSigHandler<PropertiesChanged> wake) {
+  private AutoCloseable watchProperties(
+      String unit, DBusPath unitPath, DBusSigHandler<PropertiesChanged> wake) {
     try {
-      DBusMatchRule rule = DBusMatchRuleBuilder.create().withType(PropertiesChanged.class).withPath(unitPath.getPath()).build();
+      DBusMatchRule rule = DBusMatchRuleBuilder.create()
+          .withType(PropertiesChanged.class)
+          .withPath(unitPath.getPath())
+          .build();
       return connection.addSigHandler(rule, wake);
     } catch (DBusException failure) {
       throw SystemdErrors.fromSetup("watch the state of", unit, failure);
@@ -196,7 +201,8 @@ public final class DbusSystemd implements Systemd, AutoCloseable {
     if (files.isEmpty()) {
       return;
     }
-    List<UnitFileChange> changes = call("disable", String.join(" ", files), () -> manager.DisableUnitFiles(files, false));
+    List<UnitFileChange> changes =
+        call("disable", String.join(" ", files), () -> manager.DisableUnitFiles(files, false));
     if (!changes.isEmpty()) {
       daemonReload();
     }
@@ -243,7 +249,11 @@ public final class DbusSystemd implements Systemd, AutoCloseable {
     } catch (SystemdException notLoaded) {
       rethrowUnlessUnloadedButKnown(notLoaded, unit);
       if (!all) {
-        throw new SystemdException(Kind.OTHER, unit, "systemd: kill " + unit + " failed: no main process to kill (the unit is not loaded)", notLoaded);
+        throw new SystemdException(
+            Kind.OTHER,
+            unit,
+            "systemd: kill " + unit + " failed: no main process to kill (the unit is not loaded)",
+            notLoaded);
       }
     }
   }
@@ -264,11 +274,13 @@ public final class DbusSystemd implements Systemd, AutoCloseable {
       }
       closed = true;
     }
-    jobs.failAll(new SystemdException(Kind.UNREACHABLE, "", "systemd adapter for " + address + " is closed"));
+    jobs.failAll(new SystemdException(
+        Kind.UNREACHABLE, "", "systemd adapter for " + address + " is closed"));
     closeQuietly();
   }
 
-  private JobResult runJob(String action, String unit, Duration timeout, BiFunction<String, String, DBusPath> enqueue) {
+  private JobResult runJob(
+      String action, String unit, Duration timeout, BiFunction<String, String, DBusPath> enqueue) {
     UnitNames.requireUnitName(unit);
     Deadline deadline = Deadline.after(timeout);
     DBusPath job = call(action, unit, () -> enqueue.apply(unit, MODE_REPLACE));
@@ -277,18 +289,26 @@ public final class DbusSystemd implements Systemd, AutoCloseable {
       result = jobs.await(job.getPath(), deadline);
     } catch (InterruptedException interrupted) {
       Thread.currentThread().interrupt();
-      throw new SystemdException(Kind.OTHER, unit, "interrupted while waiting for the " + action + " job of " + unit, interrupted);
+      throw new SystemdException(
+          Kind.OTHER,
+          unit,
+          "interrupted while waiting for the " + action + " job of " + unit,
+          interrupted);
     } catch (SystemdException broken) {
-      throw new SystemdException(broken.kind(), unit, action + " " + unit + ": " + broken.getMessage(), broken);
+      throw new SystemdException(
+          broken.kind(), unit, action + " " + unit + ": " + broken.getMessage(), broken);
     }
-    return result.map(systemdResult -> toJobResult(unit, systemdResult)).orElse(JobResult.WAIT_TIMEOUT);
+    return result
+        .map(systemdResult -> toJobResult(unit, systemdResult))
+        .orElse(JobResult.WAIT_TIMEOUT);
   }
 
   private static JobResult toJobResult(String unit, String systemdResult) {
     try {
       return JobResult.fromSystemd(systemdResult);
     } catch (IllegalArgumentException unknown) {
-      // systemd also reports "invalid", "assert", "unsupported", "collected", "once": none succeeded.
+      // systemd also reports "invalid", "assert", "unsupported", "collected", "once": none
+      // succeeded.
       LOG.debug("job for {} ended with result {}, reported as failed", unit, systemdResult);
       return JobResult.FAILED;
     }
@@ -331,7 +351,11 @@ public final class DbusSystemd implements Systemd, AutoCloseable {
   private final class FailWaitersOnDisconnect implements IDisconnectCallback {
     @Override
     public void disconnectOnError(IOException cause) {
-      jobs.failAll(new SystemdException(Kind.UNREACHABLE, "", "D-Bus connection to " + address + " broke: " + cause.getMessage(), cause));
+      jobs.failAll(new SystemdException(
+          Kind.UNREACHABLE,
+          "",
+          "D-Bus connection to " + address + " broke: " + cause.getMessage(),
+          cause));
     }
 
     @Override

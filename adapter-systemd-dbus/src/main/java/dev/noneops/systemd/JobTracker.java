@@ -25,15 +25,14 @@ final class JobTracker {
 
   private final Object lock = new Object();
   private final Map<String, CompletableFuture<String>> awaited = new HashMap<>();
-  private final LinkedHashMap<String, String> unclaimed =
-      new LinkedHashMap<>() {
-        private static final long serialVersionUID = 1L;
+  private final LinkedHashMap<String, String> unclaimed = new LinkedHashMap<>() {
+    private static final long serialVersionUID = 1L;
 
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
-          return size() > UNCLAIMED_CAPACITY;
-        }
-      };
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+      return size() > UNCLAIMED_CAPACITY;
+    }
+  };
   private RuntimeException failure;
 
   /** Records that the job at {@code jobPath} ended with systemd's {@code result} string. */

@@ -15,11 +15,10 @@ import java.util.Optional;
  */
 final class MachineIdLocator {
   static final String ENVIRONMENT_VARIABLE = "DBUS_MACHINE_ID_LOCATION";
-  static final List<Path> DEFAULT_FILES =
-      List.of(
-          Path.of("/var/lib/dbus/machine-id"),
-          Path.of("/usr/local/var/lib/dbus/machine-id"),
-          Path.of("/etc/machine-id"));
+  static final List<Path> DEFAULT_FILES = List.of(
+      Path.of("/var/lib/dbus/machine-id"),
+      Path.of("/usr/local/var/lib/dbus/machine-id"),
+      Path.of("/etc/machine-id"));
 
   private final Map<String, String> environment;
   private final List<Path> defaultFiles;

@@ -9,9 +9,8 @@ import java.util.regex.Pattern;
  */
 final class UnitNames {
   private static final int MAX_LENGTH = 255;
-  private static final Pattern UNIT_NAME =
-      Pattern.compile(
-          "[A-Za-z0-9:_.\\\\@-]+\\.(service|socket|target|device|mount|automount|swap|timer|path|slice|scope)");
+  private static final Pattern UNIT_NAME = Pattern.compile(
+      "[A-Za-z0-9:_.\\\\@-]+\\.(service|socket|target|device|mount|automount|swap|timer|path|slice|scope)");
 
   private UnitNames() {}
 
@@ -36,7 +35,8 @@ final class UnitNames {
       String fileName = file.substring(file.lastIndexOf('/') + 1);
       if (fileName.isEmpty() || !UNIT_NAME.matcher(fileName).matches()) {
         throw new IllegalArgumentException(
-            "not a unit file path (expected e.g. /etc/systemd/system/kubelet.service): '" + file + "'");
+            "not a unit file path (expected e.g. /etc/systemd/system/kubelet.service): '" + file
+                + "'");
       }
       return file;
     }

@@ -31,7 +31,8 @@ final class UnitStateReader {
     Properties properties = propertiesOf(unit, unitPath);
     try {
       LoadState load = LoadState.fromSystemd(properties.<String>Get(UNIT_INTERFACE, "LoadState"));
-      ActiveState active = ActiveState.fromSystemd(properties.<String>Get(UNIT_INTERFACE, "ActiveState"));
+      ActiveState active =
+          ActiveState.fromSystemd(properties.<String>Get(UNIT_INTERFACE, "ActiveState"));
       String sub = properties.Get(UNIT_INTERFACE, "SubState");
       String fragmentPath = properties.Get(UNIT_INTERFACE, "FragmentPath");
       long mainPid = 0;
@@ -55,7 +56,8 @@ final class UnitStateReader {
 
   private Properties propertiesOf(String unit, DBusPath unitPath) {
     try {
-      return connection.getRemoteObject(SystemdManager.BUS_NAME, unitPath.getPath(), Properties.class);
+      return connection.getRemoteObject(
+          SystemdManager.BUS_NAME, unitPath.getPath(), Properties.class);
     } catch (DBusException failure) {
       throw SystemdErrors.fromSetup("read properties of", unit, failure);
     }

@@ -27,15 +27,19 @@ class DbusSystemdTest {
   private static final Duration GENEROUS = Duration.ofSeconds(10);
   private static final String FORBIDDEN = "forbidden.service";
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
+
   private PrivateDbusDaemon bus;
   private FakeSystemd systemd;
   private DbusSystemd adapter;
 
   @BeforeEach
   void startBus() throws Exception {
-    bus = PrivateDbusDaemon.start(dir, List.of(
-        "<deny send_destination=\"org.freedesktop.systemd1\" send_path=\"" + FakeSystemd.unitPath(FORBIDDEN) + "\"/>"));
+    bus = PrivateDbusDaemon.start(
+        dir,
+        List.of("<deny send_destination=\"org.freedesktop.systemd1\" send_path=\""
+            + FakeSystemd.unitPath(FORBIDDEN) + "\"/>"));
     systemd = FakeSystemd.exportOn(bus.address());
     systemd.addService("kubelet.service");
     systemd.addService(FORBIDDEN);
@@ -124,22 +128,25 @@ class DbusSystemdTest {
       adapter.stop("kubelet.service", GENEROUS);
       adapter.restart("kubelet.service", GENEROUS);
 
-      assertThat(systemd.calls()).contains("StopUnit kubelet.service replace", "RestartUnit kubelet.service replace");
+      assertThat(systemd.calls())
+          .contains("StopUnit kubelet.service replace", "RestartUnit kubelet.service replace");
     }
 
     @Test
     void aWaitingJobFailsAsUnreachableWhenTheBusGoesAway() throws Exception {
       systemd.scriptJobs("done", Emission.NEVER);
-      CompletableFuture<JobResult> waiting =
-          CompletableFuture.supplyAsync(() -> adapter.start("kubelet.service", Duration.ofSeconds(30)));
+      CompletableFuture<JobResult> waiting = CompletableFuture.supplyAsync(
+          () -> adapter.start("kubelet.service", Duration.ofSeconds(30)));
       Thread.sleep(300);
 
       bus.kill();
 
-      assertThat(waiting).failsWithin(Duration.ofSeconds(10))
+      assertThat(waiting)
+          .failsWithin(Duration.ofSeconds(10))
           .withThrowableOfType(java.util.concurrent.ExecutionException.class)
           .havingCause()
-          .isInstanceOfSatisfying(SystemdException.class, e -> assertThat(e.kind()).isEqualTo(Kind.UNREACHABLE));
+          .isInstanceOfSatisfying(
+              SystemdException.class, e -> assertThat(e.kind()).isEqualTo(Kind.UNREACHABLE));
     }
   }
 
@@ -151,9 +158,15 @@ class DbusSystemdTest {
 
       UnitStatus status = adapter.status("kubelet.service");
 
-      assertThat(status).isEqualTo(new UnitStatus(
-          "kubelet.service", LoadState.LOADED, ActiveState.ACTIVE, "running", 4242,
-          "/etc/systemd/system/kubelet.service", "success"));
+      assertThat(status)
+          .isEqualTo(new UnitStatus(
+              "kubelet.service",
+              LoadState.LOADED,
+              ActiveState.ACTIVE,
+              "running",
+              4242,
+              "/etc/systemd/system/kubelet.service",
+              "success"));
     }
 
     @Test
@@ -170,23 +183,28 @@ class DbusSystemdTest {
       systemd.changeStateLater("kubelet.service", "active", "running", 100);
 
       long started = System.nanoTime();
-      UnitStatus status = adapter.awaitState("kubelet.service", Set.of(ActiveState.ACTIVE), GENEROUS);
+      UnitStatus status =
+          adapter.awaitState("kubelet.service", Set.of(ActiveState.ACTIVE), GENEROUS);
       long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
 
       assertThat(status.active()).isEqualTo(ActiveState.ACTIVE);
-      assertThat(elapsedMillis).as("woken by the signal, before the 1 s re-check").isLessThan(900L);
+      assertThat(elapsedMillis)
+          .as("woken by the signal, before the 1 s re-check")
+          .isLessThan(900L);
     }
 
     @Test
     void awaitStateReturnsAtOnceWhenTheUnitIsAlreadyThere() {
-      UnitStatus status = adapter.awaitState("kubelet.service", Set.of(ActiveState.INACTIVE, ActiveState.FAILED), GENEROUS);
+      UnitStatus status = adapter.awaitState(
+          "kubelet.service", Set.of(ActiveState.INACTIVE, ActiveState.FAILED), GENEROUS);
 
       assertThat(status.active()).isEqualTo(ActiveState.INACTIVE);
     }
 
     @Test
     void awaitStateReturnsTheLastStateSeenAtTheDeadline() {
-      UnitStatus status = adapter.awaitState("kubelet.service", Set.of(ActiveState.ACTIVE), Duration.ofMillis(300));
+      UnitStatus status =
+          adapter.awaitState("kubelet.service", Set.of(ActiveState.ACTIVE), Duration.ofMillis(300));
 
       assertThat(status.active()).isEqualTo(ActiveState.INACTIVE);
     }
@@ -196,11 +214,14 @@ class DbusSystemdTest {
       systemd.changeStateSilentlyLater("kubelet.service", "failed", "failed", 200);
 
       long started = System.nanoTime();
-      UnitStatus status = adapter.awaitState("kubelet.service", Set.of(ActiveState.FAILED), Duration.ofMillis(600));
+      UnitStatus status =
+          adapter.awaitState("kubelet.service", Set.of(ActiveState.FAILED), Duration.ofMillis(600));
       long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
 
       assertThat(status.active()).isEqualTo(ActiveState.FAILED);
-      assertThat(elapsedMillis).as("seen by the final re-read at the deadline").isGreaterThanOrEqualTo(550L);
+      assertThat(elapsedMillis)
+          .as("seen by the final re-read at the deadline")
+          .isGreaterThanOrEqualTo(550L);
     }
   }
 
@@ -210,7 +231,8 @@ class DbusSystemdTest {
     void enableCallsEnableUnitFilesThenReloads() {
       adapter.enable(List.of("kubelet.service"));
 
-      assertThat(systemd.calls()).endsWith("EnableUnitFiles [kubelet.service] false false", "Reload");
+      assertThat(systemd.calls())
+          .endsWith("EnableUnitFiles [kubelet.service] false false", "Reload");
     }
 
     @Test
@@ -219,8 +241,11 @@ class DbusSystemdTest {
 
       adapter.enable(List.of("kubelet.service"));
 
-      assertThat(systemd.calls()).endsWith("EnableUnitFiles [kubelet.service] false false", "Reload",
-          "EnableUnitFiles [kubelet.service] false false");
+      assertThat(systemd.calls())
+          .endsWith(
+              "EnableUnitFiles [kubelet.service] false false",
+              "Reload",
+              "EnableUnitFiles [kubelet.service] false false");
     }
 
     @Test
@@ -229,8 +254,10 @@ class DbusSystemdTest {
 
       adapter.disable(List.of("kubelet.service", "/etc/systemd/system/forbidden.service"));
 
-      assertThat(systemd.calls()).endsWith(
-          "DisableUnitFiles [kubelet.service, /etc/systemd/system/forbidden.service] false", "Reload");
+      assertThat(systemd.calls())
+          .endsWith(
+              "DisableUnitFiles [kubelet.service, /etc/systemd/system/forbidden.service] false",
+              "Reload");
     }
 
     @Test
@@ -260,7 +287,8 @@ class DbusSystemdTest {
 
       adapter.resetFailed("other.service");
 
-      assertThat(systemd.calls()).contains("ResetFailedUnit other.service", "LoadUnit other.service");
+      assertThat(systemd.calls())
+          .contains("ResetFailedUnit other.service", "LoadUnit other.service");
     }
 
     @Test
@@ -279,9 +307,11 @@ class DbusSystemdTest {
     @Test
     void resetFailedAndKillOfAUnitWithoutUnitFileAreNoSuchUnit() {
       assertThatThrownBy(() -> adapter.resetFailed("nothing-here.service"))
-          .isInstanceOfSatisfying(SystemdException.class, e -> assertThat(e.kind()).isEqualTo(Kind.NO_SUCH_UNIT));
+          .isInstanceOfSatisfying(
+              SystemdException.class, e -> assertThat(e.kind()).isEqualTo(Kind.NO_SUCH_UNIT));
       assertThatThrownBy(() -> adapter.kill("nothing-here.service", true, 15))
-          .isInstanceOfSatisfying(SystemdException.class, e -> assertThat(e.kind()).isEqualTo(Kind.NO_SUCH_UNIT));
+          .isInstanceOfSatisfying(
+              SystemdException.class, e -> assertThat(e.kind()).isEqualTo(Kind.NO_SUCH_UNIT));
     }
 
     @Test
@@ -290,7 +320,8 @@ class DbusSystemdTest {
       adapter.kill("kubelet.service", true, 9);
       adapter.kill("kubelet.service", false, 15);
 
-      assertThat(systemd.calls()).endsWith("KillUnit kubelet.service all 9", "KillUnit kubelet.service main 15");
+      assertThat(systemd.calls())
+          .endsWith("KillUnit kubelet.service all 9", "KillUnit kubelet.service main 15");
     }
   }
 
@@ -309,9 +340,11 @@ class DbusSystemdTest {
     @Test
     void killingOrEnablingAnUnknownUnitIsNoSuchUnit() {
       assertThatThrownBy(() -> adapter.kill("nothing-here.service", true, 15))
-          .isInstanceOfSatisfying(SystemdException.class, e -> assertThat(e.kind()).isEqualTo(Kind.NO_SUCH_UNIT));
+          .isInstanceOfSatisfying(
+              SystemdException.class, e -> assertThat(e.kind()).isEqualTo(Kind.NO_SUCH_UNIT));
       assertThatThrownBy(() -> adapter.enable(List.of("nothing-here.service")))
-          .isInstanceOfSatisfying(SystemdException.class, e -> assertThat(e.kind()).isEqualTo(Kind.NO_SUCH_UNIT));
+          .isInstanceOfSatisfying(
+              SystemdException.class, e -> assertThat(e.kind()).isEqualTo(Kind.NO_SUCH_UNIT));
     }
 
     @Test
@@ -326,8 +359,10 @@ class DbusSystemdTest {
     @Test
     void aManagerMethodTheBusPolicyRefusesIsAccessDenied() throws Exception {
       Path strictDir = java.nio.file.Files.createDirectory(dir.resolve("strict"));
-      try (PrivateDbusDaemon strictBus = PrivateDbusDaemon.start(strictDir, List.of(
-              "<deny send_destination=\"org.freedesktop.systemd1\" send_interface=\"org.freedesktop.systemd1.Manager\" send_member=\"KillUnit\"/>"));
+      try (PrivateDbusDaemon strictBus = PrivateDbusDaemon.start(
+              strictDir,
+              List.of(
+                  "<deny send_destination=\"org.freedesktop.systemd1\" send_interface=\"org.freedesktop.systemd1.Manager\" send_member=\"KillUnit\"/>"));
           FakeSystemd strictSystemd = FakeSystemd.exportOn(strictBus.address());
           DbusSystemd strictAdapter = DbusSystemd.connect(strictBus.address())) {
         strictSystemd.addService("kubelet.service");
@@ -346,13 +381,16 @@ class DbusSystemdTest {
       int callsBefore = systemd.calls().size();
 
       assertThatThrownBy(() -> adapter.start("kubelet", GENEROUS))
-          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'kubelet'");
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("'kubelet'");
       assertThatThrownBy(() -> adapter.status("../etc/passwd.service"))
           .isInstanceOf(IllegalArgumentException.class);
       assertThatThrownBy(() -> adapter.kill("kubelet.service", true, 0))
-          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0");
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("0");
       assertThatThrownBy(() -> adapter.start("kubelet.service", Duration.ofSeconds(-1)))
-          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("negative");
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("negative");
       assertThat(systemd.calls()).hasSize(callsBefore);
     }
 
@@ -362,7 +400,8 @@ class DbusSystemdTest {
       adapter.close();
 
       assertThatThrownBy(() -> adapter.status("kubelet.service"))
-          .isInstanceOfSatisfying(SystemdException.class, e -> assertThat(e.kind()).isEqualTo(Kind.UNREACHABLE));
+          .isInstanceOfSatisfying(
+              SystemdException.class, e -> assertThat(e.kind()).isEqualTo(Kind.UNREACHABLE));
     }
   }
 
@@ -374,7 +413,8 @@ class DbusSystemdTest {
       systemd = null;
 
       assertThatThrownBy(() -> DbusSystemd.connect(bus.address()))
-          .isInstanceOfSatisfying(SystemdException.class, e -> assertThat(e.kind()).isEqualTo(Kind.UNREACHABLE));
+          .isInstanceOfSatisfying(
+              SystemdException.class, e -> assertThat(e.kind()).isEqualTo(Kind.UNREACHABLE));
     }
 
     @Test
@@ -391,20 +431,24 @@ class DbusSystemdTest {
     @Test
     void aMissingMachineIdIsReportedWithHowToFixIt() {
       MachineIdLocator none = new MachineIdLocator(
-          java.util.Map.of(MachineIdLocator.ENVIRONMENT_VARIABLE, dir.resolve("absent-machine-id").toString()),
+          java.util.Map.of(
+              MachineIdLocator.ENVIRONMENT_VARIABLE,
+              dir.resolve("absent-machine-id").toString()),
           List.of(dir.resolve("also-absent")));
 
       assertThatThrownBy(() -> DbusSystemd.connect(bus.address(), none))
           .isInstanceOfSatisfying(SystemdException.class, e -> {
             assertThat(e.kind()).isEqualTo(Kind.UNREACHABLE);
-            assertThat(e.getMessage()).contains("machine id", "DBUS_MACHINE_ID_LOCATION", "absent-machine-id");
+            assertThat(e.getMessage())
+                .contains("machine id", "DBUS_MACHINE_ID_LOCATION", "absent-machine-id");
           });
     }
 
     @Test
     void onlyUnixPathAddressesAreAccepted() {
       assertThatThrownBy(() -> DbusSystemd.connect("unix:abstract=/tmp/dbus-xyz"))
-          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unix:abstract=/tmp/dbus-xyz");
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("unix:abstract=/tmp/dbus-xyz");
       assertThatThrownBy(() -> DbusSystemd.connect("tcp:host=localhost,port=1"))
           .isInstanceOf(IllegalArgumentException.class);
     }

@@ -54,7 +54,8 @@ final class FakeSystemd implements AutoCloseable {
   }
 
   static FakeSystemd exportOn(String address) throws DBusException {
-    return new FakeSystemd(DBusConnectionBuilder.forAddress(address).withShared(false).build());
+    return new FakeSystemd(
+        DBusConnectionBuilder.forAddress(address).withShared(false).build());
   }
 
   /** Adds a loaded, inactive service with a unit file. */
@@ -87,16 +88,20 @@ final class FakeSystemd implements AutoCloseable {
 
   /** Changes a unit's {@code ActiveState} after {@code delayMillis} and emits {@code PropertiesChanged}. */
   void changeStateLater(String name, String active, String sub, long delayMillis) {
-    emitter.schedule(() -> changeState(units.get(name), active, sub), delayMillis, TimeUnit.MILLISECONDS);
+    emitter.schedule(
+        () -> changeState(units.get(name), active, sub), delayMillis, TimeUnit.MILLISECONDS);
   }
 
   /** Changes a unit's {@code ActiveState} after {@code delayMillis} without telling anyone (no signal). */
   void changeStateSilentlyLater(String name, String active, String sub, long delayMillis) {
-    emitter.schedule(() -> {
-      FakeUnit unit = units.get(name);
-      unit.active = active;
-      unit.sub = sub;
-    }, delayMillis, TimeUnit.MILLISECONDS);
+    emitter.schedule(
+        () -> {
+          FakeUnit unit = units.get(name);
+          unit.active = active;
+          unit.sub = sub;
+        },
+        delayMillis,
+        TimeUnit.MILLISECONDS);
   }
 
   @Override
@@ -109,12 +114,11 @@ final class FakeSystemd implements AutoCloseable {
     unit.active = active;
     unit.sub = sub;
     try {
-      server.sendMessage(
-          new Properties.PropertiesChanged(
-              unit.path,
-              UnitStateReader.UNIT_INTERFACE,
-              Map.of("ActiveState", new Variant<>(active), "SubState", new Variant<>(sub)),
-              List.of()));
+      server.sendMessage(new Properties.PropertiesChanged(
+          unit.path,
+          UnitStateReader.UNIT_INTERFACE,
+          Map.of("ActiveState", new Variant<>(active), "SubState", new Variant<>(sub)),
+          List.of()));
     } catch (DBusException e) {
       throw new IllegalStateException(e);
     }
@@ -122,7 +126,8 @@ final class FakeSystemd implements AutoCloseable {
 
   private void sendJobRemoved(long id, String jobPath, String unit, String result) {
     try {
-      server.sendMessage(new SystemdManager.JobRemoved(SystemdManager.OBJECT_PATH, new UInt32(id), new DBusPath(jobPath), unit, result));
+      server.sendMessage(new SystemdManager.JobRemoved(
+          SystemdManager.OBJECT_PATH, new UInt32(id), new DBusPath(jobPath), unit, result));
     } catch (DBusException e) {
       throw new IllegalStateException(e);
     }
@@ -184,7 +189,8 @@ final class FakeSystemd implements AutoCloseable {
       return enqueue(knownUnit(name, "Unit %s not found."), "active", "running", 4343);
     }
 
-    private DBusPath enqueue(FakeUnit unit, String activeWhenDone, String subWhenDone, long pidWhenDone) {
+    private DBusPath enqueue(
+        FakeUnit unit, String activeWhenDone, String subWhenDone, long pidWhenDone) {
       long id = jobIds.incrementAndGet();
       String jobPath = "/org/freedesktop/systemd1/job/" + id;
       String result = nextJobResult;
@@ -261,7 +267,8 @@ final class FakeSystemd implements AutoCloseable {
     private final Set<String> enabled = ConcurrentHashMap.newKeySet();
 
     @Override
-    public EnableUnitFilesResult<Boolean, List<UnitFileChange>> EnableUnitFiles(List<String> files, boolean runtime, boolean force) {
+    public EnableUnitFilesResult<Boolean, List<UnitFileChange>> EnableUnitFiles(
+        List<String> files, boolean runtime, boolean force) {
       calls.add("EnableUnitFiles " + files + " " + runtime + " " + force);
       List<UnitFileChange> changes = new ArrayList<>();
       for (String file : files) {
@@ -270,7 +277,10 @@ final class FakeSystemd implements AutoCloseable {
         if (!enabled.add(name)) {
           continue;
         }
-        changes.add(new UnitFileChange("symlink", "/etc/systemd/system/multi-user.target.wants/" + name, "/etc/systemd/system/" + name));
+        changes.add(new UnitFileChange(
+            "symlink",
+            "/etc/systemd/system/multi-user.target.wants/" + name,
+            "/etc/systemd/system/" + name));
       }
       return new EnableUnitFilesResult<>(true, changes);
     }
@@ -284,7 +294,8 @@ final class FakeSystemd implements AutoCloseable {
         if (!enabled.remove(name)) {
           continue;
         }
-        changes.add(new UnitFileChange("unlink", "/etc/systemd/system/multi-user.target.wants/" + name, ""));
+        changes.add(new UnitFileChange(
+            "unlink", "/etc/systemd/system/multi-user.target.wants/" + name, ""));
       }
       return changes;
     }
@@ -332,7 +343,8 @@ final class FakeSystemd implements AutoCloseable {
         case UnitStateReader.UNIT_INTERFACE + ".FragmentPath" -> fragmentPath;
         case UnitStateReader.SERVICE_INTERFACE + ".MainPID" -> new UInt32(mainPid);
         case UnitStateReader.SERVICE_INTERFACE + ".Result" -> result;
-        default -> throw new UnknownProperty("no property " + propertyName + " on " + interfaceName);
+        default ->
+          throw new UnknownProperty("no property " + propertyName + " on " + interfaceName);
       };
       return (A) value;
     }

@@ -51,7 +51,8 @@ class JobTrackerTest {
     Optional<String> result = tracker.await(JOB, Deadline.after(Duration.ofMillis(200)));
 
     assertThat(result).isEmpty();
-    assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).isGreaterThanOrEqualTo(190L);
+    assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started))
+        .isGreaterThanOrEqualTo(190L);
   }
 
   @Test
@@ -77,8 +78,11 @@ class JobTrackerTest {
 
     tracker.failAll(broken);
 
-    assertThat(waiting).failsWithin(Duration.ofSeconds(5))
-        .withThrowableOfType(java.util.concurrent.ExecutionException.class).withCause(broken);
-    assertThatThrownBy(() -> tracker.await(JOB, Deadline.after(Duration.ofSeconds(1)))).isSameAs(broken);
+    assertThat(waiting)
+        .failsWithin(Duration.ofSeconds(5))
+        .withThrowableOfType(java.util.concurrent.ExecutionException.class)
+        .withCause(broken);
+    assertThatThrownBy(() -> tracker.await(JOB, Deadline.after(Duration.ofSeconds(1))))
+        .isSameAs(broken);
   }
 }

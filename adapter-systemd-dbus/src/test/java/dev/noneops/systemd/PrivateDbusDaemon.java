@@ -28,15 +28,16 @@ final class PrivateDbusDaemon implements AutoCloseable {
   }
 
   /** Starts a daemon in {@code dir}; skips the test when Debian's dbus-daemon is not installed. */
-  static PrivateDbusDaemon start(Path dir, List<String> denyRules) throws IOException, InterruptedException {
-    Assumptions.assumeTrue(Files.isExecutable(DBUS_DAEMON), "needs Debian's dbus-daemon (package dbus-daemon) at " + DBUS_DAEMON);
+  static PrivateDbusDaemon start(Path dir, List<String> denyRules)
+      throws IOException, InterruptedException {
+    Assumptions.assumeTrue(
+        Files.isExecutable(DBUS_DAEMON),
+        "needs Debian's dbus-daemon (package dbus-daemon) at " + DBUS_DAEMON);
     Path socket = dir.resolve("system_bus_socket");
     Path config = dir.resolve("bus.conf");
     StringBuilder denies = new StringBuilder();
     denyRules.forEach(rule -> denies.append("    ").append(rule).append('\n'));
-    Files.writeString(
-        config,
-        """
+    Files.writeString(config, """
         <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
          "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
         <busconfig>
@@ -52,11 +53,17 @@ final class PrivateDbusDaemon implements AutoCloseable {
         %s  </policy>
         </busconfig>
         """.formatted(socket, denies));
-    Process process =
-        new ProcessBuilder(DBUS_DAEMON.toString(), "--config-file=" + config, "--nofork", "--nopidfile", "--nosyslog", "--print-address=1")
-            .redirectError(ProcessBuilder.Redirect.INHERIT)
-            .start();
-    BufferedReader stdout = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    Process process = new ProcessBuilder(
+            DBUS_DAEMON.toString(),
+            "--config-file=" + config,
+            "--nofork",
+            "--nopidfile",
+            "--nosyslog",
+            "--print-address=1")
+        .redirectError(ProcessBuilder.Redirect.INHERIT)
+        .start();
+    BufferedReader stdout =
+        new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
     CompletableFuture<String> firstLine = CompletableFuture.supplyAsync(() -> {
       try {
         return stdout.readLine();

@@ -16,17 +16,23 @@ import picocli.CommandLine.Spec;
  * prune and a teardown. As root it runs on a sandboxed real systemd with artifacts served
  * locally; otherwise (or with {@code --simulated}) on the simulated host, and says so.
  */
-@Command(name = "noneops demo", mixinStandardHelpOptions = true, versionProvider = BuildVersionProvider.class,
-    usageHelpAutoWidth = true, description = {
-    "Tell the node's whole lifecycle on this machine with no real node: as root on a sandboxed",
-    "real systemd with locally served artifacts (real containerd from Debian's package), else on",
-    "the simulated host. Prints each step, its outcome and duration, and a summary table; leaves",
-    "the host as it was. Run it as 'bin/noneops demo' from the repository."})
+@Command(
+    name = "noneops demo",
+    mixinStandardHelpOptions = true,
+    versionProvider = BuildVersionProvider.class,
+    usageHelpAutoWidth = true,
+    description = {
+      "Tell the node's whole lifecycle on this machine with no real node: as root on a sandboxed",
+      "real systemd with locally served artifacts (real containerd from Debian's package), else on",
+      "the simulated host. Prints each step, its outcome and duration, and a summary table; leaves",
+      "the host as it was. Run it as 'bin/noneops demo' from the repository."
+    })
 final class DemoCommand implements Callable<Integer> {
   @Option(names = "--simulated", description = "Use the simulated host even when running as root.")
   boolean simulated;
 
-  @Spec CommandSpec spec;
+  @Spec
+  CommandSpec spec;
 
   private final DemoRunner runner;
   private final BooleanSupplier root;

@@ -41,7 +41,9 @@ final class DemoStory {
       ok = true;
     } catch (Exception | AssertionError e) {
       ok = false;
-      outcome = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
+      outcome = e.getMessage() == null
+          ? e.getClass().getSimpleName()
+          : e.getMessage().lines().findFirst().orElse("");
     }
     Duration took = Duration.ofNanos(System.nanoTime() - start);
     results.add(new Result(number, name, ok, outcome, took));
@@ -56,24 +58,44 @@ final class DemoStory {
 
   /** The summary table: step, outcome, duration. */
   void summary(String title) {
-    int nameWidth = Math.max(4, results.stream().mapToInt(r -> r.name().length()).max().orElse(4));
-    int outcomeWidth = Math.min(70, Math.max(7, results.stream().mapToInt(r -> r.outcome().length()).max().orElse(7)));
+    int nameWidth =
+        Math.max(4, results.stream().mapToInt(r -> r.name().length()).max().orElse(4));
+    int outcomeWidth = Math.min(
+        70,
+        Math.max(7, results.stream().mapToInt(r -> r.outcome().length()).max().orElse(7)));
     String rule = "-".repeat(6 + nameWidth + 3 + 6 + 3 + outcomeWidth + 3 + 9);
     out.println();
     out.println(title);
     out.println(rule);
-    out.printf("%-4s  %-" + nameWidth + "s   %-6s   %-" + outcomeWidth + "s   %9s%n", "#", "step", "result", "outcome", "duration");
+    out.printf(
+        "%-4s  %-" + nameWidth + "s   %-6s   %-" + outcomeWidth + "s   %9s%n",
+        "#",
+        "step",
+        "result",
+        "outcome",
+        "duration");
     out.println(rule);
     Duration total = Duration.ZERO;
     for (Result r : results) {
-      String outcome = r.outcome().length() > outcomeWidth ? r.outcome().substring(0, outcomeWidth - 3) + "..." : r.outcome();
-      out.printf("%-4d  %-" + nameWidth + "s   %-6s   %-" + outcomeWidth + "s   %9s%n", r.number(), r.name(), r.ok() ? "ok" : "FAILED",
-          outcome, seconds(r.duration()));
+      String outcome = r.outcome().length() > outcomeWidth
+          ? r.outcome().substring(0, outcomeWidth - 3) + "..."
+          : r.outcome();
+      out.printf(
+          "%-4d  %-" + nameWidth + "s   %-6s   %-" + outcomeWidth + "s   %9s%n",
+          r.number(),
+          r.name(),
+          r.ok() ? "ok" : "FAILED",
+          outcome,
+          seconds(r.duration()));
       total = total.plus(r.duration());
     }
     out.println(rule);
-    out.printf("%s: %d steps, %d failed, %s in all%n", allOk() ? "SUCCESS" : "FAILURE", results.size(),
-        results.stream().filter(r -> !r.ok()).count(), seconds(total));
+    out.printf(
+        "%s: %d steps, %d failed, %s in all%n",
+        allOk() ? "SUCCESS" : "FAILURE",
+        results.size(),
+        results.stream().filter(r -> !r.ok()).count(),
+        seconds(total));
     out.flush();
   }
 

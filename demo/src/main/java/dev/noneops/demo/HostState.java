@@ -21,7 +21,9 @@ import java.util.concurrent.TimeUnit;
  */
 record HostState(Set<String> links, Map<String, String> sysctls, Set<String> modules) {
   static final List<String> SYSCTLS = List.of(
-      "net/ipv4/ip_forward", "net/bridge/bridge-nf-call-iptables", "net/bridge/bridge-nf-call-ip6tables");
+      "net/ipv4/ip_forward",
+      "net/bridge/bridge-nf-call-iptables",
+      "net/bridge/bridge-nf-call-ip6tables");
   static final List<String> MODULES_THE_NODE_LOADS = List.of("br_netfilter", "overlay");
 
   static HostState read() throws IOException {
@@ -66,7 +68,8 @@ record HostState(Set<String> links, Map<String, String> sysctls, Set<String> mod
     }
     for (Map.Entry<String, String> e : before.sysctls().entrySet()) {
       Path p = Path.of("/proc/sys").resolve(e.getKey());
-      if (Files.exists(p) && !Files.readString(p, StandardCharsets.UTF_8).strip().equals(e.getValue())) {
+      if (Files.exists(p)
+          && !Files.readString(p, StandardCharsets.UTF_8).strip().equals(e.getValue())) {
         Files.writeString(p, e.getValue() + "\n", StandardCharsets.UTF_8);
         done.add(e.getKey().replace('/', '.') + "=" + e.getValue());
       }
@@ -81,19 +84,30 @@ record HostState(Set<String> links, Map<String, String> sysctls, Set<String> mod
       }
     }
     HostState after = read();
-    boolean same = after.links().equals(before.links()) && after.sysctls().equals(before.sysctls())
-        && before.modules().containsAll(after.modules().stream().filter(MODULES_THE_NODE_LOADS::contains).toList());
+    boolean same = after.links().equals(before.links())
+        && after.sysctls().equals(before.sysctls())
+        && before
+            .modules()
+            .containsAll(after.modules().stream()
+                .filter(MODULES_THE_NODE_LOADS::contains)
+                .toList());
     done.forEach(d -> log.println("  restored: " + d));
     log.flush();
     if (!failed.isEmpty() || !same) {
-      throw new IllegalStateException("could not put back " + String.join(", ", failed) + (same ? "" : " (host state differs: " + after + ")"));
+      throw new IllegalStateException("could not put back " + String.join(", ", failed)
+          + (same ? "" : " (host state differs: " + after + ")"));
     }
-    return done.isEmpty() ? "links, network sysctls and kernel modules as before; nothing to put back"
-        : "links, network sysctls and kernel modules as before after putting back: " + String.join(", ", done);
+    return done.isEmpty()
+        ? "links, network sysctls and kernel modules as before; nothing to put back"
+        : "links, network sysctls and kernel modules as before after putting back: "
+            + String.join(", ", done);
   }
 
   static int run(String... command) throws IOException, InterruptedException {
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    Process p = new ProcessBuilder(command)
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        .start();
     if (!p.waitFor(30, TimeUnit.SECONDS)) {
       p.destroyForcibly();
       return -1;

@@ -5,8 +5,8 @@ import dev.noneops.testkit.SimulatedHost;
 import dev.noneops.testkit.artifacts.ArtifactRepository;
 import dev.noneops.testkit.artifacts.ArtifactServer;
 import dev.noneops.testkit.artifacts.ArtifactSet;
-import dev.noneops.testkit.artifacts.DebianRuntimes;
 import dev.noneops.testkit.artifacts.DebianPackages;
+import dev.noneops.testkit.artifacts.DebianRuntimes;
 import dev.noneops.testkit.artifacts.NodeArtifactBuilder;
 import dev.noneops.testkit.cli.CliOnSimulatedHost;
 import dev.noneops.testkit.cli.ConfigJson;
@@ -37,6 +37,7 @@ final class LifecycleDemo implements DemoRunner {
 
   /** containerd before and after the upgrade: two real Debian builds. */
   static final DebianRuntimes.ContainerdPair CONTAINERD = DebianRuntimes.containerd();
+
   static final ArtifactSet.Runtime CONTAINERD_OLD = CONTAINERD.older();
   static final ArtifactSet.Runtime CONTAINERD_NEW = CONTAINERD.newer();
   static final ArtifactSet.Runtime RUNC = DebianRuntimes.runc();
@@ -47,15 +48,20 @@ final class LifecycleDemo implements DemoRunner {
 
   @Override
   public ExitCode run(PrintWriter out, PrintWriter err, Options options) throws Exception {
-    Optional<String> cannotSandbox = options.root() ? SandboxRequirements.unmetReason() : Optional.of("not running as root");
+    Optional<String> cannotSandbox =
+        options.root() ? SandboxRequirements.unmetReason() : Optional.of("not running as root");
     if (options.simulated() || cannotSandbox.isPresent()) {
       String why = options.simulated() ? "--simulated was given" : cannotSandbox.get();
-      out.println("noneops demo: on the SIMULATED host (" + why + "): every port is the in-memory testkit host, with its");
-      out.println("durability model; a crash is a simulated power cut. As root, the same story runs on a sandboxed real systemd.");
+      out.println("noneops demo: on the SIMULATED host (" + why
+          + "): every port is the in-memory testkit host, with its");
+      out.println(
+          "durability model; a crash is a simulated power cut. As root, the same story runs on a sandboxed real systemd.");
       return simulated(out);
     }
-    out.println("noneops demo: on a REAL systemd booted in a sandbox (private PID/mount namespaces over an overlay of /),");
-    out.println("artifacts served from 127.0.0.1, containerd and runc from Debian's packages, the agent as separate JVMs.");
+    out.println(
+        "noneops demo: on a REAL systemd booted in a sandbox (private PID/mount namespaces over an overlay of /),");
+    out.println(
+        "artifacts served from 127.0.0.1, containerd and runc from Debian's packages, the agent as separate JVMs.");
     return new SandboxStory(out, err).tell();
   }
 
@@ -64,12 +70,20 @@ final class LifecycleDemo implements DemoRunner {
     CliOnSimulatedHost cli = new CliOnSimulatedHost(SimulatedHost.create());
     FileTreeSnapshot before = cli.host().snapshot();
     Path config = Path.of(CONFIG);
-    ConfigJson base = ConfigJson.of(K8S).withContainerd(CONTAINERD_OLD.version()).withRunc(RUNC.version());
+    ConfigJson base =
+        ConfigJson.of(K8S).withContainerd(CONTAINERD_OLD.version()).withRunc(RUNC.version());
     String[] versions = new String[4];
     boolean ok = story.step("publish artifacts (4 sets) in the simulated repository", () -> {
-      versions[1] = cli.configure(config, base.withContainerd(CONTAINERD_NEW.version()).json());
-      versions[2] = cli.configure(config, base.withContainerd(CONTAINERD_NEW.version()).withKubernetes(K8S_BROKEN).json());
-      versions[3] = cli.configure(config, base.withContainerd(CONTAINERD_NEW.version()).withKubernetes(K8S_NEXT).json());
+      versions[1] =
+          cli.configure(config, base.withContainerd(CONTAINERD_NEW.version()).json());
+      versions[2] = cli.configure(
+          config,
+          base.withContainerd(CONTAINERD_NEW.version())
+              .withKubernetes(K8S_BROKEN)
+              .json());
+      versions[3] = cli.configure(
+          config,
+          base.withContainerd(CONTAINERD_NEW.version()).withKubernetes(K8S_NEXT).json());
       versions[0] = cli.configure(config, base.json());
       cli.kubeletNeverReady(versions[2]);
       return "versions " + String.join(", ", versions);
@@ -81,25 +95,43 @@ final class LifecycleDemo implements DemoRunner {
     story.step("the host is left as it was", () -> {
       var files = cli.host().ports().files();
       files.removeDurably(config);
-      for (Path dir = config.getParent(); dir != null && !dir.toString().equals("/etc"); dir = dir.getParent()) {
+      for (Path dir = config.getParent();
+          dir != null && !dir.toString().equals("/etc");
+          dir = dir.getParent()) {
         if (files.exists(dir) && files.list(dir).isEmpty()) {
           files.removeDurably(dir);
         }
       }
       FileTreeSnapshot after = cli.host().snapshot();
       List<String> diff = after.diff(before);
-      // The simulated power cut rebooted the host, which empties the /run tmpfs as a real reboot does.
-      List<String> rebooted = diff.stream().filter(d -> d.substring(2).startsWith("/run/")).toList();
-      List<String> emptyDirs = diff.stream().filter(d -> d.startsWith("+ ") && d.contains(" directory ")).toList();
-      List<String> rest = diff.stream().filter(d -> !rebooted.contains(d) && !emptyDirs.contains(d)).toList();
+      // The simulated power cut rebooted the host, which empties the /run tmpfs as a real reboot
+      // does.
+      List<String> rebooted =
+          diff.stream().filter(d -> d.substring(2).startsWith("/run/")).toList();
+      List<String> emptyDirs = diff.stream()
+          .filter(d -> d.startsWith("+ ") && d.contains(" directory "))
+          .toList();
+      List<String> rest = diff.stream()
+          .filter(d -> !rebooted.contains(d) && !emptyDirs.contains(d))
+          .toList();
       if (!rest.isEmpty()) {
-        throw new IllegalStateException("the simulated file tree differs from before the demo: " + rest);
+        throw new IllegalStateException(
+            "the simulated file tree differs from before the demo: " + rest);
       }
-      return diff.isEmpty() ? "simulated file tree identical to before the demo"
+      return diff.isEmpty()
+          ? "simulated file tree identical to before the demo"
           : "simulated file tree identical to before the demo except "
-              + (emptyDirs.isEmpty() ? "" : "empty directories left: "
-                  + String.join(", ", emptyDirs.stream().map(d -> d.substring(2, d.indexOf(" directory"))).toList()))
-              + (rebooted.isEmpty() ? "" : (emptyDirs.isEmpty() ? "" : "; ") + "/run emptied by the simulated reboot");
+              + (emptyDirs.isEmpty()
+                  ? ""
+                  : "empty directories left: "
+                      + String.join(
+                          ", ",
+                          emptyDirs.stream()
+                              .map(d -> d.substring(2, d.indexOf(" directory")))
+                              .toList()))
+              + (rebooted.isEmpty()
+                  ? ""
+                  : (emptyDirs.isEmpty() ? "" : "; ") + "/run emptied by the simulated reboot");
     });
     story.summary("noneops demo on the simulated host");
     return story.allOk() ? ExitCode.OK : ExitCode.FAILURE;
@@ -128,7 +160,13 @@ final class LifecycleDemo implements DemoRunner {
     private String[] bootstrapArgs = {"bootstrap", "--kubelet-timeout", "60s"};
     private Optional<RealCheck> containerdCheck = Optional.empty();
 
-    Chapters(DemoStory story, Agent agent, PrintWriter out, ConfigWriter configs, ConfigJson base, String[] versions) {
+    Chapters(
+        DemoStory story,
+        Agent agent,
+        PrintWriter out,
+        ConfigWriter configs,
+        ConfigJson base,
+        String[] versions) {
       this.story = story;
       this.agent = agent;
       this.out = out;
@@ -151,54 +189,86 @@ final class LifecycleDemo implements DemoRunner {
 
     void tell() {
       ConfigJson next = base.withContainerd(CONTAINERD_NEW.version());
-      boolean ok = story.step("bootstrap (containerd " + CONTAINERD_OLD.version() + ", kubelet " + K8S + ")", () -> {
-        configs.write(base.json());
-        return expect(agent.run(bootstrapArgs), 0, "bootstrap") + "active " + agent.activeVersion();
-      });
+      boolean ok = story.step(
+          "bootstrap (containerd " + CONTAINERD_OLD.version() + ", kubelet " + K8S + ")", () -> {
+            configs.write(base.json());
+            return expect(agent.run(bootstrapArgs), 0, "bootstrap") + "active "
+                + agent.activeVersion();
+          });
       if (ok && containerdCheck.isPresent()) {
-        ok = story.step("containerd " + CONTAINERD_OLD.version() + " answers on its socket", containerdCheck.get()::check);
+        ok = story.step(
+            "containerd " + CONTAINERD_OLD.version() + " answers on its socket",
+            containerdCheck.get()::check);
       }
-      ok = ok && story.step("status", () -> expect(agent.run("status"), 0, "status") + "stack running");
-      ok = ok && story.step("upgrade to containerd " + CONTAINERD_NEW.version(), () -> {
-        configs.write(next.json());
-        expect(agent.run("upgrade", "--kubelet-timeout", "60s"), 0, "upgrade");
-        return "active " + agent.activeVersion() + ", previous version pruned";
-      });
+      ok = ok
+          && story.step("status", () -> expect(agent.run("status"), 0, "status") + "stack running");
+      ok = ok
+          && story.step("upgrade to containerd " + CONTAINERD_NEW.version(), () -> {
+            configs.write(next.json());
+            expect(agent.run("upgrade", "--kubelet-timeout", "60s"), 0, "upgrade");
+            return "active " + agent.activeVersion() + ", previous version pruned";
+          });
       if (ok && containerdCheck.isPresent()) {
-        ok = story.step("containerd " + CONTAINERD_NEW.version() + " answers on its socket", containerdCheck.get()::check);
+        ok = story.step(
+            "containerd " + CONTAINERD_NEW.version() + " answers on its socket",
+            containerdCheck.get()::check);
       }
-      ok = ok && story.step("upgrade to kubelet " + K8S_BROKEN + " that never gets ready: automatic rollback", () -> {
-        configs.write(next.withKubernetes(K8S_BROKEN).json());
-        expect(agent.run("upgrade", "--kubelet-timeout", "20s"), ExitCode.ROLLED_BACK.code(), "upgrade");
-        String active = agent.activeVersion();
-        if (!active.equals(versions[1])) {
-          throw new IllegalStateException("after the rollback " + active + " is active, not " + versions[1]);
-        }
-        return "exit 6 (rolled back); active " + active + " again";
-      });
-      ok = ok && story.step("status after the rollback", () -> expect(agent.run("status"), 0, "status") + "stack running");
-      ok = ok && story.step("kill the agent in the middle of an upgrade to kubelet " + K8S_NEXT, () -> {
-        configs.write(next.withKubernetes(K8S_NEXT).json());
-        Agent.Run killed = agent.runAndKillAfterTheFlip(versions[3], "upgrade", "--kubelet-timeout", "60s");
-        printIndented(killed.err());
-        return "killed right after 'current' was flipped to " + versions[3] + " (exit " + killed.exitCode() + ")";
-      });
-      ok = ok && story.step("recover", () -> {
-        configs.write(next.json());
-        expect(agent.run("recover", "--kubelet-timeout", "60s"), 0, "recover");
-        String active = agent.activeVersion();
-        if (!active.equals(versions[1])) {
-          throw new IllegalStateException("after recovery " + active + " is active, not " + versions[1]);
-        }
-        return "rolled back to " + active + "; a second recover: " + firstLine(agent.run("recover").out());
-      });
-      ok = ok && story.step("allocation-launch-check", () -> expect(agent.run("allocation-launch-check"), 0, "check") + "healthy");
-      ok = ok && story.step("prune", () -> expect(agent.run("prune"), 0, "prune") + "only " + agent.activeVersion() + " left");
+      ok = ok
+          && story.step(
+              "upgrade to kubelet " + K8S_BROKEN + " that never gets ready: automatic rollback",
+              () -> {
+                configs.write(next.withKubernetes(K8S_BROKEN).json());
+                expect(
+                    agent.run("upgrade", "--kubelet-timeout", "20s"),
+                    ExitCode.ROLLED_BACK.code(),
+                    "upgrade");
+                String active = agent.activeVersion();
+                if (!active.equals(versions[1])) {
+                  throw new IllegalStateException(
+                      "after the rollback " + active + " is active, not " + versions[1]);
+                }
+                return "exit 6 (rolled back); active " + active + " again";
+              });
+      ok = ok
+          && story.step(
+              "status after the rollback",
+              () -> expect(agent.run("status"), 0, "status") + "stack running");
+      ok = ok
+          && story.step("kill the agent in the middle of an upgrade to kubelet " + K8S_NEXT, () -> {
+            configs.write(next.withKubernetes(K8S_NEXT).json());
+            Agent.Run killed =
+                agent.runAndKillAfterTheFlip(versions[3], "upgrade", "--kubelet-timeout", "60s");
+            printIndented(killed.err());
+            return "killed right after 'current' was flipped to " + versions[3] + " (exit "
+                + killed.exitCode() + ")";
+          });
+      ok = ok
+          && story.step("recover", () -> {
+            configs.write(next.json());
+            expect(agent.run("recover", "--kubelet-timeout", "60s"), 0, "recover");
+            String active = agent.activeVersion();
+            if (!active.equals(versions[1])) {
+              throw new IllegalStateException(
+                  "after recovery " + active + " is active, not " + versions[1]);
+            }
+            return "rolled back to " + active + "; a second recover: "
+                + firstLine(agent.run("recover").out());
+          });
+      ok = ok
+          && story.step(
+              "allocation-launch-check",
+              () -> expect(agent.run("allocation-launch-check"), 0, "check") + "healthy");
+      ok = ok
+          && story.step(
+              "prune",
+              () -> expect(agent.run("prune"), 0, "prune") + "only " + agent.activeVersion()
+                  + " left");
       story.step("reset (teardown)", () -> expect(agent.run("reset"), 0, "reset") + "node removed");
       story.step("present after reset", () -> {
         Agent.Run present = agent.run("present");
         if (present.exitCode() != 1) {
-          throw new IllegalStateException("present exited " + present.exitCode() + ": the node left traces: " + present.out().strip());
+          throw new IllegalStateException("present exited " + present.exitCode()
+              + ": the node left traces: " + present.out().strip());
         }
         return "absent: no trace of the node";
       });
@@ -206,10 +276,18 @@ final class LifecycleDemo implements DemoRunner {
 
     private String expect(Agent.Run run, int code, String what) {
       printIndented(run.out());
-      printIndented(run.err().lines().filter(l -> l.startsWith("noneops") || l.contains("FAIL")).reduce("", (a, b) -> a + b + "\n"));
+      printIndented(run.err()
+          .lines()
+          .filter(l -> l.startsWith("noneops") || l.contains("FAIL"))
+          .reduce("", (a, b) -> a + b + "\n"));
       if (run.exitCode() != code) {
-        throw new IllegalStateException(what + " exited " + run.exitCode() + " (expected " + code + "): "
-            + run.err().lines().filter(l -> l.startsWith("noneops")).findFirst().orElse(run.err().strip()));
+        throw new IllegalStateException(
+            what + " exited " + run.exitCode() + " (expected " + code + "): "
+                + run.err()
+                    .lines()
+                    .filter(l -> l.startsWith("noneops"))
+                    .findFirst()
+                    .orElse(run.err().strip()));
       }
       return "exit " + run.exitCode() + "; ";
     }
@@ -229,17 +307,32 @@ final class LifecycleDemo implements DemoRunner {
    * {@code ctr version} on its socket, server side included.
    */
   static String containerdAnswers(SystemdSandbox sandbox) {
-    var pid = sandbox.systemctl("show", "-p", "MainPID", "--value", "containerd.service").stdout().strip();
+    var pid = sandbox
+        .systemctl("show", "-p", "MainPID", "--value", "containerd.service")
+        .stdout()
+        .strip();
     var exe = sandbox.exec("readlink", "-f", "/proc/" + pid + "/exe").stdout().strip();
     if (!exe.startsWith("/opt/unbounded/node/")) {
-      throw new IllegalStateException("containerd.service's main process (pid " + pid + ") runs " + exe + ", not the node's binary");
+      throw new IllegalStateException("containerd.service's main process (pid " + pid + ") runs "
+          + exe + ", not the node's binary");
     }
-    var version = sandbox.exec("/opt/unbounded/node/current/bin/ctr", "--address", "/run/containerd/containerd.sock", "version");
+    var version = sandbox.exec(
+        "/opt/unbounded/node/current/bin/ctr",
+        "--address",
+        "/run/containerd/containerd.sock",
+        "version");
     if (version.exitCode() != 0 || !version.stdout().contains("Server:")) {
-      throw new IllegalStateException("ctr version did not reach the server: " + version.stderr().strip());
+      throw new IllegalStateException(
+          "ctr version did not reach the server: " + version.stderr().strip());
     }
-    String server = version.stdout().substring(version.stdout().indexOf("Server:")).lines()
-        .filter(l -> l.strip().startsWith("Version:")).findFirst().orElse("").strip();
+    String server = version
+        .stdout()
+        .substring(version.stdout().indexOf("Server:"))
+        .lines()
+        .filter(l -> l.strip().startsWith("Version:"))
+        .findFirst()
+        .orElse("")
+        .strip();
     return "main pid " + pid + " runs " + exe + "; ctr version -> server " + server;
   }
 
@@ -302,21 +395,27 @@ final class LifecycleDemo implements DemoRunner {
     ExitCode tell() throws Exception {
       DemoStory story = new DemoStory(out);
       HostState before = HostState.read();
-      Path jar = Path.of(System.getProperty("noneops.jar", "adapter-cli/target/noneops.jar")).toAbsolutePath();
+      Path jar = Path.of(System.getProperty("noneops.jar", "adapter-cli/target/noneops.jar"))
+          .toAbsolutePath();
       if (!Files.isRegularFile(jar)) {
-        throw new IllegalStateException("the CLI jar " + jar + " is missing: run the demo through bin/noneops, which builds it");
+        throw new IllegalStateException("the CLI jar " + jar
+            + " is missing: run the demo through bin/noneops, which builds it");
       }
       Path cache = Path.of(System.getProperty("user.home"), ".cache", "noneops", "demo");
       ArtifactRepository repo = new ArtifactRepository(cache.resolve("artifacts"));
-      ArtifactSet base = new ArtifactSet(K8S, CONTAINERD_OLD, RUNC, "1.5.1", "1.31.0", "1.11.3", ARCH, false);
-      boolean ok = story.step("build artifacts (containerd x2 and runc from Debian, stand-ins)", () -> {
-            NodeArtifactBuilder builder = new NodeArtifactBuilder(repo, new DebianPackages(cache.resolve("debian")), StandInScripts.ofThisJvm());
+      ArtifactSet base =
+          new ArtifactSet(K8S, CONTAINERD_OLD, RUNC, "1.5.1", "1.31.0", "1.11.3", ARCH, false);
+      boolean ok =
+          story.step("build artifacts (containerd x2 and runc from Debian, stand-ins)", () -> {
+            NodeArtifactBuilder builder = new NodeArtifactBuilder(
+                repo, new DebianPackages(cache.resolve("debian")), StandInScripts.ofThisJvm());
             builder.publish(base);
             builder.publish(base.withContainerd(CONTAINERD_NEW));
             builder.publish(base.withContainerd(CONTAINERD_NEW).withBrokenKubelet(K8S_BROKEN));
-            builder.publish(new ArtifactSet(K8S_NEXT, CONTAINERD_NEW, RUNC, "1.5.1", "1.31.0", "1.11.3", ARCH, false));
-            return "containerd " + CONTAINERD_OLD.version() + " and " + CONTAINERD_NEW.version() + ", runc " + RUNC.version()
-                + " in " + repo.root();
+            builder.publish(new ArtifactSet(
+                K8S_NEXT, CONTAINERD_NEW, RUNC, "1.5.1", "1.31.0", "1.11.3", ARCH, false));
+            return "containerd " + CONTAINERD_OLD.version() + " and " + CONTAINERD_NEW.version()
+                + ", runc " + RUNC.version() + " in " + repo.root();
           });
       if (!ok) {
         story.summary("noneops demo on a sandboxed real systemd");
@@ -327,46 +426,58 @@ final class LifecycleDemo implements DemoRunner {
         try {
           ok = story.step("boot a sandboxed systemd", () -> {
             box[0] = SystemdSandbox.boot("noneops-demo");
-            return "systemd pid " + box[0].pid() + " running after " + DemoStory.seconds(box[0].bootTime());
+            return "systemd pid " + box[0].pid() + " running after "
+                + DemoStory.seconds(box[0].bootTime());
           });
           if (ok) {
             SystemdSandbox sandbox = box[0];
-            ConfigJson config = ConfigJson.of(K8S).withContainerd(CONTAINERD_OLD.version()).withRunc(RUNC.version())
+            ConfigJson config = ConfigJson.of(K8S)
+                .withContainerd(CONTAINERD_OLD.version())
+                .withRunc(RUNC.version())
                 .withDownloadsFrom(server.uri().toString());
             String[] versions = new String[4];
             Agent agent = new SandboxAgent(sandbox, jar);
             ConfigWriter writer = json -> {
               Path file = sandbox.path(CONFIG);
-              Files.createDirectories(Objects.requireNonNull(file.getParent(), "the configuration directory"));
+              Files.createDirectories(
+                  Objects.requireNonNull(file.getParent(), "the configuration directory"));
               Files.writeString(file, json, StandardCharsets.UTF_8);
             };
             ok = story.step("name the versions (version-for)", () -> {
               ConfigJson next = config.withContainerd(CONTAINERD_NEW.version());
-              List<ConfigJson> all = List.of(config, next, next.withKubernetes(K8S_BROKEN), next.withKubernetes(K8S_NEXT));
+              List<ConfigJson> all = List.of(
+                  config, next, next.withKubernetes(K8S_BROKEN), next.withKubernetes(K8S_NEXT));
               for (int i = 0; i < all.size(); i++) {
                 writer.write(all.get(i).json());
                 Agent.Run r = agent.run("version-for");
                 if (r.exitCode() != 0) {
-                  throw new IllegalStateException("version-for exited " + r.exitCode() + ": " + r.err().strip());
+                  throw new IllegalStateException(
+                      "version-for exited " + r.exitCode() + ": " + r.err().strip());
                 }
                 versions[i] = r.out().strip();
               }
               return String.join(", ", versions);
             });
-            ok = ok && story.step("LocalDNS's interface", () -> provideLocalDnsLinkIfTheKernelHasNoDummy(sandbox));
+            ok = ok
+                && story.step(
+                    "LocalDNS's interface",
+                    () -> provideLocalDnsLinkIfTheKernelHasNoDummy(sandbox));
             if (ok) {
               new Chapters(story, agent, out, writer, config, versions)
                   .withoutKernelModules()
                   .checkingContainerd(() -> containerdAnswers(sandbox))
                   .tell();
-              story.step("artifacts came from the local server", () -> server.requests().size() + " requests to " + server.uri());
+              story.step(
+                  "artifacts came from the local server",
+                  () -> server.requests().size() + " requests to " + server.uri());
             }
           }
         } finally {
           if (box[0] != null) {
             story.step("stop the sandbox", () -> {
               box[0].close();
-              return "systemd pid " + box[0].pid() + " and its namespace ended; its overlay is gone";
+              return "systemd pid " + box[0].pid()
+                  + " and its namespace ended; its overlay is gone";
             });
           }
         }

@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -40,7 +41,8 @@ final class SandboxAgent implements Agent {
   SandboxAgent(SystemdSandbox sandbox, Path jar) throws IOException {
     this.sandbox = sandbox;
     Path copy = sandbox.path(JAR_IN_SANDBOX);
-    Files.createDirectories(copy.getParent());
+    Files.createDirectories(
+        Objects.requireNonNull(copy.getParent(), "the jar's directory in the sandbox"));
     Files.copy(jar, copy, StandardCopyOption.REPLACE_EXISTING);
     this.jar = Path.of(JAR_IN_SANDBOX);
   }
@@ -50,7 +52,8 @@ final class SandboxAgent implements Agent {
     Process p = start(args);
     if (!p.waitFor(COMMAND_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
       p.destroyForcibly();
-      throw new IllegalStateException("noneops " + String.join(" ", args) + " did not finish within " + COMMAND_TIMEOUT);
+      throw new IllegalStateException(
+          "noneops " + String.join(" ", args) + " did not finish within " + COMMAND_TIMEOUT);
     }
     return collect(p);
   }
@@ -61,20 +64,29 @@ final class SandboxAgent implements Agent {
     Path current = sandbox.path("/opt/unbounded/node/current");
     Instant deadline = Instant.now().plus(COMMAND_TIMEOUT);
     while (p.isAlive() && Instant.now().isBefore(deadline)) {
-      if (Files.isSymbolicLink(current) && Files.readSymbolicLink(current).toString().contains(targetVersion)) {
-        ProcessHandle agent = p.toHandle().descendants().filter(h -> h.info().command().orElse("").endsWith("/java")).findFirst()
-            .orElseThrow(() -> new IllegalStateException("cannot find the agent's JVM below pid " + p.pid()));
+      if (Files.isSymbolicLink(current)
+          && Files.readSymbolicLink(current).toString().contains(targetVersion)) {
+        ProcessHandle agent = p.toHandle()
+            .descendants()
+            .filter(h -> h.info().command().orElse("").endsWith("/java"))
+            .findFirst()
+            .orElseThrow(() ->
+                new IllegalStateException("cannot find the agent's JVM below pid " + p.pid()));
         agent.destroyForcibly();
         p.waitFor(30, TimeUnit.SECONDS);
         Run r = collect(p);
-        return new Run(r.exitCode(), r.out(), r.err() + "\n(agent JVM pid " + agent.pid() + " killed with SIGKILL right after it flipped current)");
+        return new Run(
+            r.exitCode(),
+            r.out(),
+            r.err() + "\n(agent JVM pid " + agent.pid()
+                + " killed with SIGKILL right after it flipped current)");
       }
       Thread.sleep(10);
     }
     p.destroyForcibly();
     Run r = collect(p);
-    throw new IllegalStateException("the upgrade ended (exit " + r.exitCode() + ") before it flipped current to " + targetVersion
-        + ": " + r.err().strip());
+    throw new IllegalStateException("the upgrade ended (exit " + r.exitCode()
+        + ") before it flipped current to " + targetVersion + ": " + r.err().strip());
   }
 
   @Override
@@ -85,15 +97,34 @@ final class SandboxAgent implements Agent {
 
   private Process start(String... args) throws IOException {
     List<String> cmd = new ArrayList<>(List.of(
-        "nsenter", "--target", Long.toString(sandbox.pid()), "--mount", "--uts", "--ipc", "--pid", "--root", "--wd", "--",
-        java.toString(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xlog:disable", "-Xlog:all=warning:stderr",
-        "--add-opens", "java.base/java.io=ALL-UNNAMED", "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
-        "-jar", jar.toString()));
+        "nsenter",
+        "--target",
+        Long.toString(sandbox.pid()),
+        "--mount",
+        "--uts",
+        "--ipc",
+        "--pid",
+        "--root",
+        "--wd",
+        "--",
+        java.toString(),
+        "-XX:TieredStopAtLevel=1",
+        "-XX:+UseSerialGC",
+        "-Xlog:disable",
+        "-Xlog:all=warning:stderr",
+        "--add-opens",
+        "java.base/java.io=ALL-UNNAMED",
+        "--add-opens",
+        "java.base/sun.nio.ch=ALL-UNNAMED",
+        "-jar",
+        jar.toString()));
     cmd.addAll(List.of(args));
     Path out = Files.createTempFile("noneops-demo-", ".out");
     Path err = Files.createTempFile("noneops-demo-", ".err");
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
-    pb.environment().put("PATH", WRAPPER_DIR + ":/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
+    ProcessBuilder pb =
+        new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
+    pb.environment()
+        .put("PATH", WRAPPER_DIR + ":/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
     Process p = pb.start();
     outputs.put(p, new Path[] {out, err});
     return p;
@@ -104,7 +135,10 @@ final class SandboxAgent implements Agent {
   private Run collect(Process p) throws IOException {
     Path[] files = Optional.ofNullable(outputs.remove(p)).orElseThrow();
     try {
-      return new Run(p.exitValue(), Files.readString(files[0], StandardCharsets.UTF_8), Files.readString(files[1], StandardCharsets.UTF_8));
+      return new Run(
+          p.exitValue(),
+          Files.readString(files[0], StandardCharsets.UTF_8),
+          Files.readString(files[1], StandardCharsets.UTF_8));
     } finally {
       Files.deleteIfExists(files[0]);
       Files.deleteIfExists(files[1]);

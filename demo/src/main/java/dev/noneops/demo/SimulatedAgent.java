@@ -23,19 +23,26 @@ final class SimulatedAgent implements Agent {
   public Run runAndKillAfterTheFlip(String targetVersion, String... args) {
     String current = cli.layout().current().toString();
     AtomicBoolean flipped = new AtomicBoolean();
-    cli.host().faults().add(FaultRule.when(call -> {
-      if (flipped.get() && call.mutating()) {
-        return true;
-      }
-      if (call.method().equals("symlinkDurably") && call.args().get(0).equals(current) && call.args().get(1).contains(targetVersion)) {
-        flipped.set(true);
-      }
-      return false;
-    }).failWith(call -> new SimulatedCrash("the agent died right after flipping current to " + targetVersion, call.sequence())));
+    cli.host()
+        .faults()
+        .add(FaultRule.when(call -> {
+              if (flipped.get() && call.mutating()) {
+                return true;
+              }
+              if (call.method().equals("symlinkDurably")
+                  && call.args().get(0).equals(current)
+                  && call.args().get(1).contains(targetVersion)) {
+                flipped.set(true);
+              }
+              return false;
+            })
+            .failWith(call -> new SimulatedCrash(
+                "the agent died right after flipping current to " + targetVersion,
+                call.sequence())));
     try {
       CliOnSimulatedHost.Run r = cli.run(args);
-      throw new IllegalStateException("the upgrade ended (exit " + r.exitCode() + ") before it flipped current to " + targetVersion
-          + ": " + r.err().strip());
+      throw new IllegalStateException("the upgrade ended (exit " + r.exitCode()
+          + ") before it flipped current to " + targetVersion + ": " + r.err().strip());
     } catch (SimulatedCrash crash) {
       cli.host().faults().clear();
       cli.host().crash();

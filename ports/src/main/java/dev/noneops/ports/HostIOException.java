@@ -27,8 +27,11 @@ public class HostIOException extends IOException {
    * An error with what the host said about it besides the errno ({@code detail}, e.g. a
    * program's error line), which the message ends with.
    */
-  public HostIOException(Errno errno, String operation, String target, String detail, Throwable cause) {
-    super(operation + " " + target + ": " + Objects.requireNonNull(errno, "errno") + (detail == null || detail.isBlank() ? "" : ": " + detail.strip()),
+  public HostIOException(
+      Errno errno, String operation, String target, String detail, Throwable cause) {
+    super(
+        operation + " " + target + ": " + Objects.requireNonNull(errno, "errno")
+            + (detail == null || detail.isBlank() ? "" : ": " + detail.strip()),
         cause);
     this.errno = errno;
     this.operation = Objects.requireNonNull(operation, "operation");

@@ -30,27 +30,34 @@ class PortValueTypesTest {
     HostIOException e = new HostIOException(Errno.ENOSPC, "write", "/etc/containerd/config.toml");
 
     assertThat(e).hasMessage("write /etc/containerd/config.toml: ENOSPC");
-    assertThat(HostIOException.hasErrno(new IOException("wrapped", e), Errno.ENOSPC)).isTrue();
-    assertThat(HostIOException.hasErrno(new IOException("wrapped", e), Errno.EIO)).isFalse();
+    assertThat(HostIOException.hasErrno(new IOException("wrapped", e), Errno.ENOSPC))
+        .isTrue();
+    assertThat(HostIOException.hasErrno(new IOException("wrapped", e), Errno.EIO))
+        .isFalse();
   }
 
   @Test
   void sha256AcceptsOnlyA64CharacterHexDigest() {
     String digest = "E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B934CA495991B7852B855";
 
-    assertThat(new Sha256(digest + "\n").hex()).isEqualTo(digest.toLowerCase(java.util.Locale.ROOT));
-    assertThatThrownBy(() -> new Sha256("abc")).hasMessageContaining("not a SHA-256 hex digest: 'abc'");
-    assertThatThrownBy(() -> new Sha256(digest.replace('E', 'g'))).isInstanceOf(IllegalArgumentException.class);
+    assertThat(new Sha256(digest + "\n").hex())
+        .isEqualTo(digest.toLowerCase(java.util.Locale.ROOT));
+    assertThatThrownBy(() -> new Sha256("abc"))
+        .hasMessageContaining("not a SHA-256 hex digest: 'abc'");
+    assertThatThrownBy(() -> new Sha256(digest.replace('E', 'g')))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
   void aCommandNeedsAProgramAPositiveTimeoutAndAnOutputCap() {
     assertThatThrownBy(() -> new Command(List.of(), Map.of(), Duration.ofSeconds(1), 10))
         .hasMessage("a command needs at least a program");
-    assertThatThrownBy(() -> Command.of(Duration.ZERO, "true")).hasMessageContaining("timeout must be positive");
+    assertThatThrownBy(() -> Command.of(Duration.ZERO, "true"))
+        .hasMessageContaining("timeout must be positive");
     assertThatThrownBy(() -> new Command(List.of("true"), Map.of(), Duration.ofSeconds(1), 0))
         .hasMessageContaining("maxOutputBytes must be positive");
-    assertThat(Command.of(Duration.ofSeconds(5), "ip", "link", "show").toString()).isEqualTo("ip link show");
+    assertThat(Command.of(Duration.ofSeconds(5), "ip", "link", "show").toString())
+        .isEqualTo("ip link show");
   }
 
   @Test

@@ -3,11 +3,11 @@ package dev.noneops.testkit;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.files.FileType;
 import dev.noneops.ports.files.HostFiles;
-import dev.noneops.testkit.commands.SimCommandRunner;
 import dev.noneops.testkit.commands.KubeletKernelDefaults;
+import dev.noneops.testkit.commands.SimCommandRunner;
 import dev.noneops.testkit.commands.SimKernel;
-import dev.noneops.testkit.download.SimArtifactRepository;
 import dev.noneops.testkit.download.SimArtifactDownloader;
+import dev.noneops.testkit.download.SimArtifactRepository;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.fs.SimFileSystem;
 import dev.noneops.testkit.fs.SimHostFiles;
@@ -68,7 +68,8 @@ public final class SimulatedHost {
   /** The default systemd unit directory. */
   public static final Path DEFAULT_SYSTEMD_DIR = Path.of("/etc/systemd/system");
   /** Unit directories searched after the systemd directory. */
-  public static final List<Path> VENDOR_UNIT_DIRS = List.of(Path.of("/run/systemd/system"), Path.of("/usr/lib/systemd/system"));
+  public static final List<Path> VENDOR_UNIT_DIRS =
+      List.of(Path.of("/run/systemd/system"), Path.of("/usr/lib/systemd/system"));
 
   private final PortGate gate = new PortGate();
   private final VirtualClock clock = new VirtualClock(gate);
@@ -110,20 +111,19 @@ public final class SimulatedHost {
     artifacts = new SimArtifactRepository(gate.monitor());
     probes = new SimHealthProbes(gate, clock, unit -> systemd.peek(unit).isActive());
     facts = new SimHostFacts(gate, fs);
-    ports =
-        new HostPorts(
-            new SimHostFiles(gate, fs),
-            systemd,
-            commands,
-            new SimProcessTable(gate, processes),
-            new SimCgroups(gate, processes),
-            new SimMountTable(gate, fs),
-            new SimArtifactDownloader(gate, fs, artifacts, clock),
-            probes,
-            facts,
-            clock,
-            kernel.network(),
-            kernel.tuning());
+    ports = new HostPorts(
+        new SimHostFiles(gate, fs),
+        systemd,
+        commands,
+        new SimProcessTable(gate, processes),
+        new SimCgroups(gate, processes),
+        new SimMountTable(gate, fs),
+        new SimArtifactDownloader(gate, fs, artifacts, clock),
+        probes,
+        facts,
+        clock,
+        kernel.network(),
+        kernel.tuning());
   }
 
   /** A host with the usual directories, {@code /run} as tmpfs and units in {@code /etc/systemd/system}. */
@@ -164,9 +164,19 @@ public final class SimulatedHost {
   }
 
   private void seedSkeleton(Path systemdDir) throws IOException {
-    for (String dir :
-        List.of("/etc", "/etc/default", "/usr/bin", "/usr/sbin", "/usr/lib/systemd/system", "/usr/local/bin", "/usr/local/sbin", "/var/lib",
-            "/var/log", "/opt", "/root", "/run")) {
+    for (String dir : List.of(
+        "/etc",
+        "/etc/default",
+        "/usr/bin",
+        "/usr/sbin",
+        "/usr/lib/systemd/system",
+        "/usr/local/bin",
+        "/usr/local/sbin",
+        "/var/lib",
+        "/var/log",
+        "/opt",
+        "/root",
+        "/run")) {
       fs.seedDirectory(Path.of(dir), 0755);
     }
     fs.seedDirectory(Path.of("/tmp"), 01777);
@@ -277,11 +287,16 @@ public final class SimulatedHost {
       try {
         var meta = fs.stat(exe);
         if (meta.isEmpty() || !meta.get().isRegularFile() || (meta.get().mode() & 0111) == 0) {
-          throw new IllegalArgumentException("cannot execute " + exe + ": no executable file there on the simulated host");
+          throw new IllegalArgumentException(
+              "cannot execute " + exe + ": no executable file there on the simulated host");
         }
         Path canonical = fs.realPath(exe);
         return processes.spawn(new ProcessSpec(
-            Optional.of(canonical.toString()), spec.argv(), spec.cgroup(), spec.extraMappedFiles(), spec.ignoredSignals()));
+            Optional.of(canonical.toString()),
+            spec.argv(),
+            spec.cgroup(),
+            spec.extraMappedFiles(),
+            spec.ignoredSignals()));
       } catch (IOException e) {
         throw new UncheckedIOException("cannot resolve " + exe, e);
       }

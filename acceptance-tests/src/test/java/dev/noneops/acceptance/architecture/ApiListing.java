@@ -30,7 +30,8 @@ final class ApiListing {
 
   /** The listing of the classes in {@code location}, a classes directory or a jar. */
   static List<String> of(Path location, ClassLoader loader) {
-    return of(classNames(location).stream().<Class<?>>map(name -> load(name, loader)).toList());
+    return of(
+        classNames(location).stream().<Class<?>>map(name -> load(name, loader)).toList());
   }
 
   /** The listing of {@code types}, in the order given. */
@@ -42,8 +43,12 @@ final class ApiListing {
       }
       lines.add(header(type) + " {");
       Stream.of(
-              Arrays.stream(type.getDeclaredFields()).filter(ApiListing::isApi).map(ApiListing::field),
-              Arrays.stream(type.getDeclaredConstructors()).filter(ApiListing::isApi).map(c -> executable(type, c)),
+              Arrays.stream(type.getDeclaredFields())
+                  .filter(ApiListing::isApi)
+                  .map(ApiListing::field),
+              Arrays.stream(type.getDeclaredConstructors())
+                  .filter(ApiListing::isApi)
+                  .map(c -> executable(type, c)),
               Arrays.stream(type.getDeclaredMethods())
                   .filter(m -> !m.isBridge() && isApi(m))
                   .map(m -> executable(type, m)))
@@ -57,7 +62,10 @@ final class ApiListing {
 
   private static boolean isApi(Class<?> type) {
     for (Class<?> t = type; t != null; t = t.getDeclaringClass()) {
-      if (!visible(t.getModifiers()) || t.isAnonymousClass() || t.isLocalClass() || t.isSynthetic()) {
+      if (!visible(t.getModifiers())
+          || t.isAnonymousClass()
+          || t.isLocalClass()
+          || t.isSynthetic()) {
         return false;
       }
     }
@@ -73,13 +81,15 @@ final class ApiListing {
   }
 
   private static String header(Class<?> type) {
-    String kind = type.isAnnotation() ? "@interface"
-        : type.isInterface() ? "interface"
-        : type.isEnum() ? "enum"
-        : type.isRecord() ? "record"
-        : "class";
-    int modifiers = type.getModifiers() & (type.isInterface() ? Modifier.PUBLIC | Modifier.PROTECTED | Modifier.STATIC
-        : Modifier.classModifiers());
+    String kind = type.isAnnotation()
+        ? "@interface"
+        : type.isInterface()
+            ? "interface"
+            : type.isEnum() ? "enum" : type.isRecord() ? "record" : "class";
+    int modifiers = type.getModifiers()
+        & (type.isInterface()
+            ? Modifier.PUBLIC | Modifier.PROTECTED | Modifier.STATIC
+            : Modifier.classModifiers());
     if (type.isEnum() || type.isRecord()) {
       modifiers &= ~(Modifier.FINAL | Modifier.STATIC);
     }
@@ -89,23 +99,33 @@ final class ApiListing {
     }
     out.append(' ').append(kind).append(' ').append(type.getTypeName());
     if (type.getTypeParameters().length > 0) {
-      out.append(Arrays.stream(type.getTypeParameters()).map(ApiListing::typeParameter)
+      out.append(Arrays.stream(type.getTypeParameters())
+          .map(ApiListing::typeParameter)
           .collect(Collectors.joining(", ", "<", ">")));
     }
-    if (type.getGenericSuperclass() != null && !type.isEnum() && !type.isRecord() && type.getSuperclass() != Object.class) {
+    if (type.getGenericSuperclass() != null
+        && !type.isEnum()
+        && !type.isRecord()
+        && type.getSuperclass() != Object.class) {
       out.append(" extends ").append(type.getGenericSuperclass().getTypeName());
     }
     if (type.getGenericInterfaces().length > 0) {
-      out.append(type.isInterface() ? " extends " : " implements ").append(Arrays.stream(type.getGenericInterfaces())
-          .map(Type::getTypeName).collect(Collectors.joining(", ")));
+      out.append(type.isInterface() ? " extends " : " implements ")
+          .append(Arrays.stream(type.getGenericInterfaces())
+              .map(Type::getTypeName)
+              .collect(Collectors.joining(", ")));
     }
     return out.toString();
   }
 
   private static String typeParameter(TypeVariable<?> variable) {
-    List<String> bounds = Arrays.stream(variable.getBounds()).map(Type::getTypeName)
-        .filter(b -> !b.equals("java.lang.Object")).toList();
-    return bounds.isEmpty() ? variable.getName() : variable.getName() + " extends " + String.join(" & ", bounds);
+    List<String> bounds = Arrays.stream(variable.getBounds())
+        .map(Type::getTypeName)
+        .filter(b -> !b.equals("java.lang.Object"))
+        .toList();
+    return bounds.isEmpty()
+        ? variable.getName()
+        : variable.getName() + " extends " + String.join(" & ", bounds);
   }
 
   private static String field(Field field) {
@@ -117,9 +137,11 @@ final class ApiListing {
   private static String executable(Class<?> type, Executable executable) {
     String text = executable.toGenericString();
     if (executable instanceof Method method) {
-      return text.replace(type.getTypeName() + "." + method.getName() + "(", method.getName() + "(");
+      return text.replace(
+          type.getTypeName() + "." + method.getName() + "(", method.getName() + "(");
     }
-    return text.replace(" " + ((Constructor<?>) executable).getDeclaringClass().getTypeName() + "(", " <init>(");
+    return text.replace(
+        " " + ((Constructor<?>) executable).getDeclaringClass().getTypeName() + "(", " <init>(");
   }
 
   private static Class<?> load(String name, ClassLoader loader) {
@@ -147,7 +169,9 @@ final class ApiListing {
   private static List<String> classNamesBelow(Path root) throws IOException {
     try (Stream<Path> walk = Files.walk(root)) {
       return walk.map(p -> root.relativize(p).toString())
-          .filter(p -> p.endsWith(".class") && !p.endsWith("module-info.class") && !p.endsWith("package-info.class")
+          .filter(p -> p.endsWith(".class")
+              && !p.endsWith("module-info.class")
+              && !p.endsWith("package-info.class")
               && !p.startsWith("META-INF"))
           .map(p -> p.substring(0, p.length() - ".class".length()).replace('/', '.'))
           .sorted()

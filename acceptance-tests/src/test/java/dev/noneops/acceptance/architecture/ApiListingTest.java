@@ -1,9 +1,9 @@
 package dev.noneops.acceptance.architecture;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.util.List;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** An API listing holds what another package can use, with its signatures, and nothing else. */
 class ApiListingTest {
@@ -11,27 +11,30 @@ class ApiListingTest {
   void publicAndProtectedMembersAreListedSortedWithGenericSignatures() {
     String type = ApiSample.class.getName();
 
-    assertThat(ApiListing.of(List.of(ApiSample.class))).containsExactly(
-        "public class " + type + "<T extends java.lang.Comparable<T>> implements java.lang.Runnable {",
-        "  protected java.util.List<T> items",
-        "  protected static java.lang.String name()",
-        "  public <R> R first(java.lang.Class<R>) throws java.io.IOException",
-        "  public <init>(java.util.List<T>)",
-        "  public static final int LIMIT",
-        "  public void run()",
-        "}");
+    assertThat(ApiListing.of(List.of(ApiSample.class)))
+        .containsExactly(
+            "public class " + type
+                + "<T extends java.lang.Comparable<T>> implements java.lang.Runnable {",
+            "  protected java.util.List<T> items",
+            "  protected static java.lang.String name()",
+            "  public <R> R first(java.lang.Class<R>) throws java.io.IOException",
+            "  public <init>(java.util.List<T>)",
+            "  public static final int LIMIT",
+            "  public void run()",
+            "}");
   }
 
   @Test
   void aTypeNestedInOneNoOtherPackageSeesIsLeftOutAndAnEnumListsItsConstants() {
     String mode = ApiSample.Mode.class.getName();
 
-    assertThat(ApiListing.of(List.of(ApiSample.Hidden.class, ApiSample.Mode.class))).containsExactly(
-        "public enum " + mode + " {",
-        "  public static " + mode + " valueOf(java.lang.String)",
-        "  public static " + mode + "[] values()",
-        "  public static final " + mode + " OFF",
-        "  public static final " + mode + " ON",
-        "}");
+    assertThat(ApiListing.of(List.of(ApiSample.Hidden.class, ApiSample.Mode.class)))
+        .containsExactly(
+            "public enum " + mode + " {",
+            "  public static " + mode + " valueOf(java.lang.String)",
+            "  public static " + mode + "[] values()",
+            "  public static final " + mode + " OFF",
+            "  public static final " + mode + " ON",
+            "}");
   }
 }

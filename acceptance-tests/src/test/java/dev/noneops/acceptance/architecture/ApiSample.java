@@ -35,5 +35,8 @@ public class ApiSample<T extends Comparable<T>> implements Runnable {
     public void visibleOnlyInside() {}
   }
 
-  public enum Mode { ON, OFF }
+  public enum Mode {
+    ON,
+    OFF
+  }
 }

@@ -48,106 +48,146 @@ final class ArchitectureRules {
 
   private ArchitectureRules() {}
 
-  static final ArchRule PURE_CODE_SEES_NO_ADAPTER =
-      noClasses()
-          .that().resideInAnyPackage(CORE, PORTS)
-          .should().dependOnClassesThat().resideInAnyPackage(SYSTEMD_ADAPTER, HOSTFS_ADAPTER, CLI, TESTKIT)
-          .because("core and ports reach the host only through port interfaces");
+  static final ArchRule PURE_CODE_SEES_NO_ADAPTER = noClasses()
+      .that()
+      .resideInAnyPackage(CORE, PORTS)
+      .should()
+      .dependOnClassesThat()
+      .resideInAnyPackage(SYSTEMD_ADAPTER, HOSTFS_ADAPTER, CLI, TESTKIT)
+      .because("core and ports reach the host only through port interfaces");
 
-  static final ArchRule PURE_CODE_SEES_NO_INFRASTRUCTURE_LIBRARY =
-      noClasses()
-          .that().resideInAnyPackage(CORE, PORTS)
-          .should().dependOnClassesThat().resideInAnyPackage(INFRASTRUCTURE_LIBRARIES)
-          .because("D-Bus, jnr and picocli belong to the adapters");
+  static final ArchRule PURE_CODE_SEES_NO_INFRASTRUCTURE_LIBRARY = noClasses()
+      .that()
+      .resideInAnyPackage(CORE, PORTS)
+      .should()
+      .dependOnClassesThat()
+      .resideInAnyPackage(INFRASTRUCTURE_LIBRARIES)
+      .because("D-Bus, jnr and picocli belong to the adapters");
 
-  static final ArchRule PORTS_DEPEND_ON_THE_JDK_ONLY =
-      noClasses()
-          .that().resideInAPackage(PORTS)
-          .should().dependOnClassesThat().resideOutsideOfPackages(PORTS, "java..")
-          .because("ports are the contract, with no library in it");
+  static final ArchRule PORTS_DEPEND_ON_THE_JDK_ONLY = noClasses()
+      .that()
+      .resideInAPackage(PORTS)
+      .should()
+      .dependOnClassesThat()
+      .resideOutsideOfPackages(PORTS, "java..")
+      .because("ports are the contract, with no library in it");
 
-  static final ArchRule CORE_DOES_NO_IO_OF_ITS_OWN =
-      noClasses()
-          .that().resideInAPackage(CORE)
-          .should().dependOnClassesThat().belongToAnyOf(
-              java.io.File.class,
-              java.io.FileInputStream.class,
-              java.io.FileOutputStream.class,
-              java.io.RandomAccessFile.class,
-              java.nio.file.Files.class,
-              java.nio.channels.FileChannel.class,
-              ProcessBuilder.class,
-              java.net.Socket.class,
-              java.net.ServerSocket.class,
-              java.net.DatagramSocket.class,
-              java.net.URLConnection.class,
-              java.net.http.HttpClient.class)
-          .orShould().accessField(System.class, "out")
-          .orShould().accessField(System.class, "err")
-          .orShould().accessField(System.class, "in")
-          .orShould().callMethod(System.class, "exit", int.class)
-          .orShould().callMethod(Runtime.class, "exec", String.class)
-          .orShould().callMethodWhere(threadSleep())
-          .because("core does no I/O of its own: files, processes, sockets, the console and time go through ports");
+  static final ArchRule CORE_DOES_NO_IO_OF_ITS_OWN = noClasses()
+      .that()
+      .resideInAPackage(CORE)
+      .should()
+      .dependOnClassesThat()
+      .belongToAnyOf(
+          java.io.File.class,
+          java.io.FileInputStream.class,
+          java.io.FileOutputStream.class,
+          java.io.RandomAccessFile.class,
+          java.nio.file.Files.class,
+          java.nio.channels.FileChannel.class,
+          ProcessBuilder.class,
+          java.net.Socket.class,
+          java.net.ServerSocket.class,
+          java.net.DatagramSocket.class,
+          java.net.URLConnection.class,
+          java.net.http.HttpClient.class)
+      .orShould()
+      .accessField(System.class, "out")
+      .orShould()
+      .accessField(System.class, "err")
+      .orShould()
+      .accessField(System.class, "in")
+      .orShould()
+      .callMethod(System.class, "exit", int.class)
+      .orShould()
+      .callMethod(Runtime.class, "exec", String.class)
+      .orShould()
+      .callMethodWhere(threadSleep())
+      .because(
+          "core does no I/O of its own: files, processes, sockets, the console and time go through ports");
 
-  static final ArchRule ADAPTERS_DEPEND_ON_PORTS_ONLY =
-      noClasses()
-          .that().resideInAnyPackage(SYSTEMD_ADAPTER, HOSTFS_ADAPTER)
-          .should().dependOnClassesThat().resideInAnyPackage(CORE, CLI, TESTKIT)
-          .because("an adapter implements ports and knows nothing of the domain");
+  static final ArchRule ADAPTERS_DEPEND_ON_PORTS_ONLY = noClasses()
+      .that()
+      .resideInAnyPackage(SYSTEMD_ADAPTER, HOSTFS_ADAPTER)
+      .should()
+      .dependOnClassesThat()
+      .resideInAnyPackage(CORE, CLI, TESTKIT)
+      .because("an adapter implements ports and knows nothing of the domain");
 
-  static final ArchRule ADAPTERS_DO_NOT_SEE_EACH_OTHER_SYSTEMD =
-      noClasses()
-          .that().resideInAPackage(SYSTEMD_ADAPTER)
-          .should().dependOnClassesThat().resideInAPackage(HOSTFS_ADAPTER);
+  static final ArchRule ADAPTERS_DO_NOT_SEE_EACH_OTHER_SYSTEMD = noClasses()
+      .that()
+      .resideInAPackage(SYSTEMD_ADAPTER)
+      .should()
+      .dependOnClassesThat()
+      .resideInAPackage(HOSTFS_ADAPTER);
 
-  static final ArchRule ADAPTERS_DO_NOT_SEE_EACH_OTHER_HOSTFS =
-      noClasses()
-          .that().resideInAPackage(HOSTFS_ADAPTER)
-          .should().dependOnClassesThat().resideInAPackage(SYSTEMD_ADAPTER);
+  static final ArchRule ADAPTERS_DO_NOT_SEE_EACH_OTHER_HOSTFS = noClasses()
+      .that()
+      .resideInAPackage(HOSTFS_ADAPTER)
+      .should()
+      .dependOnClassesThat()
+      .resideInAPackage(SYSTEMD_ADAPTER);
 
-  static final ArchRule ONLY_WIRING_SEES_THE_ADAPTERS =
-      noClasses()
-          .that().resideInAPackage(CLI).and().resideOutsideOfPackage(CLI_WIRING)
-          .should().dependOnClassesThat().resideInAnyPackage(SYSTEMD_ADAPTER, HOSTFS_ADAPTER)
-          .because("the CLI's commands are thin shells over core; only its wiring package composes the real adapters");
+  static final ArchRule ONLY_WIRING_SEES_THE_ADAPTERS = noClasses()
+      .that()
+      .resideInAPackage(CLI)
+      .and()
+      .resideOutsideOfPackage(CLI_WIRING)
+      .should()
+      .dependOnClassesThat()
+      .resideInAnyPackage(SYSTEMD_ADAPTER, HOSTFS_ADAPTER)
+      .because(
+          "the CLI's commands are thin shells over core; only its wiring package composes the real adapters");
 
-  static final ArchRule CORE_FAILURES_SHARE_ONE_ROOT =
-      classes()
-          .that().resideInAPackage(CORE).and().areAssignableTo(Throwable.class)
-          .should().beAssignableTo(NoneopsException.class)
-          .because("a caller catches every failure of core as its own type under one root, with the task path where it happened");
+  static final ArchRule CORE_FAILURES_SHARE_ONE_ROOT = classes()
+      .that()
+      .resideInAPackage(CORE)
+      .and()
+      .areAssignableTo(Throwable.class)
+      .should()
+      .beAssignableTo(NoneopsException.class)
+      .because(
+          "a caller catches every failure of core as its own type under one root, with the task path where it happened");
 
-  static final ArchRule TESTKIT_SEES_PORTS_AND_THE_JDK_ONLY =
-      classes()
-          .that().resideInAnyPackage(TESTKIT_SIMULATED_HOST)
-          .should().onlyDependOnClassesThat().resideInAnyPackage(with(TESTKIT_SIMULATED_HOST, PORTS, "java.."))
-          .because("a suite gets the simulated host without core, the adapters or a test framework");
+  static final ArchRule TESTKIT_SEES_PORTS_AND_THE_JDK_ONLY = classes()
+      .that()
+      .resideInAnyPackage(TESTKIT_SIMULATED_HOST)
+      .should()
+      .onlyDependOnClassesThat()
+      .resideInAnyPackage(with(TESTKIT_SIMULATED_HOST, PORTS, "java.."))
+      .because("a suite gets the simulated host without core, the adapters or a test framework");
 
-  static final ArchRule CONTRACTS_SEE_PORTS_AND_THE_TEST_FRAMEWORK_ONLY =
-      classes()
-          .that().resideInAPackage(TESTKIT_CONTRACTS)
-          .should().onlyDependOnClassesThat().resideInAnyPackage(
-              TESTKIT_CONTRACTS, PORTS, "java..", "org.junit..", "org.assertj..", "org.opentest4j..")
-          .because("a contract suite states what any implementation of a port must do, simulated or real");
+  static final ArchRule CONTRACTS_SEE_PORTS_AND_THE_TEST_FRAMEWORK_ONLY = classes()
+      .that()
+      .resideInAPackage(TESTKIT_CONTRACTS)
+      .should()
+      .onlyDependOnClassesThat()
+      .resideInAnyPackage(
+          TESTKIT_CONTRACTS, PORTS, "java..", "org.junit..", "org.assertj..", "org.opentest4j..")
+      .because(
+          "a contract suite states what any implementation of a port must do, simulated or real");
 
-  static final ArchRule THE_PRODUCT_SEES_NO_TESTKIT =
-      noClasses()
-          .that().resideInAnyPackage(CORE, PORTS, SYSTEMD_ADAPTER, HOSTFS_ADAPTER, CLI)
-          .should().dependOnClassesThat().resideInAnyPackage(TESTKIT, DEMO)
-          .because("the testkit and the demo are built on the product, never the other way");
+  static final ArchRule THE_PRODUCT_SEES_NO_TESTKIT = noClasses()
+      .that()
+      .resideInAnyPackage(CORE, PORTS, SYSTEMD_ADAPTER, HOSTFS_ADAPTER, CLI)
+      .should()
+      .dependOnClassesThat()
+      .resideInAnyPackage(TESTKIT, DEMO)
+      .because("the testkit and the demo are built on the product, never the other way");
 
-  static final ArchRule NOTHING_BUT_THE_DEMO_SEES_THE_DEMO =
-      noClasses()
-          .that().resideOutsideOfPackage(DEMO)
-          .should().dependOnClassesThat().resideInAPackage(DEMO)
-          .because("the demo is an entry point of its own, not a library");
+  static final ArchRule NOTHING_BUT_THE_DEMO_SEES_THE_DEMO = noClasses()
+      .that()
+      .resideOutsideOfPackage(DEMO)
+      .should()
+      .dependOnClassesThat()
+      .resideInAPackage(DEMO)
+      .because("the demo is an entry point of its own, not a library");
 
-  static final ArchRule INTERNAL_PACKAGES_STAY_IN_THEIR_MODULE =
-      classes()
-          .that().resideInAPackage("..internal..")
-          .should(beUsedOnlyFromTheirOwnModule())
-          .because("a module's internal packages are not its API: another module sees only what it exports");
+  static final ArchRule INTERNAL_PACKAGES_STAY_IN_THEIR_MODULE = classes()
+      .that()
+      .resideInAPackage("..internal..")
+      .should(beUsedOnlyFromTheirOwnModule())
+      .because(
+          "a module's internal packages are not its API: another module sees only what it exports");
 
   static final ArchRule NO_CYCLES_BETWEEN_MODULES =
       slices().matching("dev.noneops.(*)..").should().beFreeOfCycles();
@@ -177,7 +217,9 @@ final class ArchitectureRules {
           String user = moduleOf(use.getOriginClass());
           if (!user.equals(home)) {
             events.add(SimpleConditionEvent.violated(
-                use, use.getDescription() + " (module " + user + " uses an internal class of module " + home + ")"));
+                use,
+                use.getDescription() + " (module " + user + " uses an internal class of module "
+                    + home + ")"));
           }
         }
       }
@@ -191,6 +233,7 @@ final class ArchitectureRules {
   private static DescribedPredicate<JavaAccess<?>> threadSleep() {
     return DescribedPredicate.describe(
         "Thread.sleep",
-        access -> access.getTargetOwner().isEquivalentTo(Thread.class) && access.getName().equals("sleep"));
+        access -> access.getTargetOwner().isEquivalentTo(Thread.class)
+            && access.getName().equals("sleep"));
   }
 }

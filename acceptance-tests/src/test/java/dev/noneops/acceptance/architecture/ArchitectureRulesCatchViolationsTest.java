@@ -21,7 +21,10 @@ import org.junit.jupiter.api.Test;
  */
 class ArchitectureRulesCatchViolationsTest {
   private final JavaClasses fixtures = new ClassFileImporter()
-      .importClasses(CoreClassDoingItsOwnIo.class, CoreClassSeeingAnAdapter.class, CoreFailureOutsideTheRoot.class);
+      .importClasses(
+          CoreClassDoingItsOwnIo.class,
+          CoreClassSeeingAnAdapter.class,
+          CoreFailureOutsideTheRoot.class);
 
   @Test
   void aCoreClassReadingFilesItselfIsCaught() {
@@ -57,10 +60,15 @@ class ArchitectureRulesCatchViolationsTest {
   void aCleanCoreClassPasses() {
     JavaClasses clean = new ClassFileImporter().importClasses(dev.noneops.core.layout.Layout.class);
 
-    assertThat(ArchitectureRules.CORE_DOES_NO_IO_OF_ITS_OWN.evaluate(clean).hasViolation()).isFalse();
-    assertThat(ArchitectureRules.PURE_CODE_SEES_NO_ADAPTER.evaluate(clean).hasViolation()).isFalse();
-    assertThat(ArchitectureRules.CORE_FAILURES_SHARE_ONE_ROOT.evaluate(
-        new ClassFileImporter().importClasses(dev.noneops.core.upgrade.NodeBusyException.class)).hasViolation()).isFalse();
+    assertThat(ArchitectureRules.CORE_DOES_NO_IO_OF_ITS_OWN.evaluate(clean).hasViolation())
+        .isFalse();
+    assertThat(ArchitectureRules.PURE_CODE_SEES_NO_ADAPTER.evaluate(clean).hasViolation())
+        .isFalse();
+    assertThat(ArchitectureRules.CORE_FAILURES_SHARE_ONE_ROOT
+            .evaluate(new ClassFileImporter()
+                .importClasses(dev.noneops.core.upgrade.NodeBusyException.class))
+            .hasViolation())
+        .isFalse();
   }
 
   @Test
@@ -71,20 +79,23 @@ class ArchitectureRulesCatchViolationsTest {
         new ClassFileImporter().importClasses(SimulatedHost.class));
 
     assertThat(bad.getFailureReport().getDetails())
-        .anyMatch(d -> d.contains("TestkitClassSeeingCore") && d.contains("dev.noneops.core.layout.Layout"));
+        .anyMatch(d ->
+            d.contains("TestkitClassSeeingCore") && d.contains("dev.noneops.core.layout.Layout"));
     assertThat(clean.hasViolation()).isFalse();
   }
 
   @Test
   void aClassOfAnotherModuleUsingAnInternalPackageIsCaughtAndTheModuleItselfPasses() {
-    EvaluationResult bad = ArchitectureRules.INTERNAL_PACKAGES_STAY_IN_THEIR_MODULE.evaluate(
-        new ClassFileImporter().importClasses(ClassOfAnotherModuleUsingAnInternalOne.class, IoErrors.class));
+    EvaluationResult bad =
+        ArchitectureRules.INTERNAL_PACKAGES_STAY_IN_THEIR_MODULE.evaluate(new ClassFileImporter()
+            .importClasses(ClassOfAnotherModuleUsingAnInternalOne.class, IoErrors.class));
     EvaluationResult clean = ArchitectureRules.INTERNAL_PACKAGES_STAY_IN_THEIR_MODULE.evaluate(
         new ClassFileImporter().importClasses(PosixHostFiles.class, IoErrors.class));
 
     assertThat(bad.getFailureReport().getDetails())
         .anyMatch(d -> d.contains("ClassOfAnotherModuleUsingAnInternalOne")
-            && d.contains("module acceptance-tests uses an internal class of module adapter-host-fs"));
+            && d.contains(
+                "module acceptance-tests uses an internal class of module adapter-host-fs"));
     assertThat(clean.hasViolation()).isFalse();
   }
 }

@@ -1,5 +1,7 @@
 package dev.noneops.acceptance.architecture;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -7,8 +9,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** Code names classes by their simple names and imports them; no package is spelled out in it. */
 class NoQualifiedNamesInCodeTest {
@@ -18,12 +18,15 @@ class NoQualifiedNamesInCodeTest {
     List<Path> sources = SourceTree.mainSources(root);
     List<String> found = new ArrayList<>();
     for (Path source : sources) {
-      for (String hit : QualifiedNames.in(Files.readString(root.resolve(source), StandardCharsets.UTF_8))) {
+      for (String hit :
+          QualifiedNames.in(Files.readString(root.resolve(source), StandardCharsets.UTF_8))) {
         found.add(source + ":" + hit);
       }
     }
     assertThat(sources).as("main sources scanned").hasSizeGreaterThan(100);
-    assertThat(found).as("import these classes instead of naming their packages in code").isEmpty();
+    assertThat(found)
+        .as("import these classes instead of naming their packages in code")
+        .isEmpty();
   }
 
   @Test
@@ -42,10 +45,11 @@ class NoQualifiedNamesInCodeTest {
         }
         """;
 
-    assertThat(QualifiedNames.in(source)).containsExactly(
-        "6: java.util.Map", "6: java.util.TreeMap",
-        "8: java.util.function.Predicate", "8: java.io.IOException",
-        "9: dev.noneops.example.other.Helper", "9: java.util.Locale");
+    assertThat(QualifiedNames.in(source))
+        .containsExactly(
+            "6: java.util.Map", "6: java.util.TreeMap",
+            "8: java.util.function.Predicate", "8: java.io.IOException",
+            "9: dev.noneops.example.other.Helper", "9: java.util.Locale");
   }
 
   @Test

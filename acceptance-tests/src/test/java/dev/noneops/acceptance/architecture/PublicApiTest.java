@@ -1,5 +1,7 @@
 package dev.noneops.acceptance.architecture;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -13,8 +15,6 @@ import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 /**
  * The public API of every product and testkit module is what {@code <module>/api/<module>.api}
  * says it is, so a change to it is seen in review. After an intended change, rewrite the files
@@ -23,12 +23,20 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class PublicApiTest {
   private static final String UPDATE = "noneops.api.update";
-  private static final String ACCEPT = "mvn -B -ntp -pl acceptance-tests -am test -Dtest=PublicApiTest"
-      + " -Dsurefire.failIfNoSpecifiedTests=false -D" + UPDATE + "=true";
+  private static final String ACCEPT =
+      "mvn -B -ntp -pl acceptance-tests -am test -Dtest=PublicApiTest"
+          + " -Dsurefire.failIfNoSpecifiedTests=false -D" + UPDATE + "=true";
 
   static Stream<String> modules() {
-    return Stream.of("ports", "core", "adapter-systemd-dbus", "adapter-host-fs", "adapter-cli", "testkit",
-        "testkit-contracts", "testkit-fixtures");
+    return Stream.of(
+        "ports",
+        "core",
+        "adapter-systemd-dbus",
+        "adapter-host-fs",
+        "adapter-cli",
+        "testkit",
+        "testkit-contracts",
+        "testkit-fixtures");
   }
 
   @ParameterizedTest
@@ -41,13 +49,17 @@ class PublicApiTest {
       Files.writeString(file, String.join("\n", actual) + "\n", StandardCharsets.UTF_8);
     }
     assertThat(actual).as("public API of %s", module).isNotEmpty();
-    List<String> expected = Files.isRegularFile(file)
-        ? Files.readAllLines(file, StandardCharsets.UTF_8) : List.of();
+    List<String> expected =
+        Files.isRegularFile(file) ? Files.readAllLines(file, StandardCharsets.UTF_8) : List.of();
     List<String> changes = ApiDiff.between(expected, actual);
     assertThat(changes)
-        .withFailMessage("the public API of %s differs from %s:%n%s%nif the change is intended, run%n  %s%n"
-            + "and commit the rewritten file", module, SourceTree.root().relativize(file),
-            String.join(System.lineSeparator(), changes), ACCEPT)
+        .withFailMessage(
+            "the public API of %s differs from %s:%n%s%nif the change is intended, run%n  %s%n"
+                + "and commit the rewritten file",
+            module,
+            SourceTree.root().relativize(file),
+            String.join(System.lineSeparator(), changes),
+            ACCEPT)
         .isEmpty();
   }
 
@@ -55,7 +67,8 @@ class PublicApiTest {
   private static Path classesOf(String module) {
     Pattern entry = Pattern.compile(".*/" + Pattern.quote(module) + "/target[^/]*/(classes|noneops-"
         + Pattern.quote(module) + "-[^/]*\\.jar)");
-    String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    String classPath =
+        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     List<Path> found = new ArrayList<>();
     for (String element : classPath.split(File.pathSeparator)) {
       Matcher m = entry.matcher(element);
@@ -63,7 +76,9 @@ class PublicApiTest {
         found.add(Path.of(element));
       }
     }
-    assertThat(found).as("class path entries of module %s in %s", module, classPath).hasSize(1);
+    assertThat(found)
+        .as("class path entries of module %s in %s", module, classPath)
+        .hasSize(1);
     return found.get(0);
   }
 }

@@ -11,8 +11,8 @@ import java.util.regex.Pattern;
  * statements, comments and string literals.
  */
 final class QualifiedNames {
-  private static final Pattern QUALIFIED =
-      Pattern.compile("(?<![\\w.])(?:java|javax|jdk|sun|dev|com|org|jnr|picocli|net)\\.(?:[a-z_][a-z0-9_]*\\.)+[A-Z]\\w*");
+  private static final Pattern QUALIFIED = Pattern.compile(
+      "(?<![\\w.])(?:java|javax|jdk|sun|dev|com|org|jnr|picocli|net)\\.(?:[a-z_][a-z0-9_]*\\.)+[A-Z]\\w*");
 
   private QualifiedNames() {}
 

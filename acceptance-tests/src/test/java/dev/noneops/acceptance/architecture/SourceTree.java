@@ -14,7 +14,8 @@ final class SourceTree {
   /** The repository root: the nearest directory above the working directory holding {@code ports/pom.xml}. */
   static Path root() {
     for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-      if (Files.isRegularFile(dir.resolve("pom.xml")) && Files.isRegularFile(dir.resolve("ports/pom.xml"))) {
+      if (Files.isRegularFile(dir.resolve("pom.xml"))
+          && Files.isRegularFile(dir.resolve("ports/pom.xml"))) {
         return dir;
       }
     }

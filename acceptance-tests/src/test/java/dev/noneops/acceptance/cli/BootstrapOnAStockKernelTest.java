@@ -29,7 +29,8 @@ class BootstrapOnAStockKernelTest {
 
     assertThat(boot.exitCode()).as(boot.err()).isZero();
     assertThat(host.systemd().peek("kubelet.service").isActive()).isTrue();
-    KubeletKernelDefaults.EXPECTED.forEach((key, value) -> assertThat(host.kernel().sysctl(key)).as(key).contains(value));
+    KubeletKernelDefaults.EXPECTED.forEach(
+        (key, value) -> assertThat(host.kernel().sysctl(key)).as(key).contains(value));
     assertThat(host.kernel().loadedModules()).contains("overlay", "br_netfilter");
   }
 
@@ -37,13 +38,18 @@ class BootstrapOnAStockKernelTest {
   void onAStockKernelTheSimulatedKubeletRefusesToRunAsTheRealOneDoes() throws Exception {
     SimulatedHost host = SimulatedHost.create();
     host.installExecutable(Path.of("/usr/local/bin/kubelet"), "#!/bin/sh\n");
-    host.fs().seedFile(Path.of("/etc/systemd/system/kubelet.service"),
-        "[Service]\nExecStart=/usr/local/bin/kubelet --protect-kernel-defaults=true\n", 0644);
+    host.fs()
+        .seedFile(
+            Path.of("/etc/systemd/system/kubelet.service"),
+            "[Service]\nExecStart=/usr/local/bin/kubelet --protect-kernel-defaults=true\n",
+            0644);
 
     host.ports().systemd().start("kubelet.service", Duration.ofSeconds(10));
 
     assertThat(host.systemd().peek("kubelet.service").isActive()).isFalse();
-    assertThat(new KubeletKernelDefaults(host.kernel()::sysctl).refusal(List.of("/usr/local/bin/kubelet", "--protect-kernel-defaults=true")))
-        .contains("failed to run Kubelet: invalid kernel flag: vm/overcommit_memory, expected value: 1, actual value: 0");
+    assertThat(new KubeletKernelDefaults(host.kernel()::sysctl)
+            .refusal(List.of("/usr/local/bin/kubelet", "--protect-kernel-defaults=true")))
+        .contains(
+            "failed to run Kubelet: invalid kernel flag: vm/overcommit_memory, expected value: 1, actual value: 0");
   }
 }

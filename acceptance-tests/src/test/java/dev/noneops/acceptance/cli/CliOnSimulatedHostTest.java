@@ -35,13 +35,16 @@ class CliOnSimulatedHostTest {
     Run boot = cli.run("bootstrap");
 
     assertThat(boot.exitCode()).as(boot.err()).isZero();
-    assertThat(boot.out()).startsWith("bootstrapped version " + version).contains("the stack is running");
+    assertThat(boot.out())
+        .startsWith("bootstrapped version " + version)
+        .contains("the stack is running");
     assertThat(boot.err()).contains("ok  ").doesNotContain("FAIL");
     JsonNode status = json(cli.run("status", "--json"));
     assertThat(status.get("activeVersion").asText()).isEqualTo(version);
     assertThat(status.get("running").asBoolean()).isTrue();
     assertThat(status.get("appliedConfig").asBoolean()).isTrue();
-    assertThat(status.get("units").get("kubelet.service").get("active").asText()).isEqualTo("active");
+    assertThat(status.get("units").get("kubelet.service").get("active").asText())
+        .isEqualTo("active");
     assertThat(cli.run("allocation-launch-check").exitCode()).isZero();
   }
 
@@ -51,10 +54,19 @@ class CliOnSimulatedHostTest {
     cli.run("bootstrap");
 
     for (String[] args : List.of(
-        new String[] {"status", "--json"}, new String[] {"versions", "--json"}, new String[] {"verify", "--json"},
-        new String[] {"present", "--json"}, new String[] {"allocation-launch-check", "--json"}, new String[] {"version-for", "--json"}, new String[] {"plan", "--json"},
-        new String[] {"version", "--json"}, new String[] {"apply", "--json"}, new String[] {"restart", "--json"},
-        new String[] {"prune", "--json"}, new String[] {"commit", "--json"}, new String[] {"recover", "--json"})) {
+        new String[] {"status", "--json"},
+        new String[] {"versions", "--json"},
+        new String[] {"verify", "--json"},
+        new String[] {"present", "--json"},
+        new String[] {"allocation-launch-check", "--json"},
+        new String[] {"version-for", "--json"},
+        new String[] {"plan", "--json"},
+        new String[] {"version", "--json"},
+        new String[] {"apply", "--json"},
+        new String[] {"restart", "--json"},
+        new String[] {"prune", "--json"},
+        new String[] {"commit", "--json"},
+        new String[] {"recover", "--json"})) {
       Run run = cli.run(args);
       JsonNode doc = json(run);
       assertThat(doc.get("schemaVersion").asInt()).as(args[0]).isEqualTo(Json.SCHEMA_VERSION);
@@ -66,7 +78,9 @@ class CliOnSimulatedHostTest {
   @Test
   void anInvalidConfigurationIsRejectedOnOneLineListingEveryViolationAndNothingChanges() {
     cli.configure(CONFIG, BASE.json());
-    String bad = BASE.json().replace("\"https://api.example.com:6443\"", "\"ftp://api\"").replace("\"abcdef.0123456789abcdef\"", "\"\"");
+    String bad = BASE.json()
+        .replace("\"https://api.example.com:6443\"", "\"ftp://api\"")
+        .replace("\"abcdef.0123456789abcdef\"", "\"\"");
     writeRaw(CONFIG, bad);
     FileTreeSnapshot before = cli.host().snapshot();
 
@@ -130,7 +144,8 @@ class CliOnSimulatedHostTest {
     assertThat(cli.activeVersion()).contains(v2);
     JsonNode versions = json(cli.run("versions", "--json"));
     assertThat(versions.get("versions")).hasSize(1);
-    assertThat(json(cli.run("status", "--json")).get("upgradeInFlight").isNull()).isTrue();
+    assertThat(json(cli.run("status", "--json")).get("upgradeInFlight").isNull())
+        .isTrue();
   }
 
   @Test
@@ -161,14 +176,20 @@ class CliOnSimulatedHostTest {
     assertThat(status.get("upgradeInFlight").isNull()).isTrue();
 
     Run again = cli.run("upgrade", "--kubelet-timeout", "20s");
-    assertThat(again.exitCode()).as("a rolled-back upgrade is refused without --force").isEqualTo(ExitCode.FAILURE.code());
-    assertThat(again.err()).containsIgnoringCase("rolled back")
+    assertThat(again.exitCode())
+        .as("a rolled-back upgrade is refused without --force")
+        .isEqualTo(ExitCode.FAILURE.code());
+    assertThat(again.err())
+        .containsIgnoringCase("rolled back")
         .as("the refusal says where the rolled-back upgrade failed")
-        .contains("(at upgrade-start-target › start › wait-kubelet: kubelet.service did not become ready in 20 s");
+        .contains(
+            "(at upgrade-start-target › start › wait-kubelet: kubelet.service did not become ready in 20 s");
   }
 
   @Test
-  void aRolledBackUpgradeIsOneFailLineAtTheStepThatFailedAndOneErrorLineSayingWhereWhatAndHowTheNodeWasLeft() throws Exception {
+  void
+      aRolledBackUpgradeIsOneFailLineAtTheStepThatFailedAndOneErrorLineSayingWhereWhatAndHowTheNodeWasLeft()
+          throws Exception {
     String v1 = cli.configure(CONFIG, BASE.json());
     cli.run("bootstrap");
     String broken = cli.configure(CONFIG, BASE.withKubernetes("1.31.5").json());
@@ -178,14 +199,21 @@ class CliOnSimulatedHostTest {
 
     assertThat(up.exitCode()).as(up.err()).isEqualTo(ExitCode.ROLLED_BACK.code());
     assertThat(up.err().lines().filter(l -> l.contains("FAIL")))
-        .containsExactly("  FAIL wait-kubelet (20.0 s): kubelet.service did not become ready in 20 s (active; healthz at "
-            + "http://127.0.0.1:10248/healthz not answering)");
-    assertThat(up.err().lines().filter(l -> l.contains("did not become ready"))).as("the message is not repeated").hasSize(2);
-    assertThat(up.err().lines().filter(l -> l.startsWith("  end  "))).contains(
-        "  end  start (20.0 s): because wait-kubelet failed", "  end  upgrade-start-target (20.0 s): because wait-kubelet failed");
-    assertThat(up.err().lines().reduce((first, second) -> second)).contains("noneops upgrade: " + v1 + " → " + broken
-        + " failed at upgrade-start-target › start › wait-kubelet: kubelet.service did not become ready in 20 s (active; healthz at "
-        + "http://127.0.0.1:10248/healthz not answering); rolled back: " + v1 + " runs again with its configuration");
+        .containsExactly(
+            "  FAIL wait-kubelet (20.0 s): kubelet.service did not become ready in 20 s (active; healthz at "
+                + "http://127.0.0.1:10248/healthz not answering)");
+    assertThat(up.err().lines().filter(l -> l.contains("did not become ready")))
+        .as("the message is not repeated")
+        .hasSize(2);
+    assertThat(up.err().lines().filter(l -> l.startsWith("  end  ")))
+        .contains(
+            "  end  start (20.0 s): because wait-kubelet failed",
+            "  end  upgrade-start-target (20.0 s): because wait-kubelet failed");
+    assertThat(up.err().lines().reduce((first, second) -> second))
+        .contains("noneops upgrade: " + v1 + " → " + broken
+            + " failed at upgrade-start-target › start › wait-kubelet: kubelet.service did not become ready in 20 s (active; healthz at "
+            + "http://127.0.0.1:10248/healthz not answering); rolled back: " + v1
+            + " runs again with its configuration");
   }
 
   @Test
@@ -198,16 +226,21 @@ class CliOnSimulatedHostTest {
     Run verbose = cli.run("upgrade", "--force", "-v", "--kubelet-timeout", "20s");
     Run json = cli.run("upgrade", "--force", "--json", "--kubelet-timeout", "20s");
 
-    assertThat(verbose.err()).contains("\n  at:        upgrade-start-target › start › wait-kubelet\n")
-        .contains("\n  caused by: ReadinessTimeoutException: kubelet.service did not become ready in 20 s");
+    assertThat(verbose.err())
+        .contains("\n  at:        upgrade-start-target › start › wait-kubelet\n")
+        .contains(
+            "\n  caused by: ReadinessTimeoutException: kubelet.service did not become ready in 20 s");
     JsonNode error = json(json).get("error");
     assertThat(error.get("kind").asText()).isEqualTo("ROLLED_BACK");
-    assertThat(error.get("failedAt").asText()).isEqualTo("upgrade-start-target › start › wait-kubelet");
-    assertThat(error.get("causes").get(0).asText()).startsWith("ReadinessTimeoutException: kubelet.service did not become ready");
+    assertThat(error.get("failedAt").asText())
+        .isEqualTo("upgrade-start-target › start › wait-kubelet");
+    assertThat(error.get("causes").get(0).asText())
+        .startsWith("ReadinessTimeoutException: kubelet.service did not become ready");
   }
 
   @Test
-  void startAndRestartWhileAnotherProcessHoldsTheLockAreBusyFromTheOperationItself() throws Exception {
+  void startAndRestartWhileAnotherProcessHoldsTheLockAreBusyFromTheOperationItself()
+      throws Exception {
     cli.configure(CONFIG, BASE.json());
     cli.run("bootstrap");
     cli.run("stop");
@@ -234,7 +267,9 @@ class CliOnSimulatedHostTest {
     cli.host().crash();
     Run status = cli.run("status", "--json");
     assertThat(json(status).has("upgradeInFlight")).as(status.err()).isTrue();
-    assertThat(json(status).get("upgradeInFlight").isNull()).as("the journal survived the crash").isFalse();
+    assertThat(json(status).get("upgradeInFlight").isNull())
+        .as("the journal survived the crash")
+        .isFalse();
 
     Run recover = cli.run("recover", "--json");
 
@@ -259,7 +294,8 @@ class CliOnSimulatedHostTest {
   }
 
   @Test
-  void applyWithAConfigurationNeedingOtherBinariesPointsToUpgradeAndChangesNothing() throws Exception {
+  void applyWithAConfigurationNeedingOtherBinariesPointsToUpgradeAndChangesNothing()
+      throws Exception {
     cli.configure(CONFIG, BASE.json());
     cli.run("bootstrap");
     cli.configure(CONFIG, BASE.withContainerd("1.7.23").json());
@@ -290,7 +326,8 @@ class CliOnSimulatedHostTest {
   void resetRemovesLocalDnsDummyInterfaceAndNeverALinkOfItsNameOfAnotherKind() throws Exception {
     cli.configure(CONFIG, BASE.json());
     cli.run("bootstrap");
-    assertThat(cli.host().kernel().link("localdns0")).hasValueSatisfying(l -> assertThat(l.isDummy()).isTrue());
+    assertThat(cli.host().kernel().link("localdns0"))
+        .hasValueSatisfying(l -> assertThat(l.isDummy()).isTrue());
 
     Run reset = cli.run("reset");
 
@@ -331,17 +368,24 @@ class CliOnSimulatedHostTest {
     assertThat(plan.get("activeVersion").asText()).isEqualTo(v1);
     assertThat(plan.get("targetVersion").asText()).isEqualTo(v2);
     assertThat(plan.get("targetInstalled").asBoolean()).isFalse();
-    assertThat(plan.get("downloads").findValuesAsText("artifact")).contains("containerd", "kubelet");
+    assertThat(plan.get("downloads").findValuesAsText("artifact"))
+        .contains("containerd", "kubelet");
     assertThat(cli.host().snapshot()).isEqualTo(before);
     cli.configure(CONFIG, BASE.json());
-    assertThat(cli.run("plan").out()).contains("action:   apply").contains("same as the applied configuration");
+    assertThat(cli.run("plan").out())
+        .contains("action:   apply")
+        .contains("same as the applied configuration");
   }
 
   @Test
   void verifyFindsATamperedBinary() throws Exception {
     String version = cli.configure(CONFIG, BASE.json());
     cli.run("bootstrap");
-    cli.host().ports().files().writeDurably(cli.layout().binDir(version).resolve("kubelet"), "#!/bin/sh\n# tampered\n", 0755);
+    cli.host()
+        .ports()
+        .files()
+        .writeDurably(
+            cli.layout().binDir(version).resolve("kubelet"), "#!/bin/sh\n# tampered\n", 0755);
 
     Run run = cli.run("verify");
 
@@ -363,7 +407,8 @@ class CliOnSimulatedHostTest {
     List<PortCall> calls = twin.host().journal().mutatingCalls();
     for (int i = before; i < calls.size(); i++) {
       PortCall c = calls.get(i);
-      if (c.method().equals("symlinkDurably") && c.args().get(0).toString().equals(twin.layout().current().toString())) {
+      if (c.method().equals("symlinkDurably")
+          && c.args().get(0).toString().equals(twin.layout().current().toString())) {
         return i - before + 1;
       }
     }
@@ -382,7 +427,8 @@ class CliOnSimulatedHostTest {
         keys.add(it.next());
       }
       assertThat(keys).as(where).isSorted();
-      node.fields().forEachRemaining(e -> assertSortedEverywhere(e.getValue(), where + "." + e.getKey()));
+      node.fields()
+          .forEachRemaining(e -> assertSortedEverywhere(e.getValue(), where + "." + e.getKey()));
     } else if (node.isArray()) {
       node.forEach(child -> assertSortedEverywhere(child, where + "[]"));
     }

@@ -40,17 +40,23 @@ class CliPlanOnSimulatedHostTest {
 
     assertThat(plan.exitCode()).as(plan.err()).isZero();
     assertThat(cli.host().snapshot()).isEqualTo(clean);
-    assertThat(cli.host().journal().mutatingCallCount()).as(cli.host().journal().toString()).isEqualTo(mutatingBefore);
+    assertThat(cli.host().journal().mutatingCallCount())
+        .as(cli.host().journal().toString())
+        .isEqualTo(mutatingBefore);
     JsonNode doc = json(plan);
     assertThat(doc.get("action").asText()).isEqualTo("bootstrap");
     assertThat(doc.get("targetVersion").asText()).isEqualTo(version);
     assertThat(doc.get("changed")).isEmpty();
     assertThat(doc.get("removed")).isEmpty();
-    assertThat(strings(doc.get("starts"))).containsExactly("localdns.service", "containerd.service", "kubelet.service");
+    assertThat(strings(doc.get("starts")))
+        .containsExactly("localdns.service", "containerd.service", "kubelet.service");
     assertThat(doc.get("restarts")).isEmpty();
     assertThat(doc.get("downloads")).isNotEmpty();
-    assertThat(strings(doc.get("units"))).contains("/etc/systemd/system/kubelet.service",
-        "/etc/systemd/system/containerd.service", "/etc/systemd/system/localdns.service");
+    assertThat(strings(doc.get("units")))
+        .contains(
+            "/etc/systemd/system/kubelet.service",
+            "/etc/systemd/system/containerd.service",
+            "/etc/systemd/system/localdns.service");
     assertThat(strings(doc.get("notes"))).anyMatch(n -> n.contains("CNI plugin links"));
 
     assertThat(cli.run("bootstrap").exitCode()).isZero();
@@ -59,21 +65,34 @@ class CliPlanOnSimulatedHostTest {
     FileTreeSnapshot booted = cli.host().snapshot();
     for (String line : booted.diff(clean)) {
       String path = line.substring(2).split(" ")[0];
-      if (!inVersionTree(path) && !path.startsWith("/opt/cni") && !isEnablement(path) && !isAppliedConfig(path)) {
+      if (!inVersionTree(path)
+          && !path.startsWith("/opt/cni")
+          && !isEnablement(path)
+          && !isAppliedConfig(path)) {
         written.add(path);
       }
     }
-    assertThat(written).as("bootstrap wrote files besides the version tree and the CNI links").isNotEmpty();
-    assertThat(new TreeSet<>(strings(doc.get("created")))).containsAll(written).contains("/etc/containerd/config.toml",
-        "/etc/unbounded/localdns/Corefile", cli.layout().current().toString());
-    assertThat(booted.paths()).as("every planned creation happened").containsAll(strings(doc.get("created")));
+    assertThat(written)
+        .as("bootstrap wrote files besides the version tree and the CNI links")
+        .isNotEmpty();
+    assertThat(new TreeSet<>(strings(doc.get("created"))))
+        .containsAll(written)
+        .contains(
+            "/etc/containerd/config.toml",
+            "/etc/unbounded/localdns/Corefile",
+            cli.layout().current().toString());
+    assertThat(booted.paths())
+        .as("every planned creation happened")
+        .containsAll(strings(doc.get("created")));
   }
 
   @Test
   void afterBootstrapALabelChangePlansTheKubeletDropInAndAKubeletRestart() throws Exception {
     cli.configure(CONFIG, BASE.json());
     assertThat(cli.run("bootstrap").exitCode()).isZero();
-    cli.configure(CONFIG, BASE.json().replace("\"example.com/pool\": \"demo\"", "\"example.com/pool\": \"batch\""));
+    cli.configure(
+        CONFIG,
+        BASE.json().replace("\"example.com/pool\": \"demo\"", "\"example.com/pool\": \"batch\""));
     FileTreeSnapshot before = cli.host().snapshot();
     long mutatingBefore = cli.host().journal().mutatingCallCount();
 
@@ -91,8 +110,13 @@ class CliPlanOnSimulatedHostTest {
     List<String> units = strings(doc.get("units"));
     assertThat(units).hasSize(1);
     assertThat(units.get(0)).startsWith(DROP_IN_DIR);
-    assertThat(strings(doc.get("changed"))).contains(units.get(0)).allMatch(p -> p.equals(units.get(0)) || p.endsWith("ownership.json")
-        || !p.startsWith("/etc/systemd") && !p.startsWith("/etc/containerd") && !p.startsWith("/etc/kubernetes"));
+    assertThat(strings(doc.get("changed")))
+        .contains(units.get(0))
+        .allMatch(p -> p.equals(units.get(0))
+            || p.endsWith("ownership.json")
+            || !p.startsWith("/etc/systemd")
+                && !p.startsWith("/etc/containerd")
+                && !p.startsWith("/etc/kubernetes"));
     assertThat(doc.get("starts")).isEmpty();
     assertThat(strings(doc.get("restarts"))).containsExactly("kubelet.service");
   }
@@ -106,8 +130,12 @@ class CliPlanOnSimulatedHostTest {
     Run plan = cli.run("plan");
 
     assertThat(plan.exitCode()).as(plan.err()).isZero();
-    assertThat(plan.out()).contains("action:   apply").contains("change:   " + CONTAINERD_CONFIG)
-        .doesNotContain("unit:").doesNotContain("create:").doesNotContain("start:    ");
+    assertThat(plan.out())
+        .contains("action:   apply")
+        .contains("change:   " + CONTAINERD_CONFIG)
+        .doesNotContain("unit:")
+        .doesNotContain("create:")
+        .doesNotContain("start:    ");
     assertThat(plan.out().lines().filter(l -> l.startsWith("restart:")))
         .containsExactly("restart:  containerd.service", "restart:  kubelet.service");
   }
@@ -128,7 +156,8 @@ class CliPlanOnSimulatedHostTest {
     assertThat(doc.get("targetInstalled").asBoolean()).isFalse();
     assertThat(doc.get("downloads")).isNotEmpty();
     assertThat(strings(doc.get("changed"))).contains(cli.layout().current().toString());
-    assertThat(strings(doc.get("restarts"))).containsExactly("localdns.service", "containerd.service", "kubelet.service");
+    assertThat(strings(doc.get("restarts")))
+        .containsExactly("localdns.service", "containerd.service", "kubelet.service");
   }
 
   @Test
@@ -140,7 +169,8 @@ class CliPlanOnSimulatedHostTest {
 
     assertThat(doc.get("schemaVersion").asInt()).isEqualTo(Json.SCHEMA_VERSION);
     assertThat(doc.get("command").asText()).isEqualTo("plan");
-    for (String list : List.of("created", "changed", "removed", "units", "starts", "restarts", "downloads")) {
+    for (String list :
+        List.of("created", "changed", "removed", "units", "starts", "restarts", "downloads")) {
       assertThat(doc.get(list)).as(list).isEmpty();
     }
     assertThat(strings(doc.get("notes"))).anyMatch(n -> n.contains("nothing to do"));
@@ -164,7 +194,13 @@ class CliPlanOnSimulatedHostTest {
 
   private void write(String path, String content) {
     try {
-      cli.host().ports().files().writeDurably(Path.of(path), new java.io.ByteArrayInputStream(content.getBytes(StandardCharsets.UTF_8)), 0644);
+      cli.host()
+          .ports()
+          .files()
+          .writeDurably(
+              Path.of(path),
+              new java.io.ByteArrayInputStream(content.getBytes(StandardCharsets.UTF_8)),
+              0644);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

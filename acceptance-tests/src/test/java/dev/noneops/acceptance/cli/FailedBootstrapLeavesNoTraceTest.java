@@ -29,17 +29,27 @@ class FailedBootstrapLeavesNoTraceTest {
     CliOnSimulatedHost cli = new CliOnSimulatedHost(host);
     String json = ConfigJson.of("1.31.4").json();
     cli.configure(CliOnSimulatedHost.CONFIG, json);
-    AgentConfig config = AgentConfigParser.parseAndValidate(json.getBytes(StandardCharsets.UTF_8), "amd64");
-    Artifact kubelet = GoalStateResolver.resolve(config, host.facts().read(), Layout.defaultLayout()).rootFs().artifacts().stream()
-        .filter(a -> a.name().equals("kubelet")).findFirst().orElseThrow();
-    host.artifacts().publish(kubelet.url(), "#!/bin/sh\necho tampered\n".getBytes(StandardCharsets.UTF_8));
+    AgentConfig config =
+        AgentConfigParser.parseAndValidate(json.getBytes(StandardCharsets.UTF_8), "amd64");
+    Artifact kubelet =
+        GoalStateResolver.resolve(config, host.facts().read(), Layout.defaultLayout())
+            .rootFs()
+            .artifacts()
+            .stream()
+            .filter(a -> a.name().equals("kubelet"))
+            .findFirst()
+            .orElseThrow();
+    host.artifacts()
+        .publish(kubelet.url(), "#!/bin/sh\necho tampered\n".getBytes(StandardCharsets.UTF_8));
     FileTreeSnapshot before = host.snapshot();
 
     Run boot = cli.run("bootstrap");
 
     assertThat(boot.exitCode()).isEqualTo(ExitCode.FAILURE.code());
     assertThat(boot.err()).contains(kubelet.url().toString());
-    assertThat(host.snapshot().diff(before)).as("nothing installed, nothing left: no layout, no module file, no unit").isEmpty();
+    assertThat(host.snapshot().diff(before))
+        .as("nothing installed, nothing left: no layout, no module file, no unit")
+        .isEmpty();
     assertThat(host.kernel().loadedModules()).isEmpty();
     assertThat(cli.run("present").out().strip()).isEqualTo("absent");
   }

@@ -60,7 +60,9 @@ class InterruptedPruneOnSimulatedHostTest {
       reportedBytes += v.get("bytes").asLong();
     }
     Usage disk = versionFilesOnDisk();
-    assertThat(reportedFiles).as("files versions reports, against the disk: " + versions).isEqualTo(disk.files);
+    assertThat(reportedFiles)
+        .as("files versions reports, against the disk: " + versions)
+        .isEqualTo(disk.files);
     assertThat(reportedBytes).as("bytes versions reports, against the disk").isEqualTo(disk.bytes);
 
     Run recover = cli.run("recover", "--json");
@@ -68,11 +70,14 @@ class InterruptedPruneOnSimulatedHostTest {
 
     for (String name : layoutDirectories()) {
       assertThat(isVersion(name)).as("layout directory " + name).isTrue();
-      assertThat(onDisk(cli.layout().manifest(name))).as("every version left is complete: " + name).isPresent();
+      assertThat(onDisk(cli.layout().manifest(name)))
+          .as("every version left is complete: " + name)
+          .isPresent();
     }
     Run verify = cli.run("verify");
     assertThat(verify.exitCode()).as(verify.out()).isZero();
-    assertThat(json(cli.run("versions", "--json")).get("versions")).allSatisfy(v -> assertThat(v.get("complete").asBoolean()).isTrue());
+    assertThat(json(cli.run("versions", "--json")).get("versions"))
+        .allSatisfy(v -> assertThat(v.get("complete").asBoolean()).isTrue());
     Run prune = cli.run("prune");
     assertThat(prune.exitCode()).as(prune.err()).isZero();
     assertThat(layoutDirectories()).containsExactly(cli.activeVersion().orElseThrow());

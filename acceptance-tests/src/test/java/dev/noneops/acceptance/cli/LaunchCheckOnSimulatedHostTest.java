@@ -18,7 +18,9 @@ class LaunchCheckOnSimulatedHostTest {
 
   @BeforeEach
   void bootstrap() throws Exception {
-    cli.configure(CliOnSimulatedHost.CONFIG, ConfigJson.of("1.31.4").withContainerd("1.7.22").json());
+    cli.configure(
+        CliOnSimulatedHost.CONFIG,
+        ConfigJson.of("1.31.4").withContainerd("1.7.22").json());
     assertThat(cli.run("bootstrap").exitCode()).isZero();
     current = cli.layout().current();
     cli.host().ports().files().removeDurably(current);
@@ -30,7 +32,8 @@ class LaunchCheckOnSimulatedHostTest {
 
     Run check = cli.run("allocation-launch-check");
 
-    assertFailedCheck(check, current + " is a directory, not the symlink naming the active version");
+    assertFailedCheck(
+        check, current + " is a directory, not the symlink naming the active version");
   }
 
   @Test
@@ -39,7 +42,10 @@ class LaunchCheckOnSimulatedHostTest {
 
     Run check = cli.run("allocation-launch-check");
 
-    assertFailedCheck(check, current + " points at '/etc', which is not a version directory of " + cli.layout().root());
+    assertFailedCheck(
+        check,
+        current + " points at '/etc', which is not a version directory of "
+            + cli.layout().root());
   }
 
   @Test
@@ -49,8 +55,10 @@ class LaunchCheckOnSimulatedHostTest {
     Run check = cli.run("allocation-launch-check", "--json");
 
     assertThat(check.exitCode()).as(check.err()).isEqualTo(ExitCode.UNHEALTHY.code());
-    assertThat(check.out()).contains("\"healthy\" : false")
-        .contains(current + " points at '../../../etc', which is not a version directory of " + cli.layout().root());
+    assertThat(check.out())
+        .contains("\"healthy\" : false")
+        .contains(current + " points at '../../../etc', which is not a version directory of "
+            + cli.layout().root());
     assertThat(check.err()).doesNotContain("Exception").doesNotContain("\tat ");
   }
 

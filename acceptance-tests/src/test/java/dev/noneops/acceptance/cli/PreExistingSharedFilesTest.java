@@ -29,7 +29,8 @@ class PreExistingSharedFilesTest {
 
   private void anOperatorsFiles() throws Exception {
     cli.configure(CliOnSimulatedHost.CONFIG, ConfigJson.of("1.31.4").json());
-    host.fs().seedFile(CONTAINERD_CONFIG, "# the operator's containerd\nversion = 2\n[plugins]\n", 0640);
+    host.fs()
+        .seedFile(CONTAINERD_CONFIG, "# the operator's containerd\nversion = 2\n[plugins]\n", 0640);
     host.fs().seedOwner(CONTAINERD_CONFIG, 1000, 1000);
     host.fs().seedFile(SYSCTL, "vm.swappiness = 10\n", 0600);
     host.fs().seedSymlink(CNI_LINK, "/usr/lib/cni/bridge");
@@ -42,13 +43,16 @@ class PreExistingSharedFilesTest {
 
     Run boot = cli.run("bootstrap");
     assertThat(boot.exitCode()).as(boot.err()).isZero();
-    assertThat(host.ports().files().readString(CONTAINERD_CONFIG)).doesNotContain("the operator's containerd");
+    assertThat(host.ports().files().readString(CONTAINERD_CONFIG))
+        .doesNotContain("the operator's containerd");
     Run reset = cli.run("reset");
 
     assertThat(reset.exitCode()).as(reset.out() + reset.err()).isZero();
     FileTreeSnapshot after = host.snapshot();
     for (Path path : List.of(CONTAINERD_CONFIG, SYSCTL, CNI_LINK)) {
-      assertThat(after.entry(path.toString())).as(path.toString()).isEqualTo(before.entry(path.toString()));
+      assertThat(after.entry(path.toString()))
+          .as(path.toString())
+          .isEqualTo(before.entry(path.toString()));
     }
     assertThat(reset.out()).contains("restored " + CONTAINERD_CONFIG);
   }
@@ -62,7 +66,8 @@ class PreExistingSharedFilesTest {
 
     host.crash();
 
-    assertThat(host.snapshot().entry(CONTAINERD_CONFIG.toString())).isEqualTo(before.entry(CONTAINERD_CONFIG.toString()));
+    assertThat(host.snapshot().entry(CONTAINERD_CONFIG.toString()))
+        .isEqualTo(before.entry(CONTAINERD_CONFIG.toString()));
   }
 
   @Test
@@ -77,7 +82,8 @@ class PreExistingSharedFilesTest {
     Run reset = cli.run("reset");
 
     assertThat(reset.exitCode()).as(reset.err()).isZero();
-    assertThat(host.snapshot().entry(CNI_LINK.toString())).isEqualTo(before.entry(CNI_LINK.toString()));
+    assertThat(host.snapshot().entry(CNI_LINK.toString()))
+        .isEqualTo(before.entry(CNI_LINK.toString()));
   }
 
   @Test
@@ -91,7 +97,9 @@ class PreExistingSharedFilesTest {
     cli.run("bootstrap");
     cli.run("reset");
 
-    assertThat(host.ports().files().read(SYSCTL)).as("the operator's copy, though equal to the node's").isEqualTo(nodes);
+    assertThat(host.ports().files().read(SYSCTL))
+        .as("the operator's copy, though equal to the node's")
+        .isEqualTo(nodes);
   }
 
   @Test
@@ -104,6 +112,7 @@ class PreExistingSharedFilesTest {
     List<String> takenOver = new ArrayList<>();
     doc.get("takenOver").forEach(n -> takenOver.add(n.asText()));
     assertThat(takenOver).contains(CONTAINERD_CONFIG.toString(), SYSCTL.toString());
-    assertThat(cli.run("plan").out()).contains("take over (saved, put back at reset): " + CONTAINERD_CONFIG);
+    assertThat(cli.run("plan").out())
+        .contains("take over (saved, put back at reset): " + CONTAINERD_CONFIG);
   }
 }

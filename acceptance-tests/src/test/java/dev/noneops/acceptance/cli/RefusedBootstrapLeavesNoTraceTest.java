@@ -37,18 +37,36 @@ class RefusedBootstrapLeavesNoTraceTest {
     host.installExecutable(Path.of("/usr/bin/kubelet"), "#!/bin/sh\n# kubeadm's kubelet\n");
     host.installExecutable(Path.of("/usr/bin/containerd"), "#!/bin/sh\n# debian containerd\n");
     host.installExecutable(Path.of("/usr/bin/containerd-shim-runc-v2"), "#!/bin/sh\n");
-    host.fs().seedFile(Path.of("/usr/lib/systemd/system/kubelet.service"),
-        "[Service]\nExecStart=/usr/bin/kubelet\n[Install]\nWantedBy=multi-user.target\n", 0644);
-    host.fs().seedFile(Path.of("/usr/lib/systemd/system/containerd.service"),
-        "[Service]\nExecStart=/usr/bin/containerd\n[Install]\nWantedBy=multi-user.target\n", 0644);
+    host.fs()
+        .seedFile(
+            Path.of("/usr/lib/systemd/system/kubelet.service"),
+            "[Service]\nExecStart=/usr/bin/kubelet\n[Install]\nWantedBy=multi-user.target\n",
+            0644);
+    host.fs()
+        .seedFile(
+            Path.of("/usr/lib/systemd/system/containerd.service"),
+            "[Service]\nExecStart=/usr/bin/containerd\n[Install]\nWantedBy=multi-user.target\n",
+            0644);
     host.ports().systemd().start("containerd.service", Duration.ofSeconds(10));
     host.ports().systemd().start("kubelet.service", Duration.ofSeconds(10));
     host.fs().seedFile(FOREIGN_POD_DATA, "the foreign node's pod data\n", 0600);
-    host.fs().seedFile(Path.of("/var/lib/containerd/io.containerd.metadata.v1.bolt/meta.db"), "bolt\n", 0600);
+    host.fs()
+        .seedFile(
+            Path.of("/var/lib/containerd/io.containerd.metadata.v1.bolt/meta.db"), "bolt\n", 0600);
     foreignContainerd = host.processes().all().stream()
-        .filter(p -> p.argv().get(0).equals("/usr/bin/containerd")).findFirst().orElseThrow();
-    foreignShim = host.spawn(ProcessSpec.of("/usr/bin/containerd-shim-runc-v2", "/usr/bin/containerd-shim-runc-v2",
-        "-namespace", "k8s.io", "-id", "pod1", "-address", FOREIGN_SOCKET).inCgroup("/system.slice/containerd.service"));
+        .filter(p -> p.argv().get(0).equals("/usr/bin/containerd"))
+        .findFirst()
+        .orElseThrow();
+    foreignShim = host.spawn(ProcessSpec.of(
+            "/usr/bin/containerd-shim-runc-v2",
+            "/usr/bin/containerd-shim-runc-v2",
+            "-namespace",
+            "k8s.io",
+            "-id",
+            "pod1",
+            "-address",
+            FOREIGN_SOCKET)
+        .inCgroup("/system.slice/containerd.service"));
   }
 
   @Test
@@ -59,9 +77,12 @@ class RefusedBootstrapLeavesNoTraceTest {
     Run boot = cli.run("bootstrap");
 
     assertThat(boot.exitCode()).as(boot.err()).isEqualTo(ExitCode.FAILURE.code());
-    assertThat(boot.err()).contains("kubelet.service is active from /usr/lib/systemd/system/kubelet.service");
+    assertThat(boot.err())
+        .contains("kubelet.service is active from /usr/lib/systemd/system/kubelet.service");
     assertThat(host.snapshot().diff(before)).as("the host tree, /opt included").isEmpty();
-    assertThat(host.journal().mutatingCalls()).as("no lock, module, sysctl or directory").isEmpty();
+    assertThat(host.journal().mutatingCalls())
+        .as("no lock, module, sysctl or directory")
+        .isEmpty();
     assertThat(host.kernel().loadedModules()).isEmpty();
   }
 
@@ -78,7 +99,9 @@ class RefusedBootstrapLeavesNoTraceTest {
     assertThat(reset.out()).contains("no node on this host");
     assertThat(host.snapshot().diff(before)).isEmpty();
     assertThat(host.fs().lstat(FOREIGN_POD_DATA)).isPresent();
-    assertThat(host.processes().process(foreignShim.pid())).as("the foreign pod's shim").isPresent();
+    assertThat(host.processes().process(foreignShim.pid()))
+        .as("the foreign pod's shim")
+        .isPresent();
     assertThat(host.processes().process(foreignContainerd.pid())).isPresent();
     assertThat(host.systemd().peek("kubelet.service").isActive()).isTrue();
   }
@@ -112,7 +135,10 @@ class RefusedBootstrapLeavesNoTraceTest {
     for (String command : new String[] {"apply", "upgrade", "start", "restart"}) {
       Run run = cli.run(command);
       assertThat(run.exitCode()).as(command).isEqualTo(ExitCode.FAILURE.code());
-      assertThat(run.err()).as(command).contains("'noneops bootstrap'").contains("nothing was changed");
+      assertThat(run.err())
+          .as(command)
+          .contains("'noneops bootstrap'")
+          .contains("nothing was changed");
     }
 
     assertThat(host.snapshot().diff(before)).isEmpty();

@@ -22,7 +22,9 @@ class ResetLeavesTheLayoutsParentsAsTheyWereTest {
     assertThat(cli.run("bootstrap").exitCode()).isZero();
     assertThat(cli.run("reset").exitCode()).isZero();
 
-    assertThat(host.fs().lstat(Path.of("/opt/unbounded"))).as("created by bootstrap, empty after reset").isEmpty();
+    assertThat(host.fs().lstat(Path.of("/opt/unbounded")))
+        .as("created by bootstrap, empty after reset")
+        .isEmpty();
     assertThat(host.fs().lstat(Path.of("/opt")).isPresent()).isEqualTo(optWasThere);
   }
 

@@ -49,11 +49,14 @@ class ApplyAndCommittedUpgradeTest {
     lab.publish(V2);
     FileTreeSnapshot before = lab.host.snapshot();
 
-    VersionChangeRefusedException refused = catchThrowableOfType(VersionChangeRefusedException.class, () -> lab.node(V2).apply());
+    VersionChangeRefusedException refused = catchThrowableOfType(
+        VersionChangeRefusedException.class, () -> lab.node(V2).apply());
 
     assertThat(refused.wanted()).isEqualTo(lab.versionOf(V2));
     assertThat(refused.active()).isEqualTo(lab.versionOf(V1));
-    assertThat(refused).hasMessageContaining("run 'noneops upgrade'").hasMessageContaining("nothing was changed");
+    assertThat(refused)
+        .hasMessageContaining("run 'noneops upgrade'")
+        .hasMessageContaining("nothing was changed");
     assertThat(lab.host.snapshot()).isEqualTo(before);
   }
 
@@ -67,7 +70,8 @@ class ApplyAndCommittedUpgradeTest {
 
     assertThat(done.upgrade().previousVersion()).isEqualTo(lab.versionOf(V1));
     assertThat(done.upgrade().targetVersion()).isEqualTo(lab.versionOf(V2));
-    assertThat(done.pruned()).hasValueSatisfying(p -> assertThat(p.removed()).containsExactly(lab.versionOf(V1)));
+    assertThat(done.pruned())
+        .hasValueSatisfying(p -> assertThat(p.removed()).containsExactly(lab.versionOf(V1)));
     assertThat(lab.applied()).contains(V2);
     assertThat(lab.exists(lab.layout.journal())).as("the upgrade is committed").isFalse();
     assertThat(lab.exists(lab.layout.versionDir(lab.versionOf(V1)))).isFalse();
@@ -80,7 +84,8 @@ class ApplyAndCommittedUpgradeTest {
     lab.bootstrap(V1);
     lab.publish(V2);
 
-    CommittedUpgrade done = lab.node(V2, Optional.of(V1)).upgradeAndCommit(new UpgradeOptions(false, false));
+    CommittedUpgrade done =
+        lab.node(V2, Optional.of(V1)).upgradeAndCommit(new UpgradeOptions(false, false));
 
     assertThat(done.pruned()).isEmpty();
     assertThat(lab.applied()).contains(V2);
@@ -89,14 +94,16 @@ class ApplyAndCommittedUpgradeTest {
   }
 
   @Test
-  void bothAreRefusedAsBusyWhileAnotherProcessHoldsTheNodeLockAndChangeNothing() throws IOException {
+  void bothAreRefusedAsBusyWhileAnotherProcessHoldsTheNodeLockAndChangeNothing()
+      throws IOException {
     SimulatedNode lab = new SimulatedNode();
     lab.bootstrap(V1);
     lab.publish(V2);
     FileTreeSnapshot before = lab.host.snapshot();
 
     try (var otherProcess = lab.host.ports().files().tryLock(lab.layout.lock()).orElseThrow()) {
-      for (ThrowingCallable operation : List.<ThrowingCallable>of(() -> lab.node(V1).apply(),
+      for (ThrowingCallable operation : List.<ThrowingCallable>of(
+          () -> lab.node(V1).apply(),
           () -> lab.node(V2, Optional.of(V1)).upgradeAndCommit(UpgradeOptions.DEFAULTS))) {
         NodeBusyException busy = catchThrowableOfType(NodeBusyException.class, operation);
 

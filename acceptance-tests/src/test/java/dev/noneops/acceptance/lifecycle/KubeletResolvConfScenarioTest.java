@@ -21,8 +21,15 @@ class KubeletResolvConfScenarioTest {
 
   private static SimulatedNode resolvedHost() throws IOException {
     SimulatedNode lab = new SimulatedNode();
-    lab.host.fs().seedFile(ETC_RESOLV_CONF, "# systemd-resolved stub\nnameserver 127.0.0.53\noptions edns0 trust-ad\nsearch .\n", 0644);
-    lab.host.fs().seedFile(RESOLVED_UPSTREAMS, "nameserver 192.0.2.1\nnameserver 192.0.2.2\n", 0644);
+    lab.host
+        .fs()
+        .seedFile(
+            ETC_RESOLV_CONF,
+            "# systemd-resolved stub\nnameserver 127.0.0.53\noptions edns0 trust-ad\nsearch .\n",
+            0644);
+    lab.host
+        .fs()
+        .seedFile(RESOLVED_UPSTREAMS, "nameserver 192.0.2.1\nnameserver 192.0.2.2\n", 0644);
     return lab;
   }
 
@@ -47,7 +54,9 @@ class KubeletResolvConfScenarioTest {
 
     bootstrap(lab);
 
-    assertThat(kubeletUnit(lab)).contains(" --resolv-conf=/run/systemd/resolve/resolv.conf ").doesNotContain("--resolv-conf=/etc/resolv.conf");
+    assertThat(kubeletUnit(lab))
+        .contains(" --resolv-conf=/run/systemd/resolve/resolv.conf ")
+        .doesNotContain("--resolv-conf=/etc/resolv.conf");
   }
 
   @Test
@@ -57,7 +66,9 @@ class KubeletResolvConfScenarioTest {
 
     bootstrap(lab);
 
-    assertThat(kubeletUnit(lab)).contains(" --resolv-conf=/etc/resolv.conf ").doesNotContain(RESOLVED_UPSTREAMS.toString());
+    assertThat(kubeletUnit(lab))
+        .contains(" --resolv-conf=/etc/resolv.conf ")
+        .doesNotContain(RESOLVED_UPSTREAMS.toString());
   }
 
   @Test

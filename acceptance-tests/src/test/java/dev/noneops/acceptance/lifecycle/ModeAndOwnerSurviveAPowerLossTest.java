@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
 class ModeAndOwnerSurviveAPowerLossTest {
 
   @Test
-  void aPreparedVersionKeepsItsExecutableBinariesThroughAPowerLossRightAfterThePrepare() throws IOException {
+  void aPreparedVersionKeepsItsExecutableBinariesThroughAPowerLossRightAfterThePrepare()
+      throws IOException {
     SimulatedNode lab = new SimulatedNode();
     MachineGoalState goal = lab.goal(SimulatedNode.config());
     lab.publish(goal);
@@ -34,10 +35,14 @@ class ModeAndOwnerSurviveAPowerLossTest {
 
     HostFiles files = lab.host.ports().files();
     for (String binary : List.of("kubelet", "kubectl", "kube-proxy", "runc")) {
-      assertThat(files.lstat(lab.layout.binDir(v).resolve(binary)).orElseThrow().mode() & 07777).as(binary).isEqualTo(0755);
+      assertThat(files.lstat(lab.layout.binDir(v).resolve(binary)).orElseThrow().mode() & 07777)
+          .as(binary)
+          .isEqualTo(0755);
     }
     Node node = lab.node(goal);
-    assertThat(lab.verifier().verify(v).verified()).as("the installed version verifies after the power loss").isTrue();
+    assertThat(lab.verifier().verify(v).verified())
+        .as("the installed version verifies after the power loss")
+        .isTrue();
   }
 
   @Test
@@ -58,6 +63,8 @@ class ModeAndOwnerSurviveAPowerLossTest {
     FileMeta restored = files.lstat(config).orElseThrow();
     assertThat(files.readString(config)).isEqualTo("version = 2\n");
     assertThat(restored.mode() & 07777).isEqualTo(0640);
-    assertThat(List.of(restored.uid(), restored.gid())).as("owner uid, gid").containsExactly(1234, 5678);
+    assertThat(List.of(restored.uid(), restored.gid()))
+        .as("owner uid, gid")
+        .containsExactly(1234, 5678);
   }
 }

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.node.Node;
-import dev.noneops.core.node.NodeException;
 import dev.noneops.core.node.NodeBackend;
+import dev.noneops.core.node.NodeException;
 import dev.noneops.core.node.NodeRoot;
 import dev.noneops.core.node.Overrides;
 import dev.noneops.core.node.Params;
@@ -53,15 +53,20 @@ class PrepareScenarioTest {
 
     lab.node(SimulatedNode.config()).prepare();
 
-    List<PortCall> reads = lab.host.journal().calls(c -> c.port().equals("files")
-        && (c.method().equals("read") || c.method().equals("openRead"))
-        && c.args().get(0).startsWith(lab.layout.versionDir(v).toString()));
-    assertThat(reads).extracting(c -> c.args().get(0)).containsExactly(lab.layout.manifest(v).toString());
+    List<PortCall> reads = lab.host
+        .journal()
+        .calls(c -> c.port().equals("files")
+            && (c.method().equals("read") || c.method().equals("openRead"))
+            && c.args().get(0).startsWith(lab.layout.versionDir(v).toString()));
+    assertThat(reads)
+        .extracting(c -> c.args().get(0))
+        .containsExactly(lab.layout.manifest(v).toString());
     assertThat(lab.host.journal().calls("files.lstat")).isNotEmpty();
   }
 
   @Test
-  void aFileReplacedAfterInstallIsCaughtByItsChangedMetadataAndRepairedByPrepare() throws IOException {
+  void aFileReplacedAfterInstallIsCaughtByItsChangedMetadataAndRepairedByPrepare()
+      throws IOException {
     SimulatedNode lab = new SimulatedNode();
     MachineGoalState goal = lab.goal(SimulatedNode.config());
     lab.publish(goal);
@@ -70,7 +75,12 @@ class PrepareScenarioTest {
     node.prepare();
     Path runc = lab.layout.binDir(v).resolve("runc");
     String original = lab.host.ports().files().readString(runc);
-    lab.host.fs().writeVolatile(runc, original.toUpperCase(java.util.Locale.ROOT).getBytes(StandardCharsets.UTF_8), 0755);
+    lab.host
+        .fs()
+        .writeVolatile(
+            runc,
+            original.toUpperCase(java.util.Locale.ROOT).getBytes(StandardCharsets.UTF_8),
+            0755);
     long requests = lab.host.artifacts().requests();
 
     lab.node(goal).prepare();
@@ -81,7 +91,8 @@ class PrepareScenarioTest {
   }
 
   @Test
-  void verifyReadsEveryFileSoItCatchesAContentChangeThatKeptEveryPieceOfMetadata() throws IOException {
+  void verifyReadsEveryFileSoItCatchesAContentChangeThatKeptEveryPieceOfMetadata()
+      throws IOException {
     SimulatedNode lab = new SimulatedNode();
     MachineGoalState goal = lab.goal(SimulatedNode.config());
     Node node = lab.bootstrap(goal);
@@ -94,7 +105,9 @@ class PrepareScenarioTest {
     var trusting = lab.verifier().verifyTrustingStamps(v);
     var full = lab.verifier().verify(v);
 
-    assertThat(trusting.verified()).as("prepare's check trusts unchanged metadata").isTrue();
+    assertThat(trusting.verified())
+        .as("prepare's check trusts unchanged metadata")
+        .isTrue();
     assertThat(full.verified()).isFalse();
     assertThat(full.describe()).contains("bin/runc has sha256").contains("manifest says");
   }
@@ -114,8 +127,10 @@ class PrepareScenarioTest {
     node.prepare();
 
     assertThat(lab.verifier().verify(v).verified()).isTrue();
-    assertThat(lab.host.ports().files().readString(dir.resolve("bin/kubelet"))).startsWith("#!/bin/sh\n# kubelet");
-    assertThat(lab.host.snapshot(lab.layout.root()).paths()).doesNotContain(dir.resolve("bin/stray").toString())
+    assertThat(lab.host.ports().files().readString(dir.resolve("bin/kubelet")))
+        .startsWith("#!/bin/sh\n# kubelet");
+    assertThat(lab.host.snapshot(lab.layout.root()).paths())
+        .doesNotContain(dir.resolve("bin/stray").toString())
         .noneMatch(p -> p.startsWith(lab.layout.staging().toString()));
     assertThat(lab.host.tempFiles(lab.layout.root())).isEmpty();
   }
@@ -148,8 +163,11 @@ class PrepareScenarioTest {
     lab.host.journal().clear();
     backend.stop();
 
-    assertThat(lab.unitJobsAndWaits()).containsExactly(
-        "systemd.stop(kubelet.service)", "systemd.stop(containerd.service)", "systemd.stop(localdns.service)");
+    assertThat(lab.unitJobsAndWaits())
+        .containsExactly(
+            "systemd.stop(kubelet.service)",
+            "systemd.stop(containerd.service)",
+            "systemd.stop(localdns.service)");
     assertThat(backend.status().running()).isFalse();
     assertThat(bare.running()).isFalse();
   }
@@ -158,24 +176,32 @@ class PrepareScenarioTest {
   void aDownloadHookReplacesTheInstallerButAVersionWithoutManifestIsNeverActivated() {
     SimulatedNode lab = new SimulatedNode();
     MachineGoalState goal = lab.goal(SimulatedNode.config());
-    java.util.concurrent.atomic.AtomicInteger hookRuns = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.atomic.AtomicInteger hookRuns =
+        new java.util.concurrent.atomic.AtomicInteger();
     Node node = new Node(Params.builder(lab.host.ports())
         .goalState(goal)
-        .overrides(dev.noneops.core.node.Overrides.builder().layout(lab.layout).download(() -> {
-          hookRuns.incrementAndGet();
-          lab.host.installExecutable(lab.layout.binDir(goal.rootFs().versionName()).resolve("kubelet"), "#!/bin/sh\n");
-        }).build())
+        .overrides(dev.noneops.core.node.Overrides.builder()
+            .layout(lab.layout)
+            .download(() -> {
+              hookRuns.incrementAndGet();
+              lab.host.installExecutable(
+                  lab.layout.binDir(goal.rootFs().versionName()).resolve("kubelet"), "#!/bin/sh\n");
+            })
+            .build())
         .build());
 
-    NodeException refused = org.assertj.core.api.Assertions.catchThrowableOfType(NodeException.class, node::provision);
+    NodeException refused =
+        org.assertj.core.api.Assertions.catchThrowableOfType(NodeException.class, node::provision);
 
     assertThat(hookRuns).hasValue(1);
     assertThat(lab.host.artifacts().requests()).isZero();
     assertThat(refused.failedAt()).contains("provision › check-version");
-    assertThat(refused).hasMessageContaining("refusing to activate version " + goal.rootFs().versionName())
+    assertThat(refused)
+        .hasMessageContaining("refusing to activate version " + goal.rootFs().versionName())
         .hasMessageContaining("no valid manifest");
     assertThat(node.version()).isEmpty();
-    assertThat(lab.host.snapshot().paths()).noneMatch(p -> p.startsWith("/etc/systemd/system/") && p.endsWith(".service"));
+    assertThat(lab.host.snapshot().paths())
+        .noneMatch(p -> p.startsWith("/etc/systemd/system/") && p.endsWith(".service"));
   }
 
   @Test
@@ -195,8 +221,13 @@ class PrepareScenarioTest {
     MachineGoalState goal = lab.goal(SimulatedNode.config());
     lab.bootstrap(goal);
     AtomicReference<Node> self = new AtomicReference<>();
-    Node node = new Node(Params.builder(lab.host.ports()).goalState(goal)
-        .overrides(Overrides.builder().layout(lab.layout).download(() -> self.get().backend().destroy()).build()).build());
+    Node node = new Node(Params.builder(lab.host.ports())
+        .goalState(goal)
+        .overrides(Overrides.builder()
+            .layout(lab.layout)
+            .download(() -> self.get().backend().destroy())
+            .build())
+        .build());
     self.set(node);
 
     node.prepare(); // holds the node lock while its download step destroys the node

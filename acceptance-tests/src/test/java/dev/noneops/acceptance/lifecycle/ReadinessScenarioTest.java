@@ -33,17 +33,21 @@ class ReadinessScenarioTest {
     node.loadKernelModules();
     Duration before = lab.host.clock().elapsed();
 
-    ReadinessTimeoutException timeout = catchThrowableOfType(ReadinessTimeoutException.class, () -> node.start(false, changes));
+    ReadinessTimeoutException timeout =
+        catchThrowableOfType(ReadinessTimeoutException.class, () -> node.start(false, changes));
 
     assertThat(timeout.unit()).isEqualTo("kubelet.service");
     assertThat(timeout.waited()).isEqualTo(Duration.ofSeconds(120));
     assertThat(timeout.failedAt()).contains("start › wait-kubelet");
-    assertThat(timeout).hasMessage("kubelet.service did not become ready in 120 s (active; healthz at " + StackControl.KUBELET_HEALTHZ
-        + " not answering)");
+    assertThat(timeout)
+        .hasMessage("kubelet.service did not become ready in 120 s (active; healthz at "
+            + StackControl.KUBELET_HEALTHZ + " not answering)");
     assertThat(lab.host.clock().elapsed().minus(before)).isEqualTo(Duration.ofSeconds(120));
-    long polls = lab.host.journal().calls().stream().filter(c -> c.is("probes.httpOk")).count();
+    long polls =
+        lab.host.journal().calls().stream().filter(c -> c.is("probes.httpOk")).count();
     Duration interval = NodeTimeouts.DEFAULTS.pollInterval();
-    assertThat(polls).as("one probe at once, then one every %s until the deadline", interval)
+    assertThat(polls)
+        .as("one probe at once, then one every %s until the deadline", interval)
         .isEqualTo(Duration.ofSeconds(120).dividedBy(interval) + 1);
   }
 
@@ -58,10 +62,12 @@ class ReadinessScenarioTest {
     ConfigureResult changes = node.configure();
     Duration before = lab.host.clock().elapsed();
 
-    ReadinessTimeoutException timeout = catchThrowableOfType(ReadinessTimeoutException.class, () -> node.start(false, changes));
+    ReadinessTimeoutException timeout =
+        catchThrowableOfType(ReadinessTimeoutException.class, () -> node.start(false, changes));
 
     assertThat(timeout.waited()).isBetween(Duration.ofSeconds(120), Duration.ofSeconds(122));
-    assertThat(lab.host.clock().elapsed().minus(before)).isLessThanOrEqualTo(Duration.ofSeconds(122));
+    assertThat(lab.host.clock().elapsed().minus(before))
+        .isLessThanOrEqualTo(Duration.ofSeconds(122));
   }
 
   @Test
@@ -74,7 +80,8 @@ class ReadinessScenarioTest {
     node.provision();
     ConfigureResult changes = node.configure();
 
-    UnitJobException failed = catchThrowableOfType(UnitJobException.class, () -> node.start(false, changes));
+    UnitJobException failed =
+        catchThrowableOfType(UnitJobException.class, () -> node.start(false, changes));
 
     assertThat(failed.unit()).isEqualTo("containerd.service");
     assertThat(failed.result()).isEqualTo(JobResult.FAILED);
@@ -91,12 +98,13 @@ class ReadinessScenarioTest {
 
     node.restart();
 
-    assertThat(lab.unitJobsAndWaits()).containsExactly(
-        "systemd.restart(localdns.service)",
-        "probes.dnsAnswers(169.254.20.10)",
-        "systemd.restart(containerd.service)",
-        "systemd.restart(kubelet.service)",
-        "systemd.awaitState(kubelet.service)");
+    assertThat(lab.unitJobsAndWaits())
+        .containsExactly(
+            "systemd.restart(localdns.service)",
+            "probes.dnsAnswers(169.254.20.10)",
+            "systemd.restart(containerd.service)",
+            "systemd.restart(kubelet.service)",
+            "systemd.awaitState(kubelet.service)");
     assertThat(node.running()).isTrue();
   }
 
@@ -107,13 +115,15 @@ class ReadinessScenarioTest {
     lab.host.probes().setDns("169.254.20.10", SimHealthProbes.Answer.REFUSED);
     lab.host.journal().clear();
 
-    ReadinessTimeoutException timeout = catchThrowableOfType(ReadinessTimeoutException.class, node::restart);
+    ReadinessTimeoutException timeout =
+        catchThrowableOfType(ReadinessTimeoutException.class, node::restart);
 
     assertThat(timeout.unit()).isEqualTo("localdns.service");
     assertThat(timeout.waited()).isEqualTo(Duration.ofSeconds(30));
     assertThat(timeout.failedAt()).contains("restart › wait-localdns");
     assertThat(timeout).hasMessageContaining("no DNS answer on 169.254.20.10:53");
-    List<String> jobs = lab.unitJobsAndWaits().stream().filter(s -> s.startsWith("systemd.")).toList();
+    List<String> jobs =
+        lab.unitJobsAndWaits().stream().filter(s -> s.startsWith("systemd.")).toList();
     assertThat(jobs).containsExactly("systemd.restart(localdns.service)");
   }
 }

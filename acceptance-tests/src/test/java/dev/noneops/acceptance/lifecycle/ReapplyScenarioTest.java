@@ -28,7 +28,8 @@ class ReapplyScenarioTest {
 
   private static List<String> unitJobs(SimulatedNode lab) {
     return lab.host.journal().calls().stream()
-        .filter(c -> c.port().equals("systemd") && List.of("start", "stop", "restart", "daemonReload").contains(c.method()))
+        .filter(c -> c.port().equals("systemd")
+            && List.of("start", "stop", "restart", "daemonReload").contains(c.method()))
         .map(c -> c.name() + (c.args().isEmpty() ? "" : " " + c.args().get(0)))
         .toList();
   }
@@ -45,8 +46,11 @@ class ReapplyScenarioTest {
 
     assertThat(changes).isEqualTo(ConfigureResult.UNCHANGED);
     assertThat(lab.host.snapshot()).isEqualTo(before);
-    assertThat(lab.host.journal().calls()).filteredOn(PortCall::mutating).filteredOn(c -> c.port().equals("files"))
-        .allSatisfy(c -> assertThat(c.method()).as("only the node lock is taken").isEqualTo("tryLock"));
+    assertThat(lab.host.journal().calls())
+        .filteredOn(PortCall::mutating)
+        .filteredOn(c -> c.port().equals("files"))
+        .allSatisfy(
+            c -> assertThat(c.method()).as("only the node lock is taken").isEqualTo("tryLock"));
     assertThat(unitJobs(lab)).isEmpty();
   }
 
@@ -60,8 +64,10 @@ class ReapplyScenarioTest {
     ConfigureResult changes = reapply(relabelled);
 
     assertThat(changes).isEqualTo(new ConfigureResult(false, true, false));
-    assertThat(unitJobs(lab)).containsExactly("systemd.daemonReload", "systemd.restart kubelet.service");
-    assertThat(new String(readDropIn(lab, "20-node-config.conf"))).contains("--node-labels=example.com/pool=green");
+    assertThat(unitJobs(lab))
+        .containsExactly("systemd.daemonReload", "systemd.restart kubelet.service");
+    assertThat(new String(readDropIn(lab, "20-node-config.conf")))
+        .contains("--node-labels=example.com/pool=green");
   }
 
   @Test
@@ -72,16 +78,26 @@ class ReapplyScenarioTest {
     lab.host.journal().clear();
 
     ContainerdSpec c = goal.nodeStart().containerd();
-    ContainerdSpec newSandbox = new ContainerdSpec("registry.k8s.io/pause:3.10", c.containerdBinPath(), c.runcBinaryPath(), c.cniBinDir(),
-        c.cniConfDir(), c.metricsAddress(), c.nvidiaRuntime());
+    ContainerdSpec newSandbox = new ContainerdSpec(
+        "registry.k8s.io/pause:3.10",
+        c.containerdBinPath(),
+        c.runcBinaryPath(),
+        c.cniBinDir(),
+        c.cniConfDir(),
+        c.metricsAddress(),
+        c.nvidiaRuntime());
     NodeStart s = goal.nodeStart();
-    MachineGoalState changed = new MachineGoalState(goal.rootFs(), new NodeStart(newSandbox, s.kubelet(), s.localDns(), s.gpu()));
+    MachineGoalState changed = new MachineGoalState(
+        goal.rootFs(), new NodeStart(newSandbox, s.kubelet(), s.localDns(), s.gpu()));
     ConfigureResult changes = reapply(lab.node(changed));
 
     assertThat(changes).isEqualTo(new ConfigureResult(true, false, false));
-    assertThat(unitJobs(lab)).containsExactly("systemd.restart containerd.service", "systemd.restart kubelet.service");
-    long containerdRestart = lab.host.journal().indexOf(call -> call.is("systemd.restart", "containerd.service"));
-    long kubeletRestart = lab.host.journal().indexOf(call -> call.is("systemd.restart", "kubelet.service"));
+    assertThat(unitJobs(lab))
+        .containsExactly("systemd.restart containerd.service", "systemd.restart kubelet.service");
+    long containerdRestart =
+        lab.host.journal().indexOf(call -> call.is("systemd.restart", "containerd.service"));
+    long kubeletRestart =
+        lab.host.journal().indexOf(call -> call.is("systemd.restart", "kubelet.service"));
     long healthz = lab.host.journal().indexOf(call -> call.is("probes.httpOk"));
     assertThat(containerdRestart).isLessThan(kubeletRestart);
     assertThat(kubeletRestart).isLessThan(healthz);

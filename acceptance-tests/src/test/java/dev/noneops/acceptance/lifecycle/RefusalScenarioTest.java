@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.noneops.core.goalstate.MachineGoalState;
-import dev.noneops.core.node.ConfigureResult;
 import dev.noneops.core.install.InstallException;
+import dev.noneops.core.node.ConfigureResult;
 import dev.noneops.core.node.ForeignStackException;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.upgrade.NodeBusyException;
@@ -23,11 +23,13 @@ import org.junit.jupiter.api.Test;
 /** Bootstrap refuses hosts it must not touch and installs nothing it cannot verify. */
 class RefusalScenarioTest {
 
-  private static ForeignStackException refusedProvision(SimulatedNode lab, FileTreeSnapshot before) {
+  private static ForeignStackException refusedProvision(
+      SimulatedNode lab, FileTreeSnapshot before) {
     MachineGoalState goal = lab.goal(SimulatedNode.config());
     lab.publish(goal);
     Node node = lab.node(goal);
-    ForeignStackException refused = catchThrowableOfType(ForeignStackException.class, node::provision);
+    ForeignStackException refused =
+        catchThrowableOfType(ForeignStackException.class, node::provision);
     assertThat(lab.host.snapshot()).as("the host tree is byte-identical").isEqualTo(before);
     assertThat(refused.failedAt()).contains("provision › check-host");
     return refused;
@@ -36,12 +38,14 @@ class RefusalScenarioTest {
   @Test
   void aForeignKubeletBinaryIsRefusedAndNothingChanges() {
     SimulatedNode lab = new SimulatedNode();
-    lab.host.installExecutable(Path.of("/usr/local/bin/kubelet"), "#!/bin/sh\n# kubeadm's kubelet\n");
+    lab.host.installExecutable(
+        Path.of("/usr/local/bin/kubelet"), "#!/bin/sh\n# kubeadm's kubelet\n");
     FileTreeSnapshot before = lab.host.snapshot();
 
     ForeignStackException refused = refusedProvision(lab, before);
 
-    assertThat(refused.findings()).containsExactly("binary /usr/local/bin/kubelet is not owned by /opt/unbounded/node");
+    assertThat(refused.findings())
+        .containsExactly("binary /usr/local/bin/kubelet is not owned by /opt/unbounded/node");
     assertThat(lab.host.artifacts().bytesServed()).isZero();
   }
 
@@ -49,16 +53,21 @@ class RefusalScenarioTest {
   void aForeignContainerdFromADistroPackageIsRefusedActiveOrNot() throws IOException {
     SimulatedNode lab = new SimulatedNode();
     lab.host.installExecutable(Path.of("/usr/bin/containerd"), "#!/bin/sh\n# debian containerd\n");
-    lab.host.fs().seedFile(Path.of("/usr/lib/systemd/system/containerd.service"),
-        "[Unit]\nDescription=containerd\n[Service]\nExecStart=/usr/bin/containerd\n[Install]\nWantedBy=multi-user.target\n", 0644);
+    lab.host
+        .fs()
+        .seedFile(
+            Path.of("/usr/lib/systemd/system/containerd.service"),
+            "[Unit]\nDescription=containerd\n[Service]\nExecStart=/usr/bin/containerd\n[Install]\nWantedBy=multi-user.target\n",
+            0644);
     lab.host.ports().systemd().start("containerd.service", Duration.ofSeconds(10));
     FileTreeSnapshot before = lab.host.snapshot();
 
     ForeignStackException refused = refusedProvision(lab, before);
 
-    assertThat(refused.findings()).containsExactly(
-        "containerd.service is active from /usr/lib/systemd/system/containerd.service",
-        "binary /usr/bin/containerd is not owned by /opt/unbounded/node");
+    assertThat(refused.findings())
+        .containsExactly(
+            "containerd.service is active from /usr/lib/systemd/system/containerd.service",
+            "binary /usr/bin/containerd is not owned by /opt/unbounded/node");
     assertThat(refused).hasMessageContaining("refusing to install over it");
     assertThat(lab.host.systemd().peek("containerd.service").isActive()).isTrue();
   }
@@ -66,12 +75,17 @@ class RefusalScenarioTest {
   @Test
   void aUnitFileWithoutTheMarkerIsRefused() throws IOException {
     SimulatedNode lab = new SimulatedNode();
-    lab.host.fs().seedFile(lab.paths.unit("kubelet.service"), "[Service]\nExecStart=/usr/bin/kubelet\n", 0644);
+    lab.host
+        .fs()
+        .seedFile(
+            lab.paths.unit("kubelet.service"), "[Service]\nExecStart=/usr/bin/kubelet\n", 0644);
     FileTreeSnapshot before = lab.host.snapshot();
 
     ForeignStackException refused = refusedProvision(lab, before);
 
-    assertThat(refused.findings()).contains("unit file /etc/systemd/system/kubelet.service is not managed by this node (no marker line)");
+    assertThat(refused.findings())
+        .contains(
+            "unit file /etc/systemd/system/kubelet.service is not managed by this node (no marker line)");
   }
 
   @Test
@@ -79,8 +93,14 @@ class RefusalScenarioTest {
     SimulatedNode lab = new SimulatedNode();
     MachineGoalState goal = lab.goal(SimulatedNode.config());
     lab.publish(goal);
-    URI kubelet = goal.rootFs().artifacts().stream().filter(a -> a.name().equals("kubelet")).findFirst().orElseThrow().url();
-    lab.host.artifacts().publish(kubelet, "#!/bin/sh\n# tampered\n".getBytes(StandardCharsets.UTF_8));
+    URI kubelet = goal.rootFs().artifacts().stream()
+        .filter(a -> a.name().equals("kubelet"))
+        .findFirst()
+        .orElseThrow()
+        .url();
+    lab.host
+        .artifacts()
+        .publish(kubelet, "#!/bin/sh\n# tampered\n".getBytes(StandardCharsets.UTF_8));
     Node node = lab.node(goal);
 
     InstallException install = catchThrowableOfType(InstallException.class, node::provision);
@@ -88,23 +108,33 @@ class RefusalScenarioTest {
     assertThat(install.reason()).isEqualTo(InstallException.Reason.CHECKSUM_MISMATCH);
     assertThat(install.failedAt()).contains("provision › prepare › download › download-kubelet");
     assertThat(install).hasMessageContaining(kubelet.toString()).hasMessageContaining("expected");
-    assertThat(lab.host.snapshot(Path.of("/opt/unbounded/node")).paths()).containsExactly("/opt/unbounded/node", "/opt/unbounded/node/.created-parents", "/opt/unbounded/node/.lock");
+    assertThat(lab.host.snapshot(Path.of("/opt/unbounded/node")).paths())
+        .containsExactly(
+            "/opt/unbounded/node",
+            "/opt/unbounded/node/.created-parents",
+            "/opt/unbounded/node/.lock");
     assertThat(node.version()).isEmpty();
-    assertThat(lab.host.snapshot().paths()).noneMatch(p -> p.endsWith(".service") && p.startsWith("/etc/systemd/system"));
+    assertThat(lab.host.snapshot().paths())
+        .noneMatch(p -> p.endsWith(".service") && p.startsWith("/etc/systemd/system"));
     assertThat(lab.host.systemd().activeUnits()).isEmpty();
   }
 
   @Test
-  void aMutatingOperationWhileAnotherProcessHoldsTheNodeLockIsRefusedAsBusyAndCanBeCaughtAsSuch() throws IOException {
+  void aMutatingOperationWhileAnotherProcessHoldsTheNodeLockIsRefusedAsBusyAndCanBeCaughtAsSuch()
+      throws IOException {
     SimulatedNode lab = new SimulatedNode();
     MachineGoalState goal = lab.goal(SimulatedNode.config());
     lab.bootstrap(goal);
     FileTreeSnapshot before = lab.host.snapshot();
 
     try (var otherProcess = lab.host.ports().files().tryLock(lab.layout.lock()).orElseThrow()) {
-      for (ThrowingCallable operation : List.<ThrowingCallable>of(() -> lab.node(goal).configure(), () -> lab.node(goal).restart(),
+      for (ThrowingCallable operation : List.<ThrowingCallable>of(
+          () -> lab.node(goal).configure(),
+          () -> lab.node(goal).restart(),
           () -> lab.node(goal).start(true, new ConfigureResult(true, true, true)),
-          () -> lab.node(goal).pruneVersions(), () -> lab.node(goal).loadKernelModules(), () -> lab.node(goal).stop())) {
+          () -> lab.node(goal).pruneVersions(),
+          () -> lab.node(goal).loadKernelModules(),
+          () -> lab.node(goal).stop())) {
         NodeBusyException busy = catchThrowableOfType(NodeBusyException.class, operation);
 
         assertThat(busy).hasMessageContaining(lab.layout.lock().toString());

@@ -24,8 +24,14 @@ class RenderedContainerdConfigSystemTest {
   @Test
   void containerdTakesEverySettingOfTheRenderedConfig(@TempDir Path dir) throws Exception {
     Path containerd = containerdBinary();
-    ContainerdSpec spec = new ContainerdSpec("registry.example/pause:9.9", "/opt/unbounded/node/current/bin/containerd",
-        "/opt/unbounded/node/current/bin/runc", "/opt/cni/bin", "/etc/cni/net.d", "127.0.0.1:10257", false);
+    ContainerdSpec spec = new ContainerdSpec(
+        "registry.example/pause:9.9",
+        "/opt/unbounded/node/current/bin/containerd",
+        "/opt/unbounded/node/current/bin/runc",
+        "/opt/cni/bin",
+        "/etc/cni/net.d",
+        "127.0.0.1:10257",
+        false);
     Path config = dir.resolve("config.toml");
     Files.write(config, ContainerdConfigRenderer.config(spec));
 
@@ -55,13 +61,18 @@ class RenderedContainerdConfigSystemTest {
 
     String dump = run(containerd.toString(), "--config", config.toString(), "config", "dump");
 
-    assertThat(dump).contains("default_runtime_name = \"nvidia\"").contains("BinaryName = \"/usr/bin/nvidia-container-runtime\"");
+    assertThat(dump)
+        .contains("default_runtime_name = \"nvidia\"")
+        .contains("BinaryName = \"/usr/bin/nvidia-container-runtime\"");
   }
 
   private static Path containerdBinary() throws IOException, InterruptedException {
-    assumeTrue(DebianPackages.toolsAvailable(), "apt-get and dpkg-deb are needed to take containerd from Debian");
+    assumeTrue(
+        DebianPackages.toolsAvailable(),
+        "apt-get and dpkg-deb are needed to take containerd from Debian");
     try {
-      Path binary = DebianPackages.inUserCache().extracted("containerd", "").resolve("usr/bin/containerd");
+      Path binary =
+          DebianPackages.inUserCache().extracted("containerd", "").resolve("usr/bin/containerd");
       assumeTrue(Files.isExecutable(binary), "no containerd binary in the package");
       return binary;
     } catch (DebianPackages.PackageUnavailableException e) {

@@ -22,26 +22,46 @@ import org.junit.jupiter.params.provider.ValueSource;
 class TamperedArtifactScenarioTest {
 
   @ParameterizedTest
-  @ValueSource(strings = {"kubelet", "kubectl", "kube-proxy", "containerd", "runc", "cni-plugins", "crictl", "coredns"})
+  @ValueSource(
+      strings = {
+        "kubelet",
+        "kubectl",
+        "kube-proxy",
+        "containerd",
+        "runc",
+        "cni-plugins",
+        "crictl",
+        "coredns"
+      })
   void aTamperedArtifactIsRefusedAndNothingIsInstalledOrActivated(String name) {
     SimulatedNode lab = new SimulatedNode();
     MachineGoalState goal = lab.goal(SimulatedNode.config());
     lab.publish(goal);
-    Artifact artifact = goal.rootFs().artifacts().stream().filter(a -> a.name().equals(name)).findFirst().orElseThrow();
+    Artifact artifact = goal.rootFs().artifacts().stream()
+        .filter(a -> a.name().equals(name))
+        .findFirst()
+        .orElseThrow();
     lab.host.artifacts().publish(artifact.url(), tampered(artifact));
     FileTreeSnapshot before = lab.host.snapshot();
 
     assertThatThrownBy(() -> lab.node(goal).provision())
         .hasMessageContaining(artifact.url().toString())
         .hasMessageContaining("sha256")
-        .satisfies(e -> assertThat(rootInstallFailure(e).reason()).isEqualTo(InstallException.Reason.CHECKSUM_MISMATCH));
+        .satisfies(e -> assertThat(rootInstallFailure(e).reason())
+            .isEqualTo(InstallException.Reason.CHECKSUM_MISMATCH));
 
     String version = goal.rootFs().versionName();
-    assertThat(lab.host.snapshot().paths()).as("no version, no staging, no current, no unit")
-        .doesNotContain(lab.layout.versionDir(version).toString(), lab.layout.staging().toString(), lab.layout.current().toString(),
-            "/etc/systemd/system/kubelet.service", "/etc/systemd/system/containerd.service");
+    assertThat(lab.host.snapshot().paths())
+        .as("no version, no staging, no current, no unit")
+        .doesNotContain(
+            lab.layout.versionDir(version).toString(),
+            lab.layout.staging().toString(),
+            lab.layout.current().toString(),
+            "/etc/systemd/system/kubelet.service",
+            "/etc/systemd/system/containerd.service");
     assertThat(outsideTheLayout(lab.host.snapshot(), lab)).isEqualTo(outsideTheLayout(before, lab));
-    assertThat(SimulatedNode.STACK).noneMatch(unit -> lab.host.systemd().peek(unit).isActive());
+    assertThat(SimulatedNode.STACK)
+        .noneMatch(unit -> lab.host.systemd().peek(unit).isActive());
   }
 
   /** Content the project never published under that URL, in the artifact's own shape. */
@@ -68,7 +88,10 @@ class TamperedArtifactScenarioTest {
   private static List<String> outsideTheLayout(FileTreeSnapshot snapshot, SimulatedNode lab) {
     String root = lab.layout.root().toString();
     return snapshot.entries().stream()
-        .filter(e -> !e.path().equals(root) && !e.path().startsWith(root + "/") && !root.startsWith(e.path() + "/"))
-        .map(Object::toString).toList();
+        .filter(e -> !e.path().equals(root)
+            && !e.path().startsWith(root + "/")
+            && !root.startsWith(e.path() + "/"))
+        .map(Object::toString)
+        .toList();
   }
 }

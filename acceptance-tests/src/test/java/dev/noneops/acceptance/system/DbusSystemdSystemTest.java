@@ -27,7 +27,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * states and main PIDs checked against what systemd itself and the sandbox's /proc report.
  */
 class DbusSystemdSystemTest {
-  @RegisterExtension static final SystemdSandboxExtension SANDBOX = new SystemdSandboxExtension("dbus-system");
+  @RegisterExtension
+  static final SystemdSandboxExtension SANDBOX = new SystemdSandboxExtension("dbus-system");
+
   private static final Duration JOB_TIMEOUT = Duration.ofSeconds(30);
 
   private static DbusSystemd systemd;
@@ -100,13 +102,16 @@ class DbusSystemdSystemTest {
     assertThat(running.sub()).isEqualTo("running");
     assertThat(running.mainPid()).isPositive();
     assertThat(commandLineOf(running.mainPid())).isEqualTo("/bin/sleep infinity");
-    assertThat(systemctlShow("noneops-sleeper.service", "MainPID")).isEqualTo(Long.toString(running.mainPid()));
+    assertThat(systemctlShow("noneops-sleeper.service", "MainPID"))
+        .isEqualTo(Long.toString(running.mainPid()));
 
     assertThat(systemd.restart("noneops-sleeper.service", JOB_TIMEOUT)).isEqualTo(JobResult.DONE);
     UnitStatus restarted = systemd.status("noneops-sleeper.service");
     assertThat(restarted.active()).isEqualTo(ActiveState.ACTIVE);
     assertThat(restarted.mainPid()).isPositive().isNotEqualTo(running.mainPid());
-    assertThat(processExists(running.mainPid())).as("the first main process is gone").isFalse();
+    assertThat(processExists(running.mainPid()))
+        .as("the first main process is gone")
+        .isFalse();
 
     assertThat(systemd.stop("noneops-sleeper.service", JOB_TIMEOUT)).isEqualTo(JobResult.DONE);
     UnitStatus stopped = systemd.status("noneops-sleeper.service");
@@ -123,7 +128,8 @@ class DbusSystemdSystemTest {
     JobResult result = systemd.start("noneops-notify.service", JOB_TIMEOUT);
 
     assertThat(result).isEqualTo(JobResult.DONE);
-    assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofMillis(900));
+    assertThat(Duration.ofNanos(System.nanoTime() - started))
+        .isGreaterThanOrEqualTo(Duration.ofMillis(900));
     assertThat(systemd.status("noneops-notify.service").sub()).isEqualTo("running");
     systemd.stop("noneops-notify.service", JOB_TIMEOUT);
   }
@@ -133,7 +139,8 @@ class DbusSystemdSystemTest {
     JobResult result = systemd.start("noneops-never-ready.service", Duration.ofMillis(500));
 
     assertThat(result).isEqualTo(JobResult.WAIT_TIMEOUT);
-    assertThat(systemd.status("noneops-never-ready.service").active()).isEqualTo(ActiveState.ACTIVATING);
+    assertThat(systemd.status("noneops-never-ready.service").active())
+        .isEqualTo(ActiveState.ACTIVATING);
     assertThat(systemd.stop("noneops-never-ready.service", JOB_TIMEOUT)).isEqualTo(JobResult.DONE);
   }
 
@@ -157,7 +164,8 @@ class DbusSystemdSystemTest {
     long mainPid = systemd.status("noneops-sleeper.service").mainPid();
 
     systemd.kill("noneops-sleeper.service", false, 9);
-    UnitStatus afterKill = systemd.awaitState("noneops-sleeper.service", Set.of(ActiveState.FAILED), Duration.ofSeconds(10));
+    UnitStatus afterKill = systemd.awaitState(
+        "noneops-sleeper.service", Set.of(ActiveState.FAILED), Duration.ofSeconds(10));
 
     assertThat(afterKill.active()).isEqualTo(ActiveState.FAILED);
     assertThat(afterKill.result()).isEqualTo("signal");
@@ -174,22 +182,38 @@ class DbusSystemdSystemTest {
     systemd.resetFailed("noneops-sleeper.service");
     systemd.kill("noneops-sleeper.service", true, 15);
     assertThatThrownBy(() -> systemd.kill("noneops-sleeper.service", false, 15))
-        .isInstanceOfSatisfying(SystemdException.class, e -> assertThat(e.kind()).isEqualTo(SystemdException.Kind.OTHER));
+        .isInstanceOfSatisfying(
+            SystemdException.class,
+            e -> assertThat(e.kind()).isEqualTo(SystemdException.Kind.OTHER));
     assertThatThrownBy(() -> systemd.resetFailed("noneops-absent.service"))
-        .isInstanceOfSatisfying(SystemdException.class, e -> assertThat(e.kind()).isEqualTo(SystemdException.Kind.NO_SUCH_UNIT));
+        .isInstanceOfSatisfying(
+            SystemdException.class,
+            e -> assertThat(e.kind()).isEqualTo(SystemdException.Kind.NO_SUCH_UNIT));
   }
 
   @Test
   void enableAndDisableManageTheInstallSymlinks() {
-    Path wants = SANDBOX.sandbox().path("/etc/systemd/system/multi-user.target.wants/noneops-sleeper.service");
+    Path wants = SANDBOX
+        .sandbox()
+        .path("/etc/systemd/system/multi-user.target.wants/noneops-sleeper.service");
 
     systemd.enable(List.of("noneops-sleeper.service"));
     assertThat(wants).isSymbolicLink();
-    assertThat(SANDBOX.sandbox().systemctl("is-enabled", "noneops-sleeper.service").stdout().strip()).isEqualTo("enabled");
+    assertThat(SANDBOX
+            .sandbox()
+            .systemctl("is-enabled", "noneops-sleeper.service")
+            .stdout()
+            .strip())
+        .isEqualTo("enabled");
 
     systemd.disable(List.of("noneops-sleeper.service"));
     assertThat(wants).doesNotExist();
-    assertThat(SANDBOX.sandbox().systemctl("is-enabled", "noneops-sleeper.service").stdout().strip()).isEqualTo("disabled");
+    assertThat(SANDBOX
+            .sandbox()
+            .systemctl("is-enabled", "noneops-sleeper.service")
+            .stdout()
+            .strip())
+        .isEqualTo("disabled");
   }
 
   @Test
@@ -197,17 +221,26 @@ class DbusSystemdSystemTest {
     assertThat(systemd.status("noneops-absent.service").load()).isEqualTo(LoadState.NOT_FOUND);
 
     assertThatThrownBy(() -> systemd.start("noneops-absent.service", JOB_TIMEOUT))
-        .isInstanceOfSatisfying(SystemdException.class, e -> assertThat(e.kind()).isEqualTo(SystemdException.Kind.NO_SUCH_UNIT));
+        .isInstanceOfSatisfying(
+            SystemdException.class,
+            e -> assertThat(e.kind()).isEqualTo(SystemdException.Kind.NO_SUCH_UNIT));
     assertThatThrownBy(() -> systemd.stop("noneops-absent.service", JOB_TIMEOUT))
-        .isInstanceOfSatisfying(SystemdException.class, e -> assertThat(e.kind()).isEqualTo(SystemdException.Kind.NO_SUCH_UNIT));
+        .isInstanceOfSatisfying(
+            SystemdException.class,
+            e -> assertThat(e.kind()).isEqualTo(SystemdException.Kind.NO_SUCH_UNIT));
     assertThatThrownBy(() -> systemd.enable(List.of("noneops-absent.service")))
-        .isInstanceOfSatisfying(SystemdException.class, e -> assertThat(e.kind()).isEqualTo(SystemdException.Kind.NO_SUCH_UNIT));
+        .isInstanceOfSatisfying(
+            SystemdException.class,
+            e -> assertThat(e.kind()).isEqualTo(SystemdException.Kind.NO_SUCH_UNIT));
   }
 
   /** Waits until systemd dropped the inactive unit from memory, as it does with unreferenced units. */
   private static void awaitUnloaded(String unit) throws InterruptedException {
     for (int attempt = 0; attempt < 100; attempt++) {
-      String listed = SANDBOX.sandbox().systemctl("list-units", "--all", "--plain", "--no-legend", unit).stdout();
+      String listed = SANDBOX
+          .sandbox()
+          .systemctl("list-units", "--all", "--plain", "--no-legend", unit)
+          .stdout();
       if (listed.isBlank()) {
         return;
       }
@@ -217,7 +250,11 @@ class DbusSystemdSystemTest {
   }
 
   private static String commandLineOf(long pid) {
-    return SANDBOX.sandbox().exec("sh", "-c", "tr '\\0' ' ' < /proc/" + pid + "/cmdline").stdout().strip();
+    return SANDBOX
+        .sandbox()
+        .exec("sh", "-c", "tr '\\0' ' ' < /proc/" + pid + "/cmdline")
+        .stdout()
+        .strip();
   }
 
   private static boolean processExists(long pid) {
@@ -225,6 +262,10 @@ class DbusSystemdSystemTest {
   }
 
   private static String systemctlShow(String unit, String property) {
-    return SANDBOX.sandbox().systemctl("show", "--value", "-p", property, unit).stdout().strip();
+    return SANDBOX
+        .sandbox()
+        .systemctl("show", "--value", "-p", property, unit)
+        .stdout()
+        .strip();
   }
 }

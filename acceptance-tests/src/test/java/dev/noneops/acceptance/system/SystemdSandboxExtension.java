@@ -44,7 +44,8 @@ public final class SystemdSandboxExtension implements BeforeAllCallback, AfterAl
   /** The running sandbox; only between the class's before-all and after-all phases. */
   public SystemdSandbox sandbox() {
     if (sandbox == null) {
-      throw new IllegalStateException("sandbox " + name + " is not running (used outside the test class, or it was skipped)");
+      throw new IllegalStateException(
+          "sandbox " + name + " is not running (used outside the test class, or it was skipped)");
     }
     return sandbox;
   }

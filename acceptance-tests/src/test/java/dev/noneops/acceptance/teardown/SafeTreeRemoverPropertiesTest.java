@@ -33,20 +33,31 @@ import org.slf4j.LoggerFactory;
 class SafeTreeRemoverPropertiesTest {
   private static final Path ROOT = Path.of("/var/lib/kubelet");
 
-  enum Kind { DIRECTORY, FILE, SYMLINK_OUT, SYMLINK_UP, TMPFS, BIND }
+  enum Kind {
+    DIRECTORY,
+    FILE,
+    SYMLINK_OUT,
+    SYMLINK_UP,
+    TMPFS,
+    BIND
+  }
 
   /** One entry to create: below which existing directory, what, and (for mounts) whether busy. */
   record Step(int parent, Kind kind, boolean busy) {}
 
   @Provide
   Arbitrary<List<Step>> trees() {
-    Arbitrary<Step> step = Combinators.combine(Arbitraries.integers().between(0, 999), Arbitraries.of(Kind.values()), Arbitraries.of(true, false))
+    Arbitrary<Step> step = Combinators.combine(
+            Arbitraries.integers().between(0, 999),
+            Arbitraries.of(Kind.values()),
+            Arbitraries.of(true, false))
         .as(Step::new);
     return step.list().ofMinSize(1).ofMaxSize(30);
   }
 
   @Property(tries = 150)
-  void nothingButWhatIsSafelyBelowTheRootIsEverRemoved(@ForAll("trees") List<Step> tree) throws Exception {
+  void nothingButWhatIsSafelyBelowTheRootIsEverRemoved(@ForAll("trees") List<Step> tree)
+      throws Exception {
     SimulatedHost host = SimulatedHost.create();
     SimFileSystem fs = host.fs();
     fs.seedFile(Path.of("/etc/passwd"), "root:x:0:0::/root:/bin/sh\n", 0644);
@@ -55,22 +66,36 @@ class SafeTreeRemoverPropertiesTest {
     FileTreeSnapshot outside = fs.snapshot(Path.of("/"), p -> !Path.of(p).startsWith(ROOT));
     FileTreeSnapshot below = fs.snapshot(ROOT);
     HostPorts ports = host.ports();
-    SafeTreeRemover remover = new SafeTreeRemover(ports.files(), ports.mounts(), ports.clock(), TeardownSettings.defaults(),
+    SafeTreeRemover remover = new SafeTreeRemover(
+        ports.files(),
+        ports.mounts(),
+        ports.clock(),
+        TeardownSettings.defaults(),
         LoggerFactory.getLogger(getClass()));
 
     TeardownReport report = remover.remove(List.of(ROOT));
 
-    assertThat(fs.snapshot(Path.of("/"), p -> !Path.of(p).startsWith(ROOT))).as("outside the root").isEqualTo(outside);
-    List<Path> stillMounted = fs.mountEntries().stream().map(MountEntry::mountPoint).filter(p -> p.startsWith(ROOT)).toList();
+    assertThat(fs.snapshot(Path.of("/"), p -> !Path.of(p).startsWith(ROOT)))
+        .as("outside the root")
+        .isEqualTo(outside);
+    List<Path> stillMounted = fs.mountEntries().stream()
+        .map(MountEntry::mountPoint)
+        .filter(p -> p.startsWith(ROOT))
+        .toList();
     assertThat(report.kept(Reason.STILL_MOUNTED).stream().map(Kept::subject).toList())
-        .containsExactlyInAnyOrderElementsOf(stillMounted.stream().map(Path::toString).toList());
+        .containsExactlyInAnyOrderElementsOf(
+            stillMounted.stream().map(Path::toString).toList());
     for (String path : fs.snapshot(ROOT).paths()) {
       Path p = Path.of(path);
       boolean inKeptMount = stillMounted.stream().anyMatch(p::startsWith);
       boolean aboveKeptMount = stillMounted.stream().anyMatch(m -> m.startsWith(p) && !m.equals(p));
-      assertThat(inKeptMount || aboveKeptMount).as("%s was left though no mount kept it", p).isTrue();
+      assertThat(inKeptMount || aboveKeptMount)
+          .as("%s was left though no mount kept it", p)
+          .isTrue();
       if (inKeptMount) {
-        assertThat(fs.snapshot(ROOT).entry(path)).as("%s untouched", p).isEqualTo(below.entry(path));
+        assertThat(fs.snapshot(ROOT).entry(path))
+            .as("%s untouched", p)
+            .isEqualTo(below.entry(path));
       }
     }
     assertThat(report.complete()).isEqualTo(stillMounted.isEmpty());

@@ -33,7 +33,8 @@ import org.slf4j.LoggerFactory;
 final class SimNode {
   static final String VERSION = "1.31.4-abc123";
   static final String MARKER = HostPaths.UNIT_MARKER;
-  static final List<String> UNITS = List.of("localdns.service", "containerd.service", "kubelet.service");
+  static final List<String> UNITS =
+      List.of("localdns.service", "containerd.service", "kubelet.service");
   static final String CONTAINERD_CGROUP = "/system.slice/containerd.service";
 
   final SimulatedHost host;
@@ -77,7 +78,8 @@ final class SimNode {
   }
 
   Teardown teardown(TeardownSettings settings) {
-    return new Teardown(host.ports(), layout, paths, settings, LoggerFactory.getLogger(SimNode.class));
+    return new Teardown(
+        host.ports(), layout, paths, settings, LoggerFactory.getLogger(SimNode.class));
   }
 
   Path shimBinary() {
@@ -97,32 +99,60 @@ final class SimNode {
   }
 
   private void install() throws IOException {
-    for (String binary : List.of("kubelet", "containerd", "containerd-shim-runc-v2", "runc", "coredns")) {
-      host.installExecutable(layout.binDir(VERSION).resolve(binary), "#!/bin/sh\n# " + binary + " " + VERSION + "\n");
+    for (String binary :
+        List.of("kubelet", "containerd", "containerd-shim-runc-v2", "runc", "coredns")) {
+      host.installExecutable(
+          layout.binDir(VERSION).resolve(binary), "#!/bin/sh\n# " + binary + " " + VERSION + "\n");
     }
     fs().seedFile(layout.cniDir(VERSION).resolve("bridge"), "bridge plugin", 0755);
     fs().seedFile(layout.manifest(VERSION), "{\"files\":[]}", 0644);
     fs().seedSymlink(layout.current(), VERSION);
 
-    unit("localdns.service", "ExecStart=" + layout.currentBin().resolve("coredns") + " -conf /etc/unbounded/localdns/Corefile\n");
-    unit("containerd.service", "ExecStart=" + layout.currentBin().resolve("containerd") + "\nKillMode=process\nDelegate=yes\n");
-    unit("kubelet.service", "ExecStart=" + layout.currentBin().resolve("kubelet") + " $KUBELET_FLAGS\nEnvironmentFile=-/etc/default/kubelet\n");
-    fs().seedFile(paths.kubeletDropInDir().resolve("10-noneops.conf"), MARKER + "\n[Service]\nEnvironment=KUBELET_EXTRA=1\n", 0644);
+    unit(
+        "localdns.service",
+        "ExecStart=" + layout.currentBin().resolve("coredns")
+            + " -conf /etc/unbounded/localdns/Corefile\n");
+    unit(
+        "containerd.service",
+        "ExecStart=" + layout.currentBin().resolve("containerd")
+            + "\nKillMode=process\nDelegate=yes\n");
+    unit(
+        "kubelet.service",
+        "ExecStart=" + layout.currentBin().resolve("kubelet")
+            + " $KUBELET_FLAGS\nEnvironmentFile=-/etc/default/kubelet\n");
+    fs().seedFile(
+            paths.kubeletDropInDir().resolve("10-noneops.conf"),
+            MARKER + "\n[Service]\nEnvironment=KUBELET_EXTRA=1\n",
+            0644);
 
-    SharedFileWriter writer = new SharedFileWriter(files(), new OwnershipStore(files(), paths.ownershipRecord()));
-    writer.write(paths.containerdConfig(), bytes("version = 2\n[grpc]\naddress = \"" + containerdAddress() + "\"\n"), 0644);
+    SharedFileWriter writer =
+        new SharedFileWriter(files(), new OwnershipStore(files(), paths.ownershipRecord()));
+    writer.write(
+        paths.containerdConfig(),
+        bytes("version = 2\n[grpc]\naddress = \"" + containerdAddress() + "\"\n"),
+        0644);
     writer.write(paths.sysctlFile(), bytes("net.ipv4.ip_forward = 1\n"), 0644);
     writer.write(paths.modulesLoadFile(), bytes("br_netfilter\noverlay\n"), 0644);
-    writer.write(paths.kubeletDefaults(), bytes("KUBELET_FLAGS=--config=/var/lib/kubelet/config.yaml\n"), 0644);
+    writer.write(
+        paths.kubeletDefaults(),
+        bytes("KUBELET_FLAGS=--config=/var/lib/kubelet/config.yaml\n"),
+        0644);
     writer.write(paths.apiServerCaCert(), bytes("-----BEGIN CERTIFICATE-----\n"), 0644);
-    writer.write(paths.localDnsConfigDir().resolve("Corefile"), bytes(".:53 {\n  forward . 1.1.1.1\n}\n"), 0644);
+    writer.write(
+        paths.localDnsConfigDir().resolve("Corefile"),
+        bytes(".:53 {\n  forward . 1.1.1.1\n}\n"),
+        0644);
     writer.write(paths.bootstrapKubeconfig(), bytes("apiVersion: v1\nkind: Config\n"), 0600);
-    writer.link(paths.cniBinDir().resolve("bridge"), layout.currentCni().resolve("bridge").toString());
+    writer.link(
+        paths.cniBinDir().resolve("bridge"),
+        layout.currentCni().resolve("bridge").toString());
 
     fs().seedFile(paths.kubeletDir().resolve("config.yaml"), "kind: KubeletConfiguration\n", 0644);
-    Path content = paths.containerdStateDir().resolve("io.containerd.content.v1.content/blobs/sha256");
+    Path content =
+        paths.containerdStateDir().resolve("io.containerd.content.v1.content/blobs/sha256");
     fs().seedFile(content.resolve("0123abcd"), "layer", 0444);
-    Path snapshot = paths.containerdStateDir().resolve("io.containerd.snapshotter.v1.overlayfs/snapshots/1/fs");
+    Path snapshot =
+        paths.containerdStateDir().resolve("io.containerd.snapshotter.v1.overlayfs/snapshots/1/fs");
     fs().seedFile(snapshot.resolve("usr/bin/app"), "app", 0755);
     fs().seedSymlink(snapshot.resolve("bin"), "/usr/bin");
     fs().seedNode(containerdAddress(), FileType.SOCKET, 0660, 0, 0);
@@ -144,22 +174,44 @@ final class SimNode {
     fs().seedDirectory(emptyDir, 0777);
     fs().mount(emptyDir, MountKind.TMPFS, "tmpfs", "tmpfs", false);
     fs().seedFile(emptyDir.resolve("cache.bin"), "cache", 0644);
-    Path bundle = paths.containerdRunDir().resolve("io.containerd.runtime.v2.task/k8s.io").resolve(containerId);
+    Path bundle = paths
+        .containerdRunDir()
+        .resolve("io.containerd.runtime.v2.task/k8s.io")
+        .resolve(containerId);
     fs().seedFile(bundle.resolve("config.json"), "{}", 0644);
     fs().seedDirectory(bundle.resolve("rootfs"), 0755);
     fs().mount(bundle.resolve("rootfs"), MountKind.DISK, "overlay", "overlay", false);
     fs().seedFile(bundle.resolve("rootfs/app"), "app", 0755);
-    shims.add(host.spawn(ProcessSpec.of(shimBinary().toString(), shimBinary().toString(), "-namespace", "k8s.io", "-id", containerId,
-        "-address", containerdAddress().toString()).inCgroup(CONTAINERD_CGROUP)));
+    shims.add(host.spawn(ProcessSpec.of(
+            shimBinary().toString(),
+            shimBinary().toString(),
+            "-namespace",
+            "k8s.io",
+            "-id",
+            containerId,
+            "-address",
+            containerdAddress().toString())
+        .inCgroup(CONTAINERD_CGROUP)));
     containers.add(host.spawn(ProcessSpec.of(bundle.resolve("rootfs/app").toString(), "/app")
         .inCgroup(podCgroup(uid) + "/cri-containerd-" + containerId + ".scope")));
   }
 
   /** Every path this node owns; none may remain after a complete teardown. */
   List<Path> ownedPaths() {
-    List<Path> owned = new ArrayList<>(List.of(layout.root(), paths.kubeletDir(), paths.containerdStateDir(), paths.containerdRunDir(),
-        paths.ownershipRecord(), paths.containerdConfig(), paths.sysctlFile(), paths.modulesLoadFile(), paths.kubeletDefaults(),
-        paths.apiServerCaCert(), paths.localDnsConfigDir(), paths.cniBinDir().resolve("bridge"), paths.kubeletDropInDir()));
+    List<Path> owned = new ArrayList<>(List.of(
+        layout.root(),
+        paths.kubeletDir(),
+        paths.containerdStateDir(),
+        paths.containerdRunDir(),
+        paths.ownershipRecord(),
+        paths.containerdConfig(),
+        paths.sysctlFile(),
+        paths.modulesLoadFile(),
+        paths.kubeletDefaults(),
+        paths.apiServerCaCert(),
+        paths.localDnsConfigDir(),
+        paths.cniBinDir().resolve("bridge"),
+        paths.kubeletDropInDir()));
     for (String unit : UNITS) {
       owned.add(paths.unit(unit));
       owned.add(paths.systemdDir().resolve("multi-user.target.wants").resolve(unit));
@@ -168,7 +220,11 @@ final class SimNode {
   }
 
   void unit(String name, String service) throws IOException {
-    fs().seedFile(paths.unit(name), MARKER + "\n[Unit]\nDescription=" + name + "\n[Service]\n" + service + "[Install]\nWantedBy=multi-user.target\n", 0644);
+    fs().seedFile(
+            paths.unit(name),
+            MARKER + "\n[Unit]\nDescription=" + name + "\n[Service]\n" + service
+                + "[Install]\nWantedBy=multi-user.target\n",
+            0644);
   }
 
   static byte[] bytes(String s) {

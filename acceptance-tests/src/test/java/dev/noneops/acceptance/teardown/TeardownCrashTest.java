@@ -44,7 +44,9 @@ class TeardownCrashTest {
       Teardown again = node.teardown();
       if (again.present()) {
         TeardownReport report = reset(again);
-        assertThat(report.complete()).as("re-run after a crash at point %d: %s", point, report).isTrue();
+        assertThat(report.complete())
+            .as("re-run after a crash at point %d: %s", point, report)
+            .isTrue();
       }
       assertFinished(node, foreign, foreignBefore, "after a crash at point " + point);
       point++;
@@ -58,32 +60,46 @@ class TeardownCrashTest {
 
   private static List<Path> addForeignThings(SimNode node) throws Exception {
     Path nginx = node.paths.unit("nginx.service");
-    node.fs().seedFile(nginx, "[Service]\nExecStart=/usr/sbin/nginx\n[Install]\nWantedBy=multi-user.target\n", 0644);
+    node.fs()
+        .seedFile(
+            nginx,
+            "[Service]\nExecStart=/usr/sbin/nginx\n[Install]\nWantedBy=multi-user.target\n",
+            0644);
     node.host.installExecutable(Path.of("/usr/sbin/nginx"), "#!/bin/sh\n");
     node.systemd().enable(List.of("nginx.service"));
     node.systemd().start("nginx.service", Duration.ofMinutes(1));
     Path dropIn = node.paths.kubeletDropInDir().resolve("90-operator.conf");
     node.fs().seedFile(dropIn, "[Service]\nEnvironment=OPERATOR=1\n", 0644);
-    node.fs().seedFile(node.paths.containerdConfig(), "version = 2\n# tuned by the operator\n", 0644);
+    node.fs()
+        .seedFile(node.paths.containerdConfig(), "version = 2\n# tuned by the operator\n", 0644);
     Path data = Path.of("/srv/data");
     node.fs().seedFile(data.resolve("records.bin"), "precious records", 0600);
     return List.of(nginx, dropIn, node.paths.containerdConfig(), data, Path.of("/usr/sbin/nginx"));
   }
 
-  private static FileTreeSnapshot snapshot(SimNode node, List<Path> paths) throws java.io.IOException {
-    return node.fs().snapshot(Path.of("/"), p -> paths.stream().anyMatch(f -> Path.of(p).startsWith(f)));
+  private static FileTreeSnapshot snapshot(SimNode node, List<Path> paths)
+      throws java.io.IOException {
+    return node.fs()
+        .snapshot(Path.of("/"), p -> paths.stream().anyMatch(f -> Path.of(p).startsWith(f)));
   }
 
-  private static void assertFinished(SimNode node, List<Path> foreign, FileTreeSnapshot foreignBefore, String when) throws Exception {
+  private static void assertFinished(
+      SimNode node, List<Path> foreign, FileTreeSnapshot foreignBefore, String when)
+      throws Exception {
     assertThat(node.teardown().present()).as("present %s", when).isFalse();
     List<Path> mustBeGone = node.ownedPaths().stream()
-        .filter(p -> !p.equals(node.paths.kubeletDropInDir()) && !p.equals(node.paths.containerdConfig()))
+        .filter(p ->
+            !p.equals(node.paths.kubeletDropInDir()) && !p.equals(node.paths.containerdConfig()))
         .toList();
     for (Path owned : mustBeGone) {
       assertThat(node.fs().lstat(owned)).as("%s gone %s", owned, when).isEmpty();
     }
-    assertThat(node.fs().lstat(node.paths.kubeletDropInDir().resolve("10-noneops.conf"))).as("our drop-in gone %s", when).isEmpty();
+    assertThat(node.fs().lstat(node.paths.kubeletDropInDir().resolve("10-noneops.conf")))
+        .as("our drop-in gone %s", when)
+        .isEmpty();
     assertThat(snapshot(node, foreign)).as("foreign things %s", when).isEqualTo(foreignBefore);
-    assertThat(node.host.processes().cgroupExists("/kubepods.slice")).as("pod cgroups %s", when).isFalse();
+    assertThat(node.host.processes().cgroupExists("/kubepods.slice"))
+        .as("pod cgroups %s", when)
+        .isFalse();
   }
 }

@@ -38,8 +38,11 @@ class TeardownFaultTest {
 
     assertThat(node.host.snapshot(pods)).isEqualTo(kubelet);
     assertThat(node.host.snapshot(node.paths.containerdStateDir())).isEqualTo(containerd);
-    assertThat(report.kept(Reason.FAILED)).extracting(Kept::subject).contains(node.paths.kubeletDir().toString());
-    assertThat(report.kept(Reason.FAILED)).allSatisfy(k -> assertThat(k.detail()).contains("mount table"));
+    assertThat(report.kept(Reason.FAILED))
+        .extracting(Kept::subject)
+        .contains(node.paths.kubeletDir().toString());
+    assertThat(report.kept(Reason.FAILED))
+        .allSatisfy(k -> assertThat(k.detail()).contains("mount table"));
     assertThat(teardown.present()).isTrue();
 
     node.host.faults().clear();
@@ -51,7 +54,10 @@ class TeardownFaultTest {
   void aFileThatCannotBeDeletedIsNamedAndItsDirectoriesKeptUntilARerun() throws Exception {
     SimNode node = SimNode.running();
     Path token = node.podDir("pod-a").resolve("volumes/kubernetes.io~projected/token/token");
-    node.host.faults().add(FaultRule.when(Calls.to("files.delete").and(Calls.withArg(token.toString()))).fail(Errno.EIO));
+    node.host
+        .faults()
+        .add(FaultRule.when(Calls.to("files.delete").and(Calls.withArg(token.toString())))
+            .fail(Errno.EIO));
     Teardown teardown = node.teardown();
 
     TeardownReport report = reset(teardown);
@@ -72,8 +78,11 @@ class TeardownFaultTest {
   @Test
   void aUnitThatSystemdRefusesToStopIsNamedAndTheRestGoesOn() throws Exception {
     SimNode node = SimNode.running();
-    node.host.faults().add(FaultRule.when(call -> call.is("systemd.stop", "kubelet.service"))
-        .failWith(call -> new SystemdException(SystemdException.Kind.ACCESS_DENIED, "kubelet.service", "Access denied")));
+    node.host
+        .faults()
+        .add(FaultRule.when(call -> call.is("systemd.stop", "kubelet.service"))
+            .failWith(call -> new SystemdException(
+                SystemdException.Kind.ACCESS_DENIED, "kubelet.service", "Access denied")));
     Teardown teardown = node.teardown();
 
     TeardownReport stop = teardown.stop();
@@ -93,18 +102,27 @@ class TeardownFaultTest {
   @Test
   void whenSystemdCannotDisableAUnitItsEnablementLinkIsStillRemovedWithTheFile() throws Exception {
     SimNode node = SimNode.running();
-    node.host.faults().add(FaultRule.when(Calls.to("systemd.disable"))
-        .failWith(call -> new SystemdException(SystemdException.Kind.OTHER, "kubelet.service", "Failed to disable unit")));
+    node.host
+        .faults()
+        .add(FaultRule.when(Calls.to("systemd.disable"))
+            .failWith(call -> new SystemdException(
+                SystemdException.Kind.OTHER, "kubelet.service", "Failed to disable unit")));
     Path wants = node.paths.systemdDir().resolve("multi-user.target.wants");
     Path foreignLink = wants.resolve("nginx.service");
     node.fs().seedSymlink(foreignLink, "/usr/lib/systemd/system/nginx.service");
 
     TeardownReport report = reset(node.teardown());
 
-    assertThat(report.kept(Reason.FAILED)).extracting(Kept::subject).contains("kubelet.service", "containerd.service", "localdns.service");
+    assertThat(report.kept(Reason.FAILED))
+        .extracting(Kept::subject)
+        .contains("kubelet.service", "containerd.service", "localdns.service");
     for (String unit : SimNode.UNITS) {
-      assertThat(node.fs().lstat(wants.resolve(unit))).as("%s enablement link", unit).isEmpty();
+      assertThat(node.fs().lstat(wants.resolve(unit)))
+          .as("%s enablement link", unit)
+          .isEmpty();
     }
-    assertThat(node.fs().lstat(foreignLink)).as("someone else's enablement link").isPresent();
+    assertThat(node.fs().lstat(foreignLink))
+        .as("someone else's enablement link")
+        .isPresent();
   }
 }

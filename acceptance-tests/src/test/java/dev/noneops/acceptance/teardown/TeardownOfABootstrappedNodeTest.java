@@ -36,29 +36,50 @@ class TeardownOfABootstrappedNodeTest {
     lab.host.fs().mount(emptyDir, MountKind.TMPFS, "tmpfs", "tmpfs", false);
     Path shim = lab.layout.currentBin().resolve("containerd-shim-runc-v2");
     String shimExe = lab.host.fs().realPath(shim).toString();
-    lab.host.spawn(ProcessSpec.of(shimExe, shim.toString(), "-namespace", "k8s.io", "-id", "c1",
-        "-address", lab.paths.containerdRunDir().resolve("containerd.sock").toString()).inCgroup("/system.slice/containerd.service"));
-    Path pause = lab.paths.containerdRunDir().resolve("io.containerd.runtime.v2.task/k8s.io/c1/rootfs/pause");
+    lab.host.spawn(ProcessSpec.of(
+            shimExe,
+            shim.toString(),
+            "-namespace",
+            "k8s.io",
+            "-id",
+            "c1",
+            "-address",
+            lab.paths.containerdRunDir().resolve("containerd.sock").toString())
+        .inCgroup("/system.slice/containerd.service"));
+    Path pause = lab.paths
+        .containerdRunDir()
+        .resolve("io.containerd.runtime.v2.task/k8s.io/c1/rootfs/pause");
     lab.host.installExecutable(pause, "#!/bin/sh\n");
-    lab.host.spawn(ProcessSpec.of(pause.toString(), "/pause").inCgroup("/kubepods.slice/kubepods-podA.slice/cri-containerd-c1.scope"));
-    Teardown teardown = new Teardown(lab.host.ports(), lab.layout, lab.paths, TeardownSettings.defaults(), LoggerFactory.getLogger(getClass()));
+    lab.host.spawn(ProcessSpec.of(pause.toString(), "/pause")
+        .inCgroup("/kubepods.slice/kubepods-podA.slice/cri-containerd-c1.scope"));
+    Teardown teardown = new Teardown(
+        lab.host.ports(),
+        lab.layout,
+        lab.paths,
+        TeardownSettings.defaults(),
+        LoggerFactory.getLogger(getClass()));
     assertThat(teardown.present()).isTrue();
 
     TeardownReport report = teardown.stop().plus(teardown.removeConfig()).plus(teardown.destroy());
-    new AppliedConfigStore(lab.host.ports().files(), lab.paths).remove(); // the caller's record, as noneops reset removes it
+    new AppliedConfigStore(lab.host.ports().files(), lab.paths)
+        .remove(); // the caller's record, as noneops reset removes it
 
     assertThat(report.complete()).as("%s", report).isTrue();
     assertThat(teardown.present()).isFalse();
     // Left on purpose: the agent's configuration directory (the caller's), the unbounded agent's
     // directory above the layout (shared with the other isolation modes) and systemd's own empty
     // multi-user.target.wants, which systemctl disable leaves too.
-    List<String> expected = List.of("+ " + lab.paths.agentConfigDir() + " ", "+ /etc/unbounded ", "+ " + lab.layout.root().getParent() + " ",
+    List<String> expected = List.of(
+        "+ " + lab.paths.agentConfigDir() + " ",
+        "+ /etc/unbounded ",
+        "+ " + lab.layout.root().getParent() + " ",
         "+ " + lab.paths.systemdDir().resolve("multi-user.target.wants") + " ");
     List<String> left = lab.host.snapshot().diff(pristine).stream()
         .filter(change -> expected.stream().noneMatch(change::startsWith))
         .toList();
     assertThat(left).as("what the bootstrap added and the teardown left").isEmpty();
-    assertThat(lab.host.systemd().activeUnits()).doesNotContain("kubelet.service", "containerd.service", "localdns.service");
+    assertThat(lab.host.systemd().activeUnits())
+        .doesNotContain("kubelet.service", "containerd.service", "localdns.service");
     assertThat(lab.host.processes().cgroupExists("/kubepods.slice")).isFalse();
   }
 }

@@ -50,7 +50,8 @@ class TeardownOnSimulatedHostTest {
   void aFullTeardownOfARunningNodeLeavesNoOwnedTraceAndChangesNothingElse() throws Exception {
     SimNode node = SimNode.running();
     List<Path> allowedRemovals = new ArrayList<>(node.ownedPaths());
-    for (OwnedEntry entry : new OwnershipStore(node.files(), node.paths.ownershipRecord()).load().entries()) {
+    for (OwnedEntry entry :
+        new OwnershipStore(node.files(), node.paths.ownershipRecord()).load().entries()) {
       allowedRemovals.add(entry.path());
     }
     FileTreeSnapshot before = node.host.snapshot();
@@ -70,10 +71,13 @@ class TeardownOnSimulatedHostTest {
       Path removed = Path.of(change.substring(2, change.indexOf(' ', 2)));
       assertThat(allowedRemovals).as("%s was this node's", removed).anyMatch(removed::startsWith);
     }
-    assertThat(node.host.fs().mountEntries()).noneMatch(m -> m.mountPoint().startsWith(node.paths.kubeletDir())
-        || m.mountPoint().startsWith(node.paths.containerdRunDir()));
+    assertThat(node.host.fs().mountEntries())
+        .noneMatch(m -> m.mountPoint().startsWith(node.paths.kubeletDir())
+            || m.mountPoint().startsWith(node.paths.containerdRunDir()));
     for (SimProcess p : concat(node.shims, node.containers)) {
-      assertThat(node.host.processes().process(p.pid())).as("pid %d ended", p.pid()).isEmpty();
+      assertThat(node.host.processes().process(p.pid()))
+          .as("pid %d ended", p.pid())
+          .isEmpty();
     }
     assertThat(node.host.processes().cgroupExists("/kubepods.slice")).isFalse();
     for (String unit : SimNode.UNITS) {
@@ -88,7 +92,11 @@ class TeardownOnSimulatedHostTest {
   void foreignUnitsAreNeverStoppedDisabledOrRemoved() throws Exception {
     SimNode node = SimNode.running();
     Path nginx = node.paths.unit("nginx.service");
-    node.fs().seedFile(nginx, "[Service]\nExecStart=/usr/sbin/nginx\n[Install]\nWantedBy=multi-user.target\n", 0644);
+    node.fs()
+        .seedFile(
+            nginx,
+            "[Service]\nExecStart=/usr/sbin/nginx\n[Install]\nWantedBy=multi-user.target\n",
+            0644);
     node.host.installExecutable(Path.of("/usr/sbin/nginx"), "#!/bin/sh\n");
     node.systemd().enable(List.of("nginx.service"));
     node.systemd().start("nginx.service", Duration.ofMinutes(1));
@@ -102,11 +110,15 @@ class TeardownOnSimulatedHostTest {
     assertThat(node.host.snapshot(nginx)).isEqualTo(nginxBefore);
     assertThat(node.host.snapshot(operatorDropIn)).isEqualTo(dropInBefore);
     assertThat(nginxBefore.paths()).containsExactly(nginx.toString());
-    assertThat(node.host.systemd().isEnabled("nginx.service", "multi-user.target")).isTrue();
+    assertThat(node.host.systemd().isEnabled("nginx.service", "multi-user.target"))
+        .isTrue();
     assertThat(node.host.systemd().peek("nginx.service").isActive()).isTrue();
-    assertThat(subjects(report.kept(Reason.FOREIGN_UNIT))).containsOnlyOnce(nginx.toString(), operatorDropIn.toString());
+    assertThat(subjects(report.kept(Reason.FOREIGN_UNIT)))
+        .containsOnlyOnce(nginx.toString(), operatorDropIn.toString());
     assertThat(report.complete()).isTrue();
-    assertThat(node.teardown().present()).as("foreign units are no trace of this node").isFalse();
+    assertThat(node.teardown().present())
+        .as("foreign units are no trace of this node")
+        .isFalse();
   }
 
   @Test
@@ -136,24 +148,65 @@ class TeardownOnSimulatedHostTest {
     SimNode node = SimNode.running();
     node.host.installExecutable(Path.of("/usr/bin/containerd-shim-runc-v2"), "#!/bin/sh\n");
     node.host.installExecutable(Path.of("/usr/sbin/nginx"), "#!/bin/sh\n");
-    SimProcess docker = node.host.spawn(ProcessSpec.of("/usr/bin/containerd-shim-runc-v2", "/usr/bin/containerd-shim-runc-v2",
-        "-namespace", "moby", "-id", "d1", "-address", "/run/docker/containerd/containerd.sock").inCgroup("/system.slice/docker.service"));
-    SimProcess otherContainerd = node.host.spawn(ProcessSpec.of("/usr/bin/containerd-shim-runc-v2", "/usr/bin/containerd-shim-runc-v2",
-        "-namespace", "k8s.io", "-id", "x1", "-address", "/run/other/containerd.sock").inCgroup("/system.slice/other-containerd.service"));
-    SimProcess mobyOnOurContainerd = node.host.spawn(ProcessSpec.of(node.shimBinary().toString(), node.shimBinary().toString(),
-        "-namespace", "moby", "-id", "d2", "-address", node.containerdAddress().toString()).inCgroup(SimNode.CONTAINERD_CGROUP));
-    SimProcess ourAddressOutsideOurCgroups = node.host.spawn(ProcessSpec.of("/usr/bin/containerd-shim-runc-v2",
-        "/usr/bin/containerd-shim-runc-v2", "-namespace", "k8s.io", "-id", "u1", "-address", node.containerdAddress().toString())
+    SimProcess docker = node.host.spawn(ProcessSpec.of(
+            "/usr/bin/containerd-shim-runc-v2",
+            "/usr/bin/containerd-shim-runc-v2",
+            "-namespace",
+            "moby",
+            "-id",
+            "d1",
+            "-address",
+            "/run/docker/containerd/containerd.sock")
+        .inCgroup("/system.slice/docker.service"));
+    SimProcess otherContainerd = node.host.spawn(ProcessSpec.of(
+            "/usr/bin/containerd-shim-runc-v2",
+            "/usr/bin/containerd-shim-runc-v2",
+            "-namespace",
+            "k8s.io",
+            "-id",
+            "x1",
+            "-address",
+            "/run/other/containerd.sock")
+        .inCgroup("/system.slice/other-containerd.service"));
+    SimProcess mobyOnOurContainerd = node.host.spawn(ProcessSpec.of(
+            node.shimBinary().toString(),
+            node.shimBinary().toString(),
+            "-namespace",
+            "moby",
+            "-id",
+            "d2",
+            "-address",
+            node.containerdAddress().toString())
+        .inCgroup(SimNode.CONTAINERD_CGROUP));
+    SimProcess ourAddressOutsideOurCgroups = node.host.spawn(ProcessSpec.of(
+            "/usr/bin/containerd-shim-runc-v2",
+            "/usr/bin/containerd-shim-runc-v2",
+            "-namespace",
+            "k8s.io",
+            "-id",
+            "u1",
+            "-address",
+            node.containerdAddress().toString())
         .inCgroup("/user.slice/user-0.slice/session-3.scope"));
-    SimProcess dockerContainer = node.host.spawn(ProcessSpec.of("/usr/sbin/nginx", "nginx").inCgroup("/system.slice/docker-d1.scope"));
+    SimProcess dockerContainer = node.host.spawn(
+        ProcessSpec.of("/usr/sbin/nginx", "nginx").inCgroup("/system.slice/docker-d1.scope"));
 
     TeardownReport report = reset(node.teardown());
 
-    for (SimProcess foreign : List.of(docker, otherContainerd, mobyOnOurContainerd, ourAddressOutsideOurCgroups, dockerContainer)) {
-      assertThat(node.host.processes().process(foreign.pid())).as("pid %d survives", foreign.pid()).isPresent();
+    for (SimProcess foreign : List.of(
+        docker,
+        otherContainerd,
+        mobyOnOurContainerd,
+        ourAddressOutsideOurCgroups,
+        dockerContainer)) {
+      assertThat(node.host.processes().process(foreign.pid()))
+          .as("pid %d survives", foreign.pid())
+          .isPresent();
     }
-    for (SimProcess foreign : List.of(docker, otherContainerd, mobyOnOurContainerd, ourAddressOutsideOurCgroups)) {
-      assertThat(report.kept(Reason.FOREIGN_SHIM)).anyMatch(k -> k.subject().startsWith("pid " + foreign.pid() + " "));
+    for (SimProcess foreign :
+        List.of(docker, otherContainerd, mobyOnOurContainerd, ourAddressOutsideOurCgroups)) {
+      assertThat(report.kept(Reason.FOREIGN_SHIM))
+          .anyMatch(k -> k.subject().startsWith("pid " + foreign.pid() + " "));
     }
     for (SimProcess ours : node.shims) {
       assertThat(node.host.processes().process(ours.pid())).isEmpty();
@@ -182,7 +235,9 @@ class TeardownOnSimulatedHostTest {
 
     assertThat(node.host.snapshot(busyData)).isEqualTo(busyBefore);
     assertThat(node.host.snapshot(freeData)).isEqualTo(freeBefore);
-    assertThat(node.host.snapshot(busyVolume).paths()).as("the busy volume is untouched").hasSize(busyBefore.paths().size());
+    assertThat(node.host.snapshot(busyVolume).paths())
+        .as("the busy volume is untouched")
+        .hasSize(busyBefore.paths().size());
     assertThat(report.kept(Reason.STILL_MOUNTED)).anySatisfy(k -> {
       assertThat(k.subject()).isEqualTo(busyVolume.toString());
       assertThat(k.detail()).contains("EBUSY").contains("nothing at or below it was touched");
@@ -205,8 +260,10 @@ class TeardownOnSimulatedHostTest {
 
     TeardownReport report = reset(node.teardown());
 
-    assertThat(node.fs().snapshot(Path.of("/etc"), p -> !isOwnedConfig(node, p))).isEqualTo(etcBefore);
-    assertThat(subjects(report.removed(Action.SYMLINK_REMOVED))).contains(inPodDir + " -> /etc", inVolume + " -> /etc/ssl");
+    assertThat(node.fs().snapshot(Path.of("/etc"), p -> !isOwnedConfig(node, p)))
+        .isEqualTo(etcBefore);
+    assertThat(subjects(report.removed(Action.SYMLINK_REMOVED)))
+        .contains(inPodDir + " -> /etc", inVolume + " -> /etc/ssl");
     assertThat(node.fs().lstat(inPodDir)).isEmpty();
     assertThat(report.complete()).isTrue();
   }
@@ -227,8 +284,12 @@ class TeardownOnSimulatedHostTest {
     assertThat(node.host.snapshot(csi)).isEqualTo(volume);
     assertThat(subjects(report.kept(Reason.STILL_MOUNTED))).containsExactly(csi.toString());
     assertThat(report.complete()).isFalse();
-    assertThat(teardown.present()).as("the layout directory stays so the reset can run again").isTrue();
-    assertThat(node.fs().lstat(node.podDir("pod-a"))).as("what is not below the busy mount is removed").isEmpty();
+    assertThat(teardown.present())
+        .as("the layout directory stays so the reset can run again")
+        .isTrue();
+    assertThat(node.fs().lstat(node.podDir("pod-a")))
+        .as("what is not below the busy mount is removed")
+        .isEmpty();
 
     node.fs().setBusy(csi, false);
     TeardownReport rerun = teardown.destroy();
@@ -246,7 +307,8 @@ class TeardownOnSimulatedHostTest {
     node.fs().mount(csi, MountKind.DISK, "ext4", "/dev/rbd0", false);
     node.fs().setBusy(csi, true);
 
-    TeardownReport report = reset(node.teardown(dev.noneops.core.teardown.TeardownSettings.defaults().withLazyUnmount(true)));
+    TeardownReport report = reset(
+        node.teardown(dev.noneops.core.teardown.TeardownSettings.defaults().withLazyUnmount(true)));
 
     assertThat(report.removed(Action.UNMOUNTED)).anySatisfy(r -> {
       assertThat(r.subject()).isEqualTo(csi.toString());
@@ -265,9 +327,12 @@ class TeardownOnSimulatedHostTest {
 
     TeardownReport report = reset(node.teardown());
 
-    assertThat(host.fs().mountEntries()).anyMatch(m -> m.mountPoint().equals(kubelet) && m.source().equals("/dev/sdb1"));
+    assertThat(host.fs().mountEntries())
+        .anyMatch(m -> m.mountPoint().equals(kubelet) && m.source().equals("/dev/sdb1"));
     assertThat(host.fs().list(kubelet)).isEmpty();
-    assertThat(report.kept(Reason.FOREIGN_MOUNT)).extracting(Kept::subject).containsExactly(kubelet.toString());
+    assertThat(report.kept(Reason.FOREIGN_MOUNT))
+        .extracting(Kept::subject)
+        .containsExactly(kubelet.toString());
     assertThat(subjects(report.removed(Action.UNMOUNTED))).noneMatch(kubelet.toString()::equals);
     assertThat(report.complete()).isTrue();
     assertThat(node.teardown().present()).isFalse();
@@ -278,7 +343,11 @@ class TeardownOnSimulatedHostTest {
     SimNode node = SimNode.running();
     String edited = "version = 2\n# tuned by the operator\n[plugins]\n";
     node.fs().seedFile(node.paths.containerdConfig(), edited, 0644);
-    node.fs().seedFile(node.paths.host("/etc/containerd/certs.d/registry.toml"), "server = \"https://registry.example\"\n", 0644);
+    node.fs()
+        .seedFile(
+            node.paths.host("/etc/containerd/certs.d/registry.toml"),
+            "server = \"https://registry.example\"\n",
+            0644);
     FileTreeSnapshot before = node.host.snapshot(node.paths.host("/etc/containerd"));
 
     TeardownReport report = reset(node.teardown());
@@ -288,8 +357,11 @@ class TeardownOnSimulatedHostTest {
       assertThat(k.subject()).isEqualTo(node.paths.containerdConfig().toString());
       assertThat(k.detail()).contains("content changed since this node wrote it");
     });
-    assertThat(subjects(report.kept(Reason.HOLDS_KEPT_ENTRIES))).contains(node.paths.host("/etc/containerd").toString());
-    assertThat(node.fs().lstat(node.paths.sysctlFile())).as("unchanged owned files still go").isEmpty();
+    assertThat(subjects(report.kept(Reason.HOLDS_KEPT_ENTRIES)))
+        .contains(node.paths.host("/etc/containerd").toString());
+    assertThat(node.fs().lstat(node.paths.sysctlFile()))
+        .as("unchanged owned files still go")
+        .isEmpty();
     assertThat(report.complete()).isTrue();
   }
 
@@ -303,7 +375,9 @@ class TeardownOnSimulatedHostTest {
     for (SimProcess p : node.containers) {
       assertThat(node.host.processes().process(p.pid())).isEmpty();
     }
-    assertThat(report.removed(Action.CGROUP_KILLED)).extracting(Removed::detail).allMatch(d -> d.contains("SIGKILL to each"));
+    assertThat(report.removed(Action.CGROUP_KILLED))
+        .extracting(Removed::detail)
+        .allMatch(d -> d.contains("SIGKILL to each"));
     assertThat(node.host.processes().cgroupExists("/kubepods.slice")).isFalse();
     assertThat(report.complete()).isTrue();
   }
@@ -315,10 +389,20 @@ class TeardownOnSimulatedHostTest {
     reset(empty.teardown());
     assertThat(empty.teardown().present()).isFalse();
 
-    bare.fs().seedFile(Path.of("/etc/systemd/system/kubelet.service"), "[Service]\nExecStart=/usr/bin/kubelet\n", 0644);
-    assertThat(empty.teardown().present()).as("a foreign kubelet unit is no trace of this node").isFalse();
+    bare.fs()
+        .seedFile(
+            Path.of("/etc/systemd/system/kubelet.service"),
+            "[Service]\nExecStart=/usr/bin/kubelet\n",
+            0644);
+    assertThat(empty.teardown().present())
+        .as("a foreign kubelet unit is no trace of this node")
+        .isFalse();
 
-    bare.fs().seedFile(Path.of("/etc/systemd/system/containerd.service.d/10-x.conf"), HostPaths.UNIT_MARKER + "\n", 0644);
+    bare.fs()
+        .seedFile(
+            Path.of("/etc/systemd/system/containerd.service.d/10-x.conf"),
+            HostPaths.UNIT_MARKER + "\n",
+            0644);
     assertThat(empty.teardown().present()).as("a marker-bearing drop-in is").isTrue();
   }
 
@@ -339,8 +423,13 @@ class TeardownOnSimulatedHostTest {
   void aTeardownSharingTheLockOfItsProcessReentersIt() throws Exception {
     SimNode node = SimNode.running();
     NodeLock lock = new NodeLock(node.files(), node.layout);
-    Teardown teardown = new Teardown(node.host.ports(), node.layout, node.paths, TeardownSettings.defaults(),
-        LoggerFactory.getLogger(getClass()), lock);
+    Teardown teardown = new Teardown(
+        node.host.ports(),
+        node.layout,
+        node.paths,
+        TeardownSettings.defaults(),
+        LoggerFactory.getLogger(getClass()),
+        lock);
 
     try (NodeLock.Hold held = lock.acquire("reset the node")) {
       assertThat(reset(teardown).complete()).isTrue();
@@ -356,16 +445,22 @@ class TeardownOnSimulatedHostTest {
     node.fs().mount(csi, MountKind.DISK, "ext4", "/dev/rbd0", false);
     node.fs().setBusy(csi, true);
     Teardown teardown = node.teardown();
-    TaskRunner tasks = new TaskRunner(LoggerFactory.getLogger(getClass()), NodeEvents.NONE, node.host.clock(), Runnable::run);
+    TaskRunner tasks = new TaskRunner(
+        LoggerFactory.getLogger(getClass()), NodeEvents.NONE, node.host.clock(), Runnable::run);
     List<TeardownReport> reports = new ArrayList<>();
 
-    TeardownIncompleteException incomplete = catchThrowableOfType(TeardownIncompleteException.class,
-        () -> tasks.execute(tasks.serial("reset", teardown.stopTask(reports::add), teardown.removeConfigTask(reports::add),
+    TeardownIncompleteException incomplete = catchThrowableOfType(
+        TeardownIncompleteException.class,
+        () -> tasks.execute(tasks.serial(
+            "reset",
+            teardown.stopTask(reports::add),
+            teardown.removeConfigTask(reports::add),
             teardown.destroyTask(reports::add))));
     assertThat(incomplete.failedAt()).contains("reset › destroy-node");
     assertThat(incomplete).hasMessageContaining(csi.toString());
     assertThat(reports).hasSize(3);
-    assertThat(reports.get(0).removed(Action.UNIT_STOPPED)).extracting(Removed::subject)
+    assertThat(reports.get(0).removed(Action.UNIT_STOPPED))
+        .extracting(Removed::subject)
         .containsExactly("kubelet.service", "containerd.service", "localdns.service");
 
     node.fs().setBusy(csi, false);
@@ -376,12 +471,21 @@ class TeardownOnSimulatedHostTest {
   private static boolean isOwnedConfig(SimNode node, String path) {
     Path p = Path.of(path);
     return node.ownedPaths().stream().anyMatch(p::startsWith)
-        || List.of("/etc/containerd", "/etc/kubernetes", "/etc/sysctl.d", "/etc/modules-load.d", "/etc/unbounded/localdns",
-            "/etc/systemd/system").stream().anyMatch(d -> p.startsWith(d));
+        || List.of(
+                "/etc/containerd",
+                "/etc/kubernetes",
+                "/etc/sysctl.d",
+                "/etc/modules-load.d",
+                "/etc/unbounded/localdns",
+                "/etc/systemd/system")
+            .stream()
+            .anyMatch(d -> p.startsWith(d));
   }
 
   private static List<String> subjects(List<?> items) {
-    return items.stream().map(i -> i instanceof Kept k ? k.subject() : ((Removed) i).subject()).toList();
+    return items.stream()
+        .map(i -> i instanceof Kept k ? k.subject() : ((Removed) i).subject())
+        .toList();
   }
 
   private static List<SimProcess> concat(List<SimProcess> a, List<SimProcess> b) {

@@ -20,7 +20,10 @@ class TeardownWithoutACgroupHierarchyTest {
     SimNode node = SimNode.running();
     node.host.processes().setCgroupsAvailable(false);
 
-    TeardownReport report = node.teardown().stop().plus(node.teardown().removeConfig()).plus(node.teardown().destroy());
+    TeardownReport report = node.teardown()
+        .stop()
+        .plus(node.teardown().removeConfig())
+        .plus(node.teardown().destroy());
 
     assertThat(report.removed(Action.CGROUP_KILLED)).isEmpty();
     assertThat(report.removed(Action.CGROUP_REMOVED)).isEmpty();
@@ -29,6 +32,8 @@ class TeardownWithoutACgroupHierarchyTest {
     assertThat(skipped).allSatisfy(k -> assertThat(k.detail()).contains("no cgroup v2 hierarchy"));
     assertThat(Reason.NO_CGROUP_HIERARCHY.blocksCompletion()).isFalse();
     node.host.processes().setCgroupsAvailable(true);
-    assertThat(node.host.processes().cgroupExists("/kubepods.slice")).as("the hierarchy nobody looked at is still there").isTrue();
+    assertThat(node.host.processes().cgroupExists("/kubepods.slice"))
+        .as("the hierarchy nobody looked at is still there")
+        .isTrue();
   }
 }

@@ -49,7 +49,8 @@ final class CrashPointExplorer implements AutoCloseable {
   private final HostImage base;
   private final Consumer<SimulatedNode> onEveryBoot;
   private final UpgradeInvariants invariants;
-  private final ForkJoinPool pool = new ForkJoinPool(Math.max(2, Runtime.getRuntime().availableProcessors()));
+  private final ForkJoinPool pool =
+      new ForkJoinPool(Math.max(2, Runtime.getRuntime().availableProcessors()));
   private final Map<String, List<String>> verdicts = new ConcurrentHashMap<>();
   private final Map<String, HostImage> survivors = new LinkedHashMap<>();
   private final List<String> failures = new ArrayList<>();
@@ -65,7 +66,8 @@ final class CrashPointExplorer implements AutoCloseable {
    * @param onEveryBoot what a booted host gets before an operation runs (e.g. the target's artifacts published)
    * @param invariants what every crash must leave and every recovery reach
    */
-  CrashPointExplorer(HostImage base, Consumer<SimulatedNode> onEveryBoot, UpgradeInvariants invariants) {
+  CrashPointExplorer(
+      HostImage base, Consumer<SimulatedNode> onEveryBoot, UpgradeInvariants invariants) {
     this.base = base;
     this.onEveryBoot = onEveryBoot;
     this.invariants = invariants;
@@ -78,8 +80,11 @@ final class CrashPointExplorer implements AutoCloseable {
       reference = operation;
     }
     long points = crashPoints(operation);
-    List<Crash> crashes = pool.submit(() -> LongStream.rangeClosed(first, points).parallel()
-        .mapToObj(k -> crashAt(operation, k)).toList()).get();
+    List<Crash> crashes = pool.submit(() -> LongStream.rangeClosed(first, points)
+            .parallel()
+            .mapToObj(k -> crashAt(operation, k))
+            .toList())
+        .get();
     pool.submit(() -> verify(crashes)).get();
     operationCrashPoints = covered;
     operationStates = verdicts.size();
@@ -94,8 +99,11 @@ final class CrashPointExplorer implements AutoCloseable {
     distinctRecoveries = trajectories.size();
     for (HostImage survivor : trajectories.values()) {
       long points = pool.submit(() -> recoveryCrashPoints(survivor)).get();
-      List<Crash> crashes = pool.submit(() -> LongStream.rangeClosed(1, points).parallel()
-          .mapToObj(k -> crashRecoveryAt(survivor, k)).toList()).get();
+      List<Crash> crashes = pool.submit(() -> LongStream.rangeClosed(1, points)
+              .parallel()
+              .mapToObj(k -> crashRecoveryAt(survivor, k))
+              .toList())
+          .get();
       pool.submit(() -> verify(crashes)).get();
     }
   }
@@ -117,7 +125,8 @@ final class CrashPointExplorer implements AutoCloseable {
 
   /** A line on how the crash points spread over operations, distinct disks and distinct recoveries. */
   String summary() {
-    return "operation crash points " + operationCrashPoints + " leaving " + operationStates + " distinct disks with " + distinctRecoveries
+    return "operation crash points " + operationCrashPoints + " leaving " + operationStates
+        + " distinct disks with " + distinctRecoveries
         + " distinct recoveries; recovery crash points "
         + (covered - operationCrashPoints) + "; distinct disks checked in all " + verdicts.size();
   }
@@ -174,7 +183,10 @@ final class CrashPointExplorer implements AutoCloseable {
     int before = lab.host.journal().calls().size();
     operation.run().accept(lab);
     List<PortCall> calls = lab.host.journal().calls();
-    return calls.subList(before, calls.size()).stream().filter(PortCall::mutating).map(c -> c.port() + "." + c.method() + c.args()).toList();
+    return calls.subList(before, calls.size()).stream()
+        .filter(PortCall::mutating)
+        .map(c -> c.port() + "." + c.method() + c.args())
+        .toList();
   }
 
   private Crash crashAt(Operation operation, long k) {
@@ -199,8 +211,11 @@ final class CrashPointExplorer implements AutoCloseable {
     long before = lab.host.journal().calls().size();
     lab.node(applied).recoverUpgrade(applied);
     List<PortCall> calls = lab.host.journal().calls();
-    return calls.subList((int) before, calls.size()).stream().filter(PortCall::mutating)
-        .map(c -> (c.port() + "." + c.method() + c.args()).replaceAll(TEMP_NAME, HostFiles.TEMP_PREFIX + "*")).toList();
+    return calls.subList((int) before, calls.size()).stream()
+        .filter(PortCall::mutating)
+        .map(c -> (c.port() + "." + c.method() + c.args())
+            .replaceAll(TEMP_NAME, HostFiles.TEMP_PREFIX + "*"))
+        .toList();
   }
 
   /** A temp file's name: which one an interrupted write left does not change what recovery does with it. */
@@ -223,14 +238,18 @@ final class CrashPointExplorer implements AutoCloseable {
       throw new AssertionError("a recovery passed its crash point " + k + " without crashing");
     }
     lab.host.crash();
-    return new Crash("recovery from state " + survivor.digest().substring(0, 12) + ", crash at its crash point " + k, HostImage.capture(lab.host));
+    return new Crash(
+        "recovery from state " + survivor.digest().substring(0, 12) + ", crash at its crash point "
+            + k,
+        HostImage.capture(lab.host));
   }
 
   /** Counts the crashes and their verified recoveries; checks each distinct surviving state once. */
   private void verify(Collection<Crash> crashes) {
     Map<String, HostImage> distinct = new LinkedHashMap<>();
     crashes.forEach(c -> distinct.putIfAbsent(c.survivor().digest(), c.survivor()));
-    distinct.values().parallelStream().forEach(image -> verdicts.computeIfAbsent(image.digest(), d -> check(image)));
+    distinct.values().parallelStream()
+        .forEach(image -> verdicts.computeIfAbsent(image.digest(), d -> check(image)));
     for (Crash c : crashes) {
       covered++;
       survivors.putIfAbsent(c.survivor().digest(), c.survivor());

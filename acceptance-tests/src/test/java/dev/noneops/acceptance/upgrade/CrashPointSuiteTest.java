@@ -28,16 +28,24 @@ class CrashPointSuiteTest {
     HostImage base = aRunningNodeOfV1WhoseOwnedFilesDrifted();
     UpgradeInvariants invariants = invariantsOfUpgradingFromV1ToV2(base);
 
-    try (CrashPointExplorer explorer = new CrashPointExplorer(base, lab -> lab.publish(V2), invariants)) {
-      explorer.crashEveryPointOf(new Operation("upgrade, persist, commit", lab -> {}, CrashPointSuiteTest::succeed));
-      explorer.crashEveryPointOf(new Operation("upgrade that rolls back", lab -> lab.kubeletNeverReady.add(lab.versionOf(V2)),
+    try (CrashPointExplorer explorer =
+        new CrashPointExplorer(base, lab -> lab.publish(V2), invariants)) {
+      explorer.crashEveryPointOf(
+          new Operation("upgrade, persist, commit", lab -> {}, CrashPointSuiteTest::succeed));
+      explorer.crashEveryPointOf(new Operation(
+          "upgrade that rolls back",
+          lab -> lab.kubeletNeverReady.add(lab.versionOf(V2)),
           CrashPointSuiteTest::failAndRollBack));
-      explorer.crashEveryPointOf(new Operation("upgrade, persist, commit, prune", lab -> {}, CrashPointSuiteTest::succeedAndPrune));
+      explorer.crashEveryPointOf(new Operation(
+          "upgrade, persist, commit, prune", lab -> {}, CrashPointSuiteTest::succeedAndPrune));
       explorer.crashEveryRecovery();
 
-      System.out.println("crash points covered: " + explorer.covered() + ", recovered: " + explorer.recovered());
+      System.out.println(
+          "crash points covered: " + explorer.covered() + ", recovered: " + explorer.recovered());
       System.err.println(explorer.summary());
-      assertThat(explorer.failures()).as("crash points whose recovery broke an invariant").isEmpty();
+      assertThat(explorer.failures())
+          .as("crash points whose recovery broke an invariant")
+          .isEmpty();
       assertThat(explorer.recovered()).isEqualTo(explorer.covered());
       assertThat(explorer.covered()).as("crash points covered").isGreaterThan(1000);
     }
@@ -57,7 +65,8 @@ class CrashPointSuiteTest {
     Map<String, String> previousFiles = booted(base).sharedFiles();
     SimulatedNode target = booted(base);
     succeed(target);
-    return new UpgradeInvariants(V1, V2, previousFiles, target.sharedFiles(), target.versionOf(V1), target.versionOf(V2));
+    return new UpgradeInvariants(
+        V1, V2, previousFiles, target.sharedFiles(), target.versionOf(V1), target.versionOf(V2));
   }
 
   private static SimulatedNode booted(HostImage image) {

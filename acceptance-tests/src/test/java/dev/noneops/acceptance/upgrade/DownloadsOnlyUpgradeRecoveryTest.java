@@ -23,9 +23,13 @@ import org.junit.jupiter.api.Test;
 class DownloadsOnlyUpgradeRecoveryTest {
   private static final AgentConfig V1 = SimulatedNode.config("1.31.2", "2.0.4", "blue");
   /** containerd from a mirror: the same versions, another origin. */
-  private static final DownloadOverrides MIRROR = new DownloadOverrides(DownloadSource.NONE,
+  private static final DownloadOverrides MIRROR = new DownloadOverrides(
+      DownloadSource.NONE,
       new DownloadSource("https://mirror.example.com/containerd", "", ""),
-      DownloadSource.NONE, DownloadSource.NONE, DownloadSource.NONE, DownloadSource.NONE);
+      DownloadSource.NONE,
+      DownloadSource.NONE,
+      DownloadSource.NONE,
+      DownloadSource.NONE);
   /** V1 with the mirror written into its own {@code Downloads}: what the node installs with the overrides. */
   private static final AgentConfig V1_MIRRORED = V1.withDownloads(MIRROR.over(V1.downloads()));
 
@@ -40,21 +44,28 @@ class DownloadsOnlyUpgradeRecoveryTest {
     lab.publish(V1_MIRRORED);
     before = lab.sharedFiles();
     target = lab.versionOf(V1_MIRRORED);
-    assertThat(target).as("the download origin is part of the version name").isNotEqualTo(lab.versionOf(V1));
+    assertThat(target)
+        .as("the download origin is part of the version name")
+        .isNotEqualTo(lab.versionOf(V1));
   }
 
   @Test
   void aDownloadsOnlyUpgradeInterruptedAfterTheFlipIsRolledBackNotCommitted() {
-    FaultRule powerCut = lab.host.faults().add(FaultRule.when(call -> call.is("systemd.start", "kubelet.service")
-            && lab.activeVersionRaw().filter(target::equals).isPresent())
-        .failWith(call -> new SimulatedCrash("power lost while the target's kubelet starts", 0)));
-    assertThatThrownBy(() -> lab.node(V1, Optional.of(V1), MIRROR).upgrade()).isInstanceOf(SimulatedCrash.class);
+    FaultRule powerCut = lab.host
+        .faults()
+        .add(FaultRule.when(call -> call.is("systemd.start", "kubelet.service")
+                && lab.activeVersionRaw().filter(target::equals).isPresent())
+            .failWith(
+                call -> new SimulatedCrash("power lost while the target's kubelet starts", 0)));
+    assertThatThrownBy(() -> lab.node(V1, Optional.of(V1), MIRROR).upgrade())
+        .isInstanceOf(SimulatedCrash.class);
     assertThat(powerCut.fired()).isEqualTo(1);
     lab.host.faults().clear();
     lab.host.crash();
     assertThat(lab.activeVersionRaw()).as("the flip was durable").contains(target);
 
-    RecoveryResult result = lab.node(V1, Optional.empty(), MIRROR).recoverUpgrade(lab.applied().orElseThrow());
+    RecoveryResult result =
+        lab.node(V1, Optional.empty(), MIRROR).recoverUpgrade(lab.applied().orElseThrow());
 
     assertThat(result.outcome()).isEqualTo(RecoveryResult.Outcome.ROLLED_BACK);
     assertThat(lab.activeVersionRaw()).contains(lab.versionOf(V1));
@@ -68,7 +79,8 @@ class DownloadsOnlyUpgradeRecoveryTest {
     lab.persistApplied(V1_MIRRORED);
     lab.host.crash();
 
-    RecoveryResult result = lab.node(V1, Optional.empty(), MIRROR).recoverUpgrade(lab.applied().orElseThrow());
+    RecoveryResult result =
+        lab.node(V1, Optional.empty(), MIRROR).recoverUpgrade(lab.applied().orElseThrow());
 
     assertThat(result.outcome()).isEqualTo(RecoveryResult.Outcome.COMMITTED);
     assertThat(lab.activeVersionRaw()).contains(target);

@@ -32,7 +32,9 @@ final class HostImage {
   static HostImage capture(SimulatedHost host) {
     synchronized (host.monitor()) {
       try {
-        return new HostImage(host.fs().walk(Path.of("/")).stream().filter(e -> !e.path().equals("/run") && !e.path().startsWith("/run/")).toList());
+        return new HostImage(host.fs().walk(Path.of("/")).stream()
+            .filter(e -> !e.path().equals("/run") && !e.path().startsWith("/run/"))
+            .toList());
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
@@ -81,7 +83,9 @@ final class HostImage {
     try {
       MessageDigest md = MessageDigest.getInstance("SHA-256");
       for (SimFileSystem.WalkEntry e : entries) {
-        md.update((e.path() + "\0" + e.type() + "\0" + e.mode() + "\0" + e.uid() + ":" + e.gid() + "\0" + e.linkTarget() + "\0").getBytes());
+        md.update((e.path() + "\0" + e.type() + "\0" + e.mode() + "\0" + e.uid() + ":" + e.gid()
+                + "\0" + e.linkTarget() + "\0")
+            .getBytes());
         if (e.content() != null) {
           md.update(e.content());
         }

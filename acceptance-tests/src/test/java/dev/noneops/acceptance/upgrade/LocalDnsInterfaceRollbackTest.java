@@ -5,11 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.upgrade.RecoveryResult;
 import dev.noneops.ports.network.NetworkLink;
-import dev.noneops.ports.commands.Command;
-import dev.noneops.testkit.commands.SimKernel;
 import dev.noneops.testkit.node.SimulatedNode;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
@@ -23,7 +19,10 @@ import org.junit.jupiter.api.Test;
 class LocalDnsInterfaceRollbackTest {
   private static final String ADDRESS = "169.254.20.10";
   private static final AgentConfig V1 = SimulatedNode.config("1.31.2", "2.0.4", "blue");
-  private static final AgentConfig V2_RENAMED = SimulatedNode.config("1.31.3", "2.1.1", "green",
+  private static final AgentConfig V2_RENAMED = SimulatedNode.config(
+      "1.31.3",
+      "2.1.1",
+      "green",
       "{ \"InterfaceName\": \"nodedns1\", \"BindAddress\": \"" + ADDRESS + "\" }");
 
   private SimulatedNode lab;
@@ -34,7 +33,9 @@ class LocalDnsInterfaceRollbackTest {
     lab.bootstrap(V1);
     lab.publish(V2_RENAMED);
     lab.node(V2_RENAMED, Optional.of(V1)).upgrade();
-    assertThat(lab.host.kernel().link("nodedns1")).as("the target set its interface up").isPresent();
+    assertThat(lab.host.kernel().link("nodedns1"))
+        .as("the target set its interface up")
+        .isPresent();
   }
 
   @Test
@@ -59,6 +60,9 @@ class LocalDnsInterfaceRollbackTest {
   }
 
   private List<String> linksCarrying(String address) {
-    return lab.host.kernel().links().stream().filter(l -> l.addresses().contains(address + "/32")).map(NetworkLink::name).toList();
+    return lab.host.kernel().links().stream()
+        .filter(l -> l.addresses().contains(address + "/32"))
+        .map(NetworkLink::name)
+        .toList();
   }
 }

@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
 class RestoredUnitsReloadTest {
   private static final String EARLIER_FLAG = "--v=2";
   private static final AgentConfig V1 = SimulatedNode.config("1.31.2", "2.0.4", "blue");
-  private static final AgentConfig V2_OTHER_DOMAIN = SimulatedNode.config("1.31.3", "2.1.1", "green", "{ \"ClusterDomain\": \"other.local\" }");
+  private static final AgentConfig V2_OTHER_DOMAIN =
+      SimulatedNode.config("1.31.3", "2.1.1", "green", "{ \"ClusterDomain\": \"other.local\" }");
 
   private SimulatedNode lab;
   private Path kubeletUnit;
@@ -42,7 +43,11 @@ class RestoredUnitsReloadTest {
     kubeletUnit = lab.paths.unit(HostPaths.KUBELET_UNIT);
     String unit = new String(lab.host.ports().files().read(kubeletUnit), StandardCharsets.UTF_8);
     assertThat(unit).contains("--event-qps=0");
-    lab.host.ports().files().writeDurably(kubeletUnit, unit.replace("--event-qps=0", "--event-qps=0 " + EARLIER_FLAG), 0644);
+    lab.host
+        .ports()
+        .files()
+        .writeDurably(
+            kubeletUnit, unit.replace("--event-qps=0", "--event-qps=0 " + EARLIER_FLAG), 0644);
     lab.host.ports().systemd().daemonReload();
     lab.host.ports().systemd().restart(HostPaths.KUBELET_UNIT, Duration.ofSeconds(30));
     assertThat(kubeletArgv()).contains(EARLIER_FLAG).contains("--cluster-domain=cluster.local");
@@ -52,9 +57,13 @@ class RestoredUnitsReloadTest {
   void aFailedUpgradeThatChangedKubeletsCommandLineRollsBackToThePreviousOne() {
     lab.kubeletNeverReady.add(lab.versionOf(V2_OTHER_DOMAIN));
 
-    assertThatThrownBy(() -> lab.node(V2_OTHER_DOMAIN, Optional.of(V1)).upgrade()).isInstanceOf(UpgradeFailedException.class);
+    assertThatThrownBy(() -> lab.node(V2_OTHER_DOMAIN, Optional.of(V1)).upgrade())
+        .isInstanceOf(UpgradeFailedException.class);
 
-    assertThat(kubeletArgv()).as("kubelet runs the restored unit").contains(EARLIER_FLAG).contains("--cluster-domain=cluster.local");
+    assertThat(kubeletArgv())
+        .as("kubelet runs the restored unit")
+        .contains(EARLIER_FLAG)
+        .contains("--cluster-domain=cluster.local");
   }
 
   @Test
@@ -65,7 +74,10 @@ class RestoredUnitsReloadTest {
     RecoveryResult result = lab.node(V1).recoverUpgrade(V1);
 
     assertThat(result.outcome()).isEqualTo(RecoveryResult.Outcome.ROLLED_BACK);
-    assertThat(kubeletArgv()).as("kubelet runs the restored unit").contains(EARLIER_FLAG).contains("--cluster-domain=cluster.local");
+    assertThat(kubeletArgv())
+        .as("kubelet runs the restored unit")
+        .contains(EARLIER_FLAG)
+        .contains("--cluster-domain=cluster.local");
   }
 
   /**
@@ -75,19 +87,27 @@ class RestoredUnitsReloadTest {
    * changes; it must reload all the same.
    */
   @Test
-  void recoveryAfterAnAgentKilledBeforeTheRollbacksReloadStartsThePreviousCommandLine() throws IOException {
+  void recoveryAfterAnAgentKilledBeforeTheRollbacksReloadStartsThePreviousCommandLine()
+      throws IOException {
     restoreTheRenderedKubeletUnit();
     lab.kubeletNeverReady.add(lab.versionOf(V2_OTHER_DOMAIN));
-    lab.host.faults().add(FaultRule.when(call -> call.is("systemd.daemonReload")).nth(2)
-        .failWith(call -> new SimulatedCrash("the agent is killed as the rollback reloads systemd", call.sequence())));
+    lab.host
+        .faults()
+        .add(FaultRule.when(call -> call.is("systemd.daemonReload"))
+            .nth(2)
+            .failWith(call -> new SimulatedCrash(
+                "the agent is killed as the rollback reloads systemd", call.sequence())));
 
-    assertThatThrownBy(() -> lab.node(V2_OTHER_DOMAIN, Optional.of(V1)).upgrade()).isInstanceOf(SimulatedCrash.class);
+    assertThatThrownBy(() -> lab.node(V2_OTHER_DOMAIN, Optional.of(V1)).upgrade())
+        .isInstanceOf(SimulatedCrash.class);
     lab.host.faults().clear();
     lab.host.probes().reset();
     RecoveryResult result = lab.node(V1).recoverUpgrade(V1);
 
     assertThat(result.outcome()).isEqualTo(RecoveryResult.Outcome.ROLLED_BACK);
-    assertThat(kubeletArgv()).as("kubelet runs the unit file on disk").contains("--cluster-domain=cluster.local");
+    assertThat(kubeletArgv())
+        .as("kubelet runs the unit file on disk")
+        .contains("--cluster-domain=cluster.local");
   }
 
   /** Puts back the kubelet unit this agent renders for V1 (the earlier agent's flag gone), loaded and running. */
@@ -100,7 +120,10 @@ class RestoredUnitsReloadTest {
   }
 
   private List<String> kubeletArgv() {
-    return lab.host.systemd().mainProcess(HostPaths.KUBELET_UNIT).map(SimProcess::argv)
+    return lab.host
+        .systemd()
+        .mainProcess(HostPaths.KUBELET_UNIT)
+        .map(SimProcess::argv)
         .orElseThrow(() -> new AssertionError("kubelet runs no main process"));
   }
 }

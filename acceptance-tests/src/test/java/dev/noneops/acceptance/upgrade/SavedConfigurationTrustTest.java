@@ -61,7 +61,8 @@ class SavedConfigurationTrustTest {
 
   @ParameterizedTest
   @MethodSource("entriesNamingWhatTheNodeDoesNotOwn")
-  void recoveryRefusesASnapshotWithAnEntryOutsideTheNodesSharedPathsAndChangesNothing(ObjectNode entry) throws Exception {
+  void recoveryRefusesASnapshotWithAnEntryOutsideTheNodesSharedPathsAndChangesNothing(
+      ObjectNode entry) throws Exception {
     addEntry(entry);
     FileTreeSnapshot before = lab.host.snapshot();
 
@@ -75,11 +76,13 @@ class SavedConfigurationTrustTest {
 
   @Test
   void aSnapshotOfOnlyTheNodesSharedPathsIsStillRestored() throws Exception {
-    addEntry(file("/etc/systemd/system/kubelet.service.d/99-saved.conf", "[Service]\nEnvironment=SAVED=1\n"));
+    addEntry(file(
+        "/etc/systemd/system/kubelet.service.d/99-saved.conf", "[Service]\nEnvironment=SAVED=1\n"));
 
     lab.node(V1).recoverUpgrade(V1);
 
-    assertThat(lab.exists(Path.of("/etc/systemd/system/kubelet.service.d/99-saved.conf"))).isTrue();
+    assertThat(lab.exists(Path.of("/etc/systemd/system/kubelet.service.d/99-saved.conf")))
+        .isTrue();
     assertThat(lab.exists(lab.layout.confsnap())).isFalse();
   }
 
@@ -121,7 +124,10 @@ class SavedConfigurationTrustTest {
     lab.host.fs().seedFile(dir.resolve(FOREIGN_ENTRY), content, 0600);
     Path markerPath = dir.resolve(Confsnap.MARKER);
     ObjectNode marker = (ObjectNode) JSON.readTree(lab.host.fs().read(markerPath));
-    ((ObjectNode) marker.get("entries")).put(FOREIGN_ENTRY, HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content)));
+    ((ObjectNode) marker.get("entries"))
+        .put(
+            FOREIGN_ENTRY,
+            HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content)));
     lab.host.fs().seedFile(markerPath, JSON.writeValueAsBytes(marker), 0600);
   }
 }

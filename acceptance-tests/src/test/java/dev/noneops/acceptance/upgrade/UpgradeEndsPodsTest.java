@@ -27,22 +27,36 @@ class UpgradeEndsPodsTest {
     String address = lab.paths.containerdRunDir().resolve("containerd.sock").toString();
     Path shim = lab.layout.currentBin().resolve("containerd-shim-runc-v2");
     String shimExe = lab.host.fs().realPath(shim).toString();
-    long ourShim = lab.host.spawn(ProcessSpec.of(shimExe, shim.toString(), "-namespace", "k8s.io", "-id", "c1", "-address", address)
-        .inCgroup("/system.slice/containerd.service")).pid();
-    long dockersShim = lab.host.spawn(ProcessSpec.of(shimExe, shim.toString(), "-namespace", "moby", "-id", "d1", "-address", address)
-        .inCgroup("/system.slice/containerd.service")).pid();
-    Path pause = lab.paths.containerdRunDir().resolve("io.containerd.runtime.v2.task/k8s.io/c1/rootfs/pause");
+    long ourShim = lab.host
+        .spawn(ProcessSpec.of(
+                shimExe, shim.toString(), "-namespace", "k8s.io", "-id", "c1", "-address", address)
+            .inCgroup("/system.slice/containerd.service"))
+        .pid();
+    long dockersShim = lab.host
+        .spawn(ProcessSpec.of(
+                shimExe, shim.toString(), "-namespace", "moby", "-id", "d1", "-address", address)
+            .inCgroup("/system.slice/containerd.service"))
+        .pid();
+    Path pause = lab.paths
+        .containerdRunDir()
+        .resolve("io.containerd.runtime.v2.task/k8s.io/c1/rootfs/pause");
     lab.host.installExecutable(pause, "#!/bin/sh\n");
-    long podProcess = lab.host.spawn(ProcessSpec.of(pause.toString(), "/pause")
-        .inCgroup("/kubepods.slice/kubepods-podA.slice/cri-containerd-c1.scope")).pid();
+    long podProcess = lab.host
+        .spawn(ProcessSpec.of(pause.toString(), "/pause")
+            .inCgroup("/kubepods.slice/kubepods-podA.slice/cri-containerd-c1.scope"))
+        .pid();
     Node node = lab.node(v2, Optional.of(v1));
 
     node.upgrade();
 
     assertThat(lab.host.processes().process(ourShim)).as("this node's shim").isEmpty();
     assertThat(lab.host.processes().process(podProcess)).as("the pod's process").isEmpty();
-    assertThat(lab.host.processes().process(dockersShim)).as("a Docker's shim on the same containerd").isPresent();
-    assertThat(lab.host.processes().cgroupExists("/kubepods.slice")).as("the pod hierarchy, for kubelet's next start").isTrue();
+    assertThat(lab.host.processes().process(dockersShim))
+        .as("a Docker's shim on the same containerd")
+        .isPresent();
+    assertThat(lab.host.processes().cgroupExists("/kubepods.slice"))
+        .as("the pod hierarchy, for kubelet's next start")
+        .isTrue();
     assertThat(lab.stackActive()).isTrue();
   }
 }

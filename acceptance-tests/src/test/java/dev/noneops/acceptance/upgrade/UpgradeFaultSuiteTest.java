@@ -56,7 +56,8 @@ class UpgradeFaultSuiteTest {
   }
 
   private UpgradeFailedException upgradeFails() {
-    UpgradeFailedException e = catchThrowableOfType(UpgradeFailedException.class, () -> upgrading().upgrade());
+    UpgradeFailedException e =
+        catchThrowableOfType(UpgradeFailedException.class, () -> upgrading().upgrade());
     assertThat(e).as("the upgrade must fail with UpgradeFailedException").isNotNull();
     return e;
   }
@@ -78,21 +79,27 @@ class UpgradeFaultSuiteTest {
     UpgradeFailedException failure = upgradeFails();
 
     assertThat(failure.outcome()).isEqualTo(RollbackOutcome.ROLLED_BACK);
-    assertThat(failure.getMessage()).contains("kubelet.service did not become ready").contains("rolled back");
+    assertThat(failure.getMessage())
+        .contains("kubelet.service did not become ready")
+        .contains("rolled back");
     assertThat(failure.getCause()).isNotNull();
     previousRunsAsBefore();
     assertThat(new RollbackHistory(lab.host.ports().files(), lab.layout).entries())
-        .singleElement().satisfies(r -> assertThat(r.targetVersion()).isEqualTo(v2));
+        .singleElement()
+        .satisfies(r -> assertThat(r.targetVersion()).isEqualTo(v2));
     var resets = lab.host.journal().calls("systemd.resetFailed");
-    var kubeletStarts = lab.host.journal().calls(c -> c.is("systemd.start", HostPaths.KUBELET_UNIT));
+    var kubeletStarts =
+        lab.host.journal().calls(c -> c.is("systemd.start", HostPaths.KUBELET_UNIT));
     assertThat(resets).as("reset-failed before restarting the previous version").isNotEmpty();
-    assertThat(resets.get(resets.size() - 1).sequence()).isLessThan(kubeletStarts.get(kubeletStarts.size() - 1).sequence());
+    assertThat(resets.get(resets.size() - 1).sequence())
+        .isLessThan(kubeletStarts.get(kubeletStarts.size() - 1).sequence());
 
     assertThatThrownBy(() -> upgrading().upgrade())
         .isInstanceOf(UpgradeRefusedException.class)
         .hasMessageContaining("was rolled back at")
         .hasMessageContaining("force")
-        .satisfies(e -> assertThat(((UpgradeRefusedException) e).reason()).isEqualTo(UpgradeRefusedException.Reason.ROLLED_BACK_BEFORE));
+        .satisfies(e -> assertThat(((UpgradeRefusedException) e).reason())
+            .isEqualTo(UpgradeRefusedException.Reason.ROLLED_BACK_BEFORE));
     previousRunsAsBefore();
 
     lab.kubeletNeverReady.clear();
@@ -124,8 +131,12 @@ class UpgradeFaultSuiteTest {
 
   @Test
   void noSpaceWhileInstallingChangesNothing() {
-    lab.host.faults().add(FaultRule.when(call -> call.is("files.writeDurably") && call.args().get(0).startsWith(lab.layout.root() + "/")
-        && !call.args().get(0).startsWith(lab.layout.confsnap().toString())).fail(Errno.ENOSPC));
+    lab.host
+        .faults()
+        .add(FaultRule.when(call -> call.is("files.writeDurably")
+                && call.args().get(0).startsWith(lab.layout.root() + "/")
+                && !call.args().get(0).startsWith(lab.layout.confsnap().toString()))
+            .fail(Errno.ENOSPC));
 
     UpgradeFailedException failure = upgradeFails();
 
@@ -137,8 +148,12 @@ class UpgradeFaultSuiteTest {
 
   @Test
   void noSpaceWhileSavingTheConfigurationChangesNothing() {
-    lab.host.faults().add(FaultRule.when(call -> call.is("files.writeDurably") && call.args().get(0).startsWith(lab.layout.confsnap() + "/"))
-        .nth(3).fail(Errno.ENOSPC));
+    lab.host
+        .faults()
+        .add(FaultRule.when(call -> call.is("files.writeDurably")
+                && call.args().get(0).startsWith(lab.layout.confsnap() + "/"))
+            .nth(3)
+            .fail(Errno.ENOSPC));
 
     UpgradeFailedException failure = upgradeFails();
 
@@ -149,7 +164,12 @@ class UpgradeFaultSuiteTest {
 
   @Test
   void anIoErrorWritingTheJournalChangesNothing() {
-    lab.host.faults().add(FaultRule.when(call -> call.is("files.writeDurably", lab.layout.journal().toString())).atStep("fsync-file").fail(Errno.EIO));
+    lab.host
+        .faults()
+        .add(FaultRule.when(
+                call -> call.is("files.writeDurably", lab.layout.journal().toString()))
+            .atStep("fsync-file")
+            .fail(Errno.EIO));
 
     UpgradeFailedException failure = upgradeFails();
 
@@ -161,15 +181,26 @@ class UpgradeFaultSuiteTest {
 
   @Test
   void aChecksumMismatchIsAClearErrorBeforeAnythingChanged() {
-    URI kubelet = lab.goal(V2).rootFs().artifacts().stream().filter(a -> a.name().equals("kubelet")).findFirst().orElseThrow().url();
-    lab.host.artifacts().publish(URI.create(kubelet + ".sha256"),
-        (SimArtifactRepository.sha256Hex("something else".getBytes(StandardCharsets.UTF_8)) + "  kubelet\n").getBytes(StandardCharsets.UTF_8));
+    URI kubelet = lab.goal(V2).rootFs().artifacts().stream()
+        .filter(a -> a.name().equals("kubelet"))
+        .findFirst()
+        .orElseThrow()
+        .url();
+    lab.host
+        .artifacts()
+        .publish(
+            URI.create(kubelet + ".sha256"),
+            (SimArtifactRepository.sha256Hex("something else".getBytes(StandardCharsets.UTF_8))
+                    + "  kubelet\n")
+                .getBytes(StandardCharsets.UTF_8));
 
     UpgradeFailedException failure = upgradeFails();
 
     assertThat(failure.outcome()).isEqualTo(RollbackOutcome.NOTHING_CHANGED);
     assertThat(failure.getMessage()).contains("kubelet").contains("sha256");
-    assertThat(lab.exists(lab.layout.manifest(v2))).as("no verified manifest for the bad version").isFalse();
+    assertThat(lab.exists(lab.layout.manifest(v2)))
+        .as("no verified manifest for the bad version")
+        .isFalse();
     previousRunsAsBefore();
   }
 
@@ -183,7 +214,8 @@ class UpgradeFaultSuiteTest {
           .hasMessageContaining("node busy")
           .hasMessageContaining(lab.layout.lock().toString())
           .hasMessageContaining("nothing was changed");
-      assertThatThrownBy(() -> lab.node(V1).recoverUpgrade(V1)).isInstanceOf(NodeBusyException.class);
+      assertThatThrownBy(() -> lab.node(V1).recoverUpgrade(V1))
+          .isInstanceOf(NodeBusyException.class);
       assertThatThrownBy(() -> lab.node(V1).pruneVersions()).isInstanceOf(NodeBusyException.class);
     }
     assertThat(lab.host.snapshot().diff(tree)).isEmpty();

@@ -28,8 +28,13 @@ final class UpgradeInvariants {
   final String previousVersion;
   final String targetVersion;
 
-  UpgradeInvariants(AgentConfig previous, AgentConfig target, Map<String, String> previousFiles, Map<String, String> targetFiles,
-      String previousVersion, String targetVersion) {
+  UpgradeInvariants(
+      AgentConfig previous,
+      AgentConfig target,
+      Map<String, String> previousFiles,
+      Map<String, String> targetFiles,
+      String previousVersion,
+      String targetVersion) {
     this.previous = previous;
     this.target = target;
     this.previousFiles = previousFiles;
@@ -47,10 +52,12 @@ final class UpgradeInvariants {
       return out;
     }
     if (!current.get().equals(previousVersion) && !current.get().equals(targetVersion)) {
-      out.add("current names " + current.get() + ", neither " + previousVersion + " nor " + targetVersion);
+      out.add("current names " + current.get() + ", neither " + previousVersion + " nor "
+          + targetVersion);
     }
     try {
-      VersionVerifier.Verification v = new VersionVerifier(lab.host.ports().files(), lab.layout).verify(current.get());
+      VersionVerifier.Verification v =
+          new VersionVerifier(lab.host.ports().files(), lab.layout).verify(current.get());
       if (!v.verified()) {
         out.add("current names an unverified version: " + v.describe());
       }
@@ -74,13 +81,18 @@ final class UpgradeInvariants {
     }
     String appliedDigest = ConfigDigest.of(applied.get()).hex();
     Map<String, String> files = lab.sharedFiles();
-    if (current.equals(Optional.of(targetVersion)) && appliedDigest.equals(ConfigDigest.of(target).hex())) {
+    if (current.equals(Optional.of(targetVersion))
+        && appliedDigest.equals(ConfigDigest.of(target).hex())) {
       out.addAll(diff("the target's shared files", targetFiles, files));
-    } else if (current.equals(Optional.of(previousVersion)) && appliedDigest.equals(ConfigDigest.of(previous).hex())) {
+    } else if (current.equals(Optional.of(previousVersion))
+        && appliedDigest.equals(ConfigDigest.of(previous).hex())) {
       out.addAll(diff("the shared files from before the upgrade", previousFiles, files));
     } else {
-      out.add("inconsistent pair: current " + current.orElse("none") + " with the applied config of "
-          + (appliedDigest.equals(ConfigDigest.of(target).hex()) ? "the target" : "the previous configuration"));
+      out.add(
+          "inconsistent pair: current " + current.orElse("none") + " with the applied config of "
+              + (appliedDigest.equals(ConfigDigest.of(target).hex())
+                  ? "the target"
+                  : "the previous configuration"));
     }
     if (lab.exists(lab.layout.journal())) {
       out.add("the upgrade journal is left behind");
@@ -118,13 +130,16 @@ final class UpgradeInvariants {
       try {
         for (String name : lab.host.fs().list(lab.layout.root())) {
           java.nio.file.Path dir = lab.layout.root().resolve(name);
-          if (name.equals(Layout.CONFSNAP) || name.equals(Layout.STAGING) || !lab.host.fs().lstat(dir).orElseThrow().isDirectory()) {
+          if (name.equals(Layout.CONFSNAP)
+              || name.equals(Layout.STAGING)
+              || !lab.host.fs().lstat(dir).orElseThrow().isDirectory()) {
             continue;
           }
           if (!VersionNames.isSafe(name)) {
             out.add("the layout holds a directory that is no version: " + dir);
           } else if (lab.host.fs().lstat(lab.layout.manifest(name)).isEmpty()) {
-            out.add("version " + name + " is left incomplete (no manifest) with " + lab.host.fs().list(dir) + " in it");
+            out.add("version " + name + " is left incomplete (no manifest) with "
+                + lab.host.fs().list(dir) + " in it");
           }
         }
       } catch (IOException e) {
@@ -134,7 +149,8 @@ final class UpgradeInvariants {
     return out;
   }
 
-  private static List<String> diff(String what, Map<String, String> expected, Map<String, String> actual) {
+  private static List<String> diff(
+      String what, Map<String, String> expected, Map<String, String> actual) {
     List<String> out = new ArrayList<>();
     for (Map.Entry<String, String> e : expected.entrySet()) {
       String now = actual.get(e.getKey());

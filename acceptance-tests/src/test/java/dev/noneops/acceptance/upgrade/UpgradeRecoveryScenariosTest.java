@@ -37,7 +37,8 @@ class UpgradeRecoveryScenariosTest {
 
   @Test
   void withoutAJournalRecoveryDoesNothingButDropAnOrphanedSnapshot() throws IOException {
-    new Confsnap(lab.host.ports().files(), lab.layout, lab.paths).save(java.util.List.of(lab.paths.containerdConfig()));
+    new Confsnap(lab.host.ports().files(), lab.layout, lab.paths)
+        .save(java.util.List.of(lab.paths.containerdConfig()));
 
     RecoveryResult result = lab.node(V1).recoverUpgrade(V1);
 
@@ -77,7 +78,9 @@ class UpgradeRecoveryScenariosTest {
   @Test
   void aConfigurationOnlyUpgradeIsDecidedByTheDigestNotTheVersionName() {
     lab.node(V1_RELABELLED, Optional.of(V1)).upgrade();
-    assertThat(lab.activeVersionRaw()).as("same binaries, same version name").contains(lab.versionOf(V1));
+    assertThat(lab.activeVersionRaw())
+        .as("same binaries, same version name")
+        .contains(lab.versionOf(V1));
 
     RecoveryResult result = lab.node(V1).recoverUpgrade(V1);
 
@@ -115,7 +118,8 @@ class UpgradeRecoveryScenariosTest {
     lab.node(V2, Optional.of(V1)).upgrade();
     lab.host.fs().seedSymlink(lab.layout.current(), lab.versionOf(V1));
 
-    assertThatThrownBy(() -> lab.node(V2).commit()).hasMessageContaining("did not finish, run recoverUpgrade");
+    assertThatThrownBy(() -> lab.node(V2).commit())
+        .hasMessageContaining("did not finish, run recoverUpgrade");
     assertThat(lab.exists(lab.layout.journal())).isTrue();
   }
 

@@ -40,7 +40,11 @@ class UpgradeSequencesPropertyTest {
       SimulatedNode.config("1.32.0", "2.1.1", "blue"));
 
   /** What can go wrong with the version an upgrade switches to. */
-  enum Fault { NONE, KUBELET_NEVER_READY, CONTAINERD_FAILS }
+  enum Fault {
+    NONE,
+    KUBELET_NEVER_READY,
+    CONTAINERD_FAILS
+  }
 
   sealed interface Step {}
 
@@ -61,17 +65,22 @@ class UpgradeSequencesPropertyTest {
   Arbitrary<List<Step>> lives() {
     Arbitrary<Step> plain = Arbitraries.oneOf(
         Arbitraries.just(new Configure()),
-        Combinators.combine(Arbitraries.integers().between(0, CONFIGS.size() - 1), Arbitraries.of(Fault.class), Arbitraries.of(true, false))
+        Combinators.combine(
+                Arbitraries.integers().between(0, CONFIGS.size() - 1),
+                Arbitraries.of(Fault.class),
+                Arbitraries.of(true, false))
             .as(Upgrade::new),
         Arbitraries.just(new PersistAndCommit()),
         Arbitraries.just(new Recover()),
         Arbitraries.just(new Prune()));
-    Arbitrary<Step> crash = Combinators.combine(Arbitraries.integers().between(1, 320), plain).as(CrashDuring::new);
+    Arbitrary<Step> crash =
+        Combinators.combine(Arbitraries.integers().between(1, 320), plain).as(CrashDuring::new);
     // a crash is most telling during the steps that change the most
     return Arbitraries.frequencyOf(
-            net.jqwik.api.Tuple.of(4, plain),
-            net.jqwik.api.Tuple.of(1, crash))
-        .list().ofMinSize(1).ofMaxSize(7);
+            net.jqwik.api.Tuple.of(4, plain), net.jqwik.api.Tuple.of(1, crash))
+        .list()
+        .ofMinSize(1)
+        .ofMaxSize(7);
   }
 
   @Property(tries = 25, shrinking = ShrinkingMode.OFF)
@@ -165,7 +174,8 @@ class UpgradeSequencesPropertyTest {
       lab.kubeletNeverReady.clear();
       lab.host.faults().clear();
       boolean newBinaries = !version.equals(lab.versionOf(applied));
-      // a fault of the target's binaries; for a configuration-only upgrade they are the running ones
+      // a fault of the target's binaries; for a configuration-only upgrade they are the running
+      // ones
       if (!newBinaries) {
         // nothing to inject: the previous version's binaries must keep working
       } else if (u.fault() == Fault.KUBELET_NEVER_READY) {
@@ -178,9 +188,14 @@ class UpgradeSequencesPropertyTest {
         pending = Optional.of(target);
       } catch (UpgradeFailedException e) {
         assertThat(e.outcome()).isIn(RollbackOutcome.ROLLED_BACK, RollbackOutcome.NOTHING_CHANGED);
-        assertThat(lab.sharedFiles()).as("files after the rollback of " + u).isEqualTo(filesOf.get(ConfigDigest.of(applied).hex()));
+        assertThat(lab.sharedFiles())
+            .as("files after the rollback of " + u)
+            .isEqualTo(filesOf.get(ConfigDigest.of(applied).hex()));
       } catch (UpgradeRefusedException e) {
-        assertThat(e.reason()).isIn(UpgradeRefusedException.Reason.UPGRADE_IN_FLIGHT, UpgradeRefusedException.Reason.ROLLED_BACK_BEFORE);
+        assertThat(e.reason())
+            .isIn(
+                UpgradeRefusedException.Reason.UPGRADE_IN_FLIGHT,
+                UpgradeRefusedException.Reason.ROLLED_BACK_BEFORE);
       } finally {
         lab.kubeletNeverReady.clear();
         lab.host.faults().clear();
@@ -191,21 +206,33 @@ class UpgradeSequencesPropertyTest {
       String when = "after " + step;
       Optional<String> current = lab.activeVersionRaw();
       assertThat(current).as("current " + when).isPresent();
-      assertThat(lab.exists(lab.layout.manifest(current.get()))).as("current is complete " + when).isTrue();
+      assertThat(lab.exists(lab.layout.manifest(current.get())))
+          .as("current is complete " + when)
+          .isTrue();
       assertThat(lab.stackActive()).as("the stack runs " + when).isTrue();
       assertThat(lab.host.tempFiles(Path.of("/"))).as("temp files " + when).isEmpty();
       AgentConfig applied = applied();
       if (lab.exists(lab.layout.journal())) {
-        assertThat(pending).as("a journal only while a successful upgrade awaits its commit " + when).isPresent();
+        assertThat(pending)
+            .as("a journal only while a successful upgrade awaits its commit " + when)
+            .isPresent();
         assertThat(current).contains(lab.versionOf(pending.get()));
-        assertThat(lab.exists(lab.layout.confsnap())).as("saved configuration kept until commit " + when).isTrue();
+        assertThat(lab.exists(lab.layout.confsnap()))
+            .as("saved configuration kept until commit " + when)
+            .isTrue();
       } else {
         assertThat(pending).as("no pending upgrade without a journal " + when).isEmpty();
-        assertThat(current).as("the applied config's version runs " + when).contains(lab.versionOf(applied));
-        assertThat(lab.exists(lab.layout.confsnap())).as("no saved configuration without a journal " + when).isFalse();
+        assertThat(current)
+            .as("the applied config's version runs " + when)
+            .contains(lab.versionOf(applied));
+        assertThat(lab.exists(lab.layout.confsnap()))
+            .as("no saved configuration without a journal " + when)
+            .isFalse();
         Map<String, String> expected = filesOf.get(ConfigDigest.of(applied).hex());
         if (expected != null) {
-          assertThat(lab.sharedFiles()).as("the applied config's shared files " + when).isEqualTo(expected);
+          assertThat(lab.sharedFiles())
+              .as("the applied config's shared files " + when)
+              .isEqualTo(expected);
         }
       }
     }

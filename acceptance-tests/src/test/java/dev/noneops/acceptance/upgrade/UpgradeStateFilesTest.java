@@ -71,12 +71,14 @@ class UpgradeStateFilesTest {
     assertThat(confsnap.state()).isEqualTo(Confsnap.State.COMPLETE);
     upgradeWritesEverything();
 
-    assertThat(confsnap.restore()).containsExactlyInAnyOrder(CONFIG, LINK, SECRET, NEW_DIR.getParent(), NEW_DIR, NEW_FILE);
+    assertThat(confsnap.restore())
+        .containsExactlyInAnyOrder(CONFIG, LINK, SECRET, NEW_DIR.getParent(), NEW_DIR, NEW_FILE);
     confsnap.drop();
 
     assertThat(host.snapshot().diff(before)).isEmpty();
     assertThat(host.snapshot().entry(CONFIG.toString()).gid()).isEqualTo(7);
-    assertThat(new Confsnap(files, layout, HostPaths.realHost()).state()).isEqualTo(Confsnap.State.ABSENT);
+    assertThat(new Confsnap(files, layout, HostPaths.realHost()).state())
+        .isEqualTo(Confsnap.State.ABSENT);
   }
 
   @Test
@@ -117,7 +119,8 @@ class UpgradeStateFilesTest {
     host.faults().crashAtMutatingCall(2);
     assertThatThrownBy(confsnap::drop).isInstanceOf(SimulatedCrash.class);
     host.crash();
-    assertThat(new Confsnap(files, layout, HostPaths.realHost()).state()).isEqualTo(Confsnap.State.INCOMPLETE);
+    assertThat(new Confsnap(files, layout, HostPaths.realHost()).state())
+        .isEqualTo(Confsnap.State.INCOMPLETE);
   }
 
   @Test
@@ -136,7 +139,9 @@ class UpgradeStateFilesTest {
   void savingOverAnExistingSnapshotIsRefused() throws IOException {
     Confsnap confsnap = saved();
     assertThatThrownBy(() -> confsnap.save(List.of(CONFIG))).hasMessageContaining("already exists");
-    assertThat(confsnap.read()).extracting(SavedFile::path).containsExactly(CONFIG, NEW_DIR.getParent(), NEW_DIR, NEW_FILE, LINK, SECRET);
+    assertThat(confsnap.read())
+        .extracting(SavedFile::path)
+        .containsExactly(CONFIG, NEW_DIR.getParent(), NEW_DIR, NEW_FILE, LINK, SECRET);
   }
 
   @Test
@@ -153,7 +158,8 @@ class UpgradeStateFilesTest {
   @Test
   void theJournalIsWrittenDurablyAndReadBack() throws IOException {
     UpgradeJournal journal = new UpgradeJournal(files, layout);
-    UpgradeRecord record = new UpgradeRecord("1.31.2-aaaa", "1.31.3-bbbb", "c".repeat(64), Instant.parse("2026-01-01T00:00:00Z"));
+    UpgradeRecord record = new UpgradeRecord(
+        "1.31.2-aaaa", "1.31.3-bbbb", "c".repeat(64), Instant.parse("2026-01-01T00:00:00Z"));
     journal.write(record);
     host.crash();
 
@@ -164,46 +170,76 @@ class UpgradeStateFilesTest {
   }
 
   @Test
-  void theJournalRecordsTheTargetsLocalDnsInterfaceAndReadsOneWithoutItAsUnknown() throws IOException {
+  void theJournalRecordsTheTargetsLocalDnsInterfaceAndReadsOneWithoutItAsUnknown()
+      throws IOException {
     UpgradeJournal journal = new UpgradeJournal(files, layout);
-    UpgradeRecord record = new UpgradeRecord("1.31.2-aaaa", "1.31.3-bbbb", "c".repeat(64), Instant.parse("2026-01-01T00:00:00Z"),
+    UpgradeRecord record = new UpgradeRecord(
+        "1.31.2-aaaa",
+        "1.31.3-bbbb",
+        "c".repeat(64),
+        Instant.parse("2026-01-01T00:00:00Z"),
         Optional.of(new LocalDnsInterface("nodedns1", "169.254.20.10")));
     journal.write(record);
     assertThat(journal.read()).contains(record);
 
-    host.fs().seedFile(layout.journal(), "{\"schema\":1,\"previousVersion\":\"1.31.2-aaaa\",\"targetVersion\":\"1.31.3-bbbb\","
-        + "\"configDigest\":\"d\",\"startedAt\":\"2026-01-01T00:00:00Z\"}", 0600);
-    assertThat(journal.read()).get().extracting(UpgradeRecord::targetLocalDns).isEqualTo(Optional.empty());
+    host.fs()
+        .seedFile(
+            layout.journal(),
+            "{\"schema\":1,\"previousVersion\":\"1.31.2-aaaa\",\"targetVersion\":\"1.31.3-bbbb\","
+                + "\"configDigest\":\"d\",\"startedAt\":\"2026-01-01T00:00:00Z\"}",
+            0600);
+    assertThat(journal.read())
+        .get()
+        .extracting(UpgradeRecord::targetLocalDns)
+        .isEqualTo(Optional.empty());
 
-    host.fs().seedFile(layout.journal(), "{\"schema\":1,\"previousVersion\":\"1.31.2-aaaa\",\"targetVersion\":\"1.31.3-bbbb\","
-        + "\"configDigest\":\"d\",\"startedAt\":\"2026-01-01T00:00:00Z\",\"targetLocalDns\":{\"interfaceName\":\"eth0 up\",\"bindAddress\":\"x\"}}", 0600);
-    assertThatThrownBy(journal::read).isInstanceOf(CorruptStateException.class).hasMessageContaining("not a Linux interface name: 'eth0 up'");
+    host.fs()
+        .seedFile(
+            layout.journal(),
+            "{\"schema\":1,\"previousVersion\":\"1.31.2-aaaa\",\"targetVersion\":\"1.31.3-bbbb\","
+                + "\"configDigest\":\"d\",\"startedAt\":\"2026-01-01T00:00:00Z\",\"targetLocalDns\":{\"interfaceName\":\"eth0 up\",\"bindAddress\":\"x\"}}",
+            0600);
+    assertThatThrownBy(journal::read)
+        .isInstanceOf(CorruptStateException.class)
+        .hasMessageContaining("not a Linux interface name: 'eth0 up'");
   }
 
   @Test
   void aCorruptJournalIsAnErrorNamingTheFileNeverIgnored() throws IOException {
     UpgradeJournal journal = new UpgradeJournal(files, layout);
     host.fs().seedFile(layout.journal(), "{\"schema\":1,\"previousVersion\":\"../etc\"", 0600);
-    assertThatThrownBy(journal::read).isInstanceOf(CorruptStateException.class)
-        .hasMessageContaining("upgrade journal " + layout.journal() + " is corrupt").hasMessageContaining("not JSON");
+    assertThatThrownBy(journal::read)
+        .isInstanceOf(CorruptStateException.class)
+        .hasMessageContaining("upgrade journal " + layout.journal() + " is corrupt")
+        .hasMessageContaining("not JSON");
 
-    host.fs().seedFile(layout.journal(), "{\"schema\":1,\"previousVersion\":\"../etc\",\"targetVersion\":\"v\",\"configDigest\":\"d\",\"startedAt\":\"2026-01-01T00:00:00Z\"}", 0600);
-    assertThatThrownBy(journal::read).isInstanceOf(CorruptStateException.class).hasMessageContaining("not a safe version name: '../etc'");
+    host.fs()
+        .seedFile(
+            layout.journal(),
+            "{\"schema\":1,\"previousVersion\":\"../etc\",\"targetVersion\":\"v\",\"configDigest\":\"d\",\"startedAt\":\"2026-01-01T00:00:00Z\"}",
+            0600);
+    assertThatThrownBy(journal::read)
+        .isInstanceOf(CorruptStateException.class)
+        .hasMessageContaining("not a safe version name: '../etc'");
 
     host.fs().seedFile(layout.journal(), "{\"schema\":9}", 0600);
-    assertThatThrownBy(journal::read).hasMessageContaining("schema 9 is not the supported schema 1");
+    assertThatThrownBy(journal::read)
+        .hasMessageContaining("schema 9 is not the supported schema 1");
   }
 
   @Test
   void theRollbackHistoryRemembersAndForgetsTheSameUpgrade() throws IOException {
     RollbackHistory history = new RollbackHistory(files, layout);
-    RolledBackUpgrade rollback = new RolledBackUpgrade("1.31.3-bbbb", "d1", Instant.parse("2026-01-01T00:00:00Z"), "kubelet never ready");
+    RolledBackUpgrade rollback = new RolledBackUpgrade(
+        "1.31.3-bbbb", "d1", Instant.parse("2026-01-01T00:00:00Z"), "kubelet never ready");
     history.remember(rollback);
     history.remember(rollback);
 
     assertThat(history.entries()).containsExactly(rollback);
     assertThat(history.find("1.31.3-bbbb", "d1")).contains(rollback);
-    assertThat(history.find("1.31.3-bbbb", "d2")).as("another configuration is another upgrade").isEmpty();
+    assertThat(history.find("1.31.3-bbbb", "d2"))
+        .as("another configuration is another upgrade")
+        .isEmpty();
     history.forget("1.31.3-bbbb", "d1");
     assertThat(files.exists(history.path())).isFalse();
   }
@@ -212,11 +248,13 @@ class UpgradeStateFilesTest {
   void theLockRefusesASecondProcessAndIsReentrantWithinOne() throws IOException {
     NodeLock mine = new NodeLock(files, layout);
     NodeLock other = new NodeLock(files, layout);
-    try (NodeLock.Hold outer = mine.acquire("upgrade"); NodeLock.Hold inner = mine.acquire("configure")) {
+    try (NodeLock.Hold outer = mine.acquire("upgrade");
+        NodeLock.Hold inner = mine.acquire("configure")) {
       assertThatThrownBy(() -> other.acquire("prune versions"))
           .isInstanceOf(NodeBusyException.class)
-          .hasMessage("node busy: cannot prune versions because another process holds " + layout.lock()
-              + " (an upgrade, recovery, prune or reconfiguration is running); nothing was changed, retry when it has finished");
+          .hasMessage(
+              "node busy: cannot prune versions because another process holds " + layout.lock()
+                  + " (an upgrade, recovery, prune or reconfiguration is running); nothing was changed, retry when it has finished");
     }
     try (NodeLock.Hold now = other.acquire("prune versions")) {
       assertThat(other.isHeld()).isTrue();

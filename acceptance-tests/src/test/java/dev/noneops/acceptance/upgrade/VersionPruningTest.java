@@ -42,7 +42,11 @@ class VersionPruningTest {
   }
 
   private Path taskDir(String id) {
-    return lab.paths.containerdRunDir().resolve(VersionPruner.TASK_DIR).resolve("k8s.io").resolve(id);
+    return lab.paths
+        .containerdRunDir()
+        .resolve(VersionPruner.TASK_DIR)
+        .resolve("k8s.io")
+        .resolve(id);
   }
 
   @Test
@@ -59,14 +63,26 @@ class VersionPruningTest {
   @Test
   void aVersionARunningShimExecutesFromIsKeptAndReported() {
     String shim = lab.layout.binDir(v1).resolve("containerd-shim-runc-v2").toString();
-    long pid = lab.host.spawn(ProcessSpec.of(shim, shim, "-namespace", "k8s.io", "-id", "pod-a", "-address", "/run/containerd/containerd.sock")
-        .inCgroup("/system.slice/containerd.service")).pid();
+    long pid = lab.host
+        .spawn(ProcessSpec.of(
+                shim,
+                shim,
+                "-namespace",
+                "k8s.io",
+                "-id",
+                "pod-a",
+                "-address",
+                "/run/containerd/containerd.sock")
+            .inCgroup("/system.slice/containerd.service"))
+        .pid();
 
     PruneReport report = node.pruneVersions();
 
     assertThat(report.removed()).isEmpty();
     assertThat(report.reasonsKept(v1)).contains("process " + pid + " executes " + shim);
-    assertThat(lab.exists(lab.layout.manifest(v1))).as("a kept version stays complete").isTrue();
+    assertThat(lab.exists(lab.layout.manifest(v1)))
+        .as("a kept version stays complete")
+        .isTrue();
   }
 
   @Test
@@ -80,27 +96,38 @@ class VersionPruningTest {
     PruneReport report = node.pruneVersions();
 
     assertThat(report.removed()).isEmpty();
-    assertThat(report.reasonsKept(v1)).containsExactly(
-        "containerd task k8s.io/c0ffee points at it (" + taskDir("c0ffee").resolve("shim-binary-path") + ")");
+    assertThat(report.reasonsKept(v1))
+        .containsExactly("containerd task k8s.io/c0ffee points at it ("
+            + taskDir("c0ffee").resolve("shim-binary-path") + ")");
   }
 
   @Test
   void aVersionWhoseRuncTheTaskOptionsNameIsKept() throws IOException {
     String runc = lab.layout.binDir(v1).resolve("runc").toString();
     synchronized (lab.host.monitor()) {
-      lab.host.fs().seedFile(taskDir("beef").resolve("options.json"), "{\"BinaryName\":\"" + runc + "\",\"SystemdCgroup\":true}", 0644);
+      lab.host
+          .fs()
+          .seedFile(
+              taskDir("beef").resolve("options.json"),
+              "{\"BinaryName\":\"" + runc + "\",\"SystemdCgroup\":true}",
+              0644);
     }
 
     PruneReport report = node.pruneVersions();
 
-    assertThat(report.reasonsKept(v1)).singleElement().asString().contains("containerd task k8s.io/beef");
+    assertThat(report.reasonsKept(v1))
+        .singleElement()
+        .asString()
+        .contains("containerd task k8s.io/beef");
   }
 
   @Test
   void aVersionAProcessStillMapsADeletedLibraryOfIsKept() {
     String lib = lab.layout.versionDir(v1).resolve("lib/libshim.so").toString();
     lab.host.installExecutable(Path.of("/usr/bin/sleep"), "#!/bin/sh\n");
-    long pid = lab.host.spawn(ProcessSpec.of("/usr/bin/sleep", "sleep", "1000").mapping(lib + " (deleted)")).pid();
+    long pid = lab.host
+        .spawn(ProcessSpec.of("/usr/bin/sleep", "sleep", "1000").mapping(lib + " (deleted)"))
+        .pid();
 
     PruneReport report = node.pruneVersions();
 
@@ -118,8 +145,10 @@ class VersionPruningTest {
     PruneReport report = upgrading.pruneVersions();
 
     assertThat(report.removed()).isEmpty();
-    assertThat(report.reasonsKept(v1)).anySatisfy(r -> assertThat(r).startsWith("previous version of the upgrade in flight"));
-    assertThat(report.reasonsKept(v2)).anySatisfy(r -> assertThat(r).startsWith("target version of the upgrade in flight"));
+    assertThat(report.reasonsKept(v1))
+        .anySatisfy(r -> assertThat(r).startsWith("previous version of the upgrade in flight"));
+    assertThat(report.reasonsKept(v2))
+        .anySatisfy(r -> assertThat(r).startsWith("target version of the upgrade in flight"));
   }
 
   @Test
@@ -127,7 +156,9 @@ class VersionPruningTest {
     synchronized (lab.host.monitor()) {
       lab.host.fs().unlink(lab.layout.current());
     }
-    assertThatThrownBy(() -> node.pruneVersions()).hasMessageContaining("no active version").hasMessageContaining("refusing to prune");
+    assertThatThrownBy(() -> node.pruneVersions())
+        .hasMessageContaining("no active version")
+        .hasMessageContaining("refusing to prune");
     assertThat(lab.exists(lab.layout.versionDir(v1))).isTrue();
   }
 }

@@ -20,7 +20,8 @@ class ArtifactServerTest {
   private final HttpClient http = HttpClient.newHttpClient();
 
   @Test
-  void servesAnArtifactAndItsChecksumAtTheUrlCoreComputesFromABaseUrlOverride(@TempDir Path dir) throws Exception {
+  void servesAnArtifactAndItsChecksumAtTheUrlCoreComputesFromABaseUrlOverride(@TempDir Path dir)
+      throws Exception {
     ArtifactRepository repo = new ArtifactRepository(dir);
     byte[] content = "runc binary".getBytes(StandardCharsets.UTF_8);
     String sha = repo.put(DownloadArtifact.RUNC, "1.1.5", "amd64", "", content);
@@ -33,17 +34,22 @@ class ArtifactServerTest {
       HttpResponse<byte[]> got = get(url);
       assertThat(got.statusCode()).isEqualTo(200);
       assertThat(got.body()).isEqualTo(content);
-      assertThat(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(got.body()))).isEqualTo(sha);
-      assertThat(new String(get(server.uri() + "/runc/v1.1.5/runc.sha256sum").body(), StandardCharsets.UTF_8))
+      assertThat(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(got.body())))
+          .isEqualTo(sha);
+      assertThat(new String(
+              get(server.uri() + "/runc/v1.1.5/runc.sha256sum").body(), StandardCharsets.UTF_8))
           .isEqualTo(sha + "  runc.amd64\n");
-      assertThat(server.requests()).containsExactly("GET /runc/v1.1.5/runc.amd64 200", "GET /runc/v1.1.5/runc.sha256sum 200");
+      assertThat(server.requests())
+          .containsExactly(
+              "GET /runc/v1.1.5/runc.amd64 200", "GET /runc/v1.1.5/runc.sha256sum 200");
     }
   }
 
   @Test
   void publishesEveryChecksumDocumentInItsProjectsFormat(@TempDir Path dir) throws Exception {
     ArtifactRepository repo = new ArtifactRepository(dir);
-    String kubelet = repo.put(DownloadArtifact.KUBERNETES, "1.31.2", "amd64", "kubelet", new byte[] {1});
+    String kubelet =
+        repo.put(DownloadArtifact.KUBERNETES, "1.31.2", "amd64", "kubelet", new byte[] {1});
     String containerd = repo.put(DownloadArtifact.CONTAINERD, "2.0.4", "amd64", "", new byte[] {2});
     String runcAmd64 = repo.put(DownloadArtifact.RUNC, "1.1.12", "amd64", "", new byte[] {3});
     String runcArm64 = repo.put(DownloadArtifact.RUNC, "1.1.12", "arm64", "", new byte[] {4});
@@ -51,13 +57,18 @@ class ArtifactServerTest {
     String crictl = repo.put(DownloadArtifact.CRICTL, "1.31.0", "amd64", "", new byte[] {6});
     String coredns = repo.put(DownloadArtifact.LOCALDNS, "1.11.3", "amd64", "", new byte[] {7});
 
-    assertThat(dir.resolve("kubernetes/v1.31.2/bin/linux/amd64/kubelet.sha256")).hasContent(kubelet);
+    assertThat(dir.resolve("kubernetes/v1.31.2/bin/linux/amd64/kubelet.sha256"))
+        .hasContent(kubelet);
     assertThat(dir.resolve("containerd/v2.0.4/containerd-2.0.4-linux-amd64.tar.gz.sha256sum"))
         .hasContent(containerd + "  containerd-2.0.4-linux-amd64.tar.gz");
-    assertThat(dir.resolve("runc/v1.1.12/runc.sha256sum")).hasContent(runcAmd64 + "  runc.amd64\n" + runcArm64 + "  runc.arm64");
-    assertThat(dir.resolve("cni/v1.5.1/cni-plugins-linux-amd64-v1.5.1.tgz.sha256")).hasContent(cni + "  cni-plugins-linux-amd64-v1.5.1.tgz");
-    assertThat(dir.resolve("crictl/v1.31.0/crictl-v1.31.0-linux-amd64.tar.gz.sha256")).hasContent(crictl + "  crictl-v1.31.0-linux-amd64.tar.gz");
-    assertThat(dir.resolve("localdns/v1.11.3/coredns_1.11.3_linux_amd64.tgz.sha256")).hasContent(coredns + "  coredns_1.11.3_linux_amd64.tgz");
+    assertThat(dir.resolve("runc/v1.1.12/runc.sha256sum"))
+        .hasContent(runcAmd64 + "  runc.amd64\n" + runcArm64 + "  runc.arm64");
+    assertThat(dir.resolve("cni/v1.5.1/cni-plugins-linux-amd64-v1.5.1.tgz.sha256"))
+        .hasContent(cni + "  cni-plugins-linux-amd64-v1.5.1.tgz");
+    assertThat(dir.resolve("crictl/v1.31.0/crictl-v1.31.0-linux-amd64.tar.gz.sha256"))
+        .hasContent(crictl + "  crictl-v1.31.0-linux-amd64.tar.gz");
+    assertThat(dir.resolve("localdns/v1.11.3/coredns_1.11.3_linux_amd64.tgz.sha256"))
+        .hasContent(coredns + "  coredns_1.11.3_linux_amd64.tgz");
     assertThat(repo.has(DownloadArtifact.RUNC, "1.1.12", "arm64", "")).isTrue();
     assertThat(repo.has(DownloadArtifact.RUNC, "1.2.0", "arm64", "")).isFalse();
   }
@@ -72,7 +83,8 @@ class ArtifactServerTest {
   }
 
   @Test
-  void answers404ForMissingFilesDirectoriesAndPathsOutsideTheRoot(@TempDir Path dir) throws Exception {
+  void answers404ForMissingFilesDirectoriesAndPathsOutsideTheRoot(@TempDir Path dir)
+      throws Exception {
     Path root = Files.createDirectories(dir.resolve("root"));
     Files.writeString(dir.resolve("secret"), "outside");
     Files.createDirectories(root.resolve("containerd"));
@@ -92,6 +104,8 @@ class ArtifactServerTest {
   }
 
   private HttpResponse<byte[]> get(String url) throws Exception {
-    return http.send(HttpRequest.newBuilder(URI.create(url)).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+    return http.send(
+        HttpRequest.newBuilder(URI.create(url)).GET().build(),
+        HttpResponse.BodyHandlers.ofByteArray());
   }
 }

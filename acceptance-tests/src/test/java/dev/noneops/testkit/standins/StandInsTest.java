@@ -26,11 +26,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class StandInsTest {
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   @Test
   void kubeletStandInIsHealthyByDefault() throws Exception {
-    HttpServer server = KubeletStandIn.serve(KubeletStandIn.Settings.parse(List.of("--healthz-port=0"), Map.of()));
+    HttpServer server =
+        KubeletStandIn.serve(KubeletStandIn.Settings.parse(List.of("--healthz-port=0"), Map.of()));
     try {
       assertThat(healthz(server.getAddress().getPort())).isEqualTo(200);
     } finally {
@@ -41,8 +43,10 @@ class StandInsTest {
   @Test
   void kubeletStandInToldNeverToBecomeHealthyAnswers500ByFlagOrEnvironment() throws Exception {
     for (KubeletStandIn.Settings settings : List.of(
-        KubeletStandIn.Settings.parse(List.of("--healthz-port", "0", KubeletStandIn.NEVER_HEALTHY_FLAG), Map.of()),
-        KubeletStandIn.Settings.parse(List.of("--healthz-port=0"), Map.of(KubeletStandIn.NEVER_HEALTHY_ENV, "1")))) {
+        KubeletStandIn.Settings.parse(
+            List.of("--healthz-port", "0", KubeletStandIn.NEVER_HEALTHY_FLAG), Map.of()),
+        KubeletStandIn.Settings.parse(
+            List.of("--healthz-port=0"), Map.of(KubeletStandIn.NEVER_HEALTHY_ENV, "1")))) {
       HttpServer server = KubeletStandIn.serve(settings);
       try {
         assertThat(healthz(server.getAddress().getPort())).isEqualTo(500);
@@ -55,7 +59,11 @@ class StandInsTest {
   @Test
   void kubeletStandInReadsKubeletsOwnHealthzFlags() {
     KubeletStandIn.Settings s = KubeletStandIn.Settings.parse(
-        List.of("--config=/var/lib/kubelet/config.yaml", "--healthz-bind-address=127.0.0.2", "--healthz-port=10999"), Map.of());
+        List.of(
+            "--config=/var/lib/kubelet/config.yaml",
+            "--healthz-bind-address=127.0.0.2",
+            "--healthz-port=10999"),
+        Map.of());
 
     assertThat(s.bindAddress()).isEqualTo("127.0.0.2");
     assertThat(s.port()).isEqualTo(10999);
@@ -72,8 +80,11 @@ class StandInsTest {
     Path script = dir.resolve("kubelet");
     Files.writeString(script, StandInScripts.ofThisJvm().kubelet("1.31.2", false));
     Path log = dir.resolve("out.log");
-    Process p = new ProcessBuilder("sh", script.toString(), "--healthz-port=" + port, "--node-ip=10.0.0.5")
-        .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    Process p = new ProcessBuilder(
+            "sh", script.toString(), "--healthz-port=" + port, "--node-ip=10.0.0.5")
+        .redirectErrorStream(true)
+        .redirectOutput(log.toFile())
+        .start();
     try {
       Instant deadline = Instant.now().plusSeconds(20);
       int status = -1;
@@ -93,17 +104,25 @@ class StandInsTest {
 
   @Test
   void coreDnsStandInListensWhereTheNodesCorefileSays() {
-    byte[] corefile = CorefileRenderer.render(
-        new LocalDnsSpec("/opt/unbounded/node/current/bin/coredns", "localdns0", "169.254.20.10", 53, "cluster.local", "10.96.0.10", List.of("192.0.2.53")));
+    byte[] corefile = CorefileRenderer.render(new LocalDnsSpec(
+        "/opt/unbounded/node/current/bin/coredns",
+        "localdns0",
+        "169.254.20.10",
+        53,
+        "cluster.local",
+        "10.96.0.10",
+        List.of("192.0.2.53")));
 
-    CoreDnsStandIn.Listen listen = CoreDnsStandIn.Listen.fromCorefile(new String(corefile, StandardCharsets.UTF_8));
+    CoreDnsStandIn.Listen listen =
+        CoreDnsStandIn.Listen.fromCorefile(new String(corefile, StandardCharsets.UTF_8));
 
     assertThat(listen).isEqualTo(new CoreDnsStandIn.Listen("169.254.20.10", 53));
   }
 
   @Test
   void coreDnsStandInAnswersAQueryWithNxdomainEchoingTheQuestion() throws Exception {
-    try (DatagramSocket server = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+    try (DatagramSocket server =
+            new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         DatagramSocket client = new DatagramSocket()) {
       Thread serving = new Thread(() -> {
         try {
@@ -146,8 +165,11 @@ class StandInsTest {
   }
 
   private int healthz(int port) throws Exception {
-    return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/healthz")).build(),
-        HttpResponse.BodyHandlers.discarding()).statusCode();
+    return http.send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/healthz"))
+                .build(),
+            HttpResponse.BodyHandlers.discarding())
+        .statusCode();
   }
 
   private int healthzOrMinusOne(int port) {

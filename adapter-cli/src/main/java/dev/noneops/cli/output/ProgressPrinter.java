@@ -46,7 +46,9 @@ public final class ProgressPrinter implements NodeEvents {
         if (!event.details().isEmpty()) {
           line.put("details", event.details());
         }
-        err.println(Json.MAPPER.writer().without(SerializationFeature.INDENT_OUTPUT)
+        err.println(Json.MAPPER
+            .writer()
+            .without(SerializationFeature.INDENT_OUTPUT)
             .writeValueAsString(line));
       } else {
         String text = text(event);
@@ -68,9 +70,11 @@ public final class ProgressPrinter implements NodeEvents {
         lastPrinted.remove(e.task());
         yield "  ok  " + e.task() + " (" + seconds(e.duration()) + ")";
       }
-      case FAILED -> "  FAIL " + e.task() + " (" + seconds(e.duration()) + "): " + e.error().orElse("failed");
-      case ABORTED -> "  end  " + e.task() + " (" + seconds(e.duration()) + "): because " + e.details().getOrDefault("failedTask", "a step")
-          + " failed";
+      case FAILED ->
+        "  FAIL " + e.task() + " (" + seconds(e.duration()) + "): " + e.error().orElse("failed");
+      case ABORTED ->
+        "  end  " + e.task() + " (" + seconds(e.duration()) + "): because "
+            + e.details().getOrDefault("failedTask", "a step") + " failed";
       case PROGRESS -> progress(e);
     };
   }
@@ -82,7 +86,9 @@ public final class ProgressPrinter implements NodeEvents {
     long received = parse(d.get("received"));
     long total = parse(d.get("total"));
     boolean finished = total > 0 && received >= total;
-    if (last != null && !finished && Duration.between(last, e.at()).compareTo(DOWNLOAD_LINE_INTERVAL) < 0) {
+    if (last != null
+        && !finished
+        && Duration.between(last, e.at()).compareTo(DOWNLOAD_LINE_INTERVAL) < 0) {
       return null;
     }
     lastPrinted.put(e.task(), e.at());
@@ -91,7 +97,8 @@ public final class ProgressPrinter implements NodeEvents {
     }
     double secs = Math.max(Duration.between(first, e.at()).toMillis(), 1) / 1000.0;
     String size = total > 0 ? mib(received) + " / " + mib(total) : mib(received);
-    return "  ... " + e.task() + ": " + size + " at " + String.format(Locale.ROOT, "%.1f MiB/s", received / 1048576.0 / secs);
+    return "  ... " + e.task() + ": " + size + " at "
+        + String.format(Locale.ROOT, "%.1f MiB/s", received / 1048576.0 / secs);
   }
 
   /** A duration the way the CLI prints it: {@code 0.42 s}, {@code 12.3 s}, {@code 2 min 5 s}. */

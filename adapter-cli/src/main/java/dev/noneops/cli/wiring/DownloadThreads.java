@@ -34,7 +34,8 @@ public final class DownloadThreads implements Executor, AutoCloseable {
       t.setDaemon(true);
       return t;
     };
-    pool = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), factory);
+    pool = new ThreadPoolExecutor(
+        threads, threads, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), factory);
     pool.allowCoreThreadTimeOut(true);
   }
 

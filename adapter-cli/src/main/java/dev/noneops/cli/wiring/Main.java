@@ -1,8 +1,8 @@
 package dev.noneops.cli.wiring;
 
 import dev.noneops.cli.BuildVersionProvider;
-import dev.noneops.cli.CliEnvironment;
 import dev.noneops.cli.CdsTrainingCommand;
+import dev.noneops.cli.CliEnvironment;
 import dev.noneops.cli.ExitCode;
 import dev.noneops.cli.NoneopsCli;
 import dev.noneops.systemd.DbusSystemd;
@@ -45,22 +45,27 @@ public final class Main {
     try {
       bus = TrainingBus.start();
     } catch (IOException e) {
-      System.err.println("noneops " + CdsTrainingCommand.NAME + ": " + e.getMessage() + "; training on the system bus");
+      System.err.println("noneops " + CdsTrainingCommand.NAME + ": " + e.getMessage()
+          + "; training on the system bus");
       return NoneopsCli.commandLine(realHost(), args).execute(args);
     }
     int code = ExitCode.FAILURE.code();
     try (bus) {
-      CliEnvironment training = new CliEnvironment(new RealHostConnector(() -> DbusSystemd.connect(bus.address())),
-          Privileges::isRoot, BuildVersionProvider.buildVersion());
+      CliEnvironment training = new CliEnvironment(
+          new RealHostConnector(() -> DbusSystemd.connect(bus.address())),
+          Privileges::isRoot,
+          BuildVersionProvider.buildVersion());
       code = NoneopsCli.commandLine(training, args).execute(args);
     } catch (IOException e) {
-      System.err.println("noneops " + CdsTrainingCommand.NAME + ": cannot stop the training D-Bus daemon: " + e.getMessage());
+      System.err.println("noneops " + CdsTrainingCommand.NAME
+          + ": cannot stop the training D-Bus daemon: " + e.getMessage());
     }
     return code;
   }
 
   /** The environment of the real host: this machine's kernel and system bus. */
   public static CliEnvironment realHost() {
-    return new CliEnvironment(new RealHostConnector(), Privileges::isRoot, BuildVersionProvider.buildVersion());
+    return new CliEnvironment(
+        new RealHostConnector(), Privileges::isRoot, BuildVersionProvider.buildVersion());
   }
 }

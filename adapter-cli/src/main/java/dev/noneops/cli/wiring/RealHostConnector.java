@@ -30,6 +30,7 @@ public final class RealHostConnector implements HostConnector {
   public HostSession connect() {
     RealHost host = RealHost.create();
     LazySystemd systemd = new LazySystemd(bus);
-    return new HostSession(host.ports(systemd), Layout.defaultLayout(), HostPaths.realHost(), systemd);
+    return new HostSession(
+        host.ports(systemd), Layout.defaultLayout(), HostPaths.realHost(), systemd);
   }
 }

@@ -31,8 +31,10 @@ final class TrainingBus implements AutoCloseable {
     try {
       dir = Files.createTempDirectory("noneops-cds-bus");
     } catch (IOException e) {
-      throw new IOException("cannot create a directory for the training D-Bus daemon in " + System.getProperty("java.io.tmpdir")
-          + ": " + e, e);
+      throw new IOException(
+          "cannot create a directory for the training D-Bus daemon in "
+              + System.getProperty("java.io.tmpdir") + ": " + e,
+          e);
     }
     String address = "unix:path=" + dir.resolve("bus");
     try {
@@ -41,7 +43,8 @@ final class TrainingBus implements AutoCloseable {
       return new TrainingBus(dir, address, daemon);
     } catch (Exception e) {
       deleteQuietly(dir);
-      throw new IOException("cannot start the training D-Bus daemon at " + address + ": " + e.getMessage(), e);
+      throw new IOException(
+          "cannot start the training D-Bus daemon at " + address + ": " + e.getMessage(), e);
     }
   }
 
@@ -64,7 +67,8 @@ final class TrainingBus implements AutoCloseable {
       Files.deleteIfExists(dir.resolve("bus"));
       Files.deleteIfExists(dir);
     } catch (IOException e) {
-      // A leftover empty directory in the temp dir is harmless; the training run must not fail on it.
+      // A leftover empty directory in the temp dir is harmless; the training run must not fail on
+      // it.
     }
   }
 }

@@ -57,11 +57,14 @@ class DownloadThreadsTest {
     threads.close();
 
     assertThat(interrupted.await(10, TimeUnit.SECONDS)).isTrue();
-    assertThatThrownBy(() -> threads.execute(() -> { })).isInstanceOf(RejectedExecutionException.class);
+    assertThatThrownBy(() -> threads.execute(() -> {}))
+        .isInstanceOf(RejectedExecutionException.class);
   }
 
   @Test
   void aBoundOutsideOneToSixtyFourIsRefused() {
-    assertThatThrownBy(() -> new DownloadThreads(0)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1..64");
+    assertThatThrownBy(() -> new DownloadThreads(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("1..64");
   }
 }

@@ -33,11 +33,17 @@ public final class CommandErrors {
   private CommandErrors() {}
 
   /** The error of {@code command}, run to do {@code operation} to {@code target}, that ended with {@code result}. */
-  public static HostIOException of(String operation, String target, Command command, CommandResult result) {
+  public static HostIOException of(
+      String operation, String target, Command command, CommandResult result) {
     String stderr = result.stderr().strip();
     Errno errno = result.timedOut() ? Errno.ETIMEDOUT : errnoOf(stderr);
     String outcome = result.timedOut() ? "timed out" : "exited " + result.exitCode();
-    return new HostIOException(errno, operation, target, "`" + command + "` " + outcome + (stderr.isEmpty() ? "" : ": " + stderr), null);
+    return new HostIOException(
+        errno,
+        operation,
+        target,
+        "`" + command + "` " + outcome + (stderr.isEmpty() ? "" : ": " + stderr),
+        null);
   }
 
   private static Errno errnoOf(String stderr) {

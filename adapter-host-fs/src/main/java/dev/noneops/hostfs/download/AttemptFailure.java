@@ -20,7 +20,8 @@ final class AttemptFailure extends IOException {
   private final int status;
   private final transient Duration retryAfter;
 
-  private AttemptFailure(Kind kind, int status, Duration retryAfter, String message, IOException cause) {
+  private AttemptFailure(
+      Kind kind, int status, Duration retryAfter, String message, IOException cause) {
     super(message, cause);
     this.kind = kind;
     this.status = status;

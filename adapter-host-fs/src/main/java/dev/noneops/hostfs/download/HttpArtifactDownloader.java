@@ -67,9 +67,16 @@ public final class HttpArtifactDownloader implements ArtifactDownloader {
    * @param idleTimeout for a body that stops arriving
    * @param retries how transient failures are retried
    */
-  public record Settings(Duration connectTimeout, Duration responseTimeout, Duration idleTimeout, RetryPolicy retries) {
-    public static final Settings DEFAULT =
-        new Settings(Duration.ofSeconds(15), Duration.ofSeconds(60), Duration.ofSeconds(60), RetryPolicy.DEFAULT);
+  public record Settings(
+      Duration connectTimeout,
+      Duration responseTimeout,
+      Duration idleTimeout,
+      RetryPolicy retries) {
+    public static final Settings DEFAULT = new Settings(
+        Duration.ofSeconds(15),
+        Duration.ofSeconds(60),
+        Duration.ofSeconds(60),
+        RetryPolicy.DEFAULT);
 
     public Settings {
       Objects.requireNonNull(connectTimeout, "connectTimeout");
@@ -92,33 +99,51 @@ public final class HttpArtifactDownloader implements ArtifactDownloader {
 
   /** A downloader with its own client (following redirects, except https to http). */
   public static HttpArtifactDownloader create(Settings settings, HostClock clock) {
-    HttpClient client =
-        HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL).connectTimeout(settings.connectTimeout()).build();
+    HttpClient client = HttpClient.newBuilder()
+        .followRedirects(HttpClient.Redirect.NORMAL)
+        .connectTimeout(settings.connectTimeout())
+        .build();
     return new HttpArtifactDownloader(client, settings, clock);
   }
 
   @Override
-  public DownloadResult download(URI url, Optional<Sha256> expected, Path destination, long maxBytes, DownloadListener listener)
+  public DownloadResult download(
+      URI url,
+      Optional<Sha256> expected,
+      Path destination,
+      long maxBytes,
+      DownloadListener listener)
       throws IOException {
     return download(url, expected, destination, maxBytes, listener, true);
   }
 
   /** Like {@link #download} without any fsync: the caller removes the file after extracting it. */
   @Override
-  public DownloadResult downloadScratch(URI url, Optional<Sha256> expected, Path destination, long maxBytes, DownloadListener listener)
+  public DownloadResult downloadScratch(
+      URI url,
+      Optional<Sha256> expected,
+      Path destination,
+      long maxBytes,
+      DownloadListener listener)
       throws IOException {
     return download(url, expected, destination, maxBytes, listener, false);
   }
 
   private DownloadResult download(
-      URI url, Optional<Sha256> expected, Path destination, long maxBytes, DownloadListener listener, boolean durable)
+      URI url,
+      Optional<Sha256> expected,
+      Path destination,
+      long maxBytes,
+      DownloadListener listener,
+      boolean durable)
       throws IOException {
     requireHttp(url);
     Objects.requireNonNull(expected, "expected");
     Objects.requireNonNull(listener, "listener");
     requireLimit(maxBytes);
     if (!destination.isAbsolute() || destination.getParent() == null) {
-      throw new IllegalArgumentException("destination must be an absolute file path: " + destination);
+      throw new IllegalArgumentException(
+          "destination must be an absolute file path: " + destination);
     }
     if (expected.isPresent()) {
       Optional<DownloadResult> present = alreadyPresent(destination, expected.get());
@@ -127,7 +152,9 @@ public final class HttpArtifactDownloader implements ArtifactDownloader {
       }
     }
     long[] transferred = {0};
-    return withRetries(url, () -> downloadOnce(url, expected, destination, maxBytes, listener, transferred, durable));
+    return withRetries(
+        url,
+        () -> downloadOnce(url, expected, destination, maxBytes, listener, transferred, durable));
   }
 
   @Override
@@ -135,46 +162,51 @@ public final class HttpArtifactDownloader implements ArtifactDownloader {
     requireHttp(url);
     requireLimit(maxBytes);
     long[] transferred = {0};
-    return withRetries(
-        url,
-        () -> {
-          ByteArrayOutputStream memory = new ByteArrayOutputStream();
-          BodySink sink =
-              chunk -> {
-                byte[] bytes = new byte[chunk.remaining()];
-                chunk.get(bytes);
-                memory.write(bytes);
-              };
-          transferOnce(url, maxBytes, sink, DownloadListener.NONE, transferred);
-          return memory.toByteArray();
-        });
+    return withRetries(url, () -> {
+      ByteArrayOutputStream memory = new ByteArrayOutputStream();
+      BodySink sink = chunk -> {
+        byte[] bytes = new byte[chunk.remaining()];
+        chunk.get(bytes);
+        memory.write(bytes);
+      };
+      transferOnce(url, maxBytes, sink, DownloadListener.NONE, transferred);
+      return memory.toByteArray();
+    });
   }
 
   private DownloadResult downloadOnce(
-      URI url, Optional<Sha256> expected, Path destination, long maxBytes, DownloadListener listener, long[] transferred,
+      URI url,
+      Optional<Sha256> expected,
+      Path destination,
+      long maxBytes,
+      DownloadListener listener,
+      long[] transferred,
       boolean durable)
       throws IOException {
-    String name = Objects.requireNonNull(destination.getFileName(), "a download names a file").toString();
-    Path temp = destination.resolveSibling(HostFiles.TEMP_PREFIX + name.substring(0, Math.min(name.length(), 96)) + "." + nonce());
+    String name = Objects.requireNonNull(destination.getFileName(), "a download names a file")
+        .toString();
+    Path temp = destination.resolveSibling(
+        HostFiles.TEMP_PREFIX + name.substring(0, Math.min(name.length(), 96)) + "." + nonce());
     MessageDigest digest = sha256();
     boolean placed = false;
     try (FileChannel channel = createTemp(temp, destination)) {
-      BodySink sink =
-          chunk -> {
-            digest.update(chunk.duplicate());
-            try {
-              while (chunk.hasRemaining()) {
-                channel.write(chunk);
-              }
-            } catch (IOException e) {
-              throw IoErrors.translate(e, "write", destination);
-            }
-          };
+      BodySink sink = chunk -> {
+        digest.update(chunk.duplicate());
+        try {
+          while (chunk.hasRemaining()) {
+            channel.write(chunk);
+          }
+        } catch (IOException e) {
+          throw IoErrors.translate(e, "write", destination);
+        }
+      };
       long bytes = transferOnce(url, maxBytes, sink, listener, transferred);
       Sha256 actual = new Sha256(HexFormat.of().formatHex(digest.digest()));
       if (expected.isPresent() && !expected.get().equals(actual)) {
         throw new DownloadException(
-            url, DownloadException.Reason.CHECKSUM_MISMATCH, "expected sha256 " + expected.get() + " but received " + actual);
+            url,
+            DownloadException.Reason.CHECKSUM_MISMATCH,
+            "expected sha256 " + expected.get() + " but received " + actual);
       }
       try {
         Files.setPosixFilePermissions(temp, PosixFilePermissions.fromString("rw-r--r--"));
@@ -206,7 +238,8 @@ public final class HttpArtifactDownloader implements ArtifactDownloader {
   }
 
   /** The destination, when it already holds exactly the expected content. */
-  private static Optional<DownloadResult> alreadyPresent(Path destination, Sha256 expected) throws IOException {
+  private static Optional<DownloadResult> alreadyPresent(Path destination, Sha256 expected)
+      throws IOException {
     if (!Files.isRegularFile(destination, LinkOption.NOFOLLOW_LINKS)) {
       return Optional.empty();
     }
@@ -223,29 +256,33 @@ public final class HttpArtifactDownloader implements ArtifactDownloader {
       throw IoErrors.translate(e, "read", destination);
     }
     Sha256 actual = new Sha256(HexFormat.of().formatHex(digest.digest()));
-    return actual.equals(expected) ? Optional.of(new DownloadResult(destination, actual, size, 0)) : Optional.empty();
+    return actual.equals(expected)
+        ? Optional.of(new DownloadResult(destination, actual, size, 0))
+        : Optional.empty();
   }
 
   /** One attempt of a transfer into {@code sink}; returns the body's length. */
-  private long transferOnce(URI url, long maxBytes, BodySink sink, DownloadListener listener, long[] transferred)
+  private long transferOnce(
+      URI url, long maxBytes, BodySink sink, DownloadListener listener, long[] transferred)
       throws IOException {
     AtomicReference<SinkSubscriber> current = new AtomicReference<>();
     long[] announced = {-1};
-    HttpResponse.BodyHandler<Long> handler =
-        info -> {
-          long length = info.headers().firstValueAsLong("Content-Length").orElse(-1);
-          announced[0] = length;
-          AttemptFailure refusal = null;
-          if (info.statusCode() < 200 || info.statusCode() > 299) {
-            refusal = AttemptFailure.status(info.statusCode(), retryAfter(info.headers()));
-          } else if (length > maxBytes) {
-            refusal = AttemptFailure.tooLarge("the server announced " + length + " bytes, more than the allowed " + maxBytes);
-          }
-          SinkSubscriber subscriber = new SinkSubscriber(sink, maxBytes, refusal);
-          current.set(subscriber);
-          return subscriber;
-        };
-    HttpRequest request = HttpRequest.newBuilder(url).GET().timeout(settings.responseTimeout()).build();
+    HttpResponse.BodyHandler<Long> handler = info -> {
+      long length = info.headers().firstValueAsLong("Content-Length").orElse(-1);
+      announced[0] = length;
+      AttemptFailure refusal = null;
+      if (info.statusCode() < 200 || info.statusCode() > 299) {
+        refusal = AttemptFailure.status(info.statusCode(), retryAfter(info.headers()));
+      } else if (length > maxBytes) {
+        refusal = AttemptFailure.tooLarge(
+            "the server announced " + length + " bytes, more than the allowed " + maxBytes);
+      }
+      SinkSubscriber subscriber = new SinkSubscriber(sink, maxBytes, refusal);
+      current.set(subscriber);
+      return subscriber;
+    };
+    HttpRequest request =
+        HttpRequest.newBuilder(url).GET().timeout(settings.responseTimeout()).build();
     CompletableFuture<HttpResponse<Long>> response = client.sendAsync(request, handler);
     long reported = -1;
     long lastChange = System.nanoTime();
@@ -266,7 +303,8 @@ public final class HttpArtifactDownloader implements ArtifactDownloader {
             lastChange = System.nanoTime();
             listener.progress(url, received, announced[0]);
           } else if (System.nanoTime() - lastChange > settings.idleTimeout().toNanos()) {
-            subscriber.abort(new HttpTimeoutException("no data received for " + settings.idleTimeout()));
+            subscriber.abort(
+                new HttpTimeoutException("no data received for " + settings.idleTimeout()));
           }
         }
       }
@@ -305,11 +343,14 @@ public final class HttpArtifactDownloader implements ArtifactDownloader {
           case STATUS:
           default:
             if (!f.isTransientStatus()) {
-              throw new DownloadException(url, DownloadException.Reason.HTTP_STATUS, "HTTP status " + f.status());
+              throw new DownloadException(
+                  url, DownloadException.Reason.HTTP_STATUS, "HTTP status " + f.status());
             }
             if (n >= max) {
               throw new DownloadException(
-                  url, DownloadException.Reason.HTTP_STATUS, "HTTP status " + f.status() + " after " + n + " attempts");
+                  url,
+                  DownloadException.Reason.HTTP_STATUS,
+                  "HTTP status " + f.status() + " after " + n + " attempts");
             }
             serverAsked = f.retryAfter();
             failure = f;
@@ -319,12 +360,21 @@ public final class HttpArtifactDownloader implements ArtifactDownloader {
       } catch (IOException e) {
         if (n >= max) {
           throw new DownloadException(
-              url, DownloadException.Reason.TRANSPORT, describe(e) + " after " + n + " attempts", e);
+              url,
+              DownloadException.Reason.TRANSPORT,
+              describe(e) + " after " + n + " attempts",
+              e);
         }
         failure = e;
       }
       Duration wait = settings.retries().backoffAfter(n, serverAsked);
-      LOG.warn("download {} attempt {} of {} failed: {}; retrying in {} ms", url, n, max, describe(failure), wait.toMillis());
+      LOG.warn(
+          "download {} attempt {} of {} failed: {}; retrying in {} ms",
+          url,
+          n,
+          max,
+          describe(failure),
+          wait.toMillis());
       try {
         clock.sleep(wait);
       } catch (InterruptedException e) {
@@ -341,7 +391,9 @@ public final class HttpArtifactDownloader implements ArtifactDownloader {
 
   private static IOException asIOException(Throwable t) {
     for (Throwable c = t; c != null; c = c.getCause()) {
-      if (c instanceof AttemptFailure || c instanceof InterruptedIOException || c instanceof HostIOException) {
+      if (c instanceof AttemptFailure
+          || c instanceof InterruptedIOException
+          || c instanceof HostIOException) {
         return (IOException) c;
       }
     }
@@ -356,7 +408,8 @@ public final class HttpArtifactDownloader implements ArtifactDownloader {
     if (e instanceof AttemptFailure) {
       return message;
     }
-    return e.getClass().getSimpleName() + (message == null || message.isBlank() ? "" : ": " + message);
+    return e.getClass().getSimpleName()
+        + (message == null || message.isBlank() ? "" : ": " + message);
   }
 
   private static Duration retryAfter(HttpHeaders headers) {
@@ -388,7 +441,9 @@ public final class HttpArtifactDownloader implements ArtifactDownloader {
   private static void requireHttp(URI url) {
     Objects.requireNonNull(url, "url");
     String scheme = url.getScheme();
-    if (scheme == null || !(scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https")) || url.getHost() == null) {
+    if (scheme == null
+        || !(scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))
+        || url.getHost() == null) {
       throw new IllegalArgumentException("not an http(s) URL with a host: " + url);
     }
   }

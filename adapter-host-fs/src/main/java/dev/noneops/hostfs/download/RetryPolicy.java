@@ -11,7 +11,8 @@ import java.util.Objects;
 public record RetryPolicy(int maxAttempts, Duration initialBackoff, Duration maxBackoff) {
 
   /** Four attempts, waiting 0.5 s, 1 s, 2 s between them. */
-  public static final RetryPolicy DEFAULT = new RetryPolicy(4, Duration.ofMillis(500), Duration.ofSeconds(8));
+  public static final RetryPolicy DEFAULT =
+      new RetryPolicy(4, Duration.ofMillis(500), Duration.ofSeconds(8));
 
   public RetryPolicy {
     if (maxAttempts < 1) {
@@ -20,7 +21,8 @@ public record RetryPolicy(int maxAttempts, Duration initialBackoff, Duration max
     Objects.requireNonNull(initialBackoff, "initialBackoff");
     Objects.requireNonNull(maxBackoff, "maxBackoff");
     if (initialBackoff.isNegative() || maxBackoff.compareTo(initialBackoff) < 0) {
-      throw new IllegalArgumentException("backoffs must satisfy 0 <= initial <= max: " + initialBackoff + ", " + maxBackoff);
+      throw new IllegalArgumentException(
+          "backoffs must satisfy 0 <= initial <= max: " + initialBackoff + ", " + maxBackoff);
     }
   }
 

@@ -18,7 +18,9 @@ final class FileTypes {
       case 0060000 -> FileType.BLOCK_DEVICE;
       case 0010000 -> FileType.FIFO;
       case 0140000 -> FileType.SOCKET;
-      default -> throw new IllegalArgumentException("unknown file type in st_mode 0" + Integer.toOctalString(stMode));
+      default ->
+        throw new IllegalArgumentException(
+            "unknown file type in st_mode 0" + Integer.toOctalString(stMode));
     };
   }
 }

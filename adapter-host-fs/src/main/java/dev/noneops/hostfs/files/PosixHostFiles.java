@@ -125,10 +125,18 @@ public final class PosixHostFiles implements HostFiles {
       }
       throw e;
     }
-    return Optional.of(
-        new FileMeta(
-            path, FileTypes.of(st.mode()), st.mode() & 07777, st.uid(), st.gid(), st.st_size(), st.dev(), st.ino(), mountId,
-            changeTimeNanos(st), modificationTimeNanos(st)));
+    return Optional.of(new FileMeta(
+        path,
+        FileTypes.of(st.mode()),
+        st.mode() & 07777,
+        st.uid(),
+        st.gid(),
+        st.st_size(),
+        st.dev(),
+        st.ino(),
+        mountId,
+        changeTimeNanos(st),
+        modificationTimeNanos(st)));
   }
 
   /** {@code st_ctim} in nanoseconds; whole seconds where the C library's stat has no nanosecond fields. */
@@ -258,12 +266,14 @@ public final class PosixHostFiles implements HostFiles {
   }
 
   /** Creates {@code temp}, copies {@code content} into it, sets its mode and fsyncs it. */
-  private static long writeSynced(Syscalls syscalls, Path temp, Path target, InputStream content, int mode) throws IOException {
+  private static long writeSynced(
+      Syscalls syscalls, Path temp, Path target, InputStream content, int mode) throws IOException {
     FileChannel channel;
     try {
       // Owner-only until the content is complete: a secret is never readable through a wider
       // temporary mode; the exact mode is set once it is written.
-      channel = FileChannel.open(temp, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), OWNER_ONLY);
+      channel = FileChannel.open(
+          temp, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), OWNER_ONLY);
     } catch (IOException e) {
       throw IoErrors.translate(e, "write", target);
     }
@@ -313,7 +323,8 @@ public final class PosixHostFiles implements HostFiles {
           continue;
         }
         syscalls.chmod(current, mode);
-        Fsync.directory(Objects.requireNonNull(current.getParent(), "a created directory has a parent"));
+        Fsync.directory(
+            Objects.requireNonNull(current.getParent(), "a created directory has a parent"));
       } else {
         requireDirectory(syscalls, current, existing);
       }
@@ -321,7 +332,8 @@ public final class PosixHostFiles implements HostFiles {
   }
 
   /** Accepts a directory, or a symlink that resolves to one (as {@code mkdir -p} does). */
-  private static void requireDirectory(Syscalls syscalls, Path path, Optional<FileStat> stat) throws IOException {
+  private static void requireDirectory(Syscalls syscalls, Path path, Optional<FileStat> stat)
+      throws IOException {
     if (stat.isEmpty()) {
       throw new HostIOException(Errno.ENOENT, "mkdir", path.toString());
     }
@@ -450,7 +462,10 @@ public final class PosixHostFiles implements HostFiles {
       throw new HostIOException(Errno.ENOENT, operation, path.toString());
     }
     if (type.get() != FileType.REGULAR && type.get() != FileType.DIRECTORY) {
-      throw new HostIOException(Errno.EINVAL, operation + " durably (only a regular file or a directory)", path.toString());
+      throw new HostIOException(
+          Errno.EINVAL,
+          operation + " durably (only a regular file or a directory)",
+          path.toString());
     }
   }
 
@@ -474,7 +489,9 @@ public final class PosixHostFiles implements HostFiles {
   }
 
   private Path tempBeside(Path target) {
-    String name = Objects.requireNonNull(target.getFileName(), "a file written beside a temporary one").toString();
+    String name = Objects.requireNonNull(
+            target.getFileName(), "a file written beside a temporary one")
+        .toString();
     if (name.length() > MAX_NAME_IN_TEMP) {
       name = name.substring(0, MAX_NAME_IN_TEMP);
     }
@@ -493,14 +510,16 @@ public final class PosixHostFiles implements HostFiles {
   private static Path parentOf(Path path) {
     Path parent = path.getParent();
     if (parent == null) {
-      throw new IllegalArgumentException("the file system root cannot be replaced or removed: " + path);
+      throw new IllegalArgumentException(
+          "the file system root cannot be replaced or removed: " + path);
     }
     return parent;
   }
 
   private static void requireMode(int mode) {
     if (mode < 0 || mode > 07777) {
-      throw new IllegalArgumentException("mode must be within 0..07777: 0" + Integer.toOctalString(mode));
+      throw new IllegalArgumentException(
+          "mode must be within 0..07777: 0" + Integer.toOctalString(mode));
     }
   }
 

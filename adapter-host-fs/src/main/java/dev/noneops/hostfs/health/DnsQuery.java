@@ -37,7 +37,9 @@ public final class DnsQuery {
     if (!fqdn.isEmpty()) {
       for (String label : fqdn.split("\\.", -1)) {
         byte[] bytes = label.getBytes(StandardCharsets.US_ASCII);
-        if (bytes.length == 0 || bytes.length > MAX_LABEL_BYTES || !label.chars().allMatch(c -> c > 32 && c < 127)) {
+        if (bytes.length == 0
+            || bytes.length > MAX_LABEL_BYTES
+            || !label.chars().allMatch(c -> c > 32 && c < 127)) {
           throw new IllegalArgumentException("not a valid DNS name: '" + name + "'");
         }
         nameBytes += 1 + bytes.length;

@@ -58,7 +58,8 @@ public final class MountInfoParser {
   }
 
   /** The line {@code text[start, end)}. */
-  private static MountEntry parseLine(String text, int start, int end, int lineNumber) throws MountInfoFormatException {
+  private static MountEntry parseLine(String text, int start, int end, int lineNumber)
+      throws MountInfoFormatException {
     int idEnd = fieldEnd(text, start, start, end, lineNumber);
     int parentEnd = fieldEnd(text, idEnd + 1, start, end, lineNumber);
     int deviceEnd = fieldEnd(text, parentEnd + 1, start, end, lineNumber);
@@ -67,12 +68,14 @@ public final class MountInfoParser {
     int optionsEnd = fieldEnd(text, mountPointEnd + 1, start, end, lineNumber);
     int separator = findSeparator(text, optionsEnd + 1, end);
     if (separator < 0) {
-      throw malformed(text, start, end, lineNumber, "missing the ' - ' separator after the optional fields");
+      throw malformed(
+          text, start, end, lineNumber, "missing the ' - ' separator after the optional fields");
     }
     int afterSeparator = separator + 2;
     int fsEnd = spaceAt(text, afterSeparator, end);
     if (fsEnd < 0) {
-      throw malformed(text, start, end, lineNumber, "missing the mount source after the filesystem type");
+      throw malformed(
+          text, start, end, lineNumber, "missing the mount source after the filesystem type");
     }
     int sourceEnd = spaceAt(text, fsEnd + 1, end);
     if (sourceEnd < 0) {
@@ -99,10 +102,12 @@ public final class MountInfoParser {
   }
 
   /** The end (the space after it) of one of the six fields before the optional ones, starting at {@code from}. */
-  private static int fieldEnd(String text, int from, int lineStart, int lineEnd, int lineNumber) throws MountInfoFormatException {
+  private static int fieldEnd(String text, int from, int lineStart, int lineEnd, int lineNumber)
+      throws MountInfoFormatException {
     int space = spaceAt(text, from, lineEnd);
     if (space < 0) {
-      throw malformed(text, lineStart, lineEnd, lineNumber, "expected at least 10 space-separated fields");
+      throw malformed(
+          text, lineStart, lineEnd, lineNumber, "expected at least 10 space-separated fields");
     }
     return space;
   }
@@ -134,16 +139,23 @@ public final class MountInfoParser {
     return -1;
   }
 
-  private static long number(String text, int from, int to, String what, int lineStart, int lineEnd, int lineNumber)
+  private static long number(
+      String text, int from, int to, String what, int lineStart, int lineEnd, int lineNumber)
       throws MountInfoFormatException {
     try {
       return Long.parseLong(text, from, to, 10);
     } catch (NumberFormatException e) {
-      throw malformed(text, lineStart, lineEnd, lineNumber, what + " '" + text.substring(from, to) + "' is not a number");
+      throw malformed(
+          text,
+          lineStart,
+          lineEnd,
+          lineNumber,
+          what + " '" + text.substring(from, to) + "' is not a number");
     }
   }
 
-  private static MountInfoFormatException malformed(String text, int start, int end, int lineNumber, String problem) {
+  private static MountInfoFormatException malformed(
+      String text, int start, int end, int lineNumber, String problem) {
     return new MountInfoFormatException(lineNumber, text.substring(start, end), problem);
   }
 
@@ -162,7 +174,9 @@ public final class MountInfoParser {
     for (int i = from; i < to; i++) {
       char c = text.charAt(i);
       if (c == '\\' && isOctalEscape(text, i + 1, to)) {
-        bytes[length++] = (byte) (((text.charAt(i + 1) - '0') << 6) | ((text.charAt(i + 2) - '0') << 3) | (text.charAt(i + 3) - '0'));
+        bytes[length++] = (byte) (((text.charAt(i + 1) - '0') << 6)
+            | ((text.charAt(i + 2) - '0') << 3)
+            | (text.charAt(i + 3) - '0'));
         i += 3;
       } else {
         bytes[length++] = (byte) c;

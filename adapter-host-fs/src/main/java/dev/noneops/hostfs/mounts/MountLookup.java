@@ -45,7 +45,8 @@ public final class MountLookup implements MountIdSource {
     for (MountEntry entry : entries) {
       Path mountPoint = entry.mountPoint();
       if (resolved.startsWith(mountPoint)
-          && (bestMountPoint == null || mountPoint.getNameCount() > bestMountPoint.getNameCount())) {
+          && (bestMountPoint == null
+              || mountPoint.getNameCount() > bestMountPoint.getNameCount())) {
         bestMountPoint = mountPoint;
       }
     }
@@ -81,7 +82,10 @@ public final class MountLookup implements MountIdSource {
     Path parent = absolute.getParent();
     Path name = absolute.getFileName();
     try {
-      if (parent == null || name == null || name.toString().equals(".") || name.toString().equals("..")) {
+      if (parent == null
+          || name == null
+          || name.toString().equals(".")
+          || name.toString().equals("..")) {
         return absolute.toRealPath();
       }
       return parent.toRealPath().resolve(name);

@@ -133,7 +133,9 @@ public final class Syscalls {
    * description holds it. The descriptor is close-on-exec so commands never inherit the lock.
    */
   public OptionalInt tryLockExclusive(Path lockFile, int createMode) throws HostIOException {
-    int flags = OpenFlags.O_RDWR.intValue() | OpenFlags.O_CLOEXEC.intValue() | OpenFlags.O_NOFOLLOW.intValue();
+    int flags = OpenFlags.O_RDWR.intValue()
+        | OpenFlags.O_CLOEXEC.intValue()
+        | OpenFlags.O_NOFOLLOW.intValue();
     int created = OpenFlags.O_CREAT.intValue() | OpenFlags.O_EXCL.intValue();
     int fd = call(() -> posix.open(lockFile.toString(), flags | created, createMode));
     boolean fresh = fd >= 0;
@@ -196,7 +198,8 @@ public final class Syscalls {
    */
   public HostIOException failure(int errno, String operation, String target) {
     Errno named = Errno.of(errno);
-    IOException detail = named == Errno.EOTHER ? new IOException("errno " + errno + ": " + strerror(errno)) : null;
+    IOException detail =
+        named == Errno.EOTHER ? new IOException("errno " + errno + ": " + strerror(errno)) : null;
     return new HostIOException(named, operation, target, detail);
   }
 }

@@ -25,7 +25,8 @@ final class ThrowingPosixHandler implements POSIXHandler {
 
   @Override
   public void unimplementedError(String methodName) {
-    throw new IllegalStateException("jnr-posix does not implement " + methodName + " natively on this platform");
+    throw new IllegalStateException(
+        "jnr-posix does not implement " + methodName + " natively on this platform");
   }
 
   @Override

@@ -55,7 +55,8 @@ public final class IpHostNetwork implements HostNetwork {
 
   @Override
   public void addDummyLink(String name) throws IOException {
-    require("add dummy link", name, "ip", "link", "add", requireName(name), "type", NetworkLink.DUMMY);
+    require(
+        "add dummy link", name, "ip", "link", "add", requireName(name), "type", NetworkLink.DUMMY);
   }
 
   @Override
@@ -63,7 +64,15 @@ public final class IpHostNetwork implements HostNetwork {
     if (address == null || !ADDRESS.matcher(address).matches()) {
       throw new IllegalArgumentException("not an address in CIDR notation: '" + address + "'");
     }
-    require("assign " + address + " to", link, "ip", "addr", "replace", address, "dev", requireName(link));
+    require(
+        "assign " + address + " to",
+        link,
+        "ip",
+        "addr",
+        "replace",
+        address,
+        "dev",
+        requireName(link));
   }
 
   @Override
@@ -97,10 +106,16 @@ public final class IpHostNetwork implements HostNetwork {
     try {
       links = JSON.readTree(json);
     } catch (JsonProcessingException e) {
-      throw new HostIOException(Errno.EIO, "show link", name, "'ip -j -d addr show' answered no JSON: " + e.getOriginalMessage(), e);
+      throw new HostIOException(
+          Errno.EIO,
+          "show link",
+          name,
+          "'ip -j -d addr show' answered no JSON: " + e.getOriginalMessage(),
+          e);
     }
     if (links == null || !links.isArray() || links.size() != 1) {
-      throw new HostIOException(Errno.EIO, "show link", name, "'ip -j -d addr show' answered " + json.strip(), null);
+      throw new HostIOException(
+          Errno.EIO, "show link", name, "'ip -j -d addr show' answered " + json.strip(), null);
     }
     JsonNode link = links.get(0);
     boolean up = false;
@@ -110,9 +125,14 @@ public final class IpHostNetwork implements HostNetwork {
     List<String> addresses = new ArrayList<>();
     for (JsonNode address : link.path("addr_info")) {
       if (address.hasNonNull("local") && address.hasNonNull("prefixlen")) {
-        addresses.add(address.get("local").asText() + "/" + address.get("prefixlen").asInt());
+        addresses.add(
+            address.get("local").asText() + "/" + address.get("prefixlen").asInt());
       }
     }
-    return new NetworkLink(link.path("ifname").asText(name), link.path("linkinfo").path("info_kind").asText(""), up, addresses);
+    return new NetworkLink(
+        link.path("ifname").asText(name),
+        link.path("linkinfo").path("info_kind").asText(""),
+        up,
+        addresses);
   }
 }

@@ -53,7 +53,10 @@ public final class ProcFormats {
     int lineStart = 0;
     while (lineStart <= length) {
       int lineEnd = indexOf(content, (byte) '\n', lineStart, length);
-      if (lineEnd - lineStart >= 3 && content[lineStart] == '0' && content[lineStart + 1] == ':' && content[lineStart + 2] == ':') {
+      if (lineEnd - lineStart >= 3
+          && content[lineStart] == '0'
+          && content[lineStart + 1] == ':'
+          && content[lineStart + 2] == ':') {
         int from = lineStart + 3;
         int to = lineEnd;
         while (from < to && isTrimmed(content[from])) {
@@ -95,7 +98,8 @@ public final class ProcFormats {
       if (path >= 0 && content[path] == '/') {
         int pathLength = lineEnd - path;
         boolean sameAsPrevious = pathLength == previousLength
-            && Arrays.equals(content, path, lineEnd, content, previousStart, previousStart + previousLength);
+            && Arrays.equals(
+                content, path, lineEnd, content, previousStart, previousStart + previousLength);
         if (!sameAsPrevious) {
           String file = new String(content, path, pathLength, StandardCharsets.UTF_8);
           if (seen.add(file)) {
@@ -146,7 +150,8 @@ public final class ProcFormats {
 
   private static void checkLength(byte[] content, int length) {
     if (length < 0 || length > content.length) {
-      throw new IllegalArgumentException("length " + length + " is outside a buffer of " + content.length + " bytes");
+      throw new IllegalArgumentException(
+          "length " + length + " is outside a buffer of " + content.length + " bytes");
     }
   }
 }

@@ -81,13 +81,15 @@ public final class ProcProcessTable implements ProcessTable {
       throw new IllegalArgumentException("pid must be positive: " + pid);
     }
     boolean maps = Objects.requireNonNull(details, "details").contains(ProcessDetail.MAPPED_FILES);
-    return read(pid, procRoot.resolve(Long.toString(pid)), maps, new ProcFileReader(SINGLE_PROCESS_BUFFER));
+    return read(
+        pid, procRoot.resolve(Long.toString(pid)), maps, new ProcFileReader(SINGLE_PROCESS_BUFFER));
   }
 
   @Override
   public boolean signal(long pid, int signal) throws IOException {
     if (pid <= 0) {
-      // kill(2) with 0 or a negative pid addresses process groups or everything: never intended here.
+      // kill(2) with 0 or a negative pid addresses process groups or everything: never intended
+      // here.
       throw new IllegalArgumentException("pid must be positive: " + pid);
     }
     if (signal < 0 || signal > 64) {
@@ -96,7 +98,8 @@ public final class ProcProcessTable implements ProcessTable {
     return syscalls.kill(pid, signal);
   }
 
-  private Optional<ProcessInfo> read(long pid, Path dir, boolean withMaps, ProcFileReader reader) throws IOException {
+  private Optional<ProcessInfo> read(long pid, Path dir, boolean withMaps, ProcFileReader reader)
+      throws IOException {
     try {
       reader.read(dir.resolve(CMDLINE));
       List<String> argv = ProcFormats.argv(reader.bytes(), reader.length());
@@ -110,7 +113,8 @@ public final class ProcProcessTable implements ProcessTable {
           if (!Files.isDirectory(dir)) {
             throw e;
           }
-          // A kernel thread or a zombie: no executable because no address space, so nothing mapped either.
+          // A kernel thread or a zombie: no executable because no address space, so nothing mapped
+          // either.
           exe = Optional.empty();
           addressSpace = false;
         } else if (errno == Errno.EACCES.number() || errno == Errno.EPERM.number()) {
@@ -119,7 +123,9 @@ public final class ProcProcessTable implements ProcessTable {
           throw e;
         }
       }
-      String cgroup = readOptional(dir.resolve(CGROUP), reader) ? ProcFormats.unifiedCgroup(reader.bytes(), reader.length()) : "";
+      String cgroup = readOptional(dir.resolve(CGROUP), reader)
+          ? ProcFormats.unifiedCgroup(reader.bytes(), reader.length())
+          : "";
       List<String> mapped = List.of();
       if (withMaps && addressSpace && readOptional(dir.resolve(MAPS), reader)) {
         mapped = ProcFormats.mappedFiles(reader.bytes(), reader.length());

@@ -56,7 +56,8 @@ public final class UnifiedCgroups implements Cgroups {
   public List<String> children(String cgroup) throws IOException {
     Path dir = dirOf(cgroup);
     List<String> children = new ArrayList<>();
-    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, p -> Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS))) {
+    try (DirectoryStream<Path> entries =
+        Files.newDirectoryStream(dir, p -> Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS))) {
       for (Path child : entries) {
         children.add(join(cgroup, String.valueOf(child.getFileName())));
       }
@@ -96,7 +97,8 @@ public final class UnifiedCgroups implements Cgroups {
     if (Files.exists(root.resolve(KILL))) {
       return true;
     }
-    try (DirectoryStream<Path> entries = Files.newDirectoryStream(root, p -> Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS))) {
+    try (DirectoryStream<Path> entries =
+        Files.newDirectoryStream(root, p -> Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS))) {
       for (Path child : entries) {
         return Files.exists(child.resolve(KILL));
       }
@@ -115,7 +117,8 @@ public final class UnifiedCgroups implements Cgroups {
     }
     Matcher m = RELEASE.matcher(release);
     if (!m.lookingAt()) {
-      throw new IOException("cannot read a kernel version from " + osRelease + ": '" + release + "'");
+      throw new IOException(
+          "cannot read a kernel version from " + osRelease + ": '" + release + "'");
     }
     int actualMajor = Integer.parseInt(m.group(1));
     int actualMinor = Integer.parseInt(m.group(2));

@@ -24,7 +24,8 @@ class ProcessCommandRunnerTest {
 
   @Test
   void capturesStdoutStderrAndTheExitCode() throws Exception {
-    CommandResult r = runner.run(Command.of(GENEROUS, "sh", "-c", "echo out; echo err >&2; exit 3"));
+    CommandResult r =
+        runner.run(Command.of(GENEROUS, "sh", "-c", "echo out; echo err >&2; exit 3"));
 
     assertThat(r.exitCode()).isEqualTo(3);
     assertThat(r.stdout()).isEqualTo("out\n");
@@ -43,7 +44,11 @@ class ProcessCommandRunnerTest {
 
   @Test
   void addsTheCommandsEnvironmentToTheInheritedOne() throws Exception {
-    Command c = new Command(List.of("sh", "-c", "echo \"$NONEOPS_X:${PATH:+has-path}\""), Map.of("NONEOPS_X", "42"), GENEROUS, 1024);
+    Command c = new Command(
+        List.of("sh", "-c", "echo \"$NONEOPS_X:${PATH:+has-path}\""),
+        Map.of("NONEOPS_X", "42"),
+        GENEROUS,
+        1024);
 
     assertThat(runner.run(c).stdout()).isEqualTo("42:has-path\n");
   }
@@ -57,7 +62,8 @@ class ProcessCommandRunnerTest {
   void killsACommandThatOutlivesItsTimeout() throws Exception {
     long start = System.nanoTime();
 
-    CommandResult r = runner.run(Command.of(Duration.ofMillis(300), "sh", "-c", "echo started; sleep 30 & sleep 30"));
+    CommandResult r = runner.run(
+        Command.of(Duration.ofMillis(300), "sh", "-c", "echo started; sleep 30 & sleep 30"));
 
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
     assertThat(r.timedOut()).isTrue();
@@ -67,12 +73,14 @@ class ProcessCommandRunnerTest {
 
   @Test
   void keepsOnlyTheCapButDrainsAChattyChildSoItNeverBlocks() throws Exception {
-    Command c =
-        new Command(
-            List.of("sh", "-c", "head -c 3000000 /dev/zero >&2; head -c 5000000 /dev/zero | tr '\\0' x; echo"),
-            Map.of(),
-            GENEROUS,
-            1000);
+    Command c = new Command(
+        List.of(
+            "sh",
+            "-c",
+            "head -c 3000000 /dev/zero >&2; head -c 5000000 /dev/zero | tr '\\0' x; echo"),
+        Map.of(),
+        GENEROUS,
+        1000);
 
     CommandResult r = runner.run(c);
 
@@ -83,7 +91,8 @@ class ProcessCommandRunnerTest {
 
   @Test
   void reportsDeathBySignalAs128PlusTheSignal() throws Exception {
-    assertThat(runner.run(Command.of(GENEROUS, "sh", "-c", "kill -9 $$")).exitCode()).isEqualTo(137);
+    assertThat(runner.run(Command.of(GENEROUS, "sh", "-c", "kill -9 $$")).exitCode())
+        .isEqualTo(137);
   }
 
   @Test
@@ -101,12 +110,14 @@ class ProcessCommandRunnerTest {
   void failsWithTheErrnoWhenTheProgramCannotStart(@TempDir Path dir) throws Exception {
     Path notExecutable = Files.writeString(dir.resolve("script"), "#!/bin/sh\n");
 
-    assertThatThrownBy(() -> runner.run(Command.of(GENEROUS, dir.resolve("absent").toString())))
+    assertThatThrownBy(
+            () -> runner.run(Command.of(GENEROUS, dir.resolve("absent").toString())))
         .isInstanceOfSatisfying(HostIOException.class, e -> {
           assertThat(e.errno()).isEqualTo(Errno.ENOENT);
           assertThat(e.target()).isEqualTo(dir.resolve("absent").toString());
         });
     assertThatThrownBy(() -> runner.run(Command.of(GENEROUS, notExecutable.toString())))
-        .isInstanceOfSatisfying(HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.EACCES));
+        .isInstanceOfSatisfying(
+            HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.EACCES));
   }
 }

@@ -35,17 +35,20 @@ class HttpArtifactDownloaderTest {
 
   private static final long LIMIT = 10L << 20;
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   private final byte[] tarball = randomBytes(300_000);
   private final Sha256 tarballSha = sha256(tarball);
   private final RecordingClock clock = new RecordingClock();
   private final ArtifactServer server;
-  private final HttpArtifactDownloader downloader =
-      HttpArtifactDownloader.create(
-          new HttpArtifactDownloader.Settings(
-              Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofMillis(500), new RetryPolicy(3, Duration.ofMillis(100), Duration.ofSeconds(2))),
-          clock);
+  private final HttpArtifactDownloader downloader = HttpArtifactDownloader.create(
+      new HttpArtifactDownloader.Settings(
+          Duration.ofSeconds(5),
+          Duration.ofSeconds(5),
+          Duration.ofMillis(500),
+          new RetryPolicy(3, Duration.ofMillis(100), Duration.ofSeconds(2))),
+      clock);
 
   HttpArtifactDownloaderTest() throws Exception {
     server = new ArtifactServer();
@@ -64,7 +67,8 @@ class HttpArtifactDownloaderTest {
 
   private static Sha256 sha256(byte[] content) {
     try {
-      return new Sha256(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content)));
+      return new Sha256(
+          HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content)));
     } catch (Exception e) {
       throw new AssertionError(e);
     }
@@ -72,7 +76,9 @@ class HttpArtifactDownloaderTest {
 
   private List<String> leftovers() throws Exception {
     try (var s = Files.list(dir)) {
-      return s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(HostFiles.TEMP_PREFIX)).toList();
+      return s.map(p -> p.getFileName().toString())
+          .filter(n -> n.startsWith(HostFiles.TEMP_PREFIX))
+          .toList();
     }
   }
 
@@ -91,15 +97,20 @@ class HttpArtifactDownloaderTest {
     Path dest = dir.resolve("kubelet.tar.gz");
     List<long[]> progress = new CopyOnWriteArrayList<>();
 
-    DownloadResult r =
-        downloader.download(server.url("/kubelet.tar.gz"), Optional.of(tarballSha), dest, LIMIT, (url, got, total) -> progress.add(new long[] {got, total}));
+    DownloadResult r = downloader.download(
+        server.url("/kubelet.tar.gz"),
+        Optional.of(tarballSha),
+        dest,
+        LIMIT,
+        (url, got, total) -> progress.add(new long[] {got, total}));
 
     assertThat(r.file()).isEqualTo(dest);
     assertThat(r.sha256()).isEqualTo(tarballSha);
     assertThat(r.bytes()).isEqualTo(tarball.length);
     assertThat(r.bytesTransferred()).isEqualTo(tarball.length);
     assertThat(Files.readAllBytes(dest)).isEqualTo(tarball);
-    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dest))).isEqualTo("rw-r--r--");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dest)))
+        .isEqualTo("rw-r--r--");
     assertThat(leftovers()).isEmpty();
     assertThat(progress).isNotEmpty();
     assertThat(progress.get(progress.size() - 1)).containsExactly(tarball.length, tarball.length);
@@ -110,7 +121,8 @@ class HttpArtifactDownloaderTest {
   void downloadsWithoutAnExpectedDigestAndReportsTheActualOne() throws Exception {
     server.serving("/a", tarball);
 
-    DownloadResult r = downloader.download(server.url("/a"), Optional.empty(), dir.resolve("a"), LIMIT, DownloadListener.NONE);
+    DownloadResult r = downloader.download(
+        server.url("/a"), Optional.empty(), dir.resolve("a"), LIMIT, DownloadListener.NONE);
 
     assertThat(r.sha256()).isEqualTo(tarballSha);
   }
@@ -120,7 +132,8 @@ class HttpArtifactDownloaderTest {
     server.serving("/present", tarball);
     Path dest = Files.write(dir.resolve("present"), tarball);
 
-    DownloadResult r = downloader.download(server.url("/present"), Optional.of(tarballSha), dest, LIMIT, DownloadListener.NONE);
+    DownloadResult r = downloader.download(
+        server.url("/present"), Optional.of(tarballSha), dest, LIMIT, DownloadListener.NONE);
 
     assertThat(server.hits("/present")).isZero();
     assertThat(r.bytesTransferred()).isZero();
@@ -133,7 +146,8 @@ class HttpArtifactDownloaderTest {
     server.serving("/stale", tarball);
     Path dest = Files.writeString(dir.resolve("stale"), "an older artifact");
 
-    downloader.download(server.url("/stale"), Optional.of(tarballSha), dest, LIMIT, DownloadListener.NONE);
+    downloader.download(
+        server.url("/stale"), Optional.of(tarballSha), dest, LIMIT, DownloadListener.NONE);
 
     assertThat(server.hits("/stale")).isEqualTo(1);
     assertThat(Files.readAllBytes(dest)).isEqualTo(tarball);
@@ -145,8 +159,11 @@ class HttpArtifactDownloaderTest {
     Sha256 other = sha256("something else".getBytes());
     Path dest = dir.resolve("tampered");
 
-    assertReason(() -> downloader.download(server.url("/tampered"), Optional.of(other), dest, LIMIT, DownloadListener.NONE),
-        Reason.CHECKSUM_MISMATCH, server.url("/tampered"));
+    assertReason(
+        () -> downloader.download(
+            server.url("/tampered"), Optional.of(other), dest, LIMIT, DownloadListener.NONE),
+        Reason.CHECKSUM_MISMATCH,
+        server.url("/tampered"));
 
     assertThat(dest).doesNotExist();
     assertThat(leftovers()).isEmpty();
@@ -158,7 +175,8 @@ class HttpArtifactDownloaderTest {
     server.serving("/x", tarball);
     Path dest = Files.writeString(dir.resolve("x"), "previous");
 
-    assertThatThrownBy(() -> downloader.download(server.url("/x"), Optional.of(sha256(new byte[1])), dest, LIMIT, DownloadListener.NONE))
+    assertThatThrownBy(() -> downloader.download(
+            server.url("/x"), Optional.of(sha256(new byte[1])), dest, LIMIT, DownloadListener.NONE))
         .isInstanceOf(DownloadException.class);
 
     assertThat(Files.readString(dest)).isEqualTo("previous");
@@ -168,8 +186,15 @@ class HttpArtifactDownloaderTest {
   void doesNotRetryA404() throws Exception {
     server.on("/missing", (ex, n) -> ArtifactServer.send(ex, 404, "not found".getBytes()));
 
-    assertReason(() -> downloader.download(server.url("/missing"), Optional.empty(), dir.resolve("m"), LIMIT, DownloadListener.NONE),
-        Reason.HTTP_STATUS, server.url("/missing"));
+    assertReason(
+        () -> downloader.download(
+            server.url("/missing"),
+            Optional.empty(),
+            dir.resolve("m"),
+            LIMIT,
+            DownloadListener.NONE),
+        Reason.HTTP_STATUS,
+        server.url("/missing"));
 
     assertThat(server.hits("/missing")).isEqualTo(1);
     assertThat(clock.sleeps()).isEmpty();
@@ -178,9 +203,17 @@ class HttpArtifactDownloaderTest {
 
   @Test
   void retriesA503WithBackoffThenSucceeds() throws Exception {
-    server.on("/flaky", (ex, n) -> ArtifactServer.send(ex, n <= 2 ? 503 : 200, n <= 2 ? "busy".getBytes() : tarball));
+    server.on(
+        "/flaky",
+        (ex, n) ->
+            ArtifactServer.send(ex, n <= 2 ? 503 : 200, n <= 2 ? "busy".getBytes() : tarball));
 
-    DownloadResult r = downloader.download(server.url("/flaky"), Optional.of(tarballSha), dir.resolve("f"), LIMIT, DownloadListener.NONE);
+    DownloadResult r = downloader.download(
+        server.url("/flaky"),
+        Optional.of(tarballSha),
+        dir.resolve("f"),
+        LIMIT,
+        DownloadListener.NONE);
 
     assertThat(r.sha256()).isEqualTo(tarballSha);
     assertThat(server.hits("/flaky")).isEqualTo(3);
@@ -191,8 +224,10 @@ class HttpArtifactDownloaderTest {
   void givesUpAfterTheLastAttemptAndNamesTheStatus() throws Exception {
     server.on("/down", (ex, n) -> ArtifactServer.send(ex, 502, new byte[0]));
 
-    assertThatThrownBy(() -> downloader.download(server.url("/down"), Optional.empty(), dir.resolve("d"), LIMIT, DownloadListener.NONE))
-        .isInstanceOfSatisfying(DownloadException.class, e -> assertThat(e.reason()).isEqualTo(Reason.HTTP_STATUS))
+    assertThatThrownBy(() -> downloader.download(
+            server.url("/down"), Optional.empty(), dir.resolve("d"), LIMIT, DownloadListener.NONE))
+        .isInstanceOfSatisfying(
+            DownloadException.class, e -> assertThat(e.reason()).isEqualTo(Reason.HTTP_STATUS))
         .hasMessageContaining("502")
         .hasMessageContaining("3 attempts");
     assertThat(server.hits("/down")).isEqualTo(3);
@@ -209,7 +244,12 @@ class HttpArtifactDownloaderTest {
       }
     });
 
-    downloader.download(server.url("/limited"), Optional.of(tarballSha), dir.resolve("l"), LIMIT, DownloadListener.NONE);
+    downloader.download(
+        server.url("/limited"),
+        Optional.of(tarballSha),
+        dir.resolve("l"),
+        LIMIT,
+        DownloadListener.NONE);
 
     assertThat(clock.sleeps()).containsExactly(Duration.ofSeconds(1));
   }
@@ -222,7 +262,11 @@ class HttpArtifactDownloaderTest {
     }
     URI url = closed;
 
-    assertReason(() -> downloader.download(url, Optional.empty(), dir.resolve("c"), LIMIT, DownloadListener.NONE), Reason.TRANSPORT, url);
+    assertReason(
+        () -> downloader.download(
+            url, Optional.empty(), dir.resolve("c"), LIMIT, DownloadListener.NONE),
+        Reason.TRANSPORT,
+        url);
 
     assertThat(clock.sleeps()).hasSize(2);
     assertThat(leftovers()).isEmpty();
@@ -247,10 +291,17 @@ class HttpArtifactDownloaderTest {
       }
     });
     try {
-      DownloadResult r = downloader.download(server.url("/stall"), Optional.of(tarballSha), dir.resolve("s"), LIMIT, DownloadListener.NONE);
+      DownloadResult r = downloader.download(
+          server.url("/stall"),
+          Optional.of(tarballSha),
+          dir.resolve("s"),
+          LIMIT,
+          DownloadListener.NONE);
 
       assertThat(r.sha256()).isEqualTo(tarballSha);
-      assertThat(r.bytesTransferred()).as("the stalled attempt's bytes count too").isEqualTo(tarball.length + 1000L);
+      assertThat(r.bytesTransferred())
+          .as("the stalled attempt's bytes count too")
+          .isEqualTo(tarball.length + 1000L);
       assertThat(server.hits("/stall")).isEqualTo(2);
     } finally {
       release.countDown();
@@ -261,8 +312,11 @@ class HttpArtifactDownloaderTest {
   void refusesContentAnnouncedLargerThanAllowedWithoutReadingIt() throws Exception {
     server.serving("/big", tarball);
 
-    assertReason(() -> downloader.download(server.url("/big"), Optional.empty(), dir.resolve("b"), 1000, DownloadListener.NONE),
-        Reason.TOO_LARGE, server.url("/big"));
+    assertReason(
+        () -> downloader.download(
+            server.url("/big"), Optional.empty(), dir.resolve("b"), 1000, DownloadListener.NONE),
+        Reason.TOO_LARGE,
+        server.url("/big"));
 
     assertThat(server.hits("/big")).isEqualTo(1);
     assertThat(dir.resolve("b")).doesNotExist();
@@ -280,8 +334,15 @@ class HttpArtifactDownloaderTest {
       }
     });
 
-    assertReason(() -> downloader.download(server.url("/chunked"), Optional.empty(), dir.resolve("c"), 50_000, DownloadListener.NONE),
-        Reason.TOO_LARGE, server.url("/chunked"));
+    assertReason(
+        () -> downloader.download(
+            server.url("/chunked"),
+            Optional.empty(),
+            dir.resolve("c"),
+            50_000,
+            DownloadListener.NONE),
+        Reason.TOO_LARGE,
+        server.url("/chunked"));
     assertThat(dir.resolve("c")).doesNotExist();
     assertThat(leftovers()).isEmpty();
   }
@@ -290,7 +351,14 @@ class HttpArtifactDownloaderTest {
   void acceptsContentOfExactlyTheLimit() throws Exception {
     server.serving("/exact", tarball);
 
-    assertThat(downloader.download(server.url("/exact"), Optional.of(tarballSha), dir.resolve("e"), tarball.length, DownloadListener.NONE).bytes())
+    assertThat(downloader
+            .download(
+                server.url("/exact"),
+                Optional.of(tarballSha),
+                dir.resolve("e"),
+                tarball.length,
+                DownloadListener.NONE)
+            .bytes())
         .isEqualTo(tarball.length);
   }
 
@@ -298,26 +366,44 @@ class HttpArtifactDownloaderTest {
   void fetchesSmallDocumentsIntoMemoryWithinTheirLimit() throws Exception {
     server.serving("/kubelet.sha256", (tarballSha + "  kubelet\n").getBytes());
 
-    assertThat(new String(downloader.fetch(server.url("/kubelet.sha256"), 1024))).startsWith(tarballSha.hex());
-    assertReason(() -> downloader.fetch(server.url("/kubelet.sha256"), 10), Reason.TOO_LARGE, server.url("/kubelet.sha256"));
+    assertThat(new String(downloader.fetch(server.url("/kubelet.sha256"), 1024)))
+        .startsWith(tarballSha.hex());
+    assertReason(
+        () -> downloader.fetch(server.url("/kubelet.sha256"), 10),
+        Reason.TOO_LARGE,
+        server.url("/kubelet.sha256"));
   }
 
   @Test
   void rejectsUrlsThatAreNotHttpAndDestinationsThatAreNotAbsolute() {
-    assertThatThrownBy(() -> downloader.download(URI.create("file:///etc/passwd"), Optional.empty(), dir.resolve("p"), LIMIT, DownloadListener.NONE))
+    assertThatThrownBy(() -> downloader.download(
+            URI.create("file:///etc/passwd"),
+            Optional.empty(),
+            dir.resolve("p"),
+            LIMIT,
+            DownloadListener.NONE))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("file:///etc/passwd");
-    assertThatThrownBy(() -> downloader.download(server.url("/x"), Optional.empty(), Path.of("relative"), LIMIT, DownloadListener.NONE))
+    assertThatThrownBy(() -> downloader.download(
+            server.url("/x"), Optional.empty(), Path.of("relative"), LIMIT, DownloadListener.NONE))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> downloader.fetch(server.url("/x"), 0)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> downloader.fetch(server.url("/x"), 0))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
   void reportsALocalWriteFailureWithItsErrnoAndWithoutRetrying() throws Exception {
     server.serving("/art", tarball);
 
-    assertThatThrownBy(() -> downloader.download(server.url("/art"), Optional.empty(), dir.resolve("missing-dir/art"), LIMIT, DownloadListener.NONE))
-        .isInstanceOfSatisfying(dev.noneops.ports.HostIOException.class, e -> assertThat(e.errno()).isEqualTo(dev.noneops.ports.Errno.ENOENT));
+    assertThatThrownBy(() -> downloader.download(
+            server.url("/art"),
+            Optional.empty(),
+            dir.resolve("missing-dir/art"),
+            LIMIT,
+            DownloadListener.NONE))
+        .isInstanceOfSatisfying(
+            dev.noneops.ports.HostIOException.class,
+            e -> assertThat(e.errno()).isEqualTo(dev.noneops.ports.Errno.ENOENT));
     assertThat(clock.sleeps()).isEmpty();
   }
 }

@@ -8,7 +8,8 @@ import org.junit.jupiter.api.Test;
 
 class RetryPolicyTest {
 
-  private final RetryPolicy policy = new RetryPolicy(6, Duration.ofMillis(500), Duration.ofSeconds(3));
+  private final RetryPolicy policy =
+      new RetryPolicy(6, Duration.ofMillis(500), Duration.ofSeconds(3));
 
   @Test
   void doublesTheWaitAfterEachFailureUpToTheCap() {
@@ -27,7 +28,9 @@ class RetryPolicyTest {
 
   @Test
   void rejectsPoliciesThatCannotWork() {
-    assertThatThrownBy(() -> new RetryPolicy(0, Duration.ZERO, Duration.ZERO)).hasMessageContaining("maxAttempts");
-    assertThatThrownBy(() -> new RetryPolicy(2, Duration.ofSeconds(2), Duration.ofSeconds(1))).hasMessageContaining("backoffs");
+    assertThatThrownBy(() -> new RetryPolicy(0, Duration.ZERO, Duration.ZERO))
+        .hasMessageContaining("maxAttempts");
+    assertThatThrownBy(() -> new RetryPolicy(2, Duration.ofSeconds(2), Duration.ofSeconds(1)))
+        .hasMessageContaining("backoffs");
   }
 }

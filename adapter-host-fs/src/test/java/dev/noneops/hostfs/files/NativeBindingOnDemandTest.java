@@ -33,7 +33,8 @@ class NativeBindingOnDemandTest {
     throw new AssertionError("mount id asked for " + path);
   };
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   private final AtomicInteger bindingsMade = new AtomicInteger();
 
@@ -76,13 +77,17 @@ class NativeBindingOnDemandTest {
     Path link = Files.createSymbolicLink(dir.resolve("link"), Path.of("nowhere"));
     HostFiles files = new PosixHostFiles(FORBIDDEN_BINDING, NO_MOUNT_LOOKUPS);
 
-    assertThatThrownBy(() -> files.read(dir.resolve("missing"))).isInstanceOfSatisfying(HostIOException.class,
-        e -> assertThat(e.errno()).isEqualTo(Errno.ENOENT));
-    assertThatThrownBy(() -> files.readLink(file)).isInstanceOfSatisfying(HostIOException.class,
-        e -> assertThat(e.errno()).isEqualTo(Errno.EINVAL));
-    assertThatThrownBy(() -> files.read(link)).isInstanceOfSatisfying(HostIOException.class,
-        e -> assertThat(e.errno()).isEqualTo(Errno.ENOENT));
-    assertThatThrownBy(() -> files.exists(Path.of("relative"))).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> files.read(dir.resolve("missing")))
+        .isInstanceOfSatisfying(
+            HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.ENOENT));
+    assertThatThrownBy(() -> files.readLink(file))
+        .isInstanceOfSatisfying(
+            HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.EINVAL));
+    assertThatThrownBy(() -> files.read(link))
+        .isInstanceOfSatisfying(
+            HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.ENOENT));
+    assertThatThrownBy(() -> files.exists(Path.of("relative")))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("absolute");
   }
 
@@ -102,7 +107,8 @@ class NativeBindingOnDemandTest {
         dir.resolve("loop-a/child"),
         dir.resolve("x".repeat(300)));
     HostFiles nio = new PosixHostFiles(FORBIDDEN_BINDING, NO_MOUNT_LOOKUPS);
-    HostFiles nativeLstat = new PosixHostFiles(Syscalls.load(), new MountLookup(Path.of("/proc/self/mountinfo")));
+    HostFiles nativeLstat =
+        new PosixHostFiles(Syscalls.load(), new MountLookup(Path.of("/proc/self/mountinfo")));
 
     for (Path path : cases) {
       assertThat(outcome(() -> nio.exists(path)))
@@ -111,12 +117,14 @@ class NativeBindingOnDemandTest {
     }
     assertThat(outcome(() -> nio.exists(file.resolve("child")))).isEqualTo("ENOTDIR lstat");
     assertThat(outcome(() -> nio.exists(dir.resolve("loop-a/child")))).isEqualTo("ELOOP lstat");
-    assertThat(outcome(() -> nio.exists(dir.resolve("x".repeat(300))))).isEqualTo("ENAMETOOLONG lstat");
+    assertThat(outcome(() -> nio.exists(dir.resolve("x".repeat(300)))))
+        .isEqualTo("ENAMETOOLONG lstat");
   }
 
   @Test
   void theFirstNativeOperationMakesTheBindingOnceForEveryThread() throws Exception {
-    HostFiles files = new PosixHostFiles(countingBinding, new MountLookup(Path.of("/proc/self/mountinfo")));
+    HostFiles files =
+        new PosixHostFiles(countingBinding, new MountLookup(Path.of("/proc/self/mountinfo")));
     Path file = Files.writeString(dir.resolve("file"), "x");
     files.exists(file);
     assertThat(bindingsMade).hasValue(0);
@@ -146,7 +154,8 @@ class NativeBindingOnDemandTest {
   }
 
   @Test
-  void withoutNativePosixTheFirstNativeOperationFailsClearlyBeforeTouchingAnything() throws Exception {
+  void withoutNativePosixTheFirstNativeOperationFailsClearlyBeforeTouchingAnything()
+      throws Exception {
     HostFiles files = new PosixHostFiles(() -> NonNativeBinding.attempt(), NO_MOUNT_LOOKUPS);
     Path file = Files.writeString(dir.resolve("file"), "x");
     Path target = dir.resolve("kubelet.conf");

@@ -37,7 +37,8 @@ class PosixHostFilesTest {
 
   private static final Path MOUNTINFO = Path.of("/proc/self/mountinfo");
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   private final Syscalls syscalls = Syscalls.load();
   private final HostFiles files = new PosixHostFiles(syscalls, new MountLookup(MOUNTINFO));
@@ -54,17 +55,22 @@ class PosixHostFilesTest {
   }
 
   private static int modeOf(Path p) throws IOException {
-    return (Integer) Files.getAttribute(p, "unix:mode", java.nio.file.LinkOption.NOFOLLOW_LINKS) & 07777;
+    return (Integer) Files.getAttribute(p, "unix:mode", java.nio.file.LinkOption.NOFOLLOW_LINKS)
+        & 07777;
   }
 
   private List<String> tempFilesIn(Path d) throws IOException {
     try (var s = Files.list(d)) {
-      return s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(HostFiles.TEMP_PREFIX)).toList();
+      return s.map(p -> p.getFileName().toString())
+          .filter(n -> n.startsWith(HostFiles.TEMP_PREFIX))
+          .toList();
     }
   }
 
   private static void assertErrno(ThrowingCallable call, Errno errno) {
-    assertThatThrownBy(call).isInstanceOfSatisfying(HostIOException.class, e -> assertThat(e.errno()).isEqualTo(errno));
+    assertThatThrownBy(call)
+        .isInstanceOfSatisfying(
+            HostIOException.class, e -> assertThat(e.errno()).isEqualTo(errno));
   }
 
   @Nested
@@ -86,15 +92,19 @@ class PosixHostFilesTest {
     void replacesExistingContentAndModeAndLeavesNoTempFileBehind() throws Exception {
       Path target = dir.resolve("config.toml");
       Files.writeString(target, "old content that is longer than the new");
-      Files.setPosixFilePermissions(target, java.nio.file.attribute.PosixFilePermissions.fromString("rw-rw-rw-"));
+      Files.setPosixFilePermissions(
+          target, java.nio.file.attribute.PosixFilePermissions.fromString("rw-rw-rw-"));
       long inodeBefore = (Long) Files.getAttribute(target, "unix:ino");
 
-      long written = files.writeDurably(target, new ByteArrayInputStream("new".getBytes(StandardCharsets.UTF_8)), 0600);
+      long written = files.writeDurably(
+          target, new ByteArrayInputStream("new".getBytes(StandardCharsets.UTF_8)), 0600);
 
       assertThat(written).isEqualTo(3);
       assertThat(Files.readString(target)).isEqualTo("new");
       assertThat(modeOf(target)).isEqualTo(0600);
-      assertThat((Long) Files.getAttribute(target, "unix:ino")).as("a new inode was renamed into place").isNotEqualTo(inodeBefore);
+      assertThat((Long) Files.getAttribute(target, "unix:ino"))
+          .as("a new inode was renamed into place")
+          .isNotEqualTo(inodeBefore);
       assertThat(tempFilesIn(dir)).isEmpty();
     }
 
@@ -115,21 +125,23 @@ class PosixHostFilesTest {
       Path target = dir.resolve("bootstrap-kubeconfig");
       syscalls.umask(0);
       int[] tempMode = {-1};
-      InputStream watched =
-          new InputStream() {
-            private int n;
+      InputStream watched = new InputStream() {
+        private int n;
 
-            @Override
-            public int read() throws IOException {
-              if (n == 1) {
-                try (var s = Files.list(dir)) {
-                  Path temp = s.filter(p -> p.getFileName().toString().startsWith(HostFiles.TEMP_PREFIX)).findFirst().orElseThrow();
-                  tempMode[0] = modeOf(temp);
-                }
-              }
-              return n++ < 3 ? 's' : -1;
+        @Override
+        public int read() throws IOException {
+          if (n == 1) {
+            try (var s = Files.list(dir)) {
+              Path temp = s.filter(
+                      p -> p.getFileName().toString().startsWith(HostFiles.TEMP_PREFIX))
+                  .findFirst()
+                  .orElseThrow();
+              tempMode[0] = modeOf(temp);
             }
-          };
+          }
+          return n++ < 3 ? 's' : -1;
+        }
+      };
 
       files.writeDurably(target, watched, 0644);
 
@@ -140,8 +152,12 @@ class PosixHostFilesTest {
     @Test
     void streamsLargeContent() throws Exception {
       byte[] block = new byte[1 << 20];
-      List<InputStream> blocks = java.util.stream.Stream.generate(() -> (InputStream) new ByteArrayInputStream(block)).limit(8).toList();
-      InputStream eightMegabytes = new SequenceInputStream(java.util.Collections.enumeration(blocks));
+      List<InputStream> blocks = java.util.stream.Stream.generate(
+              () -> (InputStream) new ByteArrayInputStream(block))
+          .limit(8)
+          .toList();
+      InputStream eightMegabytes =
+          new SequenceInputStream(java.util.Collections.enumeration(blocks));
 
       long written = files.writeDurably(dir.resolve("big"), eightMegabytes, 0644);
 
@@ -165,18 +181,17 @@ class PosixHostFilesTest {
     @Test
     void leavesTheOldFileAndNoTempFileWhenTheContentStreamFails() throws Exception {
       Path target = Files.writeString(dir.resolve("f"), "old");
-      InputStream broken =
-          new InputStream() {
-            private int n;
+      InputStream broken = new InputStream() {
+        private int n;
 
-            @Override
-            public int read() throws IOException {
-              if (n++ < 10) {
-                return 'x';
-              }
-              throw new IOException("source broke");
-            }
-          };
+        @Override
+        public int read() throws IOException {
+          if (n++ < 10) {
+            return 'x';
+          }
+          throw new IOException("source broke");
+        }
+      };
 
       assertThatThrownBy(() -> files.writeDurably(target, broken, 0644)).hasMessage("source broke");
       assertThat(Files.readString(target)).isEqualTo("old");
@@ -191,7 +206,8 @@ class PosixHostFilesTest {
       assertThatThrownBy(() -> files.writeDurably(dir.resolve("f"), "x", 010000))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("mode");
-      assertThatThrownBy(() -> files.lstat(Path.of("a/b"))).isInstanceOf(IllegalArgumentException.class);
+      assertThatThrownBy(() -> files.lstat(Path.of("a/b")))
+          .isInstanceOf(IllegalArgumentException.class);
     }
   }
 
@@ -208,7 +224,8 @@ class PosixHostFilesTest {
     void reportsTheKernelsFieldsForARegularFile() throws Exception {
       Path f = Files.writeString(dir.resolve("f"), "12345");
       files.chmod(f, 0640);
-      Map<String, Object> unix = Files.readAttributes(f, "unix:ino,dev,uid,gid", java.nio.file.LinkOption.NOFOLLOW_LINKS);
+      Map<String, Object> unix =
+          Files.readAttributes(f, "unix:ino,dev,uid,gid", java.nio.file.LinkOption.NOFOLLOW_LINKS);
 
       FileMeta meta = files.lstat(f).orElseThrow();
 
@@ -241,7 +258,8 @@ class PosixHostFilesTest {
 
       assertThat(files.lstat(dir).orElseThrow().type()).isEqualTo(FileType.DIRECTORY);
       assertThat(files.lstat(fifo).orElseThrow().type()).isEqualTo(FileType.FIFO);
-      assertThat(files.lstat(Path.of("/dev/null")).orElseThrow().type()).isEqualTo(FileType.CHAR_DEVICE);
+      assertThat(files.lstat(Path.of("/dev/null")).orElseThrow().type())
+          .isEqualTo(FileType.CHAR_DEVICE);
     }
 
     @Test
@@ -251,7 +269,8 @@ class PosixHostFilesTest {
       Path real = f.toRealPath();
       for (MountEntry e : MountInfoParser.parse(Files.readAllBytes(MOUNTINFO))) {
         if (real.startsWith(e.mountPoint())
-            && (expected == null || e.mountPoint().getNameCount() >= expected.mountPoint().getNameCount())) {
+            && (expected == null
+                || e.mountPoint().getNameCount() >= expected.mountPoint().getNameCount())) {
           expected = e;
         }
       }
@@ -375,7 +394,8 @@ class PosixHostFilesTest {
 
       assertErrno(() -> files.symlinkDurably(sub, "v1"), Errno.EISDIR);
       assertErrno(() -> files.symlinkDurably(file, "v1"), Errno.EEXIST);
-      assertThat(Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)).isTrue();
+      assertThat(Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS))
+          .isTrue();
       assertThat(tempFilesIn(dir)).isEmpty();
     }
   }
@@ -405,7 +425,8 @@ class PosixHostFilesTest {
 
       assertThatThrownBy(() -> files.renameDurably(a, b.getParent()))
           .isInstanceOfSatisfying(
-              HostIOException.class, e -> assertThat(e.errno()).isIn(Errno.ENOTEMPTY, Errno.EEXIST));
+              HostIOException.class,
+              e -> assertThat(e.errno()).isIn(Errno.ENOTEMPTY, Errno.EEXIST));
       assertErrno(() -> files.renameDurably(dir.resolve("absent"), dir.resolve("x")), Errno.ENOENT);
     }
 
@@ -449,7 +470,8 @@ class PosixHostFilesTest {
       Path link = Files.createSymbolicLink(dir.resolve("link"), Path.of("x"));
 
       assertThatThrownBy(() -> files.chmod(link, 0600))
-          .isInstanceOfSatisfying(HostIOException.class, e -> assertThat(e.operation()).isEqualTo("chmod"))
+          .isInstanceOfSatisfying(
+              HostIOException.class, e -> assertThat(e.operation()).isEqualTo("chmod"))
           .hasMessageContaining(link.toString());
     }
 
@@ -495,7 +517,9 @@ class PosixHostFilesTest {
         Files.newByteChannel(lockFile).close();
 
         assertThat(files.tryLock(lockFile)).isEmpty();
-        assertThat(otherProcessCanLock(lockFile)).as("another process can take the lock").isFalse();
+        assertThat(otherProcessCanLock(lockFile))
+            .as("another process can take the lock")
+            .isFalse();
       }
       assertThat(otherProcessCanLock(lockFile)).isTrue();
     }
@@ -509,7 +533,9 @@ class PosixHostFilesTest {
     }
 
     private boolean otherProcessCanLock(Path lockFile) throws Exception {
-      Process p = new ProcessBuilder("flock", "--nonblock", "--exclusive", lockFile.toString(), "true").start();
+      Process p = new ProcessBuilder(
+              "flock", "--nonblock", "--exclusive", lockFile.toString(), "true")
+          .start();
       assertThat(p.waitFor(10, TimeUnit.SECONDS)).isTrue();
       return p.exitValue() == 0;
     }

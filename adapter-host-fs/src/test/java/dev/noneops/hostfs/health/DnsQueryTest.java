@@ -13,9 +13,38 @@ class DnsQueryTest {
 
     assertThat(q)
         .containsExactly(
-            0xBE - 256, 0xEF - 256, 0x01, 0x00, 0, 1, 0, 0, 0, 0, 0, 0,
-            8, 'k', 'u', 'b', 'e', '-', 'd', 'n', 's', 5, 'l', 'o', 'c', 'a', 'l', 0,
-            0, 1, 0, 1);
+            0xBE - 256,
+            0xEF - 256,
+            0x01,
+            0x00,
+            0,
+            1,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            8,
+            'k',
+            'u',
+            'b',
+            'e',
+            '-',
+            'd',
+            'n',
+            's',
+            5,
+            'l',
+            'o',
+            'c',
+            'a',
+            'l',
+            0,
+            0,
+            1,
+            0,
+            1);
   }
 
   @Test
@@ -26,8 +55,10 @@ class DnsQueryTest {
   @Test
   void rejectsNamesDnsCannotCarry() {
     assertThatThrownBy(() -> DnsQuery.build(1, "a..b")).hasMessageContaining("a..b");
-    assertThatThrownBy(() -> DnsQuery.build(1, "x".repeat(64) + ".com")).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> DnsQuery.build(1, ("abcdefgh.").repeat(30))).hasMessageContaining("255");
+    assertThatThrownBy(() -> DnsQuery.build(1, "x".repeat(64) + ".com"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> DnsQuery.build(1, ("abcdefgh.").repeat(30)))
+        .hasMessageContaining("255");
   }
 
   @Test
@@ -37,7 +68,11 @@ class DnsQueryTest {
 
     assertThat(DnsQuery.isResponseTo(0x1234, response, response.length)).isTrue();
     assertThat(DnsQuery.isResponseTo(0x1235, response, response.length)).isFalse();
-    assertThat(DnsQuery.isResponseTo(0x1234, DnsQuery.build(0x1234, "a"), 19)).as("a query is no response").isFalse();
-    assertThat(DnsQuery.isResponseTo(0x1234, response, 11)).as("truncated header").isFalse();
+    assertThat(DnsQuery.isResponseTo(0x1234, DnsQuery.build(0x1234, "a"), 19))
+        .as("a query is no response")
+        .isFalse();
+    assertThat(DnsQuery.isResponseTo(0x1234, response, 11))
+        .as("truncated header")
+        .isFalse();
   }
 }

@@ -59,7 +59,9 @@ class NetworkHealthProbesTest {
       });
       long start = System.nanoTime();
 
-      assertThat(probes.httpOk(URI.create("http://127.0.0.1:" + closedPort + "/healthz"), Duration.ofSeconds(2))).isFalse();
+      assertThat(probes.httpOk(
+              URI.create("http://127.0.0.1:" + closedPort + "/healthz"), Duration.ofSeconds(2)))
+          .isFalse();
       assertThat(probes.httpOk(server.url("/slow"), Duration.ofMillis(300))).isFalse();
       assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
     } finally {
@@ -88,7 +90,11 @@ class NetworkHealthProbesTest {
       });
       responder.start();
 
-      assertThat(probes.dnsAnswers("127.0.0.1", server.getLocalPort(), "kubernetes.default.svc.cluster.local", Duration.ofSeconds(5)))
+      assertThat(probes.dnsAnswers(
+              "127.0.0.1",
+              server.getLocalPort(),
+              "kubernetes.default.svc.cluster.local",
+              Duration.ofSeconds(5)))
           .isTrue();
       responder.join(5000);
     }
@@ -99,13 +105,16 @@ class NetworkHealthProbesTest {
     try (DatagramSocket silent = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
       long start = System.nanoTime();
 
-      assertThat(probes.dnsAnswers("127.0.0.1", silent.getLocalPort(), "example.com", Duration.ofMillis(300))).isFalse();
+      assertThat(probes.dnsAnswers(
+              "127.0.0.1", silent.getLocalPort(), "example.com", Duration.ofMillis(300)))
+          .isFalse();
       assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
     }
   }
 
   @Test
   void dnsIsFalseForANameThatCannotBeAsked() {
-    assertThat(probes.dnsAnswers("127.0.0.1", 53, "bad..name", Duration.ofMillis(100))).isFalse();
+    assertThat(probes.dnsAnswers("127.0.0.1", 53, "bad..name", Duration.ofMillis(100)))
+        .isFalse();
   }
 }

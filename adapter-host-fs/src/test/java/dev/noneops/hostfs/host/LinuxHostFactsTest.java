@@ -11,7 +11,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 class LinuxHostFactsTest {
 
-  @TempDir Path host;
+  @TempDir
+  Path host;
+
   private Path proc;
 
   @BeforeEach
@@ -91,30 +93,44 @@ class LinuxHostFactsTest {
 
   @Test
   void readsNameserversFromResolvConf() throws Exception {
-    Files.writeString(host.resolve("etc/resolv.conf"), "# generated\nsearch corp\nnameserver 10.0.0.2\n;nameserver 9.9.9.9\nnameserver  10.0.0.3 \noptions edns0\n");
+    Files.writeString(
+        host.resolve("etc/resolv.conf"),
+        "# generated\nsearch corp\nnameserver 10.0.0.2\n;nameserver 9.9.9.9\nnameserver  10.0.0.3 \noptions edns0\n");
 
     assertThat(read("amd64").upstreamNameservers()).containsExactly("10.0.0.2", "10.0.0.3");
     assertThat(read("amd64").kubeletResolvConf()).isEqualTo(Path.of("/etc/resolv.conf"));
   }
 
   @Test
-  void pointsKubeletAtSystemdResolvedsUpstreamListWhenResolvConfNamesOnlyTheStub() throws Exception {
-    Files.writeString(host.resolve("etc/resolv.conf"), "# stub\nnameserver 127.0.0.53\noptions edns0 trust-ad\nsearch .\n");
+  void pointsKubeletAtSystemdResolvedsUpstreamListWhenResolvConfNamesOnlyTheStub()
+      throws Exception {
+    Files.writeString(
+        host.resolve("etc/resolv.conf"),
+        "# stub\nnameserver 127.0.0.53\noptions edns0 trust-ad\nsearch .\n");
     Files.createDirectories(host.resolve("run/systemd/resolve"));
-    Files.writeString(host.resolve("run/systemd/resolve/resolv.conf"), "nameserver 168.63.129.16\n");
+    Files.writeString(
+        host.resolve("run/systemd/resolve/resolv.conf"), "nameserver 168.63.129.16\n");
 
-    assertThat(read("amd64").kubeletResolvConf()).isEqualTo(Path.of("/run/systemd/resolve/resolv.conf"));
+    assertThat(read("amd64").kubeletResolvConf())
+        .isEqualTo(Path.of("/run/systemd/resolve/resolv.conf"));
   }
 
   @Test
-  void keepsKubeletOnResolvConfWhenItNamesAServerBesideTheStubOrTheUpstreamListIsMissing() throws Exception {
+  void keepsKubeletOnResolvConfWhenItNamesAServerBesideTheStubOrTheUpstreamListIsMissing()
+      throws Exception {
     Files.writeString(host.resolve("etc/resolv.conf"), "nameserver 127.0.0.53\n");
-    assertThat(read("amd64").kubeletResolvConf()).as("no upstream list").isEqualTo(Path.of("/etc/resolv.conf"));
+    assertThat(read("amd64").kubeletResolvConf())
+        .as("no upstream list")
+        .isEqualTo(Path.of("/etc/resolv.conf"));
 
     Files.createDirectories(host.resolve("run/systemd/resolve"));
-    Files.writeString(host.resolve("run/systemd/resolve/resolv.conf"), "nameserver 168.63.129.16\n");
-    Files.writeString(host.resolve("etc/resolv.conf"), "nameserver 127.0.0.53\nnameserver 10.0.0.2\n");
-    assertThat(read("amd64").kubeletResolvConf()).as("a server beside the stub").isEqualTo(Path.of("/etc/resolv.conf"));
+    Files.writeString(
+        host.resolve("run/systemd/resolve/resolv.conf"), "nameserver 168.63.129.16\n");
+    Files.writeString(
+        host.resolve("etc/resolv.conf"), "nameserver 127.0.0.53\nnameserver 10.0.0.2\n");
+    assertThat(read("amd64").kubeletResolvConf())
+        .as("a server beside the stub")
+        .isEqualTo(Path.of("/etc/resolv.conf"));
   }
 
   @Test
@@ -124,12 +140,16 @@ class LinuxHostFactsTest {
 
   @Test
   void followsSystemdResolvedToItsUpstreamsWhenResolvConfPointsAtTheStub() throws Exception {
-    Files.writeString(host.resolve("etc/resolv.conf"), "nameserver 127.0.0.53\noptions edns0 trust-ad\n");
+    Files.writeString(
+        host.resolve("etc/resolv.conf"), "nameserver 127.0.0.53\noptions edns0 trust-ad\n");
     Files.createDirectories(host.resolve("run/systemd/resolve"));
-    Files.writeString(host.resolve("run/systemd/resolve/resolv.conf"), "nameserver 168.63.129.16\nnameserver 1.1.1.1\n");
+    Files.writeString(
+        host.resolve("run/systemd/resolve/resolv.conf"),
+        "nameserver 168.63.129.16\nnameserver 1.1.1.1\n");
 
     assertThat(read("amd64").upstreamNameservers()).containsExactly("168.63.129.16", "1.1.1.1");
-    assertThat(read("amd64").kubeletResolvConf()).isEqualTo(Path.of("/run/systemd/resolve/resolv.conf"));
+    assertThat(read("amd64").kubeletResolvConf())
+        .isEqualTo(Path.of("/run/systemd/resolve/resolv.conf"));
   }
 
   @Test
@@ -141,7 +161,8 @@ class LinuxHostFactsTest {
 
   @Test
   void readsTheRealHost() throws Exception {
-    HostInfo info = new LinuxHostFacts(Path.of("/proc"), Path.of("/"), System.getProperty("os.arch")).read();
+    HostInfo info =
+        new LinuxHostFacts(Path.of("/proc"), Path.of("/"), System.getProperty("os.arch")).read();
     Process uname = new ProcessBuilder("uname", "-r").start();
     String release = new String(uname.getInputStream().readAllBytes()).strip();
 

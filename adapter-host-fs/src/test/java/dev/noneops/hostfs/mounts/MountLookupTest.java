@@ -13,13 +13,16 @@ import org.junit.jupiter.api.io.TempDir;
 class MountLookupTest {
 
   private static List<MountEntry> table(String... lines) throws Exception {
-    return MountInfoParser.parse((String.join("\n", lines) + "\n").getBytes(StandardCharsets.US_ASCII));
+    return MountInfoParser.parse(
+        (String.join("\n", lines) + "\n").getBytes(StandardCharsets.US_ASCII));
   }
 
   @Test
   void picksTheLongestMountPointPrefixComparingWholeComponents() throws Exception {
-    List<MountEntry> t =
-        table("1 0 8:1 / / rw - ext4 /dev/sda1 rw", "2 1 0:20 / /var/lib rw - tmpfs tmpfs rw", "3 1 0:21 / /var/lib2 rw - tmpfs tmpfs rw");
+    List<MountEntry> t = table(
+        "1 0 8:1 / / rw - ext4 /dev/sda1 rw",
+        "2 1 0:20 / /var/lib rw - tmpfs tmpfs rw",
+        "3 1 0:21 / /var/lib2 rw - tmpfs tmpfs rw");
 
     assertThat(MountLookup.mountOf(Path.of("/var/lib/kubelet/x"), t).mountId()).isEqualTo(2);
     assertThat(MountLookup.mountOf(Path.of("/var/lib2"), t).mountId()).isEqualTo(3);
@@ -28,12 +31,11 @@ class MountLookupTest {
 
   @Test
   void picksTheTopmostOfMountsStackedOnOneMountPoint() throws Exception {
-    List<MountEntry> t =
-        table(
-            "1 0 8:1 / / rw - ext4 /dev/sda1 rw",
-            "7 1 0:20 / /data rw - tmpfs tmpfs rw",
-            "9 7 0:22 / /data rw - tmpfs tmpfs rw",
-            "8 1 0:21 / /other rw - tmpfs tmpfs rw");
+    List<MountEntry> t = table(
+        "1 0 8:1 / / rw - ext4 /dev/sda1 rw",
+        "7 1 0:20 / /data rw - tmpfs tmpfs rw",
+        "9 7 0:22 / /data rw - tmpfs tmpfs rw",
+        "8 1 0:21 / /other rw - tmpfs tmpfs rw");
 
     assertThat(MountLookup.mountOf(Path.of("/data/file"), t).mountId()).isEqualTo(9);
   }
@@ -45,11 +47,14 @@ class MountLookupTest {
     Path mountInfo = dir.resolve("mountinfo");
     Files.writeString(
         mountInfo,
-        "1 0 8:1 / / rw - ext4 /dev/sda1 rw\n5 1 0:30 / " + real.toRealPath() + " rw - tmpfs tmpfs rw\n");
+        "1 0 8:1 / / rw - ext4 /dev/sda1 rw\n5 1 0:30 / " + real.toRealPath()
+            + " rw - tmpfs tmpfs rw\n");
     MountLookup lookup = new MountLookup(mountInfo);
 
     assertThat(lookup.mountIdOf(viaLink.resolve("entry"))).isEqualTo(5);
-    assertThat(lookup.mountIdOf(viaLink)).as("the link itself lives beside it, on /").isEqualTo(1);
+    assertThat(lookup.mountIdOf(viaLink))
+        .as("the link itself lives beside it, on /")
+        .isEqualTo(1);
   }
 
   @Test
@@ -59,7 +64,9 @@ class MountLookupTest {
     MountLookup lookup = new MountLookup(mountInfo);
     assertThat(lookup.mountIdOf(dir)).isEqualTo(1);
 
-    Files.writeString(mountInfo, "1 0 8:1 / / rw - ext4 /dev/sda1 rw\n4 1 0:9 / " + dir.toRealPath() + " rw - tmpfs t rw\n");
+    Files.writeString(
+        mountInfo,
+        "1 0 8:1 / / rw - ext4 /dev/sda1 rw\n4 1 0:9 / " + dir.toRealPath() + " rw - tmpfs t rw\n");
 
     assertThat(lookup.mountIdOf(dir)).isEqualTo(4);
   }

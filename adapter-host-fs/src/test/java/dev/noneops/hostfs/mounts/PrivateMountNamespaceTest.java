@@ -36,7 +36,8 @@ class PrivateMountNamespaceTest {
 
   private static final Path MOUNTINFO = Path.of("/proc/self/mountinfo");
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   private final MountTable mounts = new ProcMountTable(MOUNTINFO, Umount2.load());
   private final MountLookup table = new MountLookup(MOUNTINFO);
@@ -53,11 +54,15 @@ class PrivateMountNamespaceTest {
   }
 
   private List<MountEntry> at(Path mountPoint) throws IOException {
-    return mounts.mounts().stream().filter(m -> m.mountPoint().equals(mountPoint)).toList();
+    return mounts.mounts().stream()
+        .filter(m -> m.mountPoint().equals(mountPoint))
+        .toList();
   }
 
   private static void assertErrno(ThrowingCallable call, Errno errno) {
-    assertThatThrownBy(call).isInstanceOfSatisfying(HostIOException.class, e -> assertThat(e.errno()).isEqualTo(errno));
+    assertThatThrownBy(call)
+        .isInstanceOfSatisfying(
+            HostIOException.class, e -> assertThat(e.errno()).isEqualTo(errno));
   }
 
   @Test
@@ -107,7 +112,9 @@ class PrivateMountNamespaceTest {
       mounts.unmount(target, Set.of(UnmountFlag.DETACH));
 
       assertThat(at(target)).isEmpty();
-      assertThat(holder.size()).as("the detached file system lives on for its open files").isEqualTo(4);
+      assertThat(holder.size())
+          .as("the detached file system lives on for its open files")
+          .isEqualTo(4);
     }
   }
 
@@ -130,7 +137,9 @@ class PrivateMountNamespaceTest {
     MountEntry bound = at(target).get(0);
     assertThat(bound.mountId()).isEqualTo(atTarget.mountId());
     assertThat(bound.root()).isEqualTo("/sub");
-    assertThat(table.mountIdOf(target)).as("the mount table agrees with statx").isEqualTo(atTarget.mountId());
+    assertThat(table.mountIdOf(target))
+        .as("the mount table agrees with statx")
+        .isEqualTo(atTarget.mountId());
     assertThat(table.mountIdOf(source.resolve("sub"))).isEqualTo(inSource.mountId());
   }
 
@@ -149,7 +158,8 @@ class PrivateMountNamespaceTest {
     Path small = Files.createDirectory(dir.resolve("small"));
     PrivateMountNamespace.mount("-t", "tmpfs", "-o", "size=64k", "noneops-small", small.toString());
 
-    assertErrno(() -> files.writeDurably(small.resolve("big"), new byte[1 << 20], 0644), Errno.ENOSPC);
+    assertErrno(
+        () -> files.writeDurably(small.resolve("big"), new byte[1 << 20], 0644), Errno.ENOSPC);
     assertThat(small.toFile().list()).isEmpty();
   }
 

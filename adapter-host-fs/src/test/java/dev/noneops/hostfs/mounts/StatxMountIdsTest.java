@@ -25,15 +25,20 @@ class StatxMountIdsTest {
     Path file = Files.writeString(dir.resolve("f"), "x");
     Path link = Files.createSymbolicLink(dir.resolve("link-to-proc"), Path.of("/proc/self"));
 
-    for (Path p : new Path[] {file, dir, link, Path.of("/"), Path.of("/proc/self/status"), Path.of("/dev/null")}) {
+    for (Path p : new Path[] {
+      file, dir, link, Path.of("/"), Path.of("/proc/self/status"), Path.of("/dev/null")
+    }) {
       assertThat(statx.mountIdOf(p)).as("mount id of %s", p).isEqualTo(table.mountIdOf(p));
     }
-    assertThat(statx.mountIdOf(link)).as("the link is not followed").isNotEqualTo(statx.mountIdOf(Path.of("/proc/self")));
+    assertThat(statx.mountIdOf(link))
+        .as("the link is not followed")
+        .isNotEqualTo(statx.mountIdOf(Path.of("/proc/self")));
   }
 
   @Test
   void reportsEnoentForNothing(@TempDir Path dir) {
     assertThatThrownBy(() -> statx.mountIdOf(dir.resolve("absent")))
-        .isInstanceOfSatisfying(HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.ENOENT));
+        .isInstanceOfSatisfying(
+            HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.ENOENT));
   }
 }

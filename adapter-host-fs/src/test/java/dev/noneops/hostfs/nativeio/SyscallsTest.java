@@ -51,7 +51,8 @@ class SyscallsTest {
           assertThat(e.target()).isEqualTo(full.getParent().toString());
         });
     assertThatThrownBy(() -> syscalls.mkdir(full, 0755))
-        .isInstanceOfSatisfying(HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.EEXIST));
+        .isInstanceOfSatisfying(
+            HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.EEXIST));
     assertThat(syscalls.unlinkOrErrno(full)).isEqualTo(-Errno.EISDIR.number());
     assertThat(syscalls.lstat(dir.resolve("absent"))).isEmpty();
   }

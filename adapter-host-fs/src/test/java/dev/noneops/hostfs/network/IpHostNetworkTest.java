@@ -16,10 +16,12 @@ import org.junit.jupiter.api.Test;
 class IpHostNetworkTest {
   private final List<List<String>> run = new ArrayList<>();
   private CommandResult answer = new CommandResult(0, "", "", false);
-  private final IpHostNetwork network = new IpHostNetwork(command -> {
-    run.add(command.argv());
-    return answer;
-  }, Duration.ofSeconds(5));
+  private final IpHostNetwork network = new IpHostNetwork(
+      command -> {
+        run.add(command.argv());
+        return answer;
+      },
+      Duration.ofSeconds(5));
 
   @Test
   void aLinkIsReadWithItsKindStateAndEveryAddress() throws Exception {
@@ -31,12 +33,18 @@ class IpHostNetworkTest {
     NetworkLink link = network.link("localdns0").orElseThrow();
 
     assertThat(run).containsExactly(List.of("ip", "-j", "-d", "addr", "show", "dev", "localdns0"));
-    assertThat(link).isEqualTo(new NetworkLink("localdns0", "dummy", true, List.of("169.254.20.10/32", "fe80::1/64")));
+    assertThat(link)
+        .isEqualTo(
+            new NetworkLink("localdns0", "dummy", true, List.of("169.254.20.10/32", "fe80::1/64")));
   }
 
   @Test
   void aPhysicalLinkHasNoKind() throws Exception {
-    answer = new CommandResult(0, "[{\"ifindex\":2,\"ifname\":\"eth0\",\"flags\":[\"BROADCAST\"],\"addr_info\":[]}]", "", false);
+    answer = new CommandResult(
+        0,
+        "[{\"ifindex\":2,\"ifname\":\"eth0\",\"flags\":[\"BROADCAST\"],\"addr_info\":[]}]",
+        "",
+        false);
 
     assertThat(network.link("eth0").orElseThrow().kind()).isEmpty();
   }
@@ -48,7 +56,8 @@ class IpHostNetworkTest {
 
     answer = new CommandResult(0, "not json", "", false);
     assertThatThrownBy(() -> network.link("x0"))
-        .isInstanceOfSatisfying(HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.EIO));
+        .isInstanceOfSatisfying(
+            HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.EIO));
   }
 
   @Test
@@ -56,8 +65,10 @@ class IpHostNetworkTest {
     answer = new CommandResult(2, "", "Error: Unknown device type.\n", false);
 
     assertThatThrownBy(() -> network.addDummyLink("localdns0"))
-        .isInstanceOfSatisfying(HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.EOPNOTSUPP))
-        .hasMessage("add dummy link localdns0: EOPNOTSUPP: `ip link add localdns0 type dummy` exited 2: Error: Unknown device type.");
+        .isInstanceOfSatisfying(
+            HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.EOPNOTSUPP))
+        .hasMessage(
+            "add dummy link localdns0: EOPNOTSUPP: `ip link add localdns0 type dummy` exited 2: Error: Unknown device type.");
   }
 
   @Test
@@ -65,7 +76,8 @@ class IpHostNetworkTest {
     answer = new CommandResult(-1, "", "", true);
 
     assertThatThrownBy(() -> network.setUp("localdns0"))
-        .isInstanceOfSatisfying(HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.ETIMEDOUT));
+        .isInstanceOfSatisfying(
+            HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.ETIMEDOUT));
     assertThat(run).containsExactly(List.of("ip", "link", "set", "dev", "localdns0", "up"));
   }
 }

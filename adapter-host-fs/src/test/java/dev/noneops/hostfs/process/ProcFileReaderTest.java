@@ -13,7 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 class ProcFileReaderTest {
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   private String lastRead(ProcFileReader reader) {
     return new String(reader.bytes(), 0, reader.length(), StandardCharsets.UTF_8);
@@ -49,12 +50,15 @@ class ProcFileReaderTest {
 
   @Test
   void reportsAMissingFileAsTheJdkDoes() {
-    assertThatThrownBy(() -> new ProcFileReader().read(dir.resolve("absent"))).isInstanceOf(NoSuchFileException.class);
+    assertThatThrownBy(() -> new ProcFileReader().read(dir.resolve("absent")))
+        .isInstanceOf(NoSuchFileException.class);
   }
 
   @Test
   void needsAPositiveCapacity() {
-    assertThatThrownBy(() -> new ProcFileReader(0)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("capacity");
+    assertThatThrownBy(() -> new ProcFileReader(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("capacity");
   }
 
   @Test

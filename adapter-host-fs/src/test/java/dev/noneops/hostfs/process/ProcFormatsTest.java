@@ -31,7 +31,8 @@ class ProcFormatsTest {
   void splitsCmdlineAtNulWithOrWithoutATrailingNul() {
     assertThat(ProcFormats.argv(bytes("/usr/bin/containerd-shim-runc-v2\0-namespace\0k8s.io\0")))
         .containsExactly("/usr/bin/containerd-shim-runc-v2", "-namespace", "k8s.io");
-    assertThat(ProcFormats.argv(bytes("nginx: master process\0"))).containsExactly("nginx: master process");
+    assertThat(ProcFormats.argv(bytes("nginx: master process\0")))
+        .containsExactly("nginx: master process");
     assertThat(ProcFormats.argv(bytes("a\0\0b"))).containsExactly("a", "", "b");
     assertThat(ProcFormats.argv(bytes("no-terminator"))).containsExactly("no-terminator");
     assertThat(ProcFormats.argv(new byte[0])).isEmpty();
@@ -39,33 +40,38 @@ class ProcFormatsTest {
 
   @Test
   void findsTheUnifiedCgroupLineAmongV1Lines() {
-    String hybrid = "12:pids:/kubepods/pod1\n1:name=systemd:/kubepods/pod1\n0::/kubepods.slice/kubepods-pod1.slice/cri-containerd-abc.scope\n";
+    String hybrid =
+        "12:pids:/kubepods/pod1\n1:name=systemd:/kubepods/pod1\n0::/kubepods.slice/kubepods-pod1.slice/cri-containerd-abc.scope\n";
 
-    assertThat(ProcFormats.unifiedCgroup(hybrid)).isEqualTo("/kubepods.slice/kubepods-pod1.slice/cri-containerd-abc.scope");
+    assertThat(ProcFormats.unifiedCgroup(hybrid))
+        .isEqualTo("/kubepods.slice/kubepods-pod1.slice/cri-containerd-abc.scope");
     assertThat(ProcFormats.unifiedCgroup("4:memory:/x\n")).isEmpty();
     assertThat(ProcFormats.unifiedCgroup("")).isEmpty();
     assertThat(ProcFormats.unifiedCgroup("0::")).isEmpty();
-    assertThat(ProcFormats.unifiedCgroup("0:: /with/white space \t\n")).isEqualTo("/with/white space");
+    assertThat(ProcFormats.unifiedCgroup("0:: /with/white space \t\n"))
+        .isEqualTo("/with/white space");
     assertThat(ProcFormats.unifiedCgroup("0::/caf\u00e9.slice")).isEqualTo("/caf\u00e9.slice");
   }
 
   @Test
   void listsEachMappedFileOnceInOrderAndSkipsAnonymousMappings() {
-    String maps =
-        String.join(
-            "\n",
-            "55d0c0a00000-55d0c0a02000 r--p 00000000 fe:00 1234                       /usr/bin/sleep",
-            "55d0c0a02000-55d0c0a06000 r-xp 00002000 fe:00 1234                       /usr/bin/sleep",
-            "55d0c1a00000-55d0c1a21000 rw-p 00000000 00:00 0                          [heap]",
-            "7f0000000000-7f0000001000 rw-p 00000000 00:00 0 ",
-            "7f0000001000-7f0000002000 r--p 00000000 fe:00 99                         /opt/node/v1/bin/my lib.so (deleted)",
-            "7f0000002000-7f0000003000 r--p 00000000 fe:00 77                         /usr/lib/x86_64-linux-gnu/libc.so.6",
-            "7f0000003000-7f0000004000 r--p 00000000 fe:00 1234                       /usr/bin/sleep",
-            "7ffd00000000-7ffd00001000 r-xp 00000000 00:00 0                          [vdso]",
-            "");
+    String maps = String.join(
+        "\n",
+        "55d0c0a00000-55d0c0a02000 r--p 00000000 fe:00 1234                       /usr/bin/sleep",
+        "55d0c0a02000-55d0c0a06000 r-xp 00002000 fe:00 1234                       /usr/bin/sleep",
+        "55d0c1a00000-55d0c1a21000 rw-p 00000000 00:00 0                          [heap]",
+        "7f0000000000-7f0000001000 rw-p 00000000 00:00 0 ",
+        "7f0000001000-7f0000002000 r--p 00000000 fe:00 99                         /opt/node/v1/bin/my lib.so (deleted)",
+        "7f0000002000-7f0000003000 r--p 00000000 fe:00 77                         /usr/lib/x86_64-linux-gnu/libc.so.6",
+        "7f0000003000-7f0000004000 r--p 00000000 fe:00 1234                       /usr/bin/sleep",
+        "7ffd00000000-7ffd00001000 r-xp 00000000 00:00 0                          [vdso]",
+        "");
 
     assertThat(ProcFormats.mappedFiles(maps))
-        .containsExactly("/usr/bin/sleep", "/opt/node/v1/bin/my lib.so (deleted)", "/usr/lib/x86_64-linux-gnu/libc.so.6");
+        .containsExactly(
+            "/usr/bin/sleep",
+            "/opt/node/v1/bin/my lib.so (deleted)",
+            "/usr/lib/x86_64-linux-gnu/libc.so.6");
   }
 
   @Test
@@ -74,18 +80,32 @@ class ProcFormatsTest {
     String cgroup = "0::/system.slice/a.service\n";
     String maps = "00400000-00452000 r-xp 00000000 08:02 173521      /usr/bin/sleep\n";
 
-    assertThat(ProcFormats.argv(inStaleBuffer(cmdline), bytes(cmdline).length)).containsExactly("sleep", "60");
-    assertThat(ProcFormats.unifiedCgroup(inStaleBuffer(cgroup), bytes(cgroup).length)).isEqualTo("/system.slice/a.service");
+    assertThat(ProcFormats.argv(inStaleBuffer(cmdline), bytes(cmdline).length))
+        .containsExactly("sleep", "60");
+    assertThat(ProcFormats.unifiedCgroup(inStaleBuffer(cgroup), bytes(cgroup).length))
+        .isEqualTo("/system.slice/a.service");
     assertThat(ProcFormats.unifiedCgroup(inStaleBuffer("0::/x"), 5)).isEqualTo("/x");
-    assertThat(ProcFormats.mappedFiles(inStaleBuffer(maps), bytes(maps).length)).containsExactly("/usr/bin/sleep");
+    assertThat(ProcFormats.mappedFiles(inStaleBuffer(maps), bytes(maps).length))
+        .containsExactly("/usr/bin/sleep");
     assertThat(ProcFormats.mappedFiles(inStaleBuffer(maps), 0)).isEmpty();
-    assertThatThrownBy(() -> ProcFormats.argv(new byte[4], 5)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("length 5");
+    assertThatThrownBy(() -> ProcFormats.argv(new byte[4], 5))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("length 5");
   }
 
   @Test
   void mappedFilesAgreeWithReadingTheTextLineByLine() {
     Random random = new Random(20261130);
-    String[] paths = {"/usr/bin/sleep", "/usr/lib/libc.so.6", "/opt/node/v1/bin/kubelet (deleted)", "/a b/c\td", "/caf\u00e9", "[heap]", "[vdso]", ""};
+    String[] paths = {
+      "/usr/bin/sleep",
+      "/usr/lib/libc.so.6",
+      "/opt/node/v1/bin/kubelet (deleted)",
+      "/a b/c\td",
+      "/caf\u00e9",
+      "[heap]",
+      "[vdso]",
+      ""
+    };
     for (int run = 0; run < 500; run++) {
       StringBuilder maps = new StringBuilder();
       int lines = random.nextInt(40);
@@ -95,15 +115,22 @@ class ProcFormatsTest {
         switch (random.nextInt(10)) {
           case 0 -> maps.append("\n");
           case 1 -> maps.append("garbage").append(pad).append(path).append('\n');
-          default -> maps.append("7f00-7f01 r--p 00000000 fe:00 ").append(random.nextInt(999)).append(pad)
-              .append(random.nextBoolean() ? "\t" : " ").append(path).append('\n');
+          default ->
+            maps.append("7f00-7f01 r--p 00000000 fe:00 ")
+                .append(random.nextInt(999))
+                .append(pad)
+                .append(random.nextBoolean() ? "\t" : " ")
+                .append(path)
+                .append('\n');
         }
       }
       if (random.nextBoolean() && maps.length() > 0) {
         maps.setLength(maps.length() - 1);
       }
 
-      assertThat(ProcFormats.mappedFiles(maps.toString())).as("maps:%n%s", maps).isEqualTo(byTextLines(maps.toString()));
+      assertThat(ProcFormats.mappedFiles(maps.toString()))
+          .as("maps:%n%s", maps)
+          .isEqualTo(byTextLines(maps.toString()));
     }
   }
 

@@ -24,7 +24,8 @@ class ProcProcessTableTest {
   @Nested
   class OnAFakeProcTree {
 
-    @TempDir Path proc;
+    @TempDir
+    Path proc;
 
     private ProcessTable table() {
       return new ProcProcessTable(proc, Syscalls.load());
@@ -40,13 +41,13 @@ class ProcProcessTableTest {
 
     @Test
     void readsEveryProcessOrderedByPidAndIgnoresNonPidEntries() throws Exception {
-      Path shim =
-          process(
-              4242,
-              "/opt/unbounded/node/current/bin/containerd-shim-runc-v2\0-namespace\0k8s.io\0-address\0/run/containerd/containerd.sock\0",
-              "0::/kubepods.slice/kubepods-pod1.slice\n",
-              "00400000-00452000 r-xp 00000000 08:02 173521      /opt/unbounded/node/v1/bin/containerd-shim-runc-v2\n");
-      Files.createSymbolicLink(shim.resolve("exe"), Path.of("/opt/unbounded/node/v1/bin/containerd-shim-runc-v2"));
+      Path shim = process(
+          4242,
+          "/opt/unbounded/node/current/bin/containerd-shim-runc-v2\0-namespace\0k8s.io\0-address\0/run/containerd/containerd.sock\0",
+          "0::/kubepods.slice/kubepods-pod1.slice\n",
+          "00400000-00452000 r-xp 00000000 08:02 173521      /opt/unbounded/node/v1/bin/containerd-shim-runc-v2\n");
+      Files.createSymbolicLink(
+          shim.resolve("exe"), Path.of("/opt/unbounded/node/v1/bin/containerd-shim-runc-v2"));
       Path init = process(1, "/sbin/init\0", "0::/init.scope\n", "");
       Files.createSymbolicLink(init.resolve("exe"), Path.of("/usr/lib/systemd/systemd"));
       process(2, "", "0::/\n", ""); // a kernel thread: no exe link, no argv
@@ -58,10 +59,16 @@ class ProcProcessTableTest {
       assertThat(processes).extracting(ProcessInfo::pid).containsExactly(1L, 2L, 4242L);
       ProcessInfo s = processes.get(2);
       assertThat(s.exe()).contains("/opt/unbounded/node/v1/bin/containerd-shim-runc-v2");
-      assertThat(s.argv()).containsExactly(
-          "/opt/unbounded/node/current/bin/containerd-shim-runc-v2", "-namespace", "k8s.io", "-address", "/run/containerd/containerd.sock");
+      assertThat(s.argv())
+          .containsExactly(
+              "/opt/unbounded/node/current/bin/containerd-shim-runc-v2",
+              "-namespace",
+              "k8s.io",
+              "-address",
+              "/run/containerd/containerd.sock");
       assertThat(s.cgroup()).isEqualTo("/kubepods.slice/kubepods-pod1.slice");
-      assertThat(s.mappedFiles()).containsExactly("/opt/unbounded/node/v1/bin/containerd-shim-runc-v2");
+      assertThat(s.mappedFiles())
+          .containsExactly("/opt/unbounded/node/v1/bin/containerd-shim-runc-v2");
       assertThat(processes.get(1).exe()).isEmpty();
       assertThat(processes.get(1).argv()).isEmpty();
     }
@@ -69,9 +76,11 @@ class ProcProcessTableTest {
     @Test
     void keepsTheDeletedSuffixOfAReplacedExecutable() throws Exception {
       Path p = process(77, "x\0", "0::/\n", "");
-      Files.createSymbolicLink(p.resolve("exe"), Path.of("/opt/unbounded/node/v1/bin/kubelet (deleted)"));
+      Files.createSymbolicLink(
+          p.resolve("exe"), Path.of("/opt/unbounded/node/v1/bin/kubelet (deleted)"));
 
-      assertThat(table().get(77).orElseThrow().exe()).contains("/opt/unbounded/node/v1/bin/kubelet (deleted)");
+      assertThat(table().get(77).orElseThrow().exe())
+          .contains("/opt/unbounded/node/v1/bin/kubelet (deleted)");
     }
 
     @Test
@@ -94,9 +103,17 @@ class ProcProcessTableTest {
 
       ProcessInfo lean = table().list(Set.of()).get(0);
 
-      assertThat(lean).isEqualTo(new ProcessInfo(30, Optional.of("/usr/bin/sleep"), List.of("sleep", "60"), "/system.slice/a.service", List.of()));
+      assertThat(lean)
+          .isEqualTo(new ProcessInfo(
+              30,
+              Optional.of("/usr/bin/sleep"),
+              List.of("sleep", "60"),
+              "/system.slice/a.service",
+              List.of()));
       assertThat(table().get(30, Set.of())).contains(lean);
-      assertThatThrownBy(() -> table().list(Set.of(ProcessDetail.MAPPED_FILES))).isInstanceOf(HostIOException.class).hasMessageContaining("30");
+      assertThatThrownBy(() -> table().list(Set.of(ProcessDetail.MAPPED_FILES)))
+          .isInstanceOf(HostIOException.class)
+          .hasMessageContaining("30");
       assertThatThrownBy(() -> table().list()).isInstanceOf(HostIOException.class);
     }
 
@@ -104,37 +121,50 @@ class ProcProcessTableTest {
     void doesNotReadTheMapsOfAKernelThread() throws Exception {
       Path kthread = process(2, "", "0::/\n", "");
       Files.delete(kthread.resolve("maps"));
-      Files.createDirectory(kthread.resolve("maps")); // a kernel thread has no address space: reading would fail here
+      Files.createDirectory(
+          kthread.resolve("maps")); // a kernel thread has no address space: reading would fail here
 
-      assertThat(table().list()).containsExactly(new ProcessInfo(2, Optional.empty(), List.of(), "/", List.of()));
+      assertThat(table().list())
+          .containsExactly(new ProcessInfo(2, Optional.empty(), List.of(), "/", List.of()));
     }
 
     @Test
     void readsFilesLargerThanItsBufferAndReusesItForSmallerOnes() throws Exception {
       StringBuilder maps = new StringBuilder();
       for (int i = 0; i < 2_000; i++) {
-        maps.append(String.format("%012x-%012x r--p 00000000 fe:00 %-8d                   /usr/lib/lib%04d.so\n", i << 12, (i + 1) << 12, i, i));
+        maps.append(String.format(
+            "%012x-%012x r--p 00000000 fe:00 %-8d                   /usr/lib/lib%04d.so\n",
+            i << 12, (i + 1) << 12, i, i));
       }
       String bigArgv = "x".repeat(40_000) + "\0";
       Path big = process(40, bigArgv, "0::/big.slice\n", maps.toString());
       Files.createSymbolicLink(big.resolve("exe"), Path.of("/usr/bin/big"));
-      Path small = process(41, "s\0", "0::/s\n", "00400000-00401000 r-xp 00000000 fe:00 1 /usr/bin/s\n");
+      Path small =
+          process(41, "s\0", "0::/s\n", "00400000-00401000 r-xp 00000000 fe:00 1 /usr/bin/s\n");
       Files.createSymbolicLink(small.resolve("exe"), Path.of("/usr/bin/s"));
 
       var processes = table().list(Set.of(ProcessDetail.MAPPED_FILES));
 
       assertThat(processes.get(0).argv()).containsExactly("x".repeat(40_000));
-      assertThat(processes.get(0).mappedFiles()).hasSize(2_000).startsWith("/usr/lib/lib0000.so").endsWith("/usr/lib/lib1999.so");
-      assertThat(processes.get(1)).isEqualTo(
-          new ProcessInfo(41, Optional.of("/usr/bin/s"), List.of("s"), "/s", List.of("/usr/bin/s")));
+      assertThat(processes.get(0).mappedFiles())
+          .hasSize(2_000)
+          .startsWith("/usr/lib/lib0000.so")
+          .endsWith("/usr/lib/lib1999.so");
+      assertThat(processes.get(1))
+          .isEqualTo(new ProcessInfo(
+              41, Optional.of("/usr/bin/s"), List.of("s"), "/s", List.of("/usr/bin/s")));
     }
 
     @Test
     void rejectsPidsThatAreNotProcesses() {
       assertThatThrownBy(() -> table().get(0)).isInstanceOf(IllegalArgumentException.class);
-      assertThatThrownBy(() -> table().signal(0, 9)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("pid");
+      assertThatThrownBy(() -> table().signal(0, 9))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("pid");
       assertThatThrownBy(() -> table().signal(-1, 9)).isInstanceOf(IllegalArgumentException.class);
-      assertThatThrownBy(() -> table().signal(123, 99)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("signal");
+      assertThatThrownBy(() -> table().signal(123, 99))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("signal");
     }
   }
 
@@ -161,11 +191,13 @@ class ProcProcessTableTest {
       long self = ProcessHandle.current().pid();
 
       ProcessInfo full = table.get(self).orElseThrow();
-      ProcessInfo lean = table.list(Set.of()).stream().filter(p -> p.pid() == self).findFirst().orElseThrow();
+      ProcessInfo lean =
+          table.list(Set.of()).stream().filter(p -> p.pid() == self).findFirst().orElseThrow();
 
       assertThat(lean).isEqualTo(full.withOnly(Set.of()));
       assertThat(lean.mappedFiles()).isEmpty();
-      assertThat(table.list(Set.of())).allSatisfy(p -> assertThat(p.mappedFiles()).isEmpty());
+      assertThat(table.list(Set.of()))
+          .allSatisfy(p -> assertThat(p.mappedFiles()).isEmpty());
     }
 
     @Test

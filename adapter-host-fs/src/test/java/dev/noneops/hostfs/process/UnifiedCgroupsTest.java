@@ -24,9 +24,11 @@ class UnifiedCgroupsTest {
   @Nested
   class OnAFakeHierarchy {
 
-    @TempDir Path root;
+    @TempDir
+    Path root;
 
-    @TempDir Path kernel;
+    @TempDir
+    Path kernel;
 
     private Cgroups cgroups() {
       return new UnifiedCgroups(root, kernel.resolve("osrelease"), Syscalls.load());
@@ -59,7 +61,8 @@ class UnifiedCgroupsTest {
       Files.writeString(root.resolve("cgroup.procs"), "1\n");
 
       assertThat(cgroups().children("/")).containsExactly("/kubepods.slice");
-      assertThat(cgroups().children("/kubepods.slice")).containsExactly("/kubepods.slice/pod-a", "/kubepods.slice/pod-b");
+      assertThat(cgroups().children("/kubepods.slice"))
+          .containsExactly("/kubepods.slice/pod-a", "/kubepods.slice/pod-b");
       assertThat(cgroups().pids("/kubepods.slice/pod-a")).containsExactly(100L, 200L);
       assertThat(cgroups().pids("/")).containsExactly(1L);
       assertThat(cgroups().exists("/kubepods.slice/pod-a/container")).isTrue();
@@ -97,17 +100,22 @@ class UnifiedCgroupsTest {
     @Test
     void reportsErrnoForMissingCgroups() {
       assertThatThrownBy(() -> cgroups().pids("/absent"))
-          .isInstanceOfSatisfying(HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.ENOENT));
+          .isInstanceOfSatisfying(
+              HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.ENOENT));
       assertThatThrownBy(() -> cgroups().kill("/absent"))
-          .isInstanceOfSatisfying(HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.ENOENT));
+          .isInstanceOfSatisfying(
+              HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.ENOENT));
       assertThatThrownBy(() -> cgroups().remove("/absent"))
-          .isInstanceOfSatisfying(HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.ENOENT));
+          .isInstanceOfSatisfying(
+              HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.ENOENT));
     }
 
     @Test
     void rejectsPathsThatLeaveTheHierarchy() {
-      assertThatThrownBy(() -> cgroups().exists("relative")).isInstanceOf(IllegalArgumentException.class);
-      assertThatThrownBy(() -> cgroups().children("/a/../../etc")).isInstanceOf(IllegalArgumentException.class);
+      assertThatThrownBy(() -> cgroups().exists("relative"))
+          .isInstanceOf(IllegalArgumentException.class);
+      assertThatThrownBy(() -> cgroups().children("/a/../../etc"))
+          .isInstanceOf(IllegalArgumentException.class);
       assertThatThrownBy(() -> cgroups().remove("/")).isInstanceOf(IllegalArgumentException.class);
     }
   }
@@ -120,7 +128,8 @@ class UnifiedCgroupsTest {
   @Nested
   class OnTheKernelsCgroup2 {
 
-    @TempDir Path mountPoint;
+    @TempDir
+    Path mountPoint;
 
     private Cgroups cgroups;
     private String name;
@@ -130,7 +139,8 @@ class UnifiedCgroupsTest {
     void mountCgroup2() throws Exception {
       PrivateMountNamespace.assumeActive();
       PrivateMountNamespace.mount("-t", "cgroup2", "none", mountPoint.toString());
-      cgroups = new UnifiedCgroups(mountPoint, Path.of("/proc/sys/kernel/osrelease"), Syscalls.load());
+      cgroups =
+          new UnifiedCgroups(mountPoint, Path.of("/proc/sys/kernel/osrelease"), Syscalls.load());
       name = "/noneops-test-" + UUID.randomUUID();
     }
 
@@ -159,12 +169,15 @@ class UnifiedCgroupsTest {
       assertThat(cgroups.available()).isTrue();
       Files.createDirectory(mountPoint.resolve(name.substring(1)));
       sleeper = new ProcessBuilder("sleep", "300").start();
-      Files.writeString(mountPoint.resolve(name.substring(1)).resolve("cgroup.procs"), Long.toString(sleeper.pid()));
+      Files.writeString(
+          mountPoint.resolve(name.substring(1)).resolve("cgroup.procs"),
+          Long.toString(sleeper.pid()));
 
       assertThat(cgroups.children("/")).contains(name);
       assertThat(cgroups.pids(name)).containsExactly(sleeper.pid());
       assertThatThrownBy(() -> cgroups.remove(name))
-          .isInstanceOfSatisfying(HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.EBUSY));
+          .isInstanceOfSatisfying(
+              HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.EBUSY));
       assertThat(cgroups.supportsKill()).isTrue();
 
       cgroups.kill(name);

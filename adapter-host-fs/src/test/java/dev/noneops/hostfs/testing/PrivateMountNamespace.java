@@ -26,7 +26,9 @@ public final class PrivateMountNamespace {
   /** Skips the calling test unless it runs as root in a private mount namespace with private propagation. */
   public static void assumeActive() throws IOException {
     assumeTrue(isRoot(), "mount tests need root; this JVM runs as uid " + uid());
-    assumeTrue(inPrivateNamespace(), "the JVM does not run in a private mount namespace of its own (see .ci/surefire-jvm-unshare.sh)");
+    assumeTrue(
+        inPrivateNamespace(),
+        "the JVM does not run in a private mount namespace of its own (see .ci/surefire-jvm-unshare.sh)");
   }
 
   private static boolean inPrivateNamespace() throws IOException {
@@ -48,7 +50,8 @@ public final class PrivateMountNamespace {
   }
 
   private static boolean rootIsPrivate() throws IOException {
-    for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"), StandardCharsets.ISO_8859_1)) {
+    for (String line :
+        Files.readAllLines(Path.of("/proc/self/mountinfo"), StandardCharsets.ISO_8859_1)) {
       String[] f = line.split(" ");
       for (int i = 6; i < f.length && !f[i].equals("-"); i++) {
         if (f[i].startsWith("shared:")) {
@@ -80,14 +83,17 @@ public final class PrivateMountNamespace {
     }
     Path real = dir.toRealPath();
     List<Path> mountPoints = new ArrayList<>();
-    for (MountEntry m : MountInfoParser.parse(Files.readAllBytes(Path.of("/proc/self/mountinfo")))) {
+    for (MountEntry m :
+        MountInfoParser.parse(Files.readAllBytes(Path.of("/proc/self/mountinfo")))) {
       if (m.mountPoint().startsWith(real)) {
         mountPoints.add(m.mountPoint());
       }
     }
     mountPoints.sort(Comparator.comparingInt(Path::getNameCount).reversed());
     for (Path mountPoint : mountPoints) {
-      Process p = new ProcessBuilder("umount", "--lazy", mountPoint.toString()).redirectErrorStream(true).start();
+      Process p = new ProcessBuilder("umount", "--lazy", mountPoint.toString())
+          .redirectErrorStream(true)
+          .start();
       p.getInputStream().readAllBytes();
       p.waitFor(30, TimeUnit.SECONDS);
     }

@@ -46,9 +46,16 @@ public final class InstallBenchmark {
 
   /** Binary sizes shaped like the upstream ones (kubelet is the largest). */
   static final Map<String, Integer> SIZES = Map.ofEntries(
-      Map.entry("kubelet", 110 * MB), Map.entry("kubectl", 55 * MB), Map.entry("kube-proxy", 45 * MB),
-      Map.entry("containerd", 40 * MB), Map.entry("containerd-shim-runc-v2", 10 * MB), Map.entry("ctr", 20 * MB),
-      Map.entry("runc", 12 * MB), Map.entry("crictl", 5 * MB), Map.entry("coredns", 10 * MB));
+      Map.entry("kubelet", 110 * MB),
+      Map.entry("kubectl", 55 * MB),
+      Map.entry("kube-proxy", 45 * MB),
+      Map.entry("containerd", 40 * MB),
+      Map.entry("containerd-shim-runc-v2", 10 * MB),
+      Map.entry("ctr", 20 * MB),
+      Map.entry("runc", 12 * MB),
+      Map.entry("crictl", 5 * MB),
+      Map.entry("coredns", 10 * MB));
+
   static final List<String> CNI_PLUGINS = List.of("bridge", "host-local", "loopback", "portmap");
 
   private InstallBenchmark() {}
@@ -72,8 +79,12 @@ public final class InstallBenchmark {
     RealHost real = RealHost.create();
     HostPorts ports = real.ports(noSystemd());
     try (ArtifactServer server = ArtifactServer.serve(repo.root())) {
-      byte[] config = ConfigJson.of(K8S).withDownloadsFrom(server.uri().toString()).json().getBytes(StandardCharsets.UTF_8);
-      RootFs goal = node(ports, config, work.resolve("naming"), Runnable::run).goalState().rootFs();
+      byte[] config = ConfigJson.of(K8S)
+          .withDownloadsFrom(server.uri().toString())
+          .json()
+          .getBytes(StandardCharsets.UTF_8);
+      RootFs goal =
+          node(ports, config, work.resolve("naming"), Runnable::run).goalState().rootFs();
       long bytes = publish(repo, goal);
       Path manifest = baselineManifest(work, goal);
       Path script = writeBaselineScript(work);
@@ -102,17 +113,24 @@ public final class InstallBenchmark {
         Shell.deleteTree(layoutRoot);
 
         Path dest = work.resolve("script-" + i);
-        Shell.Result r = Shell.check(List.of("bash", script.toString(), manifest.toString(), dest.toString()), Duration.ofMinutes(10));
+        Shell.Result r = Shell.check(
+            List.of("bash", script.toString(), manifest.toString(), dest.toString()),
+            Duration.ofMinutes(10));
         baseline.add(r.nanos() / 1e6);
         Shell.deleteTree(dest);
       }
-      long maxRequests = reprepareRequests.stream().mapToLong(Long::longValue).max().orElse(0);
+      long maxRequests =
+          reprepareRequests.stream().mapToLong(Long::longValue).max().orElse(0);
       new Section()
-          .heading("3. Install of " + bytes / MB + " MB of artifacts from a local HTTP server, checksums verified")
-          .paragraph(goal.artifacts().size() + " artifacts (kubelet, kubectl, kube-proxy binaries; containerd, CNI, crictl and "
-              + "CoreDNS tarballs; runc) with the checksum documents their projects publish, served from " + server.uri() + " (loopback). "
+          .heading("3. Install of " + bytes / MB
+              + " MB of artifacts from a local HTTP server, checksums verified")
+          .paragraph(goal.artifacts().size()
+              + " artifacts (kubelet, kubectl, kube-proxy binaries; containerd, CNI, crictl and "
+              + "CoreDNS tarballs; runc) with the checksum documents their projects publish, served from "
+              + server.uri() + " (loopback). "
               + "noneops: `Node.prepare()` on `RealHost` into a fresh layout each run, wired as the CLI wires it: the "
-              + "artifacts download in parallel on " + DownloadThreads.DEFAULT_THREADS + " threads (`DownloadThreads`), each "
+              + "artifacts download in parallel on " + DownloadThreads.DEFAULT_THREADS
+              + " threads (`DownloadThreads`), each "
               + "hashed while it streams and checked against its published checksum; binaries are fsynced and renamed into place, tarballs land "
               + "in scratch space without fsync and every extracted file is hashed and written durably (fsync of file and "
               + "directory); `MANIFEST.json` records size, mode, sha256, inode and change/modification time of every file "
@@ -124,17 +142,24 @@ public final class InstallBenchmark {
               + "Interleaved, " + runs + " runs each.")
           .line("| figure | noneops | baseline (curl + sha256sum + install) | ratio | goal |")
           .line("|---|---|---|---|---|")
-          .line("| install " + bytes / MB + " MB | " + ours.summary() + " | " + baseline.summary() + " | **"
-              + Samples.ratio(ours, baseline) + "** | ≤ 1.1 |")
-          .line("| re-prepare an installed version | " + reprepare.summary() + ", " + maxRequests + " HTTP requests (max over runs) | — | — | ≤ 50 ms, 0 bytes |")
+          .line("| install " + bytes / MB + " MB | " + ours.summary() + " | " + baseline.summary()
+              + " | **" + Samples.ratio(ours, baseline) + "** | ≤ 1.1 |")
+          .line("| re-prepare an installed version | " + reprepare.summary() + ", " + maxRequests
+              + " HTTP requests (max over runs) | — | — | ≤ 50 ms, 0 bytes |")
           .line("")
           .writeTo(sectionFile);
     }
   }
 
   static Node node(HostPorts ports, byte[] config, Path layoutRoot, Executor downloads) {
-    Overrides overrides = Overrides.builder().layout(new Layout(layoutRoot)).parallelExecutor(downloads).build();
-    return new Node(Params.builder(ports).config(AgentConfigParser.parseAndValidate(config, "amd64")).overrides(overrides).build());
+    Overrides overrides = Overrides.builder()
+        .layout(new Layout(layoutRoot))
+        .parallelExecutor(downloads)
+        .build();
+    return new Node(Params.builder(ports)
+        .config(AgentConfigParser.parseAndValidate(config, "amd64"))
+        .overrides(overrides)
+        .build());
   }
 
   /** Publishes artifacts of the upstream shapes with incompressible content of realistic sizes; returns the bytes published. */
@@ -143,25 +168,68 @@ public final class InstallBenchmark {
     String arch = goal.hostArch();
     long total = 0;
     for (String bin : List.of("kubelet", "kubectl", "kube-proxy")) {
-      total += put(repo, DownloadArtifact.KUBERNETES, goal.kubernetesVersion(), arch, bin, content(random, SIZES.get(bin)));
+      total += put(
+          repo,
+          DownloadArtifact.KUBERNETES,
+          goal.kubernetesVersion(),
+          arch,
+          bin,
+          content(random, SIZES.get(bin)));
     }
     Map<String, byte[]> containerd = new LinkedHashMap<>();
     for (String bin : List.of("containerd", "containerd-shim-runc-v2", "ctr")) {
       containerd.put("bin/" + bin, content(random, SIZES.get(bin)));
     }
-    total += put(repo, DownloadArtifact.CONTAINERD, goal.containerdVersion(), arch, "", NodeArtifactBuilder.tarGz(containerd));
-    total += put(repo, DownloadArtifact.RUNC, goal.runcVersion(), arch, "", content(random, SIZES.get("runc")));
+    total += put(
+        repo,
+        DownloadArtifact.CONTAINERD,
+        goal.containerdVersion(),
+        arch,
+        "",
+        NodeArtifactBuilder.tarGz(containerd));
+    total += put(
+        repo,
+        DownloadArtifact.RUNC,
+        goal.runcVersion(),
+        arch,
+        "",
+        content(random, SIZES.get("runc")));
     Map<String, byte[]> cni = new LinkedHashMap<>();
     for (String plugin : CNI_PLUGINS) {
       cni.put(plugin, content(random, 4 * MB));
     }
-    total += put(repo, DownloadArtifact.CNI, goal.cniPluginVersion(), arch, "", NodeArtifactBuilder.tarGz(cni));
-    total += put(repo, DownloadArtifact.CRICTL, goal.crictlVersion(), arch, "", NodeArtifactBuilder.tarGz(Map.of("crictl", content(random, SIZES.get("crictl")))));
-    total += put(repo, DownloadArtifact.LOCALDNS, goal.localDnsVersion(), arch, "", NodeArtifactBuilder.tarGz(Map.of("coredns", content(random, SIZES.get("coredns")))));
+    total += put(
+        repo,
+        DownloadArtifact.CNI,
+        goal.cniPluginVersion(),
+        arch,
+        "",
+        NodeArtifactBuilder.tarGz(cni));
+    total += put(
+        repo,
+        DownloadArtifact.CRICTL,
+        goal.crictlVersion(),
+        arch,
+        "",
+        NodeArtifactBuilder.tarGz(Map.of("crictl", content(random, SIZES.get("crictl")))));
+    total += put(
+        repo,
+        DownloadArtifact.LOCALDNS,
+        goal.localDnsVersion(),
+        arch,
+        "",
+        NodeArtifactBuilder.tarGz(Map.of("coredns", content(random, SIZES.get("coredns")))));
     return total;
   }
 
-  private static long put(ArtifactRepository repo, DownloadArtifact a, String version, String arch, String binary, byte[] content) throws IOException {
+  private static long put(
+      ArtifactRepository repo,
+      DownloadArtifact a,
+      String version,
+      String arch,
+      String binary,
+      byte[] content)
+      throws IOException {
     repo.put(a, version, arch, binary, content);
     return content.length;
   }
@@ -187,9 +255,11 @@ public final class InstallBenchmark {
       } else if (a.checksum() instanceof Artifact.Checksum.Unverified) {
         shaUrl = "-";
       } else {
-        throw new IllegalStateException("the benchmark configuration pins no checksum, yet " + a.name() + " has " + a.checksum());
+        throw new IllegalStateException("the benchmark configuration pins no checksum, yet "
+            + a.name() + " has " + a.checksum());
       }
-      String how = a.install() instanceof Artifact.Install.Binary b ? "binary " + b.fileName()
+      String how = a.install() instanceof Artifact.Install.Binary b
+          ? "binary " + b.fileName()
           : "tar " + ((Artifact.Install.Tarball) a.install()).targetDir();
       s.append(String.format(Locale.ROOT, "%s %s %s%n", a.url(), shaUrl, how));
     }
@@ -224,15 +294,18 @@ public final class InstallBenchmark {
 
   /** prepare() never reaches systemd; a call to it here would be a finding, so it fails loudly. */
   static Systemd noSystemd() {
-    return (Systemd) Proxy.newProxyInstance(Systemd.class.getClassLoader(), new Class<?>[] {Systemd.class}, (proxy, method, args) -> {
-      if (method.getDeclaringClass() == Object.class) {
-        return switch (method.getName()) {
-          case "toString" -> "no systemd (install benchmark)";
-          case "hashCode" -> System.identityHashCode(proxy);
-          default -> proxy == args[0];
-        };
-      }
-      throw new IllegalStateException("the install benchmark has no systemd, yet prepare called Systemd." + method.getName());
-    });
+    return (Systemd) Proxy.newProxyInstance(
+        Systemd.class.getClassLoader(), new Class<?>[] {Systemd.class}, (proxy, method, args) -> {
+          if (method.getDeclaringClass() == Object.class) {
+            return switch (method.getName()) {
+              case "toString" -> "no systemd (install benchmark)";
+              case "hashCode" -> System.identityHashCode(proxy);
+              default -> proxy == args[0];
+            };
+          }
+          throw new IllegalStateException(
+              "the install benchmark has no systemd, yet prepare called Systemd."
+                  + method.getName());
+        });
   }
 }

@@ -67,6 +67,7 @@ final class NoUnitsSystemd implements Systemd {
   }
 
   private static IllegalStateException unexpected(String call) {
-    return new IllegalStateException("the synthetic node has no units, yet the teardown called systemd: " + call);
+    return new IllegalStateException(
+        "the synthetic node has no units, yet the teardown called systemd: " + call);
   }
 }

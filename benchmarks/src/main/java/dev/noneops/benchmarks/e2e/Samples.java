@@ -47,8 +47,16 @@ final class Samples {
 
   /** {@code median (min-max, IQR q1-q3, n=N) unit}. */
   String summary() {
-    return String.format(Locale.ROOT, "%s %s (min-max %s-%s, IQR %s-%s, n=%d)", fmt(median()), unit, fmt(min()), fmt(max()),
-        fmt(quantile(0.25)), fmt(quantile(0.75)), values.size());
+    return String.format(
+        Locale.ROOT,
+        "%s %s (min-max %s-%s, IQR %s-%s, n=%d)",
+        fmt(median()),
+        unit,
+        fmt(min()),
+        fmt(max()),
+        fmt(quantile(0.25)),
+        fmt(quantile(0.75)),
+        values.size());
   }
 
   String medianText() {

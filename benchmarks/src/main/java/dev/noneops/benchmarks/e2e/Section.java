@@ -27,7 +27,8 @@ final class Section {
 
   /** Writes the section to {@code file} (replacing it) and echoes it on stdout. */
   void writeTo(Path file) throws IOException {
-    Files.createDirectories(Objects.requireNonNull(file.toAbsolutePath().getParent(), "the results directory"));
+    Files.createDirectories(
+        Objects.requireNonNull(file.toAbsolutePath().getParent(), "the results directory"));
     Files.writeString(file, text.toString() + "\n", StandardCharsets.UTF_8);
     System.out.print(text);
     System.out.flush();

@@ -15,29 +15,39 @@ final class Shell {
 
   record Result(int exitCode, String out, String err, long nanos) {}
 
-  static Result run(List<String> command, Duration timeout) throws IOException, InterruptedException {
+  static Result run(List<String> command, Duration timeout)
+      throws IOException, InterruptedException {
     Path out = Files.createTempFile("noneops-bench-", ".out");
     Path err = Files.createTempFile("noneops-bench-", ".err");
     try {
       long start = System.nanoTime();
-      Process p = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+      Process p = new ProcessBuilder(command)
+          .redirectOutput(out.toFile())
+          .redirectError(err.toFile())
+          .start();
       if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
         p.destroyForcibly();
         p.waitFor(10, TimeUnit.SECONDS);
         throw new IOException(String.join(" ", command) + " did not finish within " + timeout);
       }
       long nanos = System.nanoTime() - start;
-      return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8), nanos);
+      return new Result(
+          p.exitValue(),
+          Files.readString(out, StandardCharsets.UTF_8),
+          Files.readString(err, StandardCharsets.UTF_8),
+          nanos);
     } finally {
       Files.deleteIfExists(out);
       Files.deleteIfExists(err);
     }
   }
 
-  static Result check(List<String> command, Duration timeout) throws IOException, InterruptedException {
+  static Result check(List<String> command, Duration timeout)
+      throws IOException, InterruptedException {
     Result r = run(command, timeout);
     if (r.exitCode() != 0) {
-      throw new IOException(String.join(" ", command) + " exited " + r.exitCode() + ": " + r.err().strip());
+      throw new IOException(
+          String.join(" ", command) + " exited " + r.exitCode() + ": " + r.err().strip());
     }
     return r;
   }

@@ -88,7 +88,8 @@ public final class SwitchOverBenchmark {
     ArtifactSet.Runtime runc = DebianRuntimes.runc();
     Path cache = Path.of(System.getProperty("user.home"), ".cache", "noneops");
     ArtifactRepository repository = new ArtifactRepository(cache.resolve("system-test-artifacts"));
-    ArtifactSet old = new ArtifactSet(K8S, older, runc, "1.5.1", "1.31.0", "1.11.3", "amd64", false);
+    ArtifactSet old =
+        new ArtifactSet(K8S, older, runc, "1.5.1", "1.31.0", "1.11.3", "amd64", false);
     builder(repository, cache, older).publish(old);
     builder(repository, cache, newer).publish(old.withContainerd(newer));
 
@@ -118,7 +119,8 @@ public final class SwitchOverBenchmark {
           try {
             noneops = served(sandbox, upgradeWithNoneops(ports, base, upgraded, steps));
           } catch (RuntimeException e) {
-            for (String unit : List.of("localdns.service", "containerd.service", "kubelet.service")) {
+            for (String unit :
+                List.of("localdns.service", "containerd.service", "kubelet.service")) {
               System.err.println("journal of " + unit + ":\n" + sandbox.journal(unit));
             }
             throw e;
@@ -127,8 +129,9 @@ public final class SwitchOverBenchmark {
           Window script = served(sandbox, switchWithScript(sandbox, from));
           script.addTo(baseline, baselineLate, baselineRest);
           new AppliedConfigStore(ports.files(), PATHS).write(base);
-          System.err.printf("switch-over run %d: noneops %.0f ms (saw healthz %.1f ms late), script %.0f ms (%.1f ms late)%n", i + 1,
-              noneops.millis(), noneops.lateMillis(), script.millis(), script.lateMillis());
+          System.err.printf(
+              "switch-over run %d: noneops %.0f ms (saw healthz %.1f ms late), script %.0f ms (%.1f ms late)%n",
+              i + 1, noneops.millis(), noneops.lateMillis(), script.millis(), script.lateMillis());
         }
       } finally {
         reset(ports);
@@ -137,35 +140,48 @@ public final class SwitchOverBenchmark {
     double ratio = ours.median() / baseline.median();
     new Section()
         .heading("1. Upgrade switch-over window on the sandboxed real systemd")
-        .paragraph("A systemd booted in the sandbox of DESIGN section 11 (booted in " + boot.toMillis() + " ms), a node bootstrapped "
-            + "there with Debian's containerd " + older.version() + " (version `" + from + "`); the other build is containerd "
-            + newer.version() + " (version `" + to + "`); kubelet and CoreDNS are the stand-ins, served from a loopback HTTP "
+        .paragraph("A systemd booted in the sandbox of DESIGN section 11 (booted in "
+            + boot.toMillis() + " ms), a node bootstrapped "
+            + "there with Debian's containerd " + older.version() + " (version `" + from
+            + "`); the other build is containerd "
+            + newer.version() + " (version `" + to
+            + "`); kubelet and CoreDNS are the stand-ins, served from a loopback HTTP "
             + "artifact server. Window: from the stop of the old stack until kubelet of the new version is active and "
             + "http://127.0.0.1:10248/healthz answers 200. noneops: `Node.upgrade()` over `DbusSystemd` (older → newer build, "
             + "then commit), timed from the `upgrade-stop-stack` STARTED event to the `wait-kubelet` COMPLETED event "
             + "(`NodeEvent.at`); in between it also ends pods, cleans and sets up host networking, enables the units (a no-op "
             + "without a reload when their links exist), starts localdns and containerd waiting for each job over D-Bus, imports "
             + "images, starts kubelet, waits for kubelet's ActiveState on systemd's PropertiesChanged signals and then probes "
-            + "healthz in-process every " + NodeTimeouts.DEFAULTS.pollInterval().toMillis() + " ms (production's interval). Baseline: a script run inside the "
+            + "healthz in-process every " + NodeTimeouts.DEFAULTS.pollInterval().toMillis()
+            + " ms (production's interval). Baseline: a script run inside the "
             + "sandbox via `nsenter`, timed by itself with `date +%s%N`: `systemctl stop kubelet containerd localdns`, "
             + "`ln -sfn <version> current.tmp && mv -T current.tmp current`, `systemctl start localdns containerd kubelet`, then "
             + "every 100 ms `systemctl is-active --quiet kubelet && curl -fsS -m 1 http://127.0.0.1:10248/healthz` until both "
-            + "succeed (newer → older build, so the two alternate on one node). Alternating, " + runs + " runs each.")
-        .line("| figure | noneops (Node.upgrade) | baseline (stop, ln -sfn, start, poll every 100 ms) | ratio | goal |")
+            + "succeed (newer → older build, so the two alternate on one node). Alternating, "
+            + runs + " runs each.")
+        .line(
+            "| figure | noneops (Node.upgrade) | baseline (stop, ln -sfn, start, poll every 100 ms) | ratio | goal |")
         .line("|---|---|---|---|---|")
-        .line("| switch-over window | " + ours.summary() + " | " + baseline.summary() + " | **" + Samples.ratio(ours, baseline) + "** | ≤ 0.9: **"
-            + (ratio <= 0.9 ? "met" : "missed") + "** |")
-        .line("| of which waiting: kubelet's healthz served → seen served | " + oursLate.summary() + " | " + baselineLate.summary()
-            + " | **" + Samples.ratio(oursLate, baselineLate) + "** | event-driven waiting beats polling: **"
+        .line("| switch-over window | " + ours.summary() + " | " + baseline.summary() + " | **"
+            + Samples.ratio(ours, baseline) + "** | ≤ 0.9: **" + (ratio <= 0.9 ? "met" : "missed")
+            + "** |")
+        .line("| of which waiting: kubelet's healthz served → seen served | " + oursLate.summary()
+            + " | " + baselineLate.summary()
+            + " | **" + Samples.ratio(oursLate, baselineLate)
+            + "** | event-driven waiting beats polling: **"
             + (oursLate.median() < baselineLate.median() ? "yes" : "no") + "** |")
-        .line("| of which the rest: stop, flip, start, kubelet's own start-up | " + oursRest.summary() + " | " + baselineRest.summary()
-            + " | " + Samples.ratio(oursRest, baselineRest) + " | — |")
+        .line("| of which the rest: stop, flip, start, kubelet's own start-up | "
+            + oursRest.summary() + " | " + baselineRest.summary() + " | "
+            + Samples.ratio(oursRest, baselineRest) + " | — |")
         .line("")
-        .paragraph("The waiting row is measured against the kubelet stand-in's own journal line giving the instant its healthz "
-            + "began answering (`" + KubeletStandIn.SERVING_SINCE.strip() + "`, read with `journalctl -u kubelet`); both clocks "
-            + "are the host's CLOCK_REALTIME.")
-        .paragraph("Where noneops' window goes (median ms of each task completed inside it, nested tasks also counted in their "
-            + "parent): " + breakdown(steps) + ".")
+        .paragraph(
+            "The waiting row is measured against the kubelet stand-in's own journal line giving the instant its healthz "
+                + "began answering (`" + KubeletStandIn.SERVING_SINCE.strip()
+                + "`, read with `journalctl -u kubelet`); both clocks "
+                + "are the host's CLOCK_REALTIME.")
+        .paragraph(
+            "Where noneops' window goes (median ms of each task completed inside it, nested tasks also counted in their "
+                + "parent): " + breakdown(steps) + ".")
         .writeTo(sectionFile);
   }
 
@@ -176,8 +192,9 @@ public final class SwitchOverBenchmark {
   record Window(long start, long end, long served) {
     Window seen(long servedAt) {
       if (servedAt < start || servedAt > end) {
-        throw new IllegalStateException("kubelet's healthz was served at " + servedAt + " ns, outside the window " + start + ".." + end
-            + ": the journal line is not this run's");
+        throw new IllegalStateException(
+            "kubelet's healthz was served at " + servedAt + " ns, outside the window " + start
+                + ".." + end + ": the journal line is not this run's");
       }
       return new Window(start, end, servedAt);
     }
@@ -204,17 +221,26 @@ public final class SwitchOverBenchmark {
   private static Window served(SystemdSandbox sandbox, Window window) throws InterruptedException {
     long newest = 0;
     for (int attempt = 0; attempt < 50; attempt++) {
-      String journal = sandbox.exec(List.of("journalctl", "--no-pager", "-o", "cat", "-u", "kubelet.service"), Duration.ofSeconds(30))
+      String journal = sandbox
+          .exec(
+              List.of("journalctl", "--no-pager", "-o", "cat", "-u", "kubelet.service"),
+              Duration.ofSeconds(30))
           .stdout();
-      newest = journal.lines().filter(l -> l.startsWith(KubeletStandIn.SERVING_SINCE))
-          .mapToLong(l -> Long.parseLong(l.substring(KubeletStandIn.SERVING_SINCE.length()).strip())).max().orElse(0);
+      newest = journal
+          .lines()
+          .filter(l -> l.startsWith(KubeletStandIn.SERVING_SINCE))
+          .mapToLong(l ->
+              Long.parseLong(l.substring(KubeletStandIn.SERVING_SINCE.length()).strip()))
+          .max()
+          .orElse(0);
       if (newest >= window.start()) {
         return window.seen(newest);
       }
       Thread.sleep(100);
     }
-    throw new IllegalStateException("kubelet's stand-in logged no '" + KubeletStandIn.SERVING_SINCE.strip() + "' line within the window "
-        + window + " (newest: " + newest + ")");
+    throw new IllegalStateException(
+        "kubelet's stand-in logged no '" + KubeletStandIn.SERVING_SINCE.strip()
+            + "' line within the window " + window + " (newest: " + newest + ")");
   }
 
   private static long epochNanos(Instant at) {
@@ -222,20 +248,31 @@ public final class SwitchOverBenchmark {
   }
 
   /** One noneops upgrade, committed; the window between the stop step's start and kubelet's wait completing. */
-  private static Window upgradeWithNoneops(HostPorts ports, AgentConfig base, AgentConfig upgraded, Map<String, Samples> steps)
+  private static Window upgradeWithNoneops(
+      HostPorts ports, AgentConfig base, AgentConfig upgraded, Map<String, Samples> steps)
       throws IOException {
     List<NodeEvent> events = new CopyOnWriteArrayList<>();
-    Node node = SandboxNodes.node(ports, Optional.of(upgraded), Optional.of(base), KUBELET_READY, events::add);
+    Node node = SandboxNodes.node(
+        ports, Optional.of(upgraded), Optional.of(base), KUBELET_READY, events::add);
     node.upgrade();
     new AppliedConfigStore(ports.files(), PATHS).write(upgraded);
     node.commit();
-    Instant stop = events.stream().filter(e -> e.task().equals("upgrade-stop-stack") && e.kind() == NodeEvent.Kind.STARTED)
-        .map(NodeEvent::at).findFirst().orElseThrow(() -> new IllegalStateException("the upgrade sent no upgrade-stop-stack STARTED event"));
-    Instant ready = events.stream().filter(e -> e.task().equals("wait-kubelet") && e.kind() == NodeEvent.Kind.COMPLETED)
-        .map(NodeEvent::at).reduce((a, b) -> b)
-        .orElseThrow(() -> new IllegalStateException("the upgrade sent no wait-kubelet COMPLETED event"));
+    Instant stop = events.stream()
+        .filter(e -> e.task().equals("upgrade-stop-stack") && e.kind() == NodeEvent.Kind.STARTED)
+        .map(NodeEvent::at)
+        .findFirst()
+        .orElseThrow(() ->
+            new IllegalStateException("the upgrade sent no upgrade-stop-stack STARTED event"));
+    Instant ready = events.stream()
+        .filter(e -> e.task().equals("wait-kubelet") && e.kind() == NodeEvent.Kind.COMPLETED)
+        .map(NodeEvent::at)
+        .reduce((a, b) -> b)
+        .orElseThrow(
+            () -> new IllegalStateException("the upgrade sent no wait-kubelet COMPLETED event"));
     for (NodeEvent e : events) {
-      if (e.kind() == NodeEvent.Kind.COMPLETED && !e.at().isBefore(stop) && !e.at().isAfter(ready)) {
+      if (e.kind() == NodeEvent.Kind.COMPLETED
+          && !e.at().isBefore(stop)
+          && !e.at().isAfter(ready)) {
         steps.computeIfAbsent(e.task(), t -> new Samples("ms")).add(e.duration().toNanos() / 1e6);
       }
     }
@@ -243,13 +280,15 @@ public final class SwitchOverBenchmark {
   }
 
   private static String breakdown(Map<String, Samples> steps) {
-    return steps.entrySet().stream().map(e -> "`" + e.getKey() + "` " + Samples.fmt(e.getValue().median()))
+    return steps.entrySet().stream()
+        .map(e -> "`" + e.getKey() + "` " + Samples.fmt(e.getValue().median()))
         .collect(Collectors.joining(", "));
   }
 
   /** The operators' script, inside the sandbox, switching {@code current} to {@code version}; its own window. */
   private static Window switchWithScript(SystemdSandbox sandbox, String version) throws Exception {
-    String script = String.join("\n",
+    String script = String.join(
+        "\n",
         "set -eu",
         "cd '" + LAYOUT.root() + "'",
         "t0=$(date +%s%N)",
@@ -263,21 +302,37 @@ public final class SwitchOverBenchmark {
         "done",
         "t1=$(date +%s%N)",
         "echo \"$t0 $t1\"");
-    List<String> command = List.of("nsenter", "--target", Long.toString(sandbox.pid()), "--mount", "--uts", "--ipc", "--pid", "--root",
-        "--wd", "--", "sh", "-c", script);
+    List<String> command = List.of(
+        "nsenter",
+        "--target",
+        Long.toString(sandbox.pid()),
+        "--mount",
+        "--uts",
+        "--ipc",
+        "--pid",
+        "--root",
+        "--wd",
+        "--",
+        "sh",
+        "-c",
+        script);
     Shell.Result r = Shell.check(command, KUBELET_READY.plusSeconds(60));
     String[] times = r.out().strip().split(" ");
     return new Window(Long.parseLong(times[0]), Long.parseLong(times[1]), 0);
   }
 
-  private static NodeArtifactBuilder builder(ArtifactRepository repository, Path cache, ArtifactSet.Runtime containerd) throws IOException {
-    DebianPackages debian = new DebianPackages(cache.resolve("debian").resolve("containerd-" + containerd.debianVersion()));
+  private static NodeArtifactBuilder builder(
+      ArtifactRepository repository, Path cache, ArtifactSet.Runtime containerd)
+      throws IOException {
+    DebianPackages debian = new DebianPackages(
+        cache.resolve("debian").resolve("containerd-" + containerd.debianVersion()));
     return new NodeArtifactBuilder(repository, debian, StandInScripts.ofThisJvm());
   }
 
   /** Bootstrap as the CLI does it, without the host kernel's modules and sysctls (the sandbox's /proc/sys is read-only). */
   private static void bootstrap(HostPorts ports, AgentConfig config) throws IOException {
-    Node node = SandboxNodes.node(ports, Optional.of(config), Optional.empty(), KUBELET_READY, NodeEvents.NONE);
+    Node node = SandboxNodes.node(
+        ports, Optional.of(config), Optional.empty(), KUBELET_READY, NodeEvents.NONE);
     node.provision();
     ConfigureResult changes = node.configure();
     node.start(node.running(), changes);
@@ -292,9 +347,14 @@ public final class SwitchOverBenchmark {
     }
     teardown.stop();
     teardown.removeConfig();
-    String link = ports.commands().run(Command.of(Duration.ofSeconds(10), "ip", "-d", "link", "show", "dev", DNS_INTERFACE)).stdout();
+    String link = ports
+        .commands()
+        .run(Command.of(Duration.ofSeconds(10), "ip", "-d", "link", "show", "dev", DNS_INTERFACE))
+        .stdout();
     if (link.contains("dummy") || link.contains(DummyLinkStandIn.STAND_IN_TYPE)) {
-      ports.commands().run(Command.of(Duration.ofSeconds(10), "ip", "link", "delete", "dev", DNS_INTERFACE));
+      ports
+          .commands()
+          .run(Command.of(Duration.ofSeconds(10), "ip", "link", "delete", "dev", DNS_INTERFACE));
     }
     new AppliedConfigStore(ports.files(), PATHS).remove();
     teardown.destroy();
@@ -305,27 +365,37 @@ public final class SwitchOverBenchmark {
     try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
       socket.getLocalPort();
     } catch (BindException e) {
-      throw new IllegalStateException("127.0.0.1:" + port + " (kubelet's healthz port) is in use by another process; this benchmark needs it", e);
+      throw new IllegalStateException(
+          "127.0.0.1:" + port
+              + " (kubelet's healthz port) is in use by another process; this benchmark needs it",
+          e);
     }
   }
 
   private static String versionOf(HostPorts ports, AgentConfig config) throws IOException {
-    return GoalStateResolver.resolve(config, ports.facts().read(), LAYOUT).rootFs().versionName();
+    return GoalStateResolver.resolve(config, ports.facts().read(), LAYOUT)
+        .rootFs()
+        .versionName();
   }
 
   private static AgentConfig config(HostPorts ports, String json) throws IOException {
-    return AgentConfigParser.parseAndValidate(json.getBytes(UTF_8), ports.facts().read().arch());
+    return AgentConfigParser.parseAndValidate(
+        json.getBytes(UTF_8), ports.facts().read().arch());
   }
 
   /** The example node, downloading from the artifact server, LocalDNS on its own interface. */
   private static String json(ArtifactServer server, String containerd, ArtifactSet.Runtime runc) {
-    String json = ConfigJson.of(K8S).withContainerd(containerd).withRunc(runc.version())
-        .withDownloadsFrom(server.uri().toString()).withLocalDnsBindAddress(DNS_ADDRESS).json();
+    String json = ConfigJson.of(K8S)
+        .withContainerd(containerd)
+        .withRunc(runc.version())
+        .withDownloadsFrom(server.uri().toString())
+        .withLocalDnsBindAddress(DNS_ADDRESS)
+        .json();
     String bind = "\"BindAddress\": \"" + DNS_ADDRESS + "\"";
     if (!json.contains(bind)) {
-      throw new IllegalStateException("the example configuration has no LocalDNS bind address to extend: " + json);
+      throw new IllegalStateException(
+          "the example configuration has no LocalDNS bind address to extend: " + json);
     }
     return json.replace(bind, bind + ", \"InterfaceName\": \"" + DNS_INTERFACE + "\"");
   }
-
 }

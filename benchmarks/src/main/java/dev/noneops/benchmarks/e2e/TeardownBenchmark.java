@@ -56,7 +56,8 @@ public final class TeardownBenchmark {
     }
     requirePrivateMountNamespace();
     Path unified = unifiedHierarchy();
-    Path cgroupTop = Files.createDirectory(unified.resolve("noneops-bench-teardown-" + ProcessHandle.current().pid()));
+    Path cgroupTop = Files.createDirectory(
+        unified.resolve("noneops-bench-teardown-" + ProcessHandle.current().pid()));
     Path work = Files.createTempDirectory(Path.of("/var/tmp"), "noneops-bench-teardown-");
     Files.writeString(work.resolve("killall.sh"), KILLALL);
     Path shimBinary = work.resolve("bin/containerd-shim-runc-v2");
@@ -68,7 +69,8 @@ public final class TeardownBenchmark {
     try {
       for (int i = 0; i < runs * 2; i++) {
         boolean noneops = i % 2 == 0;
-        SyntheticNode node = SyntheticNode.build(work.resolve("node-" + i), cgroupTop.resolve("run-" + i), unified, shimBinary);
+        SyntheticNode node = SyntheticNode.build(
+            work.resolve("node-" + i), cgroupTop.resolve("run-" + i), unified, shimBinary);
         try {
           long start = System.nanoTime();
           if (noneops) {
@@ -78,8 +80,14 @@ public final class TeardownBenchmark {
               leftovers.add("noneops run " + i + ": " + report.blocking());
             }
           } else {
-            Shell.check(List.of("bash", work.resolve("killall.sh").toString(), node.root().toString(), node.containerdAddress().toString(),
-                node.cgroupDir().toString()), SCRIPT_TIMEOUT);
+            Shell.check(
+                List.of(
+                    "bash",
+                    work.resolve("killall.sh").toString(),
+                    node.root().toString(),
+                    node.containerdAddress().toString(),
+                    node.cgroupDir().toString()),
+                SCRIPT_TIMEOUT);
             baseline.add((System.nanoTime() - start) / 1e6);
           }
           String who = (noneops ? "noneops" : "script") + " run " + i + ": ";
@@ -90,36 +98,50 @@ public final class TeardownBenchmark {
       }
     } finally {
       try (Stream<Path> walk = Files.walk(cgroupTop)) {
-        for (Path dir : walk.filter(Files::isDirectory).sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
+        for (Path dir : walk.filter(Files::isDirectory)
+            .sorted((a, b) -> b.getNameCount() - a.getNameCount())
+            .toList()) {
           Files.deleteIfExists(dir);
         }
       }
       Shell.deleteTree(work);
     }
     new Section()
-        .heading("2. Teardown of a synthetic node: " + PODS * MOUNTS_PER_POD + " mounts, " + SHIMS + " shim-like processes, " + PODS + " pod cgroups")
-        .paragraph("Built afresh before every run below a temporary host root, in a private mount namespace, cgroups below a "
-            + "dedicated subtree of the unified hierarchy (" + unified + "). Per pod: 7 tmpfs and 3 bind mounts under "
-            + "`/var/lib/kubelet/pods/<uid>/volumes`; shims are copies of perl named `containerd-shim-runc-v2` that sleep with "
-            + "`-namespace k8s.io -id <id> -address <root>/run/containerd/containerd.sock` in argv (GNU sleep rejects those "
-            + "flags, so it cannot carry them), 2-3 per pod cgroup. noneops: `Teardown.destroy()` on `RealHost` (processes "
-            + "identified by argv and cgroup, `cgroup.kill`, unmount deepest first re-reading mountinfo, mount-safe removal). "
-            + "Baseline: `killall.sh` in the style of k3s-killall.sh (`ps -e -o pid,args | grep`, `kill -9`, wait, "
-            + "`/proc/self/mounts` sorted reverse, `umount` + `rm -rf` per mount via xargs, `rm -rf` of the data dirs, `rmdir` "
-            + "of the cgroups deepest first). Alternating, " + runs + " runs each; after every run the driver checks that no "
-            + "mount below the root, no shim, no pod cgroup and no data directory is left.")
+        .heading("2. Teardown of a synthetic node: " + PODS * MOUNTS_PER_POD + " mounts, " + SHIMS
+            + " shim-like processes, " + PODS + " pod cgroups")
+        .paragraph(
+            "Built afresh before every run below a temporary host root, in a private mount namespace, cgroups below a "
+                + "dedicated subtree of the unified hierarchy (" + unified
+                + "). Per pod: 7 tmpfs and 3 bind mounts under "
+                + "`/var/lib/kubelet/pods/<uid>/volumes`; shims are copies of perl named `containerd-shim-runc-v2` that sleep with "
+                + "`-namespace k8s.io -id <id> -address <root>/run/containerd/containerd.sock` in argv (GNU sleep rejects those "
+                + "flags, so it cannot carry them), 2-3 per pod cgroup. noneops: `Teardown.destroy()` on `RealHost` (processes "
+                + "identified by argv and cgroup, `cgroup.kill`, unmount deepest first re-reading mountinfo, mount-safe removal). "
+                + "Baseline: `killall.sh` in the style of k3s-killall.sh (`ps -e -o pid,args | grep`, `kill -9`, wait, "
+                + "`/proc/self/mounts` sorted reverse, `umount` + `rm -rf` per mount via xargs, `rm -rf` of the data dirs, `rmdir` "
+                + "of the cgroups deepest first). Alternating, " + runs
+                + " runs each; after every run the driver checks that no "
+                + "mount below the root, no shim, no pod cgroup and no data directory is left.")
         .line("| figure | noneops | baseline (k3s-killall style) | ratio | goal | left behind |")
         .line("|---|---|---|---|---|---|")
-        .line("| teardown | " + ours.summary() + " | " + baseline.summary() + " | **" + Samples.ratio(ours, baseline) + "** | ≤ 0.5 | "
+        .line("| teardown | " + ours.summary() + " | " + baseline.summary() + " | **"
+            + Samples.ratio(ours, baseline) + "** | ≤ 0.5 | "
             + (leftovers.isEmpty() ? "nothing, by either" : String.join("; ", leftovers)) + " |")
         .line("")
         .writeTo(sectionFile);
   }
 
-  private static TeardownReport teardown(SyntheticNode node, Path unified) throws InterruptedException {
+  private static TeardownReport teardown(SyntheticNode node, Path unified)
+      throws InterruptedException {
     RealHost real = RealHost.builder().cgroupRoot(node.cgroupDir()).build();
-    TeardownSettings settings = TeardownSettings.defaults().withProcessDeadline(Duration.ofSeconds(30)).withCgroupDeadline(Duration.ofSeconds(30));
-    Teardown teardown = new Teardown(real.ports(new NoUnitsSystemd()), node.layout(), node.paths(), settings,
+    TeardownSettings settings = TeardownSettings.defaults()
+        .withProcessDeadline(Duration.ofSeconds(30))
+        .withCgroupDeadline(Duration.ofSeconds(30));
+    Teardown teardown = new Teardown(
+        real.ports(new NoUnitsSystemd()),
+        node.layout(),
+        node.paths(),
+        settings,
         LoggerFactory.getLogger(TeardownBenchmark.class));
     return teardown.destroy();
   }
@@ -128,17 +150,24 @@ public final class TeardownBenchmark {
     String outer = System.getenv("NONEOPS_OUTER_MOUNT_NS");
     String here = Files.readSymbolicLink(Path.of("/proc/self/ns/mnt")).toString();
     if (outer == null || outer.isEmpty() || outer.equals(here)) {
-      throw new IllegalStateException("the teardown benchmark mounts 2,000 file systems and must run in a private mount namespace: "
-          + "start it through bin/benchmarks (unshare --mount --propagation private, NONEOPS_OUTER_MOUNT_NS set); here " + here
-          + ", outer " + outer);
+      throw new IllegalStateException(
+          "the teardown benchmark mounts 2,000 file systems and must run in a private mount namespace: "
+              + "start it through bin/benchmarks (unshare --mount --propagation private, NONEOPS_OUTER_MOUNT_NS set); here "
+              + here
+              + ", outer " + outer);
     }
   }
 
   /** The unified (cgroup2) hierarchy's mount point, read through noneops' own mountinfo parser. */
   static Path unifiedHierarchy() throws Exception {
-    List<MountEntry> mounts = MountInfoParser.parse(Files.readAllBytes(Path.of("/proc/self/mountinfo")));
-    return mounts.stream().filter(m -> m.fsType().equals("cgroup2")).map(MountEntry::mountPoint).findFirst()
-        .orElseThrow(() -> new IllegalStateException("no cgroup2 hierarchy is mounted; the teardown benchmark needs one"));
+    List<MountEntry> mounts =
+        MountInfoParser.parse(Files.readAllBytes(Path.of("/proc/self/mountinfo")));
+    return mounts.stream()
+        .filter(m -> m.fsType().equals("cgroup2"))
+        .map(MountEntry::mountPoint)
+        .findFirst()
+        .orElseThrow(() -> new IllegalStateException(
+            "no cgroup2 hierarchy is mounted; the teardown benchmark needs one"));
   }
 
   /** The baseline, shaped after k3s-killall.sh: ps|grep|kill, sorted umount + rm -rf per mount, rm -rf, rmdir cgroups. */
@@ -169,14 +198,17 @@ public final class TeardownBenchmark {
       """;
 
   /** One synthetic node: its host root, pod mounts, shims and pod cgroups; and its own clean-up. */
-  record SyntheticNode(Path root, Path cgroupDir, List<Process> shims, HostPaths paths, Layout layout) {
-    static SyntheticNode build(Path root, Path cgroupDir, Path unified, Path shimBinary) throws IOException, InterruptedException {
+  record SyntheticNode(
+      Path root, Path cgroupDir, List<Process> shims, HostPaths paths, Layout layout) {
+    static SyntheticNode build(Path root, Path cgroupDir, Path unified, Path shimBinary)
+        throws IOException, InterruptedException {
       HostPaths paths = new HostPaths(root, root.resolve("etc/systemd/system"));
       Layout layout = new Layout(root.resolve("opt/unbounded/node"));
       Files.createDirectories(layout.binDir("1.31.4-000000000000"));
       Files.writeString(layout.binDir("1.31.4-000000000000").resolve("kubelet"), "kubelet");
       Files.createDirectories(paths.systemdDir());
-      Files.createDirectories(paths.containerdStateDir().resolve("io.containerd.content.v1.content"));
+      Files.createDirectories(
+          paths.containerdStateDir().resolve("io.containerd.content.v1.content"));
       Path address = paths.containerdRunDir().resolve("containerd.sock");
       Files.createDirectories(Objects.requireNonNull(address.getParent(), "the address directory"));
       Path srv = Files.createDirectories(root.resolve("srv"));
@@ -184,13 +216,19 @@ public final class TeardownBenchmark {
       for (int pod = 0; pod < PODS; pod++) {
         Path volumes = paths.kubeletDir().resolve("pods/pod-" + pod + "/volumes");
         for (int m = 0; m < MOUNTS_PER_POD; m++) {
-          Path target = volumes.resolve((m < 7 ? "kubernetes.io~empty-dir/v" : "kubernetes.io~local-volume/v") + m);
+          Path target = volumes.resolve(
+              (m < 7 ? "kubernetes.io~empty-dir/v" : "kubernetes.io~local-volume/v") + m);
           Files.createDirectories(target);
           if (m < 7) {
             mounts.append("mount -t tmpfs -o size=64k tmpfs ").append(target).append('\n');
           } else {
             Path source = Files.createDirectories(srv.resolve("data-" + pod + "-" + m));
-            mounts.append("mount --bind ").append(source).append(' ').append(target).append('\n');
+            mounts
+                .append("mount --bind ")
+                .append(source)
+                .append(' ')
+                .append(target)
+                .append('\n');
           }
         }
         Files.writeString(volumes.resolve("../etc-hosts"), "127.0.0.1 localhost\n");
@@ -204,10 +242,23 @@ public final class TeardownBenchmark {
       }
       List<Process> shims = new ArrayList<>(SHIMS);
       for (int i = 0; i < SHIMS; i++) {
-        Process p = new ProcessBuilder(shimBinary.toString(), "-e", "sleep 600", "--", "-namespace", "k8s.io", "-id", "c" + i,
-            "-address", address.toString()).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        Process p = new ProcessBuilder(
+                shimBinary.toString(),
+                "-e",
+                "sleep 600",
+                "--",
+                "-namespace",
+                "k8s.io",
+                "-id",
+                "c" + i,
+                "-address",
+                address.toString())
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .start();
         shims.add(p);
-        Files.writeString(cgroupDir.resolve(podCgroup(i % PODS)).resolve("cgroup.procs"), Long.toString(p.pid()));
+        Files.writeString(
+            cgroupDir.resolve(podCgroup(i % PODS)).resolve("cgroup.procs"), Long.toString(p.pid()));
       }
       return new SyntheticNode(root, cgroupDir, shims, paths, layout);
     }
@@ -223,8 +274,10 @@ public final class TeardownBenchmark {
     /** What the teardown left: mounts below the root, live shims, pod cgroups, data directories. */
     List<String> leftovers() throws Exception {
       List<String> left = new ArrayList<>();
-      long mounts = MountInfoParser.parse(Files.readAllBytes(Path.of("/proc/self/mountinfo"))).stream()
-          .filter(m -> m.mountPoint().startsWith(root)).count();
+      long mounts =
+          MountInfoParser.parse(Files.readAllBytes(Path.of("/proc/self/mountinfo"))).stream()
+              .filter(m -> m.mountPoint().startsWith(root))
+              .count();
       if (mounts > 0) {
         left.add(mounts + " mounts");
       }
@@ -240,7 +293,11 @@ public final class TeardownBenchmark {
       if (Files.exists(cgroupDir.resolve("kubepods.slice"))) {
         left.add("pod cgroups");
       }
-      for (Path dir : List.of(paths.kubeletDir(), paths.containerdStateDir(), paths.containerdRunDir(), layout.root())) {
+      for (Path dir : List.of(
+          paths.kubeletDir(),
+          paths.containerdStateDir(),
+          paths.containerdRunDir(),
+          layout.root())) {
         if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
           left.add(dir + " exists");
         }
@@ -256,8 +313,10 @@ public final class TeardownBenchmark {
           p.waitFor(10, TimeUnit.SECONDS);
         }
       }
-      List<MountEntry> left = new ArrayList<>(MountInfoParser.parse(Files.readAllBytes(Path.of("/proc/self/mountinfo"))).stream()
-          .filter(m -> m.mountPoint().startsWith(root)).toList());
+      List<MountEntry> left = new ArrayList<>(
+          MountInfoParser.parse(Files.readAllBytes(Path.of("/proc/self/mountinfo"))).stream()
+              .filter(m -> m.mountPoint().startsWith(root))
+              .toList());
       left.sort((a, b) -> b.mountPoint().getNameCount() - a.mountPoint().getNameCount());
       var mountTable = RealHost.create().mounts();
       for (MountEntry m : left) {
@@ -265,15 +324,20 @@ public final class TeardownBenchmark {
       }
       if (Files.exists(cgroupDir)) {
         try (Stream<Path> walk = Files.walk(cgroupDir)) {
-          for (Path dir : walk.filter(Files::isDirectory).sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
+          for (Path dir : walk.filter(Files::isDirectory)
+              .sorted((a, b) -> b.getNameCount() - a.getNameCount())
+              .toList()) {
             Files.deleteIfExists(dir);
           }
         }
       }
-      Optional<MountEntry> still = MountInfoParser.parse(Files.readAllBytes(Path.of("/proc/self/mountinfo"))).stream()
-          .filter(m -> m.mountPoint().startsWith(root)).findFirst();
+      Optional<MountEntry> still =
+          MountInfoParser.parse(Files.readAllBytes(Path.of("/proc/self/mountinfo"))).stream()
+              .filter(m -> m.mountPoint().startsWith(root))
+              .findFirst();
       if (still.isPresent()) {
-        throw new IllegalStateException("cannot clean up the synthetic node: " + still.get().mountPoint() + " is still mounted");
+        throw new IllegalStateException("cannot clean up the synthetic node: "
+            + still.get().mountPoint() + " is still mounted");
       }
       Shell.deleteTree(root);
     }

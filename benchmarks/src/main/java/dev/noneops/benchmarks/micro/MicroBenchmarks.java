@@ -46,7 +46,14 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 3, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"--add-opens", "java.base/java.io=ALL-UNNAMED", "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {
+      "--add-opens",
+      "java.base/java.io=ALL-UNNAMED",
+      "--add-opens",
+      "java.base/sun.nio.ch=ALL-UNNAMED"
+    })
 public class MicroBenchmarks {
   static final int MOUNT_LINES = 5_000;
   static final int PROCESSES = 5_000;
@@ -60,11 +67,20 @@ public class MicroBenchmarks {
   @Setup(Level.Trial)
   public void setUp() throws IOException {
     TreeMap<String, VersionInputs.DownloadOrigin> origins = new TreeMap<>();
-    origins.put("Containerd", new VersionInputs.DownloadOrigin("http://127.0.0.1:8080/containerd/", ""));
-    origins.put("Kubernetes", new VersionInputs.DownloadOrigin("", "http://127.0.0.1:8080/k8s/{version}/{arch}/{binary}"));
-    inputs = new VersionInputs("1.31.4", "1.7.24", "1.2.4", "1.5.1", "1.31.0", "1.11.3", "amd64", origins);
-    configJson = ConfigJson.of("1.31.4").withContainerd("1.7.24").withRunc("1.2.4")
-        .withDownloadsFrom("http://127.0.0.1:8080").json().getBytes(StandardCharsets.UTF_8);
+    origins.put(
+        "Containerd", new VersionInputs.DownloadOrigin("http://127.0.0.1:8080/containerd/", ""));
+    origins.put(
+        "Kubernetes",
+        new VersionInputs.DownloadOrigin(
+            "", "http://127.0.0.1:8080/k8s/{version}/{arch}/{binary}"));
+    inputs = new VersionInputs(
+        "1.31.4", "1.7.24", "1.2.4", "1.5.1", "1.31.0", "1.11.3", "amd64", origins);
+    configJson = ConfigJson.of("1.31.4")
+        .withContainerd("1.7.24")
+        .withRunc("1.2.4")
+        .withDownloadsFrom("http://127.0.0.1:8080")
+        .json()
+        .getBytes(StandardCharsets.UTF_8);
     mountInfo = SyntheticHost.mountInfo(MOUNT_LINES);
     procRoot = Files.createTempDirectory("noneops-bench-proc-");
     SyntheticHost.procTree(procRoot, PROCESSES);

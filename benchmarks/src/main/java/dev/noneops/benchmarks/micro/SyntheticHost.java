@@ -17,8 +17,20 @@ final class SyntheticHost {
   private static final String SLEEP = "/usr/bin/sleep";
   private static final String LIBC = "/usr/lib/x86_64-linux-gnu/libc.so.6";
   private static final String LD = "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2";
-  private static final String[] LOCALE = {"LC_CTYPE", "LC_NUMERIC", "LC_TIME", "LC_COLLATE", "LC_MONETARY", "LC_MESSAGES/SYS_LC_MESSAGES",
-      "LC_PAPER", "LC_NAME", "LC_ADDRESS", "LC_TELEPHONE", "LC_MEASUREMENT", "LC_IDENTIFICATION"};
+  private static final String[] LOCALE = {
+    "LC_CTYPE",
+    "LC_NUMERIC",
+    "LC_TIME",
+    "LC_COLLATE",
+    "LC_MONETARY",
+    "LC_MESSAGES/SYS_LC_MESSAGES",
+    "LC_PAPER",
+    "LC_NAME",
+    "LC_ADDRESS",
+    "LC_TELEPHONE",
+    "LC_MEASUREMENT",
+    "LC_IDENTIFICATION"
+  };
 
   private SyntheticHost() {}
 
@@ -30,16 +42,40 @@ final class SyntheticHost {
       int id = 100 + i;
       String pod = String.format("%08x-0000-4000-8000-%012d", i / 10, i / 10);
       switch (i % 3) {
-        case 0 -> s.append(id).append(" 21 0:").append(50 + i).append(" / /var/lib/kubelet/pods/").append(pod)
-            .append("/volumes/kubernetes.io~projected/kube-api-access-").append(i)
-            .append(" rw,relatime shared:").append(i).append(" - tmpfs tmpfs rw,size=4096k\n");
-        case 1 -> s.append(id).append(" 21 259:1 /srv/data/").append(i).append(" /var/lib/kubelet/pods/").append(pod)
-            .append("/volumes/kubernetes.io~local-volume/data\\040").append(i)
-            .append(" rw,relatime shared:1 - ext4 /dev/root rw,discard\n");
-        default -> s.append(id).append(" 21 0:").append(50 + i)
-            .append(" / /run/containerd/io.containerd.runtime.v2.task/k8s.io/").append(pod).append("/rootfs")
-            .append(" rw,relatime - overlay overlay rw,lowerdir=/var/lib/containerd/l/").append(i)
-            .append(",upperdir=/var/lib/containerd/u/").append(i).append(",workdir=/var/lib/containerd/w/").append(i).append('\n');
+        case 0 ->
+          s.append(id)
+              .append(" 21 0:")
+              .append(50 + i)
+              .append(" / /var/lib/kubelet/pods/")
+              .append(pod)
+              .append("/volumes/kubernetes.io~projected/kube-api-access-")
+              .append(i)
+              .append(" rw,relatime shared:")
+              .append(i)
+              .append(" - tmpfs tmpfs rw,size=4096k\n");
+        case 1 ->
+          s.append(id)
+              .append(" 21 259:1 /srv/data/")
+              .append(i)
+              .append(" /var/lib/kubelet/pods/")
+              .append(pod)
+              .append("/volumes/kubernetes.io~local-volume/data\\040")
+              .append(i)
+              .append(" rw,relatime shared:1 - ext4 /dev/root rw,discard\n");
+        default ->
+          s.append(id)
+              .append(" 21 0:")
+              .append(50 + i)
+              .append(" / /run/containerd/io.containerd.runtime.v2.task/k8s.io/")
+              .append(pod)
+              .append("/rootfs")
+              .append(" rw,relatime - overlay overlay rw,lowerdir=/var/lib/containerd/l/")
+              .append(i)
+              .append(",upperdir=/var/lib/containerd/u/")
+              .append(i)
+              .append(",workdir=/var/lib/containerd/w/")
+              .append(i)
+              .append('\n');
       }
     }
     return s.toString();
@@ -61,10 +97,13 @@ final class SyntheticHost {
       }
       boolean shim = pid % 3 == 0;
       String argv = shim
-          ? SHIM + "\0-namespace\0k8s.io\0-id\0" + pid + "\0-address\0/run/containerd/containerd.sock\0"
+          ? SHIM + "\0-namespace\0k8s.io\0-id\0" + pid
+              + "\0-address\0/run/containerd/containerd.sock\0"
           : SLEEP + "\0" + pid + "\0";
       Files.write(dir.resolve("cmdline"), argv.getBytes(StandardCharsets.UTF_8));
-      String cgroup = shim ? "0::/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod" + pid + ".slice\n"
+      String cgroup = shim
+          ? "0::/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod" + pid
+              + ".slice\n"
           : "0::/system.slice/app-" + pid + ".service\n";
       Files.writeString(dir.resolve("cgroup"), cgroup);
       Files.writeString(dir.resolve("maps"), shim ? goStaticMaps(pid) : dynamicCMaps(pid));
@@ -75,11 +114,18 @@ final class SyntheticHost {
   /** The {@code maps} of a statically linked Go program: its three segments, heap arenas, the kernel's pages. */
   private static String goStaticMaps(int pid) {
     Maps m = new Maps(0x400000L + ((long) pid << 24));
-    m.file("r-xp", 0x61c000, SHIM).file("r--p", 0x63e000, SHIM).file("rw-p", 0x4a000, SHIM).anon(0x3d000, "");
+    m.file("r-xp", 0x61c000, SHIM)
+        .file("r--p", 0x63e000, SHIM)
+        .file("rw-p", 0x4a000, SHIM)
+        .anon(0x3d000, "");
     for (int i = 0; i < 10; i++) {
       m.anon(0x400000, "");
     }
-    return m.anon(0x4000, "[vvar]").anon(0x2000, "[vdso]").anon(0x21000, "[stack]").anon(0x1000, "[vsyscall]").text();
+    return m.anon(0x4000, "[vvar]")
+        .anon(0x2000, "[vdso]")
+        .anon(0x21000, "[stack]")
+        .anon(0x1000, "[vsyscall]")
+        .text();
   }
 
   /** The {@code maps} of a dynamically linked C program: its segments, libc, the loader, locale files. */
@@ -99,7 +145,11 @@ final class SyntheticHost {
     for (String perms : new String[] {"r--p", "r-xp", "r--p", "r--p", "rw-p"}) {
       m.file(perms, 0x2000, LD);
     }
-    return m.anon(0x4000, "[vvar]").anon(0x2000, "[vdso]").anon(0x21000, "[stack]").anon(0x1000, "[vsyscall]").text();
+    return m.anon(0x4000, "[vvar]")
+        .anon(0x2000, "[vdso]")
+        .anon(0x21000, "[stack]")
+        .anon(0x1000, "[vsyscall]")
+        .text();
   }
 
   /** Builds {@code maps} lines with consecutive addresses, columns padded as the kernel pads them. */
@@ -121,8 +171,13 @@ final class SyntheticHost {
 
     private Maps line(String perms, long size, String deviceAndInode, String name) {
       int before = text.length();
-      text.append(Long.toHexString(address)).append('-').append(Long.toHexString(address + size)).append(' ').append(perms)
-          .append(" 00000000 ").append(deviceAndInode);
+      text.append(Long.toHexString(address))
+          .append('-')
+          .append(Long.toHexString(address + size))
+          .append(' ')
+          .append(perms)
+          .append(" 00000000 ")
+          .append(deviceAndInode);
       if (!name.isEmpty()) {
         while (text.length() - before < 73) {
           text.append(' ');

@@ -15,8 +15,9 @@ public class AppliedConfigChecksumException extends NoneopsException {
   private final String actual;
 
   public AppliedConfigChecksumException(Path path, String expected, String actual) {
-    super("applied config " + path + " does not match its checksum sidecar: the sidecar says sha256 " + expected
-        + ", the file has sha256 " + actual);
+    super(
+        "applied config " + path + " does not match its checksum sidecar: the sidecar says sha256 "
+            + expected + ", the file has sha256 " + actual);
     this.path = path;
     this.expected = expected;
     this.actual = actual;

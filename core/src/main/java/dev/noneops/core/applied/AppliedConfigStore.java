@@ -74,7 +74,8 @@ public final class AppliedConfigStore {
       files.removeDurably(sidecar);
     }
     files.writeDurably(path, json, FILE_MODE);
-    files.writeDurably(sidecar, (sha256(json) + "\n").getBytes(StandardCharsets.US_ASCII), FILE_MODE);
+    files.writeDurably(
+        sidecar, (sha256(json) + "\n").getBytes(StandardCharsets.US_ASCII), FILE_MODE);
     log.info("applied config written path={}", path);
   }
 
@@ -97,7 +98,10 @@ public final class AppliedConfigStore {
         throw new AppliedConfigChecksumException(path, expected, actual);
       }
     } else {
-      log.warn("applied config has no checksum sidecar; using it unverified path={} sidecar={}", path, sidecar);
+      log.warn(
+          "applied config has no checksum sidecar; using it unverified path={} sidecar={}",
+          path,
+          sidecar);
     }
     return Optional.of(AgentConfigParser.parse(json));
   }

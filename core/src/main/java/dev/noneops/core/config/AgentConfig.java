@@ -67,7 +67,11 @@ public record AgentConfig(
     return new AgentConfig(
         machineName,
         new Cluster(cluster.caCertBase64(), cluster.clusterDns(), stripV(cluster.version())),
-        new Kubelet(normalizeApiServer(kubelet.apiServer()), kubelet.auth(), kubelet.labels(), kubelet.registerWithTaints()),
+        new Kubelet(
+            normalizeApiServer(kubelet.apiServer()),
+            kubelet.auth(),
+            kubelet.labels(),
+            kubelet.registerWithTaints()),
         new Cri(stripV(cri.containerdVersion()), stripV(cri.runcVersion())),
         new Cni(stripV(cni.pluginVersion())),
         ociImage,
@@ -82,17 +86,22 @@ public record AgentConfig(
 
   /** This configuration with other download overrides. */
   public AgentConfig withDownloads(Downloads newDownloads) {
-    return new AgentConfig(machineName, cluster, kubelet, cri, cni, ociImage, attest, newDownloads, localDns);
+    return new AgentConfig(
+        machineName, cluster, kubelet, cri, cni, ociImage, attest, newDownloads, localDns);
   }
 
   /** The Kubernetes version binaries are installed at: the download override, else {@code Cluster.Version}. */
   public String effectiveKubernetesVersion() {
-    return downloads.kubernetes().version().isEmpty() ? cluster.version() : downloads.kubernetes().version();
+    return downloads.kubernetes().version().isEmpty()
+        ? cluster.version()
+        : downloads.kubernetes().version();
   }
 
   /** Strips a leading {@code v} that starts a version number ({@code v1.2.3}); anything else is kept for validation to judge. */
   static String stripV(String version) {
-    return version.length() > 1 && version.charAt(0) == 'v' && Character.isDigit(version.charAt(1)) ? version.substring(1) : version;
+    return version.length() > 1 && version.charAt(0) == 'v' && Character.isDigit(version.charAt(1))
+        ? version.substring(1)
+        : version;
   }
 
   private static String normalizeApiServer(String apiServer) {
@@ -129,7 +138,11 @@ public record AgentConfig(
    * @param labels node labels, sorted by key
    * @param registerWithTaints taints, {@code key[=value]:Effect}
    */
-  public record Kubelet(String apiServer, Auth auth, SortedMap<String, String> labels, List<String> registerWithTaints) {
+  public record Kubelet(
+      String apiServer,
+      Auth auth,
+      SortedMap<String, String> labels,
+      List<String> registerWithTaints) {
     public Kubelet {
       Objects.requireNonNull(apiServer, "apiServer");
       Objects.requireNonNull(auth, "auth");
@@ -170,12 +183,14 @@ public record AgentConfig(
       if (!bootstrapToken.isEmpty()) {
         return new KubeletAuth.BootstrapToken(bootstrapToken);
       }
-      return execCredential.orElseThrow(() -> new IllegalStateException(ConfigValidator.AUTH_NEITHER));
+      return execCredential.orElseThrow(
+          () -> new IllegalStateException(ConfigValidator.AUTH_NEITHER));
     }
 
     @Override
     public String toString() {
-      return "Auth[bootstrapToken=" + (bootstrapToken.isEmpty() ? "" : "<redacted>") + ", execCredential=" + execCredential + "]";
+      return "Auth[bootstrapToken=" + (bootstrapToken.isEmpty() ? "" : "<redacted>")
+          + ", execCredential=" + execCredential + "]";
     }
   }
 
@@ -222,9 +237,14 @@ public record AgentConfig(
 
   /** Per-artifact download overrides ({@code Downloads.<Artifact>}). */
   public record Downloads(
-      Download kubernetes, Download containerd, Download runc, Download cni, Download crictl, Download localDns) {
-    public static final Downloads NONE =
-        new Downloads(Download.NONE, Download.NONE, Download.NONE, Download.NONE, Download.NONE, Download.NONE);
+      Download kubernetes,
+      Download containerd,
+      Download runc,
+      Download cni,
+      Download crictl,
+      Download localDns) {
+    public static final Downloads NONE = new Downloads(
+        Download.NONE, Download.NONE, Download.NONE, Download.NONE, Download.NONE, Download.NONE);
 
     public Downloads {
       Objects.requireNonNull(kubernetes, "kubernetes");
@@ -249,7 +269,12 @@ public record AgentConfig(
 
     Downloads normalized() {
       return new Downloads(
-          kubernetes.normalized(), containerd.normalized(), runc.normalized(), cni.normalized(), crictl.normalized(), localDns.normalized());
+          kubernetes.normalized(),
+          containerd.normalized(),
+          runc.normalized(),
+          cni.normalized(),
+          crictl.normalized(),
+          localDns.normalized());
     }
   }
 
@@ -266,7 +291,12 @@ public record AgentConfig(
    * @param allowUnverified install the artifact without a digest when neither a pinned one nor the
    *     published checksum can be had (a published checksum that is there is still checked)
    */
-  public record Download(String baseUrl, String url, String version, SortedMap<String, String> sha256, boolean allowUnverified) {
+  public record Download(
+      String baseUrl,
+      String url,
+      String version,
+      SortedMap<String, String> sha256,
+      boolean allowUnverified) {
     /** The key of the one pinned digest of an artifact that is a single file. */
     public static final String SINGLE_FILE = "";
 
@@ -285,7 +315,11 @@ public record AgentConfig(
     }
 
     public boolean isEmpty() {
-      return baseUrl.isEmpty() && url.isEmpty() && version.isEmpty() && sha256.isEmpty() && !allowUnverified;
+      return baseUrl.isEmpty()
+          && url.isEmpty()
+          && version.isEmpty()
+          && sha256.isEmpty()
+          && !allowUnverified;
     }
 
     /** The pinned digest of {@code file} ({@link #SINGLE_FILE}, or a Kubernetes binary's name). */
@@ -308,7 +342,8 @@ public record AgentConfig(
    * @param interfaceName the dummy interface carrying {@code bindAddress}
    * @param clusterDomain the domain forwarded to {@code Cluster.ClusterDNS}
    */
-  public record LocalDns(String version, String bindAddress, String interfaceName, String clusterDomain) {
+  public record LocalDns(
+      String version, String bindAddress, String interfaceName, String clusterDomain) {
     public static final LocalDns DEFAULTS = new LocalDns("", "", "", "");
 
     public LocalDns {

@@ -44,22 +44,39 @@ public final class AgentConfigParser {
       .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
       .build();
 
-  private static final List<String> TOP_KEYS =
-      List.of("MachineName", "Cluster", "Kubelet", "CRI", "CNI", "OCIImage", "Attest", "Downloads", "LocalDNS");
+  private static final List<String> TOP_KEYS = List.of(
+      "MachineName",
+      "Cluster",
+      "Kubelet",
+      "CRI",
+      "CNI",
+      "OCIImage",
+      "Attest",
+      "Downloads",
+      "LocalDNS");
   private static final List<String> CLUSTER_KEYS = List.of("CaCertBase64", "ClusterDNS", "Version");
-  private static final List<String> KUBELET_KEYS = List.of("ApiServer", "Auth", "Labels", "RegisterWithTaints");
+  private static final List<String> KUBELET_KEYS =
+      List.of("ApiServer", "Auth", "Labels", "RegisterWithTaints");
   private static final List<String> AUTH_KEYS = List.of("BootstrapToken", "ExecCredential");
-  private static final List<String> EXEC_KEYS =
-      List.of("command", "args", "env", "apiVersion", "installHint", "provideClusterInfo", "interactiveMode");
+  private static final List<String> EXEC_KEYS = List.of(
+      "command",
+      "args",
+      "env",
+      "apiVersion",
+      "installHint",
+      "provideClusterInfo",
+      "interactiveMode");
   private static final List<String> ENV_KEYS = List.of("name", "value");
   private static final List<String> CRI_KEYS = List.of("Containerd", "Runc");
   private static final List<String> VERSION_KEYS = List.of("Version");
   private static final List<String> CNI_KEYS = List.of("PluginVersion");
   private static final List<String> ATTEST_KEYS = List.of("URL");
-  private static final List<String> DOWNLOAD_KEYS = List.of("BaseURL", "URL", "Version", "SHA256", "AllowUnverified");
+  private static final List<String> DOWNLOAD_KEYS =
+      List.of("BaseURL", "URL", "Version", "SHA256", "AllowUnverified");
   static final String KUBERNETES_PINS_REASON =
       "must be an object of kubelet, kubectl and kube-proxy digests (Kubernetes publishes one per binary)";
-  private static final List<String> LOCALDNS_KEYS = List.of("Version", "BindAddress", "InterfaceName", "ClusterDomain");
+  private static final List<String> LOCALDNS_KEYS =
+      List.of("Version", "BindAddress", "InterfaceName", "ClusterDomain");
 
   /** Where a key the upstream documentation misplaces really belongs, by misplaced path. */
   private static final Map<String, String> MISPLACED = Map.of(
@@ -127,8 +144,10 @@ public final class AgentConfigParser {
       root = MAPPER.readTree(json);
     } catch (JacksonException e) {
       JsonLocation at = e.getLocation();
-      String where = at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")";
-      violations.add(new ConfigViolation("$", "is not valid JSON: " + e.getOriginalMessage() + where));
+      String where =
+          at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")";
+      violations.add(
+          new ConfigViolation("$", "is not valid JSON: " + e.getOriginalMessage() + where));
       return new Bound(Optional.empty(), violations);
     } catch (IOException e) {
       violations.add(new ConfigViolation("$", "could not be read: " + e.getMessage()));
@@ -165,23 +184,29 @@ public final class AgentConfigParser {
   }
 
   private static AgentConfig.Cluster cluster(Obj o) {
-    return new AgentConfig.Cluster(o.string("CaCertBase64"), o.string("ClusterDNS"), o.string("Version"));
+    return new AgentConfig.Cluster(
+        o.string("CaCertBase64"), o.string("ClusterDNS"), o.string("Version"));
   }
 
   private static AgentConfig.Kubelet kubelet(Obj o, List<ConfigViolation> violations) {
     Obj auth = o.object("Auth", AUTH_KEYS);
-    Optional<KubeletAuth.ExecCredential> exec = auth.optionalObject("ExecCredential", EXEC_KEYS).map(AgentConfigParser::exec);
+    Optional<KubeletAuth.ExecCredential> exec =
+        auth.optionalObject("ExecCredential", EXEC_KEYS).map(AgentConfigParser::exec);
     TreeMap<String, String> labels = new TreeMap<>();
-    o.optionalObject("Labels", null).ifPresent(l -> l.forEachEntry((key, path, value) -> {
-      if (value.isNull()) {
-        labels.put(key, "");
-      } else if (value.isTextual()) {
-        labels.put(key, value.textValue());
-      } else {
-        violations.add(new ConfigViolation(path, "must be a string"));
-      }
-    }));
-    return new AgentConfig.Kubelet(o.string("ApiServer"), new AgentConfig.Auth(auth.string("BootstrapToken"), exec), labels,
+    o.optionalObject("Labels", null)
+        .ifPresent(l -> l.forEachEntry((key, path, value) -> {
+          if (value.isNull()) {
+            labels.put(key, "");
+          } else if (value.isTextual()) {
+            labels.put(key, value.textValue());
+          } else {
+            violations.add(new ConfigViolation(path, "must be a string"));
+          }
+        }));
+    return new AgentConfig.Kubelet(
+        o.string("ApiServer"),
+        new AgentConfig.Auth(auth.string("BootstrapToken"), exec),
+        labels,
         o.strings("RegisterWithTaints"));
   }
 
@@ -191,24 +216,38 @@ public final class AgentConfigParser {
       env.add(new KubeletAuth.EnvVar(e.string("name"), e.string("value")));
     }
     String interactiveMode = o.string("interactiveMode");
-    if (!interactiveMode.isEmpty() && !interactiveMode.equals("Never") && !interactiveMode.equals("IfAvailable")) {
+    if (!interactiveMode.isEmpty()
+        && !interactiveMode.equals("Never")
+        && !interactiveMode.equals("IfAvailable")) {
       o.violation("interactiveMode", INTERACTIVE_MODE_REASON + ConfigText.quote(interactiveMode));
     }
-    return new KubeletAuth.ExecCredential(o.string("command"), o.strings("args"), env, o.string("apiVersion"),
-        o.string("installHint"), o.bool("provideClusterInfo"));
+    return new KubeletAuth.ExecCredential(
+        o.string("command"),
+        o.strings("args"),
+        env,
+        o.string("apiVersion"),
+        o.string("installHint"),
+        o.bool("provideClusterInfo"));
   }
 
   private static AgentConfig.Cri cri(Obj o) {
     return new AgentConfig.Cri(
-        o.object("Containerd", VERSION_KEYS).string("Version"), o.object("Runc", VERSION_KEYS).string("Version"));
+        o.object("Containerd", VERSION_KEYS).string("Version"),
+        o.object("Runc", VERSION_KEYS).string("Version"));
   }
 
   private static AgentConfig.Downloads downloads(Obj o) {
     Map<DownloadArtifact, AgentConfig.Download> byArtifact = new LinkedHashMap<>();
     for (DownloadArtifact a : DownloadArtifact.values()) {
       Obj d = o.object(a.jsonName(), DOWNLOAD_KEYS);
-      byArtifact.put(a, new AgentConfig.Download(d.string("BaseURL"), d.string("URL"), d.string("Version"), pins(a, d),
-          d.bool("AllowUnverified")));
+      byArtifact.put(
+          a,
+          new AgentConfig.Download(
+              d.string("BaseURL"),
+              d.string("URL"),
+              d.string("Version"),
+              pins(a, d),
+              d.bool("AllowUnverified")));
     }
     return new AgentConfig.Downloads(
         byArtifact.get(DownloadArtifact.KUBERNETES),
@@ -245,7 +284,11 @@ public final class AgentConfigParser {
   }
 
   private static AgentConfig.LocalDns localDns(Obj o) {
-    return new AgentConfig.LocalDns(o.string("Version"), o.string("BindAddress"), o.string("InterfaceName"), o.string("ClusterDomain"));
+    return new AgentConfig.LocalDns(
+        o.string("Version"),
+        o.string("BindAddress"),
+        o.string("InterfaceName"),
+        o.string("ClusterDomain"));
   }
 
   /**
@@ -268,16 +311,22 @@ public final class AgentConfigParser {
       }
       node.properties().forEach(e -> {
         String key = e.getKey();
-        String canonical = known == null ? key : known.stream().filter(k -> k.equalsIgnoreCase(key)).findFirst().orElse(null);
+        String canonical = known == null
+            ? key
+            : known.stream().filter(k -> k.equalsIgnoreCase(key)).findFirst().orElse(null);
         String keyPath = ConfigText.child(path, key);
         if (canonical == null) {
           String misplaced = MISPLACED.get(keyPath);
-          violations.add(new ConfigViolation(keyPath, misplaced != null
-              ? "unknown key; it belongs at " + misplaced
-              : "unknown key; expected one of: " + String.join(", ", known)));
+          violations.add(new ConfigViolation(
+              keyPath,
+              misplaced != null
+                  ? "unknown key; it belongs at " + misplaced
+                  : "unknown key; expected one of: " + String.join(", ", known)));
         } else if (fields.containsKey(canonical)) {
-          violations.add(new ConfigViolation(keyPath, "duplicate key: " + ConfigText.child(path, spelling.get(canonical))
-              + " is already set (keys match case-insensitively)"));
+          violations.add(new ConfigViolation(
+              keyPath,
+              "duplicate key: " + ConfigText.child(path, spelling.get(canonical))
+                  + " is already set (keys match case-insensitively)"));
         } else {
           fields.put(canonical, e.getValue());
           spelling.put(canonical, key);
@@ -332,7 +381,8 @@ public final class AgentConfigParser {
     }
 
     Obj object(String key, List<String> known) {
-      return optionalObject(key, known).orElseGet(() -> new Obj(null, pathOf(key), known, violations));
+      return optionalObject(key, known)
+          .orElseGet(() -> new Obj(null, pathOf(key), known, violations));
     }
 
     Optional<Obj> optionalObject(String key, List<String> known) {

@@ -61,12 +61,15 @@ public final class ConfigValidator {
   public static List<ConfigViolation> violations(AgentConfig config, String hostArch) {
     Checks c = new Checks();
     if (!SUPPORTED_ARCHES.contains(hostArch)) {
-      c.add("host.arch", "unsupported architecture " + ConfigText.quote(hostArch) + " (supported: amd64, arm64)");
+      c.add(
+          "host.arch",
+          "unsupported architecture " + ConfigText.quote(hostArch) + " (supported: amd64, arm64)");
     }
     checkMachineName(c, config.machineName());
     checkCluster(c, config);
     checkKubelet(c, config.kubelet());
-    c.version("CRI.Containerd.Version", config.cri().containerdVersion(), DefaultVersions.CONTAINERD);
+    c.version(
+        "CRI.Containerd.Version", config.cri().containerdVersion(), DefaultVersions.CONTAINERD);
     c.version("CRI.Runc.Version", config.cri().runcVersion(), DefaultVersions.RUNC);
     c.version("CNI.PluginVersion", config.cni().pluginVersion(), DefaultVersions.CNI_PLUGINS);
     if (!config.attest().url().isEmpty()) {
@@ -86,7 +89,9 @@ public final class ConfigValidator {
       return;
     }
     for (String p : KubernetesNames.dns1123SubdomainProblems(machineName)) {
-      c.add("MachineName", "is not a Kubernetes object name (a DNS-1123 subdomain such as worker-1): " + p);
+      c.add(
+          "MachineName",
+          "is not a Kubernetes object name (a DNS-1123 subdomain such as worker-1): " + p);
     }
   }
 
@@ -126,7 +131,9 @@ public final class ConfigValidator {
       return;
     }
     try {
-      if (CertificateFactory.getInstance("X.509").generateCertificates(new ByteArrayInputStream(pem)).isEmpty()) {
+      if (CertificateFactory.getInstance("X.509")
+          .generateCertificates(new ByteArrayInputStream(pem))
+          .isEmpty()) {
         c.add(path, "does not decode to a PEM certificate (no certificate found)");
       }
     } catch (CertificateException e) {
@@ -145,8 +152,10 @@ public final class ConfigValidator {
         c.add(path, "key is not a qualified name: " + p);
       }
       if (KubernetesNames.kubeletMayNotSet(key)) {
-        c.add(path, "key is in the kubernetes.io or k8s.io namespace, which kubelet may not set on its node"
-            + " (allowed there: kubelet.kubernetes.io/*, node.kubernetes.io/* and the well-known labels such as kubernetes.io/hostname)");
+        c.add(
+            path,
+            "key is in the kubernetes.io or k8s.io namespace, which kubelet may not set on its node"
+                + " (allowed there: kubelet.kubernetes.io/*, node.kubernetes.io/* and the well-known labels such as kubernetes.io/hostname)");
       }
       for (String p : KubernetesNames.labelValueProblems(value)) {
         c.add(path, "value is not a valid label value: " + p);
@@ -156,12 +165,16 @@ public final class ConfigValidator {
     for (int i = 0; i < kubelet.registerWithTaints().size(); i++) {
       String path = ConfigText.index("Kubelet.RegisterWithTaints", i);
       List<String> problems = new ArrayList<>();
-      KubernetesNames.Taint taint = KubernetesNames.parseTaint(kubelet.registerWithTaints().get(i), problems);
+      KubernetesNames.Taint taint =
+          KubernetesNames.parseTaint(kubelet.registerWithTaints().get(i), problems);
       problems.forEach(p -> c.add(path, p));
       if (taint != null) {
         Integer first = seen.putIfAbsent(taint.key() + ":" + taint.effect(), i);
         if (first != null) {
-          c.add(path, "repeats the key and effect of Kubelet.RegisterWithTaints[" + first + "] (taints must be unique by key and effect)");
+          c.add(
+              path,
+              "repeats the key and effect of Kubelet.RegisterWithTaints[" + first
+                  + "] (taints must be unique by key and effect)");
         }
       }
     }
@@ -176,7 +189,9 @@ public final class ConfigValidator {
     }
     if (token && !BOOTSTRAP_TOKEN.matcher(auth.bootstrapToken()).matches()) {
       // The token is a secret: never echo it.
-      c.add("Kubelet.Auth.BootstrapToken", "must have the form <id>.<secret>: 6 and 16 characters of [a-z0-9]");
+      c.add(
+          "Kubelet.Auth.BootstrapToken",
+          "must have the form <id>.<secret>: 6 and 16 characters of [a-z0-9]");
     }
     auth.execCredential().ifPresent(exec -> {
       String path = "Kubelet.Auth.ExecCredential";
@@ -184,10 +199,14 @@ public final class ConfigValidator {
       if (exec.apiVersion().isEmpty()) {
         c.add(path + ".apiVersion", "must be set (" + String.join(" or ", EXEC_API_VERSIONS) + ")");
       } else if (!EXEC_API_VERSIONS.contains(exec.apiVersion())) {
-        c.add(path + ".apiVersion", "must be " + String.join(" or ", EXEC_API_VERSIONS) + ", got " + ConfigText.quote(exec.apiVersion()));
+        c.add(
+            path + ".apiVersion",
+            "must be " + String.join(" or ", EXEC_API_VERSIONS) + ", got "
+                + ConfigText.quote(exec.apiVersion()));
       }
       for (int i = 0; i < exec.env().size(); i++) {
-        c.required(ConfigText.index(path + ".env", i) + ".name", exec.env().get(i).name());
+        c.required(
+            ConfigText.index(path + ".env", i) + ".name", exec.env().get(i).name());
       }
     });
   }
@@ -200,23 +219,34 @@ public final class ConfigValidator {
         c.baseUrl(path + ".BaseURL", d.baseUrl());
       }
       if (!d.url().isEmpty()) {
-        Optional<String> problem = UrlTemplate.problem(d.url(), artifact.templateArgs().size());
+        Optional<String> problem =
+            UrlTemplate.problem(d.url(), artifact.templateArgs().size());
         if (problem.isPresent()) {
-          c.add(path + ".URL", "is not a usable URL template: it " + problem.get() + " (arguments in order: "
-              + String.join(", ", artifact.templateArgs()) + ")");
+          c.add(
+              path + ".URL",
+              "is not a usable URL template: it " + problem.get() + " (arguments in order: "
+                  + String.join(", ", artifact.templateArgs()) + ")");
         } else {
           String sample = artifact.url(d, "1.0.0", "amd64", "kubelet");
           urlProblem(sample, Set.of("http", "https"), true)
-              .ifPresent(p -> c.add(path + ".URL", "does not render to a valid URL (for example " + ConfigText.quote(sample) + "): " + p));
+              .ifPresent(p -> c.add(
+                  path + ".URL",
+                  "does not render to a valid URL (for example " + ConfigText.quote(sample) + "): "
+                      + p));
         }
       }
       d.sha256().forEach((file, hex) -> {
-        String pinPath = file.equals(AgentConfig.Download.SINGLE_FILE) ? path + ".SHA256" : path + ".SHA256." + file;
+        String pinPath = file.equals(AgentConfig.Download.SINGLE_FILE)
+            ? path + ".SHA256"
+            : path + ".SHA256." + file;
         if (!SHA256_HEX.matcher(hex).matches()) {
-          c.add(pinPath, "must be a SHA-256 digest: 64 hex characters, got " + ConfigText.quote(hex));
+          c.add(
+              pinPath, "must be a SHA-256 digest: 64 hex characters, got " + ConfigText.quote(hex));
         }
       });
-      if (!d.version().isEmpty() && c.version(path + ".Version", d.version(), "1.0.0") && artifact == DownloadArtifact.KUBERNETES) {
+      if (!d.version().isEmpty()
+          && c.version(path + ".Version", d.version(), "1.0.0")
+          && artifact == DownloadArtifact.KUBERNETES) {
         c.nameable(path + ".Version", d.version());
       }
     }
@@ -225,16 +255,24 @@ public final class ConfigValidator {
   private static void checkLocalDns(Checks c, AgentConfig config) {
     AgentConfig.LocalDns dns = config.localDns();
     c.version("LocalDNS.Version", dns.version(), DefaultVersions.LOCALDNS);
-    if (c.required("LocalDNS.BindAddress", dns.bindAddress()) && c.ip("LocalDNS.BindAddress", dns.bindAddress())
+    if (c.required("LocalDNS.BindAddress", dns.bindAddress())
+        && c.ip("LocalDNS.BindAddress", dns.bindAddress())
         && InetAddresses.isInetAddress(config.cluster().clusterDns())
-        && InetAddresses.forString(dns.bindAddress()).equals(InetAddresses.forString(config.cluster().clusterDns()))) {
-      c.add("LocalDNS.BindAddress", "must differ from Cluster.ClusterDNS, which LocalDNS forwards the cluster domain to");
+        && InetAddresses.forString(dns.bindAddress())
+            .equals(InetAddresses.forString(config.cluster().clusterDns()))) {
+      c.add(
+          "LocalDNS.BindAddress",
+          "must differ from Cluster.ClusterDNS, which LocalDNS forwards the cluster domain to");
     }
     String ifname = dns.interfaceName();
     if (c.required("LocalDNS.InterfaceName", ifname)
-        && (!INTERFACE_NAME.matcher(ifname).matches() || ifname.equals(".") || ifname.equals(".."))) {
-      c.add("LocalDNS.InterfaceName", "must be a network interface name: 1 to 15 characters of [A-Za-z0-9_.-], not '.' or '..', got "
-          + ConfigText.quote(ifname));
+        && (!INTERFACE_NAME.matcher(ifname).matches()
+            || ifname.equals(".")
+            || ifname.equals(".."))) {
+      c.add(
+          "LocalDNS.InterfaceName",
+          "must be a network interface name: 1 to 15 characters of [A-Za-z0-9_.-], not '.' or '..', got "
+              + ConfigText.quote(ifname));
     }
     if (c.required("LocalDNS.ClusterDomain", dns.clusterDomain())) {
       for (String p : KubernetesNames.dns1123SubdomainProblems(dns.clusterDomain())) {
@@ -257,9 +295,10 @@ public final class ConfigValidator {
     }
     String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
     if (!schemes.contains(scheme)) {
-      return Optional.of(schemes.size() == 1
-          ? "must use " + schemes.iterator().next() + ", got " + ConfigText.quote(value)
-          : "must be an http or https URL, got " + ConfigText.quote(value));
+      return Optional.of(
+          schemes.size() == 1
+              ? "must use " + schemes.iterator().next() + ", got " + ConfigText.quote(value)
+              : "must be an http or https URL, got " + ConfigText.quote(value));
     }
     if (uri.getHost() == null || uri.getHost().isEmpty()) {
       return Optional.of("must name a host, got " + ConfigText.quote(value));
@@ -268,7 +307,8 @@ public final class ConfigValidator {
       return Optional.of("must not carry user credentials");
     }
     if (uri.getRawFragment() != null || (!allowQuery && uri.getRawQuery() != null)) {
-      return Optional.of(allowQuery ? "must not have a fragment" : "must not have a query or fragment");
+      return Optional.of(
+          allowQuery ? "must not have a fragment" : "must not have a query or fragment");
     }
     return Optional.empty();
   }
@@ -294,12 +334,15 @@ public final class ConfigValidator {
       if (value.isEmpty() || SemanticVersion.isValid(value)) {
         return true;
       }
-      add(path, "must be a semantic version such as " + example + ", got " + ConfigText.quote(value));
+      add(
+          path,
+          "must be a semantic version such as " + example + ", got " + ConfigText.quote(value));
       return false;
     }
 
     void nameable(String path, String kubernetesVersion) {
-      VersionFor.problemWith(kubernetesVersion).ifPresent(p -> add(path, "cannot name a version directory: " + p));
+      VersionFor.problemWith(kubernetesVersion)
+          .ifPresent(p -> add(path, "cannot name a version directory: " + p));
     }
 
     boolean ip(String path, String value) {

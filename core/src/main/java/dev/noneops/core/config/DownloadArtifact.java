@@ -11,22 +11,43 @@ import java.util.Objects;
  * leading {@code v}.
  */
 public enum DownloadArtifact {
-  KUBERNETES("Kubernetes", "https://dl.k8s.io", "/v{version}/bin/linux/{arch}/{binary}", List.of("version", "arch", "binary")),
-  CONTAINERD("Containerd", "https://github.com/containerd/containerd/releases/download",
-      "/v{version}/containerd-{version}-linux-{arch}.tar.gz", List.of("version", "version", "arch")),
-  RUNC("Runc", "https://github.com/opencontainers/runc/releases/download", "/v{version}/runc.{arch}", List.of("version", "arch")),
-  CNI("CNI", "https://github.com/containernetworking/plugins/releases/download",
-      "/v{version}/cni-plugins-linux-{arch}-v{version}.tgz", List.of("version", "arch", "version")),
-  CRICTL("Crictl", "https://github.com/kubernetes-sigs/cri-tools/releases/download",
-      "/v{version}/crictl-v{version}-{os}-{arch}.tar.gz", List.of("version", "version", "os", "arch")),
-  LOCALDNS("LocalDNS", "https://github.com/coredns/coredns/releases/download",
-      "/v{version}/coredns_{version}_linux_{arch}.tgz", List.of("version", "version", "arch"));
+  KUBERNETES(
+      "Kubernetes",
+      "https://dl.k8s.io",
+      "/v{version}/bin/linux/{arch}/{binary}",
+      List.of("version", "arch", "binary")),
+  CONTAINERD(
+      "Containerd",
+      "https://github.com/containerd/containerd/releases/download",
+      "/v{version}/containerd-{version}-linux-{arch}.tar.gz",
+      List.of("version", "version", "arch")),
+  RUNC(
+      "Runc",
+      "https://github.com/opencontainers/runc/releases/download",
+      "/v{version}/runc.{arch}",
+      List.of("version", "arch")),
+  CNI(
+      "CNI",
+      "https://github.com/containernetworking/plugins/releases/download",
+      "/v{version}/cni-plugins-linux-{arch}-v{version}.tgz",
+      List.of("version", "arch", "version")),
+  CRICTL(
+      "Crictl",
+      "https://github.com/kubernetes-sigs/cri-tools/releases/download",
+      "/v{version}/crictl-v{version}-{os}-{arch}.tar.gz",
+      List.of("version", "version", "os", "arch")),
+  LOCALDNS(
+      "LocalDNS",
+      "https://github.com/coredns/coredns/releases/download",
+      "/v{version}/coredns_{version}_linux_{arch}.tgz",
+      List.of("version", "version", "arch"));
 
   /** The operating system crictl's URL names. */
   public static final String OS = "linux";
 
   /** The Kubernetes binaries a version installs, each beside its published {@code .sha256}. */
-  public static final List<String> KUBERNETES_BINARIES = List.of("kubelet", "kubectl", "kube-proxy");
+  public static final List<String> KUBERNETES_BINARIES =
+      List.of("kubelet", "kubectl", "kube-proxy");
 
   private final String jsonName;
   private final String defaultBase;
@@ -66,11 +87,17 @@ public enum DownloadArtifact {
   public String url(AgentConfig.Download override, String version, String arch, String binary) {
     Objects.requireNonNull(override, "override");
     if (!override.url().isEmpty()) {
-      List<String> args = templateArgs.stream().map(name -> argument(name, version, arch, binary)).toList();
+      List<String> args = templateArgs.stream()
+          .map(name -> argument(name, version, arch, binary))
+          .toList();
       return UrlTemplate.render(override.url(), args);
     }
     String base = override.baseUrl().isEmpty() ? defaultBase : trimOneSlash(override.baseUrl());
-    return base + path.replace("{version}", version).replace("{arch}", arch).replace("{os}", OS).replace("{binary}", binary);
+    return base
+        + path.replace("{version}", version)
+            .replace("{arch}", arch)
+            .replace("{os}", OS)
+            .replace("{binary}", binary);
   }
 
   private static String argument(String name, String version, String arch, String binary) {

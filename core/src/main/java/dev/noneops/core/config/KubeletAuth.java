@@ -19,7 +19,13 @@ public sealed interface KubeletAuth {
   }
 
   /** A client-go exec credential plugin. */
-  record ExecCredential(String command, List<String> args, List<EnvVar> env, String apiVersion, String installHint, boolean provideClusterInfo)
+  record ExecCredential(
+      String command,
+      List<String> args,
+      List<EnvVar> env,
+      String apiVersion,
+      String installHint,
+      boolean provideClusterInfo)
       implements KubeletAuth {
     public ExecCredential {
       Objects.requireNonNull(command, "command");

@@ -18,7 +18,8 @@ final class KubernetesNames {
   static final List<String> TAINT_EFFECTS = List.of("NoSchedule", "PreferNoSchedule", "NoExecute");
 
   private static final Pattern NAME = Pattern.compile("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
-  private static final Pattern DNS1123_SUBDOMAIN = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+  private static final Pattern DNS1123_SUBDOMAIN =
+      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
 
   static final String NAME_CHARS =
       "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
@@ -39,7 +40,8 @@ final class KubernetesNames {
       "beta.kubernetes.io/os",
       "beta.kubernetes.io/arch");
 
-  private static final List<String> KUBELET_NAMESPACES = List.of("kubelet.kubernetes.io", "node.kubernetes.io");
+  private static final List<String> KUBELET_NAMESPACES =
+      List.of("kubelet.kubernetes.io", "node.kubernetes.io");
 
   private KubernetesNames() {}
 
@@ -61,7 +63,8 @@ final class KubernetesNames {
         }
       }
     } else {
-      problems.add("must be a name with at most one '/' separating an optional DNS subdomain prefix");
+      problems.add(
+          "must be a name with at most one '/' separating an optional DNS subdomain prefix");
       return problems;
     }
     if (name.isEmpty()) {
@@ -110,8 +113,10 @@ final class KubernetesNames {
   static boolean kubeletMayNotSet(String key) {
     int slash = key.indexOf('/');
     String namespace = slash < 0 ? "" : key.substring(0, slash);
-    boolean kubernetesNamespace = namespace.equals("kubernetes.io") || namespace.endsWith(".kubernetes.io")
-        || namespace.equals("k8s.io") || namespace.endsWith(".k8s.io");
+    boolean kubernetesNamespace = namespace.equals("kubernetes.io")
+        || namespace.endsWith(".kubernetes.io")
+        || namespace.equals("k8s.io")
+        || namespace.endsWith(".k8s.io");
     if (!kubernetesNamespace || KUBELET_LABELS.contains(key)) {
       return false;
     }
@@ -145,7 +150,8 @@ final class KubernetesNames {
       problems.add("value is not a valid label value: " + p);
     }
     if (!TAINT_EFFECTS.contains(taint.effect())) {
-      problems.add("effect must be one of " + String.join(", ", TAINT_EFFECTS) + ", got " + ConfigText.quote(taint.effect()));
+      problems.add("effect must be one of " + String.join(", ", TAINT_EFFECTS) + ", got "
+          + ConfigText.quote(taint.effect()));
     }
     return taint;
   }

@@ -41,7 +41,8 @@ public final class UrlTemplate {
         continue;
       }
       if (i + 1 >= template.length()) {
-        throw new IllegalArgumentException("ends with a lone '%'; write %% for a literal percent sign");
+        throw new IllegalArgumentException(
+            "ends with a lone '%'; write %% for a literal percent sign");
       }
       char verb = template.charAt(i + 1);
       if (verb == '%') {
@@ -54,7 +55,10 @@ public final class UrlTemplate {
       } else if (verb == '[') {
         int close = template.indexOf(']', i + 2);
         String digits = close < 0 ? "" : template.substring(i + 2, close);
-        if (close < 0 || close + 1 >= template.length() || template.charAt(close + 1) != 's' || !digits.matches("[1-9][0-9]{0,2}")) {
+        if (close < 0
+            || close + 1 >= template.length()
+            || template.charAt(close + 1) != 's'
+            || !digits.matches("[1-9][0-9]{0,2}")) {
           throw new IllegalArgumentException("has an unsupported placeholder at position " + (i + 1)
               + "; only %s, %[n]s and %% are allowed");
         }
@@ -63,7 +67,8 @@ public final class UrlTemplate {
         next = index + 1;
         i = close + 2;
       } else {
-        throw new IllegalArgumentException("has an unsupported placeholder '%" + verb + "'; only %s, %[n]s and %% are allowed");
+        throw new IllegalArgumentException(
+            "has an unsupported placeholder '%" + verb + "'; only %s, %[n]s and %% are allowed");
       }
     }
     return out.toString();
@@ -71,8 +76,8 @@ public final class UrlTemplate {
 
   private static String argument(List<String> args, int index, String placeholder) {
     if (index >= args.size()) {
-      throw new IllegalArgumentException(placeholder + " refers to argument " + (index + 1) + " but only " + args.size()
-          + (args.size() == 1 ? " is" : " are") + " available");
+      throw new IllegalArgumentException(placeholder + " refers to argument " + (index + 1)
+          + " but only " + args.size() + (args.size() == 1 ? " is" : " are") + " available");
     }
     return args.get(index);
   }

@@ -19,7 +19,12 @@ public record DownloadOverrides(
     DownloadSource localDns) {
 
   public static final DownloadOverrides NONE = new DownloadOverrides(
-      DownloadSource.NONE, DownloadSource.NONE, DownloadSource.NONE, DownloadSource.NONE, DownloadSource.NONE, DownloadSource.NONE);
+      DownloadSource.NONE,
+      DownloadSource.NONE,
+      DownloadSource.NONE,
+      DownloadSource.NONE,
+      DownloadSource.NONE,
+      DownloadSource.NONE);
 
   public DownloadOverrides {
     Objects.requireNonNull(kubernetes, "kubernetes");
@@ -32,8 +37,13 @@ public record DownloadOverrides(
 
   /** The overrides a configuration's {@code Downloads} holds. */
   public static DownloadOverrides of(AgentConfig.Downloads d) {
-    return new DownloadOverrides(DownloadSource.of(d.kubernetes()), DownloadSource.of(d.containerd()), DownloadSource.of(d.runc()),
-        DownloadSource.of(d.cni()), DownloadSource.of(d.crictl()), DownloadSource.of(d.localDns()));
+    return new DownloadOverrides(
+        DownloadSource.of(d.kubernetes()),
+        DownloadSource.of(d.containerd()),
+        DownloadSource.of(d.runc()),
+        DownloadSource.of(d.cni()),
+        DownloadSource.of(d.crictl()),
+        DownloadSource.of(d.localDns()));
   }
 
   /** {@code config} with these overrides written into its {@code Downloads} ({@link #over}). */
@@ -44,8 +54,12 @@ public record DownloadOverrides(
   /** {@code base} with every artifact these overrides set replaced by this override (whole entries, not fields). */
   public AgentConfig.Downloads over(AgentConfig.Downloads base) {
     return new AgentConfig.Downloads(
-        pick(kubernetes, base.kubernetes()), pick(containerd, base.containerd()), pick(runc, base.runc()),
-        pick(cni, base.cni()), pick(crictl, base.crictl()), pick(localDns, base.localDns()));
+        pick(kubernetes, base.kubernetes()),
+        pick(containerd, base.containerd()),
+        pick(runc, base.runc()),
+        pick(cni, base.cni()),
+        pick(crictl, base.crictl()),
+        pick(localDns, base.localDns()));
   }
 
   private static AgentConfig.Download pick(DownloadSource override, AgentConfig.Download base) {

@@ -13,7 +13,12 @@ import java.util.TreeMap;
  * {@code allowUnverified} as {@link AgentConfig.Download#allowUnverified()}. Empty strings mean
  * "not overridden".
  */
-public record DownloadSource(String baseUrl, String url, String version, SortedMap<String, String> sha256, boolean allowUnverified) {
+public record DownloadSource(
+    String baseUrl,
+    String url,
+    String version,
+    SortedMap<String, String> sha256,
+    boolean allowUnverified) {
   public static final DownloadSource NONE = new DownloadSource("", "", "");
 
   public DownloadSource {
@@ -30,7 +35,12 @@ public record DownloadSource(String baseUrl, String url, String version, SortedM
 
   /** The same override as a configuration's {@code Downloads.<Artifact>} entry. */
   public static DownloadSource of(AgentConfig.Download download) {
-    return new DownloadSource(download.baseUrl(), download.url(), download.version(), download.sha256(), download.allowUnverified());
+    return new DownloadSource(
+        download.baseUrl(),
+        download.url(),
+        download.version(),
+        download.sha256(),
+        download.allowUnverified());
   }
 
   /** This override as a configuration's {@code Downloads.<Artifact>} entry. */
@@ -39,6 +49,10 @@ public record DownloadSource(String baseUrl, String url, String version, SortedM
   }
 
   public boolean isEmpty() {
-    return baseUrl.isEmpty() && url.isEmpty() && version.isEmpty() && sha256.isEmpty() && !allowUnverified;
+    return baseUrl.isEmpty()
+        && url.isEmpty()
+        && version.isEmpty()
+        && sha256.isEmpty()
+        && !allowUnverified;
   }
 }

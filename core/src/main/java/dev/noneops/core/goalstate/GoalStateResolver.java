@@ -30,6 +30,7 @@ public final class GoalStateResolver {
   public static final String SANDBOX_IMAGE = "mcr.microsoft.com/oss/kubernetes/pause:3.9";
   /** Where containerd looks for CNI plugins: ours are linked here, and CNI agents install theirs here. */
   public static final String CNI_BIN_DIR = "/opt/cni/bin";
+
   public static final String CNI_CONF_DIR = "/etc/cni/net.d";
   public static final String CONTAINERD_METRICS_ADDRESS = "0.0.0.0:10257";
   public static final int LOCALDNS_PORT = 53;
@@ -55,7 +56,8 @@ public final class GoalStateResolver {
    * The goal state of {@code config} with {@code overrides} applied on top of its own
    * {@code Downloads} (an artifact set in {@code overrides} replaces the configuration's entry).
    */
-  public static MachineGoalState resolve(AgentConfig config, DownloadOverrides overrides, HostInfo host, Layout layout) {
+  public static MachineGoalState resolve(
+      AgentConfig config, DownloadOverrides overrides, HostInfo host, Layout layout) {
     return resolve(overrides.appliedTo(config), host, layout);
   }
 
@@ -78,12 +80,20 @@ public final class GoalStateResolver {
       this.layout = layout;
       this.downloads = config.downloads();
       this.kubernetes = config.effectiveKubernetesVersion();
-      this.containerd = first(downloads.containerd().version(), config.cri().containerdVersion(), DefaultVersions.CONTAINERD);
-      this.runc = first(downloads.runc().version(), config.cri().runcVersion(), DefaultVersions.RUNC);
-      this.cni = first(downloads.cni().version(), config.cni().pluginVersion(), DefaultVersions.CNI_PLUGINS);
-      this.localDns = first(downloads.localDns().version(), config.localDns().version(), DefaultVersions.LOCALDNS);
+      this.containerd = first(
+          downloads.containerd().version(),
+          config.cri().containerdVersion(),
+          DefaultVersions.CONTAINERD);
+      this.runc =
+          first(downloads.runc().version(), config.cri().runcVersion(), DefaultVersions.RUNC);
+      this.cni = first(
+          downloads.cni().version(), config.cni().pluginVersion(), DefaultVersions.CNI_PLUGINS);
+      this.localDns = first(
+          downloads.localDns().version(), config.localDns().version(), DefaultVersions.LOCALDNS);
       this.crictl = downloads.crictl().version().isEmpty()
-          ? SemanticVersion.parse(kubernetes).orElseThrow(() -> new IllegalStateException("validated Kubernetes version")).minorLine()
+          ? SemanticVersion.parse(kubernetes)
+              .orElseThrow(() -> new IllegalStateException("validated Kubernetes version"))
+              .minorLine()
           : downloads.crictl().version();
     }
 
@@ -109,41 +119,69 @@ public final class GoalStateResolver {
       TreeMap<String, VersionInputs.DownloadOrigin> origins = new TreeMap<>();
       for (DownloadArtifact a : DownloadArtifact.values()) {
         AgentConfig.Download d = downloads.of(a);
-        VersionInputs.DownloadOrigin origin = new VersionInputs.DownloadOrigin(d.baseUrl(), d.url());
+        VersionInputs.DownloadOrigin origin =
+            new VersionInputs.DownloadOrigin(d.baseUrl(), d.url());
         if (!origin.isEmpty()) {
           origins.put(a.jsonName(), origin);
         }
       }
       TreeMap<String, String> pins = new TreeMap<>();
       for (DownloadArtifact a : DownloadArtifact.values()) {
-        downloads.of(a).sha256().forEach((file, hex) ->
-            pins.put(file.equals(AgentConfig.Download.SINGLE_FILE) ? a.jsonName() : a.jsonName() + "." + file, hex));
+        downloads
+            .of(a)
+            .sha256()
+            .forEach((file, hex) -> pins.put(
+                file.equals(AgentConfig.Download.SINGLE_FILE)
+                    ? a.jsonName()
+                    : a.jsonName() + "." + file,
+                hex));
       }
-      return new VersionInputs(kubernetes, containerd, runc, cni, crictl, localDns, host.arch(), origins, pins);
+      return new VersionInputs(
+          kubernetes, containerd, runc, cni, crictl, localDns, host.arch(), origins, pins);
     }
 
     private List<Artifact> artifacts() {
       String arch = host.arch();
       List<Artifact> artifacts = new ArrayList<>();
       for (String binary : KUBERNETES_BINARIES) {
-        URI url = URI.create(DownloadArtifact.KUBERNETES.url(downloads.kubernetes(), kubernetes, arch, binary));
-        artifacts.add(new Artifact(binary, url, checksum(DownloadArtifact.KUBERNETES, binary, sidecar(url, ".sha256"), ""),
+        URI url = URI.create(
+            DownloadArtifact.KUBERNETES.url(downloads.kubernetes(), kubernetes, arch, binary));
+        artifacts.add(new Artifact(
+            binary,
+            url,
+            checksum(DownloadArtifact.KUBERNETES, binary, sidecar(url, ".sha256"), ""),
             new Artifact.Install.Binary(binary)));
       }
       URI containerdUrl = uri(DownloadArtifact.CONTAINERD, containerd);
-      artifacts.add(new Artifact("containerd", containerdUrl, single(DownloadArtifact.CONTAINERD, sidecar(containerdUrl, ".sha256sum"), containerdUrl),
+      artifacts.add(new Artifact(
+          "containerd",
+          containerdUrl,
+          single(DownloadArtifact.CONTAINERD, sidecar(containerdUrl, ".sha256sum"), containerdUrl),
           new Artifact.Install.Tarball("bin/", Layout.BIN, List.of())));
       URI runcUrl = uri(DownloadArtifact.RUNC, runc);
-      artifacts.add(new Artifact("runc", runcUrl, single(DownloadArtifact.RUNC, runcUrl.resolve(RUNC_CHECKSUMS), runcUrl),
+      artifacts.add(new Artifact(
+          "runc",
+          runcUrl,
+          single(DownloadArtifact.RUNC, runcUrl.resolve(RUNC_CHECKSUMS), runcUrl),
           new Artifact.Install.Binary("runc")));
       URI cniUrl = uri(DownloadArtifact.CNI, cni);
-      artifacts.add(new Artifact("cni-plugins", cniUrl, single(DownloadArtifact.CNI, sidecar(cniUrl, ".sha256"), cniUrl),
+      artifacts.add(new Artifact(
+          "cni-plugins",
+          cniUrl,
+          single(DownloadArtifact.CNI, sidecar(cniUrl, ".sha256"), cniUrl),
           new Artifact.Install.Tarball("", Layout.CNI, List.of())));
       URI crictlUrl = uri(DownloadArtifact.CRICTL, crictl);
-      artifacts.add(new Artifact("crictl", crictlUrl, single(DownloadArtifact.CRICTL, sidecar(crictlUrl, ".sha256"), crictlUrl),
+      artifacts.add(new Artifact(
+          "crictl",
+          crictlUrl,
+          single(DownloadArtifact.CRICTL, sidecar(crictlUrl, ".sha256"), crictlUrl),
           new Artifact.Install.Tarball("", Layout.BIN, List.of("crictl"))));
-      URI coredns = URI.create(DownloadArtifact.LOCALDNS.url(downloads.localDns(), localDns, arch, LOCALDNS_BINARY));
-      artifacts.add(new Artifact(LOCALDNS_BINARY, coredns, single(DownloadArtifact.LOCALDNS, sidecar(coredns, ".sha256"), coredns),
+      URI coredns = URI.create(
+          DownloadArtifact.LOCALDNS.url(downloads.localDns(), localDns, arch, LOCALDNS_BINARY));
+      artifacts.add(new Artifact(
+          LOCALDNS_BINARY,
+          coredns,
+          single(DownloadArtifact.LOCALDNS, sidecar(coredns, ".sha256"), coredns),
           new Artifact.Install.Tarball("", Layout.BIN, List.of(LOCALDNS_BINARY))));
       return artifacts;
     }
@@ -158,9 +196,11 @@ public final class GoalStateResolver {
     }
 
     /** A pinned digest wins; else the published document, which the configuration may allow to be missing. */
-    private Artifact.Checksum checksum(DownloadArtifact artifact, String pinKey, URI document, String entry) {
+    private Artifact.Checksum checksum(
+        DownloadArtifact artifact, String pinKey, URI document, String entry) {
       AgentConfig.Download d = downloads.of(artifact);
-      return d.pinned(pinKey).<Artifact.Checksum>map(Artifact.Checksum.Pinned::new)
+      return d.pinned(pinKey)
+          .<Artifact.Checksum>map(Artifact.Checksum.Pinned::new)
           .orElseGet(() -> new Artifact.Checksum.Published(document, entry, d.allowUnverified()));
     }
 
@@ -177,19 +217,34 @@ public final class GoalStateResolver {
       boolean gpu = !host.gpuDevices().isEmpty();
       AgentConfig.LocalDns dns = config.localDns();
       ContainerdSpec containerdSpec = new ContainerdSpec(
-          SANDBOX_IMAGE, bin("containerd"), bin("runc"), CNI_BIN_DIR, CNI_CONF_DIR, CONTAINERD_METRICS_ADDRESS, gpu);
+          SANDBOX_IMAGE,
+          bin("containerd"),
+          bin("runc"),
+          CNI_BIN_DIR,
+          CNI_CONF_DIR,
+          CONTAINERD_METRICS_ADDRESS,
+          gpu);
       KubeletSpec kubelet = new KubeletSpec(
           bin("kubelet"),
           config.kubelet().auth().kubeletAuth(),
           config.kubelet().apiServer(),
-          Base64.getDecoder().decode(config.cluster().caCertBase64().replace("\r", "").replace("\n", "")),
+          Base64.getDecoder()
+              .decode(config.cluster().caCertBase64().replace("\r", "").replace("\n", "")),
           dns.bindAddress(),
           config.kubelet().labels(),
           config.kubelet().registerWithTaints(),
           host.kubeletResolvConf().toString());
-      List<String> upstreams = host.upstreamNameservers().stream().filter(ns -> !ns.equals(dns.bindAddress())).toList();
-      LocalDnsSpec localDnsSpec = new LocalDnsSpec(bin(LOCALDNS_BINARY), dns.interfaceName(), dns.bindAddress(), LOCALDNS_PORT,
-          dns.clusterDomain(), config.cluster().clusterDns(), upstreams);
+      List<String> upstreams = host.upstreamNameservers().stream()
+          .filter(ns -> !ns.equals(dns.bindAddress()))
+          .toList();
+      LocalDnsSpec localDnsSpec = new LocalDnsSpec(
+          bin(LOCALDNS_BINARY),
+          dns.interfaceName(),
+          dns.bindAddress(),
+          LOCALDNS_PORT,
+          dns.clusterDomain(),
+          config.cluster().clusterDns(),
+          upstreams);
       return new NodeStart(containerdSpec, kubelet, localDnsSpec, gpu);
     }
 

@@ -15,7 +15,13 @@ import java.util.Objects;
  * @param upstreams the host's resolvers, for every other name
  */
 public record LocalDnsSpec(
-    String binPath, String interfaceName, String bindAddress, int port, String clusterDomain, String clusterDns, List<String> upstreams) {
+    String binPath,
+    String interfaceName,
+    String bindAddress,
+    int port,
+    String clusterDomain,
+    String clusterDns,
+    List<String> upstreams) {
   public LocalDnsSpec {
     Objects.requireNonNull(binPath, "binPath");
     Objects.requireNonNull(interfaceName, "interfaceName");

@@ -52,7 +52,8 @@ final class ArchivePaths {
    * archive's tree: relative, and never climbing above the root when resolved from the link's
    * directory.
    */
-  static boolean linkStaysInside(List<String> entryComponents, String linkTarget, boolean hardLink) {
+  static boolean linkStaysInside(
+      List<String> entryComponents, String linkTarget, boolean hardLink) {
     if (linkTarget.isEmpty() || linkTarget.startsWith("/") || linkTarget.indexOf('\0') >= 0) {
       return false;
     }

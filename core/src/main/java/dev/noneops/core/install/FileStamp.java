@@ -19,17 +19,22 @@ public record FileStamp(long inode, long ctimeNanos, long mtimeNanos) {
 
   public FileStamp {
     if (ctimeNanos == FileMeta.UNKNOWN_TIME || mtimeNanos == FileMeta.UNKNOWN_TIME) {
-      throw new IllegalArgumentException("a file stamp needs both the change and the modification time");
+      throw new IllegalArgumentException(
+          "a file stamp needs both the change and the modification time");
     }
   }
 
   /** The stamp of what {@code lstat} reported; empty when the host reports no times. */
   public static Optional<FileStamp> of(FileMeta meta) {
-    return meta.hasTimes() ? Optional.of(new FileStamp(meta.inode(), meta.ctimeNanos(), meta.mtimeNanos())) : Optional.empty();
+    return meta.hasTimes()
+        ? Optional.of(new FileStamp(meta.inode(), meta.ctimeNanos(), meta.mtimeNanos()))
+        : Optional.empty();
   }
 
   /** Whether {@code meta} shows the same inode and times. */
   public boolean matches(FileMeta meta) {
-    return meta.inode() == inode && meta.ctimeNanos() == ctimeNanos && meta.mtimeNanos() == mtimeNanos;
+    return meta.inode() == inode
+        && meta.ctimeNanos() == ctimeNanos
+        && meta.mtimeNanos() == mtimeNanos;
   }
 }

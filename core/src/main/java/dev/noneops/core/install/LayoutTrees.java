@@ -50,7 +50,8 @@ final class LayoutTrees {
   /** A tree entry: its path relative to the walked root and its metadata. */
   record Relative(String path, FileMeta meta) {}
 
-  private static void collect(HostFiles files, Path dir, String prefix, List<Relative> out) throws IOException {
+  private static void collect(HostFiles files, Path dir, String prefix, List<Relative> out)
+      throws IOException {
     for (String name : files.list(dir)) {
       Path child = dir.resolve(name);
       Optional<FileMeta> meta = files.lstat(child);

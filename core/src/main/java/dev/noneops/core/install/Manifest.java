@@ -30,7 +30,8 @@ import java.util.regex.Pattern;
  */
 public record Manifest(String version, List<Entry> files) {
   static final int FORMAT = 1;
-  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
   private static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");
 
   public Manifest {
@@ -64,7 +65,8 @@ public record Manifest(String version, List<Entry> files) {
         throw new IllegalArgumentException("negative size for " + path);
       }
       if (mode != 0755 && mode != 0644) {
-        throw new IllegalArgumentException("unexpected mode " + Integer.toOctalString(mode) + " for " + path);
+        throw new IllegalArgumentException(
+            "unexpected mode " + Integer.toOctalString(mode) + " for " + path);
       }
       if (!SHA256.matcher(sha256).matches()) {
         throw new IllegalArgumentException("not a sha256 for " + path + ": " + sha256);
@@ -151,9 +153,13 @@ public record Manifest(String version, List<Entry> files) {
     for (String field : STAMP_FIELDS) {
       JsonNode value = node.path(field);
       if (!value.isIntegralNumber() || !value.canConvertToLong()) {
-        throw new IOException("entry " + node.path("path").asText() + ": " + field + " is missing or not a whole number: " + value);
+        throw new IOException("entry " + node.path("path").asText() + ": " + field
+            + " is missing or not a whole number: " + value);
       }
     }
-    return Optional.of(new FileStamp(node.path("inode").asLong(), node.path("ctimeNs").asLong(), node.path("mtimeNs").asLong()));
+    return Optional.of(new FileStamp(
+        node.path("inode").asLong(),
+        node.path("ctimeNs").asLong(),
+        node.path("mtimeNs").asLong()));
   }
 }

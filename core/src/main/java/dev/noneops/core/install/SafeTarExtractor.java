@@ -47,10 +47,13 @@ public final class SafeTarExtractor {
    *
    * @return the installed files, relative to {@code versionDir}, with size, mode and sha256
    */
-  public List<Manifest.Entry> extract(Path archive, String archiveName, Path versionDir, Artifact.Install.Tarball install)
+  public List<Manifest.Entry> extract(
+      Path archive, String archiveName, Path versionDir, Artifact.Install.Tarball install)
       throws IOException {
     List<String> target = ArchivePaths.components(install.targetDir());
-    List<String> prefix = install.entryPrefix().isEmpty() ? List.of() : ArchivePaths.components(install.entryPrefix());
+    List<String> prefix = install.entryPrefix().isEmpty()
+        ? List.of()
+        : ArchivePaths.components(install.entryPrefix());
     List<Manifest.Entry> installed = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     long total = 0;
@@ -64,7 +67,8 @@ public final class SafeTarExtractor {
       TarArchiveEntry entry;
       while ((entry = tar.getNextEntry()) != null) {
         if (++count > MAX_ENTRIES) {
-          throw new UnsafeArchiveException(archiveName, entry.getName(), "more than " + MAX_ENTRIES + " entries");
+          throw new UnsafeArchiveException(
+              archiveName, entry.getName(), "more than " + MAX_ENTRIES + " entries");
         }
         String name = entry.getName();
         List<String> parts;
@@ -75,7 +79,8 @@ public final class SafeTarExtractor {
         }
         if (entry.isSymbolicLink() || entry.isLink()) {
           if (!ArchivePaths.linkStaysInside(parts, entry.getLinkName(), entry.isLink())) {
-            throw new UnsafeArchiveException(archiveName, name, "link points out of the tree: " + entry.getLinkName());
+            throw new UnsafeArchiveException(
+                archiveName, name, "link points out of the tree: " + entry.getLinkName());
           }
           continue;
         }
@@ -95,7 +100,8 @@ public final class SafeTarExtractor {
         }
         total += entry.getSize();
         if (total > MAX_EXTRACTED_BYTES) {
-          throw new UnsafeArchiveException(archiveName, name, "archive expands beyond " + MAX_EXTRACTED_BYTES + " bytes");
+          throw new UnsafeArchiveException(
+              archiveName, name, "archive expands beyond " + MAX_EXTRACTED_BYTES + " bytes");
         }
         List<String> relParts = new ArrayList<>(target);
         relParts.addAll(rest);
@@ -104,8 +110,10 @@ public final class SafeTarExtractor {
         files.createDirectories(destination.getParent(), 0755);
         int mode = (entry.getMode() & 0111) != 0 ? 0755 : 0644;
         MessageDigest digest = sha256();
-        long written = files.writeDurably(destination, new DigestInputStream(new Unclosable(tar), digest), mode);
-        installed.add(new Manifest.Entry(rel, written, mode, HexFormat.of().formatHex(digest.digest())));
+        long written = files.writeDurably(
+            destination, new DigestInputStream(new Unclosable(tar), digest), mode);
+        installed.add(
+            new Manifest.Entry(rel, written, mode, HexFormat.of().formatHex(digest.digest())));
       }
     } catch (UnsafeArchiveException e) {
       throw e;
@@ -113,7 +121,8 @@ public final class SafeTarExtractor {
       if (e instanceof HostIOException) {
         throw e;
       }
-      throw new UnsafeArchiveException(archiveName, "(stream)", "not a readable gzip'ed tar archive: " + e.getMessage());
+      throw new UnsafeArchiveException(
+          archiveName, "(stream)", "not a readable gzip'ed tar archive: " + e.getMessage());
     }
     if (!install.only().isEmpty()) {
       for (String wanted : install.only()) {
@@ -121,7 +130,8 @@ public final class SafeTarExtractor {
         wantedParts.addAll(ArchivePaths.components(wanted));
         String rel = String.join("/", wantedParts);
         if (installed.stream().noneMatch(e -> e.path().equals(rel))) {
-          throw new UnsafeArchiveException(archiveName, wanted, "expected file is missing from the archive");
+          throw new UnsafeArchiveException(
+              archiveName, wanted, "expected file is missing from the archive");
         }
       }
     }
@@ -131,7 +141,9 @@ public final class SafeTarExtractor {
   /** Only plain file entries count; devices, FIFOs and other types are not installed. */
   private static boolean isRegularFile(TarArchiveEntry entry) {
     byte flag = entry.getLinkFlag();
-    return (flag == TarConstants.LF_NORMAL || flag == TarConstants.LF_OLDNORM || flag == TarConstants.LF_CONTIG)
+    return (flag == TarConstants.LF_NORMAL
+            || flag == TarConstants.LF_OLDNORM
+            || flag == TarConstants.LF_CONTIG)
         && !entry.getName().endsWith("/");
   }
 

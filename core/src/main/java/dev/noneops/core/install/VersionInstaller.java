@@ -58,6 +58,7 @@ public final class VersionInstaller {
   public static final long MAX_ARTIFACT_BYTES = 1L << 30;
   /** Largest published checksum document accepted. */
   public static final long MAX_CHECKSUM_BYTES = 64 * 1024;
+
   static final String DOWNLOADS = ".downloads";
   private static final Pattern SIMPLE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._+-]*");
 
@@ -68,7 +69,8 @@ public final class VersionInstaller {
   private final VersionVerifier verifier;
   private final SafeTarExtractor extractor;
 
-  public VersionInstaller(HostFiles files, ArtifactDownloader downloader, Layout layout, TaskRunner runner) {
+  public VersionInstaller(
+      HostFiles files, ArtifactDownloader downloader, Layout layout, TaskRunner runner) {
     this.files = Objects.requireNonNull(files, "files");
     this.downloader = Objects.requireNonNull(downloader, "downloader");
     this.layout = Objects.requireNonNull(layout, "layout");
@@ -101,11 +103,15 @@ public final class VersionInstaller {
         }
         return new Result(version, dir, true, 0);
       }
-      case ABSENT -> { }
+      case ABSENT -> {}
       case INCOMPLETE, CORRUPT -> {
         if (isActive(version)) {
-          throw new InstallException(version, InstallException.Reason.CORRUPT,
-              "the active version does not match its manifest and is not replaced under the running node: " + existing.describe(), null);
+          throw new InstallException(
+              version,
+              InstallException.Reason.CORRUPT,
+              "the active version does not match its manifest and is not replaced under the running node: "
+                  + existing.describe(),
+              null);
         }
         LayoutTrees.remove(files, dir);
       }
@@ -134,17 +140,25 @@ public final class VersionInstaller {
     AtomicLong transferred = new AtomicLong();
     List<Task> downloads = new ArrayList<>();
     for (Artifact artifact : rootFs.artifacts()) {
-      downloads.add(Task.of("download-" + artifact.name(), () -> transferred.addAndGet(installArtifact(version, staged, artifact, entries))));
+      downloads.add(Task.of(
+          "download-" + artifact.name(),
+          () -> transferred.addAndGet(installArtifact(version, staged, artifact, entries))));
     }
     runner.execute(runner.parallel("download", downloads));
     LayoutTrees.remove(files, staged.resolve(DOWNLOADS));
     List<Manifest.Entry> stamped = new ArrayList<>();
     for (Manifest.Entry entry : entries) {
-      FileMeta meta = files.lstat(staged.resolve(entry.path())).orElseThrow(() -> new InstallException(version,
-          InstallException.Reason.FILES, "installed file vanished before the manifest was written: " + entry.path(), null));
+      FileMeta meta = files
+          .lstat(staged.resolve(entry.path()))
+          .orElseThrow(() -> new InstallException(
+              version,
+              InstallException.Reason.FILES,
+              "installed file vanished before the manifest was written: " + entry.path(),
+              null));
       stamped.add(entry.withStamp(FileStamp.of(meta)));
     }
-    files.writeDurably(staged.resolve(Layout.MANIFEST), new Manifest(version, stamped).toJson(), 0644);
+    files.writeDurably(
+        staged.resolve(Layout.MANIFEST), new Manifest(version, stamped).toJson(), 0644);
     files.renameDurably(staged, dir);
     removeStagingIfEmpty();
     return transferred.get();
@@ -190,35 +204,64 @@ public final class VersionInstaller {
 
   private boolean isActive(String version) throws IOException {
     Optional<FileMeta> current = files.lstat(layout.current());
-    return current.isPresent() && current.get().isSymlink() && version.equals(String.valueOf(Path.of(files.readLink(layout.current())).getFileName()));
+    return current.isPresent()
+        && current.get().isSymlink()
+        && version.equals(
+            String.valueOf(Path.of(files.readLink(layout.current())).getFileName()));
   }
 
-  private long installArtifact(String version, Path staged, Artifact artifact, List<Manifest.Entry> entries) throws IOException {
+  private long installArtifact(
+      String version, Path staged, Artifact artifact, List<Manifest.Entry> entries)
+      throws IOException {
     if (!SIMPLE_NAME.matcher(artifact.name()).matches()) {
-      throw new InstallException(version, InstallException.Reason.FILES, "artifact name is not a file name: '" + artifact.name() + "'", null);
+      throw new InstallException(
+          version,
+          InstallException.Reason.FILES,
+          "artifact name is not a file name: '" + artifact.name() + "'",
+          null);
     }
     Optional<Sha256> expected = expectedDigest(version, artifact);
     Path download = staged.resolve(DOWNLOADS).resolve(artifact.name());
     DownloadResult result;
     try {
-      DownloadListener listener = (url, received, total) ->
-          runner.progress("download-" + artifact.name(), Map.of("url", url.toString(), "received", Long.toString(received), "total", Long.toString(total)));
+      DownloadListener listener = (url, received, total) -> runner.progress(
+          "download-" + artifact.name(),
+          Map.of(
+              "url",
+              url.toString(),
+              "received",
+              Long.toString(received),
+              "total",
+              Long.toString(total)));
       result = artifact.install() instanceof Artifact.Install.Binary
           ? downloader.download(artifact.url(), expected, download, MAX_ARTIFACT_BYTES, listener)
-          : downloader.downloadScratch(artifact.url(), expected, download, MAX_ARTIFACT_BYTES, listener);
+          : downloader.downloadScratch(
+              artifact.url(), expected, download, MAX_ARTIFACT_BYTES, listener);
     } catch (DownloadException e) {
       InstallException.Reason reason = e.reason() == DownloadException.Reason.CHECKSUM_MISMATCH
           ? InstallException.Reason.CHECKSUM_MISMATCH
           : InstallException.Reason.DOWNLOAD;
-      throw new InstallException(version, reason, "artifact " + artifact.name() + " from " + artifact.url() + ": " + e.getMessage(), e);
+      throw new InstallException(
+          version,
+          reason,
+          "artifact " + artifact.name() + " from " + artifact.url() + ": " + e.getMessage(),
+          e);
     }
     if (expected.isPresent() && !expected.get().equals(result.sha256())) {
-      throw new InstallException(version, InstallException.Reason.CHECKSUM_MISMATCH, "artifact " + artifact.name() + " from " + artifact.url()
-          + ": sha256 " + result.sha256() + ", expected " + expected.get(), null);
+      throw new InstallException(
+          version,
+          InstallException.Reason.CHECKSUM_MISMATCH,
+          "artifact " + artifact.name() + " from " + artifact.url() + ": sha256 " + result.sha256()
+              + ", expected " + expected.get(),
+          null);
     }
     if (artifact.install() instanceof Artifact.Install.Binary binary) {
       if (!SIMPLE_NAME.matcher(binary.fileName()).matches()) {
-        throw new InstallException(version, InstallException.Reason.FILES, "binary name is not a file name: '" + binary.fileName() + "'", null);
+        throw new InstallException(
+            version,
+            InstallException.Reason.FILES,
+            "binary name is not a file name: '" + binary.fileName() + "'",
+            null);
       }
       String rel = Layout.BIN + "/" + binary.fileName();
       files.chmodDurably(download, 0755);
@@ -227,7 +270,8 @@ public final class VersionInstaller {
     } else {
       Artifact.Install.Tarball tarball = (Artifact.Install.Tarball) artifact.install();
       try {
-        entries.addAll(extractor.extract(download, artifact.name() + " (" + artifact.url() + ")", staged, tarball));
+        entries.addAll(extractor.extract(
+            download, artifact.name() + " (" + artifact.url() + ")", staged, tarball));
       } catch (UnsafeArchiveException e) {
         throw new InstallException(version, InstallException.Reason.ARCHIVE, e.getMessage(), e);
       }
@@ -248,13 +292,17 @@ public final class VersionInstaller {
       } catch (HostIOException e) {
         throw e;
       } catch (IOException e) {
-        return unverifiable(version, artifact, published, "could not be fetched: " + e.getMessage(), e);
+        return unverifiable(
+            version, artifact, published, "could not be fetched: " + e.getMessage(), e);
       }
-      Optional<String> hex = ChecksumDocument.digestOf(new String(document, StandardCharsets.UTF_8), published.entry());
+      Optional<String> hex = ChecksumDocument.digestOf(
+          new String(document, StandardCharsets.UTF_8), published.entry());
       if (hex.isEmpty()) {
-        return unverifiable(version, artifact, published, "lists no digest for " + published.entry(), null);
+        return unverifiable(
+            version, artifact, published, "lists no digest for " + published.entry(), null);
       }
-      return Optional.of(parseDigest(version, artifact, hex.get(), "checksum published at " + published.url()));
+      return Optional.of(
+          parseDigest(version, artifact, hex.get(), "checksum published at " + published.url()));
     }
     return Optional.empty();
   }
@@ -263,24 +311,43 @@ public final class VersionInstaller {
    * An artifact whose published checksum cannot be had: installed without a digest when the
    * configuration allows it (the download's progress says so), else refused naming both URLs.
    */
-  private Optional<Sha256> unverifiable(String version, Artifact artifact, Artifact.Checksum.Published published, String why, Exception cause)
+  private Optional<Sha256> unverifiable(
+      String version,
+      Artifact artifact,
+      Artifact.Checksum.Published published,
+      String why,
+      Exception cause)
       throws InstallException {
     if (published.unverifiedAllowed()) {
-      runner.progress("download-" + artifact.name(), Map.of("url", artifact.url().toString(),
-          "warning", "installed unverified, as the configuration allows: its published checksum " + published.url() + " " + why));
+      runner.progress(
+          "download-" + artifact.name(),
+          Map.of(
+              "url",
+              artifact.url().toString(),
+              "warning",
+              "installed unverified, as the configuration allows: its published checksum "
+                  + published.url() + " " + why));
       return Optional.empty();
     }
-    throw new InstallException(version, InstallException.Reason.CHECKSUM_UNAVAILABLE,
-        "artifact " + artifact.name() + " from " + artifact.url() + " cannot be verified: its published checksum " + published.url() + " " + why
-            + "; pin its digest (Downloads.<artifact>.SHA256) or allow it unverified (Downloads.<artifact>.AllowUnverified)", cause);
+    throw new InstallException(
+        version,
+        InstallException.Reason.CHECKSUM_UNAVAILABLE,
+        "artifact " + artifact.name() + " from " + artifact.url()
+            + " cannot be verified: its published checksum " + published.url() + " " + why
+            + "; pin its digest (Downloads.<artifact>.SHA256) or allow it unverified (Downloads.<artifact>.AllowUnverified)",
+        cause);
   }
 
-  private static Sha256 parseDigest(String version, Artifact artifact, String hex, String what) throws InstallException {
+  private static Sha256 parseDigest(String version, Artifact artifact, String hex, String what)
+      throws InstallException {
     try {
       return new Sha256(hex);
     } catch (IllegalArgumentException e) {
-      throw new InstallException(version, InstallException.Reason.CHECKSUM_UNAVAILABLE,
-          "artifact " + artifact.name() + ": " + what + " is not a sha256: '" + hex + "'", e);
+      throw new InstallException(
+          version,
+          InstallException.Reason.CHECKSUM_UNAVAILABLE,
+          "artifact " + artifact.name() + ": " + what + " is not a sha256: '" + hex + "'",
+          e);
     }
   }
 

@@ -114,7 +114,11 @@ public final class VersionVerifier {
    * none of them had to be read for being as new as the manifest. A verified version whose stamps
    * are not current is worth stamping afresh.
    */
-  record Inspection(Verification verification, Optional<Manifest> manifest, Map<String, FileMeta> observed, boolean stampsCurrent) {}
+  record Inspection(
+      Verification verification,
+      Optional<Manifest> manifest,
+      Map<String, FileMeta> observed,
+      boolean stampsCurrent) {}
 
   /** What the stamps alone say about a version. */
   private enum StampCheck {
@@ -133,12 +137,16 @@ public final class VersionVerifier {
       return notVerified(version, Verification.State.ABSENT, List.of());
     }
     if (!dirMeta.get().isDirectory()) {
-      return notVerified(version, Verification.State.INCOMPLETE, List.of(dir + " is a " + dirMeta.get().type()));
+      return notVerified(
+          version,
+          Verification.State.INCOMPLETE,
+          List.of(dir + " is a " + dirMeta.get().type()));
     }
     Optional<FileMeta> manifestMeta = files.lstat(layout.manifest(version));
     Optional<Manifest> manifest = manifest(version);
     if (manifest.isEmpty()) {
-      return notVerified(version, Verification.State.INCOMPLETE, List.of("no valid " + Layout.MANIFEST));
+      return notVerified(
+          version, Verification.State.INCOMPLETE, List.of("no valid " + Layout.MANIFEST));
     }
     Map<String, FileMeta> observed = new TreeMap<>();
     for (LayoutTrees.Relative e : LayoutTrees.entries(files, dir)) {
@@ -150,7 +158,11 @@ public final class VersionVerifier {
         ? checkStamps(dir, manifest.get(), manifestMeta.get(), observed)
         : StampCheck.INCONCLUSIVE;
     if (stamps != StampCheck.INCONCLUSIVE) {
-      return new Inspection(new Verification(version, Verification.State.VERIFIED, List.of()), manifest, observed, stamps == StampCheck.HOLD);
+      return new Inspection(
+          new Verification(version, Verification.State.VERIFIED, List.of()),
+          manifest,
+          observed,
+          stamps == StampCheck.HOLD);
     }
     List<String> problems = new ArrayList<>();
     Map<String, FileMeta> present = new TreeMap<>(observed);
@@ -161,25 +173,31 @@ public final class VersionVerifier {
       } else if (!actual.isRegularFile()) {
         problems.add(expected.path() + " is a " + actual.type() + ", not a regular file");
       } else if (actual.size() != expected.size()) {
-        problems.add(expected.path() + " has " + actual.size() + " bytes, manifest says " + expected.size());
+        problems.add(
+            expected.path() + " has " + actual.size() + " bytes, manifest says " + expected.size());
       } else if ((actual.mode() & 07777) != expected.mode()) {
         problems.add(expected.path() + " has mode " + String.format("%04o", actual.mode() & 07777)
             + ", manifest says " + String.format("%04o", expected.mode()));
       } else {
         String sha = sha256(dir.resolve(expected.path()));
         if (!sha.equals(expected.sha256())) {
-          problems.add(expected.path() + " has sha256 " + sha + ", manifest says " + expected.sha256());
+          problems.add(
+              expected.path() + " has sha256 " + sha + ", manifest says " + expected.sha256());
         }
       }
     }
     present.keySet().forEach(extra -> problems.add(extra + " is not in the manifest"));
-    Verification verification =
-        new Verification(version, problems.isEmpty() ? Verification.State.VERIFIED : Verification.State.CORRUPT, problems);
+    Verification verification = new Verification(
+        version,
+        problems.isEmpty() ? Verification.State.VERIFIED : Verification.State.CORRUPT,
+        problems);
     return new Inspection(verification, manifest, observed, false);
   }
 
-  private static Inspection notVerified(String version, Verification.State state, List<String> problems) {
-    return new Inspection(new Verification(version, state, problems), Optional.empty(), Map.of(), false);
+  private static Inspection notVerified(
+      String version, Verification.State state, List<String> problems) {
+    return new Inspection(
+        new Verification(version, state, problems), Optional.empty(), Map.of(), false);
   }
 
   /**
@@ -188,8 +206,12 @@ public final class VersionVerifier {
    * manifest's own change time (not strictly before it) are hashed, since a change in the same
    * clock tick as the stamp would not move the change time.
    */
-  private StampCheck checkStamps(Path dir, Manifest manifest, FileMeta manifestMeta, Map<String, FileMeta> observed) throws IOException {
-    if (!manifestMeta.hasTimes() || !manifest.fullyStamped() || observed.size() != manifest.files().size()) {
+  private StampCheck checkStamps(
+      Path dir, Manifest manifest, FileMeta manifestMeta, Map<String, FileMeta> observed)
+      throws IOException {
+    if (!manifestMeta.hasTimes()
+        || !manifest.fullyStamped()
+        || observed.size() != manifest.files().size()) {
       return StampCheck.INCONCLUSIVE;
     }
     List<Manifest.Entry> racy = new ArrayList<>();

@@ -21,7 +21,8 @@ public record HostPaths(Path root, Path systemdDir) {
   public static final String KUBELET_UNIT = "kubelet.service";
 
   /** The stack's units in the order they start: LocalDNS, containerd, kubelet. */
-  public static final List<String> STACK_UNITS = List.of(LOCALDNS_UNIT, CONTAINERD_UNIT, KUBELET_UNIT);
+  public static final List<String> STACK_UNITS =
+      List.of(LOCALDNS_UNIT, CONTAINERD_UNIT, KUBELET_UNIT);
 
   /** The stack's units in the order they stop: {@link #STACK_UNITS} reversed. */
   public static final List<String> STACK_STOP_ORDER = reversed(STACK_UNITS);
@@ -30,7 +31,8 @@ public record HostPaths(Path root, Path systemdDir) {
     Objects.requireNonNull(root, "root");
     Objects.requireNonNull(systemdDir, "systemdDir");
     if (!root.isAbsolute() || !systemdDir.isAbsolute()) {
-      throw new IllegalArgumentException("host paths must be absolute: " + root + ", " + systemdDir);
+      throw new IllegalArgumentException(
+          "host paths must be absolute: " + root + ", " + systemdDir);
     }
   }
 

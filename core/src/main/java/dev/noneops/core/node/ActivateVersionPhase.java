@@ -18,7 +18,9 @@ final class ActivateVersionPhase {
   void run(String version) throws IOException {
     requireComplete(version);
     Optional<FileMeta> current = node.ports().files().lstat(node.layout().current());
-    if (current.isPresent() && current.get().isSymlink() && node.ports().files().readLink(node.layout().current()).equals(version)) {
+    if (current.isPresent()
+        && current.get().isSymlink()
+        && node.ports().files().readLink(node.layout().current()).equals(version)) {
       return;
     }
     node.ports().files().symlinkDurably(node.layout().current(), version);
@@ -27,7 +29,8 @@ final class ActivateVersionPhase {
   /** Refuses {@code version} when its manifest is missing or invalid. */
   void requireComplete(String version) throws IOException {
     if (node.verifier().manifest(version).isEmpty()) {
-      throw new NodeException("refusing to activate version " + version + ": " + node.layout().versionDir(version) + " has no valid manifest");
+      throw new NodeException("refusing to activate version " + version + ": "
+          + node.layout().versionDir(version) + " has no valid manifest");
     }
   }
 }

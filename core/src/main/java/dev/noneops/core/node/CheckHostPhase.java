@@ -14,7 +14,11 @@ final class CheckHostPhase {
   }
 
   void run() {
-    node.tasks().execute(Task.of("check-host", () ->
-        new ForeignStackDetector(node.ports().files(), node.ports().systemd(), node.paths(), node.layout()).requireNone()));
+    node.tasks()
+        .execute(Task.of(
+            "check-host",
+            () -> new ForeignStackDetector(
+                    node.ports().files(), node.ports().systemd(), node.paths(), node.layout())
+                .requireNone()));
   }
 }

@@ -11,7 +11,8 @@ public final class CommandFailedException extends NodeException {
   private final CommandResult result;
 
   public CommandFailedException(String purpose, Command command, CommandResult result) {
-    super(purpose + ": `" + command + "` " + (result.timedOut() ? "timed out" : "exited " + result.exitCode())
+    super(purpose + ": `" + command + "` "
+        + (result.timedOut() ? "timed out" : "exited " + result.exitCode())
         + (result.stderr().isBlank() ? "" : ": " + result.stderr().strip()));
     this.command = command;
     this.result = result;

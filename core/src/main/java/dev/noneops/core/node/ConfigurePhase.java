@@ -24,7 +24,10 @@ final class ConfigurePhase {
     boolean kubelet = tasks.call("configure-kubelet", () -> writer.writeKubelet(goal));
     boolean localDns = tasks.call("configure-localdns", () -> writer.writeLocalDns(goal));
     tasks.execute(Task.of("configure-host", () -> writer.writeHost(goal)));
-    tasks.execute(Task.of("setup-localdns-network", () -> new LocalDnsNetwork(node.ports().network()).ensure(goal.nodeStart().localDns())));
+    tasks.execute(Task.of(
+        "setup-localdns-network",
+        () ->
+            new LocalDnsNetwork(node.ports().network()).ensure(goal.nodeStart().localDns())));
     if (writer.unitsChanged()) {
       tasks.execute(Task.of("reload-systemd", () -> node.ports().systemd().daemonReload()));
     }

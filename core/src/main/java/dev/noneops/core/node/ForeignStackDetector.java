@@ -22,9 +22,13 @@ import java.util.Optional;
  */
 final class ForeignStackDetector {
   /** The stacks a none node must not install over. */
-  public static final List<String> UNITS = HostPaths.STACK_UNITS.stream().filter(u -> !u.equals(HostPaths.LOCALDNS_UNIT)).toList();
+  public static final List<String> UNITS = HostPaths.STACK_UNITS.stream()
+      .filter(u -> !u.equals(HostPaths.LOCALDNS_UNIT))
+      .toList();
+
   public static final List<String> BINARIES = List.of("containerd", "kubelet");
-  public static final List<String> BINARY_DIRS = List.of("/usr/bin", "/usr/local/bin", "/usr/sbin", "/usr/local/sbin", "/bin", "/sbin");
+  public static final List<String> BINARY_DIRS =
+      List.of("/usr/bin", "/usr/local/bin", "/usr/sbin", "/usr/local/sbin", "/bin", "/sbin");
 
   private final HostFiles files;
   private final Systemd systemd;
@@ -52,7 +56,8 @@ final class ForeignStackDetector {
           && !status.fragmentPath().isEmpty()
           && !Path.of(status.fragmentPath()).equals(ours);
       if (loadedElsewhere) {
-        findings.add(unit + " is " + (status.isActive() ? "active" : "installed") + " from " + status.fragmentPath());
+        findings.add(unit + " is " + (status.isActive() ? "active" : "installed") + " from "
+            + status.fragmentPath());
       } else if (status.isActive() && meta.isEmpty()) {
         findings.add(unit + " is active but this node has no unit file for it");
       }

@@ -12,7 +12,8 @@ public final class ForeignStackException extends NodeException {
   private final List<String> findings;
 
   public ForeignStackException(List<String> findings) {
-    super("the host has a kubelet or containerd of its own; refusing to install over it: " + String.join("; ", findings));
+    super("the host has a kubelet or containerd of its own; refusing to install over it: "
+        + String.join("; ", findings));
     this.findings = List.copyOf(findings);
   }
 

@@ -20,7 +20,9 @@ final class InstallVersionPhase {
     if (node.overrides().download().isPresent()) {
       node.overrides().download().get().run();
     } else {
-      new VersionInstaller(node.ports().files(), node.ports().downloads(), node.layout(), node.tasks()).install(goal.rootFs());
+      new VersionInstaller(
+              node.ports().files(), node.ports().downloads(), node.layout(), node.tasks())
+          .install(goal.rootFs());
     }
     return new NodeRoot(node.layout().versionDir(version), version);
   }

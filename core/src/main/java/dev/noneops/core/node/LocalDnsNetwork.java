@@ -36,8 +36,10 @@ final class LocalDnsNetwork {
       }
       if (!existing.get().isDummy()) {
         String kind = existing.get().kind();
-        throw new NodeException("a link named " + ifName + " exists and is " + (kind.isEmpty() ? "a physical interface" : "a " + kind + " link")
-            + ", not a dummy interface; LocalDNS's address is not put on it (choose another LocalDNS.InterfaceName)");
+        throw new NodeException(
+            "a link named " + ifName + " exists and is "
+                + (kind.isEmpty() ? "a physical interface" : "a " + kind + " link")
+                + ", not a dummy interface; LocalDNS's address is not put on it (choose another LocalDNS.InterfaceName)");
       }
     }
     network.assignAddress(ifName, dns.bindAddress() + "/32");
@@ -73,7 +75,8 @@ final class LocalDnsNetwork {
 
   private static String requireInterfaceName(String ifName) {
     if (!INTERFACE.matcher(ifName).matches()) {
-      throw new NodeException("LocalDNS interface name is not a Linux interface name: '" + ifName + "'");
+      throw new NodeException(
+          "LocalDNS interface name is not a Linux interface name: '" + ifName + "'");
     }
     return ifName;
   }

@@ -1,5 +1,8 @@
 package dev.noneops.core.node;
 
+import dev.noneops.core.applied.AppliedConfigStore;
+import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.config.ConfigDigest;
 import dev.noneops.core.goalstate.GoalStateResolver;
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.layout.HostPaths;
@@ -7,14 +10,11 @@ import dev.noneops.core.layout.Layout;
 import dev.noneops.core.task.NoneopsException;
 import dev.noneops.core.task.Task;
 import dev.noneops.core.task.TaskRunner;
-import dev.noneops.core.upgrade.NodeAbsentException;
-import dev.noneops.core.upgrade.NodeLock;
-import dev.noneops.core.config.AgentConfig;
-import dev.noneops.core.config.ConfigDigest;
-import dev.noneops.core.applied.AppliedConfigStore;
 import dev.noneops.core.teardown.Teardown;
 import dev.noneops.core.teardown.TeardownReport;
 import dev.noneops.core.teardown.TeardownSettings;
+import dev.noneops.core.upgrade.NodeAbsentException;
+import dev.noneops.core.upgrade.NodeLock;
 import dev.noneops.core.upgrade.PruneReport;
 import dev.noneops.core.upgrade.RecoveryResult;
 import dev.noneops.core.upgrade.Upgrade;
@@ -111,7 +111,8 @@ public final class Node {
    */
   synchronized MachineGoalState previousGoalState() {
     if (previousGoalState == null) {
-      previousGoalState = params.previous().isPresent() ? resolve(params.previous().get()) : goalState();
+      previousGoalState =
+          params.previous().isPresent() ? resolve(params.previous().get()) : goalState();
     }
     return previousGoalState;
   }
@@ -148,7 +149,8 @@ public final class Node {
       if (firstInstall) {
         new CheckHostPhase(parts).run();
       }
-      try (NodeLock.Hold hold = firstInstall ? lock.acquireCreatingLayout("prepare") : lock.acquire("prepare")) {
+      try (NodeLock.Hold hold =
+          firstInstall ? lock.acquireCreatingLayout("prepare") : lock.acquire("prepare")) {
         return new InstallVersionPhase(parts).run(goalState());
       }
     });
@@ -187,7 +189,8 @@ public final class Node {
    */
   @SuppressWarnings("try")
   public BootstrapResult bootstrap(boolean tuneKernel) {
-    AgentConfig config = effectiveConfig().orElseThrow(() -> new NotConfiguredException("bootstrapping"));
+    AgentConfig config =
+        effectiveConfig().orElseThrow(() -> new NotConfiguredException("bootstrapping"));
     return tasks.call("bootstrap", () -> {
       new CheckHostPhase(parts).run();
       MachineGoalState goal = goalState();
@@ -195,12 +198,14 @@ public final class Node {
         prepareOrLeaveNoTrace();
         KernelTuningPhase kernel = new KernelTuningPhase(parts);
         ActivateVersionPhase activate = new ActivateVersionPhase(parts);
-        tasks.execute(Task.of("check-version", () -> activate.requireComplete(goal.rootFs().versionName())));
+        tasks.execute(Task.of(
+            "check-version", () -> activate.requireComplete(goal.rootFs().versionName())));
         if (tuneKernel) {
           tasks.execute(Task.of("load-kernel-modules", kernel::loadModules));
         }
         tasks.execute(Task.of("write-units", () -> new WriteUnitsPhase(parts).run(goal)));
-        tasks.execute(Task.of("activate-version", () -> activate.run(goal.rootFs().versionName())));
+        tasks.execute(
+            Task.of("activate-version", () -> activate.run(goal.rootFs().versionName())));
         ConfigureResult changes = configure(goal);
         if (tuneKernel) {
           tasks.execute(Task.of("apply-sysctls", kernel::applySysctls));
@@ -215,13 +220,15 @@ public final class Node {
   /** Checks the goal's version is complete, writes the units and points {@code current} at it. */
   private void installUnitsAndActivate(MachineGoalState goal) {
     ActivateVersionPhase activate = new ActivateVersionPhase(parts);
-    tasks.execute(Task.of("check-version", () -> activate.requireComplete(goal.rootFs().versionName())));
+    tasks.execute(
+        Task.of("check-version", () -> activate.requireComplete(goal.rootFs().versionName())));
     tasks.execute(Task.of("write-units", () -> new WriteUnitsPhase(parts).run(goal)));
     tasks.execute(Task.of("activate-version", () -> activate.run(goal.rootFs().versionName())));
   }
 
   private void recordApplied(AgentConfig config) {
-    tasks.execute(Task.of("record-applied-config", () -> new AppliedConfigStore(ports.files(), paths).write(config)));
+    tasks.execute(Task.of(
+        "record-applied-config", () -> new AppliedConfigStore(ports.files(), paths).write(config)));
   }
 
   /**
@@ -275,9 +282,11 @@ public final class Node {
    * @throws NotConfiguredException when the node has no configuration
    */
   public ApplyResult apply() {
-    AgentConfig config = effectiveConfig().orElseThrow(() -> new NotConfiguredException("applying"));
+    AgentConfig config =
+        effectiveConfig().orElseThrow(() -> new NotConfiguredException("applying"));
     return parts.locked("apply", () -> {
-      String active = version().orElseThrow(() -> new NodeAbsentException(layout.current(), "apply"));
+      String active =
+          version().orElseThrow(() -> new NodeAbsentException(layout.current(), "apply"));
       String wanted = goalState().rootFs().versionName();
       if (!wanted.equals(active)) {
         throw new VersionChangeRefusedException(wanted, active);
@@ -398,7 +407,8 @@ public final class Node {
     return new NodeBackend(this);
   }
 
-  // ------------------------------------------------------------------ upgrade (DESIGN.md section 6)
+  // ------------------------------------------------------------------ upgrade (DESIGN.md section
+  // 6)
 
   /** {@link #upgrade(boolean)} without force. */
   public UpgradeResult upgrade() {
@@ -415,8 +425,13 @@ public final class Node {
    * @throws dev.noneops.core.upgrade.NodeBusyException when another process holds the node lock
    */
   public UpgradeResult upgrade(boolean force) {
-    AgentConfig config = effectiveConfig().orElseThrow(() -> new NotConfiguredException("upgrading"));
-    NodeUpgradeSteps steps = new NodeUpgradeSteps(this, this::goalState, this::previousGoalState, () -> ConfigDigest.of(config).hex());
+    AgentConfig config =
+        effectiveConfig().orElseThrow(() -> new NotConfiguredException("upgrading"));
+    NodeUpgradeSteps steps = new NodeUpgradeSteps(
+        this,
+        this::goalState,
+        this::previousGoalState,
+        () -> ConfigDigest.of(config).hex());
     return upgradeOperation("upgrade", () -> new Upgrade(upgradeContext()).run(steps, force));
   }
 
@@ -434,13 +449,17 @@ public final class Node {
   @SuppressWarnings("try")
   public CommittedUpgrade upgradeAndCommit(UpgradeOptions options) {
     Objects.requireNonNull(options, "options");
-    AgentConfig config = effectiveConfig().orElseThrow(() -> new NotConfiguredException("upgrading"));
+    AgentConfig config =
+        effectiveConfig().orElseThrow(() -> new NotConfiguredException("upgrading"));
     return upgradeOperation("upgrade", () -> {
       try (NodeLock.Hold hold = lock.acquire("upgrade")) {
         UpgradeResult result = upgrade(options.force());
-        tasks.execute(Task.of("record-applied-config", () -> new AppliedConfigStore(ports.files(), paths).write(config)));
+        tasks.execute(Task.of(
+            "record-applied-config",
+            () -> new AppliedConfigStore(ports.files(), paths).write(config)));
         commit();
-        Optional<PruneReport> pruned = options.prune() ? Optional.of(pruneVersions()) : Optional.empty();
+        Optional<PruneReport> pruned =
+            options.prune() ? Optional.of(pruneVersions()) : Optional.empty();
         return new CommittedUpgrade(result, pruned);
       }
     });
@@ -464,7 +483,8 @@ public final class Node {
   public RecoveryResult recoverUpgrade(AgentConfig applied) {
     Objects.requireNonNull(applied, "applied");
     if (!hasLayout()) {
-      return new RecoveryResult(RecoveryResult.Outcome.NOTHING_TO_DO, Optional.empty(), List.of(), Optional.empty());
+      return new RecoveryResult(
+          RecoveryResult.Outcome.NOTHING_TO_DO, Optional.empty(), List.of(), Optional.empty());
     }
     Supplier<MachineGoalState> appliedGoal = new Supplier<>() {
       private MachineGoalState resolved;
@@ -478,9 +498,15 @@ public final class Node {
       }
     };
     boolean configured = params.config().isPresent() || params.goalState().isPresent();
-    NodeUpgradeSteps steps = new NodeUpgradeSteps(this, configured ? this::goalState : appliedGoal, appliedGoal,
+    NodeUpgradeSteps steps = new NodeUpgradeSteps(
+        this,
+        configured ? this::goalState : appliedGoal,
+        appliedGoal,
         () -> ConfigDigest.of(effectiveConfig().orElse(applied)).hex());
-    return upgradeOperation("recover-upgrade", () -> new UpgradeRecovery(upgradeContext()).run(steps, ConfigDigest.of(applied).hex()));
+    return upgradeOperation(
+        "recover-upgrade",
+        () -> new UpgradeRecovery(upgradeContext())
+            .run(steps, ConfigDigest.of(applied).hex()));
   }
 
   /**
@@ -494,13 +520,23 @@ public final class Node {
     }
     return upgradeOperation("prune-versions", () -> {
       try (NodeLock.Hold hold = lock.acquire("prune versions")) {
-        return new VersionPruner(ports.files(), ports.processes(), layout, paths, teardown()::removeTree).prune();
+        return new VersionPruner(
+                ports.files(), ports.processes(), layout, paths, teardown()::removeTree)
+            .prune();
       }
     });
   }
 
   private UpgradeContext upgradeContext() {
-    return new UpgradeContext(ports.files(), ports.clock(), layout, paths, tasks, lock, teardown()::removeTree, params.log());
+    return new UpgradeContext(
+        ports.files(),
+        ports.clock(),
+        layout,
+        paths,
+        tasks,
+        lock,
+        teardown()::removeTree,
+        params.log());
   }
 
   /**
@@ -519,7 +555,9 @@ public final class Node {
         return new ResetResult(false, teardown.removeBootstrapLeftovers(), List.of());
       }
       AppliedConfigStore applied = new AppliedConfigStore(ports.files(), paths);
-      String dnsInterface = applied.read().map(c -> c.normalized().localDns().interfaceName())
+      String dnsInterface = applied
+          .read()
+          .map(c -> c.normalized().localDns().interfaceName())
           .orElse(AgentConfig.DEFAULT_LOCALDNS_INTERFACE);
       TeardownReport report = teardown.stop().plus(teardown.removeConfig());
       List<String> hostCleanup = removeLocalDnsInterface(dnsInterface);
@@ -532,9 +570,11 @@ public final class Node {
   private List<String> removeLocalDnsInterface(String name) {
     try {
       return new LocalDnsNetwork(ports.network()).remove(name) == LocalDnsNetwork.Removal.REMOVED
-          ? List.of("LocalDNS interface " + name) : List.of();
+          ? List.of("LocalDNS interface " + name)
+          : List.of();
     } catch (IOException e) {
-      throw new NodeException("cannot remove the LocalDNS interface " + name + ": " + e.getMessage(), e);
+      throw new NodeException(
+          "cannot remove the LocalDNS interface " + name + ": " + e.getMessage(), e);
     }
   }
 

@@ -49,7 +49,8 @@ public final class NodeBackend {
     for (String unit : HostPaths.STACK_UNITS) {
       units.put(unit, node.parts().params().ports().systemd().status(unit));
     }
-    return new Status(node.version(), units.values().stream().allMatch(UnitStatus::isActive), units);
+    return new Status(
+        node.version(), units.values().stream().allMatch(UnitStatus::isActive), units);
   }
 
   /**

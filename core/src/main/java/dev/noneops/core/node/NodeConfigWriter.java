@@ -40,7 +40,8 @@ final class NodeConfigWriter {
   private final VersionVerifier verifier;
   private boolean unitsChanged;
 
-  public NodeConfigWriter(SharedFileWriter writer, HostPaths paths, Layout layout, VersionVerifier verifier) {
+  public NodeConfigWriter(
+      SharedFileWriter writer, HostPaths paths, Layout layout, VersionVerifier verifier) {
     this.writer = writer;
     this.paths = paths;
     this.layout = layout;
@@ -59,8 +60,11 @@ final class NodeConfigWriter {
   /** The three units and kubelet's drop-ins; true when any changed. */
   public boolean writeUnits(MachineGoalState goal) throws IOException {
     NodeStart start = goal.nodeStart();
-    boolean changed = unit(paths.unit(HostPaths.LOCALDNS_UNIT), StackUnits.localDns(start.localDns(), corefile()));
-    changed |= unit(paths.unit(HostPaths.CONTAINERD_UNIT), StackUnits.containerd(start.containerd(), paths.containerdConfig()));
+    boolean changed = unit(
+        paths.unit(HostPaths.LOCALDNS_UNIT), StackUnits.localDns(start.localDns(), corefile()));
+    changed |= unit(
+        paths.unit(HostPaths.CONTAINERD_UNIT),
+        StackUnits.containerd(start.containerd(), paths.containerdConfig()));
     changed |= kubeletUnits(goal);
     return changed;
   }
@@ -68,14 +72,17 @@ final class NodeConfigWriter {
   /** containerd's config, the NVIDIA drop-in (or its removal) and its unit. */
   public boolean writeContainerd(MachineGoalState goal) throws IOException {
     NodeStart start = goal.nodeStart();
-    boolean changed = writer.write(paths.containerdConfig(), ContainerdConfigRenderer.config(start.containerd()), CONFIG_MODE);
+    boolean changed = writer.write(
+        paths.containerdConfig(), ContainerdConfigRenderer.config(start.containerd()), CONFIG_MODE);
     Path nvidia = paths.containerdConfDir().resolve(ContainerdConfigRenderer.NVIDIA_DROP_IN);
     if (start.containerd().nvidiaRuntime()) {
       changed |= writer.write(nvidia, ContainerdConfigRenderer.nvidiaDropIn(), CONFIG_MODE);
     } else {
       changed |= writer.removeOwned(nvidia);
     }
-    changed |= unit(paths.unit(HostPaths.CONTAINERD_UNIT), StackUnits.containerd(start.containerd(), paths.containerdConfig()));
+    changed |= unit(
+        paths.unit(HostPaths.CONTAINERD_UNIT),
+        StackUnits.containerd(start.containerd(), paths.containerdConfig()));
     return changed;
   }
 
@@ -84,7 +91,8 @@ final class NodeConfigWriter {
     var kubelet = goal.nodeStart().kubelet();
     byte[] ca = kubelet.caCertPem();
     if (ca.length == 0) {
-      throw new NodeException("the cluster CA certificate is empty; refusing to write " + paths.apiServerCaCert());
+      throw new NodeException(
+          "the cluster CA certificate is empty; refusing to write " + paths.apiServerCaCert());
     }
     boolean changed = writer.write(paths.apiServerCaCert(), ca, CONFIG_MODE);
     writer.ensureDirectory(paths.manifestsDir(), 0700);
@@ -128,13 +136,17 @@ final class NodeConfigWriter {
    * longer there are removed. Documentation files shipped beside the plugins get no link.
    */
   public boolean writeCniLinks(String version) throws IOException {
-    Manifest manifest = verifier.manifest(version)
-        .orElseThrow(() -> new NodeException("version " + version + " is not installed (no valid manifest in "
-            + layout.versionDir(version) + "); prepare it before writing the CNI links"));
+    Manifest manifest = verifier
+        .manifest(version)
+        .orElseThrow(() ->
+            new NodeException("version " + version + " is not installed (no valid manifest in "
+                + layout.versionDir(version) + "); prepare it before writing the CNI links"));
     String prefix = Layout.CNI + "/";
     List<String> plugins = new ArrayList<>();
     for (Manifest.Entry e : manifest.files()) {
-      if (e.path().startsWith(prefix) && e.path().indexOf('/', prefix.length()) < 0 && e.mode() == 0755) {
+      if (e.path().startsWith(prefix)
+          && e.path().indexOf('/', prefix.length()) < 0
+          && e.mode() == 0755) {
         plugins.add(e.path().substring(prefix.length()));
       }
     }
@@ -155,8 +167,11 @@ final class NodeConfigWriter {
 
   private boolean kubeletUnits(MachineGoalState goal) throws IOException {
     var kubelet = goal.nodeStart().kubelet();
-    boolean changed = unit(paths.unit(HostPaths.KUBELET_UNIT), StackUnits.kubelet(kubelet, goal.nodeStart().localDns(), paths));
-    for (Map.Entry<String, byte[]> dropIn : StackUnits.kubeletDropIns(kubelet, paths).entrySet()) {
+    boolean changed = unit(
+        paths.unit(HostPaths.KUBELET_UNIT),
+        StackUnits.kubelet(kubelet, goal.nodeStart().localDns(), paths));
+    for (Map.Entry<String, byte[]> dropIn :
+        StackUnits.kubeletDropIns(kubelet, paths).entrySet()) {
       changed |= unit(paths.kubeletDropInDir().resolve(dropIn.getKey()), dropIn.getValue());
     }
     return changed;

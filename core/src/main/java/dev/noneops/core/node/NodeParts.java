@@ -14,14 +14,28 @@ import java.util.concurrent.Callable;
  * What the phases of one node share: its ports and overrides, its layout and host paths, its one
  * lock, the task runner it reports through, its unit control, commands and version verifier.
  */
-record NodeParts(Params params, HostPorts ports, Overrides overrides, Layout layout, HostPaths paths, TaskRunner tasks,
-    NodeLock lock, StackControl stack, HostCommands commands, VersionVerifier verifier) {
+record NodeParts(
+    Params params,
+    HostPorts ports,
+    Overrides overrides,
+    Layout layout,
+    HostPaths paths,
+    TaskRunner tasks,
+    NodeLock lock,
+    StackControl stack,
+    HostCommands commands,
+    VersionVerifier verifier) {
 
   static NodeParts of(Params params) {
     HostPorts ports = params.ports();
     Overrides overrides = params.overrides();
     Layout layout = overrides.layout();
-    return new NodeParts(params, ports, overrides, layout, overrides.hostPaths(),
+    return new NodeParts(
+        params,
+        ports,
+        overrides,
+        layout,
+        overrides.hostPaths(),
         new TaskRunner(params.log(), params.events(), ports.clock(), overrides.parallelExecutor()),
         new NodeLock(ports.files(), layout),
         new StackControl(ports.systemd(), ports.probes(), ports.clock(), overrides.timeouts()),
@@ -35,7 +49,8 @@ record NodeParts(Params params, HostPorts ports, Overrides overrides, Layout lay
   }
 
   NodeConfigWriter configWriter() {
-    return new NodeConfigWriter(new SharedFileWriter(ports.files(), ownership()), paths, layout, verifier);
+    return new NodeConfigWriter(
+        new SharedFileWriter(ports.files(), ownership()), paths, layout, verifier);
   }
 
   /** Runs {@code body} as the task {@code operation} holding the node lock; returns its value. */

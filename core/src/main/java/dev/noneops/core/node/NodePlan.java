@@ -28,13 +28,26 @@ import java.util.Optional;
  * @param downloads the artifacts that would be downloaded (empty when the target is installed)
  * @param notes what the lists cannot say, one sentence each
  */
-public record NodePlan(Action action, String targetVersion, Optional<String> activeVersion, boolean targetInstalled,
-    List<Path> created, List<Path> changed, List<Path> removed, List<Path> takenOver, List<Path> units,
-    List<String> starts, List<String> restarts, List<Artifact> downloads, List<String> notes) {
+public record NodePlan(
+    Action action,
+    String targetVersion,
+    Optional<String> activeVersion,
+    boolean targetInstalled,
+    List<Path> created,
+    List<Path> changed,
+    List<Path> removed,
+    List<Path> takenOver,
+    List<Path> units,
+    List<String> starts,
+    List<String> restarts,
+    List<Artifact> downloads,
+    List<String> notes) {
 
   /** Which operation the configuration calls for. */
   public enum Action {
-    BOOTSTRAP, APPLY, UPGRADE;
+    BOOTSTRAP,
+    APPLY,
+    UPGRADE;
 
     /** The CLI command that performs it. */
     public String command() {
@@ -59,6 +72,11 @@ public record NodePlan(Action action, String targetVersion, Optional<String> act
 
   /** Whether applying would change no file and start or restart nothing. */
   public boolean nothingToDo() {
-    return created.isEmpty() && changed.isEmpty() && removed.isEmpty() && starts.isEmpty() && restarts.isEmpty() && downloads.isEmpty();
+    return created.isEmpty()
+        && changed.isEmpty()
+        && removed.isEmpty()
+        && starts.isEmpty()
+        && restarts.isEmpty()
+        && downloads.isEmpty();
   }
 }

@@ -37,7 +37,8 @@ final class NodePlanner {
     VersionVerifier verifier = node.parts().verifier();
     // the check prepare itself runs, so the plan downloads exactly what prepare would
     boolean installed = verifier.verifyTrustingStamps(target).verified();
-    NodePlan.Action action = active.isEmpty() ? NodePlan.Action.BOOTSTRAP
+    NodePlan.Action action = active.isEmpty()
+        ? NodePlan.Action.BOOTSTRAP
         : active.get().equals(target) ? NodePlan.Action.APPLY : NodePlan.Action.UPGRADE;
     List<String> notes = new ArrayList<>();
 
@@ -45,17 +46,23 @@ final class NodePlanner {
     OwnershipStore store = new OwnershipStore(planned, node.parts().paths().ownershipRecord());
     SharedFileWriter shared = new SharedFileWriter(planned, store);
     Path originals = SharedFileWriter.originalsBeside(planned, store).directory();
-    NodeConfigWriter writer = new NodeConfigWriter(shared, node.parts().paths(), node.parts().layout(), new VersionVerifier(planned, node.parts().layout()));
+    NodeConfigWriter writer = new NodeConfigWriter(
+        shared,
+        node.parts().paths(),
+        node.parts().layout(),
+        new VersionVerifier(planned, node.parts().layout()));
     if (action == NodePlan.Action.BOOTSTRAP) {
       writer.writeModulesLoad();
       writer.writeUnits(goal);
     }
-    ConfigureResult changes = new ConfigureResult(writer.writeContainerd(goal), writer.writeKubelet(goal), writer.writeLocalDns(goal));
+    ConfigureResult changes = new ConfigureResult(
+        writer.writeContainerd(goal), writer.writeKubelet(goal), writer.writeLocalDns(goal));
     writer.writeSysctl();
     if (verifier.manifest(target).isPresent()) {
       writer.writeCniLinks(target);
     } else {
-      notes.add("the CNI plugin links in " + node.parts().paths().cniBinDir() + " are known once " + target + " is installed");
+      notes.add("the CNI plugin links in " + node.parts().paths().cniBinDir() + " are known once "
+          + target + " is installed");
     }
     if (active.isEmpty() || !active.get().equals(target)) {
       planned.symlinkDurably(node.parts().layout().current(), target);
@@ -66,7 +73,8 @@ final class NodePlanner {
     List<Path> removed = new ArrayList<>(planned.removed());
     removed.removeAll(shared.takenOver());
     for (Path path : planned.touched()) {
-      if ((planned.removed().contains(path) && !shared.takenOver().contains(path)) || path.startsWith(originals)) {
+      if ((planned.removed().contains(path) && !shared.takenOver().contains(path))
+          || path.startsWith(originals)) {
         continue;
       }
       Optional<FileMeta> meta = host.lstat(path);
@@ -79,7 +87,9 @@ final class NodePlanner {
     List<Path> units = new ArrayList<>();
     Path unitDir = node.parts().paths().unit(HostPaths.KUBELET_UNIT).getParent();
     for (Path path : planned.touched()) {
-      if (!planned.removed().contains(path) && (unitDir.equals(path.getParent()) || node.parts().paths().kubeletDropInDir().equals(path.getParent()))
+      if (!planned.removed().contains(path)
+          && (unitDir.equals(path.getParent())
+              || node.parts().paths().kubeletDropInDir().equals(path.getParent()))
           && (created.contains(path) || changed.contains(path))) {
         units.add(path);
       }
@@ -106,7 +116,12 @@ final class NodePlanner {
       }
     }
     List<Artifact> downloads = installed ? List.of() : goal.rootFs().artifacts();
-    List<Path> takenOver = shared.takenOver().stream().filter(p -> !node.parts().paths().ownershipRecord().equals(p)).distinct().toList();
-    return new NodePlan(action, target, active, installed, created, changed, removed, takenOver, units, starts, restarts, downloads, notes);
+    List<Path> takenOver = shared.takenOver().stream()
+        .filter(p -> !node.parts().paths().ownershipRecord().equals(p))
+        .distinct()
+        .toList();
+    return new NodePlan(
+        action, target, active, installed, created, changed, removed, takenOver, units, starts,
+        restarts, downloads, notes);
   }
 }

@@ -17,14 +17,27 @@ import java.util.Objects;
  * @param imageImport how long importing one image archive may take
  */
 public record NodeTimeouts(
-    Duration unitJob, Duration kubeletReady, Duration localDnsReady, Duration pollInterval, Duration probe, Duration command, Duration imageImport) {
+    Duration unitJob,
+    Duration kubeletReady,
+    Duration localDnsReady,
+    Duration pollInterval,
+    Duration probe,
+    Duration command,
+    Duration imageImport) {
 
   public static final NodeTimeouts DEFAULTS = new NodeTimeouts(
-      Duration.ofSeconds(90), Duration.ofSeconds(120), Duration.ofSeconds(30), Duration.ofMillis(20), Duration.ofSeconds(2),
-      Duration.ofSeconds(60), Duration.ofMinutes(10));
+      Duration.ofSeconds(90),
+      Duration.ofSeconds(120),
+      Duration.ofSeconds(30),
+      Duration.ofMillis(20),
+      Duration.ofSeconds(2),
+      Duration.ofSeconds(60),
+      Duration.ofMinutes(10));
 
   public NodeTimeouts {
-    for (Duration d : new Duration[] {unitJob, kubeletReady, localDnsReady, pollInterval, probe, command, imageImport}) {
+    for (Duration d : new Duration[] {
+      unitJob, kubeletReady, localDnsReady, pollInterval, probe, command, imageImport
+    }) {
       Objects.requireNonNull(d, "timeout");
       if (d.isNegative() || d.isZero()) {
         throw new IllegalArgumentException("timeouts must be positive: " + d);

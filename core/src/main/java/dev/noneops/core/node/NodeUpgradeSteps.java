@@ -41,7 +41,11 @@ final class NodeUpgradeSteps implements UpgradeSteps {
   private final Supplier<MachineGoalState> applied;
   private final Supplier<String> targetDigest;
 
-  NodeUpgradeSteps(Node node, Supplier<MachineGoalState> target, Supplier<MachineGoalState> applied, Supplier<String> targetDigest) {
+  NodeUpgradeSteps(
+      Node node,
+      Supplier<MachineGoalState> target,
+      Supplier<MachineGoalState> applied,
+      Supplier<String> targetDigest) {
     this.node = Objects.requireNonNull(node, "node");
     this.ports = node.parts().params().ports();
     this.target = Objects.requireNonNull(target, "target");
@@ -99,8 +103,11 @@ final class NodeUpgradeSteps implements UpgradeSteps {
   private Set<Path> plan(MachineGoalState goal) throws IOException {
     PlannedWrites planned = new PlannedWrites(ports.files());
     NodeConfigWriter writer = new NodeConfigWriter(
-        new SharedFileWriter(planned, new OwnershipStore(planned, node.parts().paths().ownershipRecord())),
-        node.parts().paths(), node.parts().layout(), new VersionVerifier(planned, node.parts().layout()));
+        new SharedFileWriter(
+            planned, new OwnershipStore(planned, node.parts().paths().ownershipRecord())),
+        node.parts().paths(),
+        node.parts().layout(),
+        new VersionVerifier(planned, node.parts().layout()));
     writer.writeContainerd(goal);
     writer.writeKubelet(goal);
     writer.writeLocalDns(goal);
@@ -133,7 +140,9 @@ final class NodeUpgradeSteps implements UpgradeSteps {
     TeardownReport report = node.teardown().endPods();
     if (!report.complete()) {
       throw new NodeException("the pods did not all end: "
-          + report.blocking().stream().map(TeardownReport.Kept::toString).collect(Collectors.joining("; ")));
+          + report.blocking().stream()
+              .map(TeardownReport.Kept::toString)
+              .collect(Collectors.joining("; ")));
     }
   }
 
@@ -157,8 +166,13 @@ final class NodeUpgradeSteps implements UpgradeSteps {
     LocalDnsNetwork network = new LocalDnsNetwork(ports.network());
     for (String ifName : interfaces) {
       if (network.remove(ifName) == LocalDnsNetwork.Removal.NOT_A_DUMMY) {
-        node.parts().params().log().atWarn().addKeyValue("interface", ifName)
-            .log("a link named like a LocalDNS interface is not a dummy interface; it was left alone");
+        node.parts()
+            .params()
+            .log()
+            .atWarn()
+            .addKeyValue("interface", ifName)
+            .log(
+                "a link named like a LocalDNS interface is not a dummy interface; it was left alone");
       }
     }
     HostPaths paths = node.parts().paths();
@@ -167,7 +181,11 @@ final class NodeUpgradeSteps implements UpgradeSteps {
     for (Path dir : List.of(paths.cniConfDir(), paths.host("/var/lib/cni"))) {
       if (ports.files().exists(dir)) {
         try {
-          teardown.treeRemover().removeContents(List.of(dir)).blocking().forEach(k -> left.add(k.toString()));
+          teardown
+              .treeRemover()
+              .removeContents(List.of(dir))
+              .blocking()
+              .forEach(k -> left.add(k.toString()));
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           throw new NodeException("interrupted while cleaning " + dir, e);
@@ -175,7 +193,8 @@ final class NodeUpgradeSteps implements UpgradeSteps {
       }
     }
     if (!left.isEmpty()) {
-      throw new NodeException("could not clean the CNI configuration and state: " + String.join("; ", left));
+      throw new NodeException(
+          "could not clean the CNI configuration and state: " + String.join("; ", left));
     }
   }
 

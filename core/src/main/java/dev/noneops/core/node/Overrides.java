@@ -138,7 +138,16 @@ public record Overrides(
     }
 
     public Overrides build() {
-      return new Overrides(layout, hostRoot, systemdDir, imageArchiveDir, download, setupGpu, waitKubelet, timeouts, parallelExecutor);
+      return new Overrides(
+          layout,
+          hostRoot,
+          systemdDir,
+          imageArchiveDir,
+          download,
+          setupGpu,
+          waitKubelet,
+          timeouts,
+          parallelExecutor);
     }
   }
 }

@@ -135,7 +135,17 @@ public record Params(
     }
 
     public Params build() {
-      return new Params(ports, log, events, config, downloads, goalState, previous, previousGoalState, overrides, teardown);
+      return new Params(
+          ports,
+          log,
+          events,
+          config,
+          downloads,
+          goalState,
+          previous,
+          previousGoalState,
+          overrides,
+          teardown);
     }
   }
 }

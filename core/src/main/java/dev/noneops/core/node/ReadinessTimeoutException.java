@@ -30,6 +30,8 @@ public final class ReadinessTimeoutException extends NodeException {
 
   static String format(Duration d) {
     long millis = d.toMillis();
-    return millis % 1000 == 0 ? (millis / 1000) + " s" : String.format(Locale.ROOT, "%.3f s", millis / 1000.0);
+    return millis % 1000 == 0
+        ? (millis / 1000) + " s"
+        : String.format(Locale.ROOT, "%.3f s", millis / 1000.0);
   }
 }

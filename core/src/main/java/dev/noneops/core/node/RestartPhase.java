@@ -20,9 +20,14 @@ final class RestartPhase {
     TaskRunner tasks = node.tasks();
     StackControl stack = node.stack();
     tasks.execute(Task.of("restart-localdns", () -> stack.restart(HostPaths.LOCALDNS_UNIT)));
-    tasks.execute(Task.of("wait-localdns", () -> stack.awaitLocalDns(HostPaths.LOCALDNS_UNIT, goal.nodeStart().localDns())));
+    tasks.execute(Task.of(
+        "wait-localdns",
+        () -> stack.awaitLocalDns(HostPaths.LOCALDNS_UNIT, goal.nodeStart().localDns())));
     tasks.execute(Task.of("restart-containerd", () -> stack.restart(HostPaths.CONTAINERD_UNIT)));
     tasks.execute(Task.of("restart-kubelet", () -> stack.restart(HostPaths.KUBELET_UNIT)));
-    tasks.execute(Task.of("wait-kubelet-active", () -> stack.awaitActive(HostPaths.KUBELET_UNIT, node.overrides().timeouts().kubeletReady())));
+    tasks.execute(Task.of(
+        "wait-kubelet-active",
+        () -> stack.awaitActive(
+            HostPaths.KUBELET_UNIT, node.overrides().timeouts().kubeletReady())));
   }
 }

@@ -28,7 +28,8 @@ public final class StackControl {
   private final HostClock clock;
   private final NodeTimeouts timeouts;
 
-  public StackControl(Systemd systemd, HealthProbes probes, HostClock clock, NodeTimeouts timeouts) {
+  public StackControl(
+      Systemd systemd, HealthProbes probes, HostClock clock, NodeTimeouts timeouts) {
     this.systemd = systemd;
     this.probes = probes;
     this.clock = clock;
@@ -69,12 +70,19 @@ public final class StackControl {
    */
   public void awaitKubelet(String unit) throws InterruptedException {
     long begin = clock.nanoTime();
-    UnitStatus status = systemd.awaitState(unit, Set.of(ActiveState.ACTIVE), timeouts.kubeletReady());
+    UnitStatus status =
+        systemd.awaitState(unit, Set.of(ActiveState.ACTIVE), timeouts.kubeletReady());
     if (!status.isActive()) {
-      throw new ReadinessTimeoutException(unit, Duration.ofNanos(clock.nanoTime() - begin), describe(status));
+      throw new ReadinessTimeoutException(
+          unit, Duration.ofNanos(clock.nanoTime() - begin), describe(status));
     }
-    await(unit, "healthz at " + KUBELET_HEALTHZ + " not answering", begin, timeouts.kubeletReady(),
-        () -> probes.httpOk(KUBELET_HEALTHZ, timeouts.probe()) && systemd.status(unit).isActive());
+    await(
+        unit,
+        "healthz at " + KUBELET_HEALTHZ + " not answering",
+        begin,
+        timeouts.kubeletReady(),
+        () -> probes.httpOk(KUBELET_HEALTHZ, timeouts.probe())
+            && systemd.status(unit).isActive());
   }
 
   /** Waits until {@code unit} is active. */
@@ -82,21 +90,29 @@ public final class StackControl {
     long begin = clock.nanoTime();
     UnitStatus status = systemd.awaitState(unit, Set.of(ActiveState.ACTIVE), timeout);
     if (!status.isActive()) {
-      throw new ReadinessTimeoutException(unit, Duration.ofNanos(clock.nanoTime() - begin), describe(status));
+      throw new ReadinessTimeoutException(
+          unit, Duration.ofNanos(clock.nanoTime() - begin), describe(status));
     }
   }
 
   /** Waits until LocalDNS answers queries on its address. */
   public void awaitLocalDns(String unit, LocalDnsSpec dns) throws InterruptedException {
-    await(unit, "no DNS answer on " + dns.bindAddress() + ":" + dns.port(), clock.nanoTime(), timeouts.localDnsReady(),
-        () -> probes.dnsAnswers(dns.bindAddress(), dns.port(), dns.clusterDomain(), timeouts.probe()));
+    await(
+        unit,
+        "no DNS answer on " + dns.bindAddress() + ":" + dns.port(),
+        clock.nanoTime(),
+        timeouts.localDnsReady(),
+        () -> probes.dnsAnswers(
+            dns.bindAddress(), dns.port(), dns.clusterDomain(), timeouts.probe()));
   }
 
   /**
    * Polls {@code ready} every poll interval until it holds or {@code timeout} has passed since
    * {@code begin}; {@code unready} says what is missing while the unit is active.
    */
-  private void await(String unit, String unready, long begin, Duration timeout, BooleanSupplier ready) throws InterruptedException {
+  private void await(
+      String unit, String unready, long begin, Duration timeout, BooleanSupplier ready)
+      throws InterruptedException {
     while (true) {
       if (ready.getAsBoolean()) {
         return;
@@ -104,7 +120,8 @@ public final class StackControl {
       Duration waited = Duration.ofNanos(clock.nanoTime() - begin);
       if (waited.compareTo(timeout) >= 0) {
         UnitStatus status = systemd.status(unit);
-        throw new ReadinessTimeoutException(unit, waited, status.isActive() ? "active; " + unready : describe(status));
+        throw new ReadinessTimeoutException(
+            unit, waited, status.isActive() ? "active; " + unready : describe(status));
       }
       Duration left = timeout.minus(waited);
       clock.sleep(left.compareTo(timeouts.pollInterval()) < 0 ? left : timeouts.pollInterval());

@@ -27,8 +27,11 @@ final class StartPhase {
     StackControl stack = node.stack();
     List<Task> steps = new ArrayList<>();
     if (!wasRunning) {
-      steps.add(Task.of("setup-gpu", () -> node.overrides().setupGpu().orElse(() -> setupGpu(goal)).run()));
-      steps.add(Task.of("enable-units", () -> node.ports().systemd().enable(HostPaths.STACK_UNITS)));
+      steps.add(Task.of(
+          "setup-gpu",
+          () -> node.overrides().setupGpu().orElse(() -> setupGpu(goal)).run()));
+      steps.add(
+          Task.of("enable-units", () -> node.ports().systemd().enable(HostPaths.STACK_UNITS)));
       steps.add(Task.of("start-localdns", () -> stack.start(HostPaths.LOCALDNS_UNIT)));
       steps.add(Task.of("start-containerd", () -> stack.start(HostPaths.CONTAINERD_UNIT)));
       steps.add(Task.of("import-images", this::importImages));
@@ -37,7 +40,9 @@ final class StartPhase {
     } else {
       if (changes.localDnsChanged()) {
         steps.add(Task.of("restart-localdns", () -> stack.restart(HostPaths.LOCALDNS_UNIT)));
-        steps.add(Task.of("wait-localdns", () -> stack.awaitLocalDns(HostPaths.LOCALDNS_UNIT, goal.nodeStart().localDns())));
+        steps.add(Task.of(
+            "wait-localdns",
+            () -> stack.awaitLocalDns(HostPaths.LOCALDNS_UNIT, goal.nodeStart().localDns())));
       }
       if (changes.containerdChanged()) {
         steps.add(Task.of("restart-containerd", () -> stack.restart(HostPaths.CONTAINERD_UNIT)));
@@ -51,7 +56,12 @@ final class StartPhase {
   }
 
   private Task waitKubelet() {
-    return Task.of("wait-kubelet", () -> node.overrides().waitKubelet().orElse(() -> node.stack().awaitKubelet(HostPaths.KUBELET_UNIT)).run());
+    return Task.of(
+        "wait-kubelet",
+        () -> node.overrides()
+            .waitKubelet()
+            .orElse(() -> node.stack().awaitKubelet(HostPaths.KUBELET_UNIT))
+            .run());
   }
 
   private void setupGpu(MachineGoalState goal) throws IOException {
@@ -60,9 +70,20 @@ final class StartPhase {
     }
     Path cdi = node.paths().host("/etc/cdi");
     node.ports().files().createDirectories(cdi, 0755);
-    node.commands().require("generate the NVIDIA CDI specification", "nvidia-ctk", "cdi", "generate",
-        "--output", cdi.resolve("nvidia.yaml").toString(), "--disable-hook", "all",
-        "--enable-hook", "create-symlinks", "--enable-hook", "update-ldcache");
+    node.commands()
+        .require(
+            "generate the NVIDIA CDI specification",
+            "nvidia-ctk",
+            "cdi",
+            "generate",
+            "--output",
+            cdi.resolve("nvidia.yaml").toString(),
+            "--disable-hook",
+            "all",
+            "--enable-hook",
+            "create-symlinks",
+            "--enable-hook",
+            "update-ldcache");
   }
 
   private void importImages() throws IOException {
@@ -75,8 +96,16 @@ final class StartPhase {
     for (String name : node.ports().files().list(dir)) {
       if (name.endsWith(".tar")) {
         Path archive = dir.resolve(name);
-        node.commands().require("import image archive " + archive, node.overrides().timeouts().imageImport(),
-            ctr, "-n", "k8s.io", "images", "import", archive.toString());
+        node.commands()
+            .require(
+                "import image archive " + archive,
+                node.overrides().timeouts().imageImport(),
+                ctr,
+                "-n",
+                "k8s.io",
+                "images",
+                "import",
+                archive.toString());
       }
     }
   }

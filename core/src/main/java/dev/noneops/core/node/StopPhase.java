@@ -27,7 +27,9 @@ final class StopPhase {
         continue;
       }
       try {
-        node.tasks().execute(Task.of("stop-" + unit.replace(".service", ""), () -> node.stack().stop(unit)));
+        node.tasks()
+            .execute(Task.of(
+                "stop-" + unit.replace(".service", ""), () -> node.stack().stop(unit)));
       } catch (RuntimeException e) {
         if (first == null) {
           first = e;

@@ -11,8 +11,9 @@ public final class VersionChangeRefusedException extends NodeException {
   private final String active;
 
   public VersionChangeRefusedException(String wanted, String active) {
-    super("this configuration needs version " + wanted + " but " + active
-        + " is active: changing binaries is an upgrade, run 'noneops upgrade'; nothing was changed");
+    super(
+        "this configuration needs version " + wanted + " but " + active
+            + " is active: changing binaries is an upgrade, run 'noneops upgrade'; nothing was changed");
     this.wanted = wanted;
     this.active = active;
   }

@@ -44,7 +44,11 @@ public final class OriginalFiles {
 
   /** Where the original of {@code path} is (or would be) saved. */
   public Path savedAt(Path path) {
-    return dir.resolve(Hashing.sha256().hashString(path.toString(), StandardCharsets.UTF_8).toString().substring(0, 24) + ".json");
+    return dir.resolve(Hashing.sha256()
+            .hashString(path.toString(), StandardCharsets.UTF_8)
+            .toString()
+            .substring(0, 24)
+        + ".json");
   }
 
   /** Whether an original of {@code path} is saved. */
@@ -74,7 +78,8 @@ public final class OriginalFiles {
       doc.put("gid", meta.gid());
       doc.put("content", Base64.getEncoder().encodeToString(files.read(path)));
     } else {
-      throw new IOException("cannot take over " + path + ": a " + meta.type() + " is there, not a file or a link");
+      throw new IOException(
+          "cannot take over " + path + ": a " + meta.type() + " is there, not a file or a link");
     }
     files.createDirectories(dir, DIR_MODE);
     files.writeDurably(savedAt(path), JSON.writeValueAsBytes(doc), 0600);
@@ -100,7 +105,10 @@ public final class OriginalFiles {
       if (now.isPresent() && !now.get().isRegularFile()) {
         files.removeDurably(path);
       }
-      files.writeDurably(path, Base64.getDecoder().decode(d.path("content").asText()), Integer.parseInt(d.path("mode").asText(), 8));
+      files.writeDurably(
+          path,
+          Base64.getDecoder().decode(d.path("content").asText()),
+          Integer.parseInt(d.path("mode").asText(), 8));
       int uid = d.path("uid").asInt();
       int gid = d.path("gid").asInt();
       Optional<FileMeta> written = files.lstat(path);
@@ -127,7 +135,8 @@ public final class OriginalFiles {
         files.removeDurably(dir);
       }
     } catch (IOException e) {
-      if (!HostIOException.hasErrno(e, Errno.ENOENT) && !HostIOException.hasErrno(e, Errno.ENOTEMPTY)) {
+      if (!HostIOException.hasErrno(e, Errno.ENOENT)
+          && !HostIOException.hasErrno(e, Errno.ENOTEMPTY)) {
         throw e;
       }
     }
@@ -141,14 +150,16 @@ public final class OriginalFiles {
     try {
       JsonNode doc = JSON.readTree(files.read(saved));
       if (!path.toString().equals(doc.path("path").asText())) {
-        throw new IOException("saved original " + saved + " names " + doc.path("path").asText() + ", not " + path);
+        throw new IOException(
+            "saved original " + saved + " names " + doc.path("path").asText() + ", not " + path);
       }
       return Optional.of(doc);
     } catch (IOException e) {
       if (e instanceof HostIOException) {
         throw e;
       }
-      throw new IOException("saved original " + saved + " of " + path + " is unreadable: " + e.getMessage(), e);
+      throw new IOException(
+          "saved original " + saved + " of " + path + " is unreadable: " + e.getMessage(), e);
     }
   }
 }

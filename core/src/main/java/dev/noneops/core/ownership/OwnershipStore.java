@@ -25,7 +25,8 @@ import java.util.Objects;
  */
 public final class OwnershipStore {
   static final int FORMAT = 1;
-  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   private final HostFiles files;
   private final Path recordPath;
@@ -48,7 +49,8 @@ public final class OwnershipStore {
     try {
       return parse(content);
     } catch (IOException | RuntimeException e) {
-      throw new IOException("ownership record " + recordPath + " is unreadable: " + e.getMessage(), e);
+      throw new IOException(
+          "ownership record " + recordPath + " is unreadable: " + e.getMessage(), e);
     }
   }
 
@@ -92,13 +94,15 @@ public final class OwnershipStore {
     }
     List<OwnedEntry> entries = new ArrayList<>();
     for (JsonNode node : root.path("entries")) {
-      OwnedEntry.Kind kind = OwnedEntry.Kind.valueOf(node.path("kind").asText().toUpperCase(Locale.ROOT));
+      OwnedEntry.Kind kind =
+          OwnedEntry.Kind.valueOf(node.path("kind").asText().toUpperCase(Locale.ROOT));
       Path path = Path.of(node.path("path").asText());
-      entries.add(switch (kind) {
-        case FILE -> new OwnedEntry(path, kind, node.path("sha256").asText(), mode(node));
-        case SYMLINK -> new OwnedEntry(path, kind, node.path("target").asText(), 0);
-        case DIRECTORY -> new OwnedEntry(path, kind, "", mode(node));
-      });
+      entries.add(
+          switch (kind) {
+            case FILE -> new OwnedEntry(path, kind, node.path("sha256").asText(), mode(node));
+            case SYMLINK -> new OwnedEntry(path, kind, node.path("target").asText(), 0);
+            case DIRECTORY -> new OwnedEntry(path, kind, "", mode(node));
+          });
     }
     return OwnershipRecord.of(entries);
   }

@@ -107,7 +107,8 @@ public final class SharedFileWriter {
     Optional<FileMeta> meta = files.lstat(link);
     boolean taking = !record().owns(link);
     if (meta.isPresent() && !meta.get().isSymlink() && !(taking && meta.get().isRegularFile())) {
-      throw new IOException("cannot link " + link + " -> " + target + ": a " + meta.get().type() + " is in the way");
+      throw new IOException(
+          "cannot link " + link + " -> " + target + ": a " + meta.get().type() + " is in the way");
     }
     if (taking && meta.isPresent()) {
       takeOver(link, meta.get());
@@ -138,7 +139,8 @@ public final class SharedFileWriter {
       Optional<FileMeta> meta = files.lstat(p);
       if (meta.isPresent()) {
         if (!meta.get().isDirectory()) {
-          throw new IOException("cannot create directory " + dir + ": " + p + " is a " + meta.get().type());
+          throw new IOException("cannot create directory " + dir + ": " + p + " is a "
+              + meta.get().type());
         }
         break;
       }
@@ -182,7 +184,8 @@ public final class SharedFileWriter {
   /** Whether the entry at {@code meta} is still what {@code entry} says this node wrote. */
   public boolean stillOurs(OwnedEntry entry, FileMeta meta) throws IOException {
     return switch (entry.kind()) {
-      case FILE -> meta.isRegularFile() && sha256(files.read(entry.path())).equals(entry.fingerprint());
+      case FILE ->
+        meta.isRegularFile() && sha256(files.read(entry.path())).equals(entry.fingerprint());
       case SYMLINK -> meta.isSymlink() && files.readLink(entry.path()).equals(entry.fingerprint());
       case DIRECTORY -> meta.isDirectory();
     };

@@ -18,6 +18,7 @@ public final class ContainerdConfigRenderer {
   public static final String CONF_D_GLOB = "/etc/containerd/conf.d/*.toml";
   /** The NVIDIA runtime drop-in's file name inside {@code conf.d}. */
   public static final String NVIDIA_DROP_IN = "99-nvidia-runtime.toml";
+
   public static final String NVIDIA_RUNTIME_PATH = "/usr/bin/nvidia-container-runtime";
   public static final List<String> CDI_SPEC_DIRS = List.of("/etc/cdi", "/var/run/cdi");
   private static final String CRI = "io.containerd.grpc.v1.cri";
@@ -91,7 +92,8 @@ public final class ContainerdConfigRenderer {
 
   private static byte[] toml(Map<String, Object> document) {
     try {
-      return (HostPaths.UNIT_MARKER + "\n" + TOML.writeValueAsString(document)).getBytes(StandardCharsets.UTF_8);
+      return (HostPaths.UNIT_MARKER + "\n" + TOML.writeValueAsString(document))
+          .getBytes(StandardCharsets.UTF_8);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("containerd configuration cannot be written as TOML", e);
     }

@@ -16,8 +16,8 @@ import java.util.regex.Pattern;
  * the domain a DNS name, so nothing from configuration can add a directive.
  */
 public final class CorefileRenderer {
-  private static final Pattern DOMAIN =
-      Pattern.compile("([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*");
+  private static final Pattern DOMAIN = Pattern.compile(
+      "([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*");
   static final int CACHE_SECONDS = 30;
 
   private CorefileRenderer() {}
@@ -26,7 +26,8 @@ public final class CorefileRenderer {
     String bind = ip("bindAddress", spec.bindAddress());
     String clusterDns = ip("clusterDns", spec.clusterDns());
     if (!DOMAIN.matcher(spec.clusterDomain()).matches() || spec.clusterDomain().length() > 253) {
-      throw new IllegalArgumentException("LocalDNS cluster domain is not a DNS name: '" + spec.clusterDomain() + "'");
+      throw new IllegalArgumentException(
+          "LocalDNS cluster domain is not a DNS name: '" + spec.clusterDomain() + "'");
     }
     if (spec.port() < 1 || spec.port() > 65535) {
       throw new IllegalArgumentException("LocalDNS port out of range: " + spec.port());
@@ -44,7 +45,8 @@ public final class CorefileRenderer {
     return out.toString().getBytes(StandardCharsets.UTF_8);
   }
 
-  private static void block(StringBuilder out, String zone, int port, String bind, List<String> forwardTo) {
+  private static void block(
+      StringBuilder out, String zone, int port, String bind, List<String> forwardTo) {
     out.append(zone).append(':').append(port).append(" {\n");
     out.append("    errors\n");
     out.append("    bind ").append(bind).append('\n');
@@ -56,7 +58,8 @@ public final class CorefileRenderer {
 
   private static String ip(String what, String value) {
     if (!InetAddresses.isInetAddress(value)) {
-      throw new IllegalArgumentException("LocalDNS " + what + " is not an IP address: '" + value + "'");
+      throw new IllegalArgumentException(
+          "LocalDNS " + what + " is not an IP address: '" + value + "'");
     }
     return InetAddresses.toAddrString(InetAddresses.forString(value));
   }

@@ -23,6 +23,7 @@ import java.util.Map;
 public final class KubeconfigRenderer {
   /** The exec credential plugin is never interactive: kubelet has no terminal. */
   public static final String EXEC_INTERACTIVE_MODE = "Never";
+
   private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder()
       .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
       .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)

@@ -51,8 +51,14 @@ public final class StackUnits {
         .set("Before", "containerd.service kubelet.service")
         .section("Service")
         .set("Type", "simple")
-        .exec("ExecStartPre", UnitFile.Command.of(IP, "link", "add", spec.interfaceName(), "type", "dummy").ignoringFailure())
-        .exec("ExecStartPre", UnitFile.Command.of(IP, "addr", "add", address, "dev", spec.interfaceName()).ignoringFailure())
+        .exec(
+            "ExecStartPre",
+            UnitFile.Command.of(IP, "link", "add", spec.interfaceName(), "type", "dummy")
+                .ignoringFailure())
+        .exec(
+            "ExecStartPre",
+            UnitFile.Command.of(IP, "addr", "add", address, "dev", spec.interfaceName())
+                .ignoringFailure())
         .exec("ExecStartPre", UnitFile.Command.of(IP, "link", "set", spec.interfaceName(), "up"))
         .exec("ExecStart", UnitFile.Command.of(spec.binPath(), "-conf", corefile.toString()))
         .set("Restart", "always")
@@ -72,7 +78,9 @@ public final class StackUnits {
         .set("After", "network.target local-fs.target")
         .section("Service")
         .exec("ExecStartPre", UnitFile.Command.of("/sbin/modprobe", "overlay").ignoringFailure())
-        .exec("ExecStart", UnitFile.Command.of(spec.containerdBinPath(), "--config", configToml.toString()))
+        .exec(
+            "ExecStart",
+            UnitFile.Command.of(spec.containerdBinPath(), "--config", configToml.toString()))
         .set("Type", "notify")
         .set("Delegate", "yes")
         .set("KillMode", "process")
@@ -118,7 +126,11 @@ public final class StackUnits {
         "--tls-cipher-suites=" + String.join(",", TLS_CIPHER_SUITES))) {
       args.add(new UnitFile.Literal(flag));
     }
-    for (String variable : List.of("KUBELET_NODE_CONFIG_ARGS", "KUBELET_TUNING_ARGS", "KUBELET_KUBECONFIG_ARGS", "KUBELET_EXTRA_ARGS")) {
+    for (String variable : List.of(
+        "KUBELET_NODE_CONFIG_ARGS",
+        "KUBELET_TUNING_ARGS",
+        "KUBELET_KUBECONFIG_ARGS",
+        "KUBELET_EXTRA_ARGS")) {
       args.add(new UnitFile.Variable(variable));
     }
     return UnitFileWriter.render(UnitFile.builder()
@@ -155,17 +167,30 @@ public final class StackUnits {
     }
     List<String> nodeArgs = List.of(
         "--node-labels=" + String.join(",", labels),
-        "--register-with-taints=" + String.join(",", spec.registerWithTaints().stream().sorted().toList()),
+        "--register-with-taints="
+            + String.join(",", spec.registerWithTaints().stream().sorted().toList()),
         "--client-ca-file=" + paths.apiServerCaCert(),
         "--cluster-dns=" + spec.clusterDns());
 
     SortedMap<String, byte[]> dropIns = new TreeMap<>();
-    dropIns.put(DROP_IN_KUBECONFIG, UnitFileWriter.render(UnitFile.builder()
-        .section("Service").envArgs("KUBELET_KUBECONFIG_ARGS", kubeconfigArgs).build()));
-    dropIns.put(DROP_IN_NODE_CONFIG, UnitFileWriter.render(UnitFile.builder()
-        .section("Service").envArgs("KUBELET_NODE_CONFIG_ARGS", nodeArgs).build()));
-    dropIns.put(DROP_IN_ENV_FILE, UnitFileWriter.render(UnitFile.builder()
-        .section("Service").set("EnvironmentFile", "-" + paths.kubeletDefaults()).build()));
+    dropIns.put(
+        DROP_IN_KUBECONFIG,
+        UnitFileWriter.render(UnitFile.builder()
+            .section("Service")
+            .envArgs("KUBELET_KUBECONFIG_ARGS", kubeconfigArgs)
+            .build()));
+    dropIns.put(
+        DROP_IN_NODE_CONFIG,
+        UnitFileWriter.render(UnitFile.builder()
+            .section("Service")
+            .envArgs("KUBELET_NODE_CONFIG_ARGS", nodeArgs)
+            .build()));
+    dropIns.put(
+        DROP_IN_ENV_FILE,
+        UnitFileWriter.render(UnitFile.builder()
+            .section("Service")
+            .set("EnvironmentFile", "-" + paths.kubeletDefaults())
+            .build()));
     return dropIns;
   }
 }

@@ -27,7 +27,8 @@ public final class SystemdSyntax {
       throw new IllegalArgumentException("unit value has surrounding whitespace: '" + value + "'");
     }
     if (value.endsWith("\\")) {
-      throw new IllegalArgumentException("unit value ends with a backslash (line continuation): '" + value + "'");
+      throw new IllegalArgumentException(
+          "unit value ends with a backslash (line continuation): '" + value + "'");
     }
     return value.replace("%", "%%");
   }
@@ -49,7 +50,8 @@ public final class SystemdSyntax {
   /** The program of a command line: an absolute path, escaped like any argument. */
   public static String execProgram(String program) {
     if (!program.startsWith("/")) {
-      throw new IllegalArgumentException("unit command must be an absolute path: '" + program + "'");
+      throw new IllegalArgumentException(
+          "unit command must be an absolute path: '" + program + "'");
     }
     return execArg(program);
   }
@@ -97,13 +99,15 @@ public final class SystemdSyntax {
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);
       if (c == '\n' || c == '\r') {
-        throw new IllegalArgumentException(what + " contains a line break: '" + value.replace("\n", "\\n").replace("\r", "\\r") + "'");
+        throw new IllegalArgumentException(what + " contains a line break: '"
+            + value.replace("\n", "\\n").replace("\r", "\\r") + "'");
       }
       if (c == 0) {
         throw new IllegalArgumentException(what + " contains a NUL character");
       }
       if (c < 0x20 || c == 0x7f) {
-        throw new IllegalArgumentException(what + " contains control character U+" + String.format("%04X", (int) c));
+        throw new IllegalArgumentException(
+            what + " contains control character U+" + String.format("%04X", (int) c));
       }
     }
   }

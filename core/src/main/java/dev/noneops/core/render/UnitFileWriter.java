@@ -44,8 +44,8 @@ public final class UnitFileWriter {
     if (value instanceof UnitFile.EnvArgs envArgs) {
       for (String arg : envArgs.args()) {
         if (arg.isEmpty() || UNSAFE_SPLIT_ARG.matcher(arg).find()) {
-          throw new IllegalArgumentException(
-              "argument for $" + envArgs.name() + " must be non-empty without whitespace, quotes or backslashes: '" + arg + "'");
+          throw new IllegalArgumentException("argument for $" + envArgs.name()
+              + " must be non-empty without whitespace, quotes or backslashes: '" + arg + "'");
         }
       }
       return SystemdSyntax.environment(envArgs.name(), String.join(" ", envArgs.args()));
@@ -54,9 +54,10 @@ public final class UnitFileWriter {
     List<String> words = new ArrayList<>();
     words.add(command.prefix() + SystemdSyntax.execProgram(command.program()));
     for (UnitFile.Arg arg : command.args()) {
-      words.add(arg instanceof UnitFile.Literal literal
-          ? SystemdSyntax.execArg(literal.text())
-          : SystemdSyntax.execVariable(((UnitFile.Variable) arg).name()));
+      words.add(
+          arg instanceof UnitFile.Literal literal
+              ? SystemdSyntax.execArg(literal.text())
+              : SystemdSyntax.execVariable(((UnitFile.Variable) arg).name()));
     }
     String line = String.join(" ", words);
     return line.length() > MAX_LINE ? String.join(" \\\n    ", words) : line;

@@ -38,7 +38,9 @@ public abstract class NoneopsException extends RuntimeException {
 
   /** The task path as an operator reads it, e.g. {@code start › wait-kubelet}; empty outside any task. */
   public final Optional<String> failedAt() {
-    return taskPath.isEmpty() ? Optional.empty() : Optional.of(String.join(PATH_SEPARATOR, taskPath));
+    return taskPath.isEmpty()
+        ? Optional.empty()
+        : Optional.of(String.join(PATH_SEPARATOR, taskPath));
   }
 
   /**

@@ -83,7 +83,11 @@ public final class TaskRunner {
         throw failed(name, here, Duration.ofNanos(clock.nanoTime() - begin), error);
       }
       Duration took = Duration.ofNanos(clock.nanoTime() - begin);
-      log.atInfo().addKeyValue("task", name).addKeyValue("duration", took).addKeyValue("status", "ok").log("completed");
+      log.atInfo()
+          .addKeyValue("task", name)
+          .addKeyValue("duration", took)
+          .addKeyValue("status", "ok")
+          .log("completed");
       emit(name, NodeEvent.Kind.COMPLETED, took, Optional.empty(), Map.of());
       return value;
     } finally {
@@ -102,7 +106,8 @@ public final class TaskRunner {
     if (error instanceof Error e && !(e instanceof AssertionError)) {
       throw e;
     }
-    NoneopsException failure = error instanceof NoneopsException typed ? typed : new TaskFailedException(here, error);
+    NoneopsException failure =
+        error instanceof NoneopsException typed ? typed : new TaskFailedException(here, error);
     failure.locate(here);
     String failedAt = failure.failedAt().orElseThrow();
     if (failure.taskPath().equals(here)) {
@@ -113,7 +118,12 @@ public final class TaskRunner {
           .addKeyValue("failedAt", failedAt)
           .addKeyValue("error", failure.getMessage())
           .log("failed");
-      emit(name, NodeEvent.Kind.FAILED, took, Optional.of(String.valueOf(failure.getMessage())), Map.of("failedAt", failedAt));
+      emit(
+          name,
+          NodeEvent.Kind.FAILED,
+          took,
+          Optional.of(String.valueOf(failure.getMessage())),
+          Map.of("failedAt", failedAt));
     } else {
       String failedTask = failure.taskPath().get(failure.taskPath().size() - 1);
       log.atInfo()
@@ -122,14 +132,20 @@ public final class TaskRunner {
           .addKeyValue("status", "aborted")
           .addKeyValue("failedAt", failedAt)
           .log("ended because " + failedTask + " failed");
-      emit(name, NodeEvent.Kind.ABORTED, took, Optional.empty(), Map.of("failedAt", failedAt, "failedTask", failedTask));
+      emit(
+          name,
+          NodeEvent.Kind.ABORTED,
+          took,
+          Optional.empty(),
+          Map.of("failedAt", failedAt, "failedTask", failedTask));
     }
     return failure;
   }
 
   /** Reports progress of a running task (bytes downloaded, unit waited for). */
   public void progress(String task, Map<String, String> details) {
-    events.onEvent(new NodeEvent(clock.now(), task, NodeEvent.Kind.PROGRESS, Duration.ZERO, Optional.empty(), details));
+    events.onEvent(new NodeEvent(
+        clock.now(), task, NodeEvent.Kind.PROGRESS, Duration.ZERO, Optional.empty(), details));
   }
 
   /** The task {@code name}: executes {@code tasks} in order and stops at the first failure, which it rethrows. */
@@ -273,7 +289,12 @@ public final class TaskRunner {
     return List.copyOf(longer);
   }
 
-  private void emit(String task, NodeEvent.Kind kind, Duration duration, Optional<String> error, Map<String, String> details) {
+  private void emit(
+      String task,
+      NodeEvent.Kind kind,
+      Duration duration,
+      Optional<String> error,
+      Map<String, String> details) {
     events.onEvent(new NodeEvent(clock.now(), task, kind, duration, error, details));
   }
 }

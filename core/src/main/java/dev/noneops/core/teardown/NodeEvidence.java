@@ -40,7 +40,12 @@ final class NodeEvidence {
     if (new UnitFiles(files, paths).anyOwned()) {
       found.add("a unit or drop-in carrying the marker");
     }
-    for (var path : List.of(paths.ownershipRecord(), paths.appliedConfig(), layout.journal(), layout.confsnap(), layout.teardownMarker())) {
+    for (var path : List.of(
+        paths.ownershipRecord(),
+        paths.appliedConfig(),
+        layout.journal(),
+        layout.confsnap(),
+        layout.teardownMarker())) {
       if (files.exists(path)) {
         found.add(path.toString());
       }
@@ -51,7 +56,9 @@ final class NodeEvidence {
     }
     VersionVerifier verifier = new VersionVerifier(files, layout);
     for (String name : entries()) {
-      if (VersionNames.isSafe(name) && !name.startsWith(".") && isDirectory(layout.root().resolve(name))
+      if (VersionNames.isSafe(name)
+          && !name.startsWith(".")
+          && isDirectory(layout.root().resolve(name))
           && verifier.manifest(name).isPresent()) {
         found.add("version " + name + " with its manifest");
       }

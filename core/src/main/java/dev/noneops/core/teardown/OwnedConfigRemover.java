@@ -57,7 +57,8 @@ final class OwnedConfigRemover {
     try {
       record = store.load();
     } catch (IOException e) {
-      report.failed(store.path(), "read the ownership record (no shared file removed without it)", e);
+      report.failed(
+          store.path(), "read the ownership record (no shared file removed without it)", e);
       return;
     }
     List<OwnedEntry> leaves = new ArrayList<>();
@@ -90,29 +91,47 @@ final class OwnedConfigRemover {
   private void removeLeaf(OwnedEntry entry, ReportBuilder report) {
     Path path = entry.path();
     if (!insideHostRoot(path)) {
-      report.failed(path, "remove", new IOException("recorded path lies outside the host root " + paths.root()));
+      report.failed(
+          path,
+          "remove",
+          new IOException("recorded path lies outside the host root " + paths.root()));
       return;
     }
     boolean data = underDataDir(path);
     try {
       Optional<FileMeta> meta = files.lstat(path);
-      Optional<String> change = meta.isEmpty() ? Optional.empty() : changeSinceWritten(entry, meta.get());
+      Optional<String> change =
+          meta.isEmpty() ? Optional.empty() : changeSinceWritten(entry, meta.get());
       if (change.isPresent()) {
         if (!data) {
-          report.kept(Reason.CHANGED_BY_OTHERS, path, change.get()
-              + (originals.has(path) ? "; the file that was here before the node is saved at " + originals.savedAt(path) : ""));
+          report.kept(
+              Reason.CHANGED_BY_OTHERS,
+              path,
+              change.get()
+                  + (originals.has(path)
+                      ? "; the file that was here before the node is saved at "
+                          + originals.savedAt(path)
+                      : ""));
         }
         return;
       }
       if (originals.restore(path)) {
-        report.removed(Action.ORIGINAL_RESTORED, path, "what was here before the node, byte for byte with its mode and owner");
+        report.removed(
+            Action.ORIGINAL_RESTORED,
+            path,
+            "what was here before the node, byte for byte with its mode and owner");
         return;
       }
       if (meta.isEmpty()) {
         return;
       }
       files.removeDurably(path);
-      report.removed(Action.CONFIG_FILE_REMOVED, path, entry.kind() == OwnedEntry.Kind.SYMLINK ? "link to " + entry.fingerprint() : "unchanged since written");
+      report.removed(
+          Action.CONFIG_FILE_REMOVED,
+          path,
+          entry.kind() == OwnedEntry.Kind.SYMLINK
+              ? "link to " + entry.fingerprint()
+              : "unchanged since written");
     } catch (IOException e) {
       if (!HostIOException.hasErrno(e, Errno.ENOENT)) {
         report.failed(path, "remove", e);
@@ -130,7 +149,8 @@ final class OwnedConfigRemover {
         String now = SharedFileWriter.sha256(files.read(entry.path()));
         return now.equals(entry.fingerprint())
             ? Optional.empty()
-            : Optional.of("content changed since this node wrote it (sha256 " + now + ", written " + entry.fingerprint() + ")");
+            : Optional.of("content changed since this node wrote it (sha256 " + now + ", written "
+                + entry.fingerprint() + ")");
       }
       case SYMLINK -> {
         if (!meta.isSymlink()) {
@@ -139,7 +159,8 @@ final class OwnedConfigRemover {
         String target = files.readLink(entry.path());
         return target.equals(entry.fingerprint())
             ? Optional.empty()
-            : Optional.of("link now points at " + target + ", written to point at " + entry.fingerprint());
+            : Optional.of(
+                "link now points at " + target + ", written to point at " + entry.fingerprint());
       }
       default -> {
         return Optional.empty();
@@ -153,7 +174,8 @@ final class OwnedConfigRemover {
     try {
       names = files.list(dir);
     } catch (IOException e) {
-      if (!HostIOException.hasErrno(e, Errno.ENOENT) && !HostIOException.hasErrno(e, Errno.ENOTDIR)) {
+      if (!HostIOException.hasErrno(e, Errno.ENOENT)
+          && !HostIOException.hasErrno(e, Errno.ENOTDIR)) {
         report.failed(dir, "list", e);
       }
       return;
@@ -168,7 +190,8 @@ final class OwnedConfigRemover {
         String target = files.readLink(link);
         if (target.startsWith("/") && Path.of(target).normalize().startsWith(layout.root())) {
           files.removeDurably(link);
-          report.removed(Action.CONFIG_FILE_REMOVED, link, "link into this node's layout: " + target);
+          report.removed(
+              Action.CONFIG_FILE_REMOVED, link, "link into this node's layout: " + target);
         }
       } catch (IOException e) {
         if (!HostIOException.hasErrno(e, Errno.ENOENT)) {
@@ -188,12 +211,19 @@ final class OwnedConfigRemover {
         return;
       }
       if (!meta.get().isDirectory()) {
-        report.kept(Reason.CHANGED_BY_OTHERS, dir, "was created as a directory, is now a " + meta.get().type());
+        report.kept(
+            Reason.CHANGED_BY_OTHERS,
+            dir,
+            "was created as a directory, is now a " + meta.get().type());
         return;
       }
       List<String> entries = files.list(dir);
       if (!entries.isEmpty()) {
-        report.kept(Reason.HOLDS_KEPT_ENTRIES, dir, "created by this node but holds entries it did not write: " + String.join(", ", entries));
+        report.kept(
+            Reason.HOLDS_KEPT_ENTRIES,
+            dir,
+            "created by this node but holds entries it did not write: "
+                + String.join(", ", entries));
         return;
       }
       files.removeDurably(dir);
@@ -209,7 +239,11 @@ final class OwnedConfigRemover {
 
   /** The well-known shared files that exist but are not in the record: kept, and said so. */
   private void reportUnrecorded(OwnershipRecord record, ReportBuilder report) {
-    for (Path path : List.of(paths.containerdConfig(), paths.sysctlFile(), paths.modulesLoadFile(), paths.kubeletDefaults())) {
+    for (Path path : List.of(
+        paths.containerdConfig(),
+        paths.sysctlFile(),
+        paths.modulesLoadFile(),
+        paths.kubeletDefaults())) {
       if (record.owns(path)) {
         continue;
       }

@@ -45,7 +45,13 @@ final class PodCgroupKiller {
   private final HostPaths paths;
   private final TeardownSettings settings;
 
-  PodCgroupKiller(Cgroups cgroups, ProcessTable processes, Systemd systemd, HostClock clock, HostPaths paths, TeardownSettings settings) {
+  PodCgroupKiller(
+      Cgroups cgroups,
+      ProcessTable processes,
+      Systemd systemd,
+      HostClock clock,
+      HostPaths paths,
+      TeardownSettings settings) {
     this.cgroups = cgroups;
     this.processes = processes;
     this.systemd = systemd;
@@ -66,7 +72,10 @@ final class PodCgroupKiller {
   private void end(ReportBuilder report, boolean remove) throws InterruptedException {
     if (!cgroups.available()) {
       for (String hierarchy : POD_HIERARCHIES) {
-        report.kept(Reason.NO_CGROUP_HIERARCHY, hierarchy, "no cgroup v2 hierarchy on this host: not killed or removed");
+        report.kept(
+            Reason.NO_CGROUP_HIERARCHY,
+            hierarchy,
+            "no cgroup v2 hierarchy on this host: not killed or removed");
       }
       return;
     }
@@ -77,7 +86,10 @@ final class PodCgroupKiller {
         }
         Optional<String> foreignOwner = foreignOwner(HostPaths.KUBELET_UNIT);
         if (foreignOwner.isPresent()) {
-          report.kept(Reason.FOREIGN_UNIT, hierarchy, "belongs to " + HostPaths.KUBELET_UNIT + " loaded from " + foreignOwner.get());
+          report.kept(
+              Reason.FOREIGN_UNIT,
+              hierarchy,
+              "belongs to " + HostPaths.KUBELET_UNIT + " loaded from " + foreignOwner.get());
           continue;
         }
         if (empty(hierarchy, report) && remove) {
@@ -106,7 +118,8 @@ final class PodCgroupKiller {
   }
 
   /** Kills the subtree until it has no processes; false when some survived the deadline. */
-  private boolean empty(String root, ReportBuilder report) throws IOException, InterruptedException {
+  private boolean empty(String root, ReportBuilder report)
+      throws IOException, InterruptedException {
     Deadline deadline = Deadline.after(clock, settings.cgroupDeadline());
     boolean useKill = cgroups.supportsKill();
     int killedFirst = -1;
@@ -117,12 +130,18 @@ final class PodCgroupKiller {
       }
       if (pids.isEmpty()) {
         if (killedFirst > 0) {
-          report.removed(Action.CGROUP_KILLED, root, killedFirst + " processes, " + (useKill ? "cgroup.kill" : "SIGKILL to each"));
+          report.removed(
+              Action.CGROUP_KILLED,
+              root,
+              killedFirst + " processes, " + (useKill ? "cgroup.kill" : "SIGKILL to each"));
         }
         return true;
       }
       if (deadline.expired()) {
-        report.kept(Reason.STILL_RUNNING, root, pids.size() + " processes survive " + settings.cgroupDeadline() + ": " + pids);
+        report.kept(
+            Reason.STILL_RUNNING,
+            root,
+            pids.size() + " processes survive " + settings.cgroupDeadline() + ": " + pids);
         return false;
       }
       if (useKill) {
@@ -136,7 +155,8 @@ final class PodCgroupKiller {
     }
   }
 
-  private void removeDeepestFirst(String root, ReportBuilder report) throws IOException, InterruptedException {
+  private void removeDeepestFirst(String root, ReportBuilder report)
+      throws IOException, InterruptedException {
     List<String> order = new ArrayList<>();
     postOrder(root, order);
     Deadline deadline = Deadline.after(clock, settings.cgroupDeadline());
@@ -151,7 +171,10 @@ final class PodCgroupKiller {
             break;
           }
           if (e.errno() != Errno.EBUSY || deadline.expired()) {
-            report.kept(e.errno() == Errno.EBUSY ? Reason.STILL_RUNNING : Reason.FAILED, cgroup, "rmdir: " + e.getMessage());
+            report.kept(
+                e.errno() == Errno.EBUSY ? Reason.STILL_RUNNING : Reason.FAILED,
+                cgroup,
+                "rmdir: " + e.getMessage());
             return;
           }
           deadline.pause(settings.pollInterval());

@@ -21,7 +21,11 @@ final class ReportBuilder {
   void removed(Action action, Object subject, String detail) {
     Removed item = new Removed(action, String.valueOf(subject), detail);
     removed.add(item);
-    log.atInfo().addKeyValue("action", action).addKeyValue("subject", item.subject()).addKeyValue("detail", detail).log("teardown");
+    log.atInfo()
+        .addKeyValue("action", action)
+        .addKeyValue("subject", item.subject())
+        .addKeyValue("detail", detail)
+        .log("teardown");
   }
 
   void removed(Action action, Object subject) {
@@ -32,7 +36,11 @@ final class ReportBuilder {
     Kept item = new Kept(reason, String.valueOf(subject), detail);
     kept.add(item);
     var event = reason.blocksCompletion() ? log.atWarn() : log.atInfo();
-    event.addKeyValue("kept", item.subject()).addKeyValue("reason", reason).addKeyValue("detail", detail).log("teardown kept");
+    event
+        .addKeyValue("kept", item.subject())
+        .addKeyValue("reason", reason)
+        .addKeyValue("detail", detail)
+        .log("teardown kept");
   }
 
   void failed(Object subject, String operation, Exception error) {

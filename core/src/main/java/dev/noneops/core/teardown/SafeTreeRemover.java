@@ -57,7 +57,8 @@ public final class SafeTreeRemover {
   private final TeardownSettings settings;
   private final Logger log;
 
-  public SafeTreeRemover(HostFiles files, MountTable mounts, HostClock clock, TeardownSettings settings, Logger log) {
+  public SafeTreeRemover(
+      HostFiles files, MountTable mounts, HostClock clock, TeardownSettings settings, Logger log) {
     this.files = Objects.requireNonNull(files, "files");
     this.mounts = Objects.requireNonNull(mounts, "mounts");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -81,7 +82,8 @@ public final class SafeTreeRemover {
     return report.build();
   }
 
-  void remove(List<Path> roots, boolean removeRoots, ReportBuilder report) throws InterruptedException {
+  void remove(List<Path> roots, boolean removeRoots, ReportBuilder report)
+      throws InterruptedException {
     List<Path> checked = new ArrayList<>();
     for (Path root : roots) {
       checked.add(requireRemovableRoot(root));
@@ -128,7 +130,8 @@ public final class SafeTreeRemover {
     }
   }
 
-  private void unmountBelow(List<Path> roots, List<MountEntry> table, Map<Path, String> errors, ReportBuilder report)
+  private void unmountBelow(
+      List<Path> roots, List<MountEntry> table, Map<Path, String> errors, ReportBuilder report)
       throws InterruptedException {
     record Indexed(int index, MountEntry entry, Path point) {}
     List<Indexed> below = new ArrayList<>();
@@ -141,7 +144,8 @@ public final class SafeTreeRemover {
         }
       }
     }
-    below.sort(Comparator.comparingInt((Indexed m) -> m.point().getNameCount()).reversed()
+    below.sort(Comparator.comparingInt((Indexed m) -> m.point().getNameCount())
+        .reversed()
         .thenComparing(Comparator.comparingInt(Indexed::index).reversed()));
     Set<Path> givenUp = new HashSet<>();
     for (Indexed m : below) {
@@ -155,7 +159,8 @@ public final class SafeTreeRemover {
   }
 
   /** Unmounts the topmost mount at {@code point}, bounded; false when it stayed mounted. */
-  private boolean unmount(MountEntry entry, Path point, Map<Path, String> errors, ReportBuilder report)
+  private boolean unmount(
+      MountEntry entry, Path point, Map<Path, String> errors, ReportBuilder report)
       throws InterruptedException {
     String what = entry.fsType() + " from " + entry.source();
     Deadline deadline = Deadline.after(clock, settings.unmountDeadline());
@@ -175,7 +180,9 @@ public final class SafeTreeRemover {
         if (e.errno() == Errno.EBUSY && settings.lazyUnmount()) {
           return detach(entry, point, what, errors, report);
         }
-        errors.put(point, "unmount " + what + " failed: " + e.errno() + " after " + settings.unmountDeadline());
+        errors.put(
+            point,
+            "unmount " + what + " failed: " + e.errno() + " after " + settings.unmountDeadline());
         return false;
       } catch (IOException e) {
         errors.put(point, "unmount " + what + " failed: " + ReportBuilder.describe(e));
@@ -184,10 +191,12 @@ public final class SafeTreeRemover {
     }
   }
 
-  private boolean detach(MountEntry entry, Path point, String what, Map<Path, String> errors, ReportBuilder report) {
+  private boolean detach(
+      MountEntry entry, Path point, String what, Map<Path, String> errors, ReportBuilder report) {
     try {
       mounts.unmount(point, EnumSet.of(UnmountFlag.DETACH, UnmountFlag.NOFOLLOW));
-      report.removed(Action.UNMOUNTED, point, what + ", busy, lazily detached (MNT_DETACH) as asked");
+      report.removed(
+          Action.UNMOUNTED, point, what + ", busy, lazily detached (MNT_DETACH) as asked");
       return true;
     } catch (IOException e) {
       errors.put(point, "lazy unmount of " + what + " failed: " + ReportBuilder.describe(e));
@@ -203,7 +212,12 @@ public final class SafeTreeRemover {
     final List<String> listedSymlinks = new ArrayList<>();
   }
 
-  private void removeTree(Path root, boolean removeRoot, boolean rootIsMountPoint, Set<Path> stillMounted, ReportBuilder report) {
+  private void removeTree(
+      Path root,
+      boolean removeRoot,
+      boolean rootIsMountPoint,
+      Set<Path> stillMounted,
+      ReportBuilder report) {
     Optional<FileMeta> meta;
     try {
       meta = files.lstat(root);
@@ -215,7 +229,10 @@ public final class SafeTreeRemover {
       return;
     }
     if (meta.get().isSymlink()) {
-      report.kept(Reason.SYMLINK_NOT_FOLLOWED, root, "is a symlink to " + linkTarget(root) + "; neither followed nor removed");
+      report.kept(
+          Reason.SYMLINK_NOT_FOLLOWED,
+          root,
+          "is a symlink to " + linkTarget(root) + "; neither followed nor removed");
       return;
     }
     if (!meta.get().isDirectory()) {
@@ -225,19 +242,31 @@ public final class SafeTreeRemover {
     rootIsMountPoint = rootIsMountPoint || differentMountThanParent(root, meta.get());
     Tally tally = new Tally();
     boolean clean = clear(root, meta.get().mountId(), stillMounted, tally, report);
-    String counts = tally.files + " files, " + tally.directories + " directories, " + tally.symlinks + " symlinks";
+    String counts = tally.files + " files, " + tally.directories + " directories, " + tally.symlinks
+        + " symlinks";
     for (String link : tally.listedSymlinks) {
-      report.removed(Action.SYMLINK_REMOVED, link, "removed as a link; its target was not followed");
+      report.removed(
+          Action.SYMLINK_REMOVED, link, "removed as a link; its target was not followed");
     }
     if (tally.symlinks > tally.listedSymlinks.size()) {
-      report.removed(Action.SYMLINK_REMOVED, root, (tally.symlinks - tally.listedSymlinks.size()) + " more symlinks inside, removed as links");
+      report.removed(
+          Action.SYMLINK_REMOVED,
+          root,
+          (tally.symlinks - tally.listedSymlinks.size())
+              + " more symlinks inside, removed as links");
     }
     if (rootIsMountPoint) {
-      report.kept(Reason.FOREIGN_MOUNT, root, "a mount this node did not create; left mounted, removed on it: " + counts);
+      report.kept(
+          Reason.FOREIGN_MOUNT,
+          root,
+          "a mount this node did not create; left mounted, removed on it: " + counts);
       return;
     }
     if (!clean) {
-      report.kept(Reason.HOLDS_KEPT_ENTRIES, root, "kept because entries below it were kept; removed: " + counts);
+      report.kept(
+          Reason.HOLDS_KEPT_ENTRIES,
+          root,
+          "kept because entries below it were kept; removed: " + counts);
       return;
     }
     if (!removeRoot) {
@@ -260,7 +289,8 @@ public final class SafeTreeRemover {
    * Deletes what is below {@code dir} on mount {@code mountId}; true when nothing was kept, so
    * {@code dir} itself may go.
    */
-  private boolean clear(Path dir, long mountId, Set<Path> stillMounted, Tally tally, ReportBuilder report) {
+  private boolean clear(
+      Path dir, long mountId, Set<Path> stillMounted, Tally tally, ReportBuilder report) {
     List<String> names;
     try {
       names = files.list(dir);
@@ -275,7 +305,10 @@ public final class SafeTreeRemover {
     for (String name : names) {
       Path child = dir.resolve(name).normalize();
       if (!Objects.equals(child.getParent(), dir)) {
-        report.failed(child, "walk", new IllegalStateException("directory entry '" + name + "' leaves " + dir));
+        report.failed(
+            child,
+            "walk",
+            new IllegalStateException("directory entry '" + name + "' leaves " + dir));
         clean = false;
         continue;
       }
@@ -295,7 +328,10 @@ public final class SafeTreeRemover {
         continue;
       }
       if (meta.get().mountId() != mountId) {
-        report.kept(Reason.STILL_MOUNTED, child, "on another mount (mount id " + meta.get().mountId() + "); not entered");
+        report.kept(
+            Reason.STILL_MOUNTED,
+            child,
+            "on another mount (mount id " + meta.get().mountId() + "); not entered");
         clean = false;
         continue;
       }

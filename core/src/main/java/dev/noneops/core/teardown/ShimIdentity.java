@@ -51,7 +51,10 @@ final class ShimIdentity {
    * @param layoutRoot the agent-owned layout, where this node's shim binaries live
    */
   ShimIdentity(Path containerdAddress, Path layoutRoot) {
-    this(containerdAddress.normalize().toString(), Objects.requireNonNull(layoutRoot, "layoutRoot").normalize(), Optional.empty());
+    this(
+        containerdAddress.normalize().toString(),
+        Objects.requireNonNull(layoutRoot, "layoutRoot").normalize(),
+        Optional.empty());
   }
 
   private ShimIdentity(String address, Path layoutRoot, Optional<String> foreignServer) {
@@ -69,12 +72,17 @@ final class ShimIdentity {
       if (!isContainerdDaemon(process)) {
         continue;
       }
-      String served = flag(process.argv(), "address").or(() -> flag(process.argv(), "a"))
-          .map(ShimIdentity::stripUnixScheme).orElse(DEFAULT_ADDRESS);
+      String served = flag(process.argv(), "address")
+          .or(() -> flag(process.argv(), "a"))
+          .map(ShimIdentity::stripUnixScheme)
+          .orElse(DEFAULT_ADDRESS);
       boolean fromLayout = executable(process).map(this::underLayout).orElse(false);
       if (samePath(served, address) && !fromLayout) {
-        return new ShimIdentity(address, layoutRoot,
-            Optional.of("pid " + process.pid() + " " + executable(process).orElse(process.argv().get(0))));
+        return new ShimIdentity(
+            address,
+            layoutRoot,
+            Optional.of("pid " + process.pid() + " "
+                + executable(process).orElse(process.argv().get(0))));
       }
     }
     return this;
@@ -133,10 +141,13 @@ final class ShimIdentity {
   }
 
   private static boolean isShim(ProcessInfo process) {
-    if (!process.argv().isEmpty() && baseName(process.argv().get(0)).startsWith("containerd-shim")) {
+    if (!process.argv().isEmpty()
+        && baseName(process.argv().get(0)).startsWith("containerd-shim")) {
       return true;
     }
-    return executable(process).map(exe -> baseName(exe).startsWith("containerd-shim")).orElse(false);
+    return executable(process)
+        .map(exe -> baseName(exe).startsWith("containerd-shim"))
+        .orElse(false);
   }
 
   private static boolean isContainerdDaemon(ProcessInfo process) {
@@ -147,7 +158,11 @@ final class ShimIdentity {
   }
 
   private static Optional<String> executable(ProcessInfo process) {
-    return process.exe().map(exe -> exe.endsWith(DELETED_SUFFIX) ? exe.substring(0, exe.length() - DELETED_SUFFIX.length()) : exe);
+    return process
+        .exe()
+        .map(exe -> exe.endsWith(DELETED_SUFFIX)
+            ? exe.substring(0, exe.length() - DELETED_SUFFIX.length())
+            : exe);
   }
 
   private boolean underLayout(String exe) {
@@ -162,7 +177,8 @@ final class ShimIdentity {
   static Optional<String> flag(List<String> argv, String name) {
     for (int i = 1; i < argv.size(); i++) {
       String arg = argv.get(i);
-      String bare = arg.startsWith("--") ? arg.substring(2) : arg.startsWith("-") ? arg.substring(1) : null;
+      String bare =
+          arg.startsWith("--") ? arg.substring(2) : arg.startsWith("-") ? arg.substring(1) : null;
       if (bare == null) {
         continue;
       }

@@ -23,7 +23,8 @@ final class ShimReaper {
   private final ShimIdentity identity;
   private final TeardownSettings settings;
 
-  ShimReaper(ProcessTable processes, HostClock clock, ShimIdentity identity, TeardownSettings settings) {
+  ShimReaper(
+      ProcessTable processes, HostClock clock, ShimIdentity identity, TeardownSettings settings) {
     this.processes = processes;
     this.clock = clock;
     this.identity = identity;
@@ -48,11 +49,22 @@ final class ShimReaper {
             killed.add(process);
           }
         }
-        case FOREIGN -> report.kept(Reason.FOREIGN_SHIM, describe(process), "another runtime's shim (address or namespace is not this node's)");
-        case SERVED_BY_FOREIGN_CONTAINERD -> report.kept(Reason.FOREIGN_SHIM, describe(process),
-            "the containerd serving its socket (" + seen.foreignServer().orElse("") + ") does not run from this node's layout");
-        case OUTSIDE_NODE_CGROUPS -> report.kept(
-            Reason.FOREIGN_SHIM, describe(process), "outside this node's cgroups (" + process.cgroup() + ")");
+        case FOREIGN ->
+          report.kept(
+              Reason.FOREIGN_SHIM,
+              describe(process),
+              "another runtime's shim (address or namespace is not this node's)");
+        case SERVED_BY_FOREIGN_CONTAINERD ->
+          report.kept(
+              Reason.FOREIGN_SHIM,
+              describe(process),
+              "the containerd serving its socket (" + seen.foreignServer().orElse("")
+                  + ") does not run from this node's layout");
+        case OUTSIDE_NODE_CGROUPS ->
+          report.kept(
+              Reason.FOREIGN_SHIM,
+              describe(process),
+              "outside this node's cgroups (" + process.cgroup() + ")");
         case NOT_A_SHIM -> {}
       }
     }
@@ -72,7 +84,8 @@ final class ShimReaper {
     }
   }
 
-  private void awaitGone(List<ProcessInfo> killed, ReportBuilder report) throws InterruptedException {
+  private void awaitGone(List<ProcessInfo> killed, ReportBuilder report)
+      throws InterruptedException {
     Deadline deadline = Deadline.after(clock, settings.processDeadline());
     List<ProcessInfo> alive = new ArrayList<>(killed);
     while (!alive.isEmpty()) {
@@ -88,7 +101,10 @@ final class ShimReaper {
       }
       if (deadline.expired()) {
         for (ProcessInfo process : alive) {
-          report.kept(Reason.STILL_RUNNING, describe(process), "did not exit after SIGKILL within " + settings.processDeadline());
+          report.kept(
+              Reason.STILL_RUNNING,
+              describe(process),
+              "did not exit after SIGKILL within " + settings.processDeadline());
         }
         return;
       }

@@ -55,18 +55,32 @@ public final class Teardown {
 
   /** A teardown with default settings, logging to this class's logger. */
   public Teardown(HostPorts ports, Layout layout, HostPaths paths) {
-    this(ports, layout, paths, TeardownSettings.defaults(), LoggerFactory.getLogger(Teardown.class));
+    this(
+        ports, layout, paths, TeardownSettings.defaults(), LoggerFactory.getLogger(Teardown.class));
   }
 
-  public Teardown(HostPorts ports, Layout layout, HostPaths paths, TeardownSettings settings, Logger log) {
-    this(ports, layout, paths, settings, log, new NodeLock(Objects.requireNonNull(ports, "ports").files(), layout));
+  public Teardown(
+      HostPorts ports, Layout layout, HostPaths paths, TeardownSettings settings, Logger log) {
+    this(
+        ports,
+        layout,
+        paths,
+        settings,
+        log,
+        new NodeLock(Objects.requireNonNull(ports, "ports").files(), layout));
   }
 
   /**
    * A teardown that serialises through {@code lock}: pass the {@link NodeLock} of the node in the
    * same process, so a teardown run while it holds the lock re-enters it instead of being refused.
    */
-  public Teardown(HostPorts ports, Layout layout, HostPaths paths, TeardownSettings settings, Logger log, NodeLock lock) {
+  public Teardown(
+      HostPorts ports,
+      Layout layout,
+      HostPaths paths,
+      TeardownSettings settings,
+      Logger log,
+      NodeLock lock) {
     this.ports = Objects.requireNonNull(ports, "ports");
     this.layout = Objects.requireNonNull(layout, "layout");
     this.paths = Objects.requireNonNull(paths, "paths");
@@ -115,15 +129,24 @@ public final class Teardown {
         }
         if (ports.files().lstat(layout.lock()).map(FileMeta::isRegularFile).orElse(false)) {
           ports.files().removeDurably(layout.lock());
-          report.removed(Action.CONFIG_FILE_REMOVED, layout.lock(), "the node lock of a bootstrap that installed nothing");
+          report.removed(
+              Action.CONFIG_FILE_REMOVED,
+              layout.lock(),
+              "the node lock of a bootstrap that installed nothing");
         }
         List<String> rest = ports.files().list(layout.root());
         if (rest.isEmpty()) {
           ports.files().removeDurably(layout.root());
-          report.removed(Action.DIRECTORY_REMOVED, layout.root(), "empty layout of a bootstrap that installed nothing");
+          report.removed(
+              Action.DIRECTORY_REMOVED,
+              layout.root(),
+              "empty layout of a bootstrap that installed nothing");
           removeEmptyParents(createdParents, report);
         } else {
-          report.kept(Reason.HOLDS_KEPT_ENTRIES, layout.root(), "holds entries with no evidence of this node: " + String.join(", ", rest));
+          report.kept(
+              Reason.HOLDS_KEPT_ENTRIES,
+              layout.root(),
+              "holds entries with no evidence of this node: " + String.join(", ", rest));
         }
       } catch (IOException e) {
         if (!HostIOException.hasErrno(e, Errno.ENOENT)) {
@@ -168,13 +191,17 @@ public final class Teardown {
       units().remove(report);
       ShimIdentity identity = new ShimIdentity(containerdAddress(), layout.root());
       new ShimReaper(ports.processes(), ports.clock(), identity, settings).reap(report);
-      new PodCgroupKiller(ports.cgroups(), ports.processes(), ports.systemd(), ports.clock(), paths, settings).killAndRemove(report);
+      new PodCgroupKiller(
+              ports.cgroups(), ports.processes(), ports.systemd(), ports.clock(), paths, settings)
+          .killAndRemove(report);
       SafeTreeRemover remover = treeRemover();
       remover.remove(dataDirs(), true, report);
       removeCurrentLink(report);
       remover.remove(layoutEntriesButTheNote(report), true, report);
       if (report.hasBlocking()) {
-        report.kept(Reason.HOLDS_KEPT_ENTRIES, layout.root(),
+        report.kept(
+            Reason.HOLDS_KEPT_ENTRIES,
+            layout.root(),
             "the layout directory and its teardown note stay while part of the node is left, so the teardown can be run again");
       } else {
         List<Path> createdParents = createdParents(report);
@@ -195,7 +222,9 @@ public final class Teardown {
     ReportBuilder report = new ReportBuilder(log);
     ShimIdentity identity = new ShimIdentity(containerdAddress(), layout.root());
     new ShimReaper(ports.processes(), ports.clock(), identity, settings).reap(report);
-    new PodCgroupKiller(ports.cgroups(), ports.processes(), ports.systemd(), ports.clock(), paths, settings).kill(report);
+    new PodCgroupKiller(
+            ports.cgroups(), ports.processes(), ports.systemd(), ports.clock(), paths, settings)
+        .kill(report);
     return report.build();
   }
 
@@ -275,7 +304,12 @@ public final class Teardown {
     Path marker = layout.teardownMarker();
     try {
       if (ports.files().exists(layout.root()) && !ports.files().exists(marker)) {
-        ports.files().writeDurably(marker, "a teardown of this node started; run 'noneops reset' again to finish it\n", 0600);
+        ports
+            .files()
+            .writeDurably(
+                marker,
+                "a teardown of this node started; run 'noneops reset' again to finish it\n",
+                0600);
       }
       return true;
     } catch (IOException e) {
@@ -297,7 +331,11 @@ public final class Teardown {
       List<Path> parents = new ArrayList<>();
       for (String line : ports.files().readString(layout.createdParents()).split("\n")) {
         Path p = line.isBlank() ? null : Path.of(line.strip()).normalize();
-        if (p != null && p.isAbsolute() && layout.root().startsWith(p) && !p.equals(layout.root()) && p.getNameCount() >= 1) {
+        if (p != null
+            && p.isAbsolute()
+            && layout.root().startsWith(p)
+            && !p.equals(layout.root())
+            && p.getNameCount() >= 1) {
           parents.add(p);
         }
       }
@@ -314,11 +352,14 @@ public final class Teardown {
     for (Path parent : parents) {
       try {
         Optional<FileMeta> meta = ports.files().lstat(parent);
-        if (meta.isEmpty() || !meta.get().isDirectory() || !ports.files().list(parent).isEmpty()) {
+        if (meta.isEmpty()
+            || !meta.get().isDirectory()
+            || !ports.files().list(parent).isEmpty()) {
           return;
         }
         ports.files().removeDurably(parent);
-        report.removed(Action.DIRECTORY_REMOVED, parent, "created by bootstrap to hold the layout, now empty");
+        report.removed(
+            Action.DIRECTORY_REMOVED, parent, "created by bootstrap to hold the layout, now empty");
       } catch (IOException e) {
         if (!HostIOException.hasErrno(e, Errno.ENOENT) && !isNotEmpty(e)) {
           report.failed(parent, "remove", e);
@@ -332,7 +373,9 @@ public final class Teardown {
   private List<Path> layoutEntriesButTheNote(ReportBuilder report) {
     try {
       return ports.files().list(layout.root()).stream()
-          .filter(name -> !name.equals(Layout.TEARDOWN) && !name.equals(Layout.LOCK) && !name.equals(Layout.CREATED_PARENTS))
+          .filter(name -> !name.equals(Layout.TEARDOWN)
+              && !name.equals(Layout.LOCK)
+              && !name.equals(Layout.CREATED_PARENTS))
           .map(layout.root()::resolve)
           .toList();
     } catch (IOException e) {
@@ -350,7 +393,10 @@ public final class Teardown {
       if (meta.isPresent() && meta.get().isSymlink()) {
         String target = ports.files().readLink(current);
         ports.files().removeDurably(current);
-        report.removed(Action.SYMLINK_REMOVED, current, "the active-version link (to " + target + "), not followed");
+        report.removed(
+            Action.SYMLINK_REMOVED,
+            current,
+            "the active-version link (to " + target + "), not followed");
       }
     } catch (IOException e) {
       if (!HostIOException.hasErrno(e, Errno.ENOENT)) {

@@ -17,7 +17,9 @@ public class TeardownIncompleteException extends NoneopsException {
 
   public TeardownIncompleteException(String step, TeardownReport report) {
     super(step + " left part of the node in place: "
-        + Objects.requireNonNull(report, "report").blocking().stream().map(TeardownReport.Kept::toString).collect(Collectors.joining("; ")));
+        + Objects.requireNonNull(report, "report").blocking().stream()
+            .map(TeardownReport.Kept::toString)
+            .collect(Collectors.joining("; ")));
     this.report = report;
   }
 

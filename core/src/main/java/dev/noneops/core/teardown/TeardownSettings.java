@@ -35,27 +35,37 @@ public record TeardownSettings(
   /** 90 s per unit, 10 s for shims, 30 s for cgroups, 10 s per mount, 100 ms polls, no lazy unmount. */
   public static TeardownSettings defaults() {
     return new TeardownSettings(
-        Duration.ofSeconds(90), Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofSeconds(10), Duration.ofMillis(100), false);
+        Duration.ofSeconds(90),
+        Duration.ofSeconds(10),
+        Duration.ofSeconds(30),
+        Duration.ofSeconds(10),
+        Duration.ofMillis(100),
+        false);
   }
 
   public TeardownSettings withLazyUnmount(boolean lazy) {
-    return new TeardownSettings(unitStopTimeout, processDeadline, cgroupDeadline, unmountDeadline, pollInterval, lazy);
+    return new TeardownSettings(
+        unitStopTimeout, processDeadline, cgroupDeadline, unmountDeadline, pollInterval, lazy);
   }
 
   public TeardownSettings withUnmountDeadline(Duration deadline) {
-    return new TeardownSettings(unitStopTimeout, processDeadline, cgroupDeadline, deadline, pollInterval, lazyUnmount);
+    return new TeardownSettings(
+        unitStopTimeout, processDeadline, cgroupDeadline, deadline, pollInterval, lazyUnmount);
   }
 
   public TeardownSettings withProcessDeadline(Duration deadline) {
-    return new TeardownSettings(unitStopTimeout, deadline, cgroupDeadline, unmountDeadline, pollInterval, lazyUnmount);
+    return new TeardownSettings(
+        unitStopTimeout, deadline, cgroupDeadline, unmountDeadline, pollInterval, lazyUnmount);
   }
 
   public TeardownSettings withCgroupDeadline(Duration deadline) {
-    return new TeardownSettings(unitStopTimeout, processDeadline, deadline, unmountDeadline, pollInterval, lazyUnmount);
+    return new TeardownSettings(
+        unitStopTimeout, processDeadline, deadline, unmountDeadline, pollInterval, lazyUnmount);
   }
 
   public TeardownSettings withUnitStopTimeout(Duration timeout) {
-    return new TeardownSettings(timeout, processDeadline, cgroupDeadline, unmountDeadline, pollInterval, lazyUnmount);
+    return new TeardownSettings(
+        timeout, processDeadline, cgroupDeadline, unmountDeadline, pollInterval, lazyUnmount);
   }
 
   private static void requirePositive(Duration d, String name) {

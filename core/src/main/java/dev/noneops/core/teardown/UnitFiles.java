@@ -24,8 +24,17 @@ final class UnitFiles {
   /** The units a node writes, stopped in this order (kubelet before what it depends on). */
   static final List<String> NODE_UNITS = HostPaths.STACK_STOP_ORDER;
 
-  private static final Set<String> UNIT_SUFFIXES =
-      Set.of(".service", ".socket", ".timer", ".path", ".mount", ".automount", ".swap", ".target", ".slice", ".scope");
+  private static final Set<String> UNIT_SUFFIXES = Set.of(
+      ".service",
+      ".socket",
+      ".timer",
+      ".path",
+      ".mount",
+      ".automount",
+      ".swap",
+      ".target",
+      ".slice",
+      ".scope");
   private static final int MARKER_PEEK = 512;
 
   /** One unit file or drop-in. */
@@ -34,7 +43,11 @@ final class UnitFiles {
   /** The unit files and drop-ins this node wrote, and everyone else's. */
   record Scan(List<UnitFile> owned, List<UnitFile> foreign) {
     List<String> ownedUnits() {
-      return owned.stream().filter(f -> !f.dropIn()).map(UnitFile::unit).sorted(STOP_ORDER).toList();
+      return owned.stream()
+          .filter(f -> !f.dropIn())
+          .map(UnitFile::unit)
+          .sorted(STOP_ORDER)
+          .toList();
     }
 
     List<UnitFile> ownedDropIns() {
@@ -72,7 +85,9 @@ final class UnitFiles {
       }
       if (meta.get().isRegularFile() && isUnitName(name)) {
         classify(new UnitFile(path, name, false), owned, foreign);
-      } else if (meta.get().isDirectory() && name.endsWith(".d") && isUnitName(name.substring(0, name.length() - 2))) {
+      } else if (meta.get().isDirectory()
+          && name.endsWith(".d")
+          && isUnitName(name.substring(0, name.length() - 2))) {
         String unit = name.substring(0, name.length() - 2);
         for (String entry : listOrEmpty(path)) {
           Path dropIn = path.resolve(entry);
@@ -103,7 +118,8 @@ final class UnitFiles {
     return first.strip().equals(HostPaths.UNIT_MARKER);
   }
 
-  private void classify(UnitFile file, List<UnitFile> owned, List<UnitFile> foreign) throws IOException {
+  private void classify(UnitFile file, List<UnitFile> owned, List<UnitFile> foreign)
+      throws IOException {
     boolean marked;
     try {
       marked = hasMarker(file.path());

@@ -69,7 +69,10 @@ final class UnitTeardown {
     Scan scan = found.get();
     if (!scan.owned().isEmpty()) {
       for (UnitFile foreign : scan.foreign()) {
-        report.kept(Reason.FOREIGN_UNIT, foreign.path(), "no '" + HostPaths.UNIT_MARKER + "' line: not written by this node");
+        report.kept(
+            Reason.FOREIGN_UNIT,
+            foreign.path(),
+            "no '" + HostPaths.UNIT_MARKER + "' line: not written by this node");
       }
     }
     List<String> units = scan.ownedUnits();
@@ -126,11 +129,15 @@ final class UnitTeardown {
       String how = "stop job " + result.name().toLowerCase(Locale.ROOT);
       if (!result.succeeded() || stillUp(after)) {
         systemd.kill(unit, true, SIGKILL);
-        after = systemd.awaitState(unit, Set.of(ActiveState.INACTIVE, ActiveState.FAILED), settings.unitStopTimeout());
+        after = systemd.awaitState(
+            unit, Set.of(ActiveState.INACTIVE, ActiveState.FAILED), settings.unitStopTimeout());
         how += ", then SIGKILL to all its processes";
       }
       if (stillUp(after)) {
-        report.kept(Reason.STILL_RUNNING, unit, how + "; still " + after.active().name().toLowerCase(Locale.ROOT));
+        report.kept(
+            Reason.STILL_RUNNING,
+            unit,
+            how + "; still " + after.active().name().toLowerCase(Locale.ROOT));
         return;
       }
       report.removed(Action.UNIT_STOPPED, unit, how);

@@ -93,7 +93,8 @@ public final class Confsnap {
    */
   public List<SavedFile> save(Collection<Path> paths) throws IOException {
     if (files.exists(dir)) {
-      throw new IllegalStateException("a saved configuration already exists at " + dir + "; drop it before saving another");
+      throw new IllegalStateException(
+          "a saved configuration already exists at " + dir + "; drop it before saving another");
     }
     TreeSet<Path> sorted = new TreeSet<>();
     for (Path p : paths) {
@@ -136,7 +137,12 @@ public final class Confsnap {
   public List<SavedFile> read() throws IOException {
     State state = state();
     if (state != State.COMPLETE) {
-      throw new CorruptStateException(dir, WHAT, state == State.ABSENT ? "there is none" : "the completion marker " + MARKER + " is missing");
+      throw new CorruptStateException(
+          dir,
+          WHAT,
+          state == State.ABSENT
+              ? "there is none"
+              : "the completion marker " + MARKER + " is missing");
     }
     Path marker = dir.resolve(MARKER);
     Map<String, String> digests = decodeMarker(marker, files.read(marker));
@@ -144,11 +150,13 @@ public final class Confsnap {
     for (Map.Entry<String, String> e : digests.entrySet()) {
       Path entryPath = dir.resolve(e.getKey());
       if (!files.exists(entryPath)) {
-        throw new CorruptStateException(entryPath, WHAT + " entry", "listed in " + MARKER + " but missing");
+        throw new CorruptStateException(
+            entryPath, WHAT + " entry", "listed in " + MARKER + " but missing");
       }
       byte[] content = files.read(entryPath);
       if (!sha256(content).equals(e.getValue())) {
-        throw new CorruptStateException(entryPath, WHAT + " entry", "its SHA-256 differs from the one in " + MARKER);
+        throw new CorruptStateException(
+            entryPath, WHAT + " entry", "its SHA-256 differs from the one in " + MARKER);
       }
       out.add(decodeEntry(entryPath, content));
     }
@@ -207,11 +215,13 @@ public final class Confsnap {
     }
     FileMeta m = meta.get();
     return switch (m.type()) {
-      case REGULAR -> Optional.of(SavedFile.file(path, files.read(path), m.mode() & 07777, m.uid(), m.gid()));
+      case REGULAR ->
+        Optional.of(SavedFile.file(path, files.read(path), m.mode() & 07777, m.uid(), m.gid()));
       case SYMLINK -> Optional.of(SavedFile.symlink(path, files.readLink(path)));
       case DIRECTORY -> Optional.empty();
-      default -> throw new IllegalStateException(
-          "cannot save shared file " + path + ": it is a " + m.type().name().toLowerCase(Locale.ROOT) + ", not a file or symlink");
+      default ->
+        throw new IllegalStateException("cannot save shared file " + path + ": it is a "
+            + m.type().name().toLowerCase(Locale.ROOT) + ", not a file or symlink");
     };
   }
 
@@ -230,7 +240,9 @@ public final class Confsnap {
         return true;
       }
       case SYMLINK -> {
-        if (now.isPresent() && now.get().isSymlink() && files.readLink(path).equals(s.linkTarget())) {
+        if (now.isPresent()
+            && now.get().isSymlink()
+            && files.readLink(path).equals(s.linkTarget())) {
           return false;
         }
         ensureParent(path);
@@ -249,7 +261,9 @@ public final class Confsnap {
           files.removeDurably(path);
         }
         files.writeDurably(path, s.content(), s.mode());
-        FileMeta written = files.lstat(path).orElseThrow(() -> new IllegalStateException("restored file vanished: " + path));
+        FileMeta written = files
+            .lstat(path)
+            .orElseThrow(() -> new IllegalStateException("restored file vanished: " + path));
         if (written.uid() != s.uid() || written.gid() != s.gid()) {
           files.chownDurably(path, s.uid(), s.gid());
           files.syncDirectory(path.getParent());
@@ -288,7 +302,7 @@ public final class Confsnap {
         n.put("content", Base64.getEncoder().encodeToString(s.content()));
       }
       case SYMLINK -> n.put("target", s.linkTarget());
-      case ABSENT -> { }
+      case ABSENT -> {}
       default -> throw new IllegalStateException("unknown saved file kind " + s.kind());
     }
     return bytes(n);
@@ -312,12 +326,13 @@ public final class Confsnap {
     });
     try {
       return switch (kind) {
-        case FILE -> SavedFile.file(
-            path,
-            Base64.getDecoder().decode(text(entryPath, n, "content")),
-            integer(entryPath, n, "mode"),
-            integer(entryPath, n, "uid"),
-            integer(entryPath, n, "gid"));
+        case FILE ->
+          SavedFile.file(
+              path,
+              Base64.getDecoder().decode(text(entryPath, n, "content")),
+              integer(entryPath, n, "mode"),
+              integer(entryPath, n, "uid"),
+              integer(entryPath, n, "gid"));
         case SYMLINK -> SavedFile.symlink(path, text(entryPath, n, "target"));
         case ABSENT -> SavedFile.absent(path);
       };
@@ -341,7 +356,8 @@ public final class Confsnap {
     }
     JsonNode entries = n.get("entries");
     if (entries == null || !entries.isObject()) {
-      throw new CorruptStateException(marker, WHAT + " marker", "field 'entries' missing or not an object");
+      throw new CorruptStateException(
+          marker, WHAT + " marker", "field 'entries' missing or not an object");
     }
     Map<String, String> out = new LinkedHashMap<>();
     for (Iterator<Map.Entry<String, JsonNode>> it = entries.fields(); it.hasNext(); ) {
@@ -369,7 +385,8 @@ public final class Confsnap {
   private static String text(Path path, JsonNode n, String field) {
     JsonNode v = n.get(field);
     if (v == null || !v.isTextual()) {
-      throw new CorruptStateException(path, WHAT + " entry", "field '" + field + "' missing or not a string");
+      throw new CorruptStateException(
+          path, WHAT + " entry", "field '" + field + "' missing or not a string");
     }
     return v.textValue();
   }
@@ -377,7 +394,8 @@ public final class Confsnap {
   private static int integer(Path path, JsonNode n, String field) {
     JsonNode v = n.get(field);
     if (v == null || !v.isInt()) {
-      throw new CorruptStateException(path, WHAT + " entry", "field '" + field + "' missing or not an integer");
+      throw new CorruptStateException(
+          path, WHAT + " entry", "field '" + field + "' missing or not an integer");
     }
     return v.intValue();
   }

@@ -37,13 +37,21 @@ public final class CurrentLink {
       return Optional.empty();
     }
     if (!meta.get().isSymlink()) {
-      throw new InvalidCurrentLinkException(current, "is a " + meta.get().type().name().toLowerCase(Locale.ROOT)
-          + ", not the symlink naming the active version");
+      throw new InvalidCurrentLinkException(
+          current,
+          "is a " + meta.get().type().name().toLowerCase(Locale.ROOT)
+              + ", not the symlink naming the active version");
     }
     String target = files.readLink(current);
     Path name = Path.of(target).getFileName();
-    if (name == null || !VersionNames.isSafe(name.toString()) || !layout.versionDir(name.toString()).equals(current.resolveSibling(target).normalize())) {
-      throw new InvalidCurrentLinkException(current, "points at '" + target + "', which is not a version directory of " + layout.root());
+    if (name == null
+        || !VersionNames.isSafe(name.toString())
+        || !layout
+            .versionDir(name.toString())
+            .equals(current.resolveSibling(target).normalize())) {
+      throw new InvalidCurrentLinkException(
+          current,
+          "points at '" + target + "', which is not a version directory of " + layout.root());
     }
     return Optional.of(name.toString());
   }
@@ -56,7 +64,8 @@ public final class CurrentLink {
     }
     Path manifest = layout.manifest(version);
     if (!files.exists(manifest)) {
-      throw new IllegalStateException("refusing to activate " + version + ": " + manifest + " is missing, the version is incomplete");
+      throw new IllegalStateException("refusing to activate " + version + ": " + manifest
+          + " is missing, the version is incomplete");
     }
     files.symlinkDurably(layout.current(), version);
   }

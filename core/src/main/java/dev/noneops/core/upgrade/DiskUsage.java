@@ -24,7 +24,8 @@ public record DiskUsage(long files, long bytes) {
     return new DiskUsage(total[0], total[1]);
   }
 
-  private static void walk(HostFiles files, Path path, Path manifest, long[] total) throws IOException {
+  private static void walk(HostFiles files, Path path, Path manifest, long[] total)
+      throws IOException {
     Optional<FileMeta> meta = files.lstat(path);
     if (meta.isEmpty()) {
       return;

@@ -14,7 +14,8 @@ public class NodeAbsentException extends NoneopsException {
   private final String operation;
 
   public NodeAbsentException(Path layout, String operation) {
-    super("no node on this host (no " + layout + "): cannot " + operation + "; run 'noneops bootstrap' first; nothing was changed");
+    super("no node on this host (no " + layout + "): cannot " + operation
+        + "; run 'noneops bootstrap' first; nothing was changed");
     this.layout = layout;
     this.operation = operation;
   }

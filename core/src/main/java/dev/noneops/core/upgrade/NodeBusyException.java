@@ -14,8 +14,9 @@ public class NodeBusyException extends NoneopsException {
   private final String operation;
 
   public NodeBusyException(Path lockFile, String operation) {
-    super("node busy: cannot " + operation + " because another process holds " + lockFile
-        + " (an upgrade, recovery, prune or reconfiguration is running); nothing was changed, retry when it has finished");
+    super(
+        "node busy: cannot " + operation + " because another process holds " + lockFile
+            + " (an upgrade, recovery, prune or reconfiguration is running); nothing was changed, retry when it has finished");
     this.lockFile = lockFile;
     this.operation = operation;
   }

@@ -28,6 +28,7 @@ public final class NodeLock {
   private final Layout layout;
   /** Guards {@link #held} and {@link #depth}; private, so no caller can hold it from outside. */
   private final Object monitor = new Object();
+
   private HostLock held;
   private int depth;
 

@@ -78,7 +78,9 @@ public final class PlannedWrites implements HostFiles {
   @Override
   public void createDirectories(Path dir, int mode) throws IOException {
     touch(dir);
-    for (Path p = dir.normalize().getParent(); p != null && p.getParent() != null && !host.exists(p); p = p.getParent()) {
+    for (Path p = dir.normalize().getParent();
+        p != null && p.getParent() != null && !host.exists(p);
+        p = p.getParent()) {
       touched.add(p);
     }
   }

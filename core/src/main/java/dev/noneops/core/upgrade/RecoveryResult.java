@@ -12,7 +12,11 @@ import java.util.Optional;
  * @param staleRemoved temp files, stale staging and orphaned saved configuration it removed
  * @param startError when the stack was (re)started and did not become ready, why
  */
-public record RecoveryResult(Outcome outcome, Optional<UpgradeRecord> upgrade, List<Path> staleRemoved, Optional<String> startError) {
+public record RecoveryResult(
+    Outcome outcome,
+    Optional<UpgradeRecord> upgrade,
+    List<Path> staleRemoved,
+    Optional<String> startError) {
 
   /** What recovery did about the upgrade in flight. */
   public enum Outcome {

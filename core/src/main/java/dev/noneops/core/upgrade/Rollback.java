@@ -26,7 +26,9 @@ final class Rollback {
 
   /** Remembers that {@code record}'s upgrade was rolled back, and why. */
   void remember(UpgradeRecord record, String reason) throws Exception {
-    ctx.history().remember(new RolledBackUpgrade(record.targetVersion(), record.configDigest(), ctx.clock().now(), reason));
+    ctx.history()
+        .remember(new RolledBackUpgrade(
+            record.targetVersion(), record.configDigest(), ctx.clock().now(), reason));
   }
 
   /**
@@ -45,9 +47,11 @@ final class Rollback {
     if (complete) {
       run("rollback-restore-saved-configuration", () -> ctx.confsnap().restore());
     } else {
-      ctx.log().atWarn()
+      ctx.log()
+          .atWarn()
           .addKeyValue("confsnap", ctx.layout().confsnap())
-          .log("no complete saved configuration to restore; the applied configuration's files were written instead");
+          .log(
+              "no complete saved configuration to restore; the applied configuration's files were written instead");
     }
     // systemd holds whichever definitions it loaded last: the rollback's own rendering, or after an
     // interruption the target's; the previous stack must start from the unit files now on disk

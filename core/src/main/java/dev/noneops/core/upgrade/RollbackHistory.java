@@ -52,14 +52,18 @@ public final class RollbackHistory {
   }
 
   /** The rollback of this very upgrade (target version and configuration), if one happened. */
-  public Optional<RolledBackUpgrade> find(String targetVersion, String configDigest) throws IOException {
-    return entries().stream().filter(e -> e.sameUpgrade(targetVersion, configDigest)).reduce((a, b) -> b);
+  public Optional<RolledBackUpgrade> find(String targetVersion, String configDigest)
+      throws IOException {
+    return entries().stream()
+        .filter(e -> e.sameUpgrade(targetVersion, configDigest))
+        .reduce((a, b) -> b);
   }
 
   /** Durably remembers a rollback; nothing is written when the same upgrade is already recorded. */
   public void remember(RolledBackUpgrade rollback) throws IOException {
     List<RolledBackUpgrade> all = new ArrayList<>(entries());
-    if (all.stream().anyMatch(e -> e.sameUpgrade(rollback.targetVersion(), rollback.configDigest()))) {
+    if (all.stream()
+        .anyMatch(e -> e.sameUpgrade(rollback.targetVersion(), rollback.configDigest()))) {
       return;
     }
     all.add(rollback);
@@ -107,7 +111,10 @@ public final class RollbackHistory {
     } catch (IOException e) {
       throw new CorruptStateException(path, WHAT, "not JSON (" + e.getMessage() + ")", e);
     }
-    if (root == null || !root.isObject() || !root.path("schema").isInt() || root.path("schema").intValue() != SCHEMA) {
+    if (root == null
+        || !root.isObject()
+        || !root.path("schema").isInt()
+        || root.path("schema").intValue() != SCHEMA) {
       throw new CorruptStateException(path, WHAT, "not a schema " + SCHEMA + " JSON object");
     }
     JsonNode list = root.get("rolledBack");
@@ -134,7 +141,8 @@ public final class RollbackHistory {
   private String text(JsonNode n, String field) {
     JsonNode v = n.get(field);
     if (v == null || !v.isTextual()) {
-      throw new CorruptStateException(path, WHAT, "an entry's field '" + field + "' is missing or not a string");
+      throw new CorruptStateException(
+          path, WHAT, "an entry's field '" + field + "' is missing or not a string");
     }
     return v.textValue();
   }

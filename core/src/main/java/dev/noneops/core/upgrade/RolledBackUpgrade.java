@@ -12,7 +12,8 @@ import java.util.Objects;
  * @param rolledBackAt when the rollback was decided
  * @param reason the failure that caused it, in one line
  */
-public record RolledBackUpgrade(String targetVersion, String configDigest, Instant rolledBackAt, String reason) {
+public record RolledBackUpgrade(
+    String targetVersion, String configDigest, Instant rolledBackAt, String reason) {
   public RolledBackUpgrade {
     VersionNames.requireSafe(targetVersion);
     Objects.requireNonNull(configDigest, "configDigest");

@@ -9,7 +9,8 @@ import java.util.Objects;
  * owner), a symlink (its target, verbatim), or nothing at all, in which case restoring it deletes
  * whatever the upgrade put there.
  */
-public record SavedFile(Path path, Kind kind, byte[] content, int mode, int uid, int gid, String linkTarget) {
+public record SavedFile(
+    Path path, Kind kind, byte[] content, int mode, int uid, int gid, String linkTarget) {
 
   /** What was at the path. */
   public enum Kind {
@@ -68,7 +69,9 @@ public record SavedFile(Path path, Kind kind, byte[] content, int mode, int uid,
   @Override
   public String toString() {
     return switch (kind) {
-      case FILE -> "file " + path + " (" + content.length + " bytes, mode " + Integer.toOctalString(mode) + ", " + uid + ":" + gid + ")";
+      case FILE ->
+        "file " + path + " (" + content.length + " bytes, mode " + Integer.toOctalString(mode)
+            + ", " + uid + ":" + gid + ")";
       case SYMLINK -> "symlink " + path + " -> " + linkTarget;
       case ABSENT -> "absent " + path;
     };

@@ -35,16 +35,28 @@ final class SharedPathScope {
       files.add(paths.unit(unit));
     }
     Path applied = paths.appliedConfig();
-    files.addAll(List.of(paths.containerdConfig(), paths.bootstrapKubeconfig(), paths.kubeconfig(), paths.apiServerCaCert(),
-        paths.sysctlFile(), paths.modulesLoadFile(), applied, applied.resolveSibling(applied.getFileName() + AppliedConfigStore.SIDECAR_SUFFIX),
+    files.addAll(List.of(
+        paths.containerdConfig(),
+        paths.bootstrapKubeconfig(),
+        paths.kubeconfig(),
+        paths.apiServerCaCert(),
+        paths.sysctlFile(),
+        paths.modulesLoadFile(),
+        applied,
+        applied.resolveSibling(applied.getFileName() + AppliedConfigStore.SIDECAR_SUFFIX),
         paths.ownershipRecord()));
-    trees.addAll(List.of(paths.kubeletDropInDir(), paths.containerdConfDir(), paths.localDnsConfigDir(), paths.cniBinDir()));
+    trees.addAll(List.of(
+        paths.kubeletDropInDir(),
+        paths.containerdConfDir(),
+        paths.localDnsConfigDir(),
+        paths.cniBinDir()));
     directories.addAll(List.of(paths.kubeletDir(), paths.manifestsDir()));
     Set<Path> owned = new TreeSet<>(files);
     owned.addAll(trees);
     owned.addAll(directories);
     for (Path p : owned) {
-      for (Path parent = p.getParent(); parent != null && parent.startsWith(paths.root()) && !parent.equals(paths.root());
+      for (Path parent = p.getParent();
+          parent != null && parent.startsWith(paths.root()) && !parent.equals(paths.root());
           parent = parent.getParent()) {
         directories.add(parent);
       }
@@ -70,6 +82,8 @@ final class SharedPathScope {
 
   /** Whether {@code path} is in scope only as a directory the node creates (so restore may remove it only when it is an empty directory). */
   boolean onlyAsDirectory(Path path) {
-    return !files.contains(path) && trees.stream().noneMatch(path::startsWith) && directories.contains(path);
+    return !files.contains(path)
+        && trees.stream().noneMatch(path::startsWith)
+        && directories.contains(path);
   }
 }

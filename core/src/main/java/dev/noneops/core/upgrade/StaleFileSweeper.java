@@ -77,7 +77,8 @@ final class StaleFileSweeper {
 
   private static void requireRemoved(Path path, List<String> leftBehind) {
     if (!leftBehind.isEmpty()) {
-      throw new IllegalStateException("could not remove stale " + path + ": " + String.join("; ", leftBehind));
+      throw new IllegalStateException(
+          "could not remove stale " + path + ": " + String.join("; ", leftBehind));
     }
   }
 }

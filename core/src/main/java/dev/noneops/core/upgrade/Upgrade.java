@@ -40,65 +40,90 @@ public final class Upgrade {
       Optional<UpgradeRecord> inFlight = journal.read();
       if (inFlight.isPresent()) {
         UpgradeRecord r = inFlight.get();
-        throw new UpgradeRefusedException(Reason.UPGRADE_IN_FLIGHT, "an upgrade from " + r.previousVersion() + " to " + r.targetVersion()
-            + " started at " + r.startedAt() + " is still recorded in " + journal.path() + "; run recoverUpgrade (or commit) first");
+        throw new UpgradeRefusedException(
+            Reason.UPGRADE_IN_FLIGHT,
+            "an upgrade from " + r.previousVersion() + " to " + r.targetVersion() + " started at "
+                + r.startedAt() + " is still recorded in " + journal.path()
+                + "; run recoverUpgrade (or commit) first");
       }
-      String previous = ctx.currentLink().active().orElseThrow(() -> new UpgradeRefusedException(
-          Reason.NO_ACTIVE_VERSION, "no active version: " + ctx.layout().current() + " does not exist; provision the node first"));
+      String previous = ctx.currentLink()
+          .active()
+          .orElseThrow(() -> new UpgradeRefusedException(
+              Reason.NO_ACTIVE_VERSION,
+              "no active version: " + ctx.layout().current()
+                  + " does not exist; provision the node first"));
       String target = steps.targetVersion();
       String digest = steps.targetConfigDigest();
       LocalDnsInterface targetLocalDns = steps.localDnsInterface(Configuration.TARGET);
       if (!force) {
         Optional<RolledBackUpgrade> before = ctx.history().find(target, digest);
         if (before.isPresent()) {
-          throw new UpgradeRefusedException(Reason.ROLLED_BACK_BEFORE, "the upgrade to " + target + " with this configuration was rolled back at "
-              + before.get().rolledBackAt() + " (" + before.get().reason() + "); retry it only with force");
+          throw new UpgradeRefusedException(
+              Reason.ROLLED_BACK_BEFORE,
+              "the upgrade to " + target + " with this configuration was rolled back at "
+                  + before.get().rolledBackAt() + " (" + before.get().reason()
+                  + "); retry it only with force");
         }
       }
 
       try {
         String prepared = call("upgrade-prepare", steps::prepareTarget);
         if (!prepared.equals(target)) {
-          throw new IllegalStateException("prepare installed " + prepared + " but the target configuration names " + target);
+          throw new IllegalStateException(
+              "prepare installed " + prepared + " but the target configuration names " + target);
         }
       } catch (RuntimeException e) {
-        throw new UpgradeFailedException(previous, target, e, RollbackOutcome.NOTHING_CHANGED, null);
+        throw new UpgradeFailedException(
+            previous, target, e, RollbackOutcome.NOTHING_CHANGED, null);
       }
 
       try {
         run("upgrade-verify-previous-version", () -> steps.verifyVersion(previous));
         run("upgrade-verify-rollback-configuration", steps::verifyRollbackConfiguration);
       } catch (RuntimeException e) {
-        throw new UpgradeRefusedException(Reason.ROLLBACK_NOT_POSSIBLE,
-            "refusing to upgrade from " + previous + " to " + target + ": a rollback could not be proven possible: " + e.getMessage(), e);
+        throw new UpgradeRefusedException(
+            Reason.ROLLBACK_NOT_POSSIBLE,
+            "refusing to upgrade from " + previous + " to " + target
+                + ": a rollback could not be proven possible: " + e.getMessage(),
+            e);
       }
 
       Confsnap confsnap = ctx.confsnap();
       try {
         run("upgrade-discard-stale-saved-configuration", confsnap::drop);
-        run("upgrade-save-configuration", () -> confsnap.save(steps.sharedFiles(EnumSet.allOf(Configuration.class))));
+        run(
+            "upgrade-save-configuration",
+            () -> confsnap.save(steps.sharedFiles(EnumSet.allOf(Configuration.class))));
       } catch (RuntimeException e) {
-        throw new UpgradeFailedException(previous, target, e, RollbackOutcome.NOTHING_CHANGED, discard(confsnap::drop));
+        throw new UpgradeFailedException(
+            previous, target, e, RollbackOutcome.NOTHING_CHANGED, discard(confsnap::drop));
       }
 
-      UpgradeRecord record = new UpgradeRecord(previous, target, digest, ctx.clock().now(), Optional.of(targetLocalDns));
+      UpgradeRecord record = new UpgradeRecord(
+          previous, target, digest, ctx.clock().now(), Optional.of(targetLocalDns));
       try {
         run("upgrade-write-journal", () -> journal.write(record));
       } catch (RuntimeException e) {
-        throw new UpgradeFailedException(previous, target, e, RollbackOutcome.NOTHING_CHANGED, discard(() -> {
-          journal.remove();
-          confsnap.drop();
-        }));
+        throw new UpgradeFailedException(
+            previous, target, e, RollbackOutcome.NOTHING_CHANGED, discard(() -> {
+              journal.remove();
+              confsnap.drop();
+            }));
       }
 
       try {
         run("upgrade-write-configuration", () -> steps.writeConfiguration(Configuration.TARGET));
         run("upgrade-stop-stack", steps::stopStack);
         run("upgrade-end-pods", steps::endPods);
-        run("upgrade-clean-host-networking", () -> steps.cleanHostNetworking(record.targetLocalDns()));
+        run(
+            "upgrade-clean-host-networking",
+            () -> steps.cleanHostNetworking(record.targetLocalDns()));
         run("upgrade-switch-current", () -> ctx.currentLink().pointAt(target));
-        run("upgrade-set-up-host-networking", () -> steps.setUpHostNetworking(Configuration.TARGET));
-        // the previous version's restarts must not use up the start-rate limit the target's start needs
+        run(
+            "upgrade-set-up-host-networking",
+            () -> steps.setUpHostNetworking(Configuration.TARGET));
+        // the previous version's restarts must not use up the start-rate limit the target's start
+        // needs
         run("upgrade-reset-failed", steps::resetFailed);
         run("upgrade-start-target", () -> steps.startStack(Configuration.TARGET));
       } catch (RuntimeException cause) {
@@ -108,29 +133,37 @@ public final class Upgrade {
     }
   }
 
-  private UpgradeFailedException rollBack(UpgradeSteps steps, UpgradeRecord record, RuntimeException cause) {
+  private UpgradeFailedException rollBack(
+      UpgradeSteps steps, UpgradeRecord record, RuntimeException cause) {
     Rollback rollback = new Rollback(ctx, steps);
     String previous = record.previousVersion();
     String target = record.targetVersion();
     try {
       rollback.remember(record, oneLine(cause));
     } catch (Exception e) {
-      ctx.log().atWarn().addKeyValue("error", e.getMessage()).log("could not remember the rolled-back upgrade; rolling back anyway");
+      ctx.log()
+          .atWarn()
+          .addKeyValue("error", e.getMessage())
+          .log("could not remember the rolled-back upgrade; rolling back anyway");
     }
     try {
       rollback.restorePrevious(record);
     } catch (Exception e) {
-      return new UpgradeFailedException(previous, target, cause, RollbackOutcome.ROLLBACK_FAILED, e);
+      return new UpgradeFailedException(
+          previous, target, cause, RollbackOutcome.ROLLBACK_FAILED, e);
     }
     Optional<RuntimeException> startError = rollback.startPrevious();
     try {
       rollback.finish();
     } catch (RuntimeException e) {
-      return new UpgradeFailedException(previous, target, cause, RollbackOutcome.ROLLBACK_FAILED, e);
+      return new UpgradeFailedException(
+          previous, target, cause, RollbackOutcome.ROLLBACK_FAILED, e);
     }
     return startError
-        .map(e -> new UpgradeFailedException(previous, target, cause, RollbackOutcome.PREVIOUS_NOT_READY, e))
-        .orElseGet(() -> new UpgradeFailedException(previous, target, cause, RollbackOutcome.ROLLED_BACK, null));
+        .map(e -> new UpgradeFailedException(
+            previous, target, cause, RollbackOutcome.PREVIOUS_NOT_READY, e))
+        .orElseGet(() ->
+            new UpgradeFailedException(previous, target, cause, RollbackOutcome.ROLLED_BACK, null));
   }
 
   /** Runs a best-effort clean-up after a failure that changed nothing; its own failure, if any. */

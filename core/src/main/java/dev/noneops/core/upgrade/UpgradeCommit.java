@@ -33,8 +33,9 @@ public final class UpgradeCommit {
       UpgradeRecord r = record.get();
       Optional<String> active = ctx.currentLink().active();
       if (!active.equals(Optional.of(r.targetVersion()))) {
-        throw new IllegalStateException("cannot commit the upgrade to " + r.targetVersion() + ": " + ctx.layout().current() + " names "
-            + active.orElse("nothing") + "; the upgrade did not finish, run recoverUpgrade");
+        throw new IllegalStateException("cannot commit the upgrade to " + r.targetVersion() + ": "
+            + ctx.layout().current() + " names " + active.orElse("nothing")
+            + "; the upgrade did not finish, run recoverUpgrade");
       }
       finish(ctx, r);
       return record;
@@ -43,8 +44,12 @@ public final class UpgradeCommit {
 
   /** The commit itself: drop the saved configuration, forget a rollback of this upgrade, remove the journal. */
   static void finish(UpgradeContext ctx, UpgradeRecord r) {
-    ctx.tasks().execute(Task.of("commit-drop-saved-configuration", () -> ctx.confsnap().drop()));
-    ctx.tasks().execute(Task.of("commit-forget-rollback", () -> ctx.history().forget(r.targetVersion(), r.configDigest())));
+    ctx.tasks()
+        .execute(Task.of("commit-drop-saved-configuration", () -> ctx.confsnap().drop()));
+    ctx.tasks()
+        .execute(Task.of(
+            "commit-forget-rollback",
+            () -> ctx.history().forget(r.targetVersion(), r.configDigest())));
     ctx.tasks().execute(Task.of("commit-remove-journal", () -> ctx.journal().remove()));
   }
 }

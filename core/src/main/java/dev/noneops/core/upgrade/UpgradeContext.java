@@ -14,7 +14,14 @@ import org.slf4j.Logger;
  * remover used for stale staging and pruned versions.
  */
 public record UpgradeContext(
-    HostFiles files, HostClock clock, Layout layout, HostPaths hostPaths, TaskRunner tasks, NodeLock lock, TreeRemover remover, Logger log) {
+    HostFiles files,
+    HostClock clock,
+    Layout layout,
+    HostPaths hostPaths,
+    TaskRunner tasks,
+    NodeLock lock,
+    TreeRemover remover,
+    Logger log) {
   public UpgradeContext {
     Objects.requireNonNull(hostPaths, "hostPaths");
     Objects.requireNonNull(files, "files");

@@ -20,7 +20,11 @@ public class UpgradeFailedException extends NoneopsException {
   private final Throwable rollbackError;
 
   public UpgradeFailedException(
-      String previousVersion, String targetVersion, Throwable cause, RollbackOutcome outcome, Throwable rollbackError) {
+      String previousVersion,
+      String targetVersion,
+      Throwable cause,
+      RollbackOutcome outcome,
+      Throwable rollbackError) {
     super(message(previousVersion, targetVersion, cause, outcome, rollbackError), cause);
     this.previousVersion = Objects.requireNonNull(previousVersion, "previousVersion");
     this.targetVersion = Objects.requireNonNull(targetVersion, "targetVersion");
@@ -54,26 +58,41 @@ public class UpgradeFailedException extends NoneopsException {
     return getMessage();
   }
 
-  private static String message(String previous, String target, Throwable cause, RollbackOutcome outcome, Throwable rollbackError) {
-    String where = cause instanceof NoneopsException located ? located.failedAt().map(at -> " at " + at).orElse("") : "";
-    String base = previous + " → " + target + " failed" + where + ": " + (cause == null ? "unknown cause" : describe(cause));
+  private static String message(
+      String previous,
+      String target,
+      Throwable cause,
+      RollbackOutcome outcome,
+      Throwable rollbackError) {
+    String where = cause instanceof NoneopsException located
+        ? located.failedAt().map(at -> " at " + at).orElse("")
+        : "";
+    String base = previous + " → " + target + " failed" + where + ": "
+        + (cause == null ? "unknown cause" : describe(cause));
     return switch (outcome) {
       case NOTHING_CHANGED -> base + "; nothing was changed, " + previous + " keeps running";
-      case ROLLED_BACK -> base + "; rolled back: " + previous + " runs again with its configuration";
-      case PREVIOUS_NOT_READY -> base + "; rolled back to " + previous + " with its configuration, but it did not become ready: "
-          + located(rollbackError);
-      case ROLLBACK_FAILED -> base + "; the rollback to " + previous + " failed too (" + located(rollbackError)
-          + "); the upgrade journal and saved configuration were kept, run recoverUpgrade to finish the rollback";
+      case ROLLED_BACK ->
+        base + "; rolled back: " + previous + " runs again with its configuration";
+      case PREVIOUS_NOT_READY ->
+        base + "; rolled back to " + previous
+            + " with its configuration, but it did not become ready: " + located(rollbackError);
+      case ROLLBACK_FAILED ->
+        base + "; the rollback to " + previous + " failed too (" + located(rollbackError)
+            + "); the upgrade journal and saved configuration were kept, run recoverUpgrade to finish the rollback";
     };
   }
 
   private static String describe(Throwable error) {
-    return error == null || error.getMessage() == null ? (error == null ? "" : error.getClass().getSimpleName()) : error.getMessage();
+    return error == null || error.getMessage() == null
+        ? (error == null ? "" : error.getClass().getSimpleName())
+        : error.getMessage();
   }
 
   /** The rollback's own error, with the task path where it happened when it has one. */
   private static String located(Throwable error) {
-    String where = error instanceof NoneopsException located ? located.failedAt().map(at -> "at " + at + ": ").orElse("") : "";
+    String where = error instanceof NoneopsException located
+        ? located.failedAt().map(at -> "at " + at + ": ").orElse("")
+        : "";
     return where + describe(error);
   }
 }

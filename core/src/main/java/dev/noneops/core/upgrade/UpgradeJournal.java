@@ -107,7 +107,10 @@ public final class UpgradeJournal {
     }
     if (schema.intValue() != SCHEMA) {
       throw new CorruptStateException(
-          path, WHAT, "schema " + schema.intValue() + " is not the supported schema " + SCHEMA + " (written by another agent version?)");
+          path,
+          WHAT,
+          "schema " + schema.intValue() + " is not the supported schema " + SCHEMA
+              + " (written by another agent version?)");
     }
     String previous = versionField(path, node, "previousVersion");
     String target = versionField(path, node, "targetVersion");
@@ -117,7 +120,8 @@ public final class UpgradeJournal {
     try {
       startedAt = Instant.parse(started);
     } catch (DateTimeParseException e) {
-      throw new CorruptStateException(path, WHAT, "field 'startedAt' is not an instant: '" + started + "'", e);
+      throw new CorruptStateException(
+          path, WHAT, "field 'startedAt' is not an instant: '" + started + "'", e);
     }
     if (digest.isBlank()) {
       throw new CorruptStateException(path, WHAT, "field 'configDigest' is blank");
@@ -137,7 +141,10 @@ public final class UpgradeJournal {
     String name = textField(path, dns, "interfaceName");
     String address = textField(path, dns, "bindAddress");
     if (!LocalDnsInterface.isInterfaceName(name)) {
-      throw new CorruptStateException(path, WHAT, "field 'targetLocalDns.interfaceName' is not a Linux interface name: '" + name + "'");
+      throw new CorruptStateException(
+          path,
+          WHAT,
+          "field 'targetLocalDns.interfaceName' is not a Linux interface name: '" + name + "'");
     }
     if (address.isBlank()) {
       throw new CorruptStateException(path, WHAT, "field 'targetLocalDns.bindAddress' is blank");
@@ -148,7 +155,8 @@ public final class UpgradeJournal {
   private static String versionField(Path path, JsonNode node, String field) {
     String value = textField(path, node, field);
     if (!VersionNames.isSafe(value)) {
-      throw new CorruptStateException(path, WHAT, "field '" + field + "' is not a safe version name: '" + value + "'");
+      throw new CorruptStateException(
+          path, WHAT, "field '" + field + "' is not a safe version name: '" + value + "'");
     }
     return value;
   }

@@ -20,7 +20,11 @@ import java.util.Optional;
  * @param targetLocalDns the LocalDNS interface the target sets up; empty when unknown (a journal
  *     written before it was recorded)
  */
-public record UpgradeRecord(String previousVersion, String targetVersion, String configDigest, Instant startedAt,
+public record UpgradeRecord(
+    String previousVersion,
+    String targetVersion,
+    String configDigest,
+    Instant startedAt,
     Optional<LocalDnsInterface> targetLocalDns) {
 
   public UpgradeRecord {
@@ -35,7 +39,8 @@ public record UpgradeRecord(String previousVersion, String targetVersion, String
   }
 
   /** A record whose target's LocalDNS interface is unknown. */
-  public UpgradeRecord(String previousVersion, String targetVersion, String configDigest, Instant startedAt) {
+  public UpgradeRecord(
+      String previousVersion, String targetVersion, String configDigest, Instant startedAt) {
     this(previousVersion, targetVersion, configDigest, startedAt, Optional.empty());
   }
 

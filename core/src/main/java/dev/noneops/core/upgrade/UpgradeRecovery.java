@@ -59,23 +59,29 @@ public final class UpgradeRecovery {
           run("recover-drop-orphaned-saved-configuration", confsnap::drop);
           stale.add(confsnap.directory());
         }
-        return new RecoveryResult(RecoveryResult.Outcome.NOTHING_TO_DO, Optional.empty(), stale, Optional.empty());
+        return new RecoveryResult(
+            RecoveryResult.Outcome.NOTHING_TO_DO, Optional.empty(), stale, Optional.empty());
       }
       UpgradeRecord record = journaled.get();
       Optional<String> active = ctx.currentLink().active();
       boolean onTarget = active.equals(Optional.of(record.targetVersion()));
       if (onTarget && record.configDigest().equals(appliedDigest)) {
         UpgradeCommit.finish(ctx, record);
-        return new RecoveryResult(RecoveryResult.Outcome.COMMITTED, journaled, stale, ensureRunning(steps));
+        return new RecoveryResult(
+            RecoveryResult.Outcome.COMMITTED, journaled, stale, ensureRunning(steps));
       }
       Rollback rollback = new Rollback(ctx, steps);
       boolean onPrevious = active.equals(Optional.of(record.previousVersion()));
       if (onPrevious && confsnap.state() != Confsnap.State.COMPLETE) {
         rollback.finish();
-        return new RecoveryResult(RecoveryResult.Outcome.ROLLBACK_FINISHED, journaled, stale, ensureRunning(steps));
+        return new RecoveryResult(
+            RecoveryResult.Outcome.ROLLBACK_FINISHED, journaled, stale, ensureRunning(steps));
       }
-      run("recover-remember-rollback", () -> rollback.remember(record,
-          "the upgrade was interrupted (the agent or the host stopped during it) and rolled back at recovery"));
+      run(
+          "recover-remember-rollback",
+          () -> rollback.remember(
+              record,
+              "the upgrade was interrupted (the agent or the host stopped during it) and rolled back at recovery"));
       rollback.restorePrevious(record);
       Optional<String> startError = rollback.startPrevious().map(Upgrade::oneLine);
       rollback.finish();
@@ -92,8 +98,11 @@ public final class UpgradeRecovery {
         }
       }
     } catch (Exception e) {
-      ctx.log().atWarn().addKeyValue("error", e.getMessage())
-          .log("cannot list the applied configuration's shared files; sweeping only the layout and the saved configuration's directories");
+      ctx.log()
+          .atWarn()
+          .addKeyValue("error", e.getMessage())
+          .log(
+              "cannot list the applied configuration's shared files; sweeping only the layout and the saved configuration's directories");
     }
     Confsnap confsnap = ctx.confsnap();
     if (confsnap.state() == Confsnap.State.COMPLETE) {
@@ -104,7 +113,10 @@ public final class UpgradeRecovery {
       }
     }
     List<Path> removed = new ArrayList<>();
-    run("recover-remove-stale-files", () -> removed.addAll(new StaleFileSweeper(ctx.files(), ctx.layout(), ctx.remover()).sweep(dirs)));
+    run(
+        "recover-remove-stale-files",
+        () -> removed.addAll(
+            new StaleFileSweeper(ctx.files(), ctx.layout(), ctx.remover()).sweep(dirs)));
     return removed;
   }
 

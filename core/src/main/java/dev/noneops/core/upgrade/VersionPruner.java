@@ -43,7 +43,8 @@ public final class VersionPruner {
   public static final String TASK_DIR = "io.containerd.runtime.v2.task";
 
   /** The files of a task directory that name binaries the task runs with. */
-  static final List<String> TASK_FILES = List.of("shim-binary-path", "options.json", "bootstrap.json");
+  static final List<String> TASK_FILES =
+      List.of("shim-binary-path", "options.json", "bootstrap.json");
 
   /** The name prefix of a version being removed: {@code .removing-<version>} in the layout root. */
   public static final String REMOVING_PREFIX = ".removing-";
@@ -58,7 +59,12 @@ public final class VersionPruner {
   private final TreeRemover remover;
   private final UpgradeJournal journal;
 
-  public VersionPruner(HostFiles files, ProcessTable processes, Layout layout, HostPaths hostPaths, TreeRemover remover) {
+  public VersionPruner(
+      HostFiles files,
+      ProcessTable processes,
+      Layout layout,
+      HostPaths hostPaths,
+      TreeRemover remover) {
     this.files = Objects.requireNonNull(files, "files");
     this.processes = Objects.requireNonNull(processes, "processes");
     this.layout = Objects.requireNonNull(layout, "layout");
@@ -95,7 +101,8 @@ public final class VersionPruner {
       return out;
     }
     for (String name : files.list(layout.root())) {
-      if (name.startsWith(REMOVING_PREFIX) && VersionNames.isSafe(name.substring(REMOVING_PREFIX.length()))
+      if (name.startsWith(REMOVING_PREFIX)
+          && VersionNames.isSafe(name.substring(REMOVING_PREFIX.length()))
           && files.typeOf(layout.root().resolve(name)).equals(Optional.of(FileType.DIRECTORY))) {
         out.add(name.substring(REMOVING_PREFIX.length()));
       }
@@ -136,24 +143,35 @@ public final class VersionPruner {
     add(reasons, active, "active version (" + layout.current() + " -> " + active + ")");
     Optional<UpgradeRecord> inFlight = journal.read();
     if (inFlight.isPresent()) {
-      add(reasons, inFlight.get().previousVersion(), "previous version of the upgrade in flight (" + journal.path() + ")");
-      add(reasons, inFlight.get().targetVersion(), "target version of the upgrade in flight (" + journal.path() + ")");
+      add(
+          reasons,
+          inFlight.get().previousVersion(),
+          "previous version of the upgrade in flight (" + journal.path() + ")");
+      add(
+          reasons,
+          inFlight.get().targetVersion(),
+          "target version of the upgrade in flight (" + journal.path() + ")");
     }
     for (ProcessInfo p : processes.list(Set.of(ProcessDetail.MAPPED_FILES))) {
       if (p.exe().isPresent()) {
         String exe = stripDeleted(p.exe().get());
-        versionOf(exe, active).ifPresent(v -> add(reasons, v, "process " + p.pid() + " executes " + exe));
+        versionOf(exe, active)
+            .ifPresent(v -> add(reasons, v, "process " + p.pid() + " executes " + exe));
       }
       if (!p.argv().isEmpty() && p.argv().get(0).startsWith("/")) {
         String argv0 = p.argv().get(0);
-        versionOf(argv0, active).ifPresent(v -> add(reasons, v, "process " + p.pid() + " was started as " + argv0));
+        versionOf(argv0, active)
+            .ifPresent(v -> add(reasons, v, "process " + p.pid() + " was started as " + argv0));
       }
       for (String mapped : p.mappedFiles()) {
         String file = stripDeleted(mapped);
-        versionOf(file, active).ifPresent(v -> add(reasons, v, "process " + p.pid() + " maps " + file));
+        versionOf(file, active)
+            .ifPresent(v -> add(reasons, v, "process " + p.pid() + " maps " + file));
       }
     }
-    for (Path stateRoot : List.of(hostPaths.containerdRunDir().resolve(TASK_DIR), hostPaths.containerdStateDir().resolve(TASK_DIR))) {
+    for (Path stateRoot : List.of(
+        hostPaths.containerdRunDir().resolve(TASK_DIR),
+        hostPaths.containerdStateDir().resolve(TASK_DIR))) {
       scanTasks(stateRoot, active, reasons);
     }
     scanUnits(active, reasons);
@@ -199,17 +217,20 @@ public final class VersionPruner {
     Path current = layout.current();
     Optional<FileMeta> meta = files.lstat(current);
     if (meta.isEmpty() || !meta.get().isSymlink()) {
-      throw new IllegalStateException("no active version: " + current + " is not a symlink; refusing to prune any version");
+      throw new IllegalStateException(
+          "no active version: " + current + " is not a symlink; refusing to prune any version");
     }
     String target = files.readLink(current);
     Path name = Path.of(target).getFileName();
     if (name == null || !VersionNames.isSafe(name.toString())) {
-      throw new IllegalStateException(current + " points at '" + target + "', not a version directory; refusing to prune any version");
+      throw new IllegalStateException(current + " points at '" + target
+          + "', not a version directory; refusing to prune any version");
     }
     return name.toString();
   }
 
-  private void scanTasks(Path stateRoot, String active, Map<String, Set<String>> reasons) throws IOException {
+  private void scanTasks(Path stateRoot, String active, Map<String, Set<String>> reasons)
+      throws IOException {
     if (!isDirectory(stateRoot)) {
       return;
     }
@@ -226,7 +247,10 @@ public final class VersionPruner {
         for (String name : TASK_FILES) {
           Path file = taskDir.resolve(name);
           for (String v : versionsIn(readSmallFile(file), active)) {
-            add(reasons, v, "containerd task " + namespace + "/" + id + " points at it (" + file + ")");
+            add(
+                reasons,
+                v,
+                "containerd task " + namespace + "/" + id + " points at it (" + file + ")");
           }
         }
       }
@@ -263,7 +287,8 @@ public final class VersionPruner {
         continue;
       }
       String target = cniBin.resolve(files.readLink(link)).normalize().toString();
-      versionOf(target, active).ifPresent(v -> add(reasons, v, "shared link " + link + " points into it"));
+      versionOf(target, active)
+          .ifPresent(v -> add(reasons, v, "shared link " + link + " points into it"));
     }
   }
 
@@ -317,7 +342,13 @@ public final class VersionPruner {
   }
 
   private static boolean isNameChar(char c) {
-    return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '.' || c == '_' || c == '+' || c == '-';
+    return (c >= '0' && c <= '9')
+        || (c >= 'A' && c <= 'Z')
+        || (c >= 'a' && c <= 'z')
+        || c == '.'
+        || c == '_'
+        || c == '+'
+        || c == '-';
   }
 
   private static String stripDeleted(String path) {

@@ -21,7 +21,8 @@ public final class VersionFor {
   public static final int DIGEST_HEX_CHARS = 12;
 
   /** The longest Kubernetes version that still leaves room for {@code -<digest>}. */
-  public static final int MAX_KUBERNETES_VERSION_LENGTH = VersionNames.MAX_LENGTH - 1 - DIGEST_HEX_CHARS;
+  public static final int MAX_KUBERNETES_VERSION_LENGTH =
+      VersionNames.MAX_LENGTH - 1 - DIGEST_HEX_CHARS;
 
   private static final String ENCODING_VERSION = "noneops-version-name/1";
 
@@ -35,7 +36,8 @@ public final class VersionFor {
    */
   public static String of(VersionInputs inputs) {
     problemWith(inputs.kubernetesVersion()).ifPresent(problem -> {
-      throw new IllegalArgumentException("Kubernetes version cannot name a version directory: " + problem);
+      throw new IllegalArgumentException(
+          "Kubernetes version cannot name a version directory: " + problem);
     });
     String name = inputs.kubernetesVersion() + "-" + digest(inputs);
     return VersionNames.requireSafe(name);
@@ -51,11 +53,13 @@ public final class VersionFor {
       return Optional.of("it is empty");
     }
     if (kubernetesVersion.length() > MAX_KUBERNETES_VERSION_LENGTH) {
-      return Optional.of("it is " + kubernetesVersion.length() + " characters long; a version directory name allows at most "
+      return Optional.of("it is " + kubernetesVersion.length()
+          + " characters long; a version directory name allows at most "
           + MAX_KUBERNETES_VERSION_LENGTH + " before its digest");
     }
     if (!VersionNames.isSafe(kubernetesVersion + "-" + "0".repeat(DIGEST_HEX_CHARS))) {
-      return Optional.of("a version directory name allows only [0-9A-Za-z._+-], no '..' and no leading '.'");
+      return Optional.of(
+          "a version directory name allows only [0-9A-Za-z._+-], no '..' and no leading '.'");
     }
     return Optional.empty();
   }
@@ -69,7 +73,8 @@ public final class VersionFor {
     field(canonical, "crictl", inputs.crictlVersion());
     field(canonical, "localdns", inputs.localDnsVersion());
     field(canonical, "arch", inputs.arch());
-    for (Map.Entry<String, VersionInputs.DownloadOrigin> e : inputs.downloadOrigins().entrySet()) {
+    for (Map.Entry<String, VersionInputs.DownloadOrigin> e :
+        inputs.downloadOrigins().entrySet()) {
       VersionInputs.DownloadOrigin origin = e.getValue().normalized();
       if (origin.isEmpty()) {
         continue;
@@ -85,7 +90,12 @@ public final class VersionFor {
 
   /** {@code name=<length>:<value>\n}: the length prefix keeps the encoding unambiguous. */
   private static void field(StringBuilder out, String name, String value) {
-    out.append(name).append('=').append(value.length()).append(':').append(value).append('\n');
+    out.append(name)
+        .append('=')
+        .append(value.length())
+        .append(':')
+        .append(value)
+        .append('\n');
   }
 
   private static byte[] sha256(String text) {

@@ -47,9 +47,24 @@ public record VersionInputs(
   }
 
   /** Inputs without pinned digests. */
-  public VersionInputs(String kubernetesVersion, String containerdVersion, String runcVersion, String cniPluginVersion,
-      String crictlVersion, String localDnsVersion, String arch, SortedMap<String, DownloadOrigin> downloadOrigins) {
-    this(kubernetesVersion, containerdVersion, runcVersion, cniPluginVersion, crictlVersion, localDnsVersion, arch, downloadOrigins,
+  public VersionInputs(
+      String kubernetesVersion,
+      String containerdVersion,
+      String runcVersion,
+      String cniPluginVersion,
+      String crictlVersion,
+      String localDnsVersion,
+      String arch,
+      SortedMap<String, DownloadOrigin> downloadOrigins) {
+    this(
+        kubernetesVersion,
+        containerdVersion,
+        runcVersion,
+        cniPluginVersion,
+        crictlVersion,
+        localDnsVersion,
+        arch,
+        downloadOrigins,
         new TreeMap<>());
   }
 
@@ -74,7 +89,8 @@ public record VersionInputs(
       if (!urlTemplate.isEmpty()) {
         return new DownloadOrigin("", urlTemplate);
       }
-      return new DownloadOrigin(baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl, "");
+      return new DownloadOrigin(
+          baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl, "");
     }
 
     public boolean isEmpty() {

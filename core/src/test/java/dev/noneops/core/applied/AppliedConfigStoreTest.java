@@ -41,15 +41,16 @@ class AppliedConfigStoreTest {
 
   /** A logger that records the warnings it is given. */
   private Logger recordingLogger() {
-    return (Logger) Proxy.newProxyInstance(Logger.class.getClassLoader(), new Class<?>[] {Logger.class}, (proxy, method, args) -> {
-      if (method.getName().equals("warn") && args != null) {
-        warnings.add(String.valueOf(args[0]));
-      }
-      if (method.getReturnType() == boolean.class) {
-        return true;
-      }
-      return method.getReturnType() == String.class ? "applied-config-test" : null;
-    });
+    return (Logger) Proxy.newProxyInstance(
+        Logger.class.getClassLoader(), new Class<?>[] {Logger.class}, (proxy, method, args) -> {
+          if (method.getName().equals("warn") && args != null) {
+            warnings.add(String.valueOf(args[0]));
+          }
+          if (method.getReturnType() == boolean.class) {
+            return true;
+          }
+          return method.getReturnType() == String.class ? "applied-config-test" : null;
+        });
   }
 
   private static String sha256(byte[] bytes) throws Exception {
@@ -70,8 +71,12 @@ class AppliedConfigStoreTest {
   @Test
   void roundTripsAConfigurationWithItsDownloadOverrides() throws IOException {
     AgentConfig config = ConfigFixtures.execConfig();
-    AgentConfig withDownloads = config.withDownloads(new AgentConfig.Downloads(new AgentConfig.Download("https://m", "", ""),
-        AgentConfig.Download.NONE, AgentConfig.Download.NONE, AgentConfig.Download.NONE, AgentConfig.Download.NONE,
+    AgentConfig withDownloads = config.withDownloads(new AgentConfig.Downloads(
+        new AgentConfig.Download("https://m", "", ""),
+        AgentConfig.Download.NONE,
+        AgentConfig.Download.NONE,
+        AgentConfig.Download.NONE,
+        AgentConfig.Download.NONE,
         AgentConfig.Download.NONE));
 
     store.write(withDownloads);
@@ -88,13 +93,16 @@ class AppliedConfigStoreTest {
 
     byte[] json = files.read(file);
     assertThat(json).isEqualTo(AgentConfigJson.applied(config));
-    assertThat(new String(json, StandardCharsets.UTF_8)).startsWith("{\n  \"MachineName\": \"worker-1\",").doesNotEndWith("\n");
+    assertThat(new String(json, StandardCharsets.UTF_8))
+        .startsWith("{\n  \"MachineName\": \"worker-1\",")
+        .doesNotEndWith("\n");
     assertThat(files.readString(sidecar)).isEqualTo(sha256(json) + "\n");
     assertThat(files.lstat(file)).map(FileMeta::mode).contains(0600);
     assertThat(files.lstat(sidecar)).map(FileMeta::mode).contains(0600);
     assertThat(files.lstat(file.getParent())).map(FileMeta::mode).contains(0750);
     assertThat(files.list(file.getParent()))
-        .containsExactlyInAnyOrder("none-kube1-applied-config.json", "none-kube1-applied-config.json.sha256");
+        .containsExactlyInAnyOrder(
+            "none-kube1-applied-config.json", "none-kube1-applied-config.json.sha256");
   }
 
   @Test
@@ -108,7 +116,8 @@ class AppliedConfigStoreTest {
   @Test
   void refusesAFileThatDoesNotMatchItsSidecar() throws Exception {
     store.write(ConfigFixtures.tokenConfig());
-    byte[] tampered = files.readString(file).replace("worker-1", "worker-9").getBytes(StandardCharsets.UTF_8);
+    byte[] tampered =
+        files.readString(file).replace("worker-1", "worker-9").getBytes(StandardCharsets.UTF_8);
     files.writeDurably(file, tampered, 0600);
     String expected = files.readString(sidecar).trim();
 
@@ -118,7 +127,8 @@ class AppliedConfigStoreTest {
           assertThat(e.expected()).isEqualTo(expected);
           assertThat(e.actual()).isEqualTo(sha256Unchecked(tampered));
         })
-        .hasMessage("applied config " + file + " does not match its checksum sidecar: the sidecar says sha256 " + expected
+        .hasMessage("applied config " + file
+            + " does not match its checksum sidecar: the sidecar says sha256 " + expected
             + ", the file has sha256 " + sha256Unchecked(tampered));
   }
 
@@ -136,7 +146,9 @@ class AppliedConfigStoreTest {
     files.delete(sidecar);
 
     assertThat(store.read()).contains(ConfigFixtures.tokenConfig());
-    assertThat(warnings).containsExactly("applied config has no checksum sidecar; using it unverified path={} sidecar={}");
+    assertThat(warnings)
+        .containsExactly(
+            "applied config has no checksum sidecar; using it unverified path={} sidecar={}");
   }
 
   @Test
@@ -157,7 +169,9 @@ class AppliedConfigStoreTest {
     files.writeDurably(file, json, 0600);
     files.writeDurably(sidecar, sha256(json) + "\n", 0600);
 
-    assertThatThrownBy(store::read).isInstanceOf(InvalidConfigException.class).hasMessageContaining("Unknown: unknown key");
+    assertThatThrownBy(store::read)
+        .isInstanceOf(InvalidConfigException.class)
+        .hasMessageContaining("Unknown: unknown key");
   }
 
   @Test

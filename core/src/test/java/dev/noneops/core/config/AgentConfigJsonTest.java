@@ -55,10 +55,15 @@ class AgentConfigJsonTest {
 
   @Test
   void appliedFormReadsBackAsTheSameConfigurationWithItsDownloadsButWithoutAttest() {
-    for (AgentConfig c : new AgentConfig[] {ConfigFixtures.tokenConfig(), ConfigFixtures.execConfig()}) {
-      AgentConfig withExtras = c.withDownloads(new AgentConfig.Downloads(AgentConfig.Download.NONE,
-          new AgentConfig.Download("", "", "2.1.0"), AgentConfig.Download.NONE, AgentConfig.Download.NONE,
-          AgentConfig.Download.NONE, AgentConfig.Download.NONE));
+    for (AgentConfig c :
+        new AgentConfig[] {ConfigFixtures.tokenConfig(), ConfigFixtures.execConfig()}) {
+      AgentConfig withExtras = c.withDownloads(new AgentConfig.Downloads(
+          AgentConfig.Download.NONE,
+          new AgentConfig.Download("", "", "2.1.0"),
+          AgentConfig.Download.NONE,
+          AgentConfig.Download.NONE,
+          AgentConfig.Download.NONE,
+          AgentConfig.Download.NONE));
 
       AgentConfig readBack = AgentConfigParser.parse(AgentConfigJson.applied(withExtras));
 
@@ -76,17 +81,19 @@ class AgentConfigJsonTest {
     AgentConfig config = ConfigFixtures.config(tree);
 
     String lower = hex.toLowerCase(java.util.Locale.ROOT);
-    assertThat(AgentConfigJson.canonicalString(config)).contains(
-        "\"Downloads\":{\"CNI\":{\"AllowUnverified\":true},\"Containerd\":{\"SHA256\":\"" + lower + "\"},"
-            + "\"Kubernetes\":{\"SHA256\":{\"kubelet\":\"" + lower + "\"}}}");
+    assertThat(AgentConfigJson.canonicalString(config))
+        .contains("\"Downloads\":{\"CNI\":{\"AllowUnverified\":true},\"Containerd\":{\"SHA256\":\""
+            + lower + "\"}," + "\"Kubernetes\":{\"SHA256\":{\"kubelet\":\"" + lower + "\"}}}");
     assertThat(AgentConfigParser.parse(AgentConfigJson.applied(config))).isEqualTo(config);
-    assertThat(ConfigDigest.of(config)).isNotEqualTo(ConfigDigest.of(ConfigFixtures.config(ConfigFixtures.tokenTree())));
+    assertThat(ConfigDigest.of(config))
+        .isNotEqualTo(ConfigDigest.of(ConfigFixtures.config(ConfigFixtures.tokenTree())));
   }
 
   @Test
   void canonicalFormSortsKeysAndIgnoresFormattingAndKeyOrder() {
     AgentConfig a = config(tokenTree());
-    AgentConfig b = AgentConfigParser.parse(ConfigFixtures.utf8("""
+    AgentConfig b = AgentConfigParser.parse(
+        ConfigFixtures.utf8("""
         {"OCIImage": "", "CNI": {}, "CRI": {},
          "Kubelet": {"RegisterWithTaints": ["dedicated=infra:NoSchedule"], "Labels": {"tier": "", "example.com/pool": "blue"},
                      "Auth": {"BootstrapToken": "%s"}, "ApiServer": "https://api.example.com:6443"},
@@ -95,35 +102,45 @@ class AgentConfigJsonTest {
         """.formatted(ConfigFixtures.TOKEN, ConfigFixtures.CA_BASE64)));
 
     assertThat(AgentConfigJson.canonicalString(b)).isEqualTo(AgentConfigJson.canonicalString(a));
-    assertThat(AgentConfigJson.canonicalString(a)).startsWith("{\"CNI\":{},\"CRI\":{},\"Cluster\":{\"CaCertBase64\":");
+    assertThat(AgentConfigJson.canonicalString(a))
+        .startsWith("{\"CNI\":{},\"CRI\":{},\"Cluster\":{\"CaCertBase64\":");
     assertThat(ConfigDigest.of(b)).isEqualTo(ConfigDigest.of(a));
   }
 
   @Test
   void digestIsTheSha256OfTheCanonicalForm() throws Exception {
     AgentConfig c = config(execTree());
-    byte[] sha = java.security.MessageDigest.getInstance("SHA-256").digest(AgentConfigJson.canonical(c));
+    byte[] sha =
+        java.security.MessageDigest.getInstance("SHA-256").digest(AgentConfigJson.canonical(c));
 
     assertThat(ConfigDigest.of(c).hex()).isEqualTo(java.util.HexFormat.of().formatHex(sha));
-    assertThat(ConfigDigest.of(c).toString()).isEqualTo("sha256:" + ConfigDigest.of(c).hex());
+    assertThat(ConfigDigest.of(c).toString())
+        .isEqualTo("sha256:" + ConfigDigest.of(c).hex());
   }
 
   @Test
   void digestCoversEveryPersistedSettingIncludingDownloadsButNotAttest() {
     ConfigDigest base = ConfigDigest.of(config(tokenTree()));
 
-    assertThat(ConfigDigest.of(config(with(tokenTree(), "Kubelet.Labels.tier", "db")))).isNotEqualTo(base);
-    assertThat(ConfigDigest.of(config(with(tokenTree(), "Cluster.ClusterDNS", "10.0.0.11")))).isNotEqualTo(base);
-    assertThat(ConfigDigest.of(config(with(tokenTree(), "LocalDNS.BindAddress", "169.254.0.1")))).isNotEqualTo(base);
-    assertThat(ConfigDigest.of(config(with(tokenTree(), "CRI.Runc.Version", "1.2.0")))).isNotEqualTo(base);
-    assertThat(ConfigDigest.of(config(with(tokenTree(), "Downloads.Runc.Version", "1.2.0")))).isNotEqualTo(base);
-    assertThat(ConfigDigest.of(config(with(tokenTree(), "Attest.URL", "http://pxe")))).isEqualTo(base);
+    assertThat(ConfigDigest.of(config(with(tokenTree(), "Kubelet.Labels.tier", "db"))))
+        .isNotEqualTo(base);
+    assertThat(ConfigDigest.of(config(with(tokenTree(), "Cluster.ClusterDNS", "10.0.0.11"))))
+        .isNotEqualTo(base);
+    assertThat(ConfigDigest.of(config(with(tokenTree(), "LocalDNS.BindAddress", "169.254.0.1"))))
+        .isNotEqualTo(base);
+    assertThat(ConfigDigest.of(config(with(tokenTree(), "CRI.Runc.Version", "1.2.0"))))
+        .isNotEqualTo(base);
+    assertThat(ConfigDigest.of(config(with(tokenTree(), "Downloads.Runc.Version", "1.2.0"))))
+        .isNotEqualTo(base);
+    assertThat(ConfigDigest.of(config(with(tokenTree(), "Attest.URL", "http://pxe"))))
+        .isEqualTo(base);
   }
 
   @Test
   void digestOfTheAppliedFileEqualsTheDigestOfTheConfigurationItWasWrittenFrom() {
     AgentConfig c = config(with(tokenTree(), "Downloads.Crictl.Version", "1.31.1"));
 
-    assertThat(ConfigDigest.of(AgentConfigParser.parse(AgentConfigJson.applied(c)))).isEqualTo(ConfigDigest.of(c));
+    assertThat(ConfigDigest.of(AgentConfigParser.parse(AgentConfigJson.applied(c))))
+        .isEqualTo(ConfigDigest.of(c));
   }
 }

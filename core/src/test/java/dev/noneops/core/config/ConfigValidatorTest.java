@@ -29,7 +29,8 @@ class ConfigValidatorTest {
   }
 
   private static ObjectNode labels(String key, String value) {
-    return with(tokenTree(), "Kubelet.Labels", JsonNodeFactory.instance.objectNode().put(key, value));
+    return with(
+        tokenTree(), "Kubelet.Labels", JsonNodeFactory.instance.objectNode().put(key, value));
   }
 
   private static ObjectNode taints(String... taints) {
@@ -50,7 +51,8 @@ class ConfigValidatorTest {
   @Test
   void rejectsAnUnsupportedArchitecture() {
     assertThat(ConfigValidator.violations(config(tokenTree()), "s390x"))
-        .containsExactly(new ConfigViolation("host.arch", "unsupported architecture 's390x' (supported: amd64, arm64)"));
+        .containsExactly(new ConfigViolation(
+            "host.arch", "unsupported architecture 's390x' (supported: amd64, arm64)"));
   }
 
   @Test
@@ -74,7 +76,8 @@ class ConfigValidatorTest {
   class MachineName {
     @Test
     void acceptsAKubernetesObjectName() {
-      assertThat(violations(with(tokenTree(), "MachineName", "worker-1.pool-a"))).isEmpty();
+      assertThat(violations(with(tokenTree(), "MachineName", "worker-1.pool-a")))
+          .isEmpty();
       assertThat(violations(with(tokenTree(), "MachineName", "a".repeat(253)))).isEmpty();
     }
 
@@ -85,20 +88,28 @@ class ConfigValidatorTest {
 
     @Test
     void rejectsANameThatIsNotADnsSubdomain() {
-      assertOnlyViolation(with(tokenTree(), "MachineName", "Worker_1"), "MachineName",
+      assertOnlyViolation(
+          with(tokenTree(), "MachineName", "Worker_1"),
+          "MachineName",
           "is not a Kubernetes object name (a DNS-1123 subdomain such as worker-1): must consist of lower case alphanumeric "
               + "characters, '-' or '.', and must start and end with an alphanumeric character");
-      assertOnlyViolation(with(tokenTree(), "MachineName", "../etc"), "MachineName",
+      assertOnlyViolation(
+          with(tokenTree(), "MachineName", "../etc"),
+          "MachineName",
           "is not a Kubernetes object name (a DNS-1123 subdomain such as worker-1): must consist of lower case alphanumeric "
               + "characters, '-' or '.', and must start and end with an alphanumeric character");
-      assertOnlyViolation(with(tokenTree(), "MachineName", "worker-1-"), "MachineName",
+      assertOnlyViolation(
+          with(tokenTree(), "MachineName", "worker-1-"),
+          "MachineName",
           "is not a Kubernetes object name (a DNS-1123 subdomain such as worker-1): must consist of lower case alphanumeric "
               + "characters, '-' or '.', and must start and end with an alphanumeric character");
     }
 
     @Test
     void rejectsANameLongerThan253Characters() {
-      assertOnlyViolation(with(tokenTree(), "MachineName", "a".repeat(254)), "MachineName",
+      assertOnlyViolation(
+          with(tokenTree(), "MachineName", "a".repeat(254)),
+          "MachineName",
           "is not a Kubernetes object name (a DNS-1123 subdomain such as worker-1): must be no more than 253 characters");
     }
   }
@@ -108,36 +119,49 @@ class ConfigValidatorTest {
     @Test
     void rejectsBothCredentials() {
       var tree = with(execTree(), "Kubelet.Auth.BootstrapToken", ConfigFixtures.TOKEN);
-      assertOnlyViolation(tree, "Kubelet.Auth", "BootstrapToken and ExecCredential are mutually exclusive");
+      assertOnlyViolation(
+          tree, "Kubelet.Auth", "BootstrapToken and ExecCredential are mutually exclusive");
     }
 
     @Test
     void rejectsNeitherCredential() {
-      assertOnlyViolation(without(tokenTree(), "Kubelet.Auth.BootstrapToken"), "Kubelet.Auth",
+      assertOnlyViolation(
+          without(tokenTree(), "Kubelet.Auth.BootstrapToken"),
+          "Kubelet.Auth",
           "one of BootstrapToken or ExecCredential must be set");
     }
 
     @Test
     void rejectsAMalformedBootstrapTokenWithoutEchoingIt() {
-      assertOnlyViolation(with(tokenTree(), "Kubelet.Auth.BootstrapToken", "ABCDEF.secret"), "Kubelet.Auth.BootstrapToken",
+      assertOnlyViolation(
+          with(tokenTree(), "Kubelet.Auth.BootstrapToken", "ABCDEF.secret"),
+          "Kubelet.Auth.BootstrapToken",
           "must have the form <id>.<secret>: 6 and 16 characters of [a-z0-9]");
     }
 
     @Test
     void rejectsAnExecCredentialWithoutCommand() {
-      assertOnlyViolation(without(execTree(), "Kubelet.Auth.ExecCredential.command"), "Kubelet.Auth.ExecCredential.command",
+      assertOnlyViolation(
+          without(execTree(), "Kubelet.Auth.ExecCredential.command"),
+          "Kubelet.Auth.ExecCredential.command",
           "must be set");
     }
 
     @Test
     void rejectsAnExecCredentialWithoutApiVersion() {
-      assertOnlyViolation(without(execTree(), "Kubelet.Auth.ExecCredential.apiVersion"), "Kubelet.Auth.ExecCredential.apiVersion",
+      assertOnlyViolation(
+          without(execTree(), "Kubelet.Auth.ExecCredential.apiVersion"),
+          "Kubelet.Auth.ExecCredential.apiVersion",
           "must be set (client.authentication.k8s.io/v1 or client.authentication.k8s.io/v1beta1)");
     }
 
     @Test
     void rejectsAnUnknownExecApiVersion() {
-      assertOnlyViolation(with(execTree(), "Kubelet.Auth.ExecCredential.apiVersion", "client.authentication.k8s.io/v1alpha1"),
+      assertOnlyViolation(
+          with(
+              execTree(),
+              "Kubelet.Auth.ExecCredential.apiVersion",
+              "client.authentication.k8s.io/v1alpha1"),
           "Kubelet.Auth.ExecCredential.apiVersion",
           "must be client.authentication.k8s.io/v1 or client.authentication.k8s.io/v1beta1, got 'client.authentication.k8s.io/v1alpha1'");
     }
@@ -147,7 +171,10 @@ class ConfigValidatorTest {
       var env = JsonNodeFactory.instance.arrayNode();
       env.addObject().put("name", "A").put("value", "1");
       env.addObject().put("value", "2");
-      assertOnlyViolation(with(execTree(), "Kubelet.Auth.ExecCredential.env", env), "Kubelet.Auth.ExecCredential.env[1].name", "must be set");
+      assertOnlyViolation(
+          with(execTree(), "Kubelet.Auth.ExecCredential.env", env),
+          "Kubelet.Auth.ExecCredential.env[1].name",
+          "must be set");
     }
   }
 
@@ -162,28 +189,38 @@ class ConfigValidatorTest {
 
     @Test
     void rejectsCharactersOutsideStandardBase64() {
-      assertOnlyViolation(with(tokenTree(), PATH, "LS0t_LS1CRUd"), PATH, "is not valid standard base64: Illegal base64 character 5f");
+      assertOnlyViolation(
+          with(tokenTree(), PATH, "LS0t_LS1CRUd"),
+          PATH,
+          "is not valid standard base64: Illegal base64 character 5f");
     }
 
     @Test
     void rejectsMissingPadding() {
-      assertOnlyViolation(with(tokenTree(), PATH, "LS0tLQ"), PATH,
+      assertOnlyViolation(
+          with(tokenTree(), PATH, "LS0tLQ"),
+          PATH,
           "is not valid standard base64: its length is not a multiple of 4 (missing padding?)");
     }
 
     @Test
     void rejectsBase64ThatIsNotPem() {
-      assertOnlyViolation(with(tokenTree(), PATH, base64("just some bytes")), PATH,
+      assertOnlyViolation(
+          with(tokenTree(), PATH, base64("just some bytes")),
+          PATH,
           "does not decode to a PEM certificate (no -----BEGIN CERTIFICATE----- block)");
     }
 
     @Test
     void rejectsAPemBlockThatIsNotACertificate() {
       var pem = "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n";
-      assertThat(violations(with(tokenTree(), PATH, base64(pem)))).singleElement().satisfies(v -> {
-        assertThat(v.path()).isEqualTo(PATH);
-        assertThat(v.reason()).startsWith("holds a PEM block that is not a valid X.509 certificate: ");
-      });
+      assertThat(violations(with(tokenTree(), PATH, base64(pem))))
+          .singleElement()
+          .satisfies(v -> {
+            assertThat(v.path()).isEqualTo(PATH);
+            assertThat(v.reason())
+                .startsWith("holds a PEM block that is not a valid X.509 certificate: ");
+          });
     }
 
     @Test
@@ -197,12 +234,15 @@ class ConfigValidatorTest {
   class Dns {
     @Test
     void requiresClusterDns() {
-      assertOnlyViolation(with(tokenTree(), "Cluster.ClusterDNS", ""), "Cluster.ClusterDNS", "must be set");
+      assertOnlyViolation(
+          with(tokenTree(), "Cluster.ClusterDNS", ""), "Cluster.ClusterDNS", "must be set");
     }
 
     @Test
     void rejectsAClusterDnsThatIsNotAnIp() {
-      assertOnlyViolation(with(tokenTree(), "Cluster.ClusterDNS", "10.0.0.300"), "Cluster.ClusterDNS",
+      assertOnlyViolation(
+          with(tokenTree(), "Cluster.ClusterDNS", "10.0.0.300"),
+          "Cluster.ClusterDNS",
           "must be an IP address, got '10.0.0.300'");
     }
 
@@ -214,27 +254,37 @@ class ConfigValidatorTest {
 
     @Test
     void rejectsALocalDnsBindAddressThatIsNotAnIp() {
-      assertOnlyViolation(with(tokenTree(), "LocalDNS.BindAddress", "localhost"), "LocalDNS.BindAddress",
+      assertOnlyViolation(
+          with(tokenTree(), "LocalDNS.BindAddress", "localhost"),
+          "LocalDNS.BindAddress",
           "must be an IP address, got 'localhost'");
     }
 
     @Test
     void rejectsALocalDnsBindAddressEqualToTheClusterDns() {
-      assertOnlyViolation(with(tokenTree(), "LocalDNS.BindAddress", "10.0.0.10"), "LocalDNS.BindAddress",
+      assertOnlyViolation(
+          with(tokenTree(), "LocalDNS.BindAddress", "10.0.0.10"),
+          "LocalDNS.BindAddress",
           "must differ from Cluster.ClusterDNS, which LocalDNS forwards the cluster domain to");
     }
 
     @Test
     void rejectsABadInterfaceName() {
-      assertOnlyViolation(with(tokenTree(), "LocalDNS.InterfaceName", "a-very-long-ifname"), "LocalDNS.InterfaceName",
+      assertOnlyViolation(
+          with(tokenTree(), "LocalDNS.InterfaceName", "a-very-long-ifname"),
+          "LocalDNS.InterfaceName",
           "must be a network interface name: 1 to 15 characters of [A-Za-z0-9_.-], not '.' or '..', got 'a-very-long-ifname'");
-      assertOnlyViolation(with(tokenTree(), "LocalDNS.InterfaceName", ".."), "LocalDNS.InterfaceName",
+      assertOnlyViolation(
+          with(tokenTree(), "LocalDNS.InterfaceName", ".."),
+          "LocalDNS.InterfaceName",
           "must be a network interface name: 1 to 15 characters of [A-Za-z0-9_.-], not '.' or '..', got '..'");
     }
 
     @Test
     void rejectsAClusterDomainThatIsNotADnsName() {
-      assertOnlyViolation(with(tokenTree(), "LocalDNS.ClusterDomain", "Cluster.Local."), "LocalDNS.ClusterDomain",
+      assertOnlyViolation(
+          with(tokenTree(), "LocalDNS.ClusterDomain", "Cluster.Local."),
+          "LocalDNS.ClusterDomain",
           "is not a DNS domain such as cluster.local: must consist of lower case alphanumeric characters, '-' or '.', "
               + "and must start and end with an alphanumeric character");
     }
@@ -244,42 +294,67 @@ class ConfigValidatorTest {
   class Versions {
     @Test
     void requiresTheKubernetesVersion() {
-      assertOnlyViolation(with(tokenTree(), "Cluster.Version", ""), "Cluster.Version", "must be set");
+      assertOnlyViolation(
+          with(tokenTree(), "Cluster.Version", ""), "Cluster.Version", "must be set");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"../x", "1.2.3/..", "1.2.3/../../etc", "1.2 .3", "1.2.3 ", "1.31", "1.31.2.4", "01.2.3", "latest"})
+    @ValueSource(
+        strings = {
+          "../x",
+          "1.2.3/..",
+          "1.2.3/../../etc",
+          "1.2 .3",
+          "1.2.3 ",
+          "1.31",
+          "1.31.2.4",
+          "01.2.3",
+          "latest"
+        })
     void rejectsKubernetesVersionsThatAreNotSemantic(String version) {
-      assertOnlyViolation(with(tokenTree(), "Cluster.Version", version), "Cluster.Version",
+      assertOnlyViolation(
+          with(tokenTree(), "Cluster.Version", version),
+          "Cluster.Version",
           "must be a semantic version such as 1.31.2, got '" + version + "'");
     }
 
     @Test
     void rejectsANulInTheKubernetesVersionAndShowsItEscaped() {
-      assertOnlyViolation(with(tokenTree(), "Cluster.Version", "1.2.3\u0000"), "Cluster.Version",
+      assertOnlyViolation(
+          with(tokenTree(), "Cluster.Version", "1.2.3\u0000"),
+          "Cluster.Version",
           "must be a semantic version such as 1.31.2, got '1.2.3\\u0000'");
     }
 
     @Test
     void rejectsA300CharacterVersionAndShortensItInTheMessage() {
       String version = "1.2.3-" + "a".repeat(294);
-      assertOnlyViolation(with(tokenTree(), "Cluster.Version", version), "Cluster.Version",
+      assertOnlyViolation(
+          with(tokenTree(), "Cluster.Version", version),
+          "Cluster.Version",
           "cannot name a version directory: it is 300 characters long; a version directory name allows at most 115 before its digest");
     }
 
     @Test
     void rejectsA300CharacterNonSemanticVersionWithoutRepeatingItInFull() {
       String version = "x".repeat(300);
-      assertOnlyViolation(with(tokenTree(), "Cluster.Version", version), "Cluster.Version",
-          "must be a semantic version such as 1.31.2, got '" + "x".repeat(80) + "...(300 characters)'");
+      assertOnlyViolation(
+          with(tokenTree(), "Cluster.Version", version),
+          "Cluster.Version",
+          "must be a semantic version such as 1.31.2, got '" + "x".repeat(80)
+              + "...(300 characters)'");
     }
 
     @Test
     void judgesTheKubernetesDownloadOverrideVersionLikeTheClusterVersion() {
-      assertOnlyViolation(with(tokenTree(), "Downloads.Kubernetes.Version", "../x"), "Downloads.Kubernetes.Version",
+      assertOnlyViolation(
+          with(tokenTree(), "Downloads.Kubernetes.Version", "../x"),
+          "Downloads.Kubernetes.Version",
           "must be a semantic version such as 1.0.0, got '../x'");
       String longVersion = "1.2.3+" + "b".repeat(120);
-      assertOnlyViolation(with(tokenTree(), "Downloads.Kubernetes.Version", longVersion), "Downloads.Kubernetes.Version",
+      assertOnlyViolation(
+          with(tokenTree(), "Downloads.Kubernetes.Version", longVersion),
+          "Downloads.Kubernetes.Version",
           "cannot name a version directory: it is 126 characters long; a version directory name allows at most 115 before its digest");
     }
 
@@ -291,12 +366,19 @@ class ConfigValidatorTest {
       tree = with(tree, "LocalDNS.Version", "1.11.3 ");
       tree = with(tree, "Downloads.Crictl.Version", "../1.31.0");
 
-      assertThat(violations(tree)).containsExactly(
-          new ConfigViolation("CRI.Containerd.Version", "must be a semantic version such as 2.0.4, got '2.0'"),
-          new ConfigViolation("CRI.Runc.Version", "must be a semantic version such as 1.1.12, got '1.1.12/..'"),
-          new ConfigViolation("CNI.PluginVersion", "must be a semantic version such as 1.5.1, got '1.5'"),
-          new ConfigViolation("Downloads.Crictl.Version", "must be a semantic version such as 1.0.0, got '../1.31.0'"),
-          new ConfigViolation("LocalDNS.Version", "must be a semantic version such as 1.11.3, got '1.11.3 '"));
+      assertThat(violations(tree))
+          .containsExactly(
+              new ConfigViolation(
+                  "CRI.Containerd.Version", "must be a semantic version such as 2.0.4, got '2.0'"),
+              new ConfigViolation(
+                  "CRI.Runc.Version", "must be a semantic version such as 1.1.12, got '1.1.12/..'"),
+              new ConfigViolation(
+                  "CNI.PluginVersion", "must be a semantic version such as 1.5.1, got '1.5'"),
+              new ConfigViolation(
+                  "Downloads.Crictl.Version",
+                  "must be a semantic version such as 1.0.0, got '../1.31.0'"),
+              new ConfigViolation(
+                  "LocalDNS.Version", "must be a semantic version such as 1.11.3, got '1.11.3 '"));
     }
 
     @Test
@@ -317,23 +399,30 @@ class ConfigValidatorTest {
 
     @Test
     void mustUseHttps() {
-      assertOnlyViolation(with(tokenTree(), PATH, "ftp://api"), PATH, "must use https, got 'ftp://api'");
+      assertOnlyViolation(
+          with(tokenTree(), PATH, "ftp://api"), PATH, "must use https, got 'ftp://api'");
     }
 
     @Test
     void mustBeAValidUrl() {
-      assertOnlyViolation(with(tokenTree(), PATH, "api server:6443"), PATH, "is not a valid URL: Illegal character in authority at index 8");
+      assertOnlyViolation(
+          with(tokenTree(), PATH, "api server:6443"),
+          PATH,
+          "is not a valid URL: Illegal character in authority at index 8");
     }
 
     @Test
     void mustNameAHost() {
-      assertOnlyViolation(with(tokenTree(), PATH, "https:///path"), PATH, "must name a host, got 'https:///path'");
+      assertOnlyViolation(
+          with(tokenTree(), PATH, "https:///path"), PATH, "must name a host, got 'https:///path'");
     }
 
     @Test
     void mustNotCarryCredentialsOrAQuery() {
-      assertOnlyViolation(with(tokenTree(), PATH, "https://user:pw@api"), PATH, "must not carry user credentials");
-      assertOnlyViolation(with(tokenTree(), PATH, "https://api?x=1"), PATH, "must not have a query or fragment");
+      assertOnlyViolation(
+          with(tokenTree(), PATH, "https://user:pw@api"), PATH, "must not carry user credentials");
+      assertOnlyViolation(
+          with(tokenTree(), PATH, "https://api?x=1"), PATH, "must not have a query or fragment");
     }
   }
 
@@ -341,7 +430,8 @@ class ConfigValidatorTest {
   class Labels {
     @Test
     void acceptsQualifiedKeysAndValidValues() {
-      var labels = JsonNodeFactory.instance.objectNode()
+      var labels = JsonNodeFactory.instance
+          .objectNode()
           .put("example.com/role", "edge_1")
           .put("tier", "")
           .put("node.kubernetes.io/exclude-from-external-load-balancers", "true")
@@ -352,7 +442,9 @@ class ConfigValidatorTest {
 
     @Test
     void rejectsKeyNameCharacters() {
-      assertOnlyViolation(labels("bad key!", "v"), "Kubelet.Labels[\"bad key!\"]",
+      assertOnlyViolation(
+          labels("bad key!", "v"),
+          "Kubelet.Labels[\"bad key!\"]",
           "key is not a qualified name: name part must consist of alphanumeric characters, '-', '_' or '.', "
               + "and must start and end with an alphanumeric character");
     }
@@ -360,46 +452,63 @@ class ConfigValidatorTest {
     @Test
     void rejectsAKeyNameLongerThan63Characters() {
       String key = "a".repeat(64);
-      assertOnlyViolation(labels(key, "v"), "Kubelet.Labels[\"" + key + "\"]",
+      assertOnlyViolation(
+          labels(key, "v"),
+          "Kubelet.Labels[\"" + key + "\"]",
           "key is not a qualified name: name part must be no more than 63 characters");
     }
 
     @Test
     void rejectsAPrefixThatIsNotADnsSubdomain() {
-      assertOnlyViolation(labels("Example.com/role", "v"), "Kubelet.Labels[\"Example.com/role\"]",
+      assertOnlyViolation(
+          labels("Example.com/role", "v"),
+          "Kubelet.Labels[\"Example.com/role\"]",
           "key is not a qualified name: prefix part must consist of lower case alphanumeric characters, '-' or '.', "
               + "and must start and end with an alphanumeric character");
     }
 
     @Test
     void rejectsAnEmptyPrefixOrName() {
-      assertOnlyViolation(labels("/role", "v"), "Kubelet.Labels[\"/role\"]", "key is not a qualified name: prefix part must be non-empty");
-      assertOnlyViolation(labels("example.com/", "v"), "Kubelet.Labels[\"example.com/\"]",
+      assertOnlyViolation(
+          labels("/role", "v"),
+          "Kubelet.Labels[\"/role\"]",
+          "key is not a qualified name: prefix part must be non-empty");
+      assertOnlyViolation(
+          labels("example.com/", "v"),
+          "Kubelet.Labels[\"example.com/\"]",
           "key is not a qualified name: name part must be non-empty");
     }
 
     @Test
     void rejectsMoreThanOneSlash() {
-      assertOnlyViolation(labels("a/b/c", "v"), "Kubelet.Labels[\"a/b/c\"]",
+      assertOnlyViolation(
+          labels("a/b/c", "v"),
+          "Kubelet.Labels[\"a/b/c\"]",
           "key is not a qualified name: must be a name with at most one '/' separating an optional DNS subdomain prefix");
     }
 
     @Test
     void rejectsAValueLongerThan63Characters() {
-      assertOnlyViolation(labels("tier", "v".repeat(64)), "Kubelet.Labels[\"tier\"]",
+      assertOnlyViolation(
+          labels("tier", "v".repeat(64)),
+          "Kubelet.Labels[\"tier\"]",
           "value is not a valid label value: must be no more than 63 characters");
     }
 
     @Test
     void rejectsValueCharacters() {
-      assertOnlyViolation(labels("tier", "-front"), "Kubelet.Labels[\"tier\"]",
+      assertOnlyViolation(
+          labels("tier", "-front"),
+          "Kubelet.Labels[\"tier\"]",
           "value is not a valid label value: must be empty or consist of alphanumeric characters, '-', '_' or '.', "
               + "and must start and end with an alphanumeric character");
     }
 
     @Test
     void rejectsKubernetesNamespacedLabelsKubeletMayNotSet() {
-      assertOnlyViolation(labels("node-role.kubernetes.io/worker", ""), "Kubelet.Labels[\"node-role.kubernetes.io/worker\"]",
+      assertOnlyViolation(
+          labels("node-role.kubernetes.io/worker", ""),
+          "Kubelet.Labels[\"node-role.kubernetes.io/worker\"]",
           "key is in the kubernetes.io or k8s.io namespace, which kubelet may not set on its node (allowed there: "
               + "kubelet.kubernetes.io/*, node.kubernetes.io/* and the well-known labels such as kubernetes.io/hostname)");
       assertThat(violations(labels("example.k8s.io/x", "y"))).hasSize(1);
@@ -412,39 +521,58 @@ class ConfigValidatorTest {
 
     @Test
     void acceptsKeyValueEffectAndKeyEffect() {
-      assertThat(violations(taints("dedicated=infra:NoSchedule", "example.com/gpu:NoExecute", "spot=true:PreferNoSchedule"))).isEmpty();
+      assertThat(violations(taints(
+              "dedicated=infra:NoSchedule",
+              "example.com/gpu:NoExecute",
+              "spot=true:PreferNoSchedule")))
+          .isEmpty();
     }
 
     @Test
     void rejectsAMissingEffect() {
-      assertOnlyViolation(taints("a=b:NoSchedule", "dedicated=infra"), PATH, "must have the form key[=value]:Effect, got 'dedicated=infra'");
+      assertOnlyViolation(
+          taints("a=b:NoSchedule", "dedicated=infra"),
+          PATH,
+          "must have the form key[=value]:Effect, got 'dedicated=infra'");
     }
 
     @Test
     void rejectsTwoEqualsSigns() {
-      assertOnlyViolation(taints("a=b:NoSchedule", "a=b=c:NoSchedule"), PATH, "must have the form key[=value]:Effect, got 'a=b=c:NoSchedule'");
+      assertOnlyViolation(
+          taints("a=b:NoSchedule", "a=b=c:NoSchedule"),
+          PATH,
+          "must have the form key[=value]:Effect, got 'a=b=c:NoSchedule'");
     }
 
     @Test
     void rejectsAnUnknownEffect() {
-      assertOnlyViolation(taints("a=b:NoSchedule", "a=b:noschedule"), PATH,
+      assertOnlyViolation(
+          taints("a=b:NoSchedule", "a=b:noschedule"),
+          PATH,
           "effect must be one of NoSchedule, PreferNoSchedule, NoExecute, got 'noschedule'");
     }
 
     @Test
     void rejectsABadKey() {
-      assertOnlyViolation(taints("a=b:NoSchedule", "=b:NoSchedule"), PATH, "key is not a qualified name: name part must be non-empty");
+      assertOnlyViolation(
+          taints("a=b:NoSchedule", "=b:NoSchedule"),
+          PATH,
+          "key is not a qualified name: name part must be non-empty");
     }
 
     @Test
     void rejectsABadValue() {
-      assertOnlyViolation(taints("a=b:NoSchedule", "c=" + "v".repeat(64) + ":NoSchedule"), PATH,
+      assertOnlyViolation(
+          taints("a=b:NoSchedule", "c=" + "v".repeat(64) + ":NoSchedule"),
+          PATH,
           "value is not a valid label value: must be no more than 63 characters");
     }
 
     @Test
     void rejectsARepeatedKeyAndEffect() {
-      assertOnlyViolation(taints("a=b:NoSchedule", "a=c:NoSchedule"), PATH,
+      assertOnlyViolation(
+          taints("a=b:NoSchedule", "a=c:NoSchedule"),
+          PATH,
           "repeats the key and effect of Kubelet.RegisterWithTaints[0] (taints must be unique by key and effect)");
     }
   }
@@ -462,46 +590,59 @@ class ConfigValidatorTest {
 
     @Test
     void rejectsABaseUrlThatIsNotHttp() {
-      assertOnlyViolation(with(tokenTree(), "Downloads.Containerd.BaseURL", "file:///srv/containerd"), "Downloads.Containerd.BaseURL",
+      assertOnlyViolation(
+          with(tokenTree(), "Downloads.Containerd.BaseURL", "file:///srv/containerd"),
+          "Downloads.Containerd.BaseURL",
           "must be an http or https URL, got 'file:///srv/containerd'");
     }
 
     @Test
     void rejectsABaseUrlWithAQuery() {
-      assertOnlyViolation(with(tokenTree(), "Downloads.CNI.BaseURL", "https://mirror/cni?x=1"), "Downloads.CNI.BaseURL",
+      assertOnlyViolation(
+          with(tokenTree(), "Downloads.CNI.BaseURL", "https://mirror/cni?x=1"),
+          "Downloads.CNI.BaseURL",
           "must not have a query or fragment");
     }
 
     @Test
     void rejectsATemplateWithAnUnsupportedVerb() {
-      assertOnlyViolation(with(tokenTree(), "Downloads.Containerd.URL", "https://mirror/%d/c.tgz"), "Downloads.Containerd.URL",
+      assertOnlyViolation(
+          with(tokenTree(), "Downloads.Containerd.URL", "https://mirror/%d/c.tgz"),
+          "Downloads.Containerd.URL",
           "is not a usable URL template: it has an unsupported placeholder '%d'; only %s, %[n]s and %% are allowed"
               + " (arguments in order: version, version, arch)");
     }
 
     @Test
     void rejectsATemplateWithMorePlaceholdersThanArguments() {
-      assertOnlyViolation(with(tokenTree(), "Downloads.Runc.URL", "https://mirror/%s/%s/%s"), "Downloads.Runc.URL",
+      assertOnlyViolation(
+          with(tokenTree(), "Downloads.Runc.URL", "https://mirror/%s/%s/%s"),
+          "Downloads.Runc.URL",
           "is not a usable URL template: it %s refers to argument 3 but only 2 are available (arguments in order: version, arch)");
     }
 
     @Test
     void rejectsATemplateThatDoesNotRenderToAUrl() {
-      assertOnlyViolation(with(tokenTree(), "Downloads.Kubernetes.URL", "mirror/%s/%s/%s"), "Downloads.Kubernetes.URL",
+      assertOnlyViolation(
+          with(tokenTree(), "Downloads.Kubernetes.URL", "mirror/%s/%s/%s"),
+          "Downloads.Kubernetes.URL",
           "does not render to a valid URL (for example 'mirror/1.0.0/amd64/kubelet'): must be an http or https URL, "
               + "got 'mirror/1.0.0/amd64/kubelet'");
     }
 
     @Test
     void rejectsATemplateThatRendersToAUrlWithAFragment() {
-      assertOnlyViolation(with(tokenTree(), "Downloads.Runc.URL", "https://m/%s/runc.%s#x"), "Downloads.Runc.URL",
+      assertOnlyViolation(
+          with(tokenTree(), "Downloads.Runc.URL", "https://m/%s/runc.%s#x"),
+          "Downloads.Runc.URL",
           "does not render to a valid URL (for example 'https://m/1.0.0/runc.amd64#x'): must not have a fragment");
     }
 
     @Test
     void acceptsPinnedDigestsAndAnExplicitOptOutOfVerification() {
       String hex = "0123456789abcdef".repeat(4);
-      var tree = with(tokenTree(), "Downloads.Containerd.SHA256", hex.toUpperCase(java.util.Locale.ROOT));
+      var tree =
+          with(tokenTree(), "Downloads.Containerd.SHA256", hex.toUpperCase(java.util.Locale.ROOT));
       tree = with(tree, "Downloads.Kubernetes.SHA256.kubelet", hex);
       tree = with(tree, "Downloads.Kubernetes.SHA256.kube-proxy", hex);
       tree = with(tree, "Downloads.Runc.AllowUnverified", true);
@@ -510,15 +651,21 @@ class ConfigValidatorTest {
 
     @Test
     void rejectsAPinnedDigestThatIsNotASha256() {
-      assertOnlyViolation(with(tokenTree(), "Downloads.Containerd.SHA256", "abc123"), "Downloads.Containerd.SHA256",
+      assertOnlyViolation(
+          with(tokenTree(), "Downloads.Containerd.SHA256", "abc123"),
+          "Downloads.Containerd.SHA256",
           "must be a SHA-256 digest: 64 hex characters, got 'abc123'");
-      assertOnlyViolation(with(tokenTree(), "Downloads.Kubernetes.SHA256.kubectl", "sha256:" + "0".repeat(64)),
-          "Downloads.Kubernetes.SHA256.kubectl", "must be a SHA-256 digest: 64 hex characters, got 'sha256:" + "0".repeat(64) + "'");
+      assertOnlyViolation(
+          with(tokenTree(), "Downloads.Kubernetes.SHA256.kubectl", "sha256:" + "0".repeat(64)),
+          "Downloads.Kubernetes.SHA256.kubectl",
+          "must be a SHA-256 digest: 64 hex characters, got 'sha256:" + "0".repeat(64) + "'");
     }
 
     @Test
     void rejectsAnAttestUrlThatIsNotAUrl() {
-      assertOnlyViolation(with(tokenTree(), "Attest.URL", "pxe.example.com"), "Attest.URL",
+      assertOnlyViolation(
+          with(tokenTree(), "Attest.URL", "pxe.example.com"),
+          "Attest.URL",
           "must be an http or https URL, got 'pxe.example.com'");
     }
   }

@@ -33,13 +33,20 @@ class NormalizationTest {
 
     assertThat(c.cluster().version()).isEqualTo("vv1.31.2");
     assertThat(ConfigValidator.violations(c, "amd64"))
-        .containsExactly(new ConfigViolation("Cluster.Version", "must be a semantic version such as 1.31.2, got 'vv1.31.2'"));
+        .containsExactly(new ConfigViolation(
+            "Cluster.Version", "must be a semantic version such as 1.31.2, got 'vv1.31.2'"));
   }
 
   @Test
   void prependsHttpsToAnApiServerWithoutScheme() {
-    assertThat(config(with(tokenTree(), "Kubelet.ApiServer", "10.1.2.3:6443")).kubelet().apiServer()).isEqualTo("https://10.1.2.3:6443");
-    assertThat(config(with(tokenTree(), "Kubelet.ApiServer", "https://api:6443")).kubelet().apiServer()).isEqualTo("https://api:6443");
+    assertThat(config(with(tokenTree(), "Kubelet.ApiServer", "10.1.2.3:6443"))
+            .kubelet()
+            .apiServer())
+        .isEqualTo("https://10.1.2.3:6443");
+    assertThat(config(with(tokenTree(), "Kubelet.ApiServer", "https://api:6443"))
+            .kubelet()
+            .apiServer())
+        .isEqualTo("https://api:6443");
   }
 
   @Test
@@ -48,13 +55,18 @@ class NormalizationTest {
 
     assertThat(c.kubelet().apiServer()).isEqualTo("http://api:6443");
     assertThat(ConfigValidator.violations(c, "amd64"))
-        .containsExactly(new ConfigViolation("Kubelet.ApiServer", "must use https, got 'http://api:6443'"));
+        .containsExactly(
+            new ConfigViolation("Kubelet.ApiServer", "must use https, got 'http://api:6443'"));
   }
 
   @Test
   void fillsLocalDnsDefaultsButKeepsConfiguredValues() {
-    assertThat(config(tokenTree()).localDns()).isEqualTo(new AgentConfig.LocalDns("", "169.254.20.10", "localdns0", "cluster.local"));
-    assertThat(config(with(tokenTree(), "LocalDNS.BindAddress", "169.254.0.1")).localDns().bindAddress()).isEqualTo("169.254.0.1");
+    assertThat(config(tokenTree()).localDns())
+        .isEqualTo(new AgentConfig.LocalDns("", "169.254.20.10", "localdns0", "cluster.local"));
+    assertThat(config(with(tokenTree(), "LocalDNS.BindAddress", "169.254.0.1"))
+            .localDns()
+            .bindAddress())
+        .isEqualTo("169.254.0.1");
   }
 
   @Test

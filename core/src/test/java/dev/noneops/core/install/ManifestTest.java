@@ -14,9 +14,17 @@ class ManifestTest {
 
   @Test
   void stampsSurviveTheJsonRoundTrip() throws IOException {
-    Manifest manifest = new Manifest("1.31.4-abc", List.of(
-        new Manifest.Entry("bin/kubelet", 10, 0755, SHA, Optional.of(new FileStamp(42, 1_767_225_600_123_456_789L, 1_767_225_600_000_000_001L))),
-        new Manifest.Entry("bin/runc", 3, 0755, SHA)));
+    Manifest manifest = new Manifest(
+        "1.31.4-abc",
+        List.of(
+            new Manifest.Entry(
+                "bin/kubelet",
+                10,
+                0755,
+                SHA,
+                Optional.of(
+                    new FileStamp(42, 1_767_225_600_123_456_789L, 1_767_225_600_000_000_001L))),
+            new Manifest.Entry("bin/runc", 3, 0755, SHA)));
 
     Manifest parsed = Manifest.parse(manifest.toJson());
 
@@ -26,7 +34,9 @@ class ManifestTest {
 
   @Test
   void aManifestWrittenBeforeStampsIsValidAndUnstamped() throws IOException {
-    String older = "{\"format\":1,\"version\":\"1.31.4-abc\",\"files\":[{\"path\":\"bin/runc\",\"size\":3,\"mode\":\"0755\",\"sha256\":\"" + SHA + "\"}]}";
+    String older =
+        "{\"format\":1,\"version\":\"1.31.4-abc\",\"files\":[{\"path\":\"bin/runc\",\"size\":3,\"mode\":\"0755\",\"sha256\":\""
+            + SHA + "\"}]}";
 
     Manifest parsed = Manifest.parse(older.getBytes(StandardCharsets.UTF_8));
 
@@ -36,8 +46,9 @@ class ManifestTest {
 
   @Test
   void aPartialStampIsADefectNamingTheField() {
-    String partial = "{\"format\":1,\"version\":\"1.31.4-abc\",\"files\":[{\"path\":\"bin/runc\",\"size\":3,\"mode\":\"0755\",\"sha256\":\"" + SHA
-        + "\",\"inode\":7,\"ctimeNs\":5}]}";
+    String partial =
+        "{\"format\":1,\"version\":\"1.31.4-abc\",\"files\":[{\"path\":\"bin/runc\",\"size\":3,\"mode\":\"0755\",\"sha256\":\""
+            + SHA + "\",\"inode\":7,\"ctimeNs\":5}]}";
 
     assertThatThrownBy(() -> Manifest.parse(partial.getBytes(StandardCharsets.UTF_8)))
         .isInstanceOf(IOException.class)

@@ -43,38 +43,72 @@ class VersionInstallerTest {
   private final HostFiles files = host.port();
   private final FakeDownloader downloader = new FakeDownloader(files);
   private final Layout layout = new Layout(Path.of("/opt/unbounded/node"));
-  private final VersionInstaller installer = new VersionInstaller(files, downloader, layout,
-      new TaskRunner(LoggerFactory.getLogger(VersionInstallerTest.class), e -> {}, new FixedClock(), Runnable::run));
+  private final VersionInstaller installer = new VersionInstaller(
+      files,
+      downloader,
+      layout,
+      new TaskRunner(
+          LoggerFactory.getLogger(VersionInstallerTest.class),
+          e -> {},
+          new FixedClock(),
+          Runnable::run));
 
-  private RootFs rootFs(Artifact.Checksum kubeletChecksum, Artifact.Checksum runcChecksum) throws IOException {
+  private RootFs rootFs(Artifact.Checksum kubeletChecksum, Artifact.Checksum runcChecksum)
+      throws IOException {
     downloader.serve(KUBELET, "kubelet-binary");
     downloader.serve(URI.create(KUBELET + ".sha256"), sha("kubelet-binary") + "  kubelet\n");
     downloader.serve(RUNC, "runc-binary");
-    downloader.serve(CNI, new Tarballs().file("bridge", 0755, "bridge").file("LICENSE", 0644, "text").build());
-    return new RootFs(VERSION, "amd64", "6.1", "h", "1.31.4", "2.0.4", "1.1.12", "1.5.1", "1.31.0", "1.11.3",
+    downloader.serve(
+        CNI,
+        new Tarballs()
+            .file("bridge", 0755, "bridge")
+            .file("LICENSE", 0644, "text")
+            .build());
+    return new RootFs(
+        VERSION,
+        "amd64",
+        "6.1",
+        "h",
+        "1.31.4",
+        "2.0.4",
+        "1.1.12",
+        "1.5.1",
+        "1.31.0",
+        "1.11.3",
         List.of(
-            new Artifact("kubelet", KUBELET, kubeletChecksum, new Artifact.Install.Binary("kubelet")),
+            new Artifact(
+                "kubelet", KUBELET, kubeletChecksum, new Artifact.Install.Binary("kubelet")),
             new Artifact("runc", RUNC, runcChecksum, new Artifact.Install.Binary("runc")),
-            new Artifact("cni-plugins", CNI, new Artifact.Checksum.Unverified(), new Artifact.Install.Tarball("", "libexec/cni", List.of()))),
-        List.of(), List.of());
+            new Artifact(
+                "cni-plugins",
+                CNI,
+                new Artifact.Checksum.Unverified(),
+                new Artifact.Install.Tarball("", "libexec/cni", List.of()))),
+        List.of(),
+        List.of());
   }
 
   @Test
   void installsEveryArtifactWritesTheManifestAndReusesItNextTime() throws IOException {
-    RootFs rootFs = rootFs(new Artifact.Checksum.Published(URI.create(KUBELET + ".sha256")), new Artifact.Checksum.Pinned(sha("runc-binary")));
+    RootFs rootFs = rootFs(
+        new Artifact.Checksum.Published(URI.create(KUBELET + ".sha256")),
+        new Artifact.Checksum.Pinned(sha("runc-binary")));
 
     VersionInstaller.Result first = installer.install(rootFs);
 
     assertThat(first.reused()).isFalse();
     Manifest manifest = new VersionVerifier(files, layout).manifest(VERSION).orElseThrow();
     assertThat(manifest.fullyStamped()).isTrue();
-    assertThat(manifest.files()).extracting(e -> e.withStamp(Optional.empty())).containsExactly(
-        new Manifest.Entry("bin/kubelet", 14, 0755, sha("kubelet-binary")),
-        new Manifest.Entry("bin/runc", 11, 0755, sha("runc-binary")),
-        new Manifest.Entry("libexec/cni/LICENSE", 4, 0644, sha("text")),
-        new Manifest.Entry("libexec/cni/bridge", 6, 0755, sha("bridge")));
+    assertThat(manifest.files())
+        .extracting(e -> e.withStamp(Optional.empty()))
+        .containsExactly(
+            new Manifest.Entry("bin/kubelet", 14, 0755, sha("kubelet-binary")),
+            new Manifest.Entry("bin/runc", 11, 0755, sha("runc-binary")),
+            new Manifest.Entry("libexec/cni/LICENSE", 4, 0644, sha("text")),
+            new Manifest.Entry("libexec/cni/bridge", 6, 0755, sha("bridge")));
     assertThat(new VersionVerifier(files, layout).verify(VERSION).verified()).isTrue();
-    assertThat(host.tree().keySet()).noneMatch(p -> p.contains(".staging") || p.contains(".downloads"));
+    assertThat(host.tree().keySet())
+        .noneMatch(p -> p.contains(".staging") || p.contains(".downloads"));
 
     int requests = downloader.requests.size();
     VersionInstaller.Result second = installer.install(rootFs);
@@ -85,9 +119,11 @@ class VersionInstallerTest {
 
   @Test
   void aPinnedChecksumThatDoesNotMatchLeavesNoVersionDirectory() throws IOException {
-    RootFs rootFs = rootFs(new Artifact.Checksum.Unverified(), new Artifact.Checksum.Pinned(sha("another runc")));
+    RootFs rootFs = rootFs(
+        new Artifact.Checksum.Unverified(), new Artifact.Checksum.Pinned(sha("another runc")));
 
-    InstallException e = catchThrowableOfType(InstallException.class, () -> installer.install(rootFs));
+    InstallException e =
+        catchThrowableOfType(InstallException.class, () -> installer.install(rootFs));
 
     assertThat(e.reason()).isEqualTo(InstallException.Reason.CHECKSUM_MISMATCH);
     assertThat(e.failedAt()).contains("download › download-runc");
@@ -98,20 +134,29 @@ class VersionInstallerTest {
 
   @Test
   void aPublishedChecksumThatIsNotADigestIsAClearError() throws IOException {
-    RootFs rootFs = rootFs(new Artifact.Checksum.Published(URI.create(KUBELET + ".sha256")), new Artifact.Checksum.Unverified());
+    RootFs rootFs = rootFs(
+        new Artifact.Checksum.Published(URI.create(KUBELET + ".sha256")),
+        new Artifact.Checksum.Unverified());
     downloader.serve(URI.create(KUBELET + ".sha256"), "<html>not found</html>");
 
-    InstallException e = catchThrowableOfType(InstallException.class, () -> installer.install(rootFs));
+    InstallException e =
+        catchThrowableOfType(InstallException.class, () -> installer.install(rootFs));
 
     assertThat(e.reason()).isEqualTo(InstallException.Reason.CHECKSUM_UNAVAILABLE);
     assertThat(e).hasMessageContaining("kubelet").hasMessageContaining("is not a sha256");
   }
 
   @Test
-  void theDigestOfADocumentListingEveryArchitectureIsTheLineNamingTheArtifactsFile() throws IOException {
+  void theDigestOfADocumentListingEveryArchitectureIsTheLineNamingTheArtifactsFile()
+      throws IOException {
     URI sums = URI.create("https://dl.example/runc.sha256sum");
-    RootFs rootFs = rootFs(new Artifact.Checksum.Unverified(), new Artifact.Checksum.Published(sums, "runc.amd64", false));
-    downloader.serve(sums, sha("arm64 runc") + "  runc.arm64\n" + sha("runc-binary") + " *./runc.amd64\n" + sha("x") + "  runc.tar.xz\n");
+    RootFs rootFs = rootFs(
+        new Artifact.Checksum.Unverified(),
+        new Artifact.Checksum.Published(sums, "runc.amd64", false));
+    downloader.serve(
+        sums,
+        sha("arm64 runc") + "  runc.arm64\n" + sha("runc-binary") + " *./runc.amd64\n" + sha("x")
+            + "  runc.tar.xz\n");
 
     installer.install(rootFs);
 
@@ -119,33 +164,48 @@ class VersionInstallerTest {
   }
 
   @Test
-  void aDocumentListingOtherFilesOnlyRefusesTheArtifactUnlessUnverifiedIsAllowed() throws IOException {
+  void aDocumentListingOtherFilesOnlyRefusesTheArtifactUnlessUnverifiedIsAllowed()
+      throws IOException {
     URI sums = URI.create("https://dl.example/runc.sha256sum");
-    RootFs rootFs = rootFs(new Artifact.Checksum.Unverified(), new Artifact.Checksum.Published(sums, "runc.amd64", false));
+    RootFs rootFs = rootFs(
+        new Artifact.Checksum.Unverified(),
+        new Artifact.Checksum.Published(sums, "runc.amd64", false));
     downloader.serve(sums, sha("runc-binary") + "  runc.arm64\n" + sha("x") + "  runc.armhf\n");
 
-    InstallException e = catchThrowableOfType(InstallException.class, () -> installer.install(rootFs));
+    InstallException e =
+        catchThrowableOfType(InstallException.class, () -> installer.install(rootFs));
 
     assertThat(e.reason()).isEqualTo(InstallException.Reason.CHECKSUM_UNAVAILABLE);
-    assertThat(e).hasMessageContaining("artifact runc from " + RUNC + " cannot be verified: its published checksum " + sums
-        + " lists no digest for runc.amd64");
+    assertThat(e)
+        .hasMessageContaining(
+            "artifact runc from " + RUNC + " cannot be verified: its published checksum " + sums
+                + " lists no digest for runc.amd64");
     assertThat(files.exists(layout.versionDir(VERSION))).isFalse();
 
-    installer.install(rootFs(new Artifact.Checksum.Unverified(), new Artifact.Checksum.Published(sums, "runc.amd64", true)));
+    installer.install(rootFs(
+        new Artifact.Checksum.Unverified(),
+        new Artifact.Checksum.Published(sums, "runc.amd64", true)));
     assertThat(files.exists(layout.binDir(VERSION).resolve("runc"))).isTrue();
   }
 
   @Test
   void aMissingPublishedChecksumRefusesTheArtifactUnlessUnverifiedIsAllowed() throws IOException {
     URI missing = URI.create(RUNC + ".sha256");
-    RootFs refused = rootFs(new Artifact.Checksum.Unverified(), new Artifact.Checksum.Published(missing, "runc", false));
+    RootFs refused = rootFs(
+        new Artifact.Checksum.Unverified(),
+        new Artifact.Checksum.Published(missing, "runc", false));
 
-    InstallException e = catchThrowableOfType(InstallException.class, () -> installer.install(refused));
+    InstallException e =
+        catchThrowableOfType(InstallException.class, () -> installer.install(refused));
     assertThat(e.reason()).isEqualTo(InstallException.Reason.CHECKSUM_UNAVAILABLE);
-    assertThat(e).hasMessageContaining("artifact runc from " + RUNC + " cannot be verified: its published checksum " + missing);
+    assertThat(e)
+        .hasMessageContaining("artifact runc from " + RUNC
+            + " cannot be verified: its published checksum " + missing);
     assertThat(files.exists(layout.versionDir(VERSION))).isFalse();
 
-    installer.install(rootFs(new Artifact.Checksum.Unverified(), new Artifact.Checksum.Published(missing, "runc", true)));
+    installer.install(rootFs(
+        new Artifact.Checksum.Unverified(),
+        new Artifact.Checksum.Published(missing, "runc", true)));
     assertThat(files.exists(layout.binDir(VERSION).resolve("runc"))).isTrue();
   }
 
@@ -154,22 +214,29 @@ class VersionInstallerTest {
     RootFs rootFs = rootFs(new Artifact.Checksum.Unverified(), new Artifact.Checksum.Unverified());
     installer.install(rootFs);
     files.symlinkDurably(layout.current(), VERSION);
-    files.writeDurably(layout.binDir(VERSION).resolve("runc"), "tampered".getBytes(StandardCharsets.UTF_8), 0755);
+    files.writeDurably(
+        layout.binDir(VERSION).resolve("runc"), "tampered".getBytes(StandardCharsets.UTF_8), 0755);
 
     Throwable thrown = catchThrowable(() -> installer.install(rootFs));
 
-    assertThat(thrown).isInstanceOf(InstallException.class).hasMessageContaining("active version").hasMessageContaining("bin/runc");
+    assertThat(thrown)
+        .isInstanceOf(InstallException.class)
+        .hasMessageContaining("active version")
+        .hasMessageContaining("bin/runc");
     assertThat(((InstallException) thrown).reason()).isEqualTo(InstallException.Reason.CORRUPT);
   }
 
   @Test
   void everyManifestEntryIsStampedWithTheMetadataOfTheInstalledFile() throws IOException {
-    installer.install(rootFs(new Artifact.Checksum.Unverified(), new Artifact.Checksum.Unverified()));
+    installer.install(
+        rootFs(new Artifact.Checksum.Unverified(), new Artifact.Checksum.Unverified()));
 
     Manifest manifest = new VersionVerifier(files, layout).manifest(VERSION).orElseThrow();
     for (Manifest.Entry entry : manifest.files()) {
-      FileMeta meta = files.lstat(layout.versionDir(VERSION).resolve(entry.path())).orElseThrow();
-      assertThat(entry.stamp()).contains(new FileStamp(meta.inode(), meta.ctimeNanos(), meta.mtimeNanos()));
+      FileMeta meta =
+          files.lstat(layout.versionDir(VERSION).resolve(entry.path())).orElseThrow();
+      assertThat(entry.stamp())
+          .contains(new FileStamp(meta.inode(), meta.ctimeNanos(), meta.mtimeNanos()));
     }
   }
 
@@ -189,7 +256,8 @@ class VersionInstallerTest {
   }
 
   @Test
-  void aFileReplacedAfterInstallIsCaughtByItsStampAndTheVersionIsInstalledAgain() throws IOException {
+  void aFileReplacedAfterInstallIsCaughtByItsStampAndTheVersionIsInstalledAgain()
+      throws IOException {
     RootFs rootFs = rootFs(new Artifact.Checksum.Unverified(), new Artifact.Checksum.Unverified());
     installer.install(rootFs);
     Path runc = layout.binDir(VERSION).resolve("runc");
@@ -215,14 +283,16 @@ class VersionInstallerTest {
 
     int readsBefore = host.contentReads().size();
     VersionInstaller.Result second = installer.install(rootFs);
-    List<Path> secondReads = host.contentReads().subList(readsBefore, host.contentReads().size());
+    List<Path> secondReads =
+        host.contentReads().subList(readsBefore, host.contentReads().size());
 
     assertThat(second.reused()).isTrue();
     assertThat(downloader.requests).hasSize(requests);
     assertThat(secondReads).contains(runc, layout.binDir(VERSION).resolve("kubelet"));
     readsBefore = host.contentReads().size();
     installer.install(rootFs);
-    assertThat(host.contentReads().subList(readsBefore, host.contentReads().size())).containsExactly(layout.manifest(VERSION));
+    assertThat(host.contentReads().subList(readsBefore, host.contentReads().size()))
+        .containsExactly(layout.manifest(VERSION));
   }
 
   @Test
@@ -231,7 +301,9 @@ class VersionInstallerTest {
     installer.install(rootFs);
     VersionVerifier verifier = new VersionVerifier(files, layout);
     Manifest stamped = verifier.manifest(VERSION).orElseThrow();
-    Manifest older = new Manifest(VERSION, stamped.files().stream().map(e -> e.withStamp(Optional.empty())).toList());
+    Manifest older = new Manifest(
+        VERSION,
+        stamped.files().stream().map(e -> e.withStamp(Optional.empty())).toList());
     files.writeDurably(layout.manifest(VERSION), older.toJson(), 0644);
     int requests = downloader.requests.size();
 
@@ -240,12 +312,14 @@ class VersionInstallerTest {
 
     assertThat(second.reused()).isTrue();
     assertThat(downloader.requests).hasSize(requests);
-    assertThat(host.contentReads().subList(readsBefore, host.contentReads().size())).hasSize(1 + stamped.files().size());
+    assertThat(host.contentReads().subList(readsBefore, host.contentReads().size()))
+        .hasSize(1 + stamped.files().size());
     assertThat(verifier.manifest(VERSION).orElseThrow().fullyStamped()).isTrue();
   }
 
   @Test
-  void aContentChangeThatKeptEveryPieceOfMetadataIsCaughtByVerifyThoughPrepareTrustsTheStamps() throws IOException {
+  void aContentChangeThatKeptEveryPieceOfMetadataIsCaughtByVerifyThoughPrepareTrustsTheStamps()
+      throws IOException {
     RootFs rootFs = rootFs(new Artifact.Checksum.Unverified(), new Artifact.Checksum.Unverified());
     installer.install(rootFs);
     Path runc = layout.binDir(VERSION).resolve("runc");
@@ -259,7 +333,8 @@ class VersionInstallerTest {
   }
 
   @Test
-  void filesStampedInTheSameClockTickAsTheManifestAreReadSoAChangeWithinThatTickIsCaught() throws IOException {
+  void filesStampedInTheSameClockTickAsTheManifestAreReadSoAChangeWithinThatTickIsCaught()
+      throws IOException {
     RootFs rootFs = rootFs(new Artifact.Checksum.Unverified(), new Artifact.Checksum.Unverified());
     host.fs().coarseTimestamps(true);
     installer.install(rootFs);
@@ -284,13 +359,16 @@ class VersionInstallerTest {
     List<Manifest.Entry> skewed = new ArrayList<>(stamped.files());
     Manifest.Entry first = skewed.get(0);
     FileStamp s = first.stamp().orElseThrow();
-    skewed.set(0, first.withStamp(Optional.of(new FileStamp(s.inode() + 1, s.ctimeNanos(), s.mtimeNanos()))));
+    skewed.set(
+        0,
+        first.withStamp(Optional.of(new FileStamp(s.inode() + 1, s.ctimeNanos(), s.mtimeNanos()))));
     files.writeDurably(layout.manifest(VERSION), new Manifest(VERSION, skewed).toJson(), 0644);
 
     int readsBefore = host.contentReads().size();
     assertThat(verifier.verifyTrustingStamps(VERSION).verified()).isTrue();
 
-    assertThat(host.contentReads().subList(readsBefore, host.contentReads().size())).hasSize(1 + stamped.files().size());
+    assertThat(host.contentReads().subList(readsBefore, host.contentReads().size()))
+        .hasSize(1 + stamped.files().size());
   }
 
   private static String sha(String s) {
@@ -316,11 +394,20 @@ class VersionInstallerTest {
     }
 
     @Override
-    public DownloadResult download(URI url, Optional<Sha256> expected, Path destination, long maxBytes, DownloadListener listener) throws IOException {
+    public DownloadResult download(
+        URI url,
+        Optional<Sha256> expected,
+        Path destination,
+        long maxBytes,
+        DownloadListener listener)
+        throws IOException {
       byte[] bytes = fetch(url, maxBytes);
       Sha256 actual = new Sha256(Hashing.sha256().hashBytes(bytes).toString());
       if (expected.isPresent() && !expected.get().equals(actual)) {
-        throw new DownloadException(url, DownloadException.Reason.CHECKSUM_MISMATCH, "sha256 " + actual + " does not match the expected " + expected.get());
+        throw new DownloadException(
+            url,
+            DownloadException.Reason.CHECKSUM_MISMATCH,
+            "sha256 " + actual + " does not match the expected " + expected.get());
       }
       files.writeDurably(destination, bytes, 0644);
       return new DownloadResult(destination, actual, bytes.length, bytes.length);

@@ -9,7 +9,11 @@ class StackUnitsTest {
 
   @Test
   void theStackStartsLocalDnsThenContainerdThenKubeletAndStopsInTheReverseOrder() {
-    assertThat(HostPaths.STACK_UNITS).containsExactly(HostPaths.LOCALDNS_UNIT, HostPaths.CONTAINERD_UNIT, HostPaths.KUBELET_UNIT);
-    assertThat(HostPaths.STACK_STOP_ORDER).containsExactly(HostPaths.KUBELET_UNIT, HostPaths.CONTAINERD_UNIT, HostPaths.LOCALDNS_UNIT);
+    assertThat(HostPaths.STACK_UNITS)
+        .containsExactly(
+            HostPaths.LOCALDNS_UNIT, HostPaths.CONTAINERD_UNIT, HostPaths.KUBELET_UNIT);
+    assertThat(HostPaths.STACK_STOP_ORDER)
+        .containsExactly(
+            HostPaths.KUBELET_UNIT, HostPaths.CONTAINERD_UNIT, HostPaths.LOCALDNS_UNIT);
   }
 }

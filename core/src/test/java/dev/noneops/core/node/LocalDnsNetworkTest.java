@@ -28,10 +28,11 @@ class LocalDnsNetworkTest {
   void aMissingInterfaceIsCreatedAddressedAndBroughtUpInThreeChanges() throws Exception {
     network.ensure(dns);
 
-    assertThat(links.calls).containsExactly(
-        "addDummyLink " + dns.interfaceName(),
-        "assignAddress " + dns.interfaceName() + " " + dns.bindAddress() + "/32",
-        "setUp " + dns.interfaceName());
+    assertThat(links.calls)
+        .containsExactly(
+            "addDummyLink " + dns.interfaceName(),
+            "assignAddress " + dns.interfaceName() + " " + dns.bindAddress() + "/32",
+            "setUp " + dns.interfaceName());
     assertThat(links.links).containsOnlyKeys(dns.interfaceName());
   }
 
@@ -42,11 +43,12 @@ class LocalDnsNetworkTest {
 
     network.ensure(dns);
 
-    assertThat(links.calls).containsExactly(
-        "addDummyLink " + dns.interfaceName(),
-        "link " + dns.interfaceName(),
-        "assignAddress " + dns.interfaceName() + " " + dns.bindAddress() + "/32",
-        "setUp " + dns.interfaceName());
+    assertThat(links.calls)
+        .containsExactly(
+            "addDummyLink " + dns.interfaceName(),
+            "link " + dns.interfaceName(),
+            "assignAddress " + dns.interfaceName() + " " + dns.bindAddress() + "/32",
+            "setUp " + dns.interfaceName());
   }
 
   @Test
@@ -65,7 +67,8 @@ class LocalDnsNetworkTest {
     links.refuseAdd = true;
 
     assertThatThrownBy(() -> network.ensure(dns))
-        .isInstanceOfSatisfying(HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.EOPNOTSUPP))
+        .isInstanceOfSatisfying(
+            HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.EOPNOTSUPP))
         .hasMessageContaining(dns.interfaceName());
     assertThat(links.calls).noneMatch(c -> c.startsWith("assignAddress") || c.startsWith("setUp"));
   }
@@ -74,7 +77,9 @@ class LocalDnsNetworkTest {
   void anInterfaceNameLinuxWouldRejectIsRefusedBeforeTheHostIsAsked() {
     LocalDnsSpec bad = spec("name with spaces");
 
-    assertThatThrownBy(() -> network.ensure(bad)).isInstanceOf(NodeException.class).hasMessageContaining("'name with spaces'");
+    assertThatThrownBy(() -> network.ensure(bad))
+        .isInstanceOf(NodeException.class)
+        .hasMessageContaining("'name with spaces'");
     assertThat(links.calls).isEmpty();
   }
 
@@ -85,7 +90,8 @@ class LocalDnsNetworkTest {
 
     assertThat(network.remove(dns.interfaceName())).isEqualTo(LocalDnsNetwork.Removal.REMOVED);
 
-    assertThat(links.calls).containsExactly("link " + dns.interfaceName(), "deleteLink " + dns.interfaceName());
+    assertThat(links.calls)
+        .containsExactly("link " + dns.interfaceName(), "deleteLink " + dns.interfaceName());
     assertThat(links.links).isEmpty();
   }
 
@@ -120,14 +126,21 @@ class LocalDnsNetworkTest {
     links.refuseDelete = true;
 
     assertThatThrownBy(() -> network.remove(dns.interfaceName()))
-        .isInstanceOfSatisfying(HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.EPERM))
+        .isInstanceOfSatisfying(
+            HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.EPERM))
         .hasMessageContaining(dns.interfaceName());
     assertThat(links.links).containsKey(dns.interfaceName());
   }
 
   private static LocalDnsSpec spec(String interfaceName) {
-    return new LocalDnsSpec("/opt/unbounded/node/current/bin/coredns", interfaceName, "169.254.20.10", 53, "cluster.local",
-        "10.0.0.10", List.of("1.1.1.1"));
+    return new LocalDnsSpec(
+        "/opt/unbounded/node/current/bin/coredns",
+        interfaceName,
+        "169.254.20.10",
+        53,
+        "cluster.local",
+        "10.0.0.10",
+        List.of("1.1.1.1"));
   }
 
   /** Links by name and kind ("" for a link without one, as a physical NIC), recording every call. */
@@ -140,7 +153,8 @@ class LocalDnsNetworkTest {
     @Override
     public Optional<NetworkLink> link(String name) {
       calls.add("link " + name);
-      return Optional.ofNullable(links.get(name)).map(kind -> new NetworkLink(name, kind, false, List.of()));
+      return Optional.ofNullable(links.get(name))
+          .map(kind -> new NetworkLink(name, kind, false, List.of()));
     }
 
     @Override

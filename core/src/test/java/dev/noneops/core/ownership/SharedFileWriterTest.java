@@ -32,12 +32,19 @@ class SharedFileWriterTest {
 
     SharedFileWriter again = new SharedFileWriter(files, store);
     assertThat(again.write(CONFIG, bytes("version = 2\n"), 0644)).isFalse();
-    assertThat(host.stamps()).as("an unchanged file writes nothing, not even the record").isEqualTo(stamps);
+    assertThat(host.stamps())
+        .as("an unchanged file writes nothing, not even the record")
+        .isEqualTo(stamps);
 
     OwnershipRecord record = store.load();
-    assertThat(record.get(CONFIG)).contains(new OwnedEntry(CONFIG, OwnedEntry.Kind.FILE, SharedFileWriter.sha256(bytes("version = 2\n")), 0644));
-    assertThat(record.get(Path.of("/etc/containerd"))).contains(new OwnedEntry(Path.of("/etc/containerd"), OwnedEntry.Kind.DIRECTORY, "", 0755));
-    assertThat(record.owns(Path.of("/etc"))).as("a directory that already existed is not ours").isFalse();
+    assertThat(record.get(CONFIG))
+        .contains(new OwnedEntry(
+            CONFIG, OwnedEntry.Kind.FILE, SharedFileWriter.sha256(bytes("version = 2\n")), 0644));
+    assertThat(record.get(Path.of("/etc/containerd")))
+        .contains(new OwnedEntry(Path.of("/etc/containerd"), OwnedEntry.Kind.DIRECTORY, "", 0755));
+    assertThat(record.owns(Path.of("/etc")))
+        .as("a directory that already existed is not ours")
+        .isFalse();
   }
 
   @Test
@@ -47,30 +54,38 @@ class SharedFileWriterTest {
     assertThat(writer.write(CONFIG, bytes("b"), 0644)).isTrue();
     assertThat(writer.write(CONFIG, bytes("b"), 0600)).isTrue();
     assertThat(host.tree()).containsEntry(CONFIG.toString(), "file 0600 b");
-    assertThat(store.load().get(CONFIG).orElseThrow().fingerprint()).isEqualTo(SharedFileWriter.sha256(bytes("b")));
+    assertThat(store.load().get(CONFIG).orElseThrow().fingerprint())
+        .isEqualTo(SharedFileWriter.sha256(bytes("b")));
   }
 
   @Test
   void linksAreRecordedWithTheirTargetAndADirectoryInTheWayIsAnError() throws IOException {
     SharedFileWriter writer = new SharedFileWriter(files, store);
     Path link = Path.of("/opt/cni/bin/bridge");
-    assertThat(writer.link(link, "/opt/unbounded/node/current/libexec/cni/bridge")).isTrue();
-    assertThat(writer.link(link, "/opt/unbounded/node/current/libexec/cni/bridge")).isFalse();
-    assertThat(store.load().get(link).orElseThrow().fingerprint()).isEqualTo("/opt/unbounded/node/current/libexec/cni/bridge");
+    assertThat(writer.link(link, "/opt/unbounded/node/current/libexec/cni/bridge"))
+        .isTrue();
+    assertThat(writer.link(link, "/opt/unbounded/node/current/libexec/cni/bridge"))
+        .isFalse();
+    assertThat(store.load().get(link).orElseThrow().fingerprint())
+        .isEqualTo("/opt/unbounded/node/current/libexec/cni/bridge");
 
     Path dir = Path.of("/opt/cni/bin/portmap");
     files.createDirectories(dir, 0755);
-    assertThatThrownBy(() -> writer.link(dir, "/x")).hasMessageContaining("/opt/cni/bin/portmap").hasMessageContaining("in the way");
+    assertThatThrownBy(() -> writer.link(dir, "/x"))
+        .hasMessageContaining("/opt/cni/bin/portmap")
+        .hasMessageContaining("in the way");
   }
 
   @Test
-  void aPluginFileOfTheHostsWhereALinkGoesIsTakenOverAndComesBackWhenTheLinkGoes() throws IOException {
+  void aPluginFileOfTheHostsWhereALinkGoesIsTakenOverAndComesBackWhenTheLinkGoes()
+      throws IOException {
     SharedFileWriter writer = new SharedFileWriter(files, store);
     Path file = Path.of("/opt/cni/bin/portmap");
     files.createDirectories(file.getParent(), 0755);
     files.writeDurably(file, bytes("a plugin installed by someone else"), 0755);
 
-    assertThat(writer.link(file, "/opt/unbounded/node/current/libexec/cni/portmap")).isTrue();
+    assertThat(writer.link(file, "/opt/unbounded/node/current/libexec/cni/portmap"))
+        .isTrue();
     assertThat(writer.takenOver()).containsExactly(file);
     assertThat(writer.removeOwned(file)).isTrue();
 
@@ -104,13 +119,16 @@ class SharedFileWriterTest {
         new OwnedEntry(Path.of("/etc/kubernetes/manifests"), OwnedEntry.Kind.DIRECTORY, "", 0700)));
     store.save(record);
     assertThat(store.load()).isEqualTo(record);
-    assertThat(host.tree()).hasEntrySatisfying(RECORD.toString(), v -> assertThat(v).startsWith("file 0600 "));
+    assertThat(host.tree())
+        .hasEntrySatisfying(RECORD.toString(), v -> assertThat(v).startsWith("file 0600 "));
   }
 
   @Test
   void anUnreadableRecordIsAnErrorNamingIt() throws IOException {
     files.createDirectories(RECORD.getParent(), 0750);
     files.writeDurably(RECORD, bytes("{\"format\": 99}"), 0600);
-    assertThatThrownBy(store::load).hasMessageContaining(RECORD.toString()).hasMessageContaining("unknown format");
+    assertThatThrownBy(store::load)
+        .hasMessageContaining(RECORD.toString())
+        .hasMessageContaining("unknown format");
   }
 }

@@ -20,12 +20,30 @@ class RenderersTest {
   private static final Layout LAYOUT = Layout.defaultLayout();
   private static final String BIN = "/opt/unbounded/node/current/bin";
   private static final ContainerdSpec CONTAINERD = new ContainerdSpec(
-      "mcr.microsoft.com/oss/kubernetes/pause:3.9", BIN + "/containerd", BIN + "/runc", "/opt/cni/bin", "/etc/cni/net.d", "0.0.0.0:10257", false);
+      "mcr.microsoft.com/oss/kubernetes/pause:3.9",
+      BIN + "/containerd",
+      BIN + "/runc",
+      "/opt/cni/bin",
+      "/etc/cni/net.d",
+      "0.0.0.0:10257",
+      false);
   private static final LocalDnsSpec DNS = new LocalDnsSpec(
-      BIN + "/coredns", "localdns0", "169.254.20.10", 53, "cluster.local", "10.0.0.10", List.of("168.63.129.16", "2001:db8::1"));
-  private static final KubeletSpec TOKEN_KUBELET = new KubeletSpec(BIN + "/kubelet", new KubeletAuth.BootstrapToken("abcdef.0123456789abcdef"),
-      "https://api.example:443", "PEM".getBytes(StandardCharsets.UTF_8), "169.254.20.10", new TreeMap<>(Map.of("b", "2", "a", "1")),
-      List.of("z=1:NoSchedule", "a=b:NoExecute"), "/etc/resolv.conf");
+      BIN + "/coredns",
+      "localdns0",
+      "169.254.20.10",
+      53,
+      "cluster.local",
+      "10.0.0.10",
+      List.of("168.63.129.16", "2001:db8::1"));
+  private static final KubeletSpec TOKEN_KUBELET = new KubeletSpec(
+      BIN + "/kubelet",
+      new KubeletAuth.BootstrapToken("abcdef.0123456789abcdef"),
+      "https://api.example:443",
+      "PEM".getBytes(StandardCharsets.UTF_8),
+      "169.254.20.10",
+      new TreeMap<>(Map.of("b", "2", "a", "1")),
+      List.of("z=1:NoSchedule", "a=b:NoExecute"),
+      "/etc/resolv.conf");
 
   private static String text(byte[] bytes) {
     return new String(bytes, StandardCharsets.UTF_8);
@@ -99,23 +117,30 @@ class RenderersTest {
 
   @Test
   void corefileWithoutUpstreamsServesTheClusterDomainOnly() {
-    LocalDnsSpec none = new LocalDnsSpec(DNS.binPath(), "localdns0", "169.254.20.10", 53, "cluster.local", "10.0.0.10", List.of());
-    assertThat(text(CorefileRenderer.render(none))).doesNotContain(".:53").contains("cluster.local:53 {");
+    LocalDnsSpec none = new LocalDnsSpec(
+        DNS.binPath(), "localdns0", "169.254.20.10", 53, "cluster.local", "10.0.0.10", List.of());
+    assertThat(text(CorefileRenderer.render(none)))
+        .doesNotContain(".:53")
+        .contains("cluster.local:53 {");
   }
 
   @Test
   void corefileRefusesAnythingThatIsNotAnAddressOrADomain() {
-    assertThatThrownBy(() -> CorefileRenderer.render(new LocalDnsSpec("/c", "i", "169.254.20.10", 53, "cluster.local", "10.0.0.10 }\nevil {", List.of())))
+    assertThatThrownBy(() -> CorefileRenderer.render(new LocalDnsSpec(
+            "/c", "i", "169.254.20.10", 53, "cluster.local", "10.0.0.10 }\nevil {", List.of())))
         .hasMessageContaining("clusterDns");
-    assertThatThrownBy(() -> CorefileRenderer.render(new LocalDnsSpec("/c", "i", "169.254.20.10", 53, "cluster.local {", "10.0.0.10", List.of())))
+    assertThatThrownBy(() -> CorefileRenderer.render(new LocalDnsSpec(
+            "/c", "i", "169.254.20.10", 53, "cluster.local {", "10.0.0.10", List.of())))
         .hasMessageContaining("cluster domain");
-    assertThatThrownBy(() -> CorefileRenderer.render(new LocalDnsSpec("/c", "i", "169.254.20.10", 53, "cluster.local", "10.0.0.10", List.of("dns.google"))))
+    assertThatThrownBy(() -> CorefileRenderer.render(new LocalDnsSpec(
+            "/c", "i", "169.254.20.10", 53, "cluster.local", "10.0.0.10", List.of("dns.google"))))
         .hasMessageContaining("upstream");
   }
 
   @Test
   void localDnsUnitRunsCoreDnsWithTheCorefileAndRecreatesItsInterface() {
-    assertThat(text(StackUnits.localDns(DNS, PATHS.localDnsConfigDir().resolve("Corefile")))).isEqualTo("""
+    assertThat(text(StackUnits.localDns(DNS, PATHS.localDnsConfigDir().resolve("Corefile"))))
+        .isEqualTo("""
         # Managed by unbounded-agent (none)
 
         [Unit]
@@ -141,7 +166,8 @@ class RenderersTest {
 
   @Test
   void containerdUnitAsUpstreamWithTheBinaryUnderCurrent() {
-    assertThat(text(StackUnits.containerd(CONTAINERD, PATHS.containerdConfig()))).isEqualTo("""
+    assertThat(text(StackUnits.containerd(CONTAINERD, PATHS.containerdConfig())))
+        .isEqualTo("""
         # Managed by unbounded-agent (none)
 
         [Unit]
@@ -226,7 +252,8 @@ class RenderersTest {
   @Test
   void kubeletDropInsCarryKubeconfigNodeConfigAndTheEnvironmentFile() {
     Map<String, byte[]> dropIns = StackUnits.kubeletDropIns(TOKEN_KUBELET, PATHS);
-    assertThat(dropIns.keySet()).containsExactly("10-kubeconfig.conf", "20-node-config.conf", "50-env-file.conf");
+    assertThat(dropIns.keySet())
+        .containsExactly("10-kubeconfig.conf", "20-node-config.conf", "50-env-file.conf");
     assertThat(text(dropIns.get("10-kubeconfig.conf"))).isEqualTo("""
         # Managed by unbounded-agent (none)
 
@@ -251,17 +278,33 @@ class RenderersTest {
 
   @Test
   void execCredentialDropsTheBootstrapFlag() {
-    KubeletSpec exec = new KubeletSpec(BIN + "/kubelet", execAuth(), "https://api", new byte[] {1}, "169.254.20.10", new TreeMap<>(), List.of(),
+    KubeletSpec exec = new KubeletSpec(
+        BIN + "/kubelet",
+        execAuth(),
+        "https://api",
+        new byte[] {1},
+        "169.254.20.10",
+        new TreeMap<>(),
+        List.of(),
         "/etc/resolv.conf");
     assertThat(text(StackUnits.kubeletDropIns(exec, PATHS).get("10-kubeconfig.conf")))
-        .contains("Environment=\"KUBELET_KUBECONFIG_ARGS=--kubeconfig=/var/lib/kubelet/kubeconfig --rotate-certificates=true\"");
+        .contains(
+            "Environment=\"KUBELET_KUBECONFIG_ARGS=--kubeconfig=/var/lib/kubelet/kubeconfig --rotate-certificates=true\"");
   }
 
   @Test
   void aLabelWithWhitespaceCannotSmuggleAKubeletFlag() {
-    KubeletSpec bad = new KubeletSpec(BIN + "/kubelet", TOKEN_KUBELET.auth(), "https://api", new byte[] {1}, "169.254.20.10",
-        new TreeMap<>(Map.of("a", "b --anonymous-auth=true")), List.of(), "/etc/resolv.conf");
-    assertThatThrownBy(() -> StackUnits.kubeletDropIns(bad, PATHS)).isInstanceOf(IllegalArgumentException.class);
+    KubeletSpec bad = new KubeletSpec(
+        BIN + "/kubelet",
+        TOKEN_KUBELET.auth(),
+        "https://api",
+        new byte[] {1},
+        "169.254.20.10",
+        new TreeMap<>(Map.of("a", "b --anonymous-auth=true")),
+        List.of(),
+        "/etc/resolv.conf");
+    assertThatThrownBy(() -> StackUnits.kubeletDropIns(bad, PATHS))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
@@ -292,7 +335,14 @@ class RenderersTest {
 
   @Test
   void execKubeconfigCarriesTheNonInteractivePlugin() {
-    KubeletSpec exec = new KubeletSpec(BIN + "/kubelet", execAuth(), "https://api.example:443", new byte[] {1}, "169.254.20.10", new TreeMap<>(), List.of(),
+    KubeletSpec exec = new KubeletSpec(
+        BIN + "/kubelet",
+        execAuth(),
+        "https://api.example:443",
+        new byte[] {1},
+        "169.254.20.10",
+        new TreeMap<>(),
+        List.of(),
         "/etc/resolv.conf");
     KubeconfigRenderer.Kubeconfig rendered = KubeconfigRenderer.render(exec, PATHS);
     assertThat(rendered.path()).isEqualTo(PATHS.kubeconfig());
@@ -345,34 +395,51 @@ class RenderersTest {
 
   @Test
   void cniLinksPointThroughCurrent() {
-    assertThat(CniLinks.plan(List.of("loopback", "bridge"), LAYOUT)).containsExactly(
-        Map.entry("bridge", "/opt/unbounded/node/current/libexec/cni/bridge"),
-        Map.entry("loopback", "/opt/unbounded/node/current/libexec/cni/loopback"));
-    assertThatThrownBy(() -> CniLinks.plan(List.of("../evil"), LAYOUT)).hasMessageContaining("../evil");
+    assertThat(CniLinks.plan(List.of("loopback", "bridge"), LAYOUT))
+        .containsExactly(
+            Map.entry("bridge", "/opt/unbounded/node/current/libexec/cni/bridge"),
+            Map.entry("loopback", "/opt/unbounded/node/current/libexec/cni/loopback"));
+    assertThatThrownBy(() -> CniLinks.plan(List.of("../evil"), LAYOUT))
+        .hasMessageContaining("../evil");
   }
 
   @Test
   void kubeletsResolvConfIsExactlyTheFileOfItsSpec() {
-    KubeletSpec resolved = new KubeletSpec(TOKEN_KUBELET.kubeletBinPath(), TOKEN_KUBELET.auth(), TOKEN_KUBELET.apiServer(),
-        TOKEN_KUBELET.caCertPem(), TOKEN_KUBELET.clusterDns(), TOKEN_KUBELET.nodeLabels(), TOKEN_KUBELET.registerWithTaints(),
+    KubeletSpec resolved = new KubeletSpec(
+        TOKEN_KUBELET.kubeletBinPath(),
+        TOKEN_KUBELET.auth(),
+        TOKEN_KUBELET.apiServer(),
+        TOKEN_KUBELET.caCertPem(),
+        TOKEN_KUBELET.clusterDns(),
+        TOKEN_KUBELET.nodeLabels(),
+        TOKEN_KUBELET.registerWithTaints(),
         "/run/systemd/resolve/resolv.conf");
     String plain = text(StackUnits.kubelet(TOKEN_KUBELET, DNS, PATHS));
     String flag = "\n    --resolv-conf=/etc/resolv.conf \\\n";
 
     assertThat(plain).containsOnlyOnce(flag).doesNotContain("/run/systemd/resolve");
     assertThat(text(StackUnits.kubelet(resolved, DNS, PATHS)))
-        .isEqualTo(plain.replace(flag, "\n    --resolv-conf=/run/systemd/resolve/resolv.conf \\\n"));
+        .isEqualTo(
+            plain.replace(flag, "\n    --resolv-conf=/run/systemd/resolve/resolv.conf \\\n"));
   }
 
   @Test
   void renderingIsDeterministic() {
-    assertThat(StackUnits.kubelet(TOKEN_KUBELET, DNS, PATHS)).isEqualTo(StackUnits.kubelet(TOKEN_KUBELET, DNS, PATHS));
-    assertThat(ContainerdConfigRenderer.config(CONTAINERD)).isEqualTo(ContainerdConfigRenderer.config(CONTAINERD));
-    assertThat(KubeconfigRenderer.render(TOKEN_KUBELET, PATHS).content()).isEqualTo(KubeconfigRenderer.render(TOKEN_KUBELET, PATHS).content());
+    assertThat(StackUnits.kubelet(TOKEN_KUBELET, DNS, PATHS))
+        .isEqualTo(StackUnits.kubelet(TOKEN_KUBELET, DNS, PATHS));
+    assertThat(ContainerdConfigRenderer.config(CONTAINERD))
+        .isEqualTo(ContainerdConfigRenderer.config(CONTAINERD));
+    assertThat(KubeconfigRenderer.render(TOKEN_KUBELET, PATHS).content())
+        .isEqualTo(KubeconfigRenderer.render(TOKEN_KUBELET, PATHS).content());
   }
 
   private static KubeletAuth.ExecCredential execAuth() {
-    return new KubeletAuth.ExecCredential("/usr/bin/get-token", List.of("--audience", "x y"), List.of(new KubeletAuth.EnvVar("A", "true")),
-        "client.authentication.k8s.io/v1", "", false);
+    return new KubeletAuth.ExecCredential(
+        "/usr/bin/get-token",
+        List.of("--audience", "x y"),
+        List.of(new KubeletAuth.EnvVar("A", "true")),
+        "client.authentication.k8s.io/v1",
+        "",
+        false);
   }
 }

@@ -11,7 +11,8 @@ class SystemdSyntaxTest {
   @Test
   void plainArgumentsStayUnquoted() {
     assertThat(SystemdSyntax.execArg("--node-labels=a=b,c=d")).isEqualTo("--node-labels=a=b,c=d");
-    assertThat(SystemdSyntax.execArg("/opt/unbounded/node/current/bin/kubelet")).isEqualTo("/opt/unbounded/node/current/bin/kubelet");
+    assertThat(SystemdSyntax.execArg("/opt/unbounded/node/current/bin/kubelet"))
+        .isEqualTo("/opt/unbounded/node/current/bin/kubelet");
   }
 
   @Test
@@ -35,15 +36,19 @@ class SystemdSyntaxTest {
 
   @Test
   void environmentValuesAreQuotedWithEscapes() {
-    assertThat(SystemdSyntax.environment("ARGS", "--a=1 --b=\"2\" c\\d")).isEqualTo("\"ARGS=--a=1 --b=\\\"2\\\" c\\\\d\"");
+    assertThat(SystemdSyntax.environment("ARGS", "--a=1 --b=\"2\" c\\d"))
+        .isEqualTo("\"ARGS=--a=1 --b=\\\"2\\\" c\\\\d\"");
   }
 
   @Test
   void lineBreaksNulAndControlCharactersAreRejectedEverywhere() {
     for (String bad : List.of("a\nExecStart=/bin/evil", "a\rb", "a\0b", "a\tb")) {
-      assertThatThrownBy(() -> SystemdSyntax.execArg(bad)).isInstanceOf(IllegalArgumentException.class);
-      assertThatThrownBy(() -> SystemdSyntax.plainValue(bad)).isInstanceOf(IllegalArgumentException.class);
-      assertThatThrownBy(() -> SystemdSyntax.environment("A", bad)).isInstanceOf(IllegalArgumentException.class);
+      assertThatThrownBy(() -> SystemdSyntax.execArg(bad))
+          .isInstanceOf(IllegalArgumentException.class);
+      assertThatThrownBy(() -> SystemdSyntax.plainValue(bad))
+          .isInstanceOf(IllegalArgumentException.class);
+      assertThatThrownBy(() -> SystemdSyntax.environment("A", bad))
+          .isInstanceOf(IllegalArgumentException.class);
     }
     assertThatThrownBy(() -> SystemdSyntax.execArg("a\nb")).hasMessageContaining("line break");
   }
@@ -58,7 +63,8 @@ class SystemdSyntaxTest {
   void namesAreValidated() {
     assertThatThrownBy(() -> SystemdSyntax.envName("A=B")).hasMessageContaining("A=B");
     assertThatThrownBy(() -> SystemdSyntax.key("Exec Start")).hasMessageContaining("Exec Start");
-    assertThatThrownBy(() -> SystemdSyntax.section("Service]\n[Unit")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> SystemdSyntax.section("Service]\n[Unit"))
+        .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> SystemdSyntax.execProgram("kubelet")).hasMessageContaining("absolute");
   }
 }

@@ -20,7 +20,11 @@ class TeardownReportTest {
   void foreignThingsKeptOnPurposeDoNotMakeATeardownIncomplete() {
     TeardownReport report = new TeardownReport(
         List.of(new Removed(Action.UNIT_FILE_REMOVED, "/etc/systemd/system/kubelet.service", "")),
-        List.of(new Kept(Reason.FOREIGN_UNIT, "/etc/systemd/system/kubelet.service.d/90-ops.conf", "no marker"),
+        List.of(
+            new Kept(
+                Reason.FOREIGN_UNIT,
+                "/etc/systemd/system/kubelet.service.d/90-ops.conf",
+                "no marker"),
             new Kept(Reason.CHANGED_BY_OTHERS, "/etc/containerd/config.toml", "edited")));
     assertThat(report.complete()).isTrue();
     assertThat(report.blocking()).isEmpty();
@@ -28,18 +32,25 @@ class TeardownReportTest {
 
   @Test
   void aMountLeftInPlaceMakesItIncomplete() {
-    TeardownReport report = new TeardownReport(List.of(), List.of(new Kept(Reason.STILL_MOUNTED, "/var/lib/kubelet/pods/x", "EBUSY")));
+    TeardownReport report = new TeardownReport(
+        List.of(), List.of(new Kept(Reason.STILL_MOUNTED, "/var/lib/kubelet/pods/x", "EBUSY")));
     assertThat(report.complete()).isFalse();
-    assertThat(report.blocking()).extracting(Kept::subject).containsExactly("/var/lib/kubelet/pods/x");
+    assertThat(report.blocking())
+        .extracting(Kept::subject)
+        .containsExactly("/var/lib/kubelet/pods/x");
   }
 
   @Test
   void reportsOfConsecutiveStepsConcatenateInOrder() {
-    TeardownReport a = new TeardownReport(List.of(new Removed(Action.UNIT_STOPPED, "kubelet.service", "")), List.of());
-    TeardownReport b = new TeardownReport(List.of(new Removed(Action.TREE_REMOVED, "/var/lib/kubelet", "")),
+    TeardownReport a = new TeardownReport(
+        List.of(new Removed(Action.UNIT_STOPPED, "kubelet.service", "")), List.of());
+    TeardownReport b = new TeardownReport(
+        List.of(new Removed(Action.TREE_REMOVED, "/var/lib/kubelet", "")),
         List.of(new Kept(Reason.FAILED, "/x", "EIO")));
     TeardownReport both = a.plus(b);
-    assertThat(both.removed()).extracting(Removed::subject).containsExactly("kubelet.service", "/var/lib/kubelet");
+    assertThat(both.removed())
+        .extracting(Removed::subject)
+        .containsExactly("kubelet.service", "/var/lib/kubelet");
     assertThat(both.kept(Reason.FAILED)).hasSize(1);
     assertThat(both.removed(Action.TREE_REMOVED)).hasSize(1);
     assertThat(both.toString()).contains("TREE_REMOVED /var/lib/kubelet", "KEPT /x: FAILED (EIO)");
@@ -50,7 +61,8 @@ class TeardownReportTest {
     HostIOException notEmpty = new HostIOException(Errno.ENOTEMPTY, "rmdir", "/opt/unbounded/node");
     assertThat(Teardown.isNotEmpty(notEmpty)).isTrue();
     assertThat(Teardown.isNotEmpty(new IOException("wrapped", notEmpty))).isTrue();
-    assertThat(Teardown.isNotEmpty(new HostIOException(Errno.EBUSY, "rmdir", "/x"))).isFalse();
+    assertThat(Teardown.isNotEmpty(new HostIOException(Errno.EBUSY, "rmdir", "/x")))
+        .isFalse();
     assertThat(Teardown.isNotEmpty(new IOException("directory not empty"))).isFalse();
     assertThat(Teardown.isNotEmpty(null)).isFalse();
   }
@@ -58,12 +70,16 @@ class TeardownReportTest {
   @Test
   void theTreeRemoverRefusesRelativeAndTopLevelRoots() {
     assertThatThrownBy(() -> SafeTreeRemover.requireRemovableRoot(Path.of("var/lib/kubelet")))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("absolute");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("absolute");
     assertThatThrownBy(() -> SafeTreeRemover.requireRemovableRoot(Path.of("/")))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("top-level");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("top-level");
     assertThatThrownBy(() -> SafeTreeRemover.requireRemovableRoot(Path.of("/var/lib/..")))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("top-level");
-    assertThat(SafeTreeRemover.requireRemovableRoot(Path.of("/var/lib/kubelet/./"))).isEqualTo(Path.of("/var/lib/kubelet"));
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("top-level");
+    assertThat(SafeTreeRemover.requireRemovableRoot(Path.of("/var/lib/kubelet/./")))
+        .isEqualTo(Path.of("/var/lib/kubelet"));
   }
 
   @Test
@@ -72,7 +88,11 @@ class TeardownReportTest {
     assertThat(UnitFiles.isUnitName("kubepods.slice")).isTrue();
     assertThat(UnitFiles.isUnitName("multi-user.target.wants")).isFalse();
     assertThat(UnitFiles.isUnitName(".service")).isFalse();
-    assertThat(List.of("localdns.service", "aaa.service", "containerd.service", "kubelet.service").stream().sorted(UnitFiles.STOP_ORDER))
-        .containsExactly("kubelet.service", "containerd.service", "localdns.service", "aaa.service");
+    assertThat(
+            List.of("localdns.service", "aaa.service", "containerd.service", "kubelet.service")
+                .stream()
+                .sorted(UnitFiles.STOP_ORDER))
+        .containsExactly(
+            "kubelet.service", "containerd.service", "localdns.service", "aaa.service");
   }
 }

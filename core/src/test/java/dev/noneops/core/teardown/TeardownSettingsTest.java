@@ -17,17 +17,23 @@ class TeardownSettingsTest {
   @Test
   void everyWaitMustBeBoundedByAPositiveDuration() {
     assertThatThrownBy(() -> TeardownSettings.defaults().withUnmountDeadline(Duration.ZERO))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unmountDeadline");
-    assertThatThrownBy(() -> TeardownSettings.defaults().withProcessDeadline(Duration.ofSeconds(-1)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("processDeadline");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("unmountDeadline");
+    assertThatThrownBy(
+            () -> TeardownSettings.defaults().withProcessDeadline(Duration.ofSeconds(-1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("processDeadline");
     assertThatThrownBy(() -> TeardownSettings.defaults().withCgroupDeadline(null))
-        .isInstanceOf(NullPointerException.class).hasMessageContaining("cgroupDeadline");
+        .isInstanceOf(NullPointerException.class)
+        .hasMessageContaining("cgroupDeadline");
   }
 
   @Test
   void withersChangeOnlyTheirSetting() {
-    TeardownSettings changed = TeardownSettings.defaults().withUnitStopTimeout(Duration.ofSeconds(5));
+    TeardownSettings changed =
+        TeardownSettings.defaults().withUnitStopTimeout(Duration.ofSeconds(5));
     assertThat(changed.unitStopTimeout()).isEqualTo(Duration.ofSeconds(5));
-    assertThat(changed.withUnitStopTimeout(TeardownSettings.defaults().unitStopTimeout())).isEqualTo(TeardownSettings.defaults());
+    assertThat(changed.withUnitStopTimeout(TeardownSettings.defaults().unitStopTimeout()))
+        .isEqualTo(TeardownSettings.defaults());
   }
 }

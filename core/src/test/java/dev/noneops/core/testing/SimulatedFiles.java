@@ -39,12 +39,16 @@ public final class SimulatedFiles {
     TreeMap<String, String> out = new TreeMap<>();
     try {
       for (SimFileSystem.WalkEntry e : host.fs().walk(Path.of("/"))) {
-        out.put(e.path(), switch (e.type()) {
-          case DIRECTORY -> "dir " + String.format("%04o", e.mode());
-          case SYMLINK -> "link -> " + e.linkTarget();
-          case REGULAR -> "file " + String.format("%04o", e.mode()) + " " + new String(e.content(), StandardCharsets.UTF_8);
-          default -> e.type().name().toLowerCase(Locale.ROOT);
-        });
+        out.put(
+            e.path(),
+            switch (e.type()) {
+              case DIRECTORY -> "dir " + String.format("%04o", e.mode());
+              case SYMLINK -> "link -> " + e.linkTarget();
+              case REGULAR ->
+                "file " + String.format("%04o", e.mode()) + " "
+                    + new String(e.content(), StandardCharsets.UTF_8);
+              default -> e.type().name().toLowerCase(Locale.ROOT);
+            });
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -69,7 +73,10 @@ public final class SimulatedFiles {
     try {
       for (var entry : tree().entrySet()) {
         FileMeta meta = host.fs().lstat(Path.of(entry.getKey())).orElseThrow();
-        out.put(entry.getKey(), entry.getValue() + " ino=" + meta.inode() + " ctime=" + meta.ctimeNanos() + " mtime=" + meta.mtimeNanos());
+        out.put(
+            entry.getKey(),
+            entry.getValue() + " ino=" + meta.inode() + " ctime=" + meta.ctimeNanos() + " mtime="
+                + meta.mtimeNanos());
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);

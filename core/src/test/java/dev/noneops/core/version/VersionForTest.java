@@ -26,11 +26,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class VersionForTest {
-  private static final HostInfo HOST = new HostInfo("amd64", "6.8.0", "node-a", List.of(), false, List.of("192.168.1.1"));
+  private static final HostInfo HOST =
+      new HostInfo("amd64", "6.8.0", "node-a", List.of(), false, List.of("192.168.1.1"));
   private static final Layout LAYOUT = Layout.defaultLayout();
 
-  private static VersionInputs inputs(String arch, TreeMap<String, VersionInputs.DownloadOrigin> origins) {
-    return new VersionInputs("1.31.2", "2.0.4", "1.1.12", "1.5.1", "1.31.0", "1.11.3", arch, origins);
+  private static VersionInputs inputs(
+      String arch, TreeMap<String, VersionInputs.DownloadOrigin> origins) {
+    return new VersionInputs(
+        "1.31.2", "2.0.4", "1.1.12", "1.5.1", "1.31.0", "1.11.3", arch, origins);
   }
 
   private static final VersionInputs BASE = inputs("amd64", new TreeMap<>());
@@ -58,12 +61,18 @@ class VersionForTest {
   void everyBinaryRelevantInputGivesANewName() {
     String base = VersionFor.of(BASE);
     List<VersionInputs> changed = List.of(
-        new VersionInputs("1.31.3", "2.0.4", "1.1.12", "1.5.1", "1.31.0", "1.11.3", "amd64", new TreeMap<>()),
-        new VersionInputs("1.31.2", "2.0.5", "1.1.12", "1.5.1", "1.31.0", "1.11.3", "amd64", new TreeMap<>()),
-        new VersionInputs("1.31.2", "2.0.4", "1.1.13", "1.5.1", "1.31.0", "1.11.3", "amd64", new TreeMap<>()),
-        new VersionInputs("1.31.2", "2.0.4", "1.1.12", "1.5.2", "1.31.0", "1.11.3", "amd64", new TreeMap<>()),
-        new VersionInputs("1.31.2", "2.0.4", "1.1.12", "1.5.1", "1.31.1", "1.11.3", "amd64", new TreeMap<>()),
-        new VersionInputs("1.31.2", "2.0.4", "1.1.12", "1.5.1", "1.31.0", "1.11.4", "amd64", new TreeMap<>()),
+        new VersionInputs(
+            "1.31.3", "2.0.4", "1.1.12", "1.5.1", "1.31.0", "1.11.3", "amd64", new TreeMap<>()),
+        new VersionInputs(
+            "1.31.2", "2.0.5", "1.1.12", "1.5.1", "1.31.0", "1.11.3", "amd64", new TreeMap<>()),
+        new VersionInputs(
+            "1.31.2", "2.0.4", "1.1.13", "1.5.1", "1.31.0", "1.11.3", "amd64", new TreeMap<>()),
+        new VersionInputs(
+            "1.31.2", "2.0.4", "1.1.12", "1.5.2", "1.31.0", "1.11.3", "amd64", new TreeMap<>()),
+        new VersionInputs(
+            "1.31.2", "2.0.4", "1.1.12", "1.5.1", "1.31.1", "1.11.3", "amd64", new TreeMap<>()),
+        new VersionInputs(
+            "1.31.2", "2.0.4", "1.1.12", "1.5.1", "1.31.0", "1.11.4", "amd64", new TreeMap<>()),
         inputs("arm64", new TreeMap<>()),
         inputs("amd64", origin("Containerd", "https://mirror/c", "")),
         inputs("amd64", origin("Containerd", "", "https://mirror/%s")),
@@ -80,7 +89,8 @@ class VersionForTest {
         .isEqualTo(VersionFor.of(inputs("amd64", origin("CNI", "https://mirror/cni", ""))));
     assertThat(VersionFor.of(inputs("amd64", origin("CNI", "https://ignored", "https://m/%s"))))
         .isEqualTo(VersionFor.of(inputs("amd64", origin("CNI", "", "https://m/%s"))));
-    assertThat(VersionFor.of(inputs("amd64", origin("CNI", "", "")))).isEqualTo(VersionFor.of(BASE));
+    assertThat(VersionFor.of(inputs("amd64", origin("CNI", "", ""))))
+        .isEqualTo(VersionFor.of(BASE));
   }
 
   @Test
@@ -97,7 +107,10 @@ class VersionForTest {
         t -> with(t, "Kubelet.RegisterWithTaints", List.of("gpu=true:NoExecute")),
         t -> with(t, "Kubelet.Auth.BootstrapToken", "zzzzzz.0123456789zzzzzz"),
         t -> with(t, "Cluster.ClusterDNS", "10.96.0.10"),
-        t -> with(t, "Cluster.CaCertBase64", tokenTree().at("/Cluster/CaCertBase64").asText().replaceAll("(.{64})", "$1\n")),
+        t -> with(
+            t,
+            "Cluster.CaCertBase64",
+            tokenTree().at("/Cluster/CaCertBase64").asText().replaceAll("(.{64})", "$1\n")),
         t -> with(t, "Kubelet.ApiServer", "https://other.example.com"),
         t -> with(t, "LocalDNS.BindAddress", "169.254.0.53"),
         t -> with(t, "LocalDNS.ClusterDomain", "corp.local"),
@@ -108,7 +121,10 @@ class VersionForTest {
     for (UnaryOperator<ObjectNode> change : changes) {
       assertThat(nameOf(change.apply(tokenTree()))).isEqualTo(base);
     }
-    assertThat(nameOf(tokenTree(), new HostInfo("amd64", "6.1.0", "node-b", List.of(Path.of("/dev/nvidia0")), true, List.of())))
+    assertThat(nameOf(
+            tokenTree(),
+            new HostInfo(
+                "amd64", "6.1.0", "node-b", List.of(Path.of("/dev/nvidia0")), true, List.of())))
         .isEqualTo(base);
     assertThat(nameOf(execTree())).isNotEqualTo(base);
   }
@@ -130,14 +146,17 @@ class VersionForTest {
     List<String> names = changes.stream().map(c -> nameOf(c.apply(tokenTree()))).toList();
 
     assertThat(names).doesNotContain(base).doesNotHaveDuplicates();
-    assertThat(nameOf(tokenTree(), new HostInfo("arm64", "6.8.0", "node-a", List.of(), false, List.of()))).isNotEqualTo(base);
+    assertThat(nameOf(
+            tokenTree(), new HostInfo("arm64", "6.8.0", "node-a", List.of(), false, List.of())))
+        .isNotEqualTo(base);
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"../x", "1.2.3/..", "1.2 .3", "1.2.3\u0000", ".1.2.3"})
   void refusesAKubernetesVersionThatCannotNameADirectory(String hostile) {
     assertThat(VersionFor.problemWith(hostile)).isPresent();
-    assertThatThrownBy(() -> VersionFor.of(new VersionInputs(hostile, "2.0.4", "1.1.12", "1.5.1", "1.31.0", "1.11.3", "amd64", new TreeMap<>())))
+    assertThatThrownBy(() -> VersionFor.of(new VersionInputs(
+            hostile, "2.0.4", "1.1.12", "1.5.1", "1.31.0", "1.11.3", "amd64", new TreeMap<>())))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("Kubernetes version cannot name a version directory: ");
   }
@@ -145,7 +164,8 @@ class VersionForTest {
   @Test
   void refusesA300CharacterKubernetesVersion() {
     assertThat(VersionFor.problemWith("1".repeat(300)))
-        .contains("it is 300 characters long; a version directory name allows at most 115 before its digest");
+        .contains(
+            "it is 300 characters long; a version directory name allows at most 115 before its digest");
     assertThat(VersionFor.problemWith("1".repeat(115))).isEmpty();
   }
 
@@ -154,14 +174,17 @@ class VersionForTest {
       @ForAll @NumericChars @StringLength(min = 1, max = 4) String major,
       @ForAll @NumericChars @StringLength(min = 1, max = 4) String minor,
       @ForAll @AlphaChars @NumericChars @StringLength(max = 40) String prerelease) {
-    String version = Long.parseLong(major) + "." + Long.parseLong(minor) + ".0" + (prerelease.isEmpty() ? "" : "-rc" + prerelease);
+    String version = Long.parseLong(major) + "." + Long.parseLong(minor) + ".0"
+        + (prerelease.isEmpty() ? "" : "-rc" + prerelease);
     assertThat(SemanticVersion.isValid(version)).isTrue();
 
-    assertThat(VersionNames.isSafe(VersionFor.of(new VersionInputs(version, "2.0.4", "1.1.12", "1.5.1", "1.31.0", "1.11.3", "amd64",
-        new TreeMap<>())))).isTrue();
+    assertThat(VersionNames.isSafe(VersionFor.of(new VersionInputs(
+            version, "2.0.4", "1.1.12", "1.5.1", "1.31.0", "1.11.3", "amd64", new TreeMap<>()))))
+        .isTrue();
   }
 
-  private static TreeMap<String, VersionInputs.DownloadOrigin> origin(String artifact, String baseUrl, String template) {
+  private static TreeMap<String, VersionInputs.DownloadOrigin> origin(
+      String artifact, String baseUrl, String template) {
     TreeMap<String, VersionInputs.DownloadOrigin> m = new TreeMap<>();
     m.put(artifact, new VersionInputs.DownloadOrigin(baseUrl, template));
     return m;

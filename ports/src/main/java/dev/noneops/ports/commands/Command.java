@@ -9,7 +9,8 @@ import java.util.Objects;
  * A command to execute: argv (no shell), extra environment, a timeout after which it is killed,
  * and a cap on how much of its output is kept.
  */
-public record Command(List<String> argv, Map<String, String> env, Duration timeout, int maxOutputBytes) {
+public record Command(
+    List<String> argv, Map<String, String> env, Duration timeout, int maxOutputBytes) {
 
   /** Output kept per stream unless a command asks for another cap. */
   public static final int DEFAULT_MAX_OUTPUT = 1 << 20;

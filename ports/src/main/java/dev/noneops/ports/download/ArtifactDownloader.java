@@ -17,7 +17,12 @@ import java.util.Optional;
  */
 public interface ArtifactDownloader {
 
-  DownloadResult download(URI url, Optional<Sha256> expected, Path destination, long maxBytes, DownloadListener listener)
+  DownloadResult download(
+      URI url,
+      Optional<Sha256> expected,
+      Path destination,
+      long maxBytes,
+      DownloadListener listener)
       throws IOException;
 
   /**
@@ -28,7 +33,12 @@ public interface ArtifactDownloader {
    * may be empty or gone, which is why only scratch space (that recovery removes) may hold it. The
    * default is the durable {@link #download}.
    */
-  default DownloadResult downloadScratch(URI url, Optional<Sha256> expected, Path destination, long maxBytes, DownloadListener listener)
+  default DownloadResult downloadScratch(
+      URI url,
+      Optional<Sha256> expected,
+      Path destination,
+      long maxBytes,
+      DownloadListener listener)
       throws IOException {
     return download(url, expected, destination, maxBytes, listener);
   }

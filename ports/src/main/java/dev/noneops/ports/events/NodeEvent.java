@@ -20,7 +20,13 @@ import java.util.Optional;
  *     {@link Kind#ABORTED} {@code failedAt}, the task path of the failure ({@code start › wait-kubelet}),
  *     and for {@link Kind#ABORTED} {@code failedTask}, the task that failed
  */
-public record NodeEvent(Instant at, String task, Kind kind, Duration duration, Optional<String> error, Map<String, String> details) {
+public record NodeEvent(
+    Instant at,
+    String task,
+    Kind kind,
+    Duration duration,
+    Optional<String> error,
+    Map<String, String> details) {
 
   /** The kind of event. */
   public enum Kind {

@@ -46,7 +46,16 @@ public record FileMeta(
   }
 
   /** Metadata without times, for hosts that do not report them. */
-  public FileMeta(Path path, FileType type, int mode, int uid, int gid, long size, long device, long inode, long mountId) {
+  public FileMeta(
+      Path path,
+      FileType type,
+      int mode,
+      int uid,
+      int gid,
+      long size,
+      long device,
+      long inode,
+      long mountId) {
     this(path, type, mode, uid, gid, size, device, inode, mountId, UNKNOWN_TIME, UNKNOWN_TIME);
   }
 
@@ -69,6 +78,7 @@ public record FileMeta(
 
   /** The same metadata reported under another path (a host that maps paths, such as a chroot). */
   public FileMeta withPath(Path shown) {
-    return new FileMeta(shown, type, mode, uid, gid, size, device, inode, mountId, ctimeNanos, mtimeNanos);
+    return new FileMeta(
+        shown, type, mode, uid, gid, size, device, inode, mountId, ctimeNanos, mtimeNanos);
   }
 }

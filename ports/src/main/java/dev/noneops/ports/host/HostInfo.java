@@ -33,7 +33,8 @@ public record HostInfo(
   public static final Path RESOLV_CONF = Path.of("/etc/resolv.conf");
 
   /** systemd-resolved's list of the real upstream servers, behind its stub. */
-  public static final Path RESOLVED_UPSTREAM_RESOLV_CONF = Path.of("/run/systemd/resolve/resolv.conf");
+  public static final Path RESOLVED_UPSTREAM_RESOLV_CONF =
+      Path.of("/run/systemd/resolve/resolv.conf");
 
   public HostInfo {
     Objects.requireNonNull(arch, "arch");
@@ -43,12 +44,19 @@ public record HostInfo(
     upstreamNameservers = List.copyOf(upstreamNameservers);
     Objects.requireNonNull(kubeletResolvConf, "kubeletResolvConf");
     if (!kubeletResolvConf.isAbsolute()) {
-      throw new IllegalArgumentException("kubeletResolvConf must be an absolute path: " + kubeletResolvConf);
+      throw new IllegalArgumentException(
+          "kubeletResolvConf must be an absolute path: " + kubeletResolvConf);
     }
   }
 
   /** The facts of a host whose {@link #RESOLV_CONF} lists resolvers pods can use as they are. */
-  public HostInfo(String arch, String kernelRelease, String hostname, List<Path> gpuDevices, boolean kvmPresent, List<String> upstreamNameservers) {
+  public HostInfo(
+      String arch,
+      String kernelRelease,
+      String hostname,
+      List<Path> gpuDevices,
+      boolean kvmPresent,
+      List<String> upstreamNameservers) {
     this(arch, kernelRelease, hostname, gpuDevices, kvmPresent, upstreamNameservers, RESOLV_CONF);
   }
 }

@@ -36,10 +36,13 @@ public final class ResolvConf {
    */
   public static Resolvers resolvers(String etcResolvConf, Optional<String> resolvedUpstreams) {
     List<String> own = nameservers(etcResolvConf);
-    List<String> upstreams = pointsAtResolvedStub(own) ? nameservers(resolvedUpstreams.orElse("")) : own;
+    List<String> upstreams =
+        pointsAtResolvedStub(own) ? nameservers(resolvedUpstreams.orElse("")) : own;
     upstreams.remove(RESOLVED_STUB);
     boolean onlyStub = own.equals(List.of(RESOLVED_STUB));
-    Path kubelet = onlyStub && resolvedUpstreams.isPresent() ? HostInfo.RESOLVED_UPSTREAM_RESOLV_CONF : HostInfo.RESOLV_CONF;
+    Path kubelet = onlyStub && resolvedUpstreams.isPresent()
+        ? HostInfo.RESOLVED_UPSTREAM_RESOLV_CONF
+        : HostInfo.RESOLV_CONF;
     return new Resolvers(upstreams, kubelet);
   }
 

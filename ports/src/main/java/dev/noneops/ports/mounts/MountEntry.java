@@ -18,7 +18,14 @@ import java.util.Objects;
  * @param source the mount source, e.g. {@code /dev/sda1}, {@code overlay}
  */
 public record MountEntry(
-    long mountId, long parentId, String device, String root, Path mountPoint, String options, String fsType, String source) {
+    long mountId,
+    long parentId,
+    String device,
+    String root,
+    Path mountPoint,
+    String options,
+    String fsType,
+    String source) {
   public MountEntry {
     Objects.requireNonNull(device, "device");
     Objects.requireNonNull(root, "root");

@@ -17,7 +17,8 @@ import java.util.Set;
  * @param mappedFiles the distinct file paths in {@code /proc/<pid>/maps}; always empty when the
  *     process was read without {@link ProcessDetail#MAPPED_FILES}
  */
-public record ProcessInfo(long pid, Optional<String> exe, List<String> argv, String cgroup, List<String> mappedFiles) {
+public record ProcessInfo(
+    long pid, Optional<String> exe, List<String> argv, String cgroup, List<String> mappedFiles) {
   public ProcessInfo {
     Objects.requireNonNull(exe, "exe");
     argv = List.copyOf(argv);

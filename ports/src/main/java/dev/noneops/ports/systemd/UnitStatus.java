@@ -15,7 +15,13 @@ import java.util.Objects;
  *     ...); empty when systemd has none
  */
 public record UnitStatus(
-    String unit, LoadState load, ActiveState active, String sub, long mainPid, String fragmentPath, String result) {
+    String unit,
+    LoadState load,
+    ActiveState active,
+    String sub,
+    long mainPid,
+    String fragmentPath,
+    String result) {
 
   public UnitStatus {
     Objects.requireNonNull(unit, "unit");

@@ -11,7 +11,11 @@ import org.junit.jupiter.api.Test;
 /** A process table that implements only the full reads still answers the detail-aware ones correctly. */
 class ProcessTableDefaultsTest {
   private static final ProcessInfo SHIM = new ProcessInfo(
-      42, Optional.of("/opt/node/v1/bin/shim"), List.of("shim", "-id", "a"), "/kubepods.slice", List.of("/opt/node/v1/bin/shim", "/lib/libc.so.6"));
+      42,
+      Optional.of("/opt/node/v1/bin/shim"),
+      List.of("shim", "-id", "a"),
+      "/kubepods.slice",
+      List.of("/opt/node/v1/bin/shim", "/lib/libc.so.6"));
 
   /** Reads everything, always; knows nothing of details. */
   private static final ProcessTable FULL_ONLY = new ProcessTable() {
@@ -49,8 +53,14 @@ class ProcessTableDefaultsTest {
 
   @Test
   void detailsAreRequired() {
-    assertThatThrownBy(() -> FULL_ONLY.list(null)).isInstanceOf(NullPointerException.class).hasMessageContaining("details");
-    assertThatThrownBy(() -> FULL_ONLY.get(42, null)).isInstanceOf(NullPointerException.class).hasMessageContaining("details");
-    assertThatThrownBy(() -> SHIM.withOnly(null)).isInstanceOf(NullPointerException.class).hasMessageContaining("details");
+    assertThatThrownBy(() -> FULL_ONLY.list(null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessageContaining("details");
+    assertThatThrownBy(() -> FULL_ONLY.get(42, null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessageContaining("details");
+    assertThatThrownBy(() -> SHIM.withOnly(null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessageContaining("details");
   }
 }

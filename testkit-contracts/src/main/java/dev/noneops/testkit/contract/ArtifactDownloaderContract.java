@@ -41,7 +41,8 @@ public abstract class ArtifactDownloaderContract {
   protected abstract URI missing(String name) throws Exception;
 
   private static Sha256 sha(byte[] content) throws Exception {
-    return new Sha256(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content)));
+    return new Sha256(
+        HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content)));
   }
 
   private static byte[] bytes(String s) {
@@ -54,7 +55,9 @@ public abstract class ArtifactDownloaderContract {
     URI url = publish("kubelet", content);
     Path dest = scratch().resolve("kubelet");
     AtomicLong received = new AtomicLong();
-    DownloadResult r = downloader().download(url, Optional.of(sha(content)), dest, LIMIT, (u, got, total) -> received.set(got));
+    DownloadResult r = downloader()
+        .download(
+            url, Optional.of(sha(content)), dest, LIMIT, (u, got, total) -> received.set(got));
     assertThat(r.file()).isEqualTo(dest);
     assertThat(r.sha256()).isEqualTo(sha(content));
     assertThat(r.bytes()).isEqualTo(content.length);
@@ -70,7 +73,8 @@ public abstract class ArtifactDownloaderContract {
     URI url = publish("containerd.tgz", content);
     Path dest = scratch().resolve("containerd.tgz");
     downloader().download(url, Optional.of(sha(content)), dest, LIMIT, DownloadListener.NONE);
-    DownloadResult again = downloader().download(url, Optional.of(sha(content)), dest, LIMIT, DownloadListener.NONE);
+    DownloadResult again =
+        downloader().download(url, Optional.of(sha(content)), dest, LIMIT, DownloadListener.NONE);
     assertThat(again.bytesTransferred()).isZero();
     assertThat(again.bytes()).isEqualTo(content.length);
     assertThat(files().read(dest)).isEqualTo(content);
@@ -82,7 +86,8 @@ public abstract class ArtifactDownloaderContract {
     URI url = publish("runc", content);
     Path dest = scratch().resolve("runc");
     files().writeDurably(dest, "stale", 0644);
-    DownloadResult r = downloader().download(url, Optional.of(sha(content)), dest, LIMIT, DownloadListener.NONE);
+    DownloadResult r =
+        downloader().download(url, Optional.of(sha(content)), dest, LIMIT, DownloadListener.NONE);
     assertThat(r.bytesTransferred()).isEqualTo(content.length);
     assertThat(files().read(dest)).isEqualTo(content);
   }
@@ -95,9 +100,11 @@ public abstract class ArtifactDownloaderContract {
     files().writeDurably(existing, "previous", 0644);
     Sha256 expected = sha(bytes("what we expected"));
     for (Path dest : new Path[] {fresh, existing}) {
-      assertThatThrownBy(() -> downloader().download(url, Optional.of(expected), dest, LIMIT, DownloadListener.NONE))
+      assertThatThrownBy(() ->
+              downloader().download(url, Optional.of(expected), dest, LIMIT, DownloadListener.NONE))
           .isInstanceOfSatisfying(
-              DownloadException.class, e -> assertThat(e.reason()).isEqualTo(DownloadException.Reason.CHECKSUM_MISMATCH));
+              DownloadException.class,
+              e -> assertThat(e.reason()).isEqualTo(DownloadException.Reason.CHECKSUM_MISMATCH));
     }
     assertThat(files().list(scratch())).containsExactly("existing");
     assertThat(files().read(existing)).isEqualTo(bytes("previous"));
@@ -106,16 +113,22 @@ public abstract class ArtifactDownloaderContract {
   @Test
   void aMissingArtifactIsAnHttpStatusError() throws Exception {
     URI url = missing("nothing-here");
-    assertThatThrownBy(() -> downloader().download(url, Optional.empty(), scratch().resolve("x"), LIMIT, DownloadListener.NONE))
-        .isInstanceOfSatisfying(DownloadException.class, e -> assertThat(e.reason()).isEqualTo(DownloadException.Reason.HTTP_STATUS));
+    assertThatThrownBy(() -> downloader()
+            .download(url, Optional.empty(), scratch().resolve("x"), LIMIT, DownloadListener.NONE))
+        .isInstanceOfSatisfying(
+            DownloadException.class,
+            e -> assertThat(e.reason()).isEqualTo(DownloadException.Reason.HTTP_STATUS));
     assertThat(files().list(scratch())).isEmpty();
   }
 
   @Test
   void contentOverTheLimitIsRefused() throws Exception {
     URI url = publish("big", new byte[4096]);
-    assertThatThrownBy(() -> downloader().download(url, Optional.empty(), scratch().resolve("big"), 1000, DownloadListener.NONE))
-        .isInstanceOfSatisfying(DownloadException.class, e -> assertThat(e.reason()).isEqualTo(DownloadException.Reason.TOO_LARGE));
+    assertThatThrownBy(() -> downloader()
+            .download(url, Optional.empty(), scratch().resolve("big"), 1000, DownloadListener.NONE))
+        .isInstanceOfSatisfying(
+            DownloadException.class,
+            e -> assertThat(e.reason()).isEqualTo(DownloadException.Reason.TOO_LARGE));
     assertThat(files().list(scratch())).isEmpty();
   }
 
@@ -123,16 +136,24 @@ public abstract class ArtifactDownloaderContract {
   void withoutAnExpectedDigestTheResultCarriesTheActualOne() throws Exception {
     byte[] content = bytes("unverified");
     URI url = publish("plain", content);
-    DownloadResult r = downloader().download(url, Optional.empty(), scratch().resolve("plain"), LIMIT, DownloadListener.NONE);
+    DownloadResult r = downloader()
+        .download(url, Optional.empty(), scratch().resolve("plain"), LIMIT, DownloadListener.NONE);
     assertThat(r.sha256()).isEqualTo(sha(content));
   }
 
   @Test
   void aDestinationInAMissingDirectoryFailsWithEnoent() throws Exception {
     URI url = publish("nowhere", bytes("x"));
-    assertThatThrownBy(
-            () -> downloader().download(url, Optional.empty(), scratch().resolve("missing/x"), LIMIT, DownloadListener.NONE))
-        .satisfies(e -> assertThat(HostIOException.hasErrno(e, Errno.ENOENT)).as("ENOENT in %s", e).isTrue());
+    assertThatThrownBy(() -> downloader()
+            .download(
+                url,
+                Optional.empty(),
+                scratch().resolve("missing/x"),
+                LIMIT,
+                DownloadListener.NONE))
+        .satisfies(e -> assertThat(HostIOException.hasErrno(e, Errno.ENOENT))
+            .as("ENOENT in %s", e)
+            .isTrue());
   }
 
   @Test
@@ -140,6 +161,8 @@ public abstract class ArtifactDownloaderContract {
     URI url = publish("kubelet.sha256", bytes("abc\n"));
     assertThat(downloader().fetch(url, 100)).isEqualTo(bytes("abc\n"));
     assertThatThrownBy(() -> downloader().fetch(url, 2))
-        .isInstanceOfSatisfying(DownloadException.class, e -> assertThat(e.reason()).isEqualTo(DownloadException.Reason.TOO_LARGE));
+        .isInstanceOfSatisfying(
+            DownloadException.class,
+            e -> assertThat(e.reason()).isEqualTo(DownloadException.Reason.TOO_LARGE));
   }
 }

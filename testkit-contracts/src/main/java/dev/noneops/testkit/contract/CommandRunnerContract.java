@@ -60,13 +60,16 @@ public abstract class CommandRunnerContract {
 
   @Test
   void aMissingProgramFailsWithEnoent() {
-    assertThatThrownBy(() -> run(List.of(missingProgram(), "arg"), GENEROUS, Command.DEFAULT_MAX_OUTPUT))
-        .isInstanceOfSatisfying(HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.ENOENT));
+    assertThatThrownBy(
+            () -> run(List.of(missingProgram(), "arg"), GENEROUS, Command.DEFAULT_MAX_OUTPUT))
+        .isInstanceOfSatisfying(
+            HostIOException.class, e -> assertThat(e.errno()).isEqualTo(Errno.ENOENT));
   }
 
   @Test
   void aCommandOutlivingItsTimeoutIsKilledAndReportedTimedOut() throws IOException {
-    CommandResult r = run(runningFor(Duration.ofSeconds(20)), Duration.ofMillis(300), Command.DEFAULT_MAX_OUTPUT);
+    CommandResult r =
+        run(runningFor(Duration.ofSeconds(20)), Duration.ofMillis(300), Command.DEFAULT_MAX_OUTPUT);
     assertThat(r.timedOut()).isTrue();
     assertThat(r.succeeded()).isFalse();
   }

@@ -17,6 +17,7 @@ public final class ContractAssertions {
     assertThatThrownBy(call)
         .isInstanceOfSatisfying(
             HostIOException.class,
-            e -> assertThat(e.errno()).as("errno of: %s", e.getMessage()).isIn((Object[]) Arrays.copyOf(expected, expected.length)));
+            e -> assertThat(e.errno()).as("errno of: %s", e.getMessage()).isIn((Object[])
+                Arrays.copyOf(expected, expected.length)));
   }
 }

@@ -41,6 +41,9 @@ public abstract class HealthProbesContract {
 
   @Test
   void aDnsServerThatIsNotThereDoesNotAnswer() {
-    assertThat(probes().dnsAnswers("127.0.0.1", 1, "kubernetes.default.svc.cluster.local", Duration.ofMillis(500))).isFalse();
+    assertThat(probes()
+            .dnsAnswers(
+                "127.0.0.1", 1, "kubernetes.default.svc.cluster.local", Duration.ofMillis(500)))
+        .isFalse();
   }
 }

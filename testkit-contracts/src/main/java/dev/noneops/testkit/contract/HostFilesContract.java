@@ -72,7 +72,9 @@ public abstract class HostFilesContract {
     files().symlinkDurably(p("dangling"), "nowhere");
 
     for (String name : List.of("file", "dir", "to-dir", "dangling", "missing")) {
-      assertThat(files().typeOf(p(name))).as(name).isEqualTo(files().lstat(p(name)).map(FileMeta::type));
+      assertThat(files().typeOf(p(name)))
+          .as(name)
+          .isEqualTo(files().lstat(p(name)).map(FileMeta::type));
     }
     assertThat(files().typeOf(p("to-dir"))).contains(FileType.SYMLINK);
     assertThat(files().typeOf(p("missing"))).isEmpty();
@@ -93,7 +95,8 @@ public abstract class HostFilesContract {
     for (int i = 0; i < content.length; i++) {
       content[i] = (byte) (i * 31);
     }
-    assertThat(files().writeDurably(p("big"), new ByteArrayInputStream(content), 0644)).isEqualTo(content.length);
+    assertThat(files().writeDurably(p("big"), new ByteArrayInputStream(content), 0644))
+        .isEqualTo(content.length);
     assertThat(files().read(p("big"))).isEqualTo(content);
   }
 
@@ -584,7 +587,8 @@ public abstract class HostFilesContract {
     Path relative = Path.of("relative/path");
     assertThatThrownBy(() -> files().lstat(relative)).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> files().read(relative)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> files().writeDurably(relative, "x", 0644)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> files().writeDurably(relative, "x", 0644))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   // ---------------------------------------------------------------- mounts
@@ -613,7 +617,8 @@ public abstract class HostFilesContract {
     m.mountFilesystem(p("mnt"));
     FileMeta mounted = files().lstat(p("mnt")).orElseThrow();
     assertThat(mounted.mountId()).isNotEqualTo(before);
-    assertThat(mounted.device()).isNotEqualTo(files().lstat(scratch()).orElseThrow().device());
+    assertThat(mounted.device())
+        .isNotEqualTo(files().lstat(scratch()).orElseThrow().device());
     files().writeDurably(p("mnt/f"), "x", 0644);
     assertThat(files().lstat(p("mnt/f")).orElseThrow().mountId()).isEqualTo(mounted.mountId());
   }

@@ -109,10 +109,14 @@ public abstract class HostNetworkContract {
 
   @Test
   void aNameLinuxRejectsIsRefusedBeforeTheHostIsAsked() throws IOException {
-    assertThatThrownBy(() -> network().addDummyLink("no spaces")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'no spaces'");
+    assertThatThrownBy(() -> network().addDummyLink("no spaces"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'no spaces'");
     assertThatThrownBy(() -> network().link("a/b")).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> network().deleteLink("sixteen-chars-xx")).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> network().assignAddress("lo", "not-an-address")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> network().deleteLink("sixteen-chars-xx"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> network().assignAddress("lo", "not-an-address"))
+        .isInstanceOf(IllegalArgumentException.class);
     assertThat(network().link("lo").orElseThrow().addresses()).doesNotContain("not-an-address");
   }
 }

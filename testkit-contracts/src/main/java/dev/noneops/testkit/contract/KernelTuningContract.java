@@ -85,8 +85,12 @@ public abstract class KernelTuningContract {
 
   @Test
   void namesTheKernelCannotHaveAreRefusedBeforeTheHostIsAsked() {
-    assertThatThrownBy(() -> tuning().loadModule("../evil")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'../evil'");
-    assertThatThrownBy(() -> tuning().sysctl("net ipv4")).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> tuning().sysctl("../../etc/passwd")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> tuning().loadModule("../evil"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'../evil'");
+    assertThatThrownBy(() -> tuning().sysctl("net ipv4"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> tuning().sysctl("../../etc/passwd"))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 }

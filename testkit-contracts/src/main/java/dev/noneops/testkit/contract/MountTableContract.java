@@ -138,7 +138,8 @@ public abstract class MountTableContract {
     fixture().bindMount(p("src/sub"), p("bind"));
     MountEntry bind = topmostAt(p("bind")).orElseThrow();
     assertThat(bind.root()).endsWith("/sub");
-    assertThat(files().lstat(p("bind")).orElseThrow().device()).isEqualTo(files().lstat(p("src/sub")).orElseThrow().device());
+    assertThat(files().lstat(p("bind")).orElseThrow().device())
+        .isEqualTo(files().lstat(p("src/sub")).orElseThrow().device());
     mountTable().unmount(p("bind"), Set.of());
   }
 }

@@ -32,10 +32,12 @@ public abstract class ProcessTableContract {
   void aStartedProcessIsListedWithItsExeAndArgv() throws Exception {
     long pid = startLongRunning("contract-listed");
     try {
-      ProcessInfo info = processes().list().stream().filter(p -> p.pid() == pid).findFirst().orElseThrow();
+      ProcessInfo info =
+          processes().list().stream().filter(p -> p.pid() == pid).findFirst().orElseThrow();
       assertThat(info.exe()).contains(longRunningExe());
       assertThat(info.argv()).last().isEqualTo("contract-listed");
-      assertThat(info.cgroup()).satisfiesAnyOf(c -> assertThat(c).isEmpty(), c -> assertThat(c).startsWith("/"));
+      assertThat(info.cgroup())
+          .satisfiesAnyOf(c -> assertThat(c).isEmpty(), c -> assertThat(c).startsWith("/"));
       assertThat(processes().get(pid)).contains(info);
     } finally {
       processes().signal(pid, SIGKILL);
@@ -74,7 +76,10 @@ public abstract class ProcessTableContract {
     long pid = startLongRunning("contract-no-details");
     try {
       ProcessInfo full = processes().get(pid).orElseThrow();
-      ProcessInfo listed = processes().list(Set.of()).stream().filter(p -> p.pid() == pid).findFirst().orElseThrow();
+      ProcessInfo listed = processes().list(Set.of()).stream()
+          .filter(p -> p.pid() == pid)
+          .findFirst()
+          .orElseThrow();
       ProcessInfo got = processes().get(pid, Set.of()).orElseThrow();
 
       assertThat(full.mappedFiles()).isNotEmpty();
@@ -95,10 +100,14 @@ public abstract class ProcessTableContract {
     long pid = startLongRunning("contract-mapped-files");
     try {
       Set<ProcessDetail> mapped = Set.of(ProcessDetail.MAPPED_FILES);
-      ProcessInfo listed = processes().list(mapped).stream().filter(p -> p.pid() == pid).findFirst().orElseThrow();
+      ProcessInfo listed = processes().list(mapped).stream()
+          .filter(p -> p.pid() == pid)
+          .findFirst()
+          .orElseThrow();
 
       assertThat(listed.mappedFiles()).contains(longRunningExe());
-      assertThat(processes().get(pid, mapped).orElseThrow().mappedFiles()).contains(longRunningExe());
+      assertThat(processes().get(pid, mapped).orElseThrow().mappedFiles())
+          .contains(longRunningExe());
       assertThat(processes().list(mapped)).extracting(ProcessInfo::pid).isSorted();
     } finally {
       processes().signal(pid, SIGKILL);
@@ -119,8 +128,12 @@ public abstract class ProcessTableContract {
 
   @Test
   void detailsMustBeGiven() {
-    assertThatThrownBy(() -> processes().list(null)).isInstanceOf(NullPointerException.class).hasMessageContaining("details");
-    assertThatThrownBy(() -> processes().get(1, null)).isInstanceOf(NullPointerException.class).hasMessageContaining("details");
+    assertThatThrownBy(() -> processes().list(null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessageContaining("details");
+    assertThatThrownBy(() -> processes().get(1, null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessageContaining("details");
   }
 
   @Test

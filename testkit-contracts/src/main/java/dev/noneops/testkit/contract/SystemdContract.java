@@ -70,12 +70,18 @@ public abstract class SystemdContract {
   }
 
   private String sleeper(String stem, String extraUnitSection) throws Exception {
-    return install(stem, "[Unit]\nDescription=contract " + stem + "\n" + extraUnitSection + "[Service]\nType=exec\nExecStart="
-        + longRunningCommand() + "\n[Install]\nWantedBy=multi-user.target\n");
+    return install(
+        stem,
+        "[Unit]\nDescription=contract " + stem + "\n" + extraUnitSection
+            + "[Service]\nType=exec\nExecStart=" + longRunningCommand()
+            + "\n[Install]\nWantedBy=multi-user.target\n");
   }
 
   private String broken(String stem) throws Exception {
-    return install(stem, "[Unit]\nDescription=contract " + stem + "\n[Service]\nType=exec\nExecStart=" + missingProgram() + "\n");
+    return install(
+        stem,
+        "[Unit]\nDescription=contract " + stem + "\n[Service]\nType=exec\nExecStart="
+            + missingProgram() + "\n");
   }
 
   @AfterEach
@@ -147,9 +153,13 @@ public abstract class SystemdContract {
   void startingOrStoppingAnUnknownUnitIsNoSuchUnit() {
     String unit = unitName("does-not-exist");
     assertThatThrownBy(() -> systemd().start(unit, JOB))
-        .isInstanceOfSatisfying(SystemdException.class, e -> assertThat(e.kind()).isEqualTo(SystemdException.Kind.NO_SUCH_UNIT));
+        .isInstanceOfSatisfying(
+            SystemdException.class,
+            e -> assertThat(e.kind()).isEqualTo(SystemdException.Kind.NO_SUCH_UNIT));
     assertThatThrownBy(() -> systemd().stop(unit, JOB))
-        .isInstanceOfSatisfying(SystemdException.class, e -> assertThat(e.kind()).isEqualTo(SystemdException.Kind.NO_SUCH_UNIT));
+        .isInstanceOfSatisfying(
+            SystemdException.class,
+            e -> assertThat(e.kind()).isEqualTo(SystemdException.Kind.NO_SUCH_UNIT));
   }
 
   @Test
@@ -169,16 +179,21 @@ public abstract class SystemdContract {
     String unit = sleeper("reload", "");
     assertThat(systemd().start(unit, JOB)).isEqualTo(JobResult.DONE);
     broken("reload");
-    assertThat(systemd().restart(unit, JOB)).as("restart with the definition loaded before").isEqualTo(JobResult.DONE);
+    assertThat(systemd().restart(unit, JOB))
+        .as("restart with the definition loaded before")
+        .isEqualTo(JobResult.DONE);
     systemd().daemonReload();
-    assertThat(systemd().restart(unit, JOB)).as("restart after daemon-reload").isEqualTo(JobResult.FAILED);
+    assertThat(systemd().restart(unit, JOB))
+        .as("restart after daemon-reload")
+        .isEqualTo(JobResult.FAILED);
   }
 
   @Test
   void awaitStateReturnsOnceTheStateIsReached() throws Exception {
     String unit = sleeper("await", "");
     systemd().start(unit, JOB);
-    assertThat(systemd().awaitState(unit, Set.of(ActiveState.ACTIVE), JOB).active()).isEqualTo(ActiveState.ACTIVE);
+    assertThat(systemd().awaitState(unit, Set.of(ActiveState.ACTIVE), JOB).active())
+        .isEqualTo(ActiveState.ACTIVE);
   }
 
   @Test
@@ -220,16 +235,22 @@ public abstract class SystemdContract {
     systemd().enable(List.of(unit));
     assertThat(systemd().start(unit, JOB)).isEqualTo(JobResult.DONE);
     assertThat(systemd().stop(unit, JOB)).isEqualTo(JobResult.DONE);
-    writeUnitFile(unit, "[Unit]\nDescription=contract enable-twice, edited\n[Service]\nType=exec\nExecStart=" + missingProgram()
-        + "\n[Install]\nWantedBy=multi-user.target\n");
+    writeUnitFile(
+        unit,
+        "[Unit]\nDescription=contract enable-twice, edited\n[Service]\nType=exec\nExecStart="
+            + missingProgram() + "\n[Install]\nWantedBy=multi-user.target\n");
 
     systemd().enable(List.of(unit));
 
     assertThat(wantsLinkExists("multi-user.target", unit)).isTrue();
-    assertThat(systemd().start(unit, JOB)).as("the loaded definition still runs: no reload read the edited file").isEqualTo(JobResult.DONE);
+    assertThat(systemd().start(unit, JOB))
+        .as("the loaded definition still runs: no reload read the edited file")
+        .isEqualTo(JobResult.DONE);
     assertThat(systemd().stop(unit, JOB)).isEqualTo(JobResult.DONE);
     systemd().daemonReload();
-    assertThat(systemd().start(unit, JOB)).as("after a reload the edited file is in force").isNotEqualTo(JobResult.DONE);
+    assertThat(systemd().start(unit, JOB))
+        .as("after a reload the edited file is in force")
+        .isNotEqualTo(JobResult.DONE);
   }
 
   @Test
@@ -243,7 +264,9 @@ public abstract class SystemdContract {
   }
 
   private static Consumer<Throwable> kind(SystemdException.Kind kind) {
-    return e -> assertThat(e).isInstanceOfSatisfying(SystemdException.class, se -> assertThat(se.kind()).isEqualTo(kind));
+    return e -> assertThat(e)
+        .isInstanceOfSatisfying(
+            SystemdException.class, se -> assertThat(se.kind()).isEqualTo(kind));
   }
 
   @Test
@@ -296,31 +319,51 @@ public abstract class SystemdContract {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"bad name.service", "../x.service", "", "no-suffix", "kubelet.servicex", "a/b.service", ".hidden.service"})
+  @ValueSource(
+      strings = {
+        "bad name.service",
+        "../x.service",
+        "",
+        "no-suffix",
+        "kubelet.servicex",
+        "a/b.service",
+        ".hidden.service"
+      })
   void aSyntacticallyBadUnitNameIsRejectedBeforeAnyCall(String bad) {
     assertThatThrownBy(() -> systemd().status(bad)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> systemd().start(bad, JOB)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> systemd().start(bad, JOB))
+        .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> systemd().stop(bad, JOB)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> systemd().restart(bad, JOB)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> systemd().awaitState(bad, Set.of(ActiveState.ACTIVE), JOB)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> systemd().enable(List.of(bad))).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> systemd().disable(List.of(bad))).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> systemd().resetFailed(bad)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> systemd().kill(bad, true, 15)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> systemd().restart(bad, JOB))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> systemd().awaitState(bad, Set.of(ActiveState.ACTIVE), JOB))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> systemd().enable(List.of(bad)))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> systemd().disable(List.of(bad)))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> systemd().resetFailed(bad))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> systemd().kill(bad, true, 15))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
   void aNameOverTwoHundredFiftyFiveCharactersIsRejected() {
     String tooLong = "a".repeat(248) + ".service";
-    assertThatThrownBy(() -> systemd().status(tooLong)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> systemd().status(tooLong))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
   void aBadSignalOrNoWantedStateIsRejectedBeforeAnyCall() throws Exception {
     String unit = sleeper("bad-arguments", "");
-    assertThatThrownBy(() -> systemd().kill(unit, true, 0)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> systemd().kill(unit, false, 65)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> systemd().awaitState(unit, Set.of(), JOB)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> systemd().kill(unit, true, 0))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> systemd().kill(unit, false, 65))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> systemd().awaitState(unit, Set.of(), JOB))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
@@ -328,26 +371,37 @@ public abstract class SystemdContract {
     String unit = sleeper("kill-none", "");
     systemd().start(unit, JOB);
     systemd().kill(unit, false, 9);
-    assertThat(systemd().awaitState(unit, Set.of(ActiveState.FAILED), JOB).isFailed()).isTrue();
+    assertThat(systemd().awaitState(unit, Set.of(ActiveState.FAILED), JOB).isFailed())
+        .isTrue();
     systemd().kill(unit, true, 15);
-    assertThatThrownBy(() -> systemd().kill(unit, false, 15)).satisfies(kind(SystemdException.Kind.OTHER));
-    assertThat(systemd().status(unit).isFailed()).as("signalling nothing changes nothing").isTrue();
+    assertThatThrownBy(() -> systemd().kill(unit, false, 15))
+        .satisfies(kind(SystemdException.Kind.OTHER));
+    assertThat(systemd().status(unit).isFailed())
+        .as("signalling nothing changes nothing")
+        .isTrue();
   }
 
   @Test
   void killingAnUnknownUnitIsNoSuchUnit() {
-    assertThatThrownBy(() -> systemd().kill(unitName("does-not-exist"), true, 15)).satisfies(kind(SystemdException.Kind.NO_SUCH_UNIT));
+    assertThatThrownBy(() -> systemd().kill(unitName("does-not-exist"), true, 15))
+        .satisfies(kind(SystemdException.Kind.NO_SUCH_UNIT));
   }
 
   @Test
   void resettingAnUnknownUnitIsNoSuchUnit() {
-    assertThatThrownBy(() -> systemd().resetFailed(unitName("does-not-exist"))).satisfies(kind(SystemdException.Kind.NO_SUCH_UNIT));
+    assertThatThrownBy(() -> systemd().resetFailed(unitName("does-not-exist")))
+        .satisfies(kind(SystemdException.Kind.NO_SUCH_UNIT));
   }
 
   @Test
   void aSimpleServiceWhoseProgramIsMissingIsStartedThenFails() throws Exception {
-    String unit = install("simple-missing", "[Unit]\nDescription=contract simple-missing\n[Service]\nType=simple\nExecStart=" + missingProgram() + "\n");
-    assertThat(systemd().start(unit, JOB)).as("a simple service's start job ends once it forked").isEqualTo(JobResult.DONE);
+    String unit = install(
+        "simple-missing",
+        "[Unit]\nDescription=contract simple-missing\n[Service]\nType=simple\nExecStart="
+            + missingProgram() + "\n");
+    assertThat(systemd().start(unit, JOB))
+        .as("a simple service's start job ends once it forked")
+        .isEqualTo(JobResult.DONE);
     UnitStatus failed = systemd().awaitState(unit, Set.of(ActiveState.FAILED), JOB);
     assertThat(failed.isFailed()).isTrue();
     assertThat(failed.result()).isEqualTo("exit-code");
@@ -378,7 +432,8 @@ public abstract class SystemdContract {
     systemd().start(unit, JOB);
     long first = systemd().status(unit).mainPid();
     systemd().kill(unit, false, 9);
-    assertThat(systemd().awaitState(unit, Set.of(ActiveState.FAILED), JOB).result()).isEqualTo("signal");
+    assertThat(systemd().awaitState(unit, Set.of(ActiveState.FAILED), JOB).result())
+        .isEqualTo("signal");
     assertThat(systemd().restart(unit, JOB)).isEqualTo(JobResult.DONE);
     UnitStatus after = systemd().status(unit);
     assertThat(after.active()).isEqualTo(ActiveState.ACTIVE);
@@ -396,13 +451,15 @@ public abstract class SystemdContract {
 
   @Test
   void restartingAnUnknownUnitIsNoSuchUnit() {
-    assertThatThrownBy(() -> systemd().restart(unitName("does-not-exist"), JOB)).satisfies(kind(SystemdException.Kind.NO_SUCH_UNIT));
+    assertThatThrownBy(() -> systemd().restart(unitName("does-not-exist"), JOB))
+        .satisfies(kind(SystemdException.Kind.NO_SUCH_UNIT));
   }
 
   @Test
   void awaitingAnUnknownUnitReportsItNotFoundInactive() {
     String unit = unitName("does-not-exist");
-    UnitStatus gaveUp = systemd().awaitState(unit, Set.of(ActiveState.ACTIVE), Duration.ofMillis(300));
+    UnitStatus gaveUp =
+        systemd().awaitState(unit, Set.of(ActiveState.ACTIVE), Duration.ofMillis(300));
     assertThat(gaveUp.load()).isEqualTo(LoadState.NOT_FOUND);
     assertThat(gaveUp.active()).isEqualTo(ActiveState.INACTIVE);
     UnitStatus reached = systemd().awaitState(unit, Set.of(ActiveState.INACTIVE), JOB);
@@ -415,8 +472,11 @@ public abstract class SystemdContract {
     String unit = sleeper("by-path", "");
     systemd().enable(List.of(unitFilePath(unit)));
     assertThat(wantsLinkExists("multi-user.target", unit)).isTrue();
-    assertThatThrownBy(() -> systemd().disable(List.of(unitFilePath(unit)))).satisfies(kind(SystemdException.Kind.OTHER));
-    assertThat(wantsLinkExists("multi-user.target", unit)).as("a refused disable changes nothing").isTrue();
+    assertThatThrownBy(() -> systemd().disable(List.of(unitFilePath(unit))))
+        .satisfies(kind(SystemdException.Kind.OTHER));
+    assertThat(wantsLinkExists("multi-user.target", unit))
+        .as("a refused disable changes nothing")
+        .isTrue();
     systemd().disable(List.of(unit));
     assertThat(wantsLinkExists("multi-user.target", unit)).isFalse();
   }

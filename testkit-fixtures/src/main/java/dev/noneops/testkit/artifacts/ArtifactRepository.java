@@ -48,7 +48,8 @@ public final class ArtifactRepository {
 
   /** Where {@code artifact} at {@code version} for {@code arch} lives below the root ({@code binary} for Kubernetes). */
   public Path path(DownloadArtifact artifact, String version, String arch, String binary) {
-    String url = artifact.url(new AgentConfig.Download("/" + kind(artifact), "", ""), version, arch, binary);
+    String url =
+        artifact.url(new AgentConfig.Download("/" + kind(artifact), "", ""), version, arch, binary);
     Path p = root.resolve(url.substring(1)).normalize();
     if (!p.startsWith(root)) {
       throw new IllegalArgumentException("artifact path escapes the repository: " + url);
@@ -57,28 +58,37 @@ public final class ArtifactRepository {
   }
 
   /** Whether the artifact is present and its checksum document lists it. */
-  public boolean has(DownloadArtifact artifact, String version, String arch, String binary) throws IOException {
+  public boolean has(DownloadArtifact artifact, String version, String arch, String binary)
+      throws IOException {
     Path p = path(artifact, version, arch, binary);
     Path document = checksumDocument(artifact, p);
-    return Files.isRegularFile(p) && Files.isRegularFile(document)
-        && UpstreamChecksums.lists(artifact, Files.readString(document, StandardCharsets.UTF_8), fileName(p));
+    return Files.isRegularFile(p)
+        && Files.isRegularFile(document)
+        && UpstreamChecksums.lists(
+            artifact, Files.readString(document, StandardCharsets.UTF_8), fileName(p));
   }
 
   /** Publishes {@code content} (and its checksum document) as the artifact; returns its SHA-256 hex. */
-  public String put(DownloadArtifact artifact, String version, String arch, String binary, byte[] content) throws IOException {
+  public String put(
+      DownloadArtifact artifact, String version, String arch, String binary, byte[] content)
+      throws IOException {
     try (InputStream in = new ByteArrayInputStream(content)) {
       return put(artifact, version, arch, binary, in);
     }
   }
 
   /** Publishes a file's content as the artifact; returns its SHA-256 hex. */
-  public String put(DownloadArtifact artifact, String version, String arch, String binary, Path content) throws IOException {
+  public String put(
+      DownloadArtifact artifact, String version, String arch, String binary, Path content)
+      throws IOException {
     try (InputStream in = Files.newInputStream(content)) {
       return put(artifact, version, arch, binary, in);
     }
   }
 
-  private String put(DownloadArtifact artifact, String version, String arch, String binary, InputStream content) throws IOException {
+  private String put(
+      DownloadArtifact artifact, String version, String arch, String binary, InputStream content)
+      throws IOException {
     Path target = path(artifact, version, arch, binary);
     Path dir = Objects.requireNonNull(target.getParent(), "an artifact path has a directory");
     Files.createDirectories(dir);
@@ -89,14 +99,20 @@ public final class ArtifactRepository {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("the JDK has no SHA-256", e);
     }
-    try (InputStream in = new DigestInputStream(content, sha); OutputStream out = Files.newOutputStream(tmp)) {
+    try (InputStream in = new DigestInputStream(content, sha);
+        OutputStream out = Files.newOutputStream(tmp)) {
       in.transferTo(out);
     }
     String hex = HexFormat.of().formatHex(sha.digest());
     Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     Path document = checksumDocument(artifact, target);
-    Optional<String> existing = Files.isRegularFile(document) ? Optional.of(Files.readString(document, StandardCharsets.UTF_8)) : Optional.empty();
-    Files.writeString(document, UpstreamChecksums.document(artifact, fileName(target), hex, existing), StandardCharsets.UTF_8);
+    Optional<String> existing = Files.isRegularFile(document)
+        ? Optional.of(Files.readString(document, StandardCharsets.UTF_8))
+        : Optional.empty();
+    Files.writeString(
+        document,
+        UpstreamChecksums.document(artifact, fileName(target), hex, existing),
+        StandardCharsets.UTF_8);
     return hex;
   }
 
@@ -117,7 +133,8 @@ public final class ArtifactRepository {
   }
 
   private static String fileName(Path artifactPath) {
-    return Objects.requireNonNull(artifactPath.getFileName(), "an artifact path names a file").toString();
+    return Objects.requireNonNull(artifactPath.getFileName(), "an artifact path names a file")
+        .toString();
   }
 
   private static Path checksumDocument(DownloadArtifact artifact, Path file) {

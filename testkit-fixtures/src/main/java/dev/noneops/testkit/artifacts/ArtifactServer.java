@@ -41,7 +41,8 @@ public final class ArtifactServer implements AutoCloseable {
     if (!Files.isDirectory(absolute)) {
       throw new IOException("artifact root is not a directory: " + absolute);
     }
-    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 32);
+    HttpServer server =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 32);
     ExecutorService executor = Executors.newFixedThreadPool(4, r -> {
       Thread t = new Thread(r, "artifact-server");
       t.setDaemon(true);
@@ -103,7 +104,8 @@ public final class ArtifactServer implements AutoCloseable {
           exchange.sendResponseHeaders(200, -1);
         } else {
           exchange.sendResponseHeaders(200, size);
-          try (InputStream in = Files.newInputStream(file); OutputStream out = exchange.getResponseBody()) {
+          try (InputStream in = Files.newInputStream(file);
+              OutputStream out = exchange.getResponseBody()) {
             in.transferTo(out);
           }
         }
@@ -112,10 +114,15 @@ public final class ArtifactServer implements AutoCloseable {
   }
 
   private Path resolve(String rawPath) {
-    if (rawPath == null || !rawPath.startsWith("/") || rawPath.contains("\\") || rawPath.indexOf('\0') >= 0) {
+    if (rawPath == null
+        || !rawPath.startsWith("/")
+        || rawPath.contains("\\")
+        || rawPath.indexOf('\0') >= 0) {
       return null;
     }
     Path candidate = root.resolve(rawPath.substring(1)).normalize();
-    return candidate.startsWith(root) && !candidate.equals(root) ? Objects.requireNonNull(candidate) : null;
+    return candidate.startsWith(root) && !candidate.equals(root)
+        ? Objects.requireNonNull(candidate)
+        : null;
   }
 }

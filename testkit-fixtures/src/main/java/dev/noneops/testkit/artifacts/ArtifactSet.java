@@ -37,12 +37,28 @@ public record ArtifactSet(
 
   /** This set with a kubelet that never becomes healthy, under another Kubernetes version. */
   public ArtifactSet withBrokenKubelet(String brokenKubernetesVersion) {
-    return new ArtifactSet(brokenKubernetesVersion, containerd, runc, cniVersion, crictlVersion, localDnsVersion, arch, true);
+    return new ArtifactSet(
+        brokenKubernetesVersion,
+        containerd,
+        runc,
+        cniVersion,
+        crictlVersion,
+        localDnsVersion,
+        arch,
+        true);
   }
 
   /** This set with another containerd. */
   public ArtifactSet withContainerd(Runtime newContainerd) {
-    return new ArtifactSet(kubernetesVersion, newContainerd, runc, cniVersion, crictlVersion, localDnsVersion, arch, kubeletNeverHealthy);
+    return new ArtifactSet(
+        kubernetesVersion,
+        newContainerd,
+        runc,
+        cniVersion,
+        crictlVersion,
+        localDnsVersion,
+        arch,
+        kubeletNeverHealthy);
   }
 
   /**

@@ -31,12 +31,14 @@ public final class DebianPackages {
 
   /** The default cache, {@code ~/.cache/noneops/debian}. */
   public static DebianPackages inUserCache() throws IOException {
-    return new DebianPackages(Path.of(System.getProperty("user.home"), ".cache", "noneops", "debian"));
+    return new DebianPackages(
+        Path.of(System.getProperty("user.home"), ".cache", "noneops", "debian"));
   }
 
   /** Whether {@code apt-get} and {@code dpkg-deb} exist on this machine. */
   public static boolean toolsAvailable() {
-    return Files.isExecutable(Path.of("/usr/bin/apt-get")) && Files.isExecutable(Path.of("/usr/bin/dpkg-deb"));
+    return Files.isExecutable(Path.of("/usr/bin/apt-get"))
+        && Files.isExecutable(Path.of("/usr/bin/dpkg-deb"));
   }
 
   /**
@@ -48,7 +50,8 @@ public final class DebianPackages {
    */
   public Path extracted(String name, String version) throws IOException, InterruptedException {
     if (!name.matches("[a-z0-9][a-z0-9+.-]*") || !version.matches("[A-Za-z0-9.+~:-]*")) {
-      throw new IllegalArgumentException("not a Debian package name/version: " + name + " " + version);
+      throw new IllegalArgumentException(
+          "not a Debian package name/version: " + name + " " + version);
     }
     String key = version.isEmpty() ? name : name + "_" + version.replace(':', '%');
     Path tree = cache.resolve(key);
@@ -56,7 +59,8 @@ public final class DebianPackages {
       return tree;
     }
     if (!toolsAvailable()) {
-      throw new PackageUnavailableException("apt-get or dpkg-deb is not installed; cannot take " + name + " from Debian's packages");
+      throw new PackageUnavailableException(
+          "apt-get or dpkg-deb is not installed; cannot take " + name + " from Debian's packages");
     }
     Path downloads = Files.createDirectories(cache.resolve("debs"));
     List<String> before = debs(downloads);
@@ -74,7 +78,10 @@ public final class DebianPackages {
     }
     Path deb = downloaded(downloads, name, version, before);
     Path tmp = Files.createTempDirectory(cache, "." + key + "-");
-    run(cache, List.of("dpkg-deb", "-x", deb.toString(), tmp.toString()), "dpkg-deb -x " + deb.getFileName());
+    run(
+        cache,
+        List.of("dpkg-deb", "-x", deb.toString(), tmp.toString()),
+        "dpkg-deb -x " + deb.getFileName());
     Files.move(tmp, tree, StandardCopyOption.ATOMIC_MOVE);
     return tree;
   }
@@ -83,7 +90,8 @@ public final class DebianPackages {
    * The .deb {@code apt-get download} produced: the one of the requested version when one was
    * asked for (apt names it {@code <name>_<version with : as %3a>_<arch>.deb}), else the new one.
    */
-  private static Path downloaded(Path downloads, String name, String version, List<String> before) throws IOException {
+  private static Path downloaded(Path downloads, String name, String version, List<String> before)
+      throws IOException {
     List<String> after = debs(downloads);
     String prefix = version.isEmpty() ? name + "_" : name + "_" + version.replace(":", "%3a") + "_";
     for (String f : after) {
@@ -97,7 +105,8 @@ public final class DebianPackages {
         return downloads.resolve(f);
       }
     }
-    throw new PackageUnavailableException("apt-get download reported success but left no " + name + "_*.deb in " + downloads);
+    throw new PackageUnavailableException(
+        "apt-get download reported success but left no " + name + "_*.deb in " + downloads);
   }
 
   private static List<String> debs(Path dir) throws IOException {
@@ -111,19 +120,28 @@ public final class DebianPackages {
     return names;
   }
 
-  private static void run(Path dir, List<String> command, String what) throws IOException, InterruptedException {
+  private static void run(Path dir, List<String> command, String what)
+      throws IOException, InterruptedException {
     Path log = Files.createTempFile("noneops-debian-", ".log");
     try {
-      Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
-          .redirectOutput(log.toFile()).start();
+      Process p = new ProcessBuilder(command)
+          .directory(dir.toFile())
+          .redirectErrorStream(true)
+          .redirectOutput(log.toFile())
+          .start();
       if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
         p.destroyForcibly();
-        throw new PackageUnavailableException(what + " did not finish within " + TIMEOUT_SECONDS + " s");
+        throw new PackageUnavailableException(
+            what + " did not finish within " + TIMEOUT_SECONDS + " s");
       }
       if (p.exitValue() != 0) {
         String output = Files.readString(log, StandardCharsets.UTF_8).strip();
         throw new PackageUnavailableException(what + " failed (exit " + p.exitValue() + "): "
-            + output.lines().filter(l -> l.startsWith("E:") || l.startsWith("dpkg")).findFirst().orElse(output));
+            + output
+                .lines()
+                .filter(l -> l.startsWith("E:") || l.startsWith("dpkg"))
+                .findFirst()
+                .orElse(output));
       }
     } finally {
       Files.deleteIfExists(log);

@@ -34,12 +34,15 @@ public final class DebianRuntimes {
       if (olderName.equals(newerName)) {
         olderName = olderName + ".0";
       }
-      return new ContainerdPair(ArtifactSet.Runtime.fromDebian(olderName, older), ArtifactSet.Runtime.fromDebian(newerName, newer));
+      return new ContainerdPair(
+          ArtifactSet.Runtime.fromDebian(olderName, older),
+          ArtifactSet.Runtime.fromDebian(newerName, newer));
     }
     String only = versions.isEmpty() ? "" : versions.get(0);
     String name = versions.isEmpty() ? "1.6.20" : versionName(only);
     return new ContainerdPair(
-        ArtifactSet.Runtime.fromDebian(withBuild(name, "1"), only), ArtifactSet.Runtime.fromDebian(withBuild(name, "2"), only));
+        ArtifactSet.Runtime.fromDebian(withBuild(name, "1"), only),
+        ArtifactSet.Runtime.fromDebian(withBuild(name, "2"), only));
   }
 
   /** runc at apt's candidate version. */
@@ -58,13 +61,16 @@ public final class DebianRuntimes {
   static String versionName(String debianVersion) {
     String upstream = upstream(debianVersion);
     int plus = debianVersion.lastIndexOf('+');
-    String suffix = plus < 0 ? "" : debianVersion.substring(plus + 1).replaceAll("[^0-9A-Za-z]", "");
+    String suffix =
+        plus < 0 ? "" : debianVersion.substring(plus + 1).replaceAll("[^0-9A-Za-z]", "");
     return suffix.isEmpty() ? upstream : upstream + "-" + suffix;
   }
 
   /** {@code 1.6.20~ds1-1+deb12u3} → {@code 1.6.20}; an epoch is dropped. */
   static String upstream(String debianVersion) {
-    String v = debianVersion.contains(":") ? debianVersion.substring(debianVersion.indexOf(':') + 1) : debianVersion;
+    String v = debianVersion.contains(":")
+        ? debianVersion.substring(debianVersion.indexOf(':') + 1)
+        : debianVersion;
     int end = v.length();
     for (char stop : new char[] {'~', '-', '+'}) {
       int i = v.indexOf(stop);
@@ -83,7 +89,9 @@ public final class DebianRuntimes {
   static List<String> available(String name) {
     List<String> versions = new ArrayList<>();
     try {
-      Process p = new ProcessBuilder("apt-cache", "madison", name).redirectErrorStream(true).start();
+      Process p = new ProcessBuilder("apt-cache", "madison", name)
+          .redirectErrorStream(true)
+          .start();
       String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS) || p.exitValue() != 0) {
         p.destroyForcibly();

@@ -31,7 +31,8 @@ public final class NodeArtifactBuilder {
   private final DebianPackages debian;
   private final StandInScripts scripts;
 
-  public NodeArtifactBuilder(ArtifactRepository repository, DebianPackages debian, StandInScripts scripts) {
+  public NodeArtifactBuilder(
+      ArtifactRepository repository, DebianPackages debian, StandInScripts scripts) {
     this.repository = Objects.requireNonNull(repository, "repository");
     this.debian = Objects.requireNonNull(debian, "debian");
     this.scripts = Objects.requireNonNull(scripts, "scripts");
@@ -41,9 +42,20 @@ public final class NodeArtifactBuilder {
   public void publish(ArtifactSet set) throws IOException, InterruptedException {
     String arch = set.arch();
     String k8s = set.kubernetesVersion();
-    repository.put(DownloadArtifact.KUBERNETES, k8s, arch, "kubelet", utf8(scripts.kubelet(k8s, set.kubeletNeverHealthy())));
-    repository.put(DownloadArtifact.KUBERNETES, k8s, arch, "kubectl", utf8(scripts.tool("kubectl", k8s)));
-    repository.put(DownloadArtifact.KUBERNETES, k8s, arch, "kube-proxy", utf8(scripts.tool("kube-proxy", k8s)));
+    repository.put(
+        DownloadArtifact.KUBERNETES,
+        k8s,
+        arch,
+        "kubelet",
+        utf8(scripts.kubelet(k8s, set.kubeletNeverHealthy())));
+    repository.put(
+        DownloadArtifact.KUBERNETES, k8s, arch, "kubectl", utf8(scripts.tool("kubectl", k8s)));
+    repository.put(
+        DownloadArtifact.KUBERNETES,
+        k8s,
+        arch,
+        "kube-proxy",
+        utf8(scripts.tool("kube-proxy", k8s)));
 
     publishContainerd(set.containerd(), arch);
     publishRunc(set.runc(), arch);
@@ -53,11 +65,22 @@ public final class NodeArtifactBuilder {
       plugins.put(plugin, utf8(scripts.tool(plugin, set.cniVersion())));
     }
     repository.put(DownloadArtifact.CNI, set.cniVersion(), arch, "", tarGz(plugins));
-    repository.put(DownloadArtifact.CRICTL, set.crictlVersion(), arch, "", tarGz(Map.of("crictl", utf8(scripts.tool("crictl", set.crictlVersion())))));
-    repository.put(DownloadArtifact.LOCALDNS, set.localDnsVersion(), arch, "", tarGz(Map.of("coredns", utf8(scripts.coredns(set.localDnsVersion())))));
+    repository.put(
+        DownloadArtifact.CRICTL,
+        set.crictlVersion(),
+        arch,
+        "",
+        tarGz(Map.of("crictl", utf8(scripts.tool("crictl", set.crictlVersion())))));
+    repository.put(
+        DownloadArtifact.LOCALDNS,
+        set.localDnsVersion(),
+        arch,
+        "",
+        tarGz(Map.of("coredns", utf8(scripts.coredns(set.localDnsVersion())))));
   }
 
-  private void publishContainerd(ArtifactSet.Runtime containerd, String arch) throws IOException, InterruptedException {
+  private void publishContainerd(ArtifactSet.Runtime containerd, String arch)
+      throws IOException, InterruptedException {
     if (!containerd.real()) {
       Map<String, byte[]> files = new LinkedHashMap<>();
       for (String bin : new String[] {"containerd", "containerd-shim-runc-v2", "ctr"}) {
@@ -85,15 +108,26 @@ public final class NodeArtifactBuilder {
     }
   }
 
-  private void publishRunc(ArtifactSet.Runtime runc, String arch) throws IOException, InterruptedException {
+  private void publishRunc(ArtifactSet.Runtime runc, String arch)
+      throws IOException, InterruptedException {
     if (!runc.real()) {
-      repository.put(DownloadArtifact.RUNC, runc.version(), arch, "", utf8(scripts.tool("runc", runc.version())));
+      repository.put(
+          DownloadArtifact.RUNC,
+          runc.version(),
+          arch,
+          "",
+          utf8(scripts.tool("runc", runc.version())));
       return;
     }
     if (repository.has(DownloadArtifact.RUNC, runc.version(), arch, "")) {
       return;
     }
-    repository.put(DownloadArtifact.RUNC, runc.version(), arch, "", debian.extracted("runc", runc.debianVersion()).resolve("usr/sbin/runc"));
+    repository.put(
+        DownloadArtifact.RUNC,
+        runc.version(),
+        arch,
+        "",
+        debian.extracted("runc", runc.debianVersion()).resolve("usr/sbin/runc"));
   }
 
   /** A gzip'ed tarball of executable regular files (mode 0755), in the given order. */

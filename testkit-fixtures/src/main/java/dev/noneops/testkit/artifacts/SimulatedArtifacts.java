@@ -34,12 +34,14 @@ public final class SimulatedArtifacts {
    * form: a bare digest, or {@code sha256sum} lines where the other files a shared document
    * (runc's) already lists are kept.
    */
-  public static byte[] checksumDocument(SimArtifactRepository repo, Artifact.Checksum.Published p, byte[] bytes) {
+  public static byte[] checksumDocument(
+      SimArtifactRepository repo, Artifact.Checksum.Published p, byte[] bytes) {
     String hex = SimArtifactRepository.sha256Hex(bytes);
     if (p.entry().isEmpty()) {
       return (hex + "\n").getBytes(StandardCharsets.UTF_8);
     }
-    String existing = repo.published(p.url()).map(b -> new String(b, StandardCharsets.UTF_8)).orElse("");
+    String existing =
+        repo.published(p.url()).map(b -> new String(b, StandardCharsets.UTF_8)).orElse("");
     return UpstreamChecksums.merged(existing, p.entry(), hex).getBytes(StandardCharsets.UTF_8);
   }
 
@@ -65,6 +67,7 @@ public final class SimulatedArtifacts {
   }
 
   private static byte[] script(String name, String tag) {
-    return ("#!/bin/sh\n# " + name + " " + tag + ": a simulated binary\n").getBytes(StandardCharsets.UTF_8);
+    return ("#!/bin/sh\n# " + name + " " + tag + ": a simulated binary\n")
+        .getBytes(StandardCharsets.UTF_8);
   }
 }

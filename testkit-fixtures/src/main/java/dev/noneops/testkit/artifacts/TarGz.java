@@ -79,7 +79,8 @@ public final class TarGz {
             entry.setMode(040000 | d.mode());
           } else {
             LinkItem l = (LinkItem) item;
-            entry = new TarArchiveEntry(l.name(), l.hard() ? TarArchiveEntry.LF_LINK : TarArchiveEntry.LF_SYMLINK, true);
+            entry = new TarArchiveEntry(
+                l.name(), l.hard() ? TarArchiveEntry.LF_LINK : TarArchiveEntry.LF_SYMLINK, true);
             entry.setLinkName(l.target());
             entry.setMode(l.hard() ? 0100644 : 0120777);
           }

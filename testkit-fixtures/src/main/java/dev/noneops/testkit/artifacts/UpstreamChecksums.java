@@ -36,7 +36,8 @@ public final class UpstreamChecksums {
    * The document holding {@code hex} as the digest of {@code fileName}. A document listing several
    * files (runc's) keeps the lines of {@code existing} for the other files, sorted by file name.
    */
-  public static String document(DownloadArtifact kind, String fileName, String hex, Optional<String> existing) {
+  public static String document(
+      DownloadArtifact kind, String fileName, String hex, Optional<String> existing) {
     return switch (kind) {
       case KUBERNETES -> hex + "\n";
       case RUNC -> merged(existing.orElse(""), fileName, hex);
@@ -46,7 +47,9 @@ public final class UpstreamChecksums {
 
   /** Whether {@code document} lists {@code fileName} (or, holding one bare digest, is one). */
   public static boolean lists(DownloadArtifact kind, String document, String fileName) {
-    return kind == DownloadArtifact.KUBERNETES ? !document.isBlank() : entries(document).containsKey(fileName);
+    return kind == DownloadArtifact.KUBERNETES
+        ? !document.isBlank()
+        : entries(document).containsKey(fileName);
   }
 
   /** {@code sha256sum}'s line for one file. */

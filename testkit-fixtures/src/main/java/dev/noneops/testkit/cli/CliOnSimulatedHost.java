@@ -76,7 +76,8 @@ public final class CliOnSimulatedHost {
     try {
       host.ports().files().createDirectories(path.getParent(), 0750);
       host.ports().files().writeDurably(path, json, 0600);
-      AgentConfig config = AgentConfigParser.parseAndValidate(json.getBytes(StandardCharsets.UTF_8), "amd64");
+      AgentConfig config =
+          AgentConfigParser.parseAndValidate(json.getBytes(StandardCharsets.UTF_8), "amd64");
       MachineGoalState goal = GoalStateResolver.resolve(config, host.facts().read(), layout);
       SimulatedArtifacts.publish(host, goal);
       return goal.rootFs().versionName();
@@ -87,7 +88,8 @@ public final class CliOnSimulatedHost {
 
   /** The environment the commands get: this host's ports, the default layout, root as set. */
   public CliEnvironment environment() {
-    return new CliEnvironment(() -> HostSession.unmanaged(ports(), layout, paths), () -> root, "0.0.0-simulated");
+    return new CliEnvironment(
+        () -> HostSession.unmanaged(ports(), layout, paths), () -> root, "0.0.0-simulated");
   }
 
   /** Runs {@code noneops <args>} on the command line {@code Main} builds for them and returns its exit code and output. */
@@ -105,7 +107,9 @@ public final class CliOnSimulatedHost {
   public Optional<String> activeVersion() {
     synchronized (host.monitor()) {
       try {
-        return host.fs().lstat(layout.current()).isPresent() ? Optional.of(host.fs().readLink(layout.current())) : Optional.empty();
+        return host.fs().lstat(layout.current()).isPresent()
+            ? Optional.of(host.fs().readLink(layout.current()))
+            : Optional.empty();
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
@@ -117,7 +121,8 @@ public final class CliOnSimulatedHost {
     HealthProbes probes = new HealthProbes() {
       @Override
       public boolean httpOk(URI url, Duration timeout) {
-        if (url.equals(StackControl.KUBELET_HEALTHZ) && activeVersion().filter(kubeletNeverReady::contains).isPresent()) {
+        if (url.equals(StackControl.KUBELET_HEALTHZ)
+            && activeVersion().filter(kubeletNeverReady::contains).isPresent()) {
           p.probes().httpOk(url, timeout);
           return false;
         }
@@ -129,8 +134,19 @@ public final class CliOnSimulatedHost {
         return p.probes().dnsAnswers(address, port, name, timeout);
       }
     };
-    return new HostPorts(p.files(), p.systemd(), p.commands(), p.processes(), p.cgroups(), p.mounts(), p.downloads(), probes,
-        p.facts(), p.clock(), p.network(), p.kernel());
+    return new HostPorts(
+        p.files(),
+        p.systemd(),
+        p.commands(),
+        p.processes(),
+        p.cgroups(),
+        p.mounts(),
+        p.downloads(),
+        probes,
+        p.facts(),
+        p.clock(),
+        p.network(),
+        p.kernel());
   }
 
   /**

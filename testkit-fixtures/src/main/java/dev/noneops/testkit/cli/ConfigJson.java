@@ -15,7 +15,12 @@ import java.util.Objects;
  * @param localDnsBindAddress {@code LocalDNS.BindAddress}, empty for the default
  */
 public record ConfigJson(
-    String machineName, String kubernetesVersion, String containerdVersion, String runcVersion, String downloadBase, String localDnsBindAddress) {
+    String machineName,
+    String kubernetesVersion,
+    String containerdVersion,
+    String runcVersion,
+    String downloadBase,
+    String localDnsBindAddress) {
 
   /** A self-signed EC certificate, PEM, base64: the example cluster's CA. */
   public static final String CA_BASE64 =
@@ -36,23 +41,33 @@ public record ConfigJson(
   }
 
   public ConfigJson withContainerd(String version) {
-    return new ConfigJson(machineName, kubernetesVersion, version, runcVersion, downloadBase, localDnsBindAddress);
+    return new ConfigJson(
+        machineName, kubernetesVersion, version, runcVersion, downloadBase, localDnsBindAddress);
   }
 
   public ConfigJson withRunc(String version) {
-    return new ConfigJson(machineName, kubernetesVersion, containerdVersion, version, downloadBase, localDnsBindAddress);
+    return new ConfigJson(
+        machineName,
+        kubernetesVersion,
+        containerdVersion,
+        version,
+        downloadBase,
+        localDnsBindAddress);
   }
 
   public ConfigJson withKubernetes(String version) {
-    return new ConfigJson(machineName, version, containerdVersion, runcVersion, downloadBase, localDnsBindAddress);
+    return new ConfigJson(
+        machineName, version, containerdVersion, runcVersion, downloadBase, localDnsBindAddress);
   }
 
   public ConfigJson withDownloadsFrom(String base) {
-    return new ConfigJson(machineName, kubernetesVersion, containerdVersion, runcVersion, base, localDnsBindAddress);
+    return new ConfigJson(
+        machineName, kubernetesVersion, containerdVersion, runcVersion, base, localDnsBindAddress);
   }
 
   public ConfigJson withLocalDnsBindAddress(String address) {
-    return new ConfigJson(machineName, kubernetesVersion, containerdVersion, runcVersion, downloadBase, address);
+    return new ConfigJson(
+        machineName, kubernetesVersion, containerdVersion, runcVersion, downloadBase, address);
   }
 
   /** The configuration as the agent reads it. */
@@ -60,18 +75,26 @@ public record ConfigJson(
     StringBuilder s = new StringBuilder();
     s.append("{\n");
     s.append("  \"MachineName\": \"").append(machineName).append("\",\n");
-    s.append("  \"Cluster\": { \"CaCertBase64\": \"").append(CA_BASE64).append("\", \"ClusterDNS\": \"10.96.0.10\", \"Version\": \"v")
-        .append(kubernetesVersion).append("\" },\n");
+    s.append("  \"Cluster\": { \"CaCertBase64\": \"")
+        .append(CA_BASE64)
+        .append("\", \"ClusterDNS\": \"10.96.0.10\", \"Version\": \"v")
+        .append(kubernetesVersion)
+        .append("\" },\n");
     s.append("  \"Kubelet\": {\n");
     s.append("    \"ApiServer\": \"https://api.example.com:6443\",\n");
     s.append("    \"Auth\": { \"BootstrapToken\": \"abcdef.0123456789abcdef\" },\n");
     s.append("    \"Labels\": { \"example.com/pool\": \"demo\" },\n");
     s.append("    \"RegisterWithTaints\": []\n");
     s.append("  },\n");
-    s.append("  \"CRI\": { \"Containerd\": { \"Version\": \"").append(containerdVersion).append("\" }, \"Runc\": { \"Version\": \"")
-        .append(runcVersion).append("\" } }");
+    s.append("  \"CRI\": { \"Containerd\": { \"Version\": \"")
+        .append(containerdVersion)
+        .append("\" }, \"Runc\": { \"Version\": \"")
+        .append(runcVersion)
+        .append("\" } }");
     if (!localDnsBindAddress.isEmpty()) {
-      s.append(",\n  \"LocalDNS\": { \"BindAddress\": \"").append(localDnsBindAddress).append("\" }");
+      s.append(",\n  \"LocalDNS\": { \"BindAddress\": \"")
+          .append(localDnsBindAddress)
+          .append("\" }");
     }
     if (!downloadBase.isEmpty()) {
       String b = downloadBase.replaceAll("/+$", "");

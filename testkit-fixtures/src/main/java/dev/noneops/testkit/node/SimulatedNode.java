@@ -12,21 +12,21 @@ import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.ConfigureResult;
 import dev.noneops.core.node.Node;
-import dev.noneops.core.node.Overrides;
 import dev.noneops.core.node.NodeTimeouts;
+import dev.noneops.core.node.Overrides;
 import dev.noneops.core.node.Params;
 import dev.noneops.core.node.StackControl;
 import dev.noneops.core.ownership.OwnershipStore;
 import dev.noneops.ports.systemd.SystemdException;
+import dev.noneops.testkit.SimulatedHost;
 import dev.noneops.testkit.artifacts.SimulatedArtifacts;
+import dev.noneops.testkit.artifacts.TarGz;
+import dev.noneops.testkit.artifacts.UpstreamChecksums;
+import dev.noneops.testkit.download.SimArtifactRepository;
+import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.gate.FaultRule;
 import dev.noneops.testkit.gate.PortCall;
 import dev.noneops.testkit.health.SimHealthProbes;
-import dev.noneops.testkit.SimulatedHost;
-import dev.noneops.testkit.artifacts.UpstreamChecksums;
-import dev.noneops.testkit.download.SimArtifactRepository;
-import dev.noneops.testkit.artifacts.TarGz;
-import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.host.SimHostFacts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -37,9 +37,9 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Set;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.helpers.NOPLogger;
@@ -53,7 +53,8 @@ import org.slf4j.helpers.NOPLogger;
  */
 public final class SimulatedNode {
   /** A self-signed EC certificate (CN=test-cluster-ca), PEM, base64. */
-  public static final String CA_BASE64 = "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUJpakNDQVRHZ0F3SUJBZ0lVQ1l0L3pheWM3TjJqNUZzQTBoYmRjVUF5T29Nd0NnWUlLb1pJemowRUF3SXcKR2pFWU1CWUdBMVVFQXd3UGRHVnpkQzFqYkhWemRHVnlMV05oTUNBWERUSTJNVEV6TURFd016UTBNbG9ZRHpJeApNall4TVRBMk1UQXpORFF5V2pBYU1SZ3dGZ1lEVlFRRERBOTBaWE4wTFdOc2RYTjBaWEl0WTJFd1dUQVRCZ2NxCmhrak9QUUlCQmdncWhrak9QUU1CQndOQ0FBUlFuQlFQQzlWaVF6dml4V0dlVHpCMFg2b2Z5dE05QWNSdDBsSWMKQXN3RjlaVGFsOWl0QnBzOWErWlU5cHRzMkMxZ2hJT0kzenBrUW5oUmVBaldhb2JzbzFNd1VUQWRCZ05WSFE0RQpGZ1FVSkRGUkQ1YjJvckhNRk01c2poQkIvM0R0TFkwd0h3WURWUjBqQkJnd0ZvQVVKREZSRDViMm9ySE1GTTVzCmpoQkIvM0R0TFkwd0R3WURWUjBUQVFIL0JBVXdBd0VCL3pBS0JnZ3Foa2pPUFFRREFnTkhBREJFQWlCYm9WTDMKU0xvZE1wMFNtNE1MS0xnbW9RMU1qVVpoaTI0T3JUNk1Ea0tJUHdJZ1lWdk15cFN0S2xoT25OaEEyV2dtalZFUwo2TnVYWUNKRzd1Z0pKUHlSdU5jPQotLS0tLUVORCBDRVJUSUZJQ0FURS0tLS0tCg==";
+  public static final String CA_BASE64 =
+      "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUJpakNDQVRHZ0F3SUJBZ0lVQ1l0L3pheWM3TjJqNUZzQTBoYmRjVUF5T29Nd0NnWUlLb1pJemowRUF3SXcKR2pFWU1CWUdBMVVFQXd3UGRHVnpkQzFqYkhWemRHVnlMV05oTUNBWERUSTJNVEV6TURFd016UTBNbG9ZRHpJeApNall4TVRBMk1UQXpORFF5V2pBYU1SZ3dGZ1lEVlFRRERBOTBaWE4wTFdOc2RYTjBaWEl0WTJFd1dUQVRCZ2NxCmhrak9QUUlCQmdncWhrak9QUU1CQndOQ0FBUlFuQlFQQzlWaVF6dml4V0dlVHpCMFg2b2Z5dE05QWNSdDBsSWMKQXN3RjlaVGFsOWl0QnBzOWErWlU5cHRzMkMxZ2hJT0kzenBrUW5oUmVBaldhb2JzbzFNd1VUQWRCZ05WSFE0RQpGZ1FVSkRGUkQ1YjJvckhNRk01c2poQkIvM0R0TFkwd0h3WURWUjBqQkJnd0ZvQVVKREZSRDViMm9ySE1GTTVzCmpoQkIvM0R0TFkwd0R3WURWUjBUQVFIL0JBVXdBd0VCL3pBS0JnZ3Foa2pPUFFRREFnTkhBREJFQWlCYm9WTDMKU0xvZE1wMFNtNE1MS0xnbW9RMU1qVVpoaTI0T3JUNk1Ea0tJUHdJZ1lWdk15cFN0S2xoT25OaEEyV2dtalZFUwo2TnVYWUNKRzd1Z0pKUHlSdU5jPQotLS0tLUVORCBDRVJUSUZJQ0FURS0tLS0tCg==";
 
   /** The stack's units, in start order. */
   public static final List<String> STACK = HostPaths.STACK_UNITS;
@@ -80,7 +81,8 @@ public final class SimulatedNode {
   }
 
   /** {@link #config(String, String, String)} with the {@code LocalDNS} object {@code localDns}. */
-  public static AgentConfig config(String k8s, String containerd, String poolLabel, String localDns) {
+  public static AgentConfig config(
+      String k8s, String containerd, String poolLabel, String localDns) {
     String json = """
         {
           "MachineName": "worker-1",
@@ -117,7 +119,14 @@ public final class SimulatedNode {
 
   private static AgentConfig config(Map<String, String> labels, String downloadsJson) {
     StringBuilder labelJson = new StringBuilder();
-    new TreeMap<>(labels).forEach((k, v) -> labelJson.append(labelJson.length() == 0 ? "" : ", ").append('"').append(k).append("\": \"").append(v).append('"'));
+    new TreeMap<>(labels)
+        .forEach((k, v) -> labelJson
+            .append(labelJson.length() == 0 ? "" : ", ")
+            .append('"')
+            .append(k)
+            .append("\": \"")
+            .append(v)
+            .append('"'));
     String json = """
         {
           "MachineName": "worker-1",
@@ -157,7 +166,8 @@ public final class SimulatedNode {
    */
   public SimulatedNode publish(AgentConfig config) {
     SimArtifactRepository repo = host.artifacts();
-    for (Map.Entry<URI, byte[]> e : PUBLISHED.computeIfAbsent(versionOf(config), v -> artifacts(config)).entrySet()) {
+    for (Map.Entry<URI, byte[]> e :
+        PUBLISHED.computeIfAbsent(versionOf(config), v -> artifacts(config)).entrySet()) {
       repo.publish(e.getKey(), e.getValue());
     }
     return this;
@@ -170,13 +180,18 @@ public final class SimulatedNode {
     Map<URI, byte[]> out = new LinkedHashMap<>();
     String tag = config.cluster().version() + "/" + versionOf(config);
     for (Artifact a : goal(config).rootFs().artifacts()) {
-      byte[] bytes = a.install() instanceof Artifact.Install.Tarball t ? tarball(a.name(), t, tag)
+      byte[] bytes = a.install() instanceof Artifact.Install.Tarball t
+          ? tarball(a.name(), t, tag)
           : script(((Artifact.Install.Binary) a.install()).fileName(), tag);
       out.put(a.url(), bytes);
       if (a.checksum() instanceof Artifact.Checksum.Published p) {
         String hex = SimArtifactRepository.sha256Hex(bytes);
-        String document = p.entry().isEmpty() ? hex + "\n"
-            : UpstreamChecksums.merged(new String(out.getOrDefault(p.url(), new byte[0]), StandardCharsets.UTF_8), p.entry(), hex);
+        String document = p.entry().isEmpty()
+            ? hex + "\n"
+            : UpstreamChecksums.merged(
+                new String(out.getOrDefault(p.url(), new byte[0]), StandardCharsets.UTF_8),
+                p.entry(),
+                hex);
         out.put(p.url(), document.getBytes(StandardCharsets.UTF_8));
       }
     }
@@ -206,7 +221,8 @@ public final class SimulatedNode {
   }
 
   /** A node bound to {@code config} with {@code downloads} over its own, whose rollback configuration is {@code previous}. */
-  public Node node(AgentConfig config, Optional<AgentConfig> previous, DownloadOverrides downloads) {
+  public Node node(
+      AgentConfig config, Optional<AgentConfig> previous, DownloadOverrides downloads) {
     Params.Builder b = Params.builder(host.ports()).config(config).downloads(downloads);
     previous.ifPresent(b::previous);
     return node(b);
@@ -221,7 +237,8 @@ public final class SimulatedNode {
   public Node node(Params.Builder params) {
     return new Node(params
         .log(NOPLogger.NOP_LOGGER)
-        .overrides(Overrides.builder().layout(layout).waitKubelet(this::awaitKubelet).build())
+        .overrides(
+            Overrides.builder().layout(layout).waitKubelet(this::awaitKubelet).build())
         .build());
   }
 
@@ -243,13 +260,23 @@ public final class SimulatedNode {
       host.probes().reset();
       refusedKubelet = false;
     }
-    new StackControl(host.ports().systemd(), host.ports().probes(), host.ports().clock(), NodeTimeouts.DEFAULTS).awaitKubelet("kubelet.service");
+    new StackControl(
+            host.ports().systemd(),
+            host.ports().probes(),
+            host.ports().clock(),
+            NodeTimeouts.DEFAULTS)
+        .awaitKubelet("kubelet.service");
   }
 
   /** Makes every start of {@code unit} fail while {@code current} names {@code version}. */
   public void failStartWhileActive(String unit, String version) {
-    host.faults().add(FaultRule.when(call -> call.is("systemd.start", unit) && activeVersionRaw().filter(version::equals).isPresent())
-        .failWith(call -> new SystemdException(SystemdException.Kind.OTHER, unit, "Job for " + unit + " failed because the control process exited with error code")));
+    host.faults()
+        .add(FaultRule.when(call -> call.is("systemd.start", unit)
+                && activeVersionRaw().filter(version::equals).isPresent())
+            .failWith(call -> new SystemdException(
+                SystemdException.Kind.OTHER,
+                unit,
+                "Job for " + unit + " failed because the control process exited with error code")));
   }
 
   /** The active version read from the simulated disk directly (not a port call, so neither journaled nor a crash point). */
@@ -297,7 +324,9 @@ public final class SimulatedNode {
   public List<String> unitJobsAndWaits() {
     List<String> out = new ArrayList<>();
     for (PortCall c : host.journal().calls()) {
-      boolean job = c.port().equals("systemd") && List.of("start", "stop", "restart", "awaitState", "daemonReload", "enable").contains(c.method());
+      boolean job = c.port().equals("systemd")
+          && List.of("start", "stop", "restart", "awaitState", "daemonReload", "enable")
+              .contains(c.method());
       boolean probe = c.port().equals("probes");
       boolean sleep = c.is("clock.sleep");
       if (job || probe || sleep) {
@@ -315,10 +344,15 @@ public final class SimulatedNode {
   public void driftOwnedFiles() {
     synchronized (host.monitor()) {
       try {
-        byte[] tuned = (new String(host.fs().read(paths.containerdConfig()), StandardCharsets.UTF_8) + "# tuned by the operator\n").getBytes(StandardCharsets.UTF_8);
+        byte[] tuned = (new String(host.fs().read(paths.containerdConfig()), StandardCharsets.UTF_8)
+                + "# tuned by the operator\n")
+            .getBytes(StandardCharsets.UTF_8);
         host.fs().seedFile(paths.containerdConfig(), tuned, 0640);
-        host.fs().seedFile(paths.kubeletDropInDir().resolve("05-older-agent.conf"),
-            HostPaths.UNIT_MARKER + "\n[Service]\nEnvironment=OLDER=1\n", 0644);
+        host.fs()
+            .seedFile(
+                paths.kubeletDropInDir().resolve("05-older-agent.conf"),
+                HostPaths.UNIT_MARKER + "\n[Service]\nEnvironment=OLDER=1\n",
+                0644);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
@@ -352,8 +386,13 @@ public final class SimulatedNode {
     Map<String, String> out = new TreeMap<>();
     for (FileTreeSnapshot.Entry e : snapshot.entries()) {
       String p = e.path();
-      if (under(p, layout.root().toString()) || under(p, "/run") || under(p, "/var/lib/containerd") || under(p, "/etc/cni")
-          || under(p, "/var/lib/cni") || under(p, paths.appliedConfig().toString()) || p.equals(paths.appliedConfig() + ".sha256")) {
+      if (under(p, layout.root().toString())
+          || under(p, "/run")
+          || under(p, "/var/lib/containerd")
+          || under(p, "/etc/cni")
+          || under(p, "/var/lib/cni")
+          || under(p, paths.appliedConfig().toString())
+          || p.equals(paths.appliedConfig() + ".sha256")) {
         continue;
       }
       out.put(p, e.toString());

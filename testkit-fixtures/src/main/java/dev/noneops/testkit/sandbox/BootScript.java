@@ -20,8 +20,7 @@ final class BootScript {
   private BootScript() {}
 
   /** Arguments: cgroup directory, then the unshare'd command (/bin/sh, BOOT, its arguments). */
-  static final String LAUNCHER =
-      """
+  static final String LAUNCHER = """
       #!/bin/sh
       cgroup="$1"; shift
       sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec setpriv --pdeathsig KILL -- unshare --pid --kill-child=SIGKILL --mount --uts --ipc --cgroup "$@"' \\
@@ -31,8 +30,7 @@ final class BootScript {
       """;
 
   /** Arguments: mount point for the sandbox's tmpfs, sandbox name, units to mask. */
-  static final String BOOT =
-      """
+  static final String BOOT = """
       #!/bin/sh
       set -eu
       mnt="$1"; name="$2"; shift 2

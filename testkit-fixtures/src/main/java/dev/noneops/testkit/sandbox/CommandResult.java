@@ -6,7 +6,8 @@ import java.util.List;
  * How a command ended: its exit code ({@code -1} when it was killed at its timeout) and what it
  * printed.
  */
-public record CommandResult(List<String> command, int exitCode, String stdout, String stderr, boolean timedOut) {
+public record CommandResult(
+    List<String> command, int exitCode, String stdout, String stderr, boolean timedOut) {
   public CommandResult {
     command = List.copyOf(command);
   }

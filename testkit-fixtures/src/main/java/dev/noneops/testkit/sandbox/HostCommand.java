@@ -42,7 +42,8 @@ final class HostCommand {
         process.destroyForcibly();
         process.waitFor(5, TimeUnit.SECONDS);
       }
-      return new CommandResult(command, finished ? process.exitValue() : -1, head(out), head(err), !finished);
+      return new CommandResult(
+          command, finished ? process.exitValue() : -1, head(out), head(err), !finished);
     } catch (IOException e) {
       return new CommandResult(command, 127, "", "cannot run: " + e.getMessage(), false);
     } catch (InterruptedException e) {

@@ -17,7 +17,8 @@ final class LiveSandboxes {
 
   static synchronized void add(SystemdSandbox sandbox) {
     if (!hookInstalled) {
-      Runtime.getRuntime().addShutdownHook(new Thread(LiveSandboxes::stopAll, "noneops-sandbox-stopper"));
+      Runtime.getRuntime()
+          .addShutdownHook(new Thread(LiveSandboxes::stopAll, "noneops-sandbox-stopper"));
       hookInstalled = true;
     }
     LIVE.add(sandbox);

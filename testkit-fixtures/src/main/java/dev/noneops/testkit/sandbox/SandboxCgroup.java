@@ -41,8 +41,10 @@ final class SandboxCgroup {
   }
 
   static Path requireUnifiedHierarchy() throws IOException {
-    return unifiedHierarchy().orElseThrow(() -> new IOException(
-        "no cgroup2 file system is mounted on this host (looked in /proc/self/mountinfo); the sandbox needs the unified hierarchy"));
+    return unifiedHierarchy()
+        .orElseThrow(
+            () -> new IOException(
+                "no cgroup2 file system is mounted on this host (looked in /proc/self/mountinfo); the sandbox needs the unified hierarchy"));
   }
 
   /** The mount point of the host's cgroup2 file system, if one is mounted. */
@@ -52,7 +54,9 @@ final class SandboxCgroup {
           .map(line -> line.split(" "))
           .filter(fields -> {
             int separator = List.of(fields).indexOf("-");
-            return separator > 0 && separator + 1 < fields.length && fields[separator + 1].equals("cgroup2");
+            return separator > 0
+                && separator + 1 < fields.length
+                && fields[separator + 1].equals("cgroup2");
           })
           .map(fields -> Path.of(fields[4].replace("\\040", " ")))
           .findFirst();
@@ -94,7 +98,9 @@ final class SandboxCgroup {
     }
     List<Path> directories;
     try (Stream<Path> tree = Files.walk(directory)) {
-      directories = tree.filter(Files::isDirectory).sorted(Comparator.comparingInt(Path::getNameCount).reversed()).toList();
+      directories = tree.filter(Files::isDirectory)
+          .sorted(Comparator.comparingInt(Path::getNameCount).reversed())
+          .toList();
     }
     for (Path cgroup : directories) {
       Files.delete(cgroup);

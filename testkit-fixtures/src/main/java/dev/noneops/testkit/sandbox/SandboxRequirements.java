@@ -14,15 +14,20 @@ import java.util.Optional;
  */
 public final class SandboxRequirements {
   static final List<Path> TOOLS = List.of(
-      Path.of("/usr/bin/unshare"), Path.of("/usr/bin/nsenter"), Path.of("/usr/bin/setpriv"),
-      Path.of("/lib/systemd/systemd"), Path.of("/usr/bin/systemctl"), Path.of("/usr/bin/dbus-daemon"));
+      Path.of("/usr/bin/unshare"),
+      Path.of("/usr/bin/nsenter"),
+      Path.of("/usr/bin/setpriv"),
+      Path.of("/lib/systemd/systemd"),
+      Path.of("/usr/bin/systemctl"),
+      Path.of("/usr/bin/dbus-daemon"));
 
   private SandboxRequirements() {}
 
   /** Why a sandbox cannot be booted here; empty when it can. */
   public static Optional<String> unmetReason() {
     if (!runningAsRoot()) {
-      return Optional.of("booting a sandboxed systemd needs root (namespaces, mounts, cgroups); this JVM is not root");
+      return Optional.of(
+          "booting a sandboxed systemd needs root (namespaces, mounts, cgroups); this JVM is not root");
     }
     List<String> missing = new ArrayList<>();
     for (Path tool : TOOLS) {
@@ -31,10 +36,12 @@ public final class SandboxRequirements {
       }
     }
     if (!missing.isEmpty()) {
-      return Optional.of("the systemd sandbox needs " + missing + " (Debian packages util-linux, systemd, dbus)");
+      return Optional.of(
+          "the systemd sandbox needs " + missing + " (Debian packages util-linux, systemd, dbus)");
     }
     if (SandboxCgroup.unifiedHierarchy().isEmpty()) {
-      return Optional.of("the systemd sandbox needs a mounted cgroup2 hierarchy and this host has none");
+      return Optional.of(
+          "the systemd sandbox needs a mounted cgroup2 hierarchy and this host has none");
     }
     return Optional.empty();
   }

@@ -23,24 +23,62 @@ public final class SandboxUnitMasks {
 
   static {
     String kernel = "changes kernel state shared with the host";
-    mask(kernel, "systemd-sysctl.service", "systemd-binfmt.service", "proc-sys-fs-binfmt_misc.automount",
-        "proc-sys-fs-binfmt_misc.mount", "systemd-modules-load.service", "modprobe@.service",
-        "kmod-static-nodes.service", "systemd-random-seed.service", "systemd-journald-audit.socket",
-        "systemd-timesyncd.service", "systemd-pstore.service", "systemd-hwdb-update.service");
+    mask(
+        kernel,
+        "systemd-sysctl.service",
+        "systemd-binfmt.service",
+        "proc-sys-fs-binfmt_misc.automount",
+        "proc-sys-fs-binfmt_misc.mount",
+        "systemd-modules-load.service",
+        "modprobe@.service",
+        "kmod-static-nodes.service",
+        "systemd-random-seed.service",
+        "systemd-journald-audit.socket",
+        "systemd-timesyncd.service",
+        "systemd-pstore.service",
+        "systemd-hwdb-update.service");
     String devices = "manages the host's devices";
-    mask(devices, "systemd-tmpfiles-setup-dev.service", "systemd-udevd.service", "systemd-udevd-control.socket",
-        "systemd-udevd-kernel.socket", "systemd-udev-trigger.service", "systemd-udev-settle.service");
+    mask(
+        devices,
+        "systemd-tmpfiles-setup-dev.service",
+        "systemd-udevd.service",
+        "systemd-udevd-control.socket",
+        "systemd-udevd-kernel.socket",
+        "systemd-udev-trigger.service",
+        "systemd-udev-settle.service");
     String consoles = "would drive the host's consoles and terminals";
-    mask(consoles, "getty.target", "getty@.service", "serial-getty@.service", "console-getty.service",
-        "container-getty@.service", "systemd-logind.service", "systemd-ask-password-console.path",
-        "systemd-ask-password-wall.path", "systemd-initctl.socket");
+    mask(
+        consoles,
+        "getty.target",
+        "getty@.service",
+        "serial-getty@.service",
+        "console-getty.service",
+        "container-getty@.service",
+        "systemd-logind.service",
+        "systemd-ask-password-console.path",
+        "systemd-ask-password-wall.path",
+        "systemd-initctl.socket");
     String irrelevant = "irrelevant in a test sandbox (boot time only)";
-    mask(irrelevant, "dev-hugepages.mount", "dev-mqueue.mount", "sys-kernel-debug.mount",
-        "sys-kernel-tracing.mount", "sys-kernel-config.mount", "sys-fs-fuse-connections.mount",
-        "systemd-remount-fs.service", "systemd-firstboot.service", "systemd-machine-id-commit.service",
-        "systemd-update-utmp.service", "systemd-update-utmp-runlevel.service", "systemd-repart.service",
-        "systemd-pcrphase.service", "systemd-pcrphase-sysinit.service", "systemd-journal-catalog-update.service",
-        "systemd-tmpfiles-clean.timer", "systemd-journal-flush.service", "systemd-user-sessions.service",
+    mask(
+        irrelevant,
+        "dev-hugepages.mount",
+        "dev-mqueue.mount",
+        "sys-kernel-debug.mount",
+        "sys-kernel-tracing.mount",
+        "sys-kernel-config.mount",
+        "sys-fs-fuse-connections.mount",
+        "systemd-remount-fs.service",
+        "systemd-firstboot.service",
+        "systemd-machine-id-commit.service",
+        "systemd-update-utmp.service",
+        "systemd-update-utmp-runlevel.service",
+        "systemd-repart.service",
+        "systemd-pcrphase.service",
+        "systemd-pcrphase-sysinit.service",
+        "systemd-journal-catalog-update.service",
+        "systemd-tmpfiles-clean.timer",
+        "systemd-journal-flush.service",
+        "systemd-user-sessions.service",
         "systemd-sysusers.service");
   }
 

@@ -21,7 +21,8 @@ final class StaleSandboxes {
   /** A cgroup: {@code noneops-sandbox-<name>-<jvm pid>}. */
   private static final Pattern CGROUP_OWNER = Pattern.compile(Pattern.quote(PREFIX) + ".+-(\\d+)");
   /** A temporary directory: {@code noneops-sandbox-<name>-<jvm pid>-<random digits>}. */
-  private static final Pattern WORK_DIR_OWNER = Pattern.compile(Pattern.quote(PREFIX) + ".+-(\\d+)-\\d+");
+  private static final Pattern WORK_DIR_OWNER =
+      Pattern.compile(Pattern.quote(PREFIX) + ".+-(\\d+)-\\d+");
 
   private StaleSandboxes() {}
 
@@ -55,7 +56,9 @@ final class StaleSandboxes {
       List<Path> stale = new ArrayList<>();
       for (Path entry : entries) {
         Matcher name = owner.matcher(String.valueOf(entry.getFileName()));
-        if (name.matches() && Files.isDirectory(entry) && ProcessHandle.of(Long.parseLong(name.group(1))).isEmpty()) {
+        if (name.matches()
+            && Files.isDirectory(entry)
+            && ProcessHandle.of(Long.parseLong(name.group(1))).isEmpty()) {
           stale.add(entry);
         }
       }

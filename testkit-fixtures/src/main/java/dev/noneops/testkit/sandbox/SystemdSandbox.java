@@ -54,7 +54,13 @@ public final class SystemdSandbox implements AutoCloseable {
   private List<String> failedAtBoot = List.of();
   private boolean closed;
 
-  private SystemdSandbox(String name, Path workDir, Path bootLog, SandboxCgroup cgroup, Process launcher, long unsharePid) {
+  private SystemdSandbox(
+      String name,
+      Path workDir,
+      Path bootLog,
+      SandboxCgroup cgroup,
+      Process launcher,
+      long unsharePid) {
     this.name = name;
     this.workDir = workDir;
     this.bootLog = bootLog;
@@ -90,7 +96,8 @@ public final class SystemdSandbox implements AutoCloseable {
     } catch (RuntimeException failure) {
       String diagnostics = sandbox.diagnostics();
       sandbox.close();
-      throw new SandboxBootException("sandbox " + name + " did not boot: " + failure.getMessage() + diagnostics, failure);
+      throw new SandboxBootException(
+          "sandbox " + name + " did not boot: " + failure.getMessage() + diagnostics, failure);
     }
   }
 
@@ -107,14 +114,20 @@ public final class SystemdSandbox implements AutoCloseable {
       Path bootLog = workDir.resolve("boot.log");
       cgroup = SandboxCgroup.create(name);
       List<String> command = new ArrayList<>(List.of(
-          "/bin/sh", launcherScript.toString(), cgroup.directory().toString(),
-          "/bin/sh", bootScript.toString(), mountPoint.toString(), name));
+          "/bin/sh",
+          launcherScript.toString(),
+          cgroup.directory().toString(),
+          "/bin/sh",
+          bootScript.toString(),
+          mountPoint.toString(),
+          name));
       command.addAll(SandboxUnitMasks.units());
       Process launcher = new ProcessBuilder(command)
           .redirectError(ProcessBuilder.Redirect.appendTo(bootLog.toFile()))
           .start();
       long unsharePid = readUnsharePid(launcher, bootLog);
-      SystemdSandbox sandbox = new SystemdSandbox(name, workDir, bootLog, cgroup, launcher, unsharePid);
+      SystemdSandbox sandbox =
+          new SystemdSandbox(name, workDir, bootLog, cgroup, launcher, unsharePid);
       LiveSandboxes.add(sandbox);
       return sandbox;
     } catch (IOException e) {
@@ -124,7 +137,8 @@ public final class SystemdSandbox implements AutoCloseable {
   }
 
   private static long readUnsharePid(Process launcher, Path bootLog) throws IOException {
-    BufferedReader stdout = new BufferedReader(new InputStreamReader(launcher.getInputStream(), StandardCharsets.UTF_8));
+    BufferedReader stdout = new BufferedReader(
+        new InputStreamReader(launcher.getInputStream(), StandardCharsets.UTF_8));
     CompletableFuture<String> line = CompletableFuture.supplyAsync(() -> {
       try {
         return stdout.readLine();
@@ -135,7 +149,8 @@ public final class SystemdSandbox implements AutoCloseable {
     try {
       String pid = line.get(10, TimeUnit.SECONDS);
       if (pid == null || !pid.strip().matches("\\d+")) {
-        throw new IOException("the launcher printed no pid; boot log: " + Files.readString(bootLog));
+        throw new IOException(
+            "the launcher printed no pid; boot log: " + Files.readString(bootLog));
       }
       return Long.parseLong(pid.strip());
     } catch (ExecutionException | TimeoutException e) {
@@ -160,19 +175,28 @@ public final class SystemdSandbox implements AutoCloseable {
       } else if (!init.isAlive()) {
         throw new IllegalStateException("systemd (pid " + init.pid() + ") died during boot");
       } else if (Files.exists(path("/run/systemd/private"))) {
-        lastState = exec(List.of("systemctl", "is-system-running"), Duration.ofSeconds(10)).stdout().strip();
+        lastState = exec(List.of("systemctl", "is-system-running"), Duration.ofSeconds(10))
+            .stdout()
+            .strip();
         if (lastState.equals("running") || lastState.equals("degraded")) {
           bootTime = Duration.ofNanos(System.nanoTime() - startedNanos);
           if (lastState.equals("degraded")) {
-            failedAtBoot = exec(List.of("systemctl", "list-units", "--failed", "--plain", "--no-legend"), COMMAND_TIMEOUT)
-                .stdout().lines().map(l -> l.split("\\s+")[0]).filter(l -> !l.isBlank()).toList();
+            failedAtBoot = exec(
+                    List.of("systemctl", "list-units", "--failed", "--plain", "--no-legend"),
+                    COMMAND_TIMEOUT)
+                .stdout()
+                .lines()
+                .map(l -> l.split("\\s+")[0])
+                .filter(l -> !l.isBlank())
+                .toList();
           }
           return;
         }
       }
       pause(POLL);
     }
-    throw new IllegalStateException("not running after " + timeout + " (last state: '" + lastState + "')");
+    throw new IllegalStateException(
+        "not running after " + timeout + " (last state: '" + lastState + "')");
   }
 
   /** The unshare'd child once it has exec'd systemd. */
@@ -204,7 +228,8 @@ public final class SystemdSandbox implements AutoCloseable {
   /** A path inside the sandbox, seen from the host: {@code sandbox.path("/etc/systemd/system")}. */
   public Path path(String absolutePathInside) {
     if (!absolutePathInside.startsWith("/")) {
-      throw new IllegalArgumentException("expected an absolute path inside the sandbox: " + absolutePathInside);
+      throw new IllegalArgumentException(
+          "expected an absolute path inside the sandbox: " + absolutePathInside);
     }
     return root().resolve(absolutePathInside.substring(1));
   }
@@ -231,10 +256,20 @@ public final class SystemdSandbox implements AutoCloseable {
   /** Runs {@code command} inside the sandbox (its namespaces and root, cwd {@code /}). */
   public CommandResult exec(List<String> command, Duration timeout) {
     List<String> full = new ArrayList<>(List.of(
-        "nsenter", "--target", Long.toString(pid()), "--mount", "--uts", "--ipc", "--pid", "--root", "--wd", "--"));
+        "nsenter",
+        "--target",
+        Long.toString(pid()),
+        "--mount",
+        "--uts",
+        "--ipc",
+        "--pid",
+        "--root",
+        "--wd",
+        "--"));
     full.addAll(command);
     CommandResult result = HostCommand.run(full, timeout);
-    return new CommandResult(command, result.exitCode(), result.stdout(), result.stderr(), result.timedOut());
+    return new CommandResult(
+        command, result.exitCode(), result.stdout(), result.stderr(), result.timedOut());
   }
 
   public CommandResult exec(String... command) {
@@ -250,7 +285,8 @@ public final class SystemdSandbox implements AutoCloseable {
 
   /** The journal of {@code unit} in this boot (the last 200 lines), for failure messages. */
   public String journal(String unit) {
-    return exec(List.of("journalctl", "--no-pager", "-b", "-n", "200", "-u", unit), COMMAND_TIMEOUT).stdout();
+    return exec(List.of("journalctl", "--no-pager", "-b", "-n", "200", "-u", unit), COMMAND_TIMEOUT)
+        .stdout();
   }
 
   /**
@@ -301,7 +337,10 @@ public final class SystemdSandbox implements AutoCloseable {
       // no boot log written
     }
     if (init != null && init.isAlive()) {
-      text.append("\njournal:\n").append(exec(List.of("journalctl", "--no-pager", "-b", "-n", "60"), Duration.ofSeconds(10)).stdout());
+      text.append("\njournal:\n")
+          .append(
+              exec(List.of("journalctl", "--no-pager", "-b", "-n", "60"), Duration.ofSeconds(10))
+                  .stdout());
     }
     return text.toString();
   }

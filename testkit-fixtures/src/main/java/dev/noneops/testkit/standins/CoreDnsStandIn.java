@@ -39,9 +39,12 @@ public final class CoreDnsStandIn {
       System.err.println("coredns stand-in: usage: coredns -conf <Corefile>");
       System.exit(2);
     }
-    Listen listen = Listen.fromCorefile(Files.readString(Path.of(args[conf + 1]), StandardCharsets.UTF_8));
-    try (DatagramSocket socket = new DatagramSocket(new InetSocketAddress(InetAddress.getByName(listen.address()), listen.port()))) {
-      System.out.println("coredns stand-in: answering DNS on " + listen.address() + ":" + socket.getLocalPort() + "/udp");
+    Listen listen =
+        Listen.fromCorefile(Files.readString(Path.of(args[conf + 1]), StandardCharsets.UTF_8));
+    try (DatagramSocket socket = new DatagramSocket(
+        new InetSocketAddress(InetAddress.getByName(listen.address()), listen.port()))) {
+      System.out.println("coredns stand-in: answering DNS on " + listen.address() + ":"
+          + socket.getLocalPort() + "/udp");
       System.out.flush();
       StandInExit.promptly(socket::close);
       serve(socket);

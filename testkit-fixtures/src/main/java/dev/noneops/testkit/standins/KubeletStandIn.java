@@ -56,15 +56,17 @@ public final class KubeletStandIn {
     Instant[] serving = new Instant[1];
     HttpServer server = serve(settings, at -> serving[0] = at);
     StandInExit.promptly(() -> server.stop(0));
-    out.println("kubelet stand-in: serving http://" + settings.bindAddress() + ":" + server.getAddress().getPort() + "/healthz ("
+    out.println("kubelet stand-in: serving http://" + settings.bindAddress() + ":"
+        + server.getAddress().getPort() + "/healthz ("
         + (settings.neverHealthy() ? "never healthy" : "healthy") + ")");
-    out.println(SERVING_SINCE + (serving[0].getEpochSecond() * 1_000_000_000L + serving[0].getNano()));
+    out.println(
+        SERVING_SINCE + (serving[0].getEpochSecond() * 1_000_000_000L + serving[0].getNano()));
     out.flush();
   }
 
   /** Starts the health endpoint; the caller stops the returned server. */
   public static HttpServer serve(Settings settings) throws IOException {
-    return serve(settings, serving -> { });
+    return serve(settings, serving -> {});
   }
 
   /**
@@ -73,12 +75,16 @@ public final class KubeletStandIn {
    * answers of a cold JVM come a few hundred milliseconds after that instant.
    */
   public static HttpServer serve(Settings settings, Consumer<Instant> serving) throws IOException {
-    // Go's net/http, which kubelet uses, sends without Nagle's delay; the JDK's server only when told
+    // Go's net/http, which kubelet uses, sends without Nagle's delay; the JDK's server only when
+    // told
     System.setProperty("sun.net.httpserver.nodelay", "true");
-    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getByName(settings.bindAddress()), settings.port()), 16);
+    HttpServer server = HttpServer.create(
+        new InetSocketAddress(InetAddress.getByName(settings.bindAddress()), settings.port()), 16);
     server.createContext("/healthz", exchange -> {
       int status = settings.neverHealthy() ? 500 : 200;
-      byte[] body = (settings.neverHealthy() ? "not ready (stand-in told never to become healthy)" : "ok")
+      byte[] body = (settings.neverHealthy()
+              ? "not ready (stand-in told never to become healthy)"
+              : "ok")
           .getBytes(StandardCharsets.UTF_8);
       exchange.sendResponseHeaders(status, body.length);
       try (OutputStream os = exchange.getResponseBody()) {
@@ -98,14 +104,19 @@ public final class KubeletStandIn {
   static void warmUp() {
     try {
       HttpServer scratch = serve(new Settings("127.0.0.1", 0, false, false, List.of()));
-      try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), scratch.getAddress().getPort())) {
-        socket.getOutputStream().write("GET /healthz HTTP/1.0\r\nHost: stand-in\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+      try (Socket socket =
+          new Socket(InetAddress.getLoopbackAddress(), scratch.getAddress().getPort())) {
+        socket
+            .getOutputStream()
+            .write("GET /healthz HTTP/1.0\r\nHost: stand-in\r\n\r\n"
+                .getBytes(StandardCharsets.US_ASCII));
         socket.getInputStream().readAllBytes();
       } finally {
         scratch.stop(0);
       }
     } catch (IOException e) {
-      System.out.println("kubelet stand-in: warming up its health endpoint failed: " + e.getMessage());
+      System.out.println(
+          "kubelet stand-in: warming up its health endpoint failed: " + e.getMessage());
     }
   }
 
@@ -118,7 +129,8 @@ public final class KubeletStandIn {
    * @param version print a version and exit, as {@code kubelet --version} does
    * @param flags every argument, verbatim
    */
-  public record Settings(String bindAddress, int port, boolean neverHealthy, boolean version, List<String> flags) {
+  public record Settings(
+      String bindAddress, int port, boolean neverHealthy, boolean version, List<String> flags) {
 
     public static Settings parse(List<String> args, Map<String, String> env) {
       String bind = "127.0.0.1";

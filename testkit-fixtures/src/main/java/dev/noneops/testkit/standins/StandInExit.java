@@ -12,9 +12,12 @@ final class StandInExit {
 
   /** On shutdown, runs {@code unblock} (closing the stand-in's sockets), then halts with status 0. */
   static void promptly(Runnable unblock) {
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      unblock.run();
-      Runtime.getRuntime().halt(0);
-    }, "stand-in-exit"));
+    Runtime.getRuntime()
+        .addShutdownHook(new Thread(
+            () -> {
+              unblock.run();
+              Runtime.getRuntime().halt(0);
+            },
+            "stand-in-exit"));
   }
 }

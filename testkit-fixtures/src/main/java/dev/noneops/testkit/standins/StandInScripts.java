@@ -22,7 +22,8 @@ import java.util.stream.Stream;
 public record StandInScripts(Path java, Path classpath) {
 
   /** The CNI plugins an artifact set ships. */
-  public static final List<String> CNI_PLUGINS = List.of("bridge", "host-local", "loopback", "portmap");
+  public static final List<String> CNI_PLUGINS =
+      List.of("bridge", "host-local", "loopback", "portmap");
 
   public StandInScripts {
     Objects.requireNonNull(java, "java");
@@ -30,7 +31,8 @@ public record StandInScripts(Path java, Path classpath) {
   }
 
   /** Directories a sandboxed systemd mounts afresh, so the sandbox cannot see what is below them on the host. */
-  static final List<Path> HIDDEN_IN_SANDBOX = List.of(Path.of("/tmp"), Path.of("/run"), Path.of("/dev"));
+  static final List<Path> HIDDEN_IN_SANDBOX =
+      List.of(Path.of("/tmp"), Path.of("/run"), Path.of("/dev"));
 
   /**
    * Scripts that run the stand-ins with this JVM and from where this class was loaded. When those
@@ -40,12 +42,17 @@ public record StandInScripts(Path java, Path classpath) {
   public static StandInScripts ofThisJvm() {
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     try {
-      Path classes = Path.of(KubeletStandIn.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      Path classes = Path.of(KubeletStandIn.class
+          .getProtectionDomain()
+          .getCodeSource()
+          .getLocation()
+          .toURI());
       return new StandInScripts(java, visibleInSandbox(classes));
     } catch (URISyntaxException e) {
       throw new IllegalStateException("cannot locate the stand-in classes: " + e.getMessage(), e);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot copy the stand-in classes where a sandbox sees them: " + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "cannot copy the stand-in classes where a sandbox sees them: " + e.getMessage(), e);
     }
   }
 
@@ -54,7 +61,12 @@ public record StandInScripts(Path java, Path classpath) {
     if (HIDDEN_IN_SANDBOX.stream().noneMatch(absolute::startsWith)) {
       return absolute;
     }
-    Path target = Path.of(System.getProperty("user.home"), ".cache", "noneops", "standins", Integer.toHexString(absolute.toString().hashCode()))
+    Path target = Path.of(
+            System.getProperty("user.home"),
+            ".cache",
+            "noneops",
+            "standins",
+            Integer.toHexString(absolute.toString().hashCode()))
         .resolve(absolute.getFileName());
     Files.createDirectories(Objects.requireNonNull(target.getParent(), "the cache directory"));
     try (Stream<Path> tree = Files.walk(absolute)) {
@@ -73,14 +85,17 @@ public record StandInScripts(Path java, Path classpath) {
   /** kubelet: serves {@code /healthz}; never healthy when {@code neverHealthy}. */
   public String kubelet(String version, boolean neverHealthy) {
     return header("kubelet", version)
-        + "exec " + quote(java.toString()) + " -Xmx64m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp " + quote(classpath.toString())
-        + " " + KubeletStandIn.class.getName() + (neverHealthy ? " " + KubeletStandIn.NEVER_HEALTHY_FLAG : "") + " \"$@\"\n";
+        + "exec " + quote(java.toString())
+        + " -Xmx64m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp " + quote(classpath.toString())
+        + " " + KubeletStandIn.class.getName()
+        + (neverHealthy ? " " + KubeletStandIn.NEVER_HEALTHY_FLAG : "") + " \"$@\"\n";
   }
 
   /** The LocalDNS server (CoreDNS): answers DNS on its Corefile's address. */
   public String coredns(String version) {
     return header("coredns", version)
-        + "exec " + quote(java.toString()) + " -Xmx48m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp " + quote(classpath.toString())
+        + "exec " + quote(java.toString())
+        + " -Xmx48m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp " + quote(classpath.toString())
         + " " + CoreDnsStandIn.class.getName() + " \"$@\"\n";
   }
 
@@ -92,7 +107,8 @@ public record StandInScripts(Path java, Path classpath) {
   }
 
   private static String header(String name, String version) {
-    return "#!/bin/sh\n# " + name + " " + version + ": a noneops test stand-in, not the real program.\n";
+    return "#!/bin/sh\n# " + name + " " + version
+        + ": a noneops test stand-in, not the real program.\n";
   }
 
   private static String quote(String s) {

@@ -36,38 +36,54 @@ public final class DummyLinkStandIn implements CommandRunner {
   /** Whether {@code ip link add <probe> type dummy} works (the probe link is deleted again). */
   public static boolean kernelHasDummyLinks(CommandRunner runner) throws IOException {
     String probe = "noneopsprobe0";
-    CommandResult added = runner.run(Command.of(Duration.ofSeconds(10), "ip", "link", "add", probe, "type", "dummy"));
+    CommandResult added =
+        runner.run(Command.of(Duration.ofSeconds(10), "ip", "link", "add", probe, "type", "dummy"));
     if (added.succeeded()) {
-      CommandResult deleted = runner.run(Command.of(Duration.ofSeconds(10), "ip", "link", "delete", "dev", probe));
+      CommandResult deleted =
+          runner.run(Command.of(Duration.ofSeconds(10), "ip", "link", "delete", "dev", probe));
       if (!deleted.succeeded()) {
-        throw new IOException("cannot delete the probe link " + probe + ": " + deleted.stderr().strip());
+        throw new IOException(
+            "cannot delete the probe link " + probe + ": " + deleted.stderr().strip());
       }
       return true;
     }
     if (added.stderr().contains("Unknown device type")) {
       return false;
     }
-    throw new IOException("cannot tell whether the kernel has dummy links: ip link add exited " + added.exitCode() + ": "
-        + added.stderr().strip());
+    throw new IOException("cannot tell whether the kernel has dummy links: ip link add exited "
+        + added.exitCode() + ": " + added.stderr().strip());
   }
 
   @Override
   public CommandResult run(Command command) throws IOException {
     List<String> argv = command.argv();
     int type = argv.indexOf("type");
-    boolean addsDummy = argv.size() >= 4 && argv.get(0).endsWith("ip") && argv.get(1).equals("link") && argv.get(2).equals("add")
-        && type > 0 && type + 1 < argv.size() && argv.get(type + 1).equals("dummy");
+    boolean addsDummy = argv.size() >= 4
+        && argv.get(0).endsWith("ip")
+        && argv.get(1).equals("link")
+        && argv.get(2).equals("add")
+        && type > 0
+        && type + 1 < argv.size()
+        && argv.get(type + 1).equals("dummy");
     if (addsDummy) {
       List<String> replaced = new ArrayList<>(argv);
       replaced.set(type + 1, STAND_IN_TYPE);
-      return runner.run(new Command(replaced, command.env(), command.timeout(), command.maxOutputBytes()));
+      return runner.run(
+          new Command(replaced, command.env(), command.timeout(), command.maxOutputBytes()));
     }
     CommandResult result = runner.run(command);
-    boolean showsDetails = argv.size() == 7 && argv.get(0).endsWith("ip") && argv.subList(1, 6).equals(List.of("-j", "-d", "addr", "show", "dev"));
+    boolean showsDetails = argv.size() == 7
+        && argv.get(0).endsWith("ip")
+        && argv.subList(1, 6).equals(List.of("-j", "-d", "addr", "show", "dev"));
     if (showsDetails && result.succeeded()) {
       // on a kernel without dummy links, an ifb link stands in for one (whichever process made it)
-      return new CommandResult(result.exitCode(), result.stdout().replace("\"info_kind\":\"" + STAND_IN_TYPE + "\"", "\"info_kind\":\"dummy\""),
-          result.stderr(), result.timedOut());
+      return new CommandResult(
+          result.exitCode(),
+          result
+              .stdout()
+              .replace("\"info_kind\":\"" + STAND_IN_TYPE + "\"", "\"info_kind\":\"dummy\""),
+          result.stderr(),
+          result.timedOut());
     }
     return result;
   }

@@ -21,7 +21,12 @@ public final class RootedArtifactDownloader implements ArtifactDownloader {
   }
 
   @Override
-  public DownloadResult download(URI url, Optional<Sha256> expected, Path destination, long maxBytes, DownloadListener listener)
+  public DownloadResult download(
+      URI url,
+      Optional<Sha256> expected,
+      Path destination,
+      long maxBytes,
+      DownloadListener listener)
       throws IOException {
     DownloadResult r = host.download(url, expected, root.outside(destination), maxBytes, listener);
     return new DownloadResult(destination, r.sha256(), r.bytes(), r.bytesTransferred());

@@ -26,13 +26,23 @@ public final class SandboxCommandRunner implements CommandRunner {
 
   @Override
   public CommandResult run(Command command) throws IOException {
-    return host.run(new Command(inside(root, command.argv()), command.env(), command.timeout(), command.maxOutputBytes()));
+    return host.run(new Command(
+        inside(root, command.argv()), command.env(), command.timeout(), command.maxOutputBytes()));
   }
 
   /** {@code argv} run inside the sandbox whose PID 1 is {@code root.pid()}. */
   public static List<String> inside(SandboxRoot root, List<String> argv) {
     List<String> full = new ArrayList<>(List.of(
-        "nsenter", "--target", Long.toString(root.pid()), "--mount", "--uts", "--ipc", "--pid", "--root", "--wd", "--"));
+        "nsenter",
+        "--target",
+        Long.toString(root.pid()),
+        "--mount",
+        "--uts",
+        "--ipc",
+        "--pid",
+        "--root",
+        "--wd",
+        "--"));
     full.addAll(argv);
     return full;
   }

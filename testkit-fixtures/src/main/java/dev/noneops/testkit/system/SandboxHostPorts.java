@@ -41,7 +41,8 @@ public final class SandboxHostPorts {
     RealHost sandboxMounts = RealHost.builder()
         .mountInfo(Path.of("/proc", Long.toString(root.pid()), "mountinfo"))
         .build();
-    CommandRunner commands = DummyLinkStandIn.ifNeeded(new SandboxCommandRunner(host.commands(), root));
+    CommandRunner commands =
+        DummyLinkStandIn.ifNeeded(new SandboxCommandRunner(host.commands(), root));
     return new HostPorts(
         new RootedHostFiles(host.files(), root),
         systemd,

@@ -46,7 +46,14 @@ public final class SandboxMountTable implements MountTable {
 
   @Override
   public void unmount(Path mountPoint, Set<UnmountFlag> flags) throws IOException {
-    List<String> argv = new ArrayList<>(List.of("nsenter", "--target", Long.toString(root.pid()), "--mount", "--", "umount", "--no-canonicalize"));
+    List<String> argv = new ArrayList<>(List.of(
+        "nsenter",
+        "--target",
+        Long.toString(root.pid()),
+        "--mount",
+        "--",
+        "umount",
+        "--no-canonicalize"));
     if (flags.contains(UnmountFlag.DETACH)) {
       argv.add("--lazy");
     }
@@ -56,8 +63,12 @@ public final class SandboxMountTable implements MountTable {
       return;
     }
     String why = r.stderr();
-    Errno errno = why.contains("not mounted") ? Errno.EINVAL : why.contains("busy") ? Errno.EBUSY
-        : why.contains("No such file") ? Errno.ENOENT : Errno.EIO;
-    throw new HostIOException(errno, "umount2 (in sandbox " + root.pid() + ")", mountPoint.toString());
+    Errno errno = why.contains("not mounted")
+        ? Errno.EINVAL
+        : why.contains("busy")
+            ? Errno.EBUSY
+            : why.contains("No such file") ? Errno.ENOENT : Errno.EIO;
+    throw new HostIOException(
+        errno, "umount2 (in sandbox " + root.pid() + ")", mountPoint.toString());
   }
 }

@@ -22,16 +22,27 @@ public final class SandboxNodes {
   /** Production timeouts, with kubelet's readiness bounded by {@code kubeletReady}. */
   public static NodeTimeouts timeouts(Duration kubeletReady) {
     NodeTimeouts d = NodeTimeouts.DEFAULTS;
-    return new NodeTimeouts(Duration.ofSeconds(60), kubeletReady, Duration.ofSeconds(30), d.pollInterval(),
-        Duration.ofSeconds(1), d.command(), d.imageImport());
+    return new NodeTimeouts(
+        Duration.ofSeconds(60),
+        kubeletReady,
+        Duration.ofSeconds(30),
+        d.pollInterval(),
+        Duration.ofSeconds(1),
+        d.command(),
+        d.imageImport());
   }
 
   /** A node bound to {@code config} (empty for stop/status), rolling back to {@code previous}. */
-  public static Node node(HostPorts ports, Optional<AgentConfig> config, Optional<AgentConfig> previous, Duration kubeletReady,
+  public static Node node(
+      HostPorts ports,
+      Optional<AgentConfig> config,
+      Optional<AgentConfig> previous,
+      Duration kubeletReady,
       NodeEvents events) {
     Overrides overrides = Overrides.builder().timeouts(timeouts(kubeletReady)).build();
     Teardown teardown = teardown(ports);
-    Params.Builder params = Params.builder(ports).events(events).overrides(overrides).teardown(teardown::removeAll);
+    Params.Builder params =
+        Params.builder(ports).events(events).overrides(overrides).teardown(teardown::removeAll);
     config.ifPresent(params::config);
     previous.ifPresent(params::previous);
     return new Node(params.build());

@@ -25,13 +25,17 @@ public final class SandboxProcessTable implements ProcessTable {
   public SandboxProcessTable(ProcessTable host, SandboxRoot root) throws IOException {
     this.host = Objects.requireNonNull(host, "host");
     this.root = Objects.requireNonNull(root, "root");
-    this.pidNamespace = pidNamespace(root.pid()).orElseThrow(() -> new IOException("sandbox pid " + root.pid() + " is gone"));
+    this.pidNamespace = pidNamespace(root.pid())
+        .orElseThrow(() -> new IOException("sandbox pid " + root.pid() + " is gone"));
     this.cgroupPrefix = cgroupPrefixOf(root.pid());
   }
 
   @Override
   public List<ProcessInfo> list() throws IOException {
-    return host.list().stream().filter(p -> inSandbox(p.pid())).map(this::translate).toList();
+    return host.list().stream()
+        .filter(p -> inSandbox(p.pid()))
+        .map(this::translate)
+        .toList();
   }
 
   @Override
@@ -42,7 +46,8 @@ public final class SandboxProcessTable implements ProcessTable {
   @Override
   public boolean signal(long pid, int signal) throws IOException {
     if (!inSandbox(pid)) {
-      throw new IOException("refusing to signal pid " + pid + ": it is not a process of the sandbox (pid " + root.pid() + ")");
+      throw new IOException("refusing to signal pid " + pid
+          + ": it is not a process of the sandbox (pid " + root.pid() + ")");
     }
     return host.signal(pid, signal);
   }
@@ -53,7 +58,8 @@ public final class SandboxProcessTable implements ProcessTable {
 
   private ProcessInfo translate(ProcessInfo p) {
     String cgroup = p.cgroup();
-    if (!cgroupPrefix.isEmpty() && (cgroup.equals(cgroupPrefix) || cgroup.startsWith(cgroupPrefix + "/"))) {
+    if (!cgroupPrefix.isEmpty()
+        && (cgroup.equals(cgroupPrefix) || cgroup.startsWith(cgroupPrefix + "/"))) {
       cgroup = cgroup.equals(cgroupPrefix) ? "/" : cgroup.substring(cgroupPrefix.length());
     }
     return new ProcessInfo(p.pid(), p.exe(), p.argv(), cgroup, p.mappedFiles());
@@ -61,7 +67,8 @@ public final class SandboxProcessTable implements ProcessTable {
 
   private static Optional<String> pidNamespace(long pid) {
     try {
-      return Optional.of(Files.readSymbolicLink(Path.of("/proc", Long.toString(pid), "ns", "pid")).toString());
+      return Optional.of(Files.readSymbolicLink(Path.of("/proc", Long.toString(pid), "ns", "pid"))
+          .toString());
     } catch (IOException gone) {
       return Optional.empty();
     }
@@ -75,7 +82,9 @@ public final class SandboxProcessTable implements ProcessTable {
     for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "cgroup"))) {
       if (line.startsWith("0::")) {
         String path = line.substring(3);
-        return path.endsWith("/init.scope") ? path.substring(0, path.length() - "/init.scope".length()) : path;
+        return path.endsWith("/init.scope")
+            ? path.substring(0, path.length() - "/init.scope".length())
+            : path;
       }
     }
     return "";

@@ -32,7 +32,9 @@ public record SandboxRoot(long pid) {
       throw new IllegalArgumentException("paths must be absolute: " + absolute);
     }
     Path normal = absolute.normalize();
-    return normal.getNameCount() == 0 ? root() : root().resolve(normal.toString().substring(1));
+    return normal.getNameCount() == 0
+        ? root()
+        : root().resolve(normal.toString().substring(1));
   }
 
   /** The sandbox's path of {@code outside}, a path below {@link #root()}. */

@@ -35,14 +35,17 @@ public final class KubeletKernelDefaults {
 
   /** Why kubelet started with {@code argv} exits at once; empty when it runs. */
   public Optional<String> refusal(List<String> argv) {
-    if (argv.isEmpty() || !baseName(argv.get(0)).equals("kubelet") || !argv.contains("--protect-kernel-defaults=true")) {
+    if (argv.isEmpty()
+        || !baseName(argv.get(0)).equals("kubelet")
+        || !argv.contains("--protect-kernel-defaults=true")) {
       return Optional.empty();
     }
     for (Map.Entry<String, String> e : EXPECTED.entrySet()) {
       String actual = sysctl.apply(e.getKey()).orElse(STOCK.get(e.getKey()));
       if (!e.getValue().equals(actual)) {
-        return Optional.of("failed to run Kubelet: invalid kernel flag: " + e.getKey().replace('.', '/')
-            + ", expected value: " + e.getValue() + ", actual value: " + actual);
+        return Optional.of(
+            "failed to run Kubelet: invalid kernel flag: " + e.getKey().replace('.', '/')
+                + ", expected value: " + e.getValue() + ", actual value: " + actual);
       }
     }
     return Optional.empty();

@@ -40,7 +40,8 @@ public final class SimCommandRunner implements CommandRunner {
       throw new IllegalArgumentException("an argv prefix names at least the program");
     }
     synchronized (gate.monitor()) {
-      registrations.add(0, new Registration(List.copyOf(argvPrefix), Objects.requireNonNull(handler, "handler")));
+      registrations.add(
+          0, new Registration(List.copyOf(argvPrefix), Objects.requireNonNull(handler, "handler")));
     }
   }
 
@@ -69,7 +70,10 @@ public final class SimCommandRunner implements CommandRunner {
       }
       clock.advance(outcome.runtime());
       return new CommandResult(
-          outcome.exitCode(), cap(outcome.stdout(), command.maxOutputBytes()), cap(outcome.stderr(), command.maxOutputBytes()), false);
+          outcome.exitCode(),
+          cap(outcome.stdout(), command.maxOutputBytes()),
+          cap(outcome.stderr(), command.maxOutputBytes()),
+          false);
     });
   }
 
@@ -88,9 +92,11 @@ public final class SimCommandRunner implements CommandRunner {
     }
     String program = prefix.get(0);
     String argv0 = argv.get(0);
-    boolean programMatches =
-        argv0.equals(program) || (!program.contains("/") && argv0.substring(argv0.lastIndexOf('/') + 1).equals(program));
-    return programMatches && argv.subList(1, prefix.size()).equals(prefix.subList(1, prefix.size()));
+    boolean programMatches = argv0.equals(program)
+        || (!program.contains("/")
+            && argv0.substring(argv0.lastIndexOf('/') + 1).equals(program));
+    return programMatches
+        && argv.subList(1, prefix.size()).equals(prefix.subList(1, prefix.size()));
   }
 
   private static String cap(String output, int maxBytes) {

@@ -34,9 +34,12 @@ import java.util.regex.Pattern;
  * with ENOENT naming the missing one).
  */
 public final class SimKernel {
-  private static final List<Path> MODULES_LOAD_DIRS =
-      List.of(Path.of("/etc/modules-load.d"), Path.of("/run/modules-load.d"), Path.of("/usr/lib/modules-load.d"));
-  private static final List<Path> SYSCTL_DIRS = List.of(Path.of("/etc/sysctl.d"), Path.of("/run/sysctl.d"), Path.of("/usr/lib/sysctl.d"));
+  private static final List<Path> MODULES_LOAD_DIRS = List.of(
+      Path.of("/etc/modules-load.d"),
+      Path.of("/run/modules-load.d"),
+      Path.of("/usr/lib/modules-load.d"));
+  private static final List<Path> SYSCTL_DIRS =
+      List.of(Path.of("/etc/sysctl.d"), Path.of("/run/sysctl.d"), Path.of("/usr/lib/sysctl.d"));
   private static final Pattern LINK_NAME = Pattern.compile("[A-Za-z0-9_.@+-]{1,15}");
   private static final Pattern ADDRESS = Pattern.compile("[0-9A-Fa-f:.]+/[0-9]{1,3}");
   private static final Pattern MODULE = Pattern.compile("[A-Za-z0-9_-]{1,64}");
@@ -152,9 +155,13 @@ public final class SimKernel {
             if (!name.endsWith(".conf")) {
               continue;
             }
-            for (String line : new String(fs.read(dir.resolve(name)), StandardCharsets.UTF_8).split("\n")) {
+            for (String line :
+                new String(fs.read(dir.resolve(name)), StandardCharsets.UTF_8).split("\n")) {
               String module = line.strip();
-              if (!module.isEmpty() && !module.startsWith("#") && !module.startsWith(";") && !unavailableModules.contains(module)) {
+              if (!module.isEmpty()
+                  && !module.startsWith("#")
+                  && !module.startsWith(";")
+                  && !unavailableModules.contains(module)) {
                 modules.add(module);
               }
             }
@@ -178,14 +185,20 @@ public final class SimKernel {
         }
         int eq = l.indexOf('=');
         if (eq <= 0) {
-          err.append("sysctl: ").append(file).append(": invalid line '").append(l).append("'\n");
+          err.append("sysctl: ")
+              .append(file)
+              .append(": invalid line '")
+              .append(l)
+              .append("'\n");
           continue;
         }
         String key = l.substring(0, eq).strip().replace('/', '.');
         boolean ignoreFailure = key.startsWith("-");
         key = ignoreFailure ? key.substring(1) : key;
         if (!apply(key, l.substring(eq + 1).strip()) && !ignoreFailure) {
-          err.append("sysctl: cannot stat /proc/sys/").append(key.replace('.', '/')).append(": No such file or directory\n");
+          err.append("sysctl: cannot stat /proc/sys/")
+              .append(key.replace('.', '/'))
+              .append(": No such file or directory\n");
         }
       }
     }
@@ -221,7 +234,10 @@ public final class SimKernel {
   }
 
   private static String requireName(String name) {
-    if (name == null || !LINK_NAME.matcher(name).matches() || name.equals(".") || name.equals("..")) {
+    if (name == null
+        || !LINK_NAME.matcher(name).matches()
+        || name.equals(".")
+        || name.equals("..")) {
       throw new IllegalArgumentException("not a Linux interface name: '" + name + "'");
     }
     return name;
@@ -230,7 +246,8 @@ public final class SimKernel {
   private NetworkLink existing(String operation, String name) throws HostIOException {
     NetworkLink l = links.get(name);
     if (l == null) {
-      throw new HostIOException(Errno.ENODEV, operation, name, "Cannot find device \"" + name + "\"", null);
+      throw new HostIOException(
+          Errno.ENODEV, operation, name, "Cannot find device \"" + name + "\"", null);
     }
     return l;
   }
@@ -242,7 +259,8 @@ public final class SimKernel {
     @Override
     public Optional<NetworkLink> link(String name) throws IOException {
       requireName(name);
-      return gate.call(PORT, "link", false, PortGate.args(name), () -> Optional.ofNullable(links.get(name)));
+      return gate.call(
+          PORT, "link", false, PortGate.args(name), () -> Optional.ofNullable(links.get(name)));
     }
 
     @Override
@@ -250,10 +268,12 @@ public final class SimKernel {
       requireName(name);
       gate.call(PORT, "addDummyLink", true, PortGate.args(name), () -> {
         if (links.containsKey(name)) {
-          throw new HostIOException(Errno.EEXIST, "add dummy link", name, "RTNETLINK answers: File exists", null);
+          throw new HostIOException(
+              Errno.EEXIST, "add dummy link", name, "RTNETLINK answers: File exists", null);
         }
         if (!dummyLinks) {
-          throw new HostIOException(Errno.EOPNOTSUPP, "add dummy link", name, "Error: Unknown device type.", null);
+          throw new HostIOException(
+              Errno.EOPNOTSUPP, "add dummy link", name, "Error: Unknown device type.", null);
         }
         links.put(name, new NetworkLink(name, NetworkLink.DUMMY, false, List.of()));
         return null;
@@ -307,8 +327,12 @@ public final class SimKernel {
       }
       gate.call(PORT, "loadModule", true, PortGate.args(name), () -> {
         if (unavailableModules.contains(name)) {
-          throw new HostIOException(Errno.ENOENT, "load kernel module", name,
-              "modprobe: FATAL: Module " + name + " not found in directory /lib/modules/6.1.0-sim", null);
+          throw new HostIOException(
+              Errno.ENOENT,
+              "load kernel module",
+              name,
+              "modprobe: FATAL: Module " + name + " not found in directory /lib/modules/6.1.0-sim",
+              null);
         }
         modules.add(name);
         return null;
@@ -332,7 +356,8 @@ public final class SimKernel {
       if (key == null || !KEY.matcher(key).matches()) {
         throw new IllegalArgumentException("not a sysctl key: '" + key + "'");
       }
-      return gate.call(PORT, "sysctl", false, PortGate.args(key), () -> Optional.ofNullable(sysctls.get(key)));
+      return gate.call(
+          PORT, "sysctl", false, PortGate.args(key), () -> Optional.ofNullable(sysctls.get(key)));
     }
   }
 }

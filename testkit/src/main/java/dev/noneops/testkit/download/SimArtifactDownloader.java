@@ -34,7 +34,8 @@ public final class SimArtifactDownloader implements ArtifactDownloader {
   private final SimArtifactRepository repository;
   private final VirtualClock clock;
 
-  public SimArtifactDownloader(PortGate gate, SimFileSystem fs, SimArtifactRepository repository, VirtualClock clock) {
+  public SimArtifactDownloader(
+      PortGate gate, SimFileSystem fs, SimArtifactRepository repository, VirtualClock clock) {
     this.gate = Objects.requireNonNull(gate, "gate");
     this.fs = Objects.requireNonNull(fs, "fs");
     this.repository = Objects.requireNonNull(repository, "repository");
@@ -42,7 +43,12 @@ public final class SimArtifactDownloader implements ArtifactDownloader {
   }
 
   @Override
-  public DownloadResult download(URI url, Optional<Sha256> expected, Path destination, long maxBytes, DownloadListener listener)
+  public DownloadResult download(
+      URI url,
+      Optional<Sha256> expected,
+      Path destination,
+      long maxBytes,
+      DownloadListener listener)
       throws IOException {
     Objects.requireNonNull(url, "url");
     Objects.requireNonNull(expected, "expected");
@@ -51,7 +57,9 @@ public final class SimArtifactDownloader implements ArtifactDownloader {
     return gate.call(PORT, "download", true, PortGate.args(url, destination), () -> {
       if (expected.isPresent()) {
         Optional<byte[]> present = existingContent(destination);
-        if (present.isPresent() && SimArtifactRepository.sha256Hex(present.get()).equals(expected.get().hex())) {
+        if (present.isPresent()
+            && SimArtifactRepository.sha256Hex(present.get())
+                .equals(expected.get().hex())) {
           return new DownloadResult(destination, expected.get(), present.get().length, 0);
         }
       }
@@ -61,7 +69,9 @@ public final class SimArtifactDownloader implements ArtifactDownloader {
       fs.writeDurably(destination, new ByteArrayInputStream(body), FILE_MODE, written -> {
         if (expected.isPresent() && !expected.get().equals(actual)) {
           throw new DownloadException(
-              url, DownloadException.Reason.CHECKSUM_MISMATCH, "sha256 " + actual + " does not match the expected " + expected.get());
+              url,
+              DownloadException.Reason.CHECKSUM_MISMATCH,
+              "sha256 " + actual + " does not match the expected " + expected.get());
         }
       });
       return new DownloadResult(destination, actual, body.length, body.length);
@@ -94,7 +104,9 @@ public final class SimArtifactDownloader implements ArtifactDownloader {
         if (ok.body().length > maxBytes) {
           repository.served(url, maxBytes);
           throw new DownloadException(
-              url, DownloadException.Reason.TOO_LARGE, "content of " + ok.body().length + " bytes exceeds the limit of " + maxBytes);
+              url,
+              DownloadException.Reason.TOO_LARGE,
+              "content of " + ok.body().length + " bytes exceeds the limit of " + maxBytes);
         }
         repository.served(url, ok.body().length);
         return ok.body();
@@ -104,14 +116,19 @@ public final class SimArtifactDownloader implements ArtifactDownloader {
           lastProblem = "HTTP " + status.code();
           continue;
         }
-        throw new DownloadException(url, DownloadException.Reason.HTTP_STATUS, "HTTP " + status.code());
+        throw new DownloadException(
+            url, DownloadException.Reason.HTTP_STATUS, "HTTP " + status.code());
       }
       lastProblem = "connection reset";
     }
     if (lastProblem.startsWith("HTTP")) {
-      throw new DownloadException(url, DownloadException.Reason.HTTP_STATUS, lastProblem + " after " + ATTEMPTS + " attempts");
+      throw new DownloadException(
+          url,
+          DownloadException.Reason.HTTP_STATUS,
+          lastProblem + " after " + ATTEMPTS + " attempts");
     }
-    throw new DownloadException(url, DownloadException.Reason.TRANSPORT, lastProblem + " after " + ATTEMPTS + " attempts");
+    throw new DownloadException(
+        url, DownloadException.Reason.TRANSPORT, lastProblem + " after " + ATTEMPTS + " attempts");
   }
 
   private static void requirePositive(long maxBytes) {

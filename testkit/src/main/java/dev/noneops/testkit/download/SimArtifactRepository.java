@@ -118,7 +118,9 @@ public final class SimArtifactRepository {
       if (status != null) {
         return new Status(status);
       }
-      return Optional.ofNullable(content.get(url)).<Response>map(b -> new Ok(b.clone())).orElse(new Status(404));
+      return Optional.ofNullable(content.get(url))
+          .<Response>map(b -> new Ok(b.clone()))
+          .orElse(new Status(404));
     }
   }
 

@@ -23,8 +23,8 @@ public final class FileTreeSnapshot {
   public record Entry(String path, FileType type, int mode, int uid, int gid, String detail) {
     @Override
     public String toString() {
-      return path + " " + type.name().toLowerCase(Locale.ROOT) + " 0" + Integer.toOctalString(mode) + " " + uid + ":" + gid
-          + (detail.isEmpty() ? "" : " " + detail);
+      return path + " " + type.name().toLowerCase(Locale.ROOT) + " 0" + Integer.toOctalString(mode)
+          + " " + uid + ":" + gid + (detail.isEmpty() ? "" : " " + detail);
     }
   }
 
@@ -40,13 +40,12 @@ public final class FileTreeSnapshot {
       if (!include.test(w.path())) {
         continue;
       }
-      String detail =
-          switch (w.type()) {
-            case REGULAR -> "sha256=" + sha256(w.content()) + " size=" + w.content().length;
-            case SYMLINK -> "-> " + w.linkTarget();
-            case CHAR_DEVICE, BLOCK_DEVICE -> w.major() + ":" + w.minor();
-            default -> "";
-          };
+      String detail = switch (w.type()) {
+        case REGULAR -> "sha256=" + sha256(w.content()) + " size=" + w.content().length;
+        case SYMLINK -> "-> " + w.linkTarget();
+        case CHAR_DEVICE, BLOCK_DEVICE -> w.major() + ":" + w.minor();
+        default -> "";
+      };
       entries.put(w.path(), new Entry(w.path(), w.type(), w.mode(), w.uid(), w.gid(), detail));
     }
     return new FileTreeSnapshot(entries);

@@ -39,7 +39,15 @@ final class Inode {
   final TreeMap<String, Inode> entries;
   TreeMap<String, Inode> durableEntries;
 
-  Inode(SimSuperblock fs, FileType type, int mode, int uid, int gid, String linkTarget, int deviceMajor, int deviceMinor) {
+  Inode(
+      SimSuperblock fs,
+      FileType type,
+      int mode,
+      int uid,
+      int gid,
+      String linkTarget,
+      int deviceMajor,
+      int deviceMinor) {
     this.fs = fs;
     this.ino = fs.nextInode();
     this.type = type;
@@ -144,7 +152,9 @@ final class Inode {
     syncSelf();
     durableEntries = new TreeMap<>(entries);
     for (Inode child : entries.values()) {
-      if (child.mode == child.durableMode && child.uid == child.durableUid && child.gid == child.durableGid) {
+      if (child.mode == child.durableMode
+          && child.uid == child.durableUid
+          && child.gid == child.durableGid) {
         child.durableCtime = child.ctime;
       }
     }

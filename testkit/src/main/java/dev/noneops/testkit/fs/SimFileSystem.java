@@ -81,7 +81,8 @@ public final class SimFileSystem {
     this.gate = gate;
     this.changeClock = new ChangeClock(wallNanos);
     this.rootFs = new SimSuperblock(8, 1, "ext4", false, changeClock);
-    mounts.add(new SimMount(nextMountId++, 1, rootFs, rootFs.root, "/", "/", "ext4", "/dev/sda1", false, true));
+    mounts.add(new SimMount(
+        nextMountId++, 1, rootFs, rootFs.root, "/", "/", "ext4", "/dev/sda1", false, true));
   }
 
   // ---------------------------------------------------------------- path resolution
@@ -182,7 +183,8 @@ public final class SimFileSystem {
   private static Located frameAsLocated(Deque<Frame> stack) {
     Frame self = stack.pop();
     Frame parent = stack.peek();
-    String name = self.path().equals("/") ? "" : self.path().substring(self.path().lastIndexOf('/') + 1);
+    String name =
+        self.path().equals("/") ? "" : self.path().substring(self.path().lastIndexOf('/') + 1);
     return new Located(self.path(), parent, name, self.inode(), self.mount());
   }
 
@@ -235,7 +237,8 @@ public final class SimFileSystem {
 
   private static void requireMode(int mode) {
     if (mode < 0 || mode > 07777) {
-      throw new IllegalArgumentException("mode must be within 07777: " + Integer.toOctalString(mode));
+      throw new IllegalArgumentException(
+          "mode must be within 07777: " + Integer.toOctalString(mode));
     }
   }
 
@@ -270,7 +273,18 @@ public final class SimFileSystem {
 
   private static FileMeta meta(Path shown, Located l) {
     Inode i = l.inode();
-    return new FileMeta(shown, i.type, i.mode, i.uid, i.gid, i.size(), i.fs.device(), i.ino, l.mount().id, i.ctime, i.mtime);
+    return new FileMeta(
+        shown,
+        i.type,
+        i.mode,
+        i.uid,
+        i.gid,
+        i.size(),
+        i.fs.device(),
+        i.ino,
+        l.mount().id,
+        i.ctime,
+        i.mtime);
   }
 
   /** The content of a regular file, following symlinks. */
@@ -307,7 +321,8 @@ public final class SimFileSystem {
     return Path.of(existing(path, true, "realpath").path());
   }
 
-  // ---------------------------------------------------------------- durable operations (the port's)
+  // ---------------------------------------------------------------- durable operations (the
+  // port's)
 
   /** The port's durable write: temp file, write, fsync, rename, fsync of the directory. */
   public long writeDurably(Path path, InputStream content, int mode) throws IOException {
@@ -324,7 +339,8 @@ public final class SimFileSystem {
    * A durable write that lets {@code check} refuse the fsynced temp file before it is renamed into
    * place (a download verifying its checksum); on refusal the temp file is removed.
    */
-  public long writeDurably(Path path, InputStream content, int mode, BeforeRename check) throws IOException {
+  public long writeDurably(Path path, InputStream content, int mode, BeforeRename check)
+      throws IOException {
     requireMode(mode);
     Located target = existingParentOf(path, "write");
     if (target.exists() && target.inode().isDirectory()) {
@@ -456,7 +472,8 @@ public final class SimFileSystem {
     requireMode(mode);
     Located l = existing(path, false, "chmod");
     if (l.inode().type == FileType.SYMLINK) {
-      throw new HostIOException(Errno.EOTHER, "chmod (symlinks have no mode of their own)", path.toString());
+      throw new HostIOException(
+          Errno.EOTHER, "chmod (symlinks have no mode of their own)", path.toString());
     }
     requireWritable(l.mount(), "chmod", path);
     l.inode().changeMode(mode);
@@ -506,7 +523,8 @@ public final class SimFileSystem {
   private Located fsyncable(Path path, String op) throws HostIOException {
     Located l = existing(path, false, op);
     if (l.inode().type != FileType.REGULAR && l.inode().type != FileType.DIRECTORY) {
-      throw new HostIOException(Errno.EINVAL, op + " durably (only a regular file or a directory)", path.toString());
+      throw new HostIOException(
+          Errno.EINVAL, op + " durably (only a regular file or a directory)", path.toString());
     }
     requireWritable(l.mount(), op, path);
     return l;
@@ -592,7 +610,8 @@ public final class SimFileSystem {
       throw new HostIOException(Errno.EINVAL, "corrupt", path.toString());
     }
     if (content.length != i.data.length) {
-      throw new IllegalArgumentException("corruption keeps the size (" + i.data.length + " bytes), not " + content.length + ": " + path);
+      throw new IllegalArgumentException("corruption keeps the size (" + i.data.length
+          + " bytes), not " + content.length + ": " + path);
     }
     i.data = content.clone();
     i.durableData = i.data;
@@ -644,7 +663,8 @@ public final class SimFileSystem {
   /** {@code mknod(2)} of a device node, FIFO or socket, without any fsync. */
   public void mknod(Path path, FileType type, int mode, int major, int minor) throws IOException {
     if (type == FileType.REGULAR || type == FileType.DIRECTORY || type == FileType.SYMLINK) {
-      throw new IllegalArgumentException("mknod makes device nodes, FIFOs and sockets, not " + type);
+      throw new IllegalArgumentException(
+          "mknod makes device nodes, FIFOs and sockets, not " + type);
     }
     requireMode(mode);
     Located l = locate(path, false, "mknod");
@@ -706,7 +726,8 @@ public final class SimFileSystem {
   }
 
   /** A device node, FIFO or socket (missing parents 0755) that is already durable. */
-  public void seedNode(Path path, FileType type, int mode, int major, int minor) throws IOException {
+  public void seedNode(Path path, FileType type, int mode, int major, int minor)
+      throws IOException {
     seedParents(path);
     mknod(path, type, mode, major, minor);
     locate(path, false, "mknod").parent().inode().syncDirectory();
@@ -842,15 +863,25 @@ public final class SimFileSystem {
   }
 
   /** Mounts a fresh filesystem on the existing directory {@code at}; returns the mount id. */
-  public long mount(Path at, MountKind kind, String fsType, String source, boolean readOnly) throws IOException {
+  public long mount(Path at, MountKind kind, String fsType, String source, boolean readOnly)
+      throws IOException {
     Located l = existing(at, true, "mount");
     if (!l.inode().isDirectory()) {
       throw new HostIOException(Errno.ENOTDIR, "mount", at.toString());
     }
     boolean tmpfs = kind == MountKind.TMPFS;
     SimSuperblock fs = new SimSuperblock(0, nextAnonMinor++, fsType, tmpfs, changeClock);
-    SimMount m =
-        new SimMount(nextMountId++, l.mount().id, fs, fs.root, "/", l.path(), fsType, source, readOnly, kind != MountKind.DISK);
+    SimMount m = new SimMount(
+        nextMountId++,
+        l.mount().id,
+        fs,
+        fs.root,
+        "/",
+        l.path(),
+        fsType,
+        source,
+        readOnly,
+        kind != MountKind.DISK);
     mounts.add(m);
     return m.id;
   }
@@ -866,25 +897,26 @@ public final class SimFileSystem {
       throw new HostIOException(Errno.ENOTDIR, "mount", at.toString());
     }
     String rootInFs = pathWithinFilesystem(src);
-    SimMount m =
-        new SimMount(
-            nextMountId++,
-            dst.mount().id,
-            src.mount().fs,
-            src.inode(),
-            rootInFs,
-            dst.path(),
-            src.mount().fsType,
-            src.mount().source,
-            false,
-            false);
+    SimMount m = new SimMount(
+        nextMountId++,
+        dst.mount().id,
+        src.mount().fs,
+        src.inode(),
+        rootInFs,
+        dst.path(),
+        src.mount().fsType,
+        src.mount().source,
+        false,
+        false);
     mounts.add(m);
     return m.id;
   }
 
   private String pathWithinFilesystem(Located l) {
     String base = l.mount().rootInFs;
-    String relative = l.path().equals(l.mount().mountPoint) ? "" : l.path().substring(l.mount().mountPoint.length());
+    String relative = l.path().equals(l.mount().mountPoint)
+        ? ""
+        : l.path().substring(l.mount().mountPoint.length());
     if (l.mount().mountPoint.equals("/")) {
       relative = l.path().equals("/") ? "" : l.path();
     }
@@ -935,8 +967,15 @@ public final class SimFileSystem {
   public List<MountEntry> mountEntries() {
     List<MountEntry> out = new ArrayList<>();
     for (SimMount m : mounts) {
-      out.add(
-          new MountEntry(m.id, m.parentId, m.fs.deviceString(), m.rootInFs, Path.of(m.mountPoint), m.options(), m.fsType, m.source));
+      out.add(new MountEntry(
+          m.id,
+          m.parentId,
+          m.fs.deviceString(),
+          m.rootInFs,
+          Path.of(m.mountPoint),
+          m.options(),
+          m.fsType,
+          m.source));
     }
     return out;
   }
@@ -962,8 +1001,17 @@ public final class SimFileSystem {
         if (reverted.putIfAbsent(m.fs, Boolean.TRUE) == null) {
           m.fs.root = new Inode(m.fs, FileType.DIRECTORY, m.fs.root.mode, 0, 0, null, 0, 0);
         }
-        rebuilt.add(
-            new SimMount(m.id, m.parentId, m.fs, m.fs.root, "/", m.mountPoint, m.fsType, m.source, m.readOnly, m.survivesReboot));
+        rebuilt.add(new SimMount(
+            m.id,
+            m.parentId,
+            m.fs,
+            m.fs.root,
+            "/",
+            m.mountPoint,
+            m.fsType,
+            m.source,
+            m.readOnly,
+            m.survivesReboot));
       } else {
         if (reverted.putIfAbsent(m.fs, Boolean.TRUE) == null) {
           revert(m.fs.root, new IdentityHashMap<>());
@@ -990,7 +1038,16 @@ public final class SimFileSystem {
   // ---------------------------------------------------------------- walking (snapshots)
 
   /** One entry of a walk: its path and what lstat would say, plus content or target. */
-  public record WalkEntry(String path, FileType type, int mode, int uid, int gid, byte[] content, String linkTarget, int major, int minor) {}
+  public record WalkEntry(
+      String path,
+      FileType type,
+      int mode,
+      int uid,
+      int gid,
+      byte[] content,
+      String linkTarget,
+      int major,
+      int minor) {}
 
   /** A snapshot of the tree at and below {@code root} (crossing mounts), for byte-identical comparisons. */
   public FileTreeSnapshot snapshot(Path root) throws IOException {

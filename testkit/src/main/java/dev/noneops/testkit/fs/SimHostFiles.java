@@ -30,7 +30,8 @@ public final class SimHostFiles implements HostFiles {
 
   @Override
   public boolean exists(Path path) throws IOException {
-    return gate.call(PORT, "exists", false, PortGate.args(path), () -> fs.lstat(path).isPresent());
+    return gate.call(
+        PORT, "exists", false, PortGate.args(path), () -> fs.lstat(path).isPresent());
   }
 
   @Override
@@ -40,7 +41,12 @@ public final class SimHostFiles implements HostFiles {
 
   @Override
   public InputStream openRead(Path path) throws IOException {
-    return gate.call(PORT, "openRead", false, PortGate.args(path), () -> new ByteArrayInputStream(fs.read(path)));
+    return gate.call(
+        PORT,
+        "openRead",
+        false,
+        PortGate.args(path),
+        () -> new ByteArrayInputStream(fs.read(path)));
   }
 
   @Override
@@ -55,7 +61,12 @@ public final class SimHostFiles implements HostFiles {
 
   @Override
   public long writeDurably(Path path, InputStream content, int mode) throws IOException {
-    return gate.call(PORT, "writeDurably", true, PortGate.args(path, octal(mode)), () -> fs.writeDurably(path, content, mode));
+    return gate.call(
+        PORT,
+        "writeDurably",
+        true,
+        PortGate.args(path, octal(mode)),
+        () -> fs.writeDurably(path, content, mode));
   }
 
   @Override

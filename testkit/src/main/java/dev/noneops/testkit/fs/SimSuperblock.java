@@ -38,6 +38,9 @@ final class SimSuperblock {
   }
 
   static long encodeDevice(long major, long minor) {
-    return (minor & 0xffL) | ((major & 0xfffL) << 8) | ((minor & ~0xffL) << 12) | ((major & ~0xfffL) << 32);
+    return (minor & 0xffL)
+        | ((major & 0xfffL) << 8)
+        | ((minor & ~0xffL) << 12)
+        | ((major & ~0xfffL) << 32);
   }
 }

@@ -59,7 +59,11 @@ public final class CallJournal {
 
   /** The journal position of the first call matching {@code filter}; -1 when there is none. */
   public synchronized long indexOf(Predicate<PortCall> filter) {
-    return calls.stream().filter(filter).mapToLong(PortCall::sequence).findFirst().orElse(-1);
+    return calls.stream()
+        .filter(filter)
+        .mapToLong(PortCall::sequence)
+        .findFirst()
+        .orElse(-1);
   }
 
   /** Forgets the recorded calls (sequence numbers and the crash point count keep running). */

@@ -42,7 +42,8 @@ public final class Calls {
   /** Calls with a path argument at or below {@code dir}. */
   public static Predicate<PortCall> under(Path dir) {
     String prefix = dir.toString();
-    return call ->
-        call.args().stream().anyMatch(a -> a.equals(prefix) || a.startsWith(prefix.endsWith("/") ? prefix : prefix + "/"));
+    return call -> call.args().stream()
+        .anyMatch(
+            a -> a.equals(prefix) || a.startsWith(prefix.endsWith("/") ? prefix : prefix + "/"));
   }
 }

@@ -23,10 +23,15 @@ public final class FaultRule {
   private long fired;
 
   private FaultRule(
-      Predicate<PortCall> matcher, long firstMatch, long times, Optional<String> step, Function<PortCall, Throwable> failure) {
+      Predicate<PortCall> matcher,
+      long firstMatch,
+      long times,
+      Optional<String> step,
+      Function<PortCall, Throwable> failure) {
     this.matcher = Objects.requireNonNull(matcher, "matcher");
     if (firstMatch < 1) {
-      throw new IllegalArgumentException("the first matching call is counted from 1: " + firstMatch);
+      throw new IllegalArgumentException(
+          "the first matching call is counted from 1: " + firstMatch);
     }
     if (times < 1) {
       throw new IllegalArgumentException("a fault fires at least once: " + times);
@@ -109,7 +114,10 @@ public final class FaultRule {
     /** Throws a {@link HostIOException} with {@code errno}, naming the call's method and first argument. */
     public FaultRule fail(Errno errno) {
       Objects.requireNonNull(errno, "errno");
-      return failWith(call -> new HostIOException(errno, call.method(), call.args().isEmpty() ? call.port() : call.args().get(0)));
+      return failWith(call -> new HostIOException(
+          errno,
+          call.method(),
+          call.args().isEmpty() ? call.port() : call.args().get(0)));
     }
 
     /** Throws what {@code failure} makes of the call. */

@@ -104,7 +104,9 @@ public final class Faults {
       disarmCrash();
       return OptionalLong.of(point);
     }
-    if (startOfMutatingCall && crashAtMutatingCall.isPresent() && mutatingCallsSinceArmed == crashAtMutatingCall.getAsLong()) {
+    if (startOfMutatingCall
+        && crashAtMutatingCall.isPresent()
+        && mutatingCallsSinceArmed == crashAtMutatingCall.getAsLong()) {
       long point = pointsSinceArmed;
       disarmCrash();
       return OptionalLong.of(point);

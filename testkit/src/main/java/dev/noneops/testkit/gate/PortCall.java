@@ -14,7 +14,8 @@ import java.util.Objects;
  * @param args a summary of the arguments (paths, unit names, argv), one string each
  * @param mutating whether the call may change the host
  */
-public record PortCall(long sequence, String port, String method, List<String> args, boolean mutating) {
+public record PortCall(
+    long sequence, String port, String method, List<String> args, boolean mutating) {
   public PortCall {
     Objects.requireNonNull(port, "port");
     Objects.requireNonNull(method, "method");

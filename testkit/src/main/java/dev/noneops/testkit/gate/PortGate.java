@@ -55,7 +55,9 @@ public final class PortGate {
   }
 
   /** Runs one port call that may throw I/O errors. */
-  public <T> T call(String port, String method, boolean mutating, List<String> args, IoAction<T> action) throws IOException {
+  public <T> T call(
+      String port, String method, boolean mutating, List<String> args, IoAction<T> action)
+      throws IOException {
     synchronized (monitor) {
       PortCall outer = current;
       PortCall call = enter(port, method, mutating, args);
@@ -73,12 +75,15 @@ public final class PortGate {
   }
 
   /** Runs one port call of a port whose methods declare no checked exception. */
-  public <T> T callUnchecked(String port, String method, boolean mutating, List<String> args, IoAction<T> action) {
+  public <T> T callUnchecked(
+      String port, String method, boolean mutating, List<String> args, IoAction<T> action) {
     try {
       return call(port, method, mutating, args, action);
     } catch (IOException e) {
       throw new UncheckedIOException(
-          "an I/O failure cannot be raised by " + port + "." + method + ", which declares none; inject a runtime failure instead", e);
+          "an I/O failure cannot be raised by " + port + "." + method
+              + ", which declares none; inject a runtime failure instead",
+          e);
     }
   }
 
@@ -121,7 +126,9 @@ public final class PortGate {
 
   private PortCall enter(String port, String method, boolean mutating, List<String> args) {
     if (halted) {
-      throw new SimulatedCrash("the simulated host crashed; call SimulatedHost.crash() before " + port + "." + method, 0);
+      throw new SimulatedCrash(
+          "the simulated host crashed; call SimulatedHost.crash() before " + port + "." + method,
+          0);
     }
     PortCall call = journal.record(port, method, args, mutating);
     if (mutating) {
@@ -134,7 +141,9 @@ public final class PortGate {
     OptionalLong fired = faults.passCrashPoint(startOfCall);
     if (fired.isPresent()) {
       halted = true;
-      throw new SimulatedCrash("simulated crash at crash point " + fired.getAsLong() + ": " + call + where, fired.getAsLong());
+      throw new SimulatedCrash(
+          "simulated crash at crash point " + fired.getAsLong() + ": " + call + where,
+          fired.getAsLong());
     }
   }
 
@@ -148,6 +157,7 @@ public final class PortGate {
     if (t instanceof Error err) {
       throw err;
     }
-    throw new IllegalStateException("a fault must be an IOException, a RuntimeException or an Error", t);
+    throw new IllegalStateException(
+        "a fault must be an IOException, a RuntimeException or an Error", t);
   }
 }

@@ -87,7 +87,9 @@ public final class SimHealthProbes implements HealthProbes {
     return gate.callUnchecked(PORT, "httpOk", false, PortGate.args(url), () -> {
       Answer answer = http.get(url);
       if (answer == null) {
-        answer = everyHttp != null ? everyHttp : url.getPort() == 10248 ? byUnit("kubelet.service") : Answer.REFUSED;
+        answer = everyHttp != null
+            ? everyHttp
+            : url.getPort() == 10248 ? byUnit("kubelet.service") : Answer.REFUSED;
       }
       return answered(answer, timeout);
     });

@@ -1,8 +1,8 @@
 package dev.noneops.testkit.host;
 
-import dev.noneops.ports.host.ResolvConf;
 import dev.noneops.ports.host.HostFacts;
 import dev.noneops.ports.host.HostInfo;
+import dev.noneops.ports.host.ResolvConf;
 import dev.noneops.testkit.fs.SimFileSystem;
 import dev.noneops.testkit.gate.PortGate;
 import java.io.IOException;
@@ -48,9 +48,16 @@ public final class SimHostFacts implements HostFacts {
     if (own.isEmpty()) {
       return set;
     }
-    ResolvConf.Resolvers resolvers = ResolvConf.resolvers(own.get(), text(HostInfo.RESOLVED_UPSTREAM_RESOLV_CONF));
-    return new HostInfo(set.arch(), set.kernelRelease(), set.hostname(), set.gpuDevices(), set.kvmPresent(),
-        resolvers.upstreams(), resolvers.kubeletResolvConf());
+    ResolvConf.Resolvers resolvers =
+        ResolvConf.resolvers(own.get(), text(HostInfo.RESOLVED_UPSTREAM_RESOLV_CONF));
+    return new HostInfo(
+        set.arch(),
+        set.kernelRelease(),
+        set.hostname(),
+        set.gpuDevices(),
+        set.kvmPresent(),
+        resolvers.upstreams(),
+        resolvers.kubeletResolvConf());
   }
 
   private Optional<String> text(Path file) throws IOException {

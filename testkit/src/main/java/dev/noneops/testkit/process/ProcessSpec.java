@@ -9,7 +9,12 @@ import java.util.Set;
 /**
  * What to spawn on the simulated host: {@code ProcessSpec.of("/opt/x/bin/shim", "shim", "-id", "a").inCgroup("/kubepods.slice/p1")}.
  */
-public record ProcessSpec(Optional<String> exe, List<String> argv, String cgroup, List<String> extraMappedFiles, Set<Integer> ignoredSignals) {
+public record ProcessSpec(
+    Optional<String> exe,
+    List<String> argv,
+    String cgroup,
+    List<String> extraMappedFiles,
+    Set<Integer> ignoredSignals) {
   public ProcessSpec {
     Objects.requireNonNull(exe, "exe");
     argv = List.copyOf(argv);
@@ -44,9 +49,13 @@ public record ProcessSpec(Optional<String> exe, List<String> argv, String cgroup
 
   static void requireCgroupPath(String cgroup) {
     Objects.requireNonNull(cgroup, "cgroup");
-    if (!cgroup.startsWith("/") || (cgroup.length() > 1 && cgroup.endsWith("/")) || cgroup.contains("//") || cgroup.contains("/../")
+    if (!cgroup.startsWith("/")
+        || (cgroup.length() > 1 && cgroup.endsWith("/"))
+        || cgroup.contains("//")
+        || cgroup.contains("/../")
         || cgroup.endsWith("/..")) {
-      throw new IllegalArgumentException("a cgroup path starts with / and has no empty or .. parts: '" + cgroup + "'");
+      throw new IllegalArgumentException(
+          "a cgroup path starts with / and has no empty or .. parts: '" + cgroup + "'");
     }
   }
 }

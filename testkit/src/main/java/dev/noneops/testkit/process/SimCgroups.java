@@ -24,12 +24,14 @@ public final class SimCgroups implements Cgroups {
 
   @Override
   public boolean exists(String cgroup) throws IOException {
-    return gate.call(PORT, "exists", false, PortGate.args(cgroup), () -> processes.cgroupExists(cgroup));
+    return gate.call(
+        PORT, "exists", false, PortGate.args(cgroup), () -> processes.cgroupExists(cgroup));
   }
 
   @Override
   public List<String> children(String cgroup) throws IOException {
-    return gate.call(PORT, "children", false, PortGate.args(cgroup), () -> processes.children(cgroup));
+    return gate.call(
+        PORT, "children", false, PortGate.args(cgroup), () -> processes.children(cgroup));
   }
 
   @Override
@@ -39,7 +41,12 @@ public final class SimCgroups implements Cgroups {
 
   @Override
   public boolean supportsKill() throws IOException {
-    return gate.call(PORT, "supportsKill", false, List.of(), () -> processes.cgroupsAvailable() && processes.killSupported());
+    return gate.call(
+        PORT,
+        "supportsKill",
+        false,
+        List.of(),
+        () -> processes.cgroupsAvailable() && processes.killSupported());
   }
 
   @Override

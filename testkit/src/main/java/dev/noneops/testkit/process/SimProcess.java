@@ -17,7 +17,13 @@ import java.util.Set;
  * @param unit the systemd unit it belongs to, when systemd started it
  */
 public record SimProcess(
-    long pid, Optional<String> exe, List<String> argv, String cgroup, List<String> mappedFiles, Set<Integer> ignoredSignals, Optional<String> unit) {
+    long pid,
+    Optional<String> exe,
+    List<String> argv,
+    String cgroup,
+    List<String> mappedFiles,
+    Set<Integer> ignoredSignals,
+    Optional<String> unit) {
   public SimProcess {
     Objects.requireNonNull(exe, "exe");
     argv = List.copyOf(argv);

@@ -34,7 +34,14 @@ public final class SimProcessTable implements ProcessTable {
   @Override
   public List<ProcessInfo> list(Set<ProcessDetail> details) throws IOException {
     Objects.requireNonNull(details, "details");
-    return gate.call(PORT, "list", false, List.of(), () -> processes.all().stream().map(p -> processes.info(p).withOnly(details)).toList());
+    return gate.call(
+        PORT,
+        "list",
+        false,
+        List.of(),
+        () -> processes.all().stream()
+            .map(p -> processes.info(p).withOnly(details))
+            .toList());
   }
 
   @Override
@@ -45,11 +52,21 @@ public final class SimProcessTable implements ProcessTable {
   @Override
   public Optional<ProcessInfo> get(long pid, Set<ProcessDetail> details) throws IOException {
     Objects.requireNonNull(details, "details");
-    return gate.call(PORT, "get", false, PortGate.args(pid), () -> processes.process(pid).map(p -> processes.info(p).withOnly(details)));
+    return gate.call(
+        PORT,
+        "get",
+        false,
+        PortGate.args(pid),
+        () -> processes.process(pid).map(p -> processes.info(p).withOnly(details)));
   }
 
   @Override
   public boolean signal(long pid, int signal) throws IOException {
-    return gate.call(PORT, "signal", signal != 0, PortGate.args(pid, signal), () -> processes.signal(pid, signal));
+    return gate.call(
+        PORT,
+        "signal",
+        signal != 0,
+        PortGate.args(pid, signal),
+        () -> processes.signal(pid, signal));
   }
 }

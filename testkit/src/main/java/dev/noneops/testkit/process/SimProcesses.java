@@ -27,8 +27,8 @@ public final class SimProcesses {
   public static final int SIGPIPE = 13;
   public static final int SIGALRM = 14;
   public static final int SIGTERM = 15;
-  private static final Set<Integer> FATAL_BY_DEFAULT =
-      Set.of(SIGHUP, SIGINT, SIGQUIT, SIGABRT, SIGKILL, SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM, SIGTERM);
+  private static final Set<Integer> FATAL_BY_DEFAULT = Set.of(
+      SIGHUP, SIGINT, SIGQUIT, SIGABRT, SIGKILL, SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM, SIGTERM);
 
   private final TreeMap<Long, SimProcess> table = new TreeMap<>();
   private final TreeSet<String> cgroups = new TreeSet<>();
@@ -64,7 +64,8 @@ public final class SimProcesses {
         mapped.add(f);
       }
     }
-    SimProcess p = new SimProcess(nextPid++, spec.exe(), spec.argv(), spec.cgroup(), mapped, spec.ignoredSignals(), unit);
+    SimProcess p = new SimProcess(
+        nextPid++, spec.exe(), spec.argv(), spec.cgroup(), mapped, spec.ignoredSignals(), unit);
     table.put(p.pid(), p);
     return p;
   }
@@ -101,7 +102,8 @@ public final class SimProcesses {
     if (p == null) {
       return false;
     }
-    if (signal == SIGKILL || (FATAL_BY_DEFAULT.contains(signal) && !p.ignoredSignals().contains(signal))) {
+    if (signal == SIGKILL
+        || (FATAL_BY_DEFAULT.contains(signal) && !p.ignoredSignals().contains(signal))) {
       exit(p, signal);
     }
     return true;
@@ -164,14 +166,20 @@ public final class SimProcesses {
 
   public List<Long> pids(String path) throws HostIOException {
     requireCgroup(path, "read cgroup.procs");
-    return table.values().stream().filter(p -> p.cgroup().equals(path)).map(SimProcess::pid).toList();
+    return table.values().stream()
+        .filter(p -> p.cgroup().equals(path))
+        .map(SimProcess::pid)
+        .toList();
   }
 
   /** {@code cgroup.kill}: SIGKILL to every process of the subtree. */
   public void killCgroup(String path) throws HostIOException {
     requireCgroup(path, "write cgroup.kill");
     if (!killSupported) {
-      throw new HostIOException(Errno.ENOENT, "write", "/sys/fs/cgroup" + (path.equals("/") ? "" : path) + "/cgroup.kill");
+      throw new HostIOException(
+          Errno.ENOENT,
+          "write",
+          "/sys/fs/cgroup" + (path.equals("/") ? "" : path) + "/cgroup.kill");
     }
     String prefix = path.equals("/") ? "/" : path + "/";
     for (SimProcess p : List.copyOf(table.values())) {

@@ -61,23 +61,22 @@ import java.util.regex.Pattern;
 public final class SimSystemd implements Systemd {
   private static final String PORT = "systemd";
   private static final int MAX_UNIT_NAME_LENGTH = 255;
-  private static final Pattern UNIT_NAME =
-      Pattern.compile("[A-Za-z0-9:_.\\\\@-]+\\.(service|target|socket|mount|slice|scope|timer|path|device|swap|automount)");
+  private static final Pattern UNIT_NAME = Pattern.compile(
+      "[A-Za-z0-9:_.\\\\@-]+\\.(service|target|socket|mount|slice|scope|timer|path|device|swap|automount)");
   private static final int MAX_SIGNAL = 64;
-  private static final Set<String> BUILTIN_TARGETS =
-      Set.of(
-          "basic.target",
-          "default.target",
-          "local-fs.target",
-          "multi-user.target",
-          "network.target",
-          "network-online.target",
-          "network-pre.target",
-          "nss-lookup.target",
-          "remote-fs.target",
-          "sockets.target",
-          "sysinit.target",
-          "time-sync.target");
+  private static final Set<String> BUILTIN_TARGETS = Set.of(
+      "basic.target",
+      "default.target",
+      "local-fs.target",
+      "multi-user.target",
+      "network.target",
+      "network-online.target",
+      "network-pre.target",
+      "nss-lookup.target",
+      "remote-fs.target",
+      "sockets.target",
+      "sysinit.target",
+      "time-sync.target");
   private static final List<String> EXEC_SEARCH_PATH =
       List.of("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin");
   private static final Duration POLL = Duration.ofMillis(100);
@@ -116,7 +115,12 @@ public final class SimSystemd implements Systemd {
    * @param vendorDirs further unit directories, searched after {@code systemdDir}
    */
   public SimSystemd(
-      PortGate gate, SimFileSystem fs, SimProcesses processes, VirtualClock clock, Path systemdDir, List<Path> vendorDirs) {
+      PortGate gate,
+      SimFileSystem fs,
+      SimProcesses processes,
+      VirtualClock clock,
+      Path systemdDir,
+      List<Path> vendorDirs) {
     this.gate = Objects.requireNonNull(gate, "gate");
     this.fs = Objects.requireNonNull(fs, "fs");
     this.processes = Objects.requireNonNull(processes, "processes");
@@ -204,19 +208,20 @@ public final class SimSystemd implements Systemd {
     if (wanted.isEmpty()) {
       throw new IllegalArgumentException("awaitState needs at least one wanted state for " + unit);
     }
-    return gate.callUnchecked(PORT, "awaitState", false, PortGate.args(unit, new TreeSet<>(wanted), timeout), () -> {
-      Instant deadline = clock.now().plus(timeout);
-      while (true) {
-        tick();
-        UnitStatus s = statusOf(name);
-        Instant now = clock.now();
-        if (wanted.contains(s.active()) || !now.isBefore(deadline)) {
-          return s;
-        }
-        Duration left = Duration.between(now, deadline);
-        clock.advance(left.compareTo(POLL) < 0 ? left : POLL);
-      }
-    });
+    return gate.callUnchecked(
+        PORT, "awaitState", false, PortGate.args(unit, new TreeSet<>(wanted), timeout), () -> {
+          Instant deadline = clock.now().plus(timeout);
+          while (true) {
+            tick();
+            UnitStatus s = statusOf(name);
+            Instant now = clock.now();
+            if (wanted.contains(s.active()) || !now.isBefore(deadline)) {
+              return s;
+            }
+            Duration left = Duration.between(now, deadline);
+            clock.advance(left.compareTo(POLL) < 0 ? left : POLL);
+          }
+        });
   }
 
   @Override
@@ -258,7 +263,10 @@ public final class SimSystemd implements Systemd {
       for (String unit : names) {
         if (unit.startsWith("/")) {
           // DisableUnitFiles takes unit names only (systemctl passes the file name of a path)
-          throw new SystemdException(SystemdException.Kind.OTHER, unit, "Invalid argument: " + unit + " is not a unit name.");
+          throw new SystemdException(
+              SystemdException.Kind.OTHER,
+              unit,
+              "Invalid argument: " + unit + " is not a unit name.");
         }
       }
       // as systemd: links named after each unit go whether or not its file exists; the call fails
@@ -319,25 +327,28 @@ public final class SimSystemd implements Systemd {
   public void kill(String unit, boolean all, int signal) {
     requireName(unit);
     if (signal <= 0 || signal > MAX_SIGNAL) {
-      throw new IllegalArgumentException("not a signal number (1.." + MAX_SIGNAL + "): " + signal + " for " + unit);
+      throw new IllegalArgumentException(
+          "not a signal number (1.." + MAX_SIGNAL + "): " + signal + " for " + unit);
     }
-    gate.callUnchecked(PORT, "kill", true, PortGate.args(unit, all ? "all" : "main", signal), () -> {
-      tick();
-      Unit u = requireLoaded(unit);
-      List<Long> targets = new ArrayList<>();
-      if (all) {
-        // systemd signals whatever the unit's cgroup holds, and nothing is no error
-        targets.addAll(processesOf(u));
-      } else if (u.mainPid != 0) {
-        targets.add(u.mainPid);
-      } else {
-        throw new SystemdException(SystemdException.Kind.OTHER, u.name, "No main process to kill for " + u.name);
-      }
-      for (long pid : targets) {
-        processes.signal(pid, signal);
-      }
-      return null;
-    });
+    gate.callUnchecked(
+        PORT, "kill", true, PortGate.args(unit, all ? "all" : "main", signal), () -> {
+          tick();
+          Unit u = requireLoaded(unit);
+          List<Long> targets = new ArrayList<>();
+          if (all) {
+            // systemd signals whatever the unit's cgroup holds, and nothing is no error
+            targets.addAll(processesOf(u));
+          } else if (u.mainPid != 0) {
+            targets.add(u.mainPid);
+          } else {
+            throw new SystemdException(
+                SystemdException.Kind.OTHER, u.name, "No main process to kill for " + u.name);
+          }
+          for (long pid : targets) {
+            processes.signal(pid, signal);
+          }
+          return null;
+        });
   }
 
   // ---------------------------------------------------------------- test controls (not journaled)
@@ -405,7 +416,10 @@ public final class SimSystemd implements Systemd {
   public List<String> activeUnits() {
     synchronized (gate.monitor()) {
       tick();
-      return units.values().stream().filter(u -> u.active == ActiveState.ACTIVE && !BUILTIN_TARGETS.contains(u.name)).map(u -> u.name).toList();
+      return units.values().stream()
+          .filter(u -> u.active == ActiveState.ACTIVE && !BUILTIN_TARGETS.contains(u.name))
+          .map(u -> u.name)
+          .toList();
     }
   }
 
@@ -456,8 +470,11 @@ public final class SimSystemd implements Systemd {
     if (unit == null) {
       throw new IllegalArgumentException("unit name must not be null");
     }
-    if (unit.length() > MAX_UNIT_NAME_LENGTH || unit.startsWith(".") || !UNIT_NAME.matcher(unit).matches()) {
-      throw new IllegalArgumentException("not a valid systemd unit name (expected e.g. kubelet.service): '" + unit + "'");
+    if (unit.length() > MAX_UNIT_NAME_LENGTH
+        || unit.startsWith(".")
+        || !UNIT_NAME.matcher(unit).matches()) {
+      throw new IllegalArgumentException(
+          "not a valid systemd unit name (expected e.g. kubelet.service): '" + unit + "'");
     }
     return unit;
   }
@@ -469,7 +486,9 @@ public final class SimSystemd implements Systemd {
       if (unit != null && unit.startsWith("/")) {
         String fileName = unit.substring(unit.lastIndexOf('/') + 1);
         if (fileName.isEmpty() || !UNIT_NAME.matcher(fileName).matches()) {
-          throw new IllegalArgumentException("not a unit file path (expected e.g. /etc/systemd/system/kubelet.service): '" + unit + "'");
+          throw new IllegalArgumentException(
+              "not a unit file path (expected e.g. /etc/systemd/system/kubelet.service): '" + unit
+                  + "'");
         }
       } else {
         requireName(unit);
@@ -489,17 +508,21 @@ public final class SimSystemd implements Systemd {
     Path path = Path.of(file);
     if (!unitDirs.contains(path.getParent())) {
       throw new SystemdException(
-          SystemdException.Kind.OTHER, file, "the simulated systemd enables unit files in " + unitDirs + " only, not " + file);
+          SystemdException.Kind.OTHER,
+          file,
+          "the simulated systemd enables unit files in " + unitDirs + " only, not " + file);
     }
     return String.valueOf(path.getFileName());
   }
 
   private SystemdException noSuchUnit(String unit) {
-    return new SystemdException(SystemdException.Kind.NO_SUCH_UNIT, unit, "Unit " + unit + " not found.");
+    return new SystemdException(
+        SystemdException.Kind.NO_SUCH_UNIT, unit, "Unit " + unit + " not found.");
   }
 
   private SystemdException noSuchUnitFile(String unit) {
-    return new SystemdException(SystemdException.Kind.NO_SUCH_UNIT, unit, "Unit file " + unit + " does not exist.");
+    return new SystemdException(
+        SystemdException.Kind.NO_SUCH_UNIT, unit, "Unit file " + unit + " does not exist.");
   }
 
   /** The unit, loaded now if its file exists; empty when there is none. */
@@ -602,13 +625,16 @@ public final class SimSystemd implements Systemd {
       return new UnitStatus(name, LoadState.NOT_FOUND, ActiveState.INACTIVE, "dead", 0, "", "");
     }
     Unit u = loaded.get();
-    LoadState load = u.definition == null ? LoadState.NOT_FOUND : u.definition.masked() ? LoadState.MASKED : LoadState.LOADED;
+    LoadState load = u.definition == null
+        ? LoadState.NOT_FOUND
+        : u.definition.masked() ? LoadState.MASKED : LoadState.LOADED;
     String fragment = u.definition == null ? "" : u.definition.fragmentPath();
     String result = u.definition != null && u.definition.isService() ? u.result : "";
     return new UnitStatus(name, load, u.active, u.sub, u.mainPid, fragment, result);
   }
 
-  private JobResult startUnit(String name, Duration timeout, Set<String> visiting, boolean explicit) throws IOException {
+  private JobResult startUnit(String name, Duration timeout, Set<String> visiting, boolean explicit)
+      throws IOException {
     Optional<Unit> loaded = load(name);
     if (loaded.isEmpty() || loaded.get().definition == null) {
       if (explicit) {
@@ -713,8 +739,10 @@ public final class SimSystemd implements Systemd {
       return d.type().equals("simple") ? JobResult.DONE : JobResult.FAILED;
     }
     String cgroup = "/system.slice/" + u.name;
-    SimProcess main =
-        processes.spawn(new ProcessSpec(Optional.of(exec.get().exe()), exec.get().argv(), cgroup, List.of(), Set.of()), Optional.of(u.name));
+    SimProcess main = processes.spawn(
+        new ProcessSpec(
+            Optional.of(exec.get().exe()), exec.get().argv(), cgroup, List.of(), Set.of()),
+        Optional.of(u.name));
     if (d.type().equals("oneshot")) {
       processes.exit(main.pid());
       if (d.remainAfterExit()) {
@@ -747,7 +775,8 @@ public final class SimSystemd implements Systemd {
 
   private record Exec(String exe, List<String> argv) {}
 
-  private Optional<Exec> resolveExec(List<String> words, Map<String, String> env) throws IOException {
+  private Optional<Exec> resolveExec(List<String> words, Map<String, String> env)
+      throws IOException {
     List<String> expanded = expand(words, env);
     if (expanded.isEmpty()) {
       return Optional.empty();
@@ -837,7 +866,9 @@ public final class SimSystemd implements Systemd {
     for (Unit d : activeDependentsRequiring(u.name)) {
       stopUnit(d);
     }
-    boolean running = u.active == ActiveState.ACTIVE || u.active == ActiveState.ACTIVATING || u.active == ActiveState.RELOADING;
+    boolean running = u.active == ActiveState.ACTIVE
+        || u.active == ActiveState.ACTIVATING
+        || u.active == ActiveState.RELOADING;
     if (!running && u.mainPid == 0) {
       return;
     }
@@ -872,7 +903,10 @@ public final class SimSystemd implements Systemd {
 
   private List<Long> processesOf(Unit u) {
     String cgroup = "/system.slice/" + u.name;
-    return processes.all().stream().filter(p -> p.cgroup().equals(cgroup) || p.cgroup().startsWith(cgroup + "/")).map(SimProcess::pid).toList();
+    return processes.all().stream()
+        .filter(p -> p.cgroup().equals(cgroup) || p.cgroup().startsWith(cgroup + "/"))
+        .map(SimProcess::pid)
+        .toList();
   }
 
   private List<Unit> activeDependentsRequiring(String name) {
@@ -907,7 +941,10 @@ public final class SimSystemd implements Systemd {
    */
   private void collectGarbage() {
     for (Unit u : List.copyOf(units.values())) {
-      if (u.active != ActiveState.INACTIVE || u.mainPid != 0 || BUILTIN_TARGETS.contains(u.name) || !processesOf(u).isEmpty()) {
+      if (u.active != ActiveState.INACTIVE
+          || u.mainPid != 0
+          || BUILTIN_TARGETS.contains(u.name)
+          || !processesOf(u).isEmpty()) {
         continue;
       }
       boolean referenced = false;
@@ -915,8 +952,11 @@ public final class SimSystemd implements Systemd {
         referenced |= installLinked(target, u.name);
       }
       for (Unit other : units.values()) {
-        if (other != u && other.definition != null && other.active != ActiveState.INACTIVE
-            && (other.definition.wants().contains(u.name) || other.definition.requires().contains(u.name)
+        if (other != u
+            && other.definition != null
+            && other.active != ActiveState.INACTIVE
+            && (other.definition.wants().contains(u.name)
+                || other.definition.requires().contains(u.name)
                 || installLinked(other.name, u.name))) {
           referenced = true;
           break;
@@ -961,7 +1001,9 @@ public final class SimSystemd implements Systemd {
     }
     Path link = dir.resolve(d.name());
     Optional<FileMeta> existing = fs.lstat(link);
-    if (existing.isPresent() && existing.get().isSymlink() && fs.readLink(link).equals(d.fragmentPath())) {
+    if (existing.isPresent()
+        && existing.get().isSymlink()
+        && fs.readLink(link).equals(d.fragmentPath())) {
       return false;
     }
     fs.seedSymlink(link, d.fragmentPath());

@@ -41,7 +41,11 @@ record UnitDefinition(
   }
 
   static UnitDefinition from(
-      String name, String fragmentPath, List<String> dropInPaths, List<UnitFileParser.Setting> settings, boolean masked) {
+      String name,
+      String fragmentPath,
+      List<String> dropInPaths,
+      List<UnitFileParser.Setting> settings,
+      boolean masked) {
     String type = name.endsWith(".service") ? "simple" : name.substring(name.lastIndexOf('.') + 1);
     Set<String> after = new LinkedHashSet<>();
     Set<String> wants = new LinkedHashSet<>();
@@ -91,7 +95,8 @@ record UnitDefinition(
           }
         }
         case "Service.KillMode" -> killMode = v;
-        case "Service.RemainAfterExit" -> remain = v.equals("yes") || v.equals("true") || v.equals("1") || v.equals("on");
+        case "Service.RemainAfterExit" ->
+          remain = v.equals("yes") || v.equals("true") || v.equals("1") || v.equals("on");
         case "Install.WantedBy" -> addList(wantedBy, v);
         case "Install.RequiredBy" -> addList(requiredBy, v);
         default -> {
@@ -135,7 +140,8 @@ record UnitDefinition(
     if (execStart.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(type.equals("oneshot") ? execStart.get(0) : execStart.get(execStart.size() - 1));
+    return Optional.of(
+        type.equals("oneshot") ? execStart.get(0) : execStart.get(execStart.size() - 1));
   }
 
   /** Dependencies started before this unit: Requires= and Wants=, in that order. */

@@ -46,9 +46,11 @@ final class UnitFileParser {
         throw new IllegalArgumentException(source + ": line without '=': '" + line + "'");
       }
       if (section.isEmpty()) {
-        throw new IllegalArgumentException(source + ": assignment outside of a section: '" + line + "'");
+        throw new IllegalArgumentException(
+            source + ": assignment outside of a section: '" + line + "'");
       }
-      out.add(new Setting(section, line.substring(0, eq).strip(), line.substring(eq + 1).strip()));
+      out.add(new Setting(
+          section, line.substring(0, eq).strip(), line.substring(eq + 1).strip()));
     }
     return out;
   }
@@ -124,7 +126,8 @@ final class UnitFileParser {
       }
       String value = line.substring(eq + 1).strip();
       if (value.length() >= 2
-          && ((value.startsWith("\"") && value.endsWith("\"")) || (value.startsWith("'") && value.endsWith("'")))) {
+          && ((value.startsWith("\"") && value.endsWith("\""))
+              || (value.startsWith("'") && value.endsWith("'")))) {
         value = value.substring(1, value.length() - 1);
       }
       into.put(line.substring(0, eq).strip(), value);

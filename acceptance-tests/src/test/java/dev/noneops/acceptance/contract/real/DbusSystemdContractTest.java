@@ -1,10 +1,10 @@
 package dev.noneops.acceptance.contract.real;
 
+import dev.noneops.acceptance.system.SystemdSandboxExtension;
 import dev.noneops.ports.systemd.Systemd;
 import dev.noneops.systemd.DbusSystemd;
 import dev.noneops.testkit.contract.SystemdContract;
 import dev.noneops.testkit.sandbox.SystemdSandbox;
-import dev.noneops.acceptance.system.SystemdSandboxExtension;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -19,7 +19,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * sandbox's {@code /etc/systemd/system}, written from the host through {@code /proc/<pid>/root}.
  */
 class DbusSystemdContractTest extends SystemdContract {
-  @RegisterExtension static final SystemdSandboxExtension SANDBOX = new SystemdSandboxExtension("systemd-contract");
+  @RegisterExtension
+  static final SystemdSandboxExtension SANDBOX = new SystemdSandboxExtension("systemd-contract");
+
   private static final String UNIT_DIR = "/etc/systemd/system";
 
   private static DbusSystemd systemd;
@@ -48,7 +50,8 @@ class DbusSystemdContractTest extends SystemdContract {
 
   @Override
   protected void deleteUnitFile(String name) throws IOException {
-    try (DirectoryStream<Path> linkDirs = Files.newDirectoryStream(unitDir(), "*.{wants,requires}")) {
+    try (DirectoryStream<Path> linkDirs =
+        Files.newDirectoryStream(unitDir(), "*.{wants,requires}")) {
       for (Path linkDir : linkDirs) {
         Files.deleteIfExists(linkDir.resolve(name));
       }

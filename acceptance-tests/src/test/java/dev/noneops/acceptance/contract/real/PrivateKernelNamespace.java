@@ -23,8 +23,12 @@ import java.util.concurrent.TimeUnit;
  */
 final class PrivateKernelNamespace implements AutoCloseable {
   /** Where procps' {@code sysctl --system} looks for presets, {@code /etc/sysctl.conf} aside. */
-  private static final List<String> PRESET_DIRS =
-      List.of("/etc/sysctl.d", "/run/sysctl.d", "/usr/local/lib/sysctl.d", "/usr/lib/sysctl.d", "/lib/sysctl.d");
+  private static final List<String> PRESET_DIRS = List.of(
+      "/etc/sysctl.d",
+      "/run/sysctl.d",
+      "/usr/local/lib/sysctl.d",
+      "/usr/lib/sysctl.d",
+      "/lib/sysctl.d");
 
   private final Process holder;
 
@@ -37,7 +41,8 @@ final class PrivateKernelNamespace implements AutoCloseable {
     if (!"root".equals(System.getProperty("user.name"))) {
       return "a network namespace needs root";
     }
-    for (String tool : List.of("/usr/bin/unshare", "/usr/bin/nsenter", "/usr/sbin/ip", "/usr/sbin/sysctl")) {
+    for (String tool :
+        List.of("/usr/bin/unshare", "/usr/bin/nsenter", "/usr/sbin/ip", "/usr/sbin/sysctl")) {
       if (!Files.isExecutable(Path.of(tool))) {
         return tool + " is missing";
       }
@@ -48,15 +53,33 @@ final class PrivateKernelNamespace implements AutoCloseable {
   static PrivateKernelNamespace create() throws IOException {
     StringBuilder script = new StringBuilder("set -e\n");
     for (String dir : PRESET_DIRS) {
-      script.append("if [ -d ").append(dir).append(" ] && [ ! -L ").append(dir).append(" ]; then mount -t tmpfs tmpfs ").append(dir)
+      script
+          .append("if [ -d ")
+          .append(dir)
+          .append(" ] && [ ! -L ")
+          .append(dir)
+          .append(" ]; then mount -t tmpfs tmpfs ")
+          .append(dir)
           .append("; fi\n");
     }
-    script.append("mount -t tmpfs tmpfs /mnt\n: > /mnt/sysctl.conf\n")
-        .append("if [ -e /etc/sysctl.conf ]; then mount --bind /mnt/sysctl.conf /etc/sysctl.conf; fi\n")
+    script
+        .append("mount -t tmpfs tmpfs /mnt\n: > /mnt/sysctl.conf\n")
+        .append(
+            "if [ -e /etc/sysctl.conf ]; then mount --bind /mnt/sysctl.conf /etc/sysctl.conf; fi\n")
         .append("echo ready\nexec sleep infinity\n");
-    Process p = new ProcessBuilder("unshare", "--net", "--mount", "--propagation", "private", "sh", "-c", script.toString())
-        .redirectErrorStream(true).start();
-    BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+    Process p = new ProcessBuilder(
+            "unshare",
+            "--net",
+            "--mount",
+            "--propagation",
+            "private",
+            "sh",
+            "-c",
+            script.toString())
+        .redirectErrorStream(true)
+        .start();
+    BufferedReader out =
+        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
     String line = out.readLine();
     if (!"ready".equals(line)) {
       p.destroyForcibly();
@@ -68,9 +91,11 @@ final class PrivateKernelNamespace implements AutoCloseable {
   /** Runs commands inside the namespace. */
   CommandRunner commands(CommandRunner host) {
     return command -> {
-      List<String> argv = new ArrayList<>(List.of("nsenter", "--target", Long.toString(holder.pid()), "--net", "--mount", "--"));
+      List<String> argv = new ArrayList<>(
+          List.of("nsenter", "--target", Long.toString(holder.pid()), "--net", "--mount", "--"));
       argv.addAll(command.argv());
-      return host.run(new Command(argv, command.env(), command.timeout(), command.maxOutputBytes()));
+      return host.run(
+          new Command(argv, command.env(), command.timeout(), command.maxOutputBytes()));
     };
   }
 
@@ -83,7 +108,8 @@ final class PrivateKernelNamespace implements AutoCloseable {
   void require(CommandRunner host, String... argv) throws IOException {
     CommandResult r = commands(host).run(Command.of(Duration.ofSeconds(10), argv));
     if (!r.succeeded()) {
-      throw new IOException(String.join(" ", argv) + " exited " + r.exitCode() + ": " + r.stderr().strip());
+      throw new IOException(
+          String.join(" ", argv) + " exited " + r.exitCode() + ": " + r.stderr().strip());
     }
   }
 

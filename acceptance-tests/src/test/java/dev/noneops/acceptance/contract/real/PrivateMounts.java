@@ -31,7 +31,9 @@ final class PrivateMounts implements MountFixture {
 
   /** A fixture mounting below {@code scratch}, or empty with the reason when this JVM may not mount. */
   static Optional<PrivateMounts> below(Path scratch) throws IOException {
-    return whyNot().isEmpty() ? Optional.of(new PrivateMounts(scratch.toRealPath())) : Optional.empty();
+    return whyNot().isEmpty()
+        ? Optional.of(new PrivateMounts(scratch.toRealPath()))
+        : Optional.empty();
   }
 
   /** Why this JVM may not mount, or empty when it may. */
@@ -48,7 +50,8 @@ final class PrivateMounts implements MountFixture {
     if (own.equals(outer)) {
       return "the test JVM shares its launcher's mount namespace (unshare was unavailable)";
     }
-    for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"), StandardCharsets.ISO_8859_1)) {
+    for (String line :
+        Files.readAllLines(Path.of("/proc/self/mountinfo"), StandardCharsets.ISO_8859_1)) {
       String[] f = line.split(" ");
       for (int i = 6; i < f.length && !f[i].equals("-"); i++) {
         if (f[i].startsWith("shared:")) {
@@ -78,14 +81,17 @@ final class PrivateMounts implements MountFixture {
   /** Lazily detaches every mount below the scratch directory, deepest first. */
   void detachAll() throws IOException, InterruptedException {
     List<Path> points = new ArrayList<>();
-    for (MountEntry m : MountInfoParser.parse(Files.readAllBytes(Path.of("/proc/self/mountinfo")))) {
+    for (MountEntry m :
+        MountInfoParser.parse(Files.readAllBytes(Path.of("/proc/self/mountinfo")))) {
       if (m.mountPoint().startsWith(top) && !m.mountPoint().equals(top)) {
         points.add(m.mountPoint());
       }
     }
     points.sort(Comparator.comparingInt(Path::getNameCount).reversed());
     for (Path point : points) {
-      Process p = new ProcessBuilder("umount", "--lazy", point.toString()).redirectErrorStream(true).start();
+      Process p = new ProcessBuilder("umount", "--lazy", point.toString())
+          .redirectErrorStream(true)
+          .start();
       p.getInputStream().readAllBytes();
       p.waitFor(30, TimeUnit.SECONDS);
     }
@@ -94,7 +100,8 @@ final class PrivateMounts implements MountFixture {
   private Path inside(Path path) throws IOException {
     Path real = path.getParent().toRealPath().resolve(path.getFileName());
     if (!real.startsWith(top)) {
-      throw new IllegalArgumentException("refusing to mount outside the test's directory " + top + ": " + path);
+      throw new IllegalArgumentException(
+          "refusing to mount outside the test's directory " + top + ": " + path);
     }
     return real;
   }

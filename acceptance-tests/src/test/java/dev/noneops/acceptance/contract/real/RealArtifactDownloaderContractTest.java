@@ -18,7 +18,8 @@ class RealArtifactDownloaderContractTest extends ArtifactDownloaderContract {
 
   private static final RealHost HOST = RealHost.create();
 
-  @TempDir Path temp;
+  @TempDir
+  Path temp;
 
   private Path scratch;
   private Path docroot;

@@ -28,10 +28,13 @@ class RealCgroupsContractTest extends CgroupsContract {
 
   private static final Optional<Path> UNIFIED = unifiedMount();
 
-  private final String subtree = "/noneops-contract-" + UUID.randomUUID().toString().substring(0, 8);
+  private final String subtree =
+      "/noneops-contract-" + UUID.randomUUID().toString().substring(0, 8);
   private final StartedProcesses started = new StartedProcesses();
-  private final Cgroups cgroups =
-      RealHost.builder().cgroupRoot(UNIFIED.orElse(Path.of("/nonexistent-cgroup2"))).build().cgroups();
+  private final Cgroups cgroups = RealHost.builder()
+      .cgroupRoot(UNIFIED.orElse(Path.of("/nonexistent-cgroup2")))
+      .build()
+      .cgroups();
 
   private static Optional<Path> unifiedMount() {
     try {
@@ -47,7 +50,9 @@ class RealCgroupsContractTest extends CgroupsContract {
   @BeforeEach
   void requireWritableHierarchy() {
     assumeTrue(UNIFIED.isPresent(), "no cgroup2 file system is mounted");
-    assumeTrue(Files.isWritable(UNIFIED.get().resolve("cgroup.procs")), "the cgroup2 hierarchy is not writable by this user");
+    assumeTrue(
+        Files.isWritable(UNIFIED.get().resolve("cgroup.procs")),
+        "the cgroup2 hierarchy is not writable by this user");
   }
 
   @AfterEach
@@ -62,7 +67,9 @@ class RealCgroupsContractTest extends CgroupsContract {
     }
     List<Path> dirs;
     try (Stream<Path> walk = Files.walk(top)) {
-      dirs = walk.filter(Files::isDirectory).sorted(Comparator.comparingInt(Path::getNameCount).reversed()).toList();
+      dirs = walk.filter(Files::isDirectory)
+          .sorted(Comparator.comparingInt(Path::getNameCount).reversed())
+          .toList();
     }
     for (Path dir : dirs) {
       Files.delete(dir);
@@ -89,7 +96,9 @@ class RealCgroupsContractTest extends CgroupsContract {
   @Override
   protected long startProcessIn(String cgroup) throws Exception {
     long pid = started.start("contract-cgroup");
-    Files.writeString(UNIFIED.orElseThrow().resolve(cgroup.substring(1)).resolve("cgroup.procs"), Long.toString(pid));
+    Files.writeString(
+        UNIFIED.orElseThrow().resolve(cgroup.substring(1)).resolve("cgroup.procs"),
+        Long.toString(pid));
     return pid;
   }
 

@@ -23,7 +23,8 @@ class RealCommandRunnerContractTest extends CommandRunnerContract {
 
   @Override
   protected List<String> failing(int code, String text) {
-    return List.of("sh", "-c", "printf '%s' \"$1\" >&2; exit \"$2\"", "sh", text, Integer.toString(code));
+    return List.of(
+        "sh", "-c", "printf '%s' \"$1\" >&2; exit \"$2\"", "sh", text, Integer.toString(code));
   }
 
   @Override

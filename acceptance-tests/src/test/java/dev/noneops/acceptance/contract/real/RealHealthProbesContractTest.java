@@ -17,7 +17,8 @@ class RealHealthProbesContractTest extends HealthProbesContract {
 
   private static final HealthProbes PROBES = RealHost.create().probes();
 
-  @TempDir Path docroot;
+  @TempDir
+  Path docroot;
 
   private ArtifactServer server;
 

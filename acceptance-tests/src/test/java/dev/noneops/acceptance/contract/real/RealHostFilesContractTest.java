@@ -17,7 +17,8 @@ class RealHostFilesContractTest extends HostFilesContract {
 
   private static final HostFiles FILES = RealHost.create().files();
 
-  @TempDir Path temp;
+  @TempDir
+  Path temp;
 
   private Path scratch;
   private Optional<PrivateMounts> mounts = Optional.empty();

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.BeforeEach;
  */
 class RealKernelTuningContractTest extends KernelTuningContract {
   private static final RealHost HOST = RealHost.create();
-  private static final List<Path> MODPROBE = List.of(Path.of("/usr/sbin/modprobe"), Path.of("/sbin/modprobe"));
+  private static final List<Path> MODPROBE =
+      List.of(Path.of("/usr/sbin/modprobe"), Path.of("/sbin/modprobe"));
 
   private PrivateKernelNamespace namespace;
   private KernelTuning tuning;
@@ -34,7 +35,8 @@ class RealKernelTuningContractTest extends KernelTuningContract {
     String whyNot = PrivateKernelNamespace.whyNot();
     assumeTrue(whyNot.isEmpty(), whyNot);
     namespace = PrivateKernelNamespace.create();
-    tuning = new CommandKernelTuning(namespace.commands(HOST.commands()), RealHost.KERNEL_COMMAND_TIMEOUT);
+    tuning = new CommandKernelTuning(
+        namespace.commands(HOST.commands()), RealHost.KERNEL_COMMAND_TIMEOUT);
   }
 
   @AfterEach

@@ -22,7 +22,8 @@ class RealMountTableContractTest extends MountTableContract {
 
   private static final RealHost HOST = RealHost.create();
 
-  @TempDir Path temp;
+  @TempDir
+  Path temp;
 
   private Path scratch;
   private PrivateMounts mounts;

@@ -17,11 +17,15 @@ final class StartedProcesses {
   private final Map<Long, Process> started = new ConcurrentHashMap<>();
 
   long start(String marker) throws IOException {
-    Process p = new ProcessBuilder("/bin/sh", "-c", "echo ready; read line", marker).redirectErrorStream(true).start();
+    Process p = new ProcessBuilder("/bin/sh", "-c", "echo ready; read line", marker)
+        .redirectErrorStream(true)
+        .start();
     started.put(p.pid(), p);
     // wait until the shell runs its script: by then the loader has mapped every library, so two
     // reads of its maps agree
-    String first = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(), java.nio.charset.StandardCharsets.UTF_8)).readLine();
+    String first = new java.io.BufferedReader(new java.io.InputStreamReader(
+            p.getInputStream(), java.nio.charset.StandardCharsets.UTF_8))
+        .readLine();
     if (!"ready".equals(first)) {
       throw new IOException("the started shell printed " + first + " instead of ready");
     }

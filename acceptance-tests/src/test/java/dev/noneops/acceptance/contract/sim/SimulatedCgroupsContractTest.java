@@ -34,7 +34,8 @@ class SimulatedCgroupsContractTest extends CgroupsContract {
 
   @Override
   protected long startProcessIn(String cgroup) {
-    return host.spawn(ProcessSpec.of("/usr/bin/sleep", "sleep", "infinity").inCgroup(cgroup)).pid();
+    return host.spawn(ProcessSpec.of("/usr/bin/sleep", "sleep", "infinity").inCgroup(cgroup))
+        .pid();
   }
 
   @Override

@@ -12,8 +12,16 @@ class SimulatedCommandRunnerContractTest extends CommandRunnerContract {
 
   SimulatedCommandRunnerContractTest() {
     host.commands().register(List.of("printf"), c -> CommandOutcome.ok(c.argv().get(2)));
-    host.commands().register(List.of("fail"), c -> CommandOutcome.failed(Integer.parseInt(c.argv().get(1)), c.argv().get(2)));
-    host.commands().register(List.of("sleep"), c -> CommandOutcome.ok().after(Duration.ofSeconds(Long.parseLong(c.argv().get(1)))));
+    host.commands()
+        .register(
+            List.of("fail"),
+            c -> CommandOutcome.failed(
+                Integer.parseInt(c.argv().get(1)), c.argv().get(2)));
+    host.commands()
+        .register(
+            List.of("sleep"),
+            c -> CommandOutcome.ok()
+                .after(Duration.ofSeconds(Long.parseLong(c.argv().get(1)))));
   }
 
   @Override

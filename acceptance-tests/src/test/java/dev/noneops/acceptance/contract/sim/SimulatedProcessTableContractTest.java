@@ -21,7 +21,9 @@ class SimulatedProcessTableContractTest extends ProcessTableContract {
 
   @Override
   protected long startLongRunning(String marker) {
-    return host.spawn(ProcessSpec.of("/usr/bin/sleep", "sleep", "infinity", marker).inCgroup("/user.slice")).pid();
+    return host.spawn(
+            ProcessSpec.of("/usr/bin/sleep", "sleep", "infinity", marker).inCgroup("/user.slice"))
+        .pid();
   }
 
   @Override
@@ -31,6 +33,8 @@ class SimulatedProcessTableContractTest extends ProcessTableContract {
 
   @Override
   protected void awaitGone(long pid) {
-    assertThat(host.processes().process(pid)).as("process %d is gone at once in the simulation", pid).isEmpty();
+    assertThat(host.processes().process(pid))
+        .as("process %d is gone at once in the simulation", pid)
+        .isEmpty();
   }
 }

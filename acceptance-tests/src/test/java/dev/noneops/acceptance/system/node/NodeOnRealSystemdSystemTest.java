@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.assertj.core.api.Assertions.fail;
 
+import dev.noneops.acceptance.system.SystemdSandboxExtension;
 import dev.noneops.core.applied.AppliedConfigStore;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AgentConfigParser;
@@ -33,13 +34,12 @@ import dev.noneops.systemd.DbusSystemd;
 import dev.noneops.testkit.artifacts.ArtifactRepository;
 import dev.noneops.testkit.artifacts.ArtifactServer;
 import dev.noneops.testkit.artifacts.ArtifactSet;
-import dev.noneops.testkit.artifacts.DebianRuntimes;
 import dev.noneops.testkit.artifacts.DebianPackages;
+import dev.noneops.testkit.artifacts.DebianRuntimes;
 import dev.noneops.testkit.artifacts.NodeArtifactBuilder;
 import dev.noneops.testkit.cli.ConfigJson;
 import dev.noneops.testkit.sandbox.CommandResult;
 import dev.noneops.testkit.sandbox.SystemdSandbox;
-import dev.noneops.acceptance.system.SystemdSandboxExtension;
 import dev.noneops.testkit.standins.KubeletStandIn;
 import dev.noneops.testkit.standins.StandInScripts;
 import dev.noneops.testkit.system.DummyLinkStandIn;
@@ -98,7 +98,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * the class and is stopped by its pid after it, whatever happened.
  */
 class NodeOnRealSystemdSystemTest {
-  @RegisterExtension static final SystemdSandboxExtension SANDBOX = new SystemdSandboxExtension("node-system");
+  @RegisterExtension
+  static final SystemdSandboxExtension SANDBOX = new SystemdSandboxExtension("node-system");
 
   static final String K8S = "1.31.4";
   static final String K8S_NEVER_HEALTHY = "1.31.5";
@@ -123,10 +124,13 @@ class NodeOnRealSystemdSystemTest {
 
   @BeforeAll
   static void publishArtifactsAndConnect() throws Exception {
-    requireFree(KubeletStandIn.DEFAULT_HEALTHZ_PORT, "kubelet's healthz port (the sandbox shares the host's network)");
+    requireFree(
+        KubeletStandIn.DEFAULT_HEALTHZ_PORT,
+        "kubelet's healthz port (the sandbox shares the host's network)");
     Path cache = Path.of(System.getProperty("user.home"), ".cache", "noneops");
     ArtifactRepository repository = new ArtifactRepository(cache.resolve("system-test-artifacts"));
-    ArtifactSet old = new ArtifactSet(K8S, CONTAINERD_OLD, RUNC, "1.5.1", "1.31.0", "1.11.3", "amd64", false);
+    ArtifactSet old =
+        new ArtifactSet(K8S, CONTAINERD_OLD, RUNC, "1.5.1", "1.31.0", "1.11.3", "amd64", false);
     builder(repository, cache, CONTAINERD_OLD).publish(old);
     NodeArtifactBuilder newer = builder(repository, cache, CONTAINERD_NEW);
     newer.publish(old.withContainerd(CONTAINERD_NEW));
@@ -147,8 +151,11 @@ class NodeOnRealSystemdSystemTest {
    * ({@code ~/.cache/noneops/debian/containerd-<version>}), so that each cache holds one
    * containerd package and the right one is extracted.
    */
-  private static NodeArtifactBuilder builder(ArtifactRepository repository, Path cache, ArtifactSet.Runtime containerd) throws IOException {
-    DebianPackages debian = new DebianPackages(cache.resolve("debian").resolve("containerd-" + containerd.debianVersion()));
+  private static NodeArtifactBuilder builder(
+      ArtifactRepository repository, Path cache, ArtifactSet.Runtime containerd)
+      throws IOException {
+    DebianPackages debian = new DebianPackages(
+        cache.resolve("debian").resolve("containerd-" + containerd.debianVersion()));
     return new NodeArtifactBuilder(repository, debian, StandInScripts.ofThisJvm());
   }
 
@@ -181,18 +188,27 @@ class NodeOnRealSystemdSystemTest {
     assertThat(node.version()).contains(version);
     assertThat(ports.files().readLink(LAYOUT.current())).isEqualTo(version);
     assertThat(node.running()).isTrue();
-    for (String unit : List.of(HostPaths.LOCALDNS_UNIT, HostPaths.CONTAINERD_UNIT, HostPaths.KUBELET_UNIT)) {
+    for (String unit :
+        List.of(HostPaths.LOCALDNS_UNIT, HostPaths.CONTAINERD_UNIT, HostPaths.KUBELET_UNIT)) {
       UnitStatus status = systemd.status(unit);
       assertThat(status.load()).isEqualTo(LoadState.LOADED);
       assertThat(status.isActive()).as(unit + " active").isTrue();
-      assertThat(status.fragmentPath()).as("systemd loaded the node's own unit file").isEqualTo(PATHS.unit(unit).toString());
-      assertThat(sandbox().exec("systemctl", "cat", "--no-pager", unit).orThrow().stdout())
-          .as("what systemd loaded is what the node wrote").contains(ports.files().readString(PATHS.unit(unit)));
+      assertThat(status.fragmentPath())
+          .as("systemd loaded the node's own unit file")
+          .isEqualTo(PATHS.unit(unit).toString());
+      assertThat(
+              sandbox().exec("systemctl", "cat", "--no-pager", unit).orThrow().stdout())
+          .as("what systemd loaded is what the node wrote")
+          .contains(ports.files().readString(PATHS.unit(unit)));
     }
     assertContainerdRunsFrom(version);
     assertThat(ports.probes().dnsAnswers(DNS_ADDRESS, 53, "cluster.local", Duration.ofSeconds(2)))
-        .as("the CoreDNS stand-in answers on LocalDNS's address").isTrue();
-    assertThat(ports.probes().httpOk(java.net.URI.create("http://127.0.0.1:10248/healthz"), Duration.ofSeconds(2))).isTrue();
+        .as("the CoreDNS stand-in answers on LocalDNS's address")
+        .isTrue();
+    assertThat(ports
+            .probes()
+            .httpOk(java.net.URI.create("http://127.0.0.1:10248/healthz"), Duration.ofSeconds(2)))
+        .isTrue();
     assertThat(applied().read()).isPresent();
   }
 
@@ -205,19 +221,26 @@ class NodeOnRealSystemdSystemTest {
     AgentConfig relabelled = withLabels(base, Map.of("example.com/pool", "relabelled"));
 
     Node node = node(relabelled, Optional.empty(), KUBELET_READY);
-    assertThat(node.goalState().rootFs().versionName()).as("labels do not change the version").isEqualTo(versionOf(base));
+    assertThat(node.goalState().rootFs().versionName())
+        .as("labels do not change the version")
+        .isEqualTo(versionOf(base));
     boolean wasRunning = node.running();
     ConfigureResult changes = node.configure();
     node.start(wasRunning, changes);
 
     assertThat(changes).isEqualTo(new ConfigureResult(false, true, false));
-    assertThat(mainPid(HostPaths.CONTAINERD_UNIT)).as("containerd kept running").isEqualTo(containerd);
+    assertThat(mainPid(HostPaths.CONTAINERD_UNIT))
+        .as("containerd kept running")
+        .isEqualTo(containerd);
     assertThat(mainPid(HostPaths.LOCALDNS_UNIT)).as("LocalDNS kept running").isEqualTo(localDns);
     long restarted = mainPid(HostPaths.KUBELET_UNIT);
     assertThat(restarted).as("kubelet restarted").isNotEqualTo(kubelet).isPositive();
     assertThat(commandLine(restarted)).contains("--node-labels=example.com/pool=relabelled");
-    assertThat(ports.files().readString(PATHS.kubeletDropInDir().resolve(StackUnits.DROP_IN_NODE_CONFIG)))
-        .contains("example.com/pool=relabelled").doesNotContain("example.com/pool=demo");
+    assertThat(ports
+            .files()
+            .readString(PATHS.kubeletDropInDir().resolve(StackUnits.DROP_IN_NODE_CONFIG)))
+        .contains("example.com/pool=relabelled")
+        .doesNotContain("example.com/pool=demo");
     assertThat(node.running()).isTrue();
   }
 
@@ -236,10 +259,16 @@ class NodeOnRealSystemdSystemTest {
     assertThat(result.previousVersion()).isEqualTo(previous);
     assertThat(result.targetVersion()).isEqualTo(target);
     assertThat(ports.files().readLink(LAYOUT.current())).isEqualTo(target);
-    assertThat(ports.files().exists(LAYOUT.manifest(previous))).as("the previous version stays until pruned").isTrue();
+    assertThat(ports.files().exists(LAYOUT.manifest(previous)))
+        .as("the previous version stays until pruned")
+        .isTrue();
     assertThat(ports.files().exists(LAYOUT.manifest(target))).isTrue();
-    assertThat(ports.files().exists(LAYOUT.journal())).as("committed: no journal").isFalse();
-    assertThat(ports.files().exists(LAYOUT.confsnap())).as("committed: no saved configuration").isFalse();
+    assertThat(ports.files().exists(LAYOUT.journal()))
+        .as("committed: no journal")
+        .isFalse();
+    assertThat(ports.files().exists(LAYOUT.confsnap()))
+        .as("committed: no saved configuration")
+        .isFalse();
     assertThat(node.running()).isTrue();
     assertContainerdRunsFrom(target);
 
@@ -251,18 +280,22 @@ class NodeOnRealSystemdSystemTest {
   }
 
   @Test
-  void anUpgradeWhoseKubeletNeverBecomesHealthyRollsBackWithSharedFilesByteIdentical() throws Exception {
+  void anUpgradeWhoseKubeletNeverBecomesHealthyRollsBackWithSharedFilesByteIdentical()
+      throws Exception {
     bootstrap(base);
     String previous = versionOf(base);
     Map<String, String> before = SharedFilesSnapshot.take(ports.files());
 
     Node node = node(neverHealthy, Optional.of(base), KUBELET_NEVER_READY);
-    UpgradeFailedException failed = catchThrowableOfType(UpgradeFailedException.class, node::upgrade);
+    UpgradeFailedException failed =
+        catchThrowableOfType(UpgradeFailedException.class, node::upgrade);
 
     assertThat(failed.outcome()).isEqualTo(RollbackOutcome.ROLLED_BACK);
     assertThat(failed.targetVersion()).isEqualTo(versionOf(neverHealthy));
     assertThat(ports.files().readLink(LAYOUT.current())).isEqualTo(previous);
-    assertThat(SharedFilesSnapshot.take(ports.files())).as("every shared file as before the upgrade").isEqualTo(before);
+    assertThat(SharedFilesSnapshot.take(ports.files()))
+        .as("every shared file as before the upgrade")
+        .isEqualTo(before);
     assertThat(ports.files().exists(LAYOUT.journal())).isFalse();
     assertThat(ports.files().exists(LAYOUT.confsnap())).isFalse();
     assertThat(node(base, Optional.empty(), KUBELET_READY).running()).isTrue();
@@ -279,7 +312,12 @@ class NodeOnRealSystemdSystemTest {
   void aRollbackLeavesSystemdRunningTheRestoredUnitsCommandLine() throws Exception {
     bootstrap(base);
     Path unit = PATHS.unit(HostPaths.KUBELET_UNIT);
-    ports.files().writeDurably(unit, ports.files().readString(unit).replace("--event-qps=0", "--event-qps=0 --v=2"), 0644);
+    ports
+        .files()
+        .writeDurably(
+            unit,
+            ports.files().readString(unit).replace("--event-qps=0", "--event-qps=0 --v=2"),
+            0644);
     systemd.daemonReload();
     systemd.restart(HostPaths.KUBELET_UNIT, KUBELET_READY);
     String before = execStartArgv(HostPaths.KUBELET_UNIT);
@@ -288,20 +326,31 @@ class NodeOnRealSystemdSystemTest {
     AgentConfig otherDomain = config(json(K8S_NEVER_HEALTHY, CONTAINERD_NEW.version())
         .replace(bind, bind + ", \"ClusterDomain\": \"other.local\""));
 
-    Throwable thrown = catchThrowable(node(otherDomain, Optional.of(base), KUBELET_NEVER_READY)::upgrade);
+    Throwable thrown =
+        catchThrowable(node(otherDomain, Optional.of(base), KUBELET_NEVER_READY)::upgrade);
 
     assertThat(thrown).isInstanceOf(UpgradeFailedException.class);
     UpgradeFailedException failed = (UpgradeFailedException) thrown;
     assertThat(failed.outcome()).isEqualTo(RollbackOutcome.ROLLED_BACK);
-    assertThat(execStartArgv(HostPaths.KUBELET_UNIT)).as("systemctl show -p ExecStart after the rollback").isEqualTo(before);
-    assertThat(sandbox().exec("systemctl", "show", "-p", "NeedDaemonReload", "--value", HostPaths.KUBELET_UNIT).orThrow().stdout().strip())
-        .as("what systemd loaded is the file on disk").isEqualTo("no");
-    assertThat(commandLine(mainPid(HostPaths.KUBELET_UNIT))).contains("--v=2").contains("--cluster-domain=cluster.local");
+    assertThat(execStartArgv(HostPaths.KUBELET_UNIT))
+        .as("systemctl show -p ExecStart after the rollback")
+        .isEqualTo(before);
+    assertThat(sandbox()
+            .exec("systemctl", "show", "-p", "NeedDaemonReload", "--value", HostPaths.KUBELET_UNIT)
+            .orThrow()
+            .stdout()
+            .strip())
+        .as("what systemd loaded is the file on disk")
+        .isEqualTo("no");
+    assertThat(commandLine(mainPid(HostPaths.KUBELET_UNIT)))
+        .contains("--v=2")
+        .contains("--cluster-domain=cluster.local");
   }
 
   @ParameterizedTest(name = "killed after {0}")
   @ValueSource(strings = {"upgrade-write-journal", "upgrade-switch-current"})
-  void anAgentKilledInTheMiddleOfAnUpgradeIsRecoveredToThePreviousVersion(String task) throws Exception {
+  void anAgentKilledInTheMiddleOfAnUpgradeIsRecoveredToThePreviousVersion(String task)
+      throws Exception {
     bootstrap(base);
     String previous = versionOf(base);
     String target = versionOf(upgraded);
@@ -310,7 +359,9 @@ class NodeOnRealSystemdSystemTest {
     int exit = upgradeInAChildJvmKilledAfter(task);
 
     assertThat(exit).as("the agent died of SIGKILL").isEqualTo(128 + 9);
-    assertThat(ports.files().exists(LAYOUT.journal())).as("the upgrade was in flight").isTrue();
+    assertThat(ports.files().exists(LAYOUT.journal()))
+        .as("the upgrade was in flight")
+        .isTrue();
     assertThat(ports.files().readLink(LAYOUT.current()))
         .isEqualTo(task.equals("upgrade-switch-current") ? target : previous);
 
@@ -320,15 +371,26 @@ class NodeOnRealSystemdSystemTest {
     assertThat(recovered.outcome()).isEqualTo(RecoveryResult.Outcome.ROLLED_BACK);
     assertThat(recovered.startError()).isEmpty();
     assertThat(ports.files().readLink(LAYOUT.current())).isEqualTo(previous);
-    assertThat(new VersionVerifier(ports.files(), LAYOUT).manifest(previous)).as("the active version is complete and verified").isPresent();
-    assertThat(SharedFilesSnapshot.take(ports.files())).as("every shared file as before the upgrade").isEqualTo(before);
+    assertThat(new VersionVerifier(ports.files(), LAYOUT).manifest(previous))
+        .as("the active version is complete and verified")
+        .isPresent();
+    assertThat(SharedFilesSnapshot.take(ports.files()))
+        .as("every shared file as before the upgrade")
+        .isEqualTo(before);
     assertThat(ports.files().exists(LAYOUT.journal())).isFalse();
     assertThat(ports.files().exists(LAYOUT.confsnap())).isFalse();
-    assertThat(tempFilesBelow(List.of(LAYOUT.root(), PATHS.systemdDir(), PATHS.containerdConfig().getParent(), PATHS.cniBinDir())))
-        .as("no temp file left").isEmpty();
+    assertThat(tempFilesBelow(List.of(
+            LAYOUT.root(),
+            PATHS.systemdDir(),
+            PATHS.containerdConfig().getParent(),
+            PATHS.cniBinDir())))
+        .as("no temp file left")
+        .isEmpty();
     assertThat(node.running()).isTrue();
     assertContainerdRunsFrom(previous);
-    assertThat(node.recoverUpgrade(base).outcome()).as("recovery again is a no-op").isEqualTo(RecoveryResult.Outcome.NOTHING_TO_DO);
+    assertThat(node.recoverUpgrade(base).outcome())
+        .as("recovery again is a no-op")
+        .isEqualTo(RecoveryResult.Outcome.NOTHING_TO_DO);
   }
 
   /**
@@ -341,18 +403,28 @@ class NodeOnRealSystemdSystemTest {
     String renamed = "nost1";
     bootstrap(base);
     try {
-      String target = json(K8S, CONTAINERD_NEW.version()).replace("\"InterfaceName\": \"" + DNS_INTERFACE + "\"",
-          "\"InterfaceName\": \"" + renamed + "\"");
+      String target = json(K8S, CONTAINERD_NEW.version())
+          .replace(
+              "\"InterfaceName\": \"" + DNS_INTERFACE + "\"",
+              "\"InterfaceName\": \"" + renamed + "\"");
 
-      assertThat(upgradeInAChildJvmKilledAfter("upgrade-set-up-host-networking", target)).isEqualTo(128 + 9);
+      assertThat(upgradeInAChildJvmKilledAfter("upgrade-set-up-host-networking", target))
+          .isEqualTo(128 + 9);
       assertThat(linkExists(renamed)).as("the target set its interface up").isTrue();
 
       RecoveryResult recovered = node(base, Optional.of(base), KUBELET_READY).recoverUpgrade(base);
 
       assertThat(recovered.outcome()).isEqualTo(RecoveryResult.Outcome.ROLLED_BACK);
       assertThat(linkExists(renamed)).as("the target's interface is removed").isFalse();
-      assertThat(ports.commands().run(Command.of(Duration.ofSeconds(10), "ip", "-o", "addr", "show", "to", DNS_ADDRESS)).stdout().lines()
-          .map(l -> l.split("\\s+")[1])).as("the links carrying LocalDNS's address").containsExactly(DNS_INTERFACE);
+      assertThat(ports
+              .commands()
+              .run(
+                  Command.of(Duration.ofSeconds(10), "ip", "-o", "addr", "show", "to", DNS_ADDRESS))
+              .stdout()
+              .lines()
+              .map(l -> l.split("\\s+")[1]))
+          .as("the links carrying LocalDNS's address")
+          .containsExactly(DNS_INTERFACE);
     } finally {
       if (linkExists(renamed)) {
         ip("ip", "link", "delete", "dev", renamed);
@@ -361,7 +433,10 @@ class NodeOnRealSystemdSystemTest {
   }
 
   static boolean linkExists(String name) throws IOException {
-    return ports.commands().run(Command.of(Duration.ofSeconds(10), "ip", "link", "show", "dev", name)).succeeded();
+    return ports
+        .commands()
+        .run(Command.of(Duration.ofSeconds(10), "ip", "link", "show", "dev", name))
+        .succeeded();
   }
 
   @Test
@@ -374,7 +449,8 @@ class NodeOnRealSystemdSystemTest {
 
     assertThat(report.complete()).as(report.toString()).isTrue();
     assertThat(teardown().present()).isFalse();
-    for (String unit : List.of(HostPaths.LOCALDNS_UNIT, HostPaths.CONTAINERD_UNIT, HostPaths.KUBELET_UNIT)) {
+    for (String unit :
+        List.of(HostPaths.LOCALDNS_UNIT, HostPaths.CONTAINERD_UNIT, HostPaths.KUBELET_UNIT)) {
       assertThat(ports.files().exists(PATHS.unit(unit))).isFalse();
       assertThat(systemd.status(unit).isActive()).as(unit + " stopped").isFalse();
     }
@@ -383,10 +459,17 @@ class NodeOnRealSystemdSystemTest {
     assertThat(ports.files().exists(PATHS.containerdConfig())).isFalse();
     assertThat(ports.files().exists(PATHS.appliedConfig())).isFalse();
     assertThat(ports.files().exists(PATHS.containerdStateDir())).isFalse();
-    assertThat(sandbox().exec("test", "-d", "/proc/" + containerd).succeeded()).as("containerd's process is gone").isFalse();
-    assertThat(ports.processes().list()).noneMatch(p -> p.exe().orElse("").startsWith(LAYOUT.versionDir(version).toString()));
-    assertThat(ports.commands().run(Command.of(Duration.ofSeconds(10), "ip", "link", "show", "dev", DNS_INTERFACE)).succeeded())
-        .as("LocalDNS's interface removed").isFalse();
+    assertThat(sandbox().exec("test", "-d", "/proc/" + containerd).succeeded())
+        .as("containerd's process is gone")
+        .isFalse();
+    assertThat(ports.processes().list())
+        .noneMatch(p -> p.exe().orElse("").startsWith(LAYOUT.versionDir(version).toString()));
+    assertThat(ports
+            .commands()
+            .run(Command.of(Duration.ofSeconds(10), "ip", "link", "show", "dev", DNS_INTERFACE))
+            .succeeded())
+        .as("LocalDNS's interface removed")
+        .isFalse();
   }
 
   // --------------------------------------------------------------------------------- the node
@@ -409,7 +492,10 @@ class NodeOnRealSystemdSystemTest {
   static TeardownReport reset() throws Exception {
     Teardown teardown = teardown();
     TeardownReport report = teardown.stop().plus(teardown.removeConfig());
-    String link = ports.commands().run(Command.of(Duration.ofSeconds(10), "ip", "-d", "link", "show", "dev", DNS_INTERFACE)).stdout();
+    String link = ports
+        .commands()
+        .run(Command.of(Duration.ofSeconds(10), "ip", "-d", "link", "show", "dev", DNS_INTERFACE))
+        .stdout();
     if (link.contains("dummy") || link.contains(DummyLinkStandIn.STAND_IN_TYPE)) {
       ip("ip", "link", "delete", "dev", DNS_INTERFACE);
     }
@@ -426,7 +512,9 @@ class NodeOnRealSystemdSystemTest {
   }
 
   static String versionOf(AgentConfig config) throws IOException {
-    return GoalStateResolver.resolve(config, ports.facts().read(), LAYOUT).rootFs().versionName();
+    return GoalStateResolver.resolve(config, ports.facts().read(), LAYOUT)
+        .rootFs()
+        .versionName();
   }
 
   // ------------------------------------------------------------------------------ the crash
@@ -440,13 +528,25 @@ class NodeOnRealSystemdSystemTest {
   static int upgradeInAChildJvmKilledAfter(String task, String targetJson) throws Exception {
     Path dir = Files.createTempDirectory("noneops-kill-");
     Path target = Files.writeString(dir.resolve("target.json"), targetJson);
-    Path previous = Files.writeString(dir.resolve("previous.json"), json(K8S, CONTAINERD_OLD.version()));
+    Path previous =
+        Files.writeString(dir.resolve("previous.json"), json(K8S, CONTAINERD_OLD.version()));
     Path stderr = dir.resolve("agent.err");
-    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-        "--add-opens", "java.base/java.io=ALL-UNNAMED", "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
-        "-cp", System.getProperty("java.class.path"), UpgradeUntilStep.class.getName(),
-        Long.toString(root.pid()), target.toString(), previous.toString(), task, Long.toString(KUBELET_READY.toSeconds())));
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-XX:TieredStopAtLevel=1",
+        "-XX:+UseSerialGC",
+        "--add-opens",
+        "java.base/java.io=ALL-UNNAMED",
+        "--add-opens",
+        "java.base/sun.nio.ch=ALL-UNNAMED",
+        "-cp",
+        System.getProperty("java.class.path"),
+        UpgradeUntilStep.class.getName(),
+        Long.toString(root.pid()),
+        target.toString(),
+        previous.toString(),
+        task,
+        Long.toString(KUBELET_READY.toSeconds())));
     Process agent = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
     try {
       BufferedReader out = new BufferedReader(new InputStreamReader(agent.getInputStream(), UTF_8));
@@ -465,8 +565,8 @@ class NodeOnRealSystemdSystemTest {
       String line = reached.get(120, TimeUnit.SECONDS);
       if (line == null || !line.equals(UpgradeUntilStep.REACHED + task)) {
         agent.waitFor(10, TimeUnit.SECONDS);
-        fail("the agent did not reach " + task + " (exit " + (agent.isAlive() ? "none" : agent.exitValue()) + "): "
-            + Files.readString(stderr));
+        fail("the agent did not reach " + task + " (exit "
+            + (agent.isAlive() ? "none" : agent.exitValue()) + "): " + Files.readString(stderr));
       }
       agent.destroyForcibly();
       if (!agent.waitFor(30, TimeUnit.SECONDS)) {
@@ -492,27 +592,53 @@ class NodeOnRealSystemdSystemTest {
    * logged at start is the node's (sandbox image, CNI bin dir).
    */
   static void assertContainerdRunsFrom(String version) throws IOException {
-    CommandResult ctr = sandbox().exec(List.of(LAYOUT.currentBin().resolve("ctr").toString(),
-        "--address", "/run/containerd/containerd.sock", "version"), Duration.ofSeconds(30));
+    CommandResult ctr = sandbox()
+        .exec(
+            List.of(
+                LAYOUT.currentBin().resolve("ctr").toString(),
+                "--address",
+                "/run/containerd/containerd.sock",
+                "version"),
+            Duration.ofSeconds(30));
     assertThat(ctr.succeeded()).as(ctr.describe()).isTrue();
-    assertThat(ctr.stdout()).contains("Server:").containsPattern("(?s)Server:.*Version:\\s+1\\.6\\.20");
+    assertThat(ctr.stdout())
+        .contains("Server:")
+        .containsPattern("(?s)Server:.*Version:\\s+1\\.6\\.20");
 
     long pid = mainPid(HostPaths.CONTAINERD_UNIT);
-    assertThat(sandbox().exec("readlink", "/proc/" + pid + "/exe").orThrow().stdout().strip())
+    assertThat(sandbox()
+            .exec("readlink", "/proc/" + pid + "/exe")
+            .orThrow()
+            .stdout()
+            .strip())
         .as("containerd's main process executes the binary of version " + version)
         .isEqualTo(LAYOUT.binDir(version).resolve("containerd").toString());
 
-    ContainerdSpec spec = node(base, Optional.empty(), KUBELET_READY).goalState().nodeStart().containerd();
-    String logged = sandbox().exec(List.of("journalctl", "--no-pager", "-o", "cat", "_PID=" + pid), Duration.ofSeconds(30)).stdout();
-    String cri = logged.lines().filter(l -> l.contains("Start cri plugin with config")).findFirst()
-        .orElseThrow(() -> new AssertionError("containerd (pid " + pid + ") logged no CRI configuration:\n" + logged));
-    assertThat(cri).contains("SandboxImage:" + spec.sandboxImage()).contains("NetworkPluginBinDir:" + spec.cniBinDir());
+    ContainerdSpec spec =
+        node(base, Optional.empty(), KUBELET_READY).goalState().nodeStart().containerd();
+    String logged = sandbox()
+        .exec(
+            List.of("journalctl", "--no-pager", "-o", "cat", "_PID=" + pid), Duration.ofSeconds(30))
+        .stdout();
+    String cri = logged
+        .lines()
+        .filter(l -> l.contains("Start cri plugin with config"))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError(
+            "containerd (pid " + pid + ") logged no CRI configuration:\n" + logged));
+    assertThat(cri)
+        .contains("SandboxImage:" + spec.sandboxImage())
+        .contains("NetworkPluginBinDir:" + spec.cniBinDir());
   }
 
   /** The {@code argv[]} of the unit's loaded {@code ExecStart} ({@code systemctl show -p ExecStart}), without its run-time fields. */
   static String execStartArgv(String unit) throws IOException {
-    String shown = sandbox().exec("systemctl", "show", "-p", "ExecStart", "--value", unit).orThrow().stdout();
-    java.util.regex.Matcher argv = java.util.regex.Pattern.compile("argv\\[\\]=([^;]*);").matcher(shown);
+    String shown = sandbox()
+        .exec("systemctl", "show", "-p", "ExecStart", "--value", unit)
+        .orThrow()
+        .stdout();
+    java.util.regex.Matcher argv =
+        java.util.regex.Pattern.compile("argv\\[\\]=([^;]*);").matcher(shown);
     if (!argv.find()) {
       throw new AssertionError("systemctl show -p ExecStart " + unit + " has no argv[]: " + shown);
     }
@@ -526,7 +652,10 @@ class NodeOnRealSystemdSystemTest {
   }
 
   static String commandLine(long pid) {
-    return sandbox().exec("sh", "-c", "tr '\\0' ' ' < /proc/" + pid + "/cmdline").orThrow().stdout();
+    return sandbox()
+        .exec("sh", "-c", "tr '\\0' ' ' < /proc/" + pid + "/cmdline")
+        .orThrow()
+        .stdout();
   }
 
   static List<Path> tempFilesBelow(List<Path> dirs) throws IOException {
@@ -552,30 +681,46 @@ class NodeOnRealSystemdSystemTest {
 
   /** The example node, downloading from the artifact server, LocalDNS on its own interface. */
   static String json(String kubernetes, String containerd) {
-    String json = ConfigJson.of(kubernetes).withContainerd(containerd).withRunc(RUNC.version())
-        .withDownloadsFrom(server.uri().toString()).withLocalDnsBindAddress(DNS_ADDRESS).json();
+    String json = ConfigJson.of(kubernetes)
+        .withContainerd(containerd)
+        .withRunc(RUNC.version())
+        .withDownloadsFrom(server.uri().toString())
+        .withLocalDnsBindAddress(DNS_ADDRESS)
+        .json();
     String bind = "\"BindAddress\": \"" + DNS_ADDRESS + "\"";
     if (!json.contains(bind)) {
-      throw new IllegalStateException("the example configuration has no LocalDNS bind address to extend: " + json);
+      throw new IllegalStateException(
+          "the example configuration has no LocalDNS bind address to extend: " + json);
     }
     return json.replace(bind, bind + ", \"InterfaceName\": \"" + DNS_INTERFACE + "\"");
   }
 
   static AgentConfig config(String json) throws IOException {
-    return AgentConfigParser.parseAndValidate(json.getBytes(UTF_8), ports.facts().read().arch());
+    return AgentConfigParser.parseAndValidate(
+        json.getBytes(UTF_8), ports.facts().read().arch());
   }
 
   static AgentConfig withLabels(AgentConfig c, Map<String, String> labels) {
     AgentConfig.Kubelet k = c.kubelet();
-    return new AgentConfig(c.machineName(), c.cluster(),
-        new AgentConfig.Kubelet(k.apiServer(), k.auth(), new TreeMap<>(labels), k.registerWithTaints()),
-        c.cri(), c.cni(), c.ociImage(), c.attest(), c.downloads(), c.localDns());
+    return new AgentConfig(
+        c.machineName(),
+        c.cluster(),
+        new AgentConfig.Kubelet(
+            k.apiServer(), k.auth(), new TreeMap<>(labels), k.registerWithTaints()),
+        c.cri(),
+        c.cni(),
+        c.ociImage(),
+        c.attest(),
+        c.downloads(),
+        c.localDns());
   }
 
   static void ip(String... argv) throws IOException {
-    dev.noneops.ports.commands.CommandResult r = ports.commands().run(Command.of(Duration.ofSeconds(10), argv));
+    dev.noneops.ports.commands.CommandResult r =
+        ports.commands().run(Command.of(Duration.ofSeconds(10), argv));
     if (!r.succeeded()) {
-      throw new IllegalStateException(String.join(" ", argv) + " exited " + r.exitCode() + ": " + r.stderr().strip());
+      throw new IllegalStateException(
+          String.join(" ", argv) + " exited " + r.exitCode() + ": " + r.stderr().strip());
     }
   }
 
@@ -583,7 +728,10 @@ class NodeOnRealSystemdSystemTest {
     try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
       socket.getLocalPort();
     } catch (BindException e) {
-      throw new IllegalStateException("127.0.0.1:" + port + " (" + what + ") is in use by another process; these system tests need it", e);
+      throw new IllegalStateException(
+          "127.0.0.1:" + port + " (" + what
+              + ") is in use by another process; these system tests need it",
+          e);
     }
   }
 

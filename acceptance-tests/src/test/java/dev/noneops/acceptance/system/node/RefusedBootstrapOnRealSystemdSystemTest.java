@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.noneops.acceptance.system.SystemdSandboxExtension;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AgentConfigParser;
 import dev.noneops.core.layout.Layout;
@@ -16,7 +17,6 @@ import dev.noneops.ports.events.NodeEvents;
 import dev.noneops.systemd.DbusSystemd;
 import dev.noneops.testkit.cli.ConfigJson;
 import dev.noneops.testkit.sandbox.SystemdSandbox;
-import dev.noneops.acceptance.system.SystemdSandboxExtension;
 import dev.noneops.testkit.system.SandboxHostPorts;
 import dev.noneops.testkit.system.SandboxNodes;
 import dev.noneops.testkit.system.SandboxRoot;
@@ -35,10 +35,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * stops nothing.
  */
 class RefusedBootstrapOnRealSystemdSystemTest {
-  @RegisterExtension static final SystemdSandboxExtension SANDBOX = new SystemdSandboxExtension("refusal-system");
+  @RegisterExtension
+  static final SystemdSandboxExtension SANDBOX = new SystemdSandboxExtension("refusal-system");
 
   private static final Path FOREIGN_UNIT = Path.of("/usr/lib/systemd/system/kubelet.service");
-  private static final Path POD_DATA = Path.of("/var/lib/kubelet/pods/f00d/volumes/kubernetes.io~empty-dir/data/records.db");
+  private static final Path POD_DATA =
+      Path.of("/var/lib/kubelet/pods/f00d/volumes/kubernetes.io~empty-dir/data/records.db");
 
   private static DbusSystemd systemd;
   private static HostPorts ports;
@@ -58,10 +60,16 @@ class RefusedBootstrapOnRealSystemdSystemTest {
   }
 
   @Test
-  void aRefusedBootstrapLeavesTheForeignKubeletItsDataAndAnEmptyOptAndResetTouchesNothing() throws Exception {
+  void aRefusedBootstrapLeavesTheForeignKubeletItsDataAndAnEmptyOptAndResetTouchesNothing()
+      throws Exception {
     SystemdSandbox sandbox = SANDBOX.sandbox();
     ports.files().createDirectories(FOREIGN_UNIT.getParent(), 0755);
-    ports.files().writeDurably(FOREIGN_UNIT, "[Unit]\nDescription=kubeadm's kubelet\n[Service]\nExecStart=/bin/sleep infinity\n", 0644);
+    ports
+        .files()
+        .writeDurably(
+            FOREIGN_UNIT,
+            "[Unit]\nDescription=kubeadm's kubelet\n[Service]\nExecStart=/bin/sleep infinity\n",
+            0644);
     ports.files().createDirectories(POD_DATA.getParent(), 0750);
     ports.files().writeDurably(POD_DATA, "a foreign pod's records\n", 0600);
     systemd.daemonReload();
@@ -69,14 +77,23 @@ class RefusedBootstrapOnRealSystemdSystemTest {
     long foreignPid = systemd.status("kubelet.service").mainPid();
     boolean optExisted = ports.files().exists(Path.of("/opt"));
     try {
-      Node node = SandboxNodes.node(ports, Optional.of(config()), Optional.empty(), Duration.ofSeconds(30), NodeEvents.NONE);
+      Node node = SandboxNodes.node(
+          ports, Optional.of(config()), Optional.empty(), Duration.ofSeconds(30), NodeEvents.NONE);
 
-      ForeignStackException refused = catchThrowableOfType(ForeignStackException.class, () -> node.bootstrap(false));
+      ForeignStackException refused =
+          catchThrowableOfType(ForeignStackException.class, () -> node.bootstrap(false));
 
-      assertThat(refused).hasMessageContaining("kubelet.service is active from ").hasMessageEndingWith("/lib/systemd/system/kubelet.service");
-      assertThat(ports.files().exists(Layout.defaultLayout().root())).as("no layout, no lock file").isFalse();
+      assertThat(refused)
+          .hasMessageContaining("kubelet.service is active from ")
+          .hasMessageEndingWith("/lib/systemd/system/kubelet.service");
+      assertThat(ports.files().exists(Layout.defaultLayout().root()))
+          .as("no layout, no lock file")
+          .isFalse();
       assertThat(ports.files().exists(Path.of("/opt"))).as("/opt as it was").isEqualTo(optExisted);
-      assertThat(ports.files().exists(Path.of(dev.noneops.core.layout.NodeConstants.MODULES_LOAD_PATH))).isFalse();
+      assertThat(ports
+              .files()
+              .exists(Path.of(dev.noneops.core.layout.NodeConstants.MODULES_LOAD_PATH)))
+          .isFalse();
       Teardown teardown = SandboxNodes.teardown(ports);
       assertThat(teardown.present()).isFalse();
 
@@ -85,7 +102,9 @@ class RefusedBootstrapOnRealSystemdSystemTest {
       assertThat(reset.removed()).isEmpty();
       assertThat(ports.files().readString(POD_DATA)).isEqualTo("a foreign pod's records\n");
       assertThat(systemd.status("kubelet.service").isActive()).isTrue();
-      assertThat(systemd.status("kubelet.service").mainPid()).as("the foreign kubelet was not restarted").isEqualTo(foreignPid);
+      assertThat(systemd.status("kubelet.service").mainPid())
+          .as("the foreign kubelet was not restarted")
+          .isEqualTo(foreignPid);
     } finally {
       sandbox.exec("systemctl", "stop", "kubelet.service");
       ports.files().removeDurably(FOREIGN_UNIT);
@@ -95,7 +114,9 @@ class RefusedBootstrapOnRealSystemdSystemTest {
   }
 
   private static AgentConfig config() throws Exception {
-    String json = ConfigJson.of("1.31.4").withDownloadsFrom("http://127.0.0.1:9/").json();
-    return AgentConfigParser.parseAndValidate(json.getBytes(UTF_8), ports.facts().read().arch());
+    String json =
+        ConfigJson.of("1.31.4").withDownloadsFrom("http://127.0.0.1:9/").json();
+    return AgentConfigParser.parseAndValidate(
+        json.getBytes(UTF_8), ports.facts().read().arch());
   }
 }

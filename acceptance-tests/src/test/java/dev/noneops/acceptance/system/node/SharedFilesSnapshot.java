@@ -20,9 +20,17 @@ import java.util.TreeMap;
 final class SharedFilesSnapshot {
   /** The shared paths the stack owns (DESIGN section 3.2), not the layout and not the applied config. */
   static final List<String> ROOTS = List.of(
-      "/etc/systemd/system/localdns.service", "/etc/systemd/system/containerd.service", "/etc/systemd/system/kubelet.service",
-      "/etc/systemd/system/kubelet.service.d", "/etc/containerd", "/etc/kubernetes", "/etc/default/kubelet", "/var/lib/kubelet",
-      "/opt/cni/bin", "/etc/unbounded/localdns", "/etc/sysctl.d/99-kubernetes.conf");
+      "/etc/systemd/system/localdns.service",
+      "/etc/systemd/system/containerd.service",
+      "/etc/systemd/system/kubelet.service",
+      "/etc/systemd/system/kubelet.service.d",
+      "/etc/containerd",
+      "/etc/kubernetes",
+      "/etc/default/kubelet",
+      "/var/lib/kubelet",
+      "/opt/cni/bin",
+      "/etc/unbounded/localdns",
+      "/etc/sysctl.d/99-kubernetes.conf");
 
   private SharedFilesSnapshot() {}
 
@@ -34,7 +42,8 @@ final class SharedFilesSnapshot {
     return entries;
   }
 
-  private static void walk(HostFiles files, Path path, Map<String, String> entries) throws IOException {
+  private static void walk(HostFiles files, Path path, Map<String, String> entries)
+      throws IOException {
     Optional<FileMeta> meta = files.lstat(path);
     if (meta.isEmpty()) {
       entries.put(path.toString(), "absent");

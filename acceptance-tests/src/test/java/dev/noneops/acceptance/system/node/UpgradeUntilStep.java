@@ -36,7 +36,8 @@ public final class UpgradeUntilStep {
   public static void main(String[] args) throws Exception {
     PrintStream out = System.out;
     if (args.length != 5) {
-      System.err.println("usage: UpgradeUntilStep <sandbox-pid> <config.json> <previous.json> <task> <kubelet-seconds>");
+      System.err.println(
+          "usage: UpgradeUntilStep <sandbox-pid> <config.json> <previous.json> <task> <kubelet-seconds>");
       System.exit(2);
     }
     SandboxRoot root = new SandboxRoot(Long.parseLong(args[0]));
@@ -45,15 +46,18 @@ public final class UpgradeUntilStep {
     try (DbusSystemd systemd = DbusSystemd.connect(root.busAddress())) {
       HostPorts ports = SandboxHostPorts.create(root, systemd);
       String arch = ports.facts().read().arch();
-      AgentConfig config = AgentConfigParser.parseAndValidate(Files.readAllBytes(Path.of(args[1])), arch);
-      AgentConfig previous = AgentConfigParser.parseAndValidate(Files.readAllBytes(Path.of(args[2])), arch);
-      Node node = SandboxNodes.node(ports, Optional.of(config), Optional.of(previous), kubelet, event -> {
-        if (event.kind() == NodeEvent.Kind.COMPLETED && event.task().equals(task)) {
-          out.println(REACHED + task);
-          out.flush();
-          waitToBeKilled();
-        }
-      });
+      AgentConfig config =
+          AgentConfigParser.parseAndValidate(Files.readAllBytes(Path.of(args[1])), arch);
+      AgentConfig previous =
+          AgentConfigParser.parseAndValidate(Files.readAllBytes(Path.of(args[2])), arch);
+      Node node =
+          SandboxNodes.node(ports, Optional.of(config), Optional.of(previous), kubelet, event -> {
+            if (event.kind() == NodeEvent.Kind.COMPLETED && event.task().equals(task)) {
+              out.println(REACHED + task);
+              out.flush();
+              waitToBeKilled();
+            }
+          });
       try {
         node.upgrade();
       } catch (RuntimeException e) {

@@ -32,14 +32,20 @@ final class KernelSandbox {
    */
   static KernelSandbox open(Path tempDir) throws IOException {
     int uid = (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
-    assumeTrue(uid == 0, "real-kernel teardown tests need root to mount; this JVM runs as uid " + uid);
+    assumeTrue(
+        uid == 0, "real-kernel teardown tests need root to mount; this JVM runs as uid " + uid);
     String outer = System.getenv("NONEOPS_OUTER_MOUNT_NS");
     String own = Files.readSymbolicLink(Path.of("/proc/self/ns/mnt")).toString();
     assertThat(outer)
-        .as("the test JVM must be started by .ci/surefire-jvm-unshare.sh (surefire <jvm>) so that it mounts in a private namespace")
+        .as(
+            "the test JVM must be started by .ci/surefire-jvm-unshare.sh (surefire <jvm>) so that it mounts in a private namespace")
         .isNotBlank();
-    assertThat(own).as("the test JVM's mount namespace must differ from its launcher's").isNotEqualTo(outer);
-    assertThat(rootIsPrivate()).as("the root mount must not propagate to a peer group").isTrue();
+    assertThat(own)
+        .as("the test JVM's mount namespace must differ from its launcher's")
+        .isNotEqualTo(outer);
+    assertThat(rootIsPrivate())
+        .as("the root mount must not propagate to a peer group")
+        .isTrue();
     return new KernelSandbox(tempDir.toRealPath());
   }
 
@@ -58,7 +64,8 @@ final class KernelSandbox {
   /** Detaches every mount below the sandbox, deepest first (cleanup; the namespace ends with the JVM anyway). */
   void unmountAll() throws IOException, InterruptedException {
     List<Path> points = new ArrayList<>();
-    for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"), StandardCharsets.UTF_8)) {
+    for (String line :
+        Files.readAllLines(Path.of("/proc/self/mountinfo"), StandardCharsets.UTF_8)) {
       Path point = Path.of(decode(line.split(" ")[4]));
       if (point.startsWith(top) && !point.equals(top)) {
         points.add(point);
@@ -66,13 +73,17 @@ final class KernelSandbox {
     }
     points.sort(Comparator.comparingInt(Path::getNameCount).reversed());
     for (Path point : points) {
-      new ProcessBuilder("umount", "-l", point.toString()).redirectErrorStream(true).start().waitFor(30, TimeUnit.SECONDS);
+      new ProcessBuilder("umount", "-l", point.toString())
+          .redirectErrorStream(true)
+          .start()
+          .waitFor(30, TimeUnit.SECONDS);
     }
   }
 
   /** Whether something is mounted exactly at {@code dir}. */
   static boolean isMountPoint(Path dir) throws IOException {
-    for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"), StandardCharsets.UTF_8)) {
+    for (String line :
+        Files.readAllLines(Path.of("/proc/self/mountinfo"), StandardCharsets.UTF_8)) {
       if (Path.of(decode(line.split(" ")[4])).equals(dir)) {
         return true;
       }
@@ -82,7 +93,9 @@ final class KernelSandbox {
 
   private Path inside(Path path) {
     Path normal = path.toAbsolutePath().normalize();
-    assertThat(normal.startsWith(top)).as("%s lies inside the sandbox %s", normal, top).isTrue();
+    assertThat(normal.startsWith(top))
+        .as("%s lies inside the sandbox %s", normal, top)
+        .isTrue();
     return normal;
   }
 
@@ -94,7 +107,8 @@ final class KernelSandbox {
   }
 
   private static boolean rootIsPrivate() throws IOException {
-    for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"), StandardCharsets.UTF_8)) {
+    for (String line :
+        Files.readAllLines(Path.of("/proc/self/mountinfo"), StandardCharsets.UTF_8)) {
       String[] f = line.split(" ");
       if (f.length > 6 && f[4].equals("/")) {
         for (int i = 6; i < f.length && !f[i].equals("-"); i++) {

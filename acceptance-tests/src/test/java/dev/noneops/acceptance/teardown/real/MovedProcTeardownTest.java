@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
 class MovedProcTeardownTest {
   private static final Path MACHINE_CGROUPS = Path.of("/sys/fs/cgroup");
 
-  @TempDir Path tempDir;
+  @TempDir
+  Path tempDir;
 
   private KernelSandbox sandbox;
 
@@ -43,18 +44,31 @@ class MovedProcTeardownTest {
   void theMachinesCgroupsAreLeftAloneAndThePodHierarchiesReportedAsSkipped() throws Exception {
     sandbox = KernelSandbox.open(tempDir);
     Path proc = Files.createDirectories(sandbox.top().resolve("proc"));
-    RealHost real = RealHost.builder().procRoot(proc).mountInfo(Path.of("/proc/self/mountinfo")).build();
+    RealHost real = RealHost.builder()
+        .procRoot(proc)
+        .mountInfo(Path.of("/proc/self/mountinfo"))
+        .build();
     Path root = Files.createDirectories(sandbox.top().resolve("host"));
     RealNode node = new RealNode(root, real.files()).install();
-    UnitDirectorySystemd systemd = new UnitDirectorySystemd(node.paths.systemdDir()).running("kubelet.service", "containerd.service");
+    UnitDirectorySystemd systemd = new UnitDirectorySystemd(node.paths.systemdDir())
+        .running("kubelet.service", "containerd.service");
     List<String> machineCgroupsBefore = listing(MACHINE_CGROUPS);
-    TeardownSettings settings = TeardownSettings.defaults().withUnmountDeadline(Duration.ofMillis(500))
-        .withProcessDeadline(Duration.ofSeconds(10)).withCgroupDeadline(Duration.ofSeconds(10));
+    TeardownSettings settings = TeardownSettings.defaults()
+        .withUnmountDeadline(Duration.ofMillis(500))
+        .withProcessDeadline(Duration.ofSeconds(10))
+        .withCgroupDeadline(Duration.ofSeconds(10));
 
-    TeardownReport report = new Teardown(real.ports(systemd), node.layout, node.paths, settings,
-        LoggerFactory.getLogger(MovedProcTeardownTest.class)).removeAll();
+    TeardownReport report = new Teardown(
+            real.ports(systemd),
+            node.layout,
+            node.paths,
+            settings,
+            LoggerFactory.getLogger(MovedProcTeardownTest.class))
+        .removeAll();
 
-    assertThat(report.kept(Reason.NO_CGROUP_HIERARCHY)).extracting(Kept::subject).containsExactly("/kubepods.slice", "/kubepods");
+    assertThat(report.kept(Reason.NO_CGROUP_HIERARCHY))
+        .extracting(Kept::subject)
+        .containsExactly("/kubepods.slice", "/kubepods");
     assertThat(report.removed(Action.CGROUP_KILLED)).isEmpty();
     assertThat(report.removed(Action.CGROUP_REMOVED)).isEmpty();
     assertThat(listing(MACHINE_CGROUPS)).isEqualTo(machineCgroupsBefore);

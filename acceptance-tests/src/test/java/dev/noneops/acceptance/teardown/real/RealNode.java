@@ -58,30 +58,42 @@ final class RealNode {
     Files.createSymbolicLink(layout.current(), Path.of(VERSION));
     write(layout.lock(), "");
 
-    unit("kubelet.service", "[Service]\nExecStart=" + layout.currentBin().resolve("kubelet") + "\n");
-    unit("containerd.service", "[Service]\nExecStart=" + layout.currentBin().resolve("containerd") + "\nKillMode=process\n");
+    unit(
+        "kubelet.service", "[Service]\nExecStart=" + layout.currentBin().resolve("kubelet") + "\n");
+    unit(
+        "containerd.service",
+        "[Service]\nExecStart=" + layout.currentBin().resolve("containerd")
+            + "\nKillMode=process\n");
     unit("localdns.service", "[Service]\nExecStart=/bin/true\n");
     Path dropIns = paths.kubeletDropInDir();
     Files.createDirectories(dropIns);
-    write(dropIns.resolve("10-noneops.conf"), MARKER + "\n[Service]\nEnvironment=KUBELET_EXTRA=1\n");
+    write(
+        dropIns.resolve("10-noneops.conf"), MARKER + "\n[Service]\nEnvironment=KUBELET_EXTRA=1\n");
     Path wants = paths.systemdDir().resolve("multi-user.target.wants");
     Files.createDirectories(wants);
     Files.createSymbolicLink(wants.resolve("kubelet.service"), paths.unit("kubelet.service"));
 
-    SharedFileWriter writer = new SharedFileWriter(files, new OwnershipStore(files, paths.ownershipRecord()));
-    writer.write(paths.containerdConfig(), bytes("version = 2\n[grpc]\naddress = \"" + containerdAddress() + "\"\n"), 0644);
+    SharedFileWriter writer =
+        new SharedFileWriter(files, new OwnershipStore(files, paths.ownershipRecord()));
+    writer.write(
+        paths.containerdConfig(),
+        bytes("version = 2\n[grpc]\naddress = \"" + containerdAddress() + "\"\n"),
+        0644);
     writer.write(paths.sysctlFile(), bytes("net.ipv4.ip_forward = 1\n"), 0644);
     writer.write(paths.modulesLoadFile(), bytes("br_netfilter\noverlay\n"), 0644);
     writer.write(paths.kubeletDefaults(), bytes("KUBELET_FLAGS=\n"), 0644);
     writer.write(paths.apiServerCaCert(), bytes("-----BEGIN CERTIFICATE-----\n"), 0644);
     writer.write(paths.bootstrapKubeconfig(), bytes("apiVersion: v1\nkind: Config\n"), 0600);
-    writer.link(paths.cniBinDir().resolve("bridge"), layout.currentCni().resolve("bridge").toString());
+    writer.link(
+        paths.cniBinDir().resolve("bridge"),
+        layout.currentCni().resolve("bridge").toString());
 
     Path pod = pod("pod-a");
     Files.createDirectories(pod.resolve("volumes/kubernetes.io~projected/token"));
     write(pod.resolve("volumes/kubernetes.io~projected/token/token"), "secret token");
     write(pod.resolve("etc-hosts"), "127.0.0.1 localhost\n");
-    Path snapshot = paths.containerdStateDir().resolve("io.containerd.snapshotter.v1.overlayfs/snapshots/1/fs");
+    Path snapshot =
+        paths.containerdStateDir().resolve("io.containerd.snapshotter.v1.overlayfs/snapshots/1/fs");
     Files.createDirectories(snapshot.resolve("usr/bin"));
     write(snapshot.resolve("usr/bin/app"), "app");
     Files.createSymbolicLink(snapshot.resolve("bin"), Path.of("/usr/bin"));
@@ -99,10 +111,21 @@ final class RealNode {
 
   /** The things a node owns that must be gone after a complete teardown. */
   List<Path> ownedTraces() {
-    return List.of(layout.root(), paths.unit("kubelet.service"), paths.unit("containerd.service"), paths.unit("localdns.service"),
-        paths.kubeletDropInDir().resolve("10-noneops.conf"), paths.ownershipRecord(), paths.sysctlFile(), paths.modulesLoadFile(),
-        paths.kubeletDefaults(), paths.apiServerCaCert(), paths.cniBinDir().resolve("bridge"), paths.kubeletDir(),
-        paths.containerdStateDir(), paths.containerdRunDir(),
+    return List.of(
+        layout.root(),
+        paths.unit("kubelet.service"),
+        paths.unit("containerd.service"),
+        paths.unit("localdns.service"),
+        paths.kubeletDropInDir().resolve("10-noneops.conf"),
+        paths.ownershipRecord(),
+        paths.sysctlFile(),
+        paths.modulesLoadFile(),
+        paths.kubeletDefaults(),
+        paths.apiServerCaCert(),
+        paths.cniBinDir().resolve("bridge"),
+        paths.kubeletDir(),
+        paths.containerdStateDir(),
+        paths.containerdRunDir(),
         paths.systemdDir().resolve("multi-user.target.wants/kubelet.service"));
   }
 

@@ -38,12 +38,14 @@ import org.slf4j.LoggerFactory;
  * root; only processes the test started are ever ended.
  */
 class RealTeardownTest {
-  private static final String POD_CGROUP = "/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-poda.slice";
+  private static final String POD_CGROUP =
+      "/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-poda.slice";
   private static final String CONTAINER_CGROUP = POD_CGROUP + "/cri-containerd-abc.scope";
   private static final String DOCKER_CGROUP = "/system.slice/docker.service";
   private static final String OUR_CONTAINERD_CGROUP = "/system.slice/containerd.service";
 
-  @TempDir Path tempDir;
+  @TempDir
+  Path tempDir;
 
   private KernelSandbox sandbox;
   private StandIns processes;
@@ -65,7 +67,8 @@ class RealTeardownTest {
     Path root = sandbox.top().resolve("host");
     Files.createDirectories(root);
     node = new RealNode(root, real.files()).install();
-    systemd = new UnitDirectorySystemd(node.paths.systemdDir()).running("kubelet.service", "containerd.service", "localdns.service", "nginx.service");
+    systemd = new UnitDirectorySystemd(node.paths.systemdDir())
+        .running("kubelet.service", "containerd.service", "localdns.service", "nginx.service");
   }
 
   @AfterEach
@@ -79,7 +82,8 @@ class RealTeardownTest {
 
   private Teardown teardown(TeardownSettings settings) {
     HostPorts ports = real.ports(systemd);
-    return new Teardown(ports, node.layout, node.paths, settings, LoggerFactory.getLogger(RealTeardownTest.class));
+    return new Teardown(
+        ports, node.layout, node.paths, settings, LoggerFactory.getLogger(RealTeardownTest.class));
   }
 
   private static TeardownSettings quick() {
@@ -96,7 +100,9 @@ class RealTeardownTest {
     Path operatorDropIn = node.paths.kubeletDropInDir().resolve("90-operator.conf");
     RealNode.write(operatorDropIn, "[Service]\nEnvironment=OPERATOR=1\n");
     RealNode.write(node.paths.containerdConfig(), "version = 2\n# tuned by the operator\n");
-    RealNode.write(node.host("/etc/containerd/certs.d/registry.toml"), "server = \"https://registry.example\"\n");
+    RealNode.write(
+        node.host("/etc/containerd/certs.d/registry.toml"),
+        "server = \"https://registry.example\"\n");
     RealNode.write(node.host("/etc/passwd"), "root:x:0:0::/root:/bin/sh\n");
 
     // A host directory bind-mounted into a pod volume, kept busy by a process outside the node.
@@ -126,7 +132,8 @@ class RealTeardownTest {
     Files.createDirectories(emptyDir);
     sandbox.mountTmpfs(emptyDir);
     RealNode.write(emptyDir.resolve("cache.bin"), "cache");
-    Path rootfs = node.paths.containerdRunDir().resolve("io.containerd.runtime.v2.task/k8s.io/abc/rootfs");
+    Path rootfs =
+        node.paths.containerdRunDir().resolve("io.containerd.runtime.v2.task/k8s.io/abc/rootfs");
     sandbox.mountTmpfs(rootfs);
     RealNode.write(rootfs.resolve("app"), "app");
 
@@ -155,8 +162,13 @@ class RealTeardownTest {
     assertThat(realEtcSample()).isEqualTo(realEtcBefore);
     SortedMap<String, String> etcAfter = TreeImage.of(node.host("/etc"));
     assertThat(etcBefore).containsAllEntriesOf(etcAfter);
-    assertThat(etcAfter).containsKeys("systemd/system/nginx.service", "systemd/system/kubelet.service.d/90-operator.conf",
-        "containerd/config.toml", "containerd/certs.d/registry.toml", "passwd");
+    assertThat(etcAfter)
+        .containsKeys(
+            "systemd/system/nginx.service",
+            "systemd/system/kubelet.service.d/90-operator.conf",
+            "containerd/config.toml",
+            "containerd/certs.d/registry.toml",
+            "passwd");
     assertThat(KernelSandbox.isMountPoint(boundVolume)).isTrue();
     assertThat(KernelSandbox.isMountPoint(csi)).isTrue();
     assertThat(dataHolder.isAlive()).isTrue();
@@ -165,14 +177,22 @@ class RealTeardownTest {
     assertThat(systemd.calls()).noneMatch(c -> c.contains("nginx"));
 
     // ... and the report names it.
-    assertThat(subjects(report.kept(Reason.STILL_MOUNTED))).contains(boundVolume.toString(), csi.toString());
-    assertThat(subjects(report.kept(Reason.FOREIGN_UNIT))).contains(operatorDropIn.toString(), node.paths.unit("nginx.service").toString());
-    assertThat(subjects(report.kept(Reason.CHANGED_BY_OTHERS))).contains(node.paths.containerdConfig().toString());
+    assertThat(subjects(report.kept(Reason.STILL_MOUNTED)))
+        .contains(boundVolume.toString(), csi.toString());
+    assertThat(subjects(report.kept(Reason.FOREIGN_UNIT)))
+        .contains(operatorDropIn.toString(), node.paths.unit("nginx.service").toString());
+    assertThat(subjects(report.kept(Reason.CHANGED_BY_OTHERS)))
+        .contains(node.paths.containerdConfig().toString());
     assertThat(subjects(report.removed(Action.SYMLINK_REMOVED)))
-        .contains(plantedLink + " -> " + node.host("/etc"), node.pod("pod-a").resolve("real-etc") + " -> /etc");
-    assertThat(subjects(report.removed(Action.UNMOUNTED))).contains(sharedVolume.toString(), emptyDir.toString(), rootfs.toString());
+        .contains(
+            plantedLink + " -> " + node.host("/etc"),
+            node.pod("pod-a").resolve("real-etc") + " -> /etc");
+    assertThat(subjects(report.removed(Action.UNMOUNTED)))
+        .contains(sharedVolume.toString(), emptyDir.toString(), rootfs.toString());
     assertThat(report.complete()).isFalse();
-    assertThat(teardown.present()).as("the layout stays while pod mounts are left, so reset can run again").isTrue();
+    assertThat(teardown.present())
+        .as("the layout stays while pod mounts are left, so reset can run again")
+        .isTrue();
     if (shims != null) {
       shims.assertOnlyOursEnded(report);
     }
@@ -194,12 +214,15 @@ class RealTeardownTest {
     assertThat(rerun.complete()).as("%s", rerun).isTrue();
     assertThat(teardown.present()).isFalse();
     for (Path trace : node.ownedTraces()) {
-      assertThat(Files.exists(trace, LinkOption.NOFOLLOW_LINKS)).as("%s is gone", trace).isFalse();
+      assertThat(Files.exists(trace, LinkOption.NOFOLLOW_LINKS))
+          .as("%s is gone", trace)
+          .isFalse();
     }
     assertThat(TreeImage.of(hostData)).isEqualTo(hostDataBefore);
     assertThat(TreeImage.of(hostShared)).isEqualTo(sharedBefore);
     assertThat(TreeImage.of(node.host("/etc"))).isEqualTo(etcAfter);
-    assertThat(subjects(rerun.removed(Action.UNMOUNTED))).contains(boundVolume.toString(), csi.toString());
+    assertThat(subjects(rerun.removed(Action.UNMOUNTED)))
+        .contains(boundVolume.toString(), csi.toString());
   }
 
   @Test
@@ -223,7 +246,8 @@ class RealTeardownTest {
     assertThat(lazy.complete()).as("%s", lazy).isTrue();
     assertThat(node.paths.kubeletDir()).doesNotExist();
     assertThat(Path.of("/proc", Long.toString(holder.pid()), "cwd", "data.txt"))
-        .as("the detached volume is still whole for the process using it").hasContent("volume data");
+        .as("the detached volume is still whole for the process using it")
+        .hasContent("volume data");
   }
 
   @Test
@@ -233,13 +257,17 @@ class RealTeardownTest {
     Path volume = node.pod("pod-b").resolve("volumes/kubernetes.io~local-volume/data");
     Files.createDirectories(volume);
     sandbox.bind(hostData, volume);
-    assertThat(Files.getAttribute(volume, "unix:dev")).as("the bind mount shares the device").isEqualTo(Files.getAttribute(hostData, "unix:dev"));
+    assertThat(Files.getAttribute(volume, "unix:dev"))
+        .as("the bind mount shares the device")
+        .isEqualTo(Files.getAttribute(hostData, "unix:dev"));
     SortedMap<String, String> before = TreeImage.of(hostData);
 
     MountTable blind = new MountTable() {
       @Override
       public List<MountEntry> mounts() throws IOException {
-        return real.mounts().mounts().stream().filter(m -> !m.mountPoint().startsWith(node.paths.kubeletDir())).toList();
+        return real.mounts().mounts().stream()
+            .filter(m -> !m.mountPoint().startsWith(node.paths.kubeletDir()))
+            .toList();
       }
 
       @Override
@@ -247,7 +275,12 @@ class RealTeardownTest {
         real.mounts().unmount(mountPoint, flags);
       }
     };
-    SafeTreeRemover remover = new SafeTreeRemover(real.files(), blind, real.clock(), quick(), LoggerFactory.getLogger(RealTeardownTest.class));
+    SafeTreeRemover remover = new SafeTreeRemover(
+        real.files(),
+        blind,
+        real.clock(),
+        quick(),
+        LoggerFactory.getLogger(RealTeardownTest.class));
 
     TeardownReport report = remover.remove(List.of(node.paths.kubeletDir()));
 
@@ -266,7 +299,8 @@ class RealTeardownTest {
     RealNode.write(elsewhere.resolve("pods/keep.txt"), "operator data");
     Path kubelet = node.paths.kubeletDir();
     try (Stream<Path> walk = Files.walk(kubelet)) {
-      walk.sorted((a, b) -> b.getNameCount() - a.getNameCount()).forEach(p -> p.toFile().delete());
+      walk.sorted((a, b) -> b.getNameCount() - a.getNameCount())
+          .forEach(p -> p.toFile().delete());
     }
     Files.createSymbolicLink(kubelet, elsewhere);
     SortedMap<String, String> before = TreeImage.of(elsewhere);
@@ -289,8 +323,14 @@ class RealTeardownTest {
     assertThat(cgroup.exists("/kubepods.slice")).isFalse();
     assertThat(cgroup.exists(DOCKER_CGROUP)).isTrue();
     assertThat(subjects(report.removed(Action.CGROUP_REMOVED)))
-        .containsSubsequence(CONTAINER_CGROUP, POD_CGROUP, "/kubepods.slice/kubepods-besteffort.slice", "/kubepods.slice");
-    assertThat(report.removed(Action.CGROUP_KILLED)).extracting(Removed::detail).anyMatch(d -> d.contains("cgroup.kill"));
+        .containsSubsequence(
+            CONTAINER_CGROUP,
+            POD_CGROUP,
+            "/kubepods.slice/kubepods-besteffort.slice",
+            "/kubepods.slice");
+    assertThat(report.removed(Action.CGROUP_KILLED))
+        .extracting(Removed::detail)
+        .anyMatch(d -> d.contains("cgroup.kill"));
     assertThat(report.complete()).as("%s", report).isTrue();
   }
 
@@ -302,28 +342,37 @@ class RealTeardownTest {
     Process ourContainer = processes.sleeper();
     cgroup.place(ourContainer.pid(), CONTAINER_CGROUP);
     Path foreignBinary = StandIns.installShimBinary(node.host("/usr/bin/containerd-shim-runc-v2"));
-    Process dockerShim = processes.shim(foreignBinary, "moby", "d1", node.host("/run/docker/containerd/containerd.sock"));
+    Process dockerShim = processes.shim(
+        foreignBinary, "moby", "d1", node.host("/run/docker/containerd/containerd.sock"));
     cgroup.place(dockerShim.pid(), DOCKER_CGROUP);
     Process mobyOnOurContainerd = processes.shim(foreignBinary, "moby", "d2", address);
     cgroup.place(mobyOnOurContainerd.pid(), OUR_CONTAINERD_CGROUP);
-    Process otherContainerdShim = processes.shim(node.shimBinary(), "k8s.io", "x1", node.host("/run/other-containerd/containerd.sock"));
+    Process otherContainerdShim = processes.shim(
+        node.shimBinary(), "k8s.io", "x1", node.host("/run/other-containerd/containerd.sock"));
     cgroup.place(otherContainerdShim.pid(), DOCKER_CGROUP);
     Process dockerContainer = processes.sleeper();
     cgroup.place(dockerContainer.pid(), DOCKER_CGROUP + "/container-1");
-    return new Shims(List.of(ourShim, ourContainer), List.of(dockerShim, mobyOnOurContainerd, otherContainerdShim), dockerContainer);
+    return new Shims(
+        List.of(ourShim, ourContainer),
+        List.of(dockerShim, mobyOnOurContainerd, otherContainerdShim),
+        dockerContainer);
   }
 
   private record Shims(List<Process> ours, List<Process> foreignShims, Process foreignContainer) {
     void assertOnlyOursEnded(TeardownReport report) throws InterruptedException {
       for (Process p : ours) {
-        assertThat(StandIns.endsWithin(p, 10)).as("this node's pid %d ended", p.pid()).isTrue();
+        assertThat(StandIns.endsWithin(p, 10))
+            .as("this node's pid %d ended", p.pid())
+            .isTrue();
       }
       for (Process p : foreignShims) {
         assertThat(p.isAlive()).as("foreign shim %d alive", p.pid()).isTrue();
-        assertThat(report.kept(Reason.FOREIGN_SHIM)).anyMatch(k -> k.subject().startsWith("pid " + p.pid() + " "));
+        assertThat(report.kept(Reason.FOREIGN_SHIM))
+            .anyMatch(k -> k.subject().startsWith("pid " + p.pid() + " "));
       }
       assertThat(foreignContainer.isAlive()).isTrue();
-      assertThat(report.removed(Action.SHIM_KILLED)).anyMatch(r -> r.subject().startsWith("pid " + ours.get(0).pid() + " "));
+      assertThat(report.removed(Action.SHIM_KILLED))
+          .anyMatch(r -> r.subject().startsWith("pid " + ours.get(0).pid() + " "));
     }
   }
 
@@ -340,6 +389,8 @@ class RealTeardownTest {
   }
 
   private static List<String> subjects(List<?> items) {
-    return items.stream().map(i -> i instanceof Kept k ? k.subject() : ((Removed) i).subject()).toList();
+    return items.stream()
+        .map(i -> i instanceof Kept k ? k.subject() : ((Removed) i).subject())
+        .toList();
   }
 }

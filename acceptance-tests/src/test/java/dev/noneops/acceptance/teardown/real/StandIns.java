@@ -26,7 +26,9 @@ final class StandIns implements AutoCloseable {
 
   /** Copies perl to {@code path} (a shim binary: under the layout for ours, elsewhere for a foreign runtime). */
   static Path installShimBinary(Path path) throws IOException {
-    assertThat(PERL).as("perl (Debian's essential perl-base) stands in for shim binaries").isExecutable();
+    assertThat(PERL)
+        .as("perl (Debian's essential perl-base) stands in for shim binaries")
+        .isExecutable();
     Files.createDirectories(path.getParent());
     Files.copy(PERL, path, StandardCopyOption.REPLACE_EXISTING);
     Files.setPosixFilePermissions(path, PosixFilePermissions.fromString("rwxr-xr-x"));
@@ -35,8 +37,17 @@ final class StandIns implements AutoCloseable {
 
   /** A shim stand-in running {@code binary} with a shim's flags. */
   Process shim(Path binary, String namespace, String id, Path address) throws IOException {
-    return start(new ProcessBuilder(binary.toString(), "-e", "sleep 600", "--",
-        "-namespace", namespace, "-id", id, "-address", address.toString()));
+    return start(new ProcessBuilder(
+        binary.toString(),
+        "-e",
+        "sleep 600",
+        "--",
+        "-namespace",
+        namespace,
+        "-id",
+        id,
+        "-address",
+        address.toString()));
   }
 
   /** A process standing in for a container (a plain sleep). */
@@ -50,7 +61,10 @@ final class StandIns implements AutoCloseable {
   }
 
   private Process start(ProcessBuilder builder) throws IOException {
-    Process p = builder.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    Process p = builder
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        .start();
     started.add(p);
     return p;
   }

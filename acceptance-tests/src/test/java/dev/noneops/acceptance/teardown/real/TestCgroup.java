@@ -33,7 +33,8 @@ final class TestCgroup implements AutoCloseable {
     if (!Files.isRegularFile(unified.get().resolve("cgroup.procs"))) {
       return new Outcome(null, "the cgroup2 mount " + unified.get() + " has no cgroup.procs");
     }
-    Path root = unified.get().resolve("noneops-teardown-" + UUID.randomUUID().toString().substring(0, 8));
+    Path root =
+        unified.get().resolve("noneops-teardown-" + UUID.randomUUID().toString().substring(0, 8));
     try {
       Files.createDirectory(root);
     } catch (IOException e) {
@@ -85,13 +86,15 @@ final class TestCgroup implements AutoCloseable {
       try {
         Files.delete(dir);
       } catch (IOException e) {
-        // a cgroup still holding a process the test started: the process is ended by the test's own cleanup
+        // a cgroup still holding a process the test started: the process is ended by the test's own
+        // cleanup
       }
     }
   }
 
   private static Optional<Path> unifiedMount() throws IOException {
-    for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"), StandardCharsets.UTF_8)) {
+    for (String line :
+        Files.readAllLines(Path.of("/proc/self/mountinfo"), StandardCharsets.UTF_8)) {
       String[] f = line.split(" ");
       int dash = List.of(f).indexOf("-");
       if (dash > 0 && dash + 1 < f.length && f[dash + 1].equals("cgroup2")) {

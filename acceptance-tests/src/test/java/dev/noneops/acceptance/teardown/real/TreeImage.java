@@ -31,7 +31,8 @@ final class TreeImage {
     }
     Files.walkFileTree(root, new SimpleFileVisitor<>() {
       @Override
-      public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
+      public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs)
+          throws IOException {
         image.put(root.relativize(dir).toString(), "dir " + perms(dir));
         return FileVisitResult.CONTINUE;
       }
@@ -62,7 +63,8 @@ final class TreeImage {
 
   private static String perms(Path p) {
     try {
-      return PosixFilePermissions.toString(Files.getPosixFilePermissions(p, LinkOption.NOFOLLOW_LINKS));
+      return PosixFilePermissions.toString(
+          Files.getPosixFilePermissions(p, LinkOption.NOFOLLOW_LINKS));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

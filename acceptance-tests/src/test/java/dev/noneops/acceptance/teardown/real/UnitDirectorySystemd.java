@@ -78,12 +78,19 @@ final class UnitDirectorySystemd implements Systemd {
   public synchronized UnitStatus status(String unit) {
     boolean loaded = Files.isRegularFile(dir.resolve(unit));
     boolean running = active.contains(unit);
-    return new UnitStatus(unit, loaded ? LoadState.LOADED : LoadState.NOT_FOUND, running ? ActiveState.ACTIVE : ActiveState.INACTIVE,
-        running ? "running" : "dead", 0, loaded ? dir.resolve(unit).toString() : "", "success");
+    return new UnitStatus(
+        unit,
+        loaded ? LoadState.LOADED : LoadState.NOT_FOUND,
+        running ? ActiveState.ACTIVE : ActiveState.INACTIVE,
+        running ? "running" : "dead",
+        0,
+        loaded ? dir.resolve(unit).toString() : "",
+        "success");
   }
 
   @Override
-  public synchronized UnitStatus awaitState(String unit, Set<ActiveState> wanted, Duration timeout) {
+  public synchronized UnitStatus awaitState(
+      String unit, Set<ActiveState> wanted, Duration timeout) {
     return status(unit);
   }
 
@@ -120,7 +127,8 @@ final class UnitDirectorySystemd implements Systemd {
 
   private void requireKnown(String unit) {
     if (!Files.isRegularFile(dir.resolve(unit))) {
-      throw new SystemdException(SystemdException.Kind.NO_SUCH_UNIT, unit, "Unit " + unit + " not found.");
+      throw new SystemdException(
+          SystemdException.Kind.NO_SUCH_UNIT, unit, "Unit " + unit + " not found.");
     }
   }
 }

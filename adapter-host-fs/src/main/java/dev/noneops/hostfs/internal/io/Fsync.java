@@ -28,7 +28,8 @@ public final class Fsync {
    * symlink (ELOOP for one) and fsyncs it; errors carry the errno.
    */
   public static void entry(Path entry) throws IOException {
-    try (FileChannel channel = FileChannel.open(entry, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+    try (FileChannel channel =
+        FileChannel.open(entry, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
       channel.force(true);
     } catch (IOException e) {
       throw IoErrors.translate(e, "fsync", entry);

@@ -17,27 +17,44 @@ class IoErrorsTest {
 
   @Test
   void mapsTheJdksTypedExceptions() {
-    assertThat(IoErrors.translate(new NoSuchFileException("/x"), "read", Path.of("/x")).errno()).isEqualTo(Errno.ENOENT);
-    assertThat(IoErrors.translate(new DirectoryNotEmptyException("/x"), "rmdir", "/x").errno()).isEqualTo(Errno.ENOTEMPTY);
-    assertThat(IoErrors.translate(new AtomicMoveNotSupportedException("/a", "/b", "x"), "rename", "/a").errno())
+    assertThat(IoErrors.translate(new NoSuchFileException("/x"), "read", Path.of("/x"))
+            .errno())
+        .isEqualTo(Errno.ENOENT);
+    assertThat(IoErrors.translate(new DirectoryNotEmptyException("/x"), "rmdir", "/x")
+            .errno())
+        .isEqualTo(Errno.ENOTEMPTY);
+    assertThat(
+            IoErrors.translate(new AtomicMoveNotSupportedException("/a", "/b", "x"), "rename", "/a")
+                .errno())
         .isEqualTo(Errno.EXDEV);
-    assertThat(IoErrors.translate(new NotLinkException("/x"), "readlink", "/x").errno()).isEqualTo(Errno.EINVAL);
+    assertThat(IoErrors.translate(new NotLinkException("/x"), "readlink", "/x").errno())
+        .isEqualTo(Errno.EINVAL);
   }
 
   @Test
   void recoversTheErrnoFromTheCLibrarysMessage() {
-    assertThat(IoErrors.translate(new IOException("No space left on device"), "write", "/f").errno()).isEqualTo(Errno.ENOSPC);
-    assertThat(IoErrors.translate(new IOException("Input/output error"), "write", "/f").errno()).isEqualTo(Errno.EIO);
-    assertThat(IoErrors.translate(new FileSystemException("/m", null, "Device or resource busy"), "rmdir", "/m").errno())
+    assertThat(IoErrors.translate(new IOException("No space left on device"), "write", "/f")
+            .errno())
+        .isEqualTo(Errno.ENOSPC);
+    assertThat(IoErrors.translate(new IOException("Input/output error"), "write", "/f")
+            .errno())
+        .isEqualTo(Errno.EIO);
+    assertThat(IoErrors.translate(
+                new FileSystemException("/m", null, "Device or resource busy"), "rmdir", "/m")
+            .errno())
         .isEqualTo(Errno.EBUSY);
-    assertThat(IoErrors.translate(new FileSystemException("/f", null, "Read-only file system"), "write", "/f").errno())
+    assertThat(IoErrors.translate(
+                new FileSystemException("/f", null, "Read-only file system"), "write", "/f")
+            .errno())
         .isEqualTo(Errno.EROFS);
-    assertThat(
-            IoErrors.translate(
-                    new FileSystemException("/l", null, "Too many levels of symbolic links or unable to access attributes of symbolic link"),
-                    "read",
-                    "/l")
-                .errno())
+    assertThat(IoErrors.translate(
+                new FileSystemException(
+                    "/l",
+                    null,
+                    "Too many levels of symbolic links or unable to access attributes of symbolic link"),
+                "read",
+                "/l")
+            .errno())
         .isEqualTo(Errno.ELOOP);
   }
 
@@ -56,7 +73,9 @@ class IoErrorsTest {
 
   @Test
   void reportsEotherForTextsThatNameNoErrno() {
-    assertThat(IoErrors.translate(new IOException("something odd"), "read", "/f").errno()).isEqualTo(Errno.EOTHER);
+    assertThat(
+            IoErrors.translate(new IOException("something odd"), "read", "/f").errno())
+        .isEqualTo(Errno.EOTHER);
     assertThat(IoErrors.translate(new IOException(), "read", "/f").errno()).isEqualTo(Errno.EOTHER);
   }
 

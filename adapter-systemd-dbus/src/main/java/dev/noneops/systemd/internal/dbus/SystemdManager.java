@@ -51,7 +51,8 @@ public interface SystemdManager extends DBusInterface {
   void KillUnit(String name, String whom, int signal);
 
   /** {@code EnableUnitFiles(as files, b runtime, b force) → (b carries_install_info, a(sss) changes)}. */
-  EnableUnitFilesResult<Boolean, List<UnitFileChange>> EnableUnitFiles(List<String> files, boolean runtime, boolean force);
+  EnableUnitFilesResult<Boolean, List<UnitFileChange>> EnableUnitFiles(
+      List<String> files, boolean runtime, boolean force);
 
   /** {@code DisableUnitFiles(as files, b runtime) → a(sss) changes}. */
   List<UnitFileChange> DisableUnitFiles(List<String> files, boolean runtime);
@@ -63,7 +64,8 @@ public interface SystemdManager extends DBusInterface {
     private final String unit;
     private final String result;
 
-    public JobRemoved(String path, UInt32 id, DBusPath job, String unit, String result) throws DBusException {
+    public JobRemoved(String path, UInt32 id, DBusPath job, String unit, String result)
+        throws DBusException {
       super(path, id, job, unit, result);
       this.id = id;
       this.job = job;
