@@ -97,6 +97,31 @@ public record AgentConfig(
         : downloads.kubernetes().version();
   }
 
+  /** The containerd version to install: the download override, else {@code CRI.Containerd.Version}, else the default. */
+  public String effectiveContainerdVersion() {
+    return firstSet(
+        downloads.containerd().version(), cri.containerdVersion(), DefaultVersions.CONTAINERD);
+  }
+
+  /** The runc version to install: the download override, else {@code CRI.Runc.Version}, else the default. */
+  public String effectiveRuncVersion() {
+    return firstSet(downloads.runc().version(), cri.runcVersion(), DefaultVersions.RUNC);
+  }
+
+  /** The CNI plugins version to install: the download override, else {@code CNI.PluginVersion}, else the default. */
+  public String effectiveCniPluginVersion() {
+    return firstSet(downloads.cni().version(), cni.pluginVersion(), DefaultVersions.CNI_PLUGINS);
+  }
+
+  /** The LocalDNS version to install: the download override, else {@code LocalDNS.Version}, else the default. */
+  public String effectiveLocalDnsVersion() {
+    return firstSet(downloads.localDns().version(), localDns.version(), DefaultVersions.LOCALDNS);
+  }
+
+  private static String firstSet(String override, String configured, String fallback) {
+    return !override.isEmpty() ? override : configured.isEmpty() ? fallback : configured;
+  }
+
   /** Strips a leading {@code v} that starts a version number ({@code v1.2.3}); anything else is kept for validation to judge. */
   static String stripV(String version) {
     return version.length() > 1 && version.charAt(0) == 'v' && Character.isDigit(version.charAt(1))

@@ -102,6 +102,15 @@ public final class AgentConfigParser {
   }
 
   /**
+   * Checks {@code config} for a host of architecture {@code hostArch}.
+   *
+   * @throws InvalidConfigException listing every violation
+   */
+  public static void validate(AgentConfig config, String hostArch) {
+    ConfigValidator.validate(config, hostArch);
+  }
+
+  /**
    * The normalised configuration {@code json} holds, checked by {@link ConfigValidator} for a host
    * of architecture {@code hostArch}.
    *

@@ -27,7 +27,7 @@ import java.util.regex.Pattern;
  * cannot be built, a version that cannot name a directory) is rejected here, before anything on
  * the host changes.
  */
-public final class ConfigValidator {
+final class ConfigValidator {
   static final String AUTH_BOTH = "BootstrapToken and ExecCredential are mutually exclusive";
   static final String AUTH_NEITHER = "one of BootstrapToken or ExecCredential must be set";
   static final String REQUIRED = "must be set";

@@ -5,7 +5,7 @@ package dev.noneops.core.config;
  * names one: upstream's defaults, and CoreDNS as the LocalDNS server. crictl has no fixed default;
  * it follows the Kubernetes version ({@code <major>.<minor>.0}).
  */
-public final class DefaultVersions {
+final class DefaultVersions {
   public static final String CONTAINERD = "2.0.4";
   public static final String RUNC = "1.1.12";
   public static final String CNI_PLUGINS = "1.5.1";

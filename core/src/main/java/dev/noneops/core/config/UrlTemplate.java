@@ -11,7 +11,7 @@ import java.util.Optional;
  * rejected rather than rendered as Go's {@code %!d(string=...)} noise. Arguments a template does
  * not use are ignored, so a template may pin a URL outright.
  */
-public final class UrlTemplate {
+final class UrlTemplate {
   private UrlTemplate() {}
 
   /** Why {@code template} cannot be rendered with {@code argCount} arguments, or empty when it can. */

@@ -1,8 +1,7 @@
 package dev.noneops.core.goalstate;
 
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.core.config.ConfigValidator;
-import dev.noneops.core.config.DefaultVersions;
+import dev.noneops.core.config.AgentConfigParser;
 import dev.noneops.core.config.DownloadArtifact;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.version.SemanticVersion;
@@ -48,7 +47,7 @@ public final class GoalStateResolver {
   /** The goal state of {@code config} (with its own {@code Downloads}) on {@code host}. */
   public static MachineGoalState resolve(AgentConfig config, HostInfo host, Layout layout) {
     AgentConfig c = config.normalized();
-    ConfigValidator.validate(c, host.arch());
+    AgentConfigParser.validate(c, host.arch());
     return new Resolution(c, host, layout).goalState();
   }
 
@@ -80,16 +79,10 @@ public final class GoalStateResolver {
       this.layout = layout;
       this.downloads = config.downloads();
       this.kubernetes = config.effectiveKubernetesVersion();
-      this.containerd = first(
-          downloads.containerd().version(),
-          config.cri().containerdVersion(),
-          DefaultVersions.CONTAINERD);
-      this.runc =
-          first(downloads.runc().version(), config.cri().runcVersion(), DefaultVersions.RUNC);
-      this.cni = first(
-          downloads.cni().version(), config.cni().pluginVersion(), DefaultVersions.CNI_PLUGINS);
-      this.localDns = first(
-          downloads.localDns().version(), config.localDns().version(), DefaultVersions.LOCALDNS);
+      this.containerd = config.effectiveContainerdVersion();
+      this.runc = config.effectiveRuncVersion();
+      this.cni = config.effectiveCniPluginVersion();
+      this.localDns = config.effectiveLocalDnsVersion();
       this.crictl = downloads.crictl().version().isEmpty()
           ? SemanticVersion.parse(kubernetes)
               .orElseThrow(() -> new IllegalStateException("validated Kubernetes version"))
@@ -250,15 +243,6 @@ public final class GoalStateResolver {
 
     private String bin(String name) {
       return layout.currentBin().resolve(name).toString();
-    }
-
-    private static String first(String... candidates) {
-      for (String c : candidates) {
-        if (!c.isEmpty()) {
-          return c;
-        }
-      }
-      throw new IllegalStateException("no candidate version");
     }
   }
 }

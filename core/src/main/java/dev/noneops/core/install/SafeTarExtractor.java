@@ -30,7 +30,7 @@ import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
  * bit and 0644 otherwise: setuid, setgid, sticky and group/world write bits never survive. The
  * total size and number of entries are bounded.
  */
-public final class SafeTarExtractor {
+final class SafeTarExtractor {
   /** Most bytes one archive may expand to. */
   public static final long MAX_EXTRACTED_BYTES = 4L << 30;
   /** Most entries one archive may hold. */

@@ -9,7 +9,6 @@ import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.ownership.OwnedEntry;
 import dev.noneops.core.ownership.SharedFileWriter;
-import dev.noneops.core.render.CniLinks;
 import dev.noneops.core.render.ContainerdConfigRenderer;
 import dev.noneops.core.render.CorefileRenderer;
 import dev.noneops.core.render.HostTuningRenderer;

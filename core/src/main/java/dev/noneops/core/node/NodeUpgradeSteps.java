@@ -12,7 +12,6 @@ import dev.noneops.core.teardown.Teardown;
 import dev.noneops.core.teardown.TeardownReport;
 import dev.noneops.core.upgrade.LocalDnsInterface;
 import dev.noneops.core.upgrade.PlannedWrites;
-import dev.noneops.core.upgrade.UpgradeSteps;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.systemd.SystemdException;
 import java.io.IOException;

@@ -57,7 +57,7 @@ public final class CurrentLink {
   }
 
   /** Durably points {@code current} at {@code version}; nothing is written when it already does. */
-  void pointAt(String version) throws IOException {
+  public void pointAt(String version) throws IOException {
     VersionNames.requireSafe(version);
     if (active().filter(version::equals).isPresent()) {
       return;

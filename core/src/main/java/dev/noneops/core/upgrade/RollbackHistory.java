@@ -20,7 +20,7 @@ import java.util.Optional;
 /**
  * The upgrades that were rolled back, kept in {@value #FILE_NAME} in the layout so that an
  * updater re-applying the same configuration does not loop through the same failing upgrade
- * (the bootc/Flatcar update loop): {@link Upgrade} refuses a rolled-back upgrade unless forced.
+ * (the bootc/Flatcar update loop): {@code Upgrade} refuses a rolled-back upgrade unless forced.
  * The journal cannot hold this, because a rollback removes the journal. A successful commit of
  * the same upgrade forgets it. At most {@value #MAX_ENTRIES} entries are kept, newest last.
  */

@@ -19,12 +19,12 @@ import java.util.TreeSet;
  * interrupted ({@link VersionPruner#REMOVING_PREFIX}), whose removal it finishes. Runs under the node lock, so no write of this node is in
  * progress; only entries carrying the temp prefix are touched.
  */
-final class StaleFileSweeper {
+public final class StaleFileSweeper {
   private final HostFiles files;
   private final Layout layout;
   private final TreeRemover remover;
 
-  StaleFileSweeper(HostFiles files, Layout layout, TreeRemover remover) {
+  public StaleFileSweeper(HostFiles files, Layout layout, TreeRemover remover) {
     this.files = Objects.requireNonNull(files, "files");
     this.layout = Objects.requireNonNull(layout, "layout");
     this.remover = Objects.requireNonNull(remover, "remover");
@@ -34,7 +34,7 @@ final class StaleFileSweeper {
    * Sweeps the layout root, the saved configuration's directory and every directory in
    * {@code directories}; returns what it removed.
    */
-  List<Path> sweep(Collection<Path> directories) throws IOException {
+  public List<Path> sweep(Collection<Path> directories) throws IOException {
     TreeSet<Path> dirs = new TreeSet<>(directories);
     dirs.add(layout.root());
     dirs.add(layout.confsnap());

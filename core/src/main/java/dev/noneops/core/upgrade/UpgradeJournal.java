@@ -19,7 +19,7 @@ import java.util.Optional;
  * The durable upgrade journal at {@link Layout#journal()}: written (temp, fsync, rename, fsync
  * the directory) before the first change an upgrade makes and removed (unlink, fsync the
  * directory) only once the node is consistent again. Its presence is what tells
- * {@link UpgradeRecovery} that an upgrade was in flight.
+ * the recovery that an upgrade was in flight.
  *
  * <p>The file carries a schema number; a newer schema, a missing field or malformed JSON is a
  * {@link CorruptStateException} naming the file, never silently ignored. The one optional field,

@@ -394,16 +394,6 @@ class RenderersTest {
   }
 
   @Test
-  void cniLinksPointThroughCurrent() {
-    assertThat(CniLinks.plan(List.of("loopback", "bridge"), LAYOUT))
-        .containsExactly(
-            Map.entry("bridge", "/opt/unbounded/node/current/libexec/cni/bridge"),
-            Map.entry("loopback", "/opt/unbounded/node/current/libexec/cni/loopback"));
-    assertThatThrownBy(() -> CniLinks.plan(List.of("../evil"), LAYOUT))
-        .hasMessageContaining("../evil");
-  }
-
-  @Test
   void kubeletsResolvConfIsExactlyTheFileOfItsSpec() {
     KubeletSpec resolved = new KubeletSpec(
         TOKEN_KUBELET.kubeletBinPath(),

@@ -1,6 +1,8 @@
-package dev.noneops.core.upgrade;
+package dev.noneops.core.node;
 
 import dev.noneops.core.task.Task;
+import dev.noneops.core.upgrade.NodeLock;
+import dev.noneops.core.upgrade.UpgradeRecord;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -10,7 +12,7 @@ import java.util.Optional;
  * the journal. A crash in between leaves a journal without a complete snapshot, which recovery
  * finishes as a commit (the applied config then has the journal's digest).
  */
-public final class UpgradeCommit {
+final class UpgradeCommit {
   private final UpgradeContext ctx;
 
   public UpgradeCommit(UpgradeContext ctx) {

@@ -1,5 +1,6 @@
-package dev.noneops.core.upgrade;
+package dev.noneops.core.node;
 
+import dev.noneops.core.upgrade.LocalDnsInterface;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.Set;
@@ -11,7 +12,7 @@ import java.util.Set;
  * applied} one the node ran before (the {@code Previous} of an upgrade, or the applied config
  * recovery is given). Every method may be run again after a crash or a failure and converges.
  */
-public interface UpgradeSteps {
+interface UpgradeSteps {
 
   /** Which of the two configurations a step works with. */
   enum Configuration {

@@ -1,9 +1,20 @@
-package dev.noneops.core.upgrade;
+package dev.noneops.core.node;
 
+import dev.noneops.core.node.UpgradeSteps.Configuration;
 import dev.noneops.core.task.NoneopsException;
 import dev.noneops.core.task.Task;
+import dev.noneops.core.upgrade.Confsnap;
+import dev.noneops.core.upgrade.LocalDnsInterface;
+import dev.noneops.core.upgrade.NodeBusyException;
+import dev.noneops.core.upgrade.NodeLock;
+import dev.noneops.core.upgrade.RollbackOutcome;
+import dev.noneops.core.upgrade.RolledBackUpgrade;
+import dev.noneops.core.upgrade.UpgradeFailedException;
+import dev.noneops.core.upgrade.UpgradeJournal;
+import dev.noneops.core.upgrade.UpgradeRecord;
+import dev.noneops.core.upgrade.UpgradeRefusedException;
 import dev.noneops.core.upgrade.UpgradeRefusedException.Reason;
-import dev.noneops.core.upgrade.UpgradeSteps.Configuration;
+import dev.noneops.core.upgrade.UpgradeResult;
 import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Optional;
@@ -18,7 +29,7 @@ import java.util.concurrent.Callable;
  * node is rolled back and an {@link UpgradeFailedException} says why and how the node was left.
  * Every failure before the journal exists changes nothing the running node uses.
  */
-public final class Upgrade {
+final class Upgrade {
   private final UpgradeContext ctx;
 
   public Upgrade(UpgradeContext ctx) {

@@ -1,8 +1,14 @@
-package dev.noneops.core.upgrade;
+package dev.noneops.core.node;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.task.TaskRunner;
+import dev.noneops.core.upgrade.Confsnap;
+import dev.noneops.core.upgrade.CurrentLink;
+import dev.noneops.core.upgrade.NodeLock;
+import dev.noneops.core.upgrade.RollbackHistory;
+import dev.noneops.core.upgrade.TreeRemover;
+import dev.noneops.core.upgrade.UpgradeJournal;
 import dev.noneops.ports.files.HostFiles;
 import dev.noneops.ports.time.HostClock;
 import java.util.Objects;
@@ -13,7 +19,7 @@ import org.slf4j.Logger;
  * paths, the task runner that logs and reports each phase, the node's lock, and the mount-safe
  * remover used for stale staging and pruned versions.
  */
-public record UpgradeContext(
+record UpgradeContext(
     HostFiles files,
     HostClock clock,
     Layout layout,

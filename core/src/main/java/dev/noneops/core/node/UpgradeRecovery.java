@@ -1,7 +1,13 @@
-package dev.noneops.core.upgrade;
+package dev.noneops.core.node;
 
+import dev.noneops.core.node.UpgradeSteps.Configuration;
 import dev.noneops.core.task.Task;
-import dev.noneops.core.upgrade.UpgradeSteps.Configuration;
+import dev.noneops.core.upgrade.Confsnap;
+import dev.noneops.core.upgrade.NodeLock;
+import dev.noneops.core.upgrade.RecoveryResult;
+import dev.noneops.core.upgrade.SavedFile;
+import dev.noneops.core.upgrade.StaleFileSweeper;
+import dev.noneops.core.upgrade.UpgradeRecord;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -33,7 +39,7 @@ import java.util.TreeSet;
  * Recovery may itself be interrupted and run again; once it has finished, running it again
  * changes nothing.
  */
-public final class UpgradeRecovery {
+final class UpgradeRecovery {
   private final UpgradeContext ctx;
 
   public UpgradeRecovery(UpgradeContext ctx) {
