@@ -96,17 +96,7 @@ final class SandboxAgent implements Agent {
   }
 
   private Process start(String... args) throws IOException {
-    List<String> cmd = new ArrayList<>(List.of(
-        "nsenter",
-        "--target",
-        Long.toString(sandbox.pid()),
-        "--mount",
-        "--uts",
-        "--ipc",
-        "--pid",
-        "--root",
-        "--wd",
-        "--",
+    List<String> cmd = new ArrayList<>(sandbox.inside(List.of(
         java.toString(),
         "-XX:TieredStopAtLevel=1",
         "-XX:+UseSerialGC",
@@ -117,7 +107,7 @@ final class SandboxAgent implements Agent {
         "--add-opens",
         "java.base/sun.nio.ch=ALL-UNNAMED",
         "-jar",
-        jar.toString()));
+        jar.toString())));
     cmd.addAll(List.of(args));
     Path out = Files.createTempFile("noneops-demo-", ".out");
     Path err = Files.createTempFile("noneops-demo-", ".err");

@@ -57,19 +57,7 @@ public final class StatusBenchmark {
     List<Probe> probes = new ArrayList<>();
     try (SystemdSandbox sandbox = SystemdSandbox.boot("bench-status")) {
       boot = sandbox.bootTime();
-      List<String> enter = List.of(
-          "nsenter",
-          "--target",
-          Long.toString(sandbox.pid()),
-          "--mount",
-          "--uts",
-          "--ipc",
-          "--pid",
-          "--root",
-          "--wd",
-          "--",
-          "/usr/bin/time",
-          "-v");
+      List<String> enter = sandbox.inside(List.of("/usr/bin/time", "-v"));
       Probe status = new Probe(
           "`noneops status`",
           "the launcher, the JVM, the CLI, and the host: files read through NIO (no native library), "

@@ -302,20 +302,7 @@ public final class SwitchOverBenchmark {
         "done",
         "t1=$(date +%s%N)",
         "echo \"$t0 $t1\"");
-    List<String> command = List.of(
-        "nsenter",
-        "--target",
-        Long.toString(sandbox.pid()),
-        "--mount",
-        "--uts",
-        "--ipc",
-        "--pid",
-        "--root",
-        "--wd",
-        "--",
-        "sh",
-        "-c",
-        script);
+    List<String> command = sandbox.inside(List.of("sh", "-c", script));
     Shell.Result r = Shell.check(command, KUBELET_READY.plusSeconds(60));
     String[] times = r.out().strip().split(" ");
     return new Window(Long.parseLong(times[0]), Long.parseLong(times[1]), 0);

@@ -253,8 +253,11 @@ public final class SystemdSandbox implements AutoCloseable {
     return name;
   }
 
-  /** Runs {@code command} inside the sandbox (its namespaces and root, cwd {@code /}). */
-  public CommandResult exec(List<String> command, Duration timeout) {
+  /**
+   * The command line that runs {@code command} inside the sandbox (its namespaces and root, cwd
+   * {@code /}), for a caller that starts the process itself.
+   */
+  public List<String> inside(List<String> command) {
     List<String> full = new ArrayList<>(List.of(
         "nsenter",
         "--target",
@@ -267,6 +270,12 @@ public final class SystemdSandbox implements AutoCloseable {
         "--wd",
         "--"));
     full.addAll(command);
+    return full;
+  }
+
+  /** Runs {@code command} inside the sandbox (its namespaces and root, cwd {@code /}). */
+  public CommandResult exec(List<String> command, Duration timeout) {
+    List<String> full = inside(command);
     CommandResult result = HostCommand.run(full, timeout);
     return new CommandResult(
         command, result.exitCode(), result.stdout(), result.stderr(), result.timedOut());
