@@ -87,9 +87,16 @@ final class ForeignStackDetector {
   }
 
   private boolean isOurUnit(Path unit, FileMeta meta) throws IOException {
-    if (!meta.isRegularFile()) {
-      return false;
-    }
+    return meta.isRegularFile() && startsWithMarker(files, unit);
+  }
+
+  /** Whether the regular file at {@code unit} is the node's: its first line is the marker. */
+  static boolean isNodesUnitFile(HostFiles files, Path unit) throws IOException {
+    Optional<FileMeta> meta = files.lstat(unit);
+    return meta.isPresent() && meta.get().isRegularFile() && startsWithMarker(files, unit);
+  }
+
+  private static boolean startsWithMarker(HostFiles files, Path unit) throws IOException {
     String content = new String(files.read(unit), StandardCharsets.UTF_8);
     return content.startsWith(HostPaths.UNIT_MARKER + "\n");
   }

@@ -2,11 +2,7 @@ package dev.noneops.core.node;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.task.Task;
-import dev.noneops.ports.files.FileMeta;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.Optional;
 
 /**
  * Stops the stack in {@link HostPaths#STACK_STOP_ORDER} (kubelet, containerd, LocalDNS), each unit
@@ -44,12 +40,7 @@ final class StopPhase {
   }
 
   private boolean isOwnUnit(String unit) throws IOException {
-    Path file = node.paths().unit(unit);
-    Optional<FileMeta> meta = node.ports().files().lstat(file);
-    if (meta.isEmpty() || !meta.get().isRegularFile()) {
-      return false;
-    }
-    String content = new String(node.ports().files().read(file), StandardCharsets.UTF_8);
-    return content.startsWith(HostPaths.UNIT_MARKER + "\n");
+    return ForeignStackDetector.isNodesUnitFile(
+        node.ports().files(), node.paths().unit(unit));
   }
 }

@@ -97,7 +97,7 @@ public final class OriginalFiles {
     JsonNode d = doc.get();
     Optional<FileMeta> now = files.lstat(path);
     if ("symlink".equals(d.path("kind").asText())) {
-      if (now.isPresent()) {
+      if (now.isPresent() && !now.get().isSymlink()) {
         files.removeDurably(path);
       }
       files.symlinkDurably(path, d.path("target").asText());
