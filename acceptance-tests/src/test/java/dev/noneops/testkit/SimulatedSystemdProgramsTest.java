@@ -103,6 +103,24 @@ class SimulatedSystemdProgramsTest {
   }
 
   @Test
+  void aProgramRunsWhateverLinkTheUnitNamesItBy() throws IOException {
+    host.installExecutable(Path.of("/opt/noneops/v1/bin/noneops"), "noneops v1");
+    host.fs().seedSymlink(Path.of("/usr/bin/noneops"), "/opt/noneops/v1/bin/noneops");
+    host.fs().seedSymlink(Path.of("/usr/sbin/noneops"), "/opt/noneops/v1/bin/noneops");
+    host.systemd().installProgram(Path.of("/usr/bin/noneops"), argv -> {
+      ran.add(argv);
+      return 0;
+    });
+    unit(
+        "noneops-by-link.service",
+        "[Service]\nType=oneshot\nExecStart=/usr/sbin/noneops recover\n");
+
+    assertThat(ports.systemd().start("noneops-by-link.service", T)).isEqualTo(JobResult.DONE);
+
+    assertThat(ran).containsExactly(List.of("/usr/sbin/noneops", "recover"));
+  }
+
+  @Test
   void aProgramWhoseErrorEscapesItExitsWithStatusOne() {
     host.systemd().installProgram(AGENT, argv -> {
       throw new IOException("the journal cannot be read");

@@ -894,9 +894,19 @@ public final class SimSystemd implements Systemd {
     return Optional.of(d.type().equals("simple") ? JobResult.DONE : JobResult.FAILED);
   }
 
-  private Optional<SimProgram> programOf(Exec exec) {
-    SimProgram byFound = programs.get(exec.found());
-    return Optional.ofNullable(byFound != null ? byFound : programs.get(Path.of(exec.exe())));
+  /** The program installed at the path the unit names, or at any path that resolves to the same file. */
+  private Optional<SimProgram> programOf(Exec exec) throws IOException {
+    SimProgram named = programs.get(exec.found());
+    if (named != null) {
+      return Optional.of(named);
+    }
+    for (Map.Entry<Path, SimProgram> installed : programs.entrySet()) {
+      if (fs.stat(installed.getKey()).isPresent()
+          && fs.realPath(installed.getKey()).toString().equals(exec.exe())) {
+        return Optional.of(installed.getValue());
+      }
+    }
+    return Optional.empty();
   }
 
   /** A program to run: its file as found on the search path, that file with every link resolved, its argv. */
