@@ -257,7 +257,8 @@ public final class SimulatedHost {
    * fstab are gone, every process is dead, every lock released, systemd has forgotten every unit
    * (nothing runs; see {@link SimSystemd#bootEnabledUnits()}), the kernel boots (its state reset,
    * then the modules of {@code modules-load.d} loaded and the {@code sysctl.d} presets applied), an armed
-   * crash is disarmed and the boot id changes. Fault rules and scripted behaviours stay.
+   * crash is disarmed and the boot id changes. Fault rules, scripted behaviours, installed programs
+   * and what the service manager received from the notifier stay.
    */
   public void crash() {
     synchronized (gate.monitor()) {
