@@ -16,6 +16,7 @@ import dev.noneops.hostfs.network.IpHostNetwork;
 import dev.noneops.hostfs.process.NoCgroupHierarchy;
 import dev.noneops.hostfs.process.ProcProcessTable;
 import dev.noneops.hostfs.process.UnifiedCgroups;
+import dev.noneops.hostfs.service.NotifySocketServiceNotifier;
 import dev.noneops.hostfs.time.SystemHostClock;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.commands.Command;
@@ -37,6 +38,7 @@ import dev.noneops.ports.process.Cgroups;
 import dev.noneops.ports.process.ProcessDetail;
 import dev.noneops.ports.process.ProcessInfo;
 import dev.noneops.ports.process.ProcessTable;
+import dev.noneops.ports.service.ServiceNotifier;
 import dev.noneops.ports.systemd.Systemd;
 import dev.noneops.ports.time.HostClock;
 import java.io.IOException;
@@ -44,6 +46,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -85,6 +88,7 @@ public final class RealHost {
   private final HostClock clock;
   private final HostNetwork network;
   private final KernelTuning kernel;
+  private final ServiceNotifier notifier;
 
   private RealHost(Builder b) {
     Path procRoot = b.procRoot;
@@ -116,6 +120,7 @@ public final class RealHost {
         new Lazy<>(() -> HttpArtifactDownloader.create(downloadSettings, clock)));
     this.probes = new LazyHealthProbes(new Lazy<>(NetworkHealthProbes::create));
     this.facts = new LinuxHostFacts(procRoot, b.hostRoot, System.getProperty("os.arch"));
+    this.notifier = NotifySocketServiceNotifier.fromEnvironment(b.environment);
   }
 
   /** The real host at its usual places: {@code /proc}, {@code /sys/fs/cgroup}, {@code /}. */
@@ -131,7 +136,15 @@ public final class RealHost {
   public HostPorts ports(Systemd systemd) {
     return new HostPorts(
         files, systemd, commands, processes, cgroups, mounts, downloads, probes, facts, clock,
-        network, kernel);
+        network, kernel, notifier);
+  }
+
+  /**
+   * Notifications to the service manager over {@code $NOTIFY_SOCKET} of the environment the host
+   * was built with; they do nothing when it is not set.
+   */
+  public ServiceNotifier notifier() {
+    return notifier;
   }
 
   /** The network links, over {@code ip -j} run by {@link #commands()}. */
@@ -189,8 +202,18 @@ public final class RealHost {
     private HttpArtifactDownloader.Settings downloadSettings =
         HttpArtifactDownloader.Settings.DEFAULT;
     private HostClock clock = new SystemHostClock();
+    private Map<String, String> environment = System.getenv();
 
     private Builder() {}
+
+    /**
+     * The process environment the service manager's variables ({@code NOTIFY_SOCKET},
+     * {@code WATCHDOG_USEC}, {@code WATCHDOG_PID}) are read from, once (default {@code System.getenv()}).
+     */
+    public Builder environment(Map<String, String> environment) {
+      this.environment = Map.copyOf(Objects.requireNonNull(environment, "environment"));
+      return this;
+    }
 
     /**
      * The proc file system for processes and kernel facts (default {@code /proc}). Moved without a

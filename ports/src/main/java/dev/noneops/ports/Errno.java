@@ -29,6 +29,7 @@ public enum Errno {
   ELOOP(40),
   EOPNOTSUPP(95),
   ETIMEDOUT(110),
+  ECONNREFUSED(111),
   /** Any errno this enum does not name; the original number is kept by {@link HostIOException}. */
   EOTHER(-1);
 

@@ -10,6 +10,7 @@ import dev.noneops.ports.mounts.MountTable;
 import dev.noneops.ports.network.HostNetwork;
 import dev.noneops.ports.process.Cgroups;
 import dev.noneops.ports.process.ProcessTable;
+import dev.noneops.ports.service.ServiceNotifier;
 import dev.noneops.ports.systemd.Systemd;
 import dev.noneops.ports.time.HostClock;
 import java.util.Objects;
@@ -30,7 +31,8 @@ public record HostPorts(
     HostFacts facts,
     HostClock clock,
     HostNetwork network,
-    KernelTuning kernel) {
+    KernelTuning kernel,
+    ServiceNotifier notifier) {
 
   public HostPorts {
     Objects.requireNonNull(files, "files");
@@ -45,5 +47,6 @@ public record HostPorts(
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(network, "network");
     Objects.requireNonNull(kernel, "kernel");
+    Objects.requireNonNull(notifier, "notifier");
   }
 }

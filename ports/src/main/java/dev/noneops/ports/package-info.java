@@ -1,7 +1,7 @@
 /**
  * The ports through which noneops' core reaches the host: files, systemd, processes, cgroups,
  * mounts, network links, kernel modules and sysctls, commands, downloads, health probes, host
- * facts, time and event listeners.
+ * facts, time, event listeners and notifications to the service manager.
  *
  * <p>Each port is an interface with value types as records. Core depends on nothing else to
  * touch the outside world; the adapters implement these ports over the real kernel and D-Bus,

@@ -22,6 +22,7 @@ import dev.noneops.testkit.process.SimCgroups;
 import dev.noneops.testkit.process.SimProcess;
 import dev.noneops.testkit.process.SimProcessTable;
 import dev.noneops.testkit.process.SimProcesses;
+import dev.noneops.testkit.systemd.SimServiceNotifier;
 import dev.noneops.testkit.systemd.SimSystemd;
 import dev.noneops.testkit.time.VirtualClock;
 import java.io.IOException;
@@ -52,7 +53,8 @@ import java.util.function.Predicate;
  * <p>The test-facing controls are the components: {@link #fs()} (raw syscalls, durable fixtures,
  * mounts, snapshots), {@link #systemd()} (unit behaviours, history), {@link #processes()},
  * {@link #commands()}, {@link #kernel()}, {@link #artifacts()}, {@link #probes()},
- * {@link #facts()}, {@link #clock()}, {@link #faults()} and {@link #journal()}. Controls are not
+ * {@link #facts()}, {@link #notifier()}, {@link #clock()}, {@link #faults()} and
+ * {@link #journal()}. Controls are not
  * journaled; only port calls are (clock reads are not, sleeps are).
  *
  * <p>Where the simulation chooses among what a real kernel may do, it picks the outcome that is
@@ -84,6 +86,7 @@ public final class SimulatedHost {
   private final SimArtifactRepository artifacts;
   private final SimHealthProbes probes;
   private final SimHostFacts facts;
+  private final SimServiceNotifier notifier;
   private final HostPorts ports;
   private long boot = 1;
 
@@ -111,6 +114,7 @@ public final class SimulatedHost {
     artifacts = new SimArtifactRepository(gate.monitor());
     probes = new SimHealthProbes(gate, clock, unit -> systemd.peek(unit).isActive());
     facts = new SimHostFacts(gate, fs);
+    notifier = new SimServiceNotifier(gate, clock);
     ports = new HostPorts(
         new SimHostFiles(gate, fs),
         systemd,
@@ -123,7 +127,8 @@ public final class SimulatedHost {
         facts,
         clock,
         kernel.network(),
-        kernel.tuning());
+        kernel.tuning(),
+        notifier);
   }
 
   /** A host with the usual directories, {@code /run} as tmpfs and units in {@code /etc/systemd/system}. */
@@ -225,6 +230,11 @@ public final class SimulatedHost {
     return facts;
   }
 
+  /** What the process tells its service manager; it runs without one until a test says otherwise. */
+  public SimServiceNotifier notifier() {
+    return notifier;
+  }
+
   public VirtualClock clock() {
     return clock;
   }
@@ -247,7 +257,8 @@ public final class SimulatedHost {
    * fstab are gone, every process is dead, every lock released, systemd has forgotten every unit
    * (nothing runs; see {@link SimSystemd#bootEnabledUnits()}), the kernel boots (its state reset,
    * then the modules of {@code modules-load.d} loaded and the {@code sysctl.d} presets applied), an armed
-   * crash is disarmed and the boot id changes. Fault rules and scripted behaviours stay.
+   * crash is disarmed and the boot id changes. Fault rules, scripted behaviours, installed programs
+   * and what the service manager received from the notifier stay.
    */
   public void crash() {
     synchronized (gate.monitor()) {

@@ -146,7 +146,8 @@ public final class CliOnSimulatedHost {
         p.facts(),
         p.clock(),
         p.network(),
-        p.kernel());
+        p.kernel(),
+        p.notifier());
   }
 
   /**

@@ -55,6 +55,7 @@ public final class SandboxHostPorts {
         host.facts(),
         host.clock(),
         new IpHostNetwork(commands, RealHost.KERNEL_COMMAND_TIMEOUT),
-        new CommandKernelTuning(commands, RealHost.KERNEL_COMMAND_TIMEOUT));
+        new CommandKernelTuning(commands, RealHost.KERNEL_COMMAND_TIMEOUT),
+        host.notifier());
   }
 }
