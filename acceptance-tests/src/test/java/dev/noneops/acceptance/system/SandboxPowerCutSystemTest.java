@@ -2,6 +2,7 @@ package dev.noneops.acceptance.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import dev.noneops.testkit.sandbox.JobResult;
@@ -74,10 +75,11 @@ class SandboxPowerCutSystemTest {
         assertThat(after.jobResults())
             .filteredOn(job -> job.unit().equals(ONESHOT) || job.unit().equals(SERVICE))
             .extracting(JobResult::unit, JobResult::type, JobResult::result)
-            .containsExactly(
-                org.assertj.core.groups.Tuple.tuple(ONESHOT, "start", "done"),
-                org.assertj.core.groups.Tuple.tuple(SERVICE, "start", "done"));
+            .containsExactly(tuple(ONESHOT, "start", "done"), tuple(SERVICE, "start", "done"));
         assertThat(after.bootJournal())
+            .as("a volatile journal of its own, from journald's start on")
+            .containsPattern("Runtime Journal \\(/run/log/journal/[0-9a-f]+\\) is .*, max 64\\.0M")
+            .contains("Finished systemd-tmpfiles-setup.service")
             .contains("Finished " + ONESHOT)
             .contains("Started " + SERVICE);
       }
@@ -105,7 +107,7 @@ class SandboxPowerCutSystemTest {
         assertThat(after.jobResults())
             .filteredOn(job -> job.unit().equals(SERVICE))
             .extracting(JobResult::type, JobResult::result)
-            .containsExactly(org.assertj.core.groups.Tuple.tuple("start", "dependency"));
+            .containsExactly(tuple("start", "dependency"));
         assertThat(after.exec("pgrep", "-x", "sleep").stdout()).isBlank();
       }
     }

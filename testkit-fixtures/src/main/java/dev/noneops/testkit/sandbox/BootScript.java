@@ -15,6 +15,14 @@ package dev.noneops.testkit.sandbox;
  * tmpfs with the basic device nodes and its own devpts) instead of a recursive bind of the host's,
  * which systemd writes into, and read-only {@code /proc/sys} and {@code /sys}, so no unit can change
  * kernel settings the host shares.
+ *
+ * <p>The overlay's upper and work directories are on a tmpfs of the sandbox's own, or in a {@link
+ * SandboxDisk}'s directory on the host. The links of the units the host enabled are removed from
+ * the overlay at the first boot on a disk only (the disk's {@code host-units-disabled} marker
+ * records it; the removals are whiteouts on the disk), so that the links a sandbox wrote survive
+ * to the next boot on that disk. Every boot writes the masks again and a journald drop-in: a
+ * volatile journal (the sandbox shares the host kernel's boot id) without rate limits, so that no
+ * message of a busy boot is dropped.
  */
 final class BootScript {
   private BootScript() {}
