@@ -49,6 +49,7 @@ import java.util.regex.Pattern;
  */
 public final class SystemdSandbox implements AutoCloseable {
   private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,30}");
+  private static final Pattern DIGITS = Pattern.compile("\\d+");
   private static final Duration DEFAULT_BOOT_TIMEOUT = Duration.ofSeconds(90);
   private static final Duration POLL = Duration.ofMillis(50);
   private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(60);
@@ -338,8 +339,11 @@ public final class SystemdSandbox implements AutoCloseable {
 
   /**
    * The journal of this boot, every line with its monotonic time ({@code journalctl -b -o
-   * short-monotonic}). It starts when journald does: what PID 1 logged before that went to the
-   * sandbox's console, which is {@code /dev/null}; {@link #unitTimes} covers those units too.
+   * short-monotonic}). It starts when journald does, which is before {@code sysinit.target}, so
+   * every unit with default dependencies is in it from its start on. What PID 1 logged before
+   * journald ran (its version, the first targets and sockets, units with {@code
+   * DefaultDependencies=no} that ran that early) went to the sandbox's console, {@code /dev/null};
+   * {@link #unitTimes} covers those units too.
    */
   public String bootJournal() {
     return exec(List.of("journalctl", "--no-pager", "-b", "-o", "short-monotonic"), COMMAND_TIMEOUT)
@@ -490,13 +494,12 @@ public final class SystemdSandbox implements AutoCloseable {
 
   private static List<Long> processesIn(Set<String> namespaces) throws IOException {
     List<Long> inside = new ArrayList<>();
-    try (DirectoryStream<Path> processes = Files.newDirectoryStream(
-        Path.of("/proc"),
-        entry -> entry.getFileName().toString().chars().allMatch(Character::isDigit))) {
-      for (Path process : processes) {
-        long pid = Long.parseLong(process.getFileName().toString());
-        if (!Collections.disjoint(namespacesOf(pid), namespaces)) {
-          inside.add(pid);
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(Path.of("/proc"))) {
+      for (Path entry : entries) {
+        String name = String.valueOf(entry.getFileName());
+        if (DIGITS.matcher(name).matches()
+            && !Collections.disjoint(namespacesOf(Long.parseLong(name)), namespaces)) {
+          inside.add(Long.parseLong(name));
         }
       }
     }
