@@ -54,6 +54,8 @@ class SandboxPowerCutSystemTest {
       assertThat(Path.of("/etc/systemd/system", ONESHOT)).as("the host's own").doesNotExist();
 
       try (SystemdSandbox after = SystemdSandbox.boot("powercut-order-2", disk, BOOT_TIMEOUT)) {
+        System.out.println("sandbox on a disk: first boot " + before.bootTime().toMillis()
+            + " ms, reboot after the power cut " + after.bootTime().toMillis() + " ms");
         List<String> boots = Files.readAllLines(after.path(BOOTS_FILE));
         assertThat(boots).as("one line from each boot").hasSize(2).doesNotHaveDuplicates();
 
