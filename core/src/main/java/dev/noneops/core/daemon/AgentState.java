@@ -1,5 +1,7 @@
 package dev.noneops.core.daemon;
 
+import dev.noneops.core.layout.HostPaths;
+import dev.noneops.ports.files.HostFiles;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -70,6 +72,11 @@ public record AgentState(
       Objects.requireNonNull(configFile, "configFile");
       Objects.requireNonNull(since, "since");
     }
+  }
+
+  /** The state recorded on this host ({@link #EMPTY} when none is, or it cannot be read). */
+  public static AgentState read(HostFiles files, HostPaths paths) {
+    return new AgentStateStore(files, paths).read();
   }
 
   AgentState withBootRecovery(Event event) {

@@ -107,6 +107,25 @@ final class AgentUnits {
         .toString();
   }
 
+  /**
+   * Whether {@code path} is one of the agent's own files (its builds, command link, units and
+   * the stack's gate drop-ins), which an upgrade neither changes nor saves.
+   */
+  static boolean isAgentFile(HostPaths paths, Path path) {
+    if (path.startsWith(paths.agentHome())
+        || path.equals(paths.agentCommand())
+        || path.equals(paths.unit(HostPaths.RECOVERY_GATE_UNIT))
+        || path.equals(paths.unit(HostPaths.AGENT_UNIT))) {
+      return true;
+    }
+    for (String unit : HostPaths.STACK_UNITS) {
+      if (path.equals(gateDropInPath(paths, unit))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   static List<String> units() {
     return List.of(HostPaths.RECOVERY_GATE_UNIT, HostPaths.AGENT_UNIT);
   }
