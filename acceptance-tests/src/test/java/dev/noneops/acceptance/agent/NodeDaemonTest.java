@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.daemon.AgentState;
 import dev.noneops.core.daemon.NodeDaemon;
+import dev.noneops.core.node.UpgradeOptions;
 import dev.noneops.ports.files.HostLock;
 import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;
@@ -169,6 +170,23 @@ class NodeDaemonTest {
     daemon.tick();
     assertThat(lab.activeVersionRaw()).contains(lab.versionOf(V3));
     assertThat(state().quarantined()).isEmpty();
+  }
+
+  @Test
+  void anOperatorsOwnUpgradeIsNotUndoneByAFileThatDidNotChange() {
+    NodeDaemon first = daemon();
+    first.start();
+    first.tick();
+    lab.node(V2, Optional.of(V1)).upgradeAndCommit(UpgradeOptions.DEFAULTS);
+
+    NodeDaemon restarted = daemon();
+    restarted.start();
+    restarted.tick();
+
+    assertThat(lab.activeVersionRaw()).contains(lab.versionOf(V2));
+    lab.writeDesired(V3);
+    restarted.tick();
+    assertThat(lab.activeVersionRaw()).as("a changed file is followed").contains(lab.versionOf(V3));
   }
 
   @Test

@@ -66,11 +66,16 @@ public record AgentState(
     }
   }
 
-  /** The daemon's configuration file and when the daemon started watching it. */
-  public record Watch(String configFile, Instant since) {
+  /**
+   * The daemon's configuration file, when the daemon started watching it, and the SHA-256 of the
+   * content it last acted on (empty before its first): the daemon acts when the file changes, so
+   * an operator's own {@code noneops upgrade} is not undone by a file that did not change.
+   */
+  public record Watch(String configFile, Instant since, Optional<String> handledDigest) {
     public Watch {
       Objects.requireNonNull(configFile, "configFile");
       Objects.requireNonNull(since, "since");
+      Objects.requireNonNull(handledDigest, "handledDigest");
     }
   }
 

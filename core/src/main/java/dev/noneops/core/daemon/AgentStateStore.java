@@ -57,7 +57,8 @@ final class AgentStateStore {
       Optional<AgentState.Watch> watching = root.hasNonNull("watching")
           ? Optional.of(new AgentState.Watch(
               root.path("watching").path("configFile").asText(),
-              Instant.parse(root.path("watching").path("since").asText())))
+              Instant.parse(root.path("watching").path("since").asText()),
+              Optional.ofNullable(root.path("watching").path("handledDigest").textValue())))
           : Optional.empty();
       return new AgentState(
           event(root.path("bootRecovery")),

@@ -39,7 +39,9 @@ import org.slf4j.Logger;
  *   <li>{@link #start()}: recovers what a crash interrupted (after the recovery gate at boot there
  *       is nothing left to do; a daemon restarted on a running node may find an operation of its
  *       own to finish), then tells the service manager it is ready;
- *   <li>each {@link #tick()}: reads the configuration file; a changed, valid file is applied
+ *   <li>each {@link #tick()}: reads the configuration file; a changed, valid file (one whose
+ *       content differs from the last the daemon acted on, remembered across restarts, so an
+ *       operator's own {@code noneops upgrade} is not undone by a file that did not change) is applied
  *       through the same operations as the CLI ({@link Node#apply()} for a configuration of the
  *       running version, {@link Node#upgradeAndCommit(UpgradeOptions)} for another version),
  *       under the node lock; an invalid file is refused with every violation logged and the node
@@ -136,8 +138,14 @@ public final class NodeDaemon {
   public void start() {
     Instant now = ports.clock().now();
     AgentState.Event recovery = recover();
-    update(s -> s.withStartRecovery(recovery)
-        .withWatching(new AgentState.Watch(settings.configFile().toString(), now)));
+    String file = settings.configFile().toString();
+    handledDigest = state
+        .read()
+        .watching()
+        .filter(w -> w.configFile().equals(file))
+        .flatMap(AgentState.Watch::handledDigest);
+    update(s ->
+        s.withStartRecovery(recovery).withWatching(new AgentState.Watch(file, now, handledDigest)));
     listener.ready();
     listener.status("watching " + settings.configFile());
     heartbeat = ports.clock().now();
@@ -263,12 +271,21 @@ public final class NodeDaemon {
           lines.size(),
           String.join("; ", lines));
       record("refused", "INVALID", "invalid configuration: " + String.join("; ", lines));
-      handledDigest = Optional.of(fileDigest);
+      handled(fileDigest);
       return;
     }
     if (follow(desired)) {
-      handledDigest = Optional.of(fileDigest);
+      handled(fileDigest);
     }
+  }
+
+  /** Remembers that the file's content {@code digest} was acted on, across restarts. */
+  private void handled(String digest) {
+    handledDigest = Optional.of(digest);
+    update(s -> s.withWatching(new AgentState.Watch(
+        settings.configFile().toString(),
+        s.watching().map(AgentState.Watch::since).orElse(ports.clock().now()),
+        handledDigest)));
   }
 
   /** @return whether the file is handled (false: try again at the next tick) */
