@@ -144,6 +144,9 @@ public final class NodeDaemon {
         .watching()
         .filter(w -> w.configFile().equals(file))
         .flatMap(AgentState.Watch::handledDigest);
+    if (handledDigest.isEmpty()) {
+      handledDigest = fileMatchingApplied();
+    }
     update(s ->
         s.withStartRecovery(recovery).withWatching(new AgentState.Watch(file, now, handledDigest)));
     listener.ready();
@@ -277,6 +280,28 @@ public final class NodeDaemon {
     if (follow(desired)) {
       handled(fileDigest);
     }
+  }
+
+  /**
+   * On a first start, the file's digest when it holds the applied configuration: it is already
+   * acted on. Decided before {@code READY=1}, which the bootstrap that starts the daemon waits
+   * for, so no operator command can have changed the applied configuration in between.
+   */
+  private Optional<String> fileMatchingApplied() {
+    try {
+      if (!ports.files().exists(settings.configFile())) {
+        return Optional.empty();
+      }
+      byte[] bytes = ports.files().read(settings.configFile());
+      AgentConfig desired = AgentConfigParser.parseAndValidate(bytes, settings.hostArch());
+      Optional<AgentConfig> applied = new AppliedConfigStore(ports.files(), paths).read();
+      if (applied.isPresent() && ConfigDigest.of(applied.get()).equals(ConfigDigest.of(desired))) {
+        return Optional.of(Hashing.sha256().hashBytes(bytes).toString());
+      }
+    } catch (IOException | RuntimeException e) {
+      log.debug("the configuration file is not the applied configuration: {}", message(e));
+    }
+    return Optional.empty();
   }
 
   /** Remembers that the file's content {@code digest} was acted on, across restarts. */

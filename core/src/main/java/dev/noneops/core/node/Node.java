@@ -574,6 +574,7 @@ public final class Node {
       if (!teardown.present()) {
         return new ResetResult(false, teardown.removeBootstrapLeftovers(), List.of());
       }
+      stopAgent();
       AppliedConfigStore applied = new AppliedConfigStore(ports.files(), paths);
       String dnsInterface = applied
           .read()
@@ -584,6 +585,17 @@ public final class Node {
       applied.remove();
       return new ResetResult(true, report.plus(teardown.destroy()), hostCleanup);
     });
+  }
+
+  /**
+   * Stops the agent's daemon first, before the lock is taken, so that it neither holds the lock
+   * nor acts on the node while it is removed (a daemon in an operation finishes it first, within
+   * its unit's stop timeout). Only the node's own unit, the one carrying the marker.
+   */
+  private void stopAgent() throws IOException {
+    if (ForeignStackDetector.isNodesUnitFile(ports.files(), paths.unit(HostPaths.AGENT_UNIT))) {
+      tasks.execute(Task.of("stop-agent", () -> parts.stack().stop(HostPaths.AGENT_UNIT)));
+    }
   }
 
   /** Removes LocalDNS's interface when it is there and a dummy one (never another kind of link of that name). */
