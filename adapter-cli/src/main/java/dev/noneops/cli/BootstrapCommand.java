@@ -2,6 +2,7 @@ package dev.noneops.cli;
 
 import dev.noneops.cli.output.ProgressPrinter;
 import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.node.AgentSetup;
 import dev.noneops.core.node.BootstrapResult;
 import dev.noneops.core.node.ConfigureResult;
 import java.time.Duration;
@@ -38,6 +39,15 @@ public final class BootstrapCommand extends CliCommand {
       })
   boolean noKernelModules;
 
+  @Option(
+      names = "--no-agent",
+      description = {
+        "Do not install this build as the node's agent (its recovery gate at boot and its daemon):",
+        "for an embedder that runs its own agent. After a power cut, nothing then recovers the node",
+        "before its stack starts."
+      })
+  boolean noAgent;
+
   /** The JSON document of {@code bootstrap --json}. */
   public record BootstrapReport(
       boolean ok, String version, ConfigureResult changed, boolean running, long durationMs) {}
@@ -48,8 +58,10 @@ public final class BootstrapCommand extends CliCommand {
     long start = now();
     try (NodeContext ctx = openNode().kubeletTimeout(waits.kubeletTimeout())) {
       AgentConfig cfg = ctx.readConfig(config.file());
+      Optional<AgentSetup> agent =
+          noAgent ? Optional.empty() : environment().agent().forConfig(config.file());
       BootstrapResult result =
-          ctx.node(Optional.of(cfg), Optional.empty()).bootstrap(!noKernelModules);
+          ctx.node(Optional.of(cfg), Optional.empty(), agent).bootstrap(!noKernelModules);
       BootstrapReport report = new BootstrapReport(
           true, result.version(), result.changed(), result.running(), millisSince(start));
       if (json()) {

@@ -7,6 +7,7 @@ import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AgentConfigParser;
 import dev.noneops.core.config.ConfigViolation;
 import dev.noneops.core.config.InvalidConfigException;
+import dev.noneops.core.node.AgentSetup;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.NodeTimeouts;
 import dev.noneops.core.node.Overrides;
@@ -20,6 +21,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
 
 /**
  * One command's view of the node: the host session, the configuration read from it, and the
@@ -32,6 +34,7 @@ final class NodeContext implements AutoCloseable {
   private final ProgressPrinter progress;
   private final DownloadThreads downloadThreads = new DownloadThreads();
   private Optional<Duration> kubeletTimeout = Optional.empty();
+  private Optional<Logger> log = Optional.empty();
 
   private NodeContext(HostSession session, ProgressPrinter progress) {
     this.session = session;
@@ -44,6 +47,12 @@ final class NodeContext implements AutoCloseable {
 
   NodeContext kubeletTimeout(Optional<Duration> timeout) {
     this.kubeletTimeout = timeout;
+    return this;
+  }
+
+  /** Logs the nodes' phases to {@code logger} instead of the default logger. */
+  NodeContext log(Logger logger) {
+    this.log = Optional.of(logger);
     return this;
   }
 
@@ -78,6 +87,12 @@ final class NodeContext implements AutoCloseable {
 
   /** A node bound to {@code config} (empty for stop/status), rolling back to {@code previous}. */
   Node node(Optional<AgentConfig> config, Optional<AgentConfig> previous) {
+    return node(config, previous, Optional.empty());
+  }
+
+  /** {@link #node(Optional, Optional)} that installs {@code agent} at bootstrap. */
+  Node node(
+      Optional<AgentConfig> config, Optional<AgentConfig> previous, Optional<AgentSetup> agent) {
     NodeTimeouts t = NodeTimeouts.DEFAULTS;
     if (kubeletTimeout.isPresent()) {
       t = new NodeTimeouts(
@@ -97,8 +112,10 @@ final class NodeContext implements AutoCloseable {
         .parallelExecutor(downloadThreads)
         .build();
     Params.Builder params = Params.builder(ports()).events(progress).overrides(overrides);
+    log.ifPresent(params::log);
     config.ifPresent(params::config);
     previous.ifPresent(params::previous);
+    agent.ifPresent(params::agent);
     return new Node(params.build());
   }
 

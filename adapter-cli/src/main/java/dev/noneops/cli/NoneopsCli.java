@@ -30,6 +30,7 @@ public final class NoneopsCli {
       new Subcommand("apply", ApplyCommand::new),
       new Subcommand("upgrade", UpgradeCommand::new),
       new Subcommand("recover", RecoverCommand::new),
+      new Subcommand("daemon", DaemonCommand::new),
       new Subcommand("commit", CommitCommand::new),
       new Subcommand("prune", PruneCommand::new),
       new Subcommand("start", StackCommands.StartCommand::new),

@@ -1,12 +1,14 @@
 package dev.noneops.cli;
 
 import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.daemon.RecoveryGate;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.upgrade.RecoveryResult;
 import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * {@code noneops recover}: finishes an upgrade a crash interrupted, from the applied config —
@@ -29,6 +31,15 @@ public final class RecoverCommand extends CliCommand {
   @Mixin
   ConfigOption config;
 
+  @Option(
+      names = "--at-boot",
+      description = {
+        "Run as the recovery gate (noneops-recover.service) runs it at boot, before the stack's",
+        "units: make the node consistent, start nothing. Exits 1 with one line when the node",
+        "cannot be made consistent; the stack's units, which require the gate, then stay down."
+      })
+  boolean atBoot;
+
   /** The JSON document of {@code recover --json}. */
   public record RecoverReport(
       boolean ok,
@@ -45,6 +56,9 @@ public final class RecoverCommand extends CliCommand {
     requireRoot();
     long start = now();
     try (NodeContext ctx = openNode().kubeletTimeout(waits.kubeletTimeout())) {
+      if (atBoot) {
+        return gate(ctx);
+      }
       if (ctx.applied().read().isEmpty() && !ctx.teardown().present()) {
         return nothingToRecover(start);
       }
@@ -72,6 +86,23 @@ public final class RecoverCommand extends CliCommand {
       }
       return r.startError().isEmpty() ? ExitCode.OK : ExitCode.FAILURE;
     }
+  }
+
+  /** The recovery gate: one line on stdout, or the gate's failure (one line on stderr, exit 1). */
+  private ExitCode gate(NodeContext ctx) {
+    RecoveryGate.Result result = new RecoveryGate(
+            ctx.ports().files(),
+            ctx.session().layout(),
+            ctx.session().paths(),
+            ctx.ports().clock(),
+            applied -> ctx.node(Optional.of(applied), Optional.of(applied)))
+        .run();
+    if (json()) {
+      printJson(result);
+    } else {
+      out().println("noneops recovery gate: " + result.line());
+    }
+    return ExitCode.OK;
   }
 
   private ExitCode nothingToRecover(long start) {

@@ -65,7 +65,8 @@ public final class Main {
 
   /** The environment of the real host: this machine's kernel and system bus. */
   public static CliEnvironment realHost() {
+    String build = BuildVersionProvider.buildVersion();
     return new CliEnvironment(
-        new RealHostConnector(), Privileges::isRoot, BuildVersionProvider.buildVersion());
+        new RealHostConnector(), Privileges::isRoot, build, new RunningJarAgent(build));
   }
 }

@@ -24,6 +24,21 @@ public record HostPaths(Path root, Path systemdDir) {
   public static final List<String> STACK_UNITS =
       List.of(LOCALDNS_UNIT, CONTAINERD_UNIT, KUBELET_UNIT);
 
+  /**
+   * The recovery gate: a oneshot that finishes an interrupted operation at boot, before the
+   * stack's units, which require it and are ordered after it.
+   */
+  public static final String RECOVERY_GATE_UNIT = "noneops-recover.service";
+
+  /** The agent: {@code noneops daemon}, which keeps the node as its configuration file says. */
+  public static final String AGENT_UNIT = "noneops-agent.service";
+
+  /** Where the agent installs its builds, below the root. */
+  public static final String AGENT_HOME = "/usr/local/lib/noneops";
+
+  /** The agent's command on the operator's {@code PATH}, a link into {@link #AGENT_HOME}. */
+  public static final String AGENT_COMMAND = "/usr/local/bin/noneops";
+
   /** The stack's units in the order they stop: {@link #STACK_UNITS} reversed. */
   public static final List<String> STACK_STOP_ORDER = reversed(STACK_UNITS);
 
@@ -131,6 +146,31 @@ public record HostPaths(Path root, Path systemdDir) {
 
   public Path ownershipRecord() {
     return agentConfigDir().resolve(NodeConstants.OWNERSHIP_RECORD_NAME);
+  }
+
+  /** The directory of the agent's installed builds. */
+  public Path agentHome() {
+    return host(AGENT_HOME);
+  }
+
+  /** The link naming the agent build the units run. */
+  public Path agentCurrent() {
+    return agentHome().resolve("current");
+  }
+
+  /** The launcher the agent's units run: the current build's {@code bin/noneops}. */
+  public Path agentLauncher() {
+    return agentCurrent().resolve("bin/noneops");
+  }
+
+  /** The agent's command link on {@code PATH}. */
+  public Path agentCommand() {
+    return host(AGENT_COMMAND);
+  }
+
+  /** The agent's state: the last boot recovery, the last operation, quarantined targets. */
+  public Path agentState() {
+    return agentConfigDir().resolve("agent-state.json");
   }
 
   private static List<String> reversed(List<String> units) {

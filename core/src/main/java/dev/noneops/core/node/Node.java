@@ -196,6 +196,10 @@ public final class Node {
         ActivateVersionPhase activate = new ActivateVersionPhase(parts);
         tasks.execute(Task.of(
             "check-version", () -> activate.requireComplete(goal.rootFs().versionName())));
+        InstallAgentPhase agent = new InstallAgentPhase(parts);
+        params
+            .agent()
+            .ifPresent(setup -> tasks.execute(Task.of("install-agent", () -> agent.run(setup))));
         if (tuneKernel) {
           tasks.execute(Task.of("load-kernel-modules", kernel::loadModules));
         }
@@ -208,6 +212,9 @@ public final class Node {
         }
         start(running(), changes);
         recordApplied(config);
+        if (params.agent().isPresent()) {
+          tasks.execute(Task.of("start-agent", agent::startDaemon));
+        }
         return new BootstrapResult(version().orElse(""), changes, running());
       }
     });
@@ -477,6 +484,23 @@ public final class Node {
    * (see {@link UpgradeRecovery}).
    */
   public RecoveryResult recoverUpgrade(AgentConfig applied) {
+    return recover(applied, UpgradeRecovery.Mode.LIVE);
+  }
+
+  /**
+   * {@link #recoverUpgrade(AgentConfig)} as the recovery gate runs it at boot, before the stack's
+   * units: the node's files, links and units are made consistent (an interrupted upgrade
+   * committed or rolled back), and the stack is neither stopped nor started — systemd starts it
+   * once the gate has finished.
+   *
+   * @throws dev.noneops.core.upgrade.NodeBusyException when an operation holds the node lock (the
+   *     node is live, not booting)
+   */
+  public RecoveryResult recoverAtBoot(AgentConfig applied) {
+    return recover(applied, UpgradeRecovery.Mode.BOOT);
+  }
+
+  private RecoveryResult recover(AgentConfig applied, UpgradeRecovery.Mode mode) {
     Objects.requireNonNull(applied, "applied");
     if (!hasLayout()) {
       return new RecoveryResult(
@@ -501,7 +525,7 @@ public final class Node {
         () -> ConfigDigest.of(effectiveConfig().orElse(applied)).hex());
     return upgradeOperation(
         "recover-upgrade",
-        () -> new UpgradeRecovery(upgradeContext())
+        () -> new UpgradeRecovery(upgradeContext(), mode)
             .run(steps, ConfigDigest.of(applied).hex()));
   }
 
@@ -550,6 +574,7 @@ public final class Node {
       if (!teardown.present()) {
         return new ResetResult(false, teardown.removeBootstrapLeftovers(), List.of());
       }
+      stopAgent();
       AppliedConfigStore applied = new AppliedConfigStore(ports.files(), paths);
       String dnsInterface = applied
           .read()
@@ -560,6 +585,17 @@ public final class Node {
       applied.remove();
       return new ResetResult(true, report.plus(teardown.destroy()), hostCleanup);
     });
+  }
+
+  /**
+   * Stops the agent's daemon first, before the lock is taken, so that it neither holds the lock
+   * nor acts on the node while it is removed (a daemon in an operation finishes it first, within
+   * its unit's stop timeout). Only the node's own unit, the one carrying the marker.
+   */
+  private void stopAgent() throws IOException {
+    if (ForeignStackDetector.isNodesUnitFile(ports.files(), paths.unit(HostPaths.AGENT_UNIT))) {
+      tasks.execute(Task.of("stop-agent", () -> parts.stack().stop(HostPaths.AGENT_UNIT)));
+    }
   }
 
   /** Removes LocalDNS's interface when it is there and a dummy one (never another kind of link of that name). */

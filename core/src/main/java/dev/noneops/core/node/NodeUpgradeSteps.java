@@ -90,7 +90,9 @@ final class NodeUpgradeSteps implements UpgradeSteps {
     OwnershipStore ownership = node.parts().ownership();
     out.add(ownership.path());
     for (OwnedEntry e : ownership.load().entries()) {
-      out.add(e.path());
+      if (!AgentUnits.isAgentFile(node.parts().paths(), e.path())) {
+        out.add(e.path());
+      }
     }
     for (Configuration c : which) {
       out.addAll(plan(goal(c)));

@@ -28,6 +28,8 @@ import org.slf4j.LoggerFactory;
  * @param previousGoalState used instead of resolving {@code previous}
  * @param overrides the seams; {@link Overrides#DEFAULTS} in production
  * @param teardown what the backend's destroy delegates to
+ * @param agent the agent build a bootstrap installs with its recovery gate and daemon; empty for
+ *     an embedder that runs its own agent (the stack's units then start without a gate)
  */
 public record Params(
     HostPorts ports,
@@ -39,7 +41,8 @@ public record Params(
     Optional<AgentConfig> previous,
     Optional<MachineGoalState> previousGoalState,
     Overrides overrides,
-    Optional<NodeTeardown> teardown) {
+    Optional<NodeTeardown> teardown,
+    Optional<AgentSetup> agent) {
 
   public Params {
     Objects.requireNonNull(ports, "ports");
@@ -52,6 +55,7 @@ public record Params(
     Objects.requireNonNull(previousGoalState, "previousGoalState");
     Objects.requireNonNull(overrides, "overrides");
     Objects.requireNonNull(teardown, "teardown");
+    Objects.requireNonNull(agent, "agent");
   }
 
   public static Builder builder(HostPorts ports) {
@@ -69,6 +73,7 @@ public record Params(
     b.previousGoalState = previousGoalState;
     b.overrides = overrides;
     b.teardown = teardown;
+    b.agent = agent;
     return b;
   }
 
@@ -84,6 +89,7 @@ public record Params(
     private Optional<MachineGoalState> previousGoalState = Optional.empty();
     private Overrides overrides = Overrides.DEFAULTS;
     private Optional<NodeTeardown> teardown = Optional.empty();
+    private Optional<AgentSetup> agent = Optional.empty();
 
     private Builder(HostPorts ports) {
       this.ports = Objects.requireNonNull(ports, "ports");
@@ -134,6 +140,11 @@ public record Params(
       return this;
     }
 
+    public Builder agent(AgentSetup agent) {
+      this.agent = Optional.of(agent);
+      return this;
+    }
+
     public Params build() {
       return new Params(
           ports,
@@ -145,7 +156,8 @@ public record Params(
           previous,
           previousGoalState,
           overrides,
-          teardown);
+          teardown,
+          agent);
     }
   }
 }

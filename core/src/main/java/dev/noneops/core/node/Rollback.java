@@ -42,7 +42,18 @@ final class Rollback {
    * @return whether the saved configuration was restored (false when it was not complete)
    */
   boolean restorePrevious(UpgradeRecord record) throws Exception {
-    run("rollback-stop-stack", steps::stopStack);
+    return restorePrevious(record, true);
+  }
+
+  /**
+   * {@link #restorePrevious(UpgradeRecord)}; at boot ({@code stopStack} false) the stack is not
+   * stopped: nothing of it runs yet, and a stop job would cancel the start jobs systemd has
+   * queued behind the recovery gate.
+   */
+  boolean restorePrevious(UpgradeRecord record, boolean stopStack) throws Exception {
+    if (stopStack) {
+      run("rollback-stop-stack", steps::stopStack);
+    }
     run("rollback-end-pods", steps::endPods);
     run("rollback-clean-host-networking", () -> steps.cleanHostNetworking(record.targetLocalDns()));
     run("rollback-switch-current", () -> ctx.currentLink().pointAt(record.previousVersion()));

@@ -40,10 +40,27 @@ import java.util.TreeSet;
  * changes nothing.
  */
 final class UpgradeRecovery {
+  /** Where recovery runs: on a live node, or in the recovery gate at boot. */
+  enum Mode {
+    /** On a running host (the daemon's start, {@code noneops recover}): the stack is started. */
+    LIVE,
+    /**
+     * In the recovery gate, before the stack's units: the node's files and links are made
+     * consistent, the stack is neither stopped nor started (systemd starts it after the gate).
+     */
+    BOOT
+  }
+
   private final UpgradeContext ctx;
+  private final Mode mode;
 
   public UpgradeRecovery(UpgradeContext ctx) {
+    this(ctx, Mode.LIVE);
+  }
+
+  UpgradeRecovery(UpgradeContext ctx, Mode mode) {
     this.ctx = Objects.requireNonNull(ctx, "ctx");
+    this.mode = Objects.requireNonNull(mode, "mode");
   }
 
   /**
@@ -88,8 +105,9 @@ final class UpgradeRecovery {
           () -> rollback.remember(
               record,
               "the upgrade was interrupted (the agent or the host stopped during it) and rolled back at recovery"));
-      rollback.restorePrevious(record);
-      Optional<String> startError = rollback.startPrevious().map(Upgrade::oneLine);
+      rollback.restorePrevious(record, mode == Mode.LIVE);
+      Optional<String> startError =
+          mode == Mode.LIVE ? rollback.startPrevious().map(Upgrade::oneLine) : Optional.empty();
       rollback.finish();
       return new RecoveryResult(RecoveryResult.Outcome.ROLLED_BACK, journaled, stale, startError);
     }
@@ -127,7 +145,7 @@ final class UpgradeRecovery {
   }
 
   private Optional<String> ensureRunning(UpgradeSteps steps) throws Exception {
-    if (steps.running()) {
+    if (mode == Mode.BOOT || steps.running()) {
       return Optional.empty();
     }
     try {

@@ -172,8 +172,24 @@ public final class Teardown {
         return;
       }
       units().remove(report);
+      removeAgentState(report);
       new OwnedConfigRemover(ports.files(), paths, layout, dataDirs()).remove(report);
     });
+  }
+
+  /** The agent's state file: only the agent writes it, in the agent's own directory. */
+  private void removeAgentState(ReportBuilder report) {
+    try {
+      if (ports.files().lstat(paths.agentState()).map(FileMeta::isRegularFile).orElse(false)) {
+        ports.files().removeDurably(paths.agentState());
+        report.removed(
+            Action.CONFIG_FILE_REMOVED,
+            paths.agentState(),
+            "the agent's state, written by the agent");
+      }
+    } catch (IOException e) {
+      report.failed(paths.agentState(), "remove the agent's state", e);
+    }
   }
 
   /**

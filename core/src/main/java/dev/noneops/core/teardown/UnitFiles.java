@@ -14,6 +14,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * Finds the unit files and drop-ins in the systemd directory, telling this node's (first line is
@@ -21,8 +22,16 @@ import java.util.Set;
  * alias or an enablement link of somebody's unit and is never read through.
  */
 final class UnitFiles {
-  /** The units a node writes, stopped in this order (kubelet before what it depends on). */
-  static final List<String> NODE_UNITS = HostPaths.STACK_STOP_ORDER;
+  /**
+   * The units a node writes, stopped in this order: the agent first (it would act on the node),
+   * then kubelet before what it depends on, the recovery gate last.
+   */
+  static final List<String> NODE_UNITS = Stream.of(
+          Stream.of(HostPaths.AGENT_UNIT),
+          HostPaths.STACK_STOP_ORDER.stream(),
+          Stream.of(HostPaths.RECOVERY_GATE_UNIT))
+      .flatMap(s -> s)
+      .toList();
 
   private static final Set<String> UNIT_SUFFIXES = Set.of(
       ".service",

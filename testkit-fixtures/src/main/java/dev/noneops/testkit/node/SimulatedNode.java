@@ -2,6 +2,7 @@ package dev.noneops.testkit.node;
 
 import dev.noneops.core.applied.AppliedConfigStore;
 import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.config.AgentConfigJson;
 import dev.noneops.core.config.AgentConfigParser;
 import dev.noneops.core.goalstate.Artifact;
 import dev.noneops.core.goalstate.DownloadOverrides;
@@ -10,6 +11,7 @@ import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.install.VersionVerifier;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
+import dev.noneops.core.node.AgentSetup;
 import dev.noneops.core.node.ConfigureResult;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.NodeTimeouts;
@@ -318,6 +320,53 @@ public final class SimulatedNode {
     node.loadKernelModules();
     node.start(false, changes);
     return node;
+  }
+
+  /** The desired configuration file the agent's daemon watches on this fixture's host. */
+  public static final Path AGENT_CONFIG_FILE = Path.of("/etc/noneops/config.json");
+
+  /** The build id of {@link #agent()}. */
+  public static final String AGENT_BUILD = "0.1.0-0123456789ab";
+
+  private static final byte[] AGENT_JAR =
+      "simulated noneops agent jar\n".getBytes(StandardCharsets.UTF_8);
+
+  /** The bytes of {@link #agent()}'s jar (not a runnable jar: nothing on a simulated host runs it). */
+  public static byte[] agentJar() {
+    return AGENT_JAR.clone();
+  }
+
+  /** The agent build a bootstrap installs on this fixture's host, watching {@link #AGENT_CONFIG_FILE}. */
+  public static AgentSetup agent() {
+    return new AgentSetup(
+        AGENT_BUILD,
+        AGENT_JAR::clone,
+        Path.of("/usr/lib/jvm/java-17/bin/java"),
+        List.of("-Xmx64m"),
+        AGENT_CONFIG_FILE);
+  }
+
+  /**
+   * Bootstrap as {@code noneops bootstrap} does it, installing {@link #agent()} with its recovery
+   * gate and daemon unit; {@code config} is also written at {@link #AGENT_CONFIG_FILE}.
+   */
+  public Node bootstrapWithAgent(AgentConfig config) {
+    publish(config);
+    writeDesired(config);
+    Node node = node(Params.builder(host.ports()).config(config).agent(agent()));
+    node.bootstrap(true);
+    return node;
+  }
+
+  /** Writes {@code config} as the daemon's desired configuration file. */
+  public void writeDesired(AgentConfig config) {
+    synchronized (host.monitor()) {
+      try {
+        host.fs().seedFile(AGENT_CONFIG_FILE, AgentConfigJson.applied(config), 0644);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
   }
 
   /** The journal's unit jobs and readiness waits, in order, e.g. {@code systemd.restart(kubelet.service)}. */

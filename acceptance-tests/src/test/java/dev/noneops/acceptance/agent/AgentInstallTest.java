@@ -1,0 +1,108 @@
+package dev.noneops.acceptance.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.node.Params;
+import dev.noneops.core.node.ResetResult;
+import dev.noneops.testkit.fs.FileTreeSnapshot;
+import dev.noneops.testkit.node.SimulatedNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A bootstrap installs the agent that runs it at a stable path, with the recovery gate the
+ * stack's units require and the daemon's unit; a reset takes all of it away again.
+ */
+class AgentInstallTest {
+  private static final Path HOME = Path.of("/usr/local/lib/noneops");
+  private static final Path BUILD = HOME.resolve(SimulatedNode.AGENT_BUILD);
+  private static final Path COMMAND = Path.of("/usr/local/bin/noneops");
+
+  private final SimulatedNode lab = new SimulatedNode();
+
+  @Test
+  void bootstrapInstallsTheBuildAtAStablePathAndLinksItsCommand() throws IOException {
+    lab.bootstrapWithAgent(SimulatedNode.config());
+
+    assertThat(lab.host.fs().read(BUILD.resolve("lib/noneops.jar")))
+        .isEqualTo(SimulatedNode.agentJar());
+    assertThat(lab.host.fs().stat(BUILD.resolve("bin/noneops")).orElseThrow().mode() & 0777)
+        .isEqualTo(0755);
+    assertThat(text(BUILD.resolve("bin/noneops")))
+        .startsWith("#!/bin/sh\n")
+        .endsWith("exec '/usr/lib/jvm/java-17/bin/java' '-Xmx64m' -jar '" + BUILD
+            + "/lib/noneops.jar' \"$@\"\n");
+    assertThat(lab.host.fs().readLink(HOME.resolve("current")))
+        .isEqualTo(SimulatedNode.AGENT_BUILD);
+    assertThat(lab.host.fs().readLink(COMMAND)).isEqualTo(HOME + "/current/bin/noneops");
+  }
+
+  @Test
+  void theStackRequiresTheRecoveryGateAndStartsAfterIt() throws IOException {
+    lab.bootstrapWithAgent(SimulatedNode.config());
+
+    assertThat(text(lab.paths.unit(HostPaths.RECOVERY_GATE_UNIT)))
+        .startsWith(HostPaths.UNIT_MARKER)
+        .contains("Type=oneshot", "RemainAfterExit=yes")
+        .contains("ExecStart=" + HOME + "/current/bin/noneops recover --at-boot")
+        .contains("Before=localdns.service containerd.service kubelet.service");
+    for (String unit : HostPaths.STACK_UNITS) {
+      assertThat(text(lab.paths.unit(unit + ".d").resolve("05-noneops-recover.conf")))
+          .as(unit)
+          .contains("Requires=noneops-recover.service", "After=noneops-recover.service");
+    }
+    assertThat(lab.host.systemd().isEnabled(HostPaths.RECOVERY_GATE_UNIT, "multi-user.target"))
+        .isTrue();
+    assertThat(lab.host.systemd().peek(HostPaths.RECOVERY_GATE_UNIT).isActive())
+        .as("pulled in by the stack's first start")
+        .isTrue();
+  }
+
+  @Test
+  void theDaemonRunsAsANotifyUnitWatchingTheConfigurationFile() throws IOException {
+    lab.bootstrapWithAgent(SimulatedNode.config());
+
+    assertThat(text(lab.paths.unit(HostPaths.AGENT_UNIT)))
+        .contains("Type=notify", "WatchdogSec=", "Restart=always")
+        .contains("ExecStart=" + HOME + "/current/bin/noneops daemon --config "
+            + SimulatedNode.AGENT_CONFIG_FILE);
+    assertThat(lab.host.systemd().isEnabled(HostPaths.AGENT_UNIT, "multi-user.target"))
+        .isTrue();
+    assertThat(lab.host.systemd().peek(HostPaths.AGENT_UNIT).isActive()).isTrue();
+  }
+
+  @Test
+  void resetRemovesTheAgentItsUnitsAndPutsBackACommandThatWasThereBefore() throws IOException {
+    lab.host.fs().seedFile(COMMAND, "#!/bin/sh\necho the operator's own noneops\n", 0755);
+    lab.host.ports().files().createDirectories(lab.paths.unit("multi-user.target.wants"), 0755);
+    FileTreeSnapshot usrLocal = lab.host.snapshot(Path.of("/usr/local"));
+    FileTreeSnapshot units = lab.host.snapshot(lab.paths.systemdDir());
+    lab.bootstrapWithAgent(SimulatedNode.config());
+
+    ResetResult reset = lab.node(Params.builder(lab.host.ports())).reset();
+
+    assertThat(reset.complete()).as(reset.report().kept().toString()).isTrue();
+    assertThat(lab.host.snapshot(Path.of("/usr/local")).diff(usrLocal)).isEmpty();
+    assertThat(lab.host.snapshot(lab.paths.systemdDir()).diff(units)).isEmpty();
+    assertThat(lab.host.systemd().peek(HostPaths.AGENT_UNIT).isActive()).isFalse();
+    assertThat(lab.exists(lab.paths.agentState())).isFalse();
+  }
+
+  @Test
+  void aBootstrapWithoutAnAgentWritesNoGate() {
+    lab.bootstrap(SimulatedNode.config());
+
+    assertThat(lab.exists(lab.paths.unit(HostPaths.RECOVERY_GATE_UNIT))).isFalse();
+    assertThat(lab.exists(lab.paths.unit("kubelet.service.d").resolve("05-noneops-recover.conf")))
+        .isFalse();
+    assertThat(lab.exists(HOME)).isFalse();
+    assertThat(lab.stackActive()).isTrue();
+  }
+
+  private String text(Path path) throws IOException {
+    return new String(lab.host.fs().read(path), StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,214 @@
+package dev.noneops.acceptance.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.daemon.AgentState;
+import dev.noneops.core.daemon.NodeDaemon;
+import dev.noneops.core.node.UpgradeOptions;
+import dev.noneops.ports.files.HostLock;
+import dev.noneops.testkit.node.SimulatedNode;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.slf4j.helpers.NOPLogger;
+
+/**
+ * {@code noneops daemon} on a simulated host: it recovers at start before it reports ready, then
+ * follows its configuration file through the CLI's own operations.
+ */
+class NodeDaemonTest {
+  private static final AgentConfig V1 = SimulatedNode.config("1.31.4", "", "blue");
+  private static final AgentConfig V1_GREEN = SimulatedNode.config("1.31.4", "", "green");
+  private static final AgentConfig V2 = SimulatedNode.config("1.31.5", "", "blue");
+  private static final AgentConfig V3 = SimulatedNode.config("1.31.6", "", "blue");
+
+  private SimulatedNode lab;
+  private final List<String> told = new ArrayList<>();
+
+  @BeforeEach
+  void aNodeOnV1WithItsAgent() {
+    lab = new SimulatedNode();
+    lab.bootstrapWithAgent(V1);
+    lab.publish(V2).publish(V3);
+  }
+
+  private NodeDaemon daemon() {
+    return new NodeDaemon(
+        lab.host.ports(),
+        lab.layout,
+        lab.paths,
+        (config, previous) -> config.isPresent()
+            ? lab.node(config.get(), previous)
+            : lab.node(previous.orElseThrow(), previous),
+        new NodeDaemon.Settings(SimulatedNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
+        new NodeDaemon.Listener() {
+          @Override
+          public void ready() {
+            told.add("READY");
+          }
+
+          @Override
+          public void status(String line) {
+            told.add("STATUS " + line);
+          }
+        },
+        NOPLogger.NOP_LOGGER);
+  }
+
+  private AgentState state() {
+    return AgentState.read(lab.host.ports().files(), lab.paths);
+  }
+
+  @Test
+  void atStartItFinishesAnInterruptedUpgradeBeforeItReportsReady() {
+    lab.node(V2, Optional.of(V1)).upgrade();
+    lab.host.crash();
+
+    daemon().start();
+
+    assertThat(lab.activeVersionRaw()).contains(lab.versionOf(V1));
+    assertThat(lab.stackActive()).as("a live recovery starts the stack").isTrue();
+    assertThat(told).first().isEqualTo("READY");
+    assertThat(state().startRecovery())
+        .hasValueSatisfying(e -> assertThat(e.outcome()).isEqualTo("ROLLED_BACK"));
+    assertThat(state().watching())
+        .hasValueSatisfying(
+            w -> assertThat(w.configFile()).isEqualTo(SimulatedNode.AGENT_CONFIG_FILE.toString()));
+  }
+
+  @Test
+  void aFileThatMatchesTheAppliedConfigurationChangesNothing() {
+    Map<String, String> before = lab.sharedFiles();
+    NodeDaemon daemon = daemon();
+    daemon.start();
+
+    daemon.tick();
+
+    assertThat(withoutAgentState(lab.sharedFiles())).isEqualTo(withoutAgentState(before));
+    assertThat(state().lastOperation()).isEmpty();
+  }
+
+  @Test
+  void aChangedConfigurationOfTheRunningVersionIsApplied() {
+    NodeDaemon daemon = daemon();
+    daemon.start();
+    lab.writeDesired(V1_GREEN);
+
+    daemon.tick();
+
+    assertThat(lab.applied()).contains(V1_GREEN);
+    assertThat(lab.activeVersionRaw()).contains(lab.versionOf(V1));
+    assertThat(state().lastOperation())
+        .hasValueSatisfying(e -> assertThat(e.outcome()).isEqualTo("APPLIED"));
+  }
+
+  @Test
+  void anotherVersionIsUpgradedToAndCommitted() {
+    NodeDaemon daemon = daemon();
+    daemon.start();
+    lab.writeDesired(V2);
+
+    daemon.tick();
+
+    assertThat(lab.activeVersionRaw()).contains(lab.versionOf(V2));
+    assertThat(lab.applied()).contains(V2);
+    assertThat(lab.exists(lab.layout.journal())).as("committed").isFalse();
+    assertThat(state().lastOperation())
+        .hasValueSatisfying(e -> assertThat(e.outcome()).isEqualTo("COMMITTED"));
+  }
+
+  @Test
+  void anInvalidFileIsRefusedWithItsViolationsAndTheNodeKeepsRunning() throws IOException {
+    Map<String, String> before = withoutAgentState(lab.sharedFiles());
+    NodeDaemon daemon = daemon();
+    daemon.start();
+    lab.host.fs().seedFile(SimulatedNode.AGENT_CONFIG_FILE, "{ \"MachineName\": \"\" }", 0644);
+
+    daemon.tick();
+
+    assertThat(state().lastOperation()).hasValueSatisfying(e -> {
+      assertThat(e.outcome()).isEqualTo("INVALID");
+      assertThat(e.detail()).contains("Cluster");
+    });
+    assertThat(withoutAgentState(lab.sharedFiles())).isEqualTo(before);
+    assertThat(lab.stackActive()).isTrue();
+  }
+
+  @Test
+  void aTargetThatRollsBackIsQuarantinedUntilTheFileChanges() {
+    lab.kubeletNeverReady.add(lab.versionOf(V2));
+    NodeDaemon daemon = daemon();
+    daemon.start();
+    lab.writeDesired(V2);
+
+    daemon.tick();
+
+    assertThat(lab.activeVersionRaw()).contains(lab.versionOf(V1));
+    assertThat(state().lastOperation())
+        .hasValueSatisfying(e -> assertThat(e.outcome()).isEqualTo("ROLLED_BACK"));
+    assertThat(state().quarantined())
+        .singleElement()
+        .satisfies(q -> assertThat(q.targetVersion()).isEqualTo(lab.versionOf(V2)));
+
+    long callsBefore = lab.host.journal().calls().size();
+    daemon.tick();
+    daemon.tick();
+    assertThat(lab.host.journal().calls().stream()
+            .skip(callsBefore)
+            .filter(c -> c.is("systemd.stop", "kubelet.service")))
+        .as("no second attempt while the file asks for the quarantined target")
+        .isEmpty();
+
+    lab.writeDesired(V3);
+    daemon.tick();
+    assertThat(lab.activeVersionRaw()).contains(lab.versionOf(V3));
+    assertThat(state().quarantined()).isEmpty();
+  }
+
+  @Test
+  void anOperatorsOwnUpgradeIsNotUndoneByAFileThatDidNotChange() {
+    NodeDaemon first = daemon();
+    first.start();
+    first.tick();
+    lab.node(V2, Optional.of(V1)).upgradeAndCommit(UpgradeOptions.DEFAULTS);
+
+    NodeDaemon restarted = daemon();
+    restarted.start();
+    restarted.tick();
+
+    assertThat(lab.activeVersionRaw()).contains(lab.versionOf(V2));
+    lab.writeDesired(V3);
+    restarted.tick();
+    assertThat(lab.activeVersionRaw()).as("a changed file is followed").contains(lab.versionOf(V3));
+  }
+
+  @Test
+  void aBusyNodeIsTriedAgainAtTheNextTick() throws IOException {
+    NodeDaemon daemon = daemon();
+    daemon.start();
+    lab.writeDesired(V1_GREEN);
+    try (HostLock held = lab.host.ports().files().tryLock(lab.layout.lock()).orElseThrow()) {
+      daemon.tick();
+      assertThat(lab.applied()).contains(V1);
+    }
+
+    daemon.tick();
+
+    assertThat(lab.applied()).contains(V1_GREEN);
+  }
+
+  /** The node's files, less the agent's own state and the file the test writes. */
+  private Map<String, String> withoutAgentState(Map<String, String> files) {
+    Map<String, String> out = new TreeMap<>(files);
+    out.remove(lab.paths.agentState().toString());
+    out.remove(SimulatedNode.AGENT_CONFIG_FILE.toString());
+    return out;
+  }
+}

@@ -1,0 +1,89 @@
+package dev.noneops.cli;
+
+import dev.noneops.core.daemon.NodeDaemon;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.event.Level;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code noneops daemon}: the node's agent, run by {@code noneops-agent.service}. Recovers at
+ * start, tells systemd it is ready ({@code READY=1}) and keeps its watchdog fed, then follows the
+ * configuration file (see {@link NodeDaemon}). Logs to stderr with syslog priority prefixes, which
+ * the journal reads. On SIGTERM it finishes the operation it is in, for at most
+ * {@code --stop-grace}, and exits; what a stop beyond that interrupts, the next start recovers.
+ */
+@Command(
+    name = "daemon",
+    description = {
+      "Run the node's agent (what noneops-agent.service runs): recover, then apply each valid change",
+      "of the configuration file, refusing invalid ones and quarantining targets that rolled back."
+    })
+public final class DaemonCommand extends CliCommand {
+  @Mixin
+  ConfigOption config;
+
+  @Mixin
+  WaitOption waits;
+
+  @Option(
+      names = "--interval",
+      paramLabel = "DURATION",
+      converter = WaitOption.DurationConverter.class,
+      defaultValue = "5s",
+      description = "How often to read the configuration file and check the units (default: 5s).")
+  Duration interval;
+
+  @Option(
+      names = "--stop-grace",
+      paramLabel = "DURATION",
+      converter = WaitOption.DurationConverter.class,
+      defaultValue = "80s",
+      description = "How long a stop waits for the operation in progress (default: 80s).")
+  Duration stopGrace;
+
+  @Override
+  protected ExitCode execute() throws Exception {
+    requireRoot();
+    JournalLogger log =
+        new JournalLogger("noneops-agent", err(), verbosity() > 0 ? Level.DEBUG : Level.INFO);
+    try (NodeContext ctx = openNode().kubeletTimeout(waits.kubeletTimeout()).log(log)) {
+      ServiceManager manager = new ServiceManager(ctx.ports().notifier(), log);
+      NodeDaemon daemon = new NodeDaemon(
+          ctx.ports(),
+          ctx.session().layout(),
+          ctx.session().paths(),
+          (desired, applied) -> ctx.node(desired, applied),
+          new NodeDaemon.Settings(
+              config.file(), interval, ctx.ports().facts().read().arch()),
+          manager,
+          log);
+      AtomicBoolean stop = new AtomicBoolean();
+      CountDownLatch finished = new CountDownLatch(1);
+      Thread hook = new Thread(
+          () -> {
+            stop.set(true);
+            manager.stopping();
+            try {
+              if (!finished.await(stopGrace.toMillis(), TimeUnit.MILLISECONDS)) {
+                log.warn("stopping with an operation in progress; the next start recovers it");
+              }
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          },
+          "noneops-daemon-stop");
+      Runtime.getRuntime().addShutdownHook(hook);
+      try (ServiceManager.Watchdog watchdog = manager.watchdog(daemon)) {
+        daemon.run(stop::get);
+      } finally {
+        finished.countDown();
+      }
+      return ExitCode.OK;
+    }
+  }
+}

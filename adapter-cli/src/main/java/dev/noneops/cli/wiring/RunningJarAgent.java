@@ -1,0 +1,80 @@
+package dev.noneops.cli.wiring;
+
+import dev.noneops.cli.AgentBuilds;
+import dev.noneops.core.node.AgentSetup;
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.CodeSource;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * This process's own jar as the agent build a bootstrap installs: its id is the build version and
+ * the first 12 hex digits of the jar's SHA-256, it runs with the java running this process, and
+ * with the JVM options of {@code bin/noneops} (C1 only, the serial GC with a small capped heap,
+ * the opens jnr-posix needs).
+ */
+final class RunningJarAgent implements AgentBuilds {
+  static final List<String> JVM_OPTIONS = List.of(
+      "-XX:TieredStopAtLevel=1",
+      "-XX:+UseSerialGC",
+      "-XX:-UsePerfData",
+      "-Xms8m",
+      "-Xmx256m",
+      "-Xlog:disable",
+      "-Xlog:all=warning:stderr",
+      "--add-opens",
+      "java.base/java.io=ALL-UNNAMED",
+      "--add-opens",
+      "java.base/sun.nio.ch=ALL-UNNAMED",
+      "-Djnr.ffi.asm.enabled=false");
+
+  private final String buildVersion;
+
+  RunningJarAgent(String buildVersion) {
+    this.buildVersion = buildVersion;
+  }
+
+  @Override
+  public Optional<AgentSetup> forConfig(Path configFile) throws IOException {
+    Optional<Path> jar = runningJar();
+    if (jar.isEmpty()) {
+      return Optional.empty();
+    }
+    byte[] bytes = Files.readAllBytes(jar.get());
+    String digest = HexFormat.of().formatHex(sha256(bytes)).substring(0, 12);
+    String version = buildVersion.replaceAll("[^A-Za-z0-9._-]", "_");
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    return Optional.of(new AgentSetup(
+        version + "-" + digest, () -> bytes, java, JVM_OPTIONS, configFile.toAbsolutePath()));
+  }
+
+  private static byte[] sha256(byte[] bytes) {
+    try {
+      return MessageDigest.getInstance("SHA-256").digest(bytes);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK has SHA-256", e);
+    }
+  }
+
+  /** The jar this class was loaded from; empty when it runs from a directory of classes. */
+  static Optional<Path> runningJar() {
+    CodeSource source = RunningJarAgent.class.getProtectionDomain().getCodeSource();
+    if (source == null || source.getLocation() == null) {
+      return Optional.empty();
+    }
+    try {
+      Path path = Path.of(source.getLocation().toURI());
+      return Files.isRegularFile(path) && path.toString().endsWith(".jar")
+          ? Optional.of(path)
+          : Optional.empty();
+    } catch (URISyntaxException | IllegalArgumentException e) {
+      return Optional.empty();
+    }
+  }
+}

@@ -1,0 +1,438 @@
+package dev.noneops.core.daemon;
+
+import com.google.common.hash.Hashing;
+import dev.noneops.core.applied.AppliedConfigStore;
+import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.config.AgentConfigParser;
+import dev.noneops.core.config.ConfigDigest;
+import dev.noneops.core.config.ConfigViolation;
+import dev.noneops.core.config.InvalidConfigException;
+import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.layout.Layout;
+import dev.noneops.core.node.Node;
+import dev.noneops.core.node.UpgradeOptions;
+import dev.noneops.core.task.NoneopsException;
+import dev.noneops.core.upgrade.NodeBusyException;
+import dev.noneops.core.upgrade.RecoveryResult;
+import dev.noneops.core.upgrade.UpgradeFailedException;
+import dev.noneops.core.upgrade.UpgradeRefusedException;
+import dev.noneops.ports.HostPorts;
+import dev.noneops.ports.systemd.UnitStatus;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+
+/**
+ * {@code noneops daemon}: keeps the node as its configuration file says.
+ *
+ * <ul>
+ *   <li>{@link #start()}: recovers what a crash interrupted (after the recovery gate at boot there
+ *       is nothing left to do; a daemon restarted on a running node may find an operation of its
+ *       own to finish), then tells the service manager it is ready;
+ *   <li>each {@link #tick()}: reads the configuration file; a changed, valid file (one whose
+ *       content differs from the last the daemon acted on, remembered across restarts, so an
+ *       operator's own {@code noneops upgrade} is not undone by a file that did not change) is applied
+ *       through the same operations as the CLI ({@link Node#apply()} for a configuration of the
+ *       running version, {@link Node#upgradeAndCommit(UpgradeOptions)} for another version),
+ *       under the node lock; an invalid file is refused with every violation logged and the node
+ *       keeps running as it is; a target whose upgrade rolled back is quarantined until the file
+ *       changes; a busy node is tried again at the next tick. It also logs the stack's units as
+ *       they fail and recover.
+ * </ul>
+ *
+ * What it did is kept in {@link AgentState} for {@code noneops status}.
+ */
+public final class NodeDaemon {
+  /** Makes nodes for the daemon's operations. */
+  @FunctionalInterface
+  public interface Nodes {
+    /**
+     * A node bound to {@code config} (what it installs and applies) and {@code previous} (the
+     * applied configuration a rollback restores).
+     */
+    Node node(Optional<AgentConfig> config, Optional<AgentConfig> previous);
+  }
+
+  /** What the daemon tells its service manager. */
+  public interface Listener {
+    /** Start-up recovery is done: the daemon watches the node. */
+    void ready();
+
+    /** A one-line status, e.g. what the daemon is doing now. */
+    void status(String line);
+
+    /** A listener that tells nobody. */
+    Listener NONE = new Listener() {
+      @Override
+      public void ready() {}
+
+      @Override
+      public void status(String line) {}
+    };
+  }
+
+  /**
+   * How the daemon runs.
+   *
+   * @param configFile the desired configuration file it watches
+   * @param pollInterval how often it reads the file and checks the stack's units
+   * @param hostArch the host's architecture, which the configuration is validated for
+   */
+  public record Settings(Path configFile, Duration pollInterval, String hostArch) {
+    public Settings {
+      Objects.requireNonNull(configFile, "configFile");
+      Objects.requireNonNull(pollInterval, "pollInterval");
+      Objects.requireNonNull(hostArch, "hostArch");
+      if (pollInterval.isNegative() || pollInterval.isZero()) {
+        throw new IllegalArgumentException("the poll interval must be positive: " + pollInterval);
+      }
+    }
+  }
+
+  private static final Duration SLICE = Duration.ofMillis(200);
+
+  private final HostPorts ports;
+  private final Layout layout;
+  private final HostPaths paths;
+  private final Nodes nodes;
+  private final Settings settings;
+  private final Listener listener;
+  private final Logger log;
+  private final AgentStateStore state;
+  private final Map<String, String> unitStates = new LinkedHashMap<>();
+  private final Map<String, Boolean> reported = new LinkedHashMap<>();
+  private volatile Instant heartbeat;
+  private volatile boolean operating;
+  private Optional<String> handledDigest = Optional.empty();
+
+  public NodeDaemon(
+      HostPorts ports,
+      Layout layout,
+      HostPaths paths,
+      Nodes nodes,
+      Settings settings,
+      Listener listener,
+      Logger log) {
+    this.ports = Objects.requireNonNull(ports, "ports");
+    this.layout = Objects.requireNonNull(layout, "layout");
+    this.paths = Objects.requireNonNull(paths, "paths");
+    this.nodes = Objects.requireNonNull(nodes, "nodes");
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.listener = Objects.requireNonNull(listener, "listener");
+    this.log = Objects.requireNonNull(log, "log");
+    this.state = new AgentStateStore(ports.files(), paths);
+    this.heartbeat = ports.clock().now();
+  }
+
+  /** Recovers, records that it watches the file, and reports ready. */
+  public void start() {
+    Instant now = ports.clock().now();
+    AgentState.Event recovery = recover();
+    String file = settings.configFile().toString();
+    handledDigest = state
+        .read()
+        .watching()
+        .filter(w -> w.configFile().equals(file))
+        .flatMap(AgentState.Watch::handledDigest);
+    if (handledDigest.isEmpty()) {
+      handledDigest = fileMatchingApplied();
+    }
+    update(s ->
+        s.withStartRecovery(recovery).withWatching(new AgentState.Watch(file, now, handledDigest)));
+    listener.ready();
+    listener.status("watching " + settings.configFile());
+    heartbeat = ports.clock().now();
+  }
+
+  /**
+   * Runs until {@code stopRequested}: {@link #start()}, then a {@link #tick()} every poll
+   * interval. A stop request is seen between ticks, and within a tick only between operations:
+   * an operation under way is finished (each of its steps is one a crash can interrupt safely,
+   * so a service manager that loses patience loses nothing).
+   */
+  public void run(BooleanSupplier stopRequested) throws InterruptedException {
+    start();
+    while (!stopRequested.getAsBoolean()) {
+      tick();
+      Duration slept = Duration.ZERO;
+      while (slept.compareTo(settings.pollInterval()) < 0 && !stopRequested.getAsBoolean()) {
+        ports.clock().sleep(SLICE);
+        slept = slept.plus(SLICE);
+        heartbeat = ports.clock().now();
+      }
+    }
+    log.info("stopping: no operation in progress");
+  }
+
+  /** One pass: the configuration file, then the stack's units. */
+  public void tick() {
+    heartbeat = ports.clock().now();
+    followConfigFile();
+    watchUnits();
+    heartbeat = ports.clock().now();
+  }
+
+  /**
+   * Whether the daemon is alive for a watchdog: its loop moved within {@code within}, or it is in
+   * an operation (whose every wait has its own timeout).
+   */
+  public boolean alive(Duration within) {
+    return operating || Duration.between(heartbeat, ports.clock().now()).compareTo(within) <= 0;
+  }
+
+  /** What the daemon has recorded. */
+  public AgentState state() {
+    return state.read();
+  }
+
+  private AgentState.Event recover() {
+    Instant now = ports.clock().now();
+    Optional<AgentConfig> applied;
+    try {
+      if (!ports.files().exists(layout.root())) {
+        log.warn("no node on this host: nothing to recover; watching {}", settings.configFile());
+        return new AgentState.Event(now, "start-recovery", "NO_NODE", "no node on this host");
+      }
+      applied = new AppliedConfigStore(ports.files(), paths).read();
+    } catch (IOException | RuntimeException e) {
+      log.error("cannot read the applied configuration: {}", message(e));
+      return new AgentState.Event(
+          now, "start-recovery", "FAILED", "cannot read the applied configuration: " + message(e));
+    }
+    if (applied.isEmpty()) {
+      return new AgentState.Event(
+          now, "start-recovery", "NOTHING_TO_DO", "no applied configuration");
+    }
+    operating = true;
+    try {
+      RecoveryResult r = nodes.node(applied, applied).recoverUpgrade(applied.get());
+      String detail = r.outcome() == RecoveryResult.Outcome.NOTHING_TO_DO
+          ? "nothing in flight"
+          : r.outcome().name().toLowerCase(Locale.ROOT).replace('_', ' ')
+              + r.upgrade()
+                  .map(u -> ": " + u.previousVersion() + " → " + u.targetVersion())
+                  .orElse("");
+      r.startError().ifPresent(e -> log.error("after recovery the stack did not start: {}", e));
+      if (r.outcome() != RecoveryResult.Outcome.NOTHING_TO_DO) {
+        log.warn("recovered at start: {}", detail);
+      }
+      return new AgentState.Event(
+          ports.clock().now(),
+          "start-recovery",
+          r.startError().isPresent() ? "FAILED" : r.outcome().name(),
+          r.startError().map(e -> detail + "; the stack did not start: " + e).orElse(detail));
+    } catch (NodeBusyException busy) {
+      log.info("an operation holds the node lock ({}); it recovers on its own", busy.operation());
+      return new AgentState.Event(
+          ports.clock().now(), "start-recovery", "LIVE_NODE", "an operation held the node lock");
+    } catch (NoneopsException e) {
+      log.error("recovery at start failed: {}", e.operatorMessage());
+      return new AgentState.Event(
+          ports.clock().now(), "start-recovery", "FAILED", e.operatorMessage());
+    } finally {
+      operating = false;
+    }
+  }
+
+  private void followConfigFile() {
+    byte[] bytes;
+    try {
+      if (!ports.files().exists(settings.configFile())) {
+        once("missing", "the configuration file " + settings.configFile() + " is missing");
+        return;
+      }
+      bytes = ports.files().read(settings.configFile());
+    } catch (IOException e) {
+      once("unreadable", "cannot read " + settings.configFile() + ": " + e.getMessage());
+      return;
+    }
+    String fileDigest = Hashing.sha256().hashBytes(bytes).toString();
+    if (handledDigest.equals(Optional.of(fileDigest))) {
+      return;
+    }
+    AgentConfig desired;
+    try {
+      desired = AgentConfigParser.parseAndValidate(bytes, settings.hostArch());
+    } catch (InvalidConfigException e) {
+      List<String> lines = new ArrayList<>();
+      for (ConfigViolation v : e.violations()) {
+        lines.add(v.toString());
+      }
+      log.error(
+          "refused {}: invalid configuration ({} violation(s)): {}; the node keeps running as it is",
+          settings.configFile(),
+          lines.size(),
+          String.join("; ", lines));
+      record("refused", "INVALID", "invalid configuration: " + String.join("; ", lines));
+      handled(fileDigest);
+      return;
+    }
+    if (follow(desired)) {
+      handled(fileDigest);
+    }
+  }
+
+  /**
+   * On a first start, the file's digest when it holds the applied configuration: it is already
+   * acted on. Decided before {@code READY=1}, which the bootstrap that starts the daemon waits
+   * for, so no operator command can have changed the applied configuration in between.
+   */
+  private Optional<String> fileMatchingApplied() {
+    try {
+      if (!ports.files().exists(settings.configFile())) {
+        return Optional.empty();
+      }
+      byte[] bytes = ports.files().read(settings.configFile());
+      AgentConfig desired = AgentConfigParser.parseAndValidate(bytes, settings.hostArch());
+      Optional<AgentConfig> applied = new AppliedConfigStore(ports.files(), paths).read();
+      if (applied.isPresent() && ConfigDigest.of(applied.get()).equals(ConfigDigest.of(desired))) {
+        return Optional.of(Hashing.sha256().hashBytes(bytes).toString());
+      }
+    } catch (IOException | RuntimeException e) {
+      log.debug("the configuration file is not the applied configuration: {}", message(e));
+    }
+    return Optional.empty();
+  }
+
+  /** Remembers that the file's content {@code digest} was acted on, across restarts. */
+  private void handled(String digest) {
+    handledDigest = Optional.of(digest);
+    update(s -> s.withWatching(new AgentState.Watch(
+        settings.configFile().toString(),
+        s.watching().map(AgentState.Watch::since).orElse(ports.clock().now()),
+        handledDigest)));
+  }
+
+  /** @return whether the file is handled (false: try again at the next tick) */
+  private boolean follow(AgentConfig desired) {
+    Optional<AgentConfig> applied;
+    try {
+      applied = new AppliedConfigStore(ports.files(), paths).read();
+    } catch (IOException | RuntimeException e) {
+      log.error("cannot read the applied configuration: {}", message(e));
+      return false;
+    }
+    String digest = ConfigDigest.of(desired).hex();
+    if (applied.isPresent() && ConfigDigest.of(applied.get()).hex().equals(digest)) {
+      return true;
+    }
+    if (state.read().isQuarantined(digest)) {
+      log.warn(
+          "{} asks for a target that rolled back; it stays quarantined until the file changes",
+          settings.configFile());
+      return true;
+    }
+    Node node = nodes.node(Optional.of(desired), applied);
+    operating = true;
+    try {
+      Optional<String> active = node.version();
+      if (active.isEmpty()) {
+        log.error(
+            "no node is installed on this host: bootstrap it first; not applying {}",
+            settings.configFile());
+        return true;
+      }
+      String wanted = node.goalState().rootFs().versionName();
+      if (wanted.equals(active.get())) {
+        listener.status("applying " + settings.configFile());
+        node.apply();
+        log.info("applied {} to version {}", settings.configFile(), active.get());
+        record("apply", "APPLIED", "applied the configuration to " + active.get());
+        update(s -> s.withQuarantined(List.of()));
+      } else {
+        listener.status("upgrading " + active.get() + " → " + wanted);
+        node.upgradeAndCommit(new UpgradeOptions(false, true));
+        log.info("upgraded {} → {}", active.get(), wanted);
+        record("upgrade", "COMMITTED", active.get() + " → " + wanted + " committed");
+        update(s -> s.withQuarantined(List.of()));
+      }
+      return true;
+    } catch (NodeBusyException busy) {
+      log.info(
+          "the node is busy ({}); trying again in {}", busy.operation(), settings.pollInterval());
+      return false;
+    } catch (UpgradeFailedException e) {
+      log.error("{}", e.operatorMessage());
+      record("upgrade", "ROLLED_BACK", e.operatorMessage());
+      quarantine(digest, e.targetVersion(), e.operatorMessage());
+      return true;
+    } catch (UpgradeRefusedException e) {
+      log.error("upgrade refused: {}", e.operatorMessage());
+      record("upgrade", "REFUSED", e.operatorMessage());
+      return true;
+    } catch (NoneopsException e) {
+      log.error("{}", e.operatorMessage());
+      record("apply", "FAILED", e.operatorMessage());
+      return true;
+    } finally {
+      operating = false;
+      listener.status("watching " + settings.configFile());
+    }
+  }
+
+  private void watchUnits() {
+    for (String unit : HostPaths.STACK_UNITS) {
+      String now;
+      try {
+        UnitStatus status = ports.systemd().status(unit);
+        now = status.active().name().toLowerCase(Locale.ROOT);
+      } catch (RuntimeException e) {
+        now = "unknown";
+      }
+      String before = unitStates.put(unit, now);
+      if (before != null && !before.equals(now)) {
+        if (now.equals("failed")) {
+          log.error("{} failed (was {})", unit, before);
+        } else if (now.equals("active")) {
+          log.info("{} is active again (was {})", unit, before);
+        } else {
+          log.warn("{} is {} (was {})", unit, now, before);
+        }
+      }
+    }
+  }
+
+  private void once(String key, String message) {
+    if (reported.put(key, Boolean.TRUE) == null) {
+      log.error("{}; the node keeps running as it is", message);
+    }
+  }
+
+  private void record(String kind, String outcome, String detail) {
+    reported.clear();
+    update(
+        s -> s.withLastOperation(new AgentState.Event(ports.clock().now(), kind, outcome, detail)));
+  }
+
+  /** The file's configuration is the one target quarantined: the file has one content at a time. */
+  private void quarantine(String digest, String target, String reason) {
+    update(s -> s.withQuarantined(
+        List.of(new AgentState.Quarantine(digest, target, ports.clock().now(), reason))));
+  }
+
+  private interface Change {
+    AgentState apply(AgentState state);
+  }
+
+  private void update(Change change) {
+    try {
+      state.write(change.apply(state.read()));
+    } catch (IOException | RuntimeException e) {
+      log.warn("cannot record the agent's state in {}: {}", state.path(), message(e));
+    }
+  }
+
+  private static String message(Throwable e) {
+    return e instanceof NoneopsException n ? n.operatorMessage() : String.valueOf(e.getMessage());
+  }
+}

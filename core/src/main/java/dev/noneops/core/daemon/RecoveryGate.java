@@ -1,0 +1,192 @@
+package dev.noneops.core.daemon;
+
+import dev.noneops.core.applied.AppliedConfigStore;
+import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.layout.Layout;
+import dev.noneops.core.node.Node;
+import dev.noneops.core.task.NoneopsException;
+import dev.noneops.core.upgrade.NodeBusyException;
+import dev.noneops.core.upgrade.RecoveryResult;
+import dev.noneops.ports.files.HostFiles;
+import dev.noneops.ports.time.HostClock;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The recovery gate's work ({@code noneops recover --at-boot}, run by the oneshot
+ * {@value HostPaths#RECOVERY_GATE_UNIT} before LocalDNS, containerd and kubelet): makes the node
+ * consistent with the applied configuration — an interrupted upgrade is committed when it had
+ * finished and been recorded, rolled back otherwise — without starting anything; systemd starts
+ * the stack when the gate has finished.
+ *
+ * <p>What it decides:
+ *
+ * <ul>
+ *   <li>no node on the host, or an operation holds the node lock (the gate was pulled in by a
+ *       unit started on a live node, not at boot): it passes and changes nothing;
+ *   <li>nothing in flight: it passes (after removing what interrupted writes left), even when the
+ *       applied configuration is missing or unreadable — the node on disk is consistent — and
+ *       says so;
+ *   <li>an upgrade in flight and the applied configuration missing or unreadable: it fails with
+ *       {@link RecoveryGateException}, and the stack stays down rather than run a half-switched
+ *       node;
+ *   <li>recovery itself failing: {@link RecoveryGateException} as well.
+ * </ul>
+ *
+ * Each run is recorded as {@link AgentState#bootRecovery()}.
+ */
+public final class RecoveryGate {
+  private final HostFiles files;
+  private final Layout layout;
+  private final HostPaths paths;
+  private final HostClock clock;
+  private final Function<AgentConfig, Node> nodeFor;
+
+  /**
+   * @param nodeFor the node bound to the applied configuration (as its configuration and as the
+   *     previous one)
+   */
+  public RecoveryGate(
+      HostFiles files,
+      Layout layout,
+      HostPaths paths,
+      HostClock clock,
+      Function<AgentConfig, Node> nodeFor) {
+    this.files = Objects.requireNonNull(files, "files");
+    this.layout = Objects.requireNonNull(layout, "layout");
+    this.paths = Objects.requireNonNull(paths, "paths");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.nodeFor = Objects.requireNonNull(nodeFor, "nodeFor");
+  }
+
+  /** What the gate did. */
+  public record Result(Outcome outcome, String line) {
+    public Result {
+      Objects.requireNonNull(outcome, "outcome");
+      Objects.requireNonNull(line, "line");
+    }
+  }
+
+  /** How the gate ended (every one lets the stack start). */
+  public enum Outcome {
+    NO_NODE,
+    LIVE_NODE,
+    NOTHING_TO_DO,
+    COMMITTED,
+    ROLLED_BACK,
+    ROLLBACK_FINISHED
+  }
+
+  /**
+   * Runs the gate.
+   *
+   * @throws RecoveryGateException when the node cannot be made consistent; the stack stays down
+   */
+  public Result run() {
+    try {
+      Result result = decide();
+      record(result.outcome().name(), result.line());
+      return result;
+    } catch (RecoveryGateException e) {
+      record("FAILED", e.getMessage());
+      throw e;
+    }
+  }
+
+  private Result decide() {
+    if (!exists(layout.root())) {
+      return new Result(Outcome.NO_NODE, "no node on this host; nothing to recover");
+    }
+    boolean inFlight = exists(layout.journal());
+    Optional<AgentConfig> applied;
+    try {
+      applied = new AppliedConfigStore(files, paths).read();
+    } catch (IOException | RuntimeException e) {
+      if (inFlight) {
+        throw stays(
+            "the applied configuration at " + paths.appliedConfig() + " is unreadable ("
+                + message(e) + ")",
+            e);
+      }
+      return new Result(
+          Outcome.NOTHING_TO_DO,
+          "no operation in flight; the applied configuration at " + paths.appliedConfig()
+              + " is unreadable (" + message(e) + "), so the agent cannot follow changes until "
+              + "the configuration is applied again");
+    }
+    if (applied.isEmpty()) {
+      if (inFlight) {
+        throw stays("the applied configuration at " + paths.appliedConfig() + " is missing", null);
+      }
+      return new Result(
+          Outcome.NOTHING_TO_DO, "no operation in flight and no applied configuration");
+    }
+    try {
+      RecoveryResult r = nodeFor.apply(applied.get()).recoverAtBoot(applied.get());
+      return new Result(Outcome.valueOf(r.outcome().name()), describe(r));
+    } catch (NodeBusyException busy) {
+      return new Result(
+          Outcome.LIVE_NODE,
+          "an operation holds the node lock (" + busy.operation() + "): the node is live, not "
+              + "booting; nothing to recover here");
+    } catch (NoneopsException e) {
+      throw stays("recovery failed: " + e.operatorMessage(), e);
+    } catch (RuntimeException e) {
+      throw stays("recovery failed: " + message(e), e);
+    }
+  }
+
+  private static String describe(RecoveryResult r) {
+    String target = r.upgrade().map(u -> u.targetVersion()).orElse("?");
+    String previous = r.upgrade().map(u -> u.previousVersion()).orElse("?");
+    String line = switch (r.outcome()) {
+      case NOTHING_TO_DO -> "no operation in flight; the node is consistent";
+      case COMMITTED -> "the interrupted upgrade to " + target + " had finished: committed";
+      case ROLLED_BACK ->
+        "the interrupted upgrade to " + target + " was rolled back to " + previous;
+      case ROLLBACK_FINISHED -> "the rollback to " + previous + " was already done: cleaned up";
+    };
+    if (!r.staleRemoved().isEmpty()) {
+      line += "; removed " + r.staleRemoved().size() + " left by interrupted writes";
+    }
+    return line;
+  }
+
+  private RecoveryGateException stays(String what, Throwable cause) {
+    return new RecoveryGateException(
+        "noneops recovery gate: " + what + "; the node's stack stays down. Restore "
+            + paths.appliedConfig() + " and run `noneops recover`, or remove the node with "
+            + "`noneops reset`",
+        cause);
+  }
+
+  private void record(String outcome, String line) {
+    AgentStateStore store = new AgentStateStore(files, paths);
+    try {
+      if (!exists(layout.root())) {
+        return;
+      }
+      store.write(store
+          .read()
+          .withBootRecovery(new AgentState.Event(clock.now(), "boot-recovery", outcome, line)));
+    } catch (IOException | RuntimeException e) {
+      // the state informs; the gate's outcome is its exit status and its journal line
+    }
+  }
+
+  private boolean exists(Path path) {
+    try {
+      return files.exists(path);
+    } catch (IOException e) {
+      throw stays("cannot read " + path + " (" + e.getMessage() + ")", e);
+    }
+  }
+
+  private static String message(Throwable e) {
+    return e instanceof NoneopsException n ? n.operatorMessage() : String.valueOf(e.getMessage());
+  }
+}

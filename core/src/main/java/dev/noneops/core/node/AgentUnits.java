@@ -1,0 +1,136 @@
+package dev.noneops.core.node;
+
+import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.render.UnitFile;
+import dev.noneops.core.render.UnitFileWriter;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The agent's units: the recovery gate {@value HostPaths#RECOVERY_GATE_UNIT}, the drop-in that
+ * makes each of the stack's units require it and start after it, and the daemon's unit
+ * {@value HostPaths#AGENT_UNIT}.
+ *
+ * <p>The gate is a oneshot that runs {@code noneops recover --at-boot}: at boot it finishes an
+ * interrupted upgrade (commit, or roll back to the journal's previous version) before LocalDNS,
+ * containerd or kubelet start, so none of them ever runs from a half-switched node. When it
+ * fails, the units that require it do not start (systemd's {@code dependency} result) and the
+ * gate's journal says why. Started on a live node (a stack unit started by an operation pulls it
+ * in), it finds the node lock held and passes.
+ */
+final class AgentUnits {
+  /** The name of the drop-in each of the stack's units gets. */
+  static final String GATE_DROP_IN = "05-noneops-recover.conf";
+
+  private AgentUnits() {}
+
+  static byte[] recoveryGate(HostPaths paths) {
+    return UnitFileWriter.render(UnitFile.builder()
+        .section("Unit")
+        .set(
+            "Description",
+            "noneops recovery gate: finish an interrupted node operation before the stack starts")
+        .set("After", "local-fs.target")
+        .set("Before", String.join(" ", HostPaths.STACK_UNITS))
+        .section("Service")
+        .set("Type", "oneshot")
+        .set("RemainAfterExit", "yes")
+        .exec(
+            "ExecStart",
+            UnitFile.Command.of(paths.agentLauncher().toString(), "recover", "--at-boot"))
+        .set("TimeoutStartSec", "10min")
+        .set("SyslogIdentifier", "noneops-recover")
+        .section("Install")
+        .set("WantedBy", "multi-user.target")
+        .build());
+  }
+
+  /** The drop-in of each stack unit: require the gate and start after it. */
+  static byte[] gateDropIn() {
+    return UnitFileWriter.render(UnitFile.builder()
+        .section("Unit")
+        .set("Requires", HostPaths.RECOVERY_GATE_UNIT)
+        .set("After", HostPaths.RECOVERY_GATE_UNIT)
+        .build());
+  }
+
+  /** Where {@code unit}'s gate drop-in lives. */
+  static Path gateDropInPath(HostPaths paths, String unit) {
+    return paths.unit(unit + ".d").resolve(GATE_DROP_IN);
+  }
+
+  /**
+   * The daemon's unit: {@code Type=notify} (ready once its start-up recovery is done), a
+   * watchdog it keeps alive, restarted always, and a stop timeout long enough to finish the step
+   * it is in.
+   */
+  static byte[] daemon(HostPaths paths, Path configFile) {
+    return UnitFileWriter.render(UnitFile.builder()
+        .section("Unit")
+        .set("Description", "noneops agent: keeps the node as its configuration file says")
+        .set("Wants", "network-online.target")
+        .set("After", "network-online.target " + HostPaths.RECOVERY_GATE_UNIT)
+        .section("Service")
+        .set("Type", "notify")
+        .set("NotifyAccess", "main")
+        .exec(
+            "ExecStart",
+            UnitFile.Command.of(
+                paths.agentLauncher().toString(), "daemon", "--config", configFile.toString()))
+        .set("Restart", "always")
+        .set("RestartSec", "5")
+        .set("WatchdogSec", "120")
+        .set("TimeoutStartSec", "15min")
+        .set("TimeoutStopSec", "90")
+        .set("SyslogIdentifier", "noneops-agent")
+        .section("Install")
+        .set("WantedBy", "multi-user.target")
+        .build());
+  }
+
+  /** The launcher script of a build: the agent's java, its options and its jar. */
+  static String launcher(AgentSetup agent, Path jar) {
+    StringBuilder out = new StringBuilder("#!/bin/sh\n")
+        .append(HostPaths.UNIT_MARKER)
+        .append('\n')
+        .append("# noneops agent build ")
+        .append(agent.buildId())
+        .append('\n')
+        .append("exec ")
+        .append(quote(agent.java().toString()));
+    for (String option : agent.jvmOptions()) {
+      out.append(' ').append(quote(option));
+    }
+    return out.append(" -jar ")
+        .append(quote(jar.toString()))
+        .append(" \"$@\"\n")
+        .toString();
+  }
+
+  /**
+   * Whether {@code path} is one of the agent's own files (its builds, command link, units and
+   * the stack's gate drop-ins), which an upgrade neither changes nor saves.
+   */
+  static boolean isAgentFile(HostPaths paths, Path path) {
+    if (path.startsWith(paths.agentHome())
+        || path.equals(paths.agentCommand())
+        || path.equals(paths.unit(HostPaths.RECOVERY_GATE_UNIT))
+        || path.equals(paths.unit(HostPaths.AGENT_UNIT))) {
+      return true;
+    }
+    for (String unit : HostPaths.STACK_UNITS) {
+      if (path.equals(gateDropInPath(paths, unit))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  static List<String> units() {
+    return List.of(HostPaths.RECOVERY_GATE_UNIT, HostPaths.AGENT_UNIT);
+  }
+
+  private static String quote(String word) {
+    return "'" + word + "'";
+  }
+}
