@@ -85,11 +85,12 @@ final class AgentStateStore {
           .put("since", q.since().toString())
           .put("reason", q.reason());
     }
-    state
-        .watching()
-        .ifPresent(w -> root.putObject("watching")
-            .put("configFile", w.configFile())
-            .put("since", w.since().toString()));
+    state.watching().ifPresent(w -> {
+      ObjectNode watching = root.putObject("watching")
+          .put("configFile", w.configFile())
+          .put("since", w.since().toString());
+      w.handledDigest().ifPresent(d -> watching.put("handledDigest", d));
+    });
     byte[] bytes = (JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n")
         .getBytes(StandardCharsets.UTF_8);
     if (path.getParent() != null && !files.exists(path.getParent())) {
