@@ -1,10 +1,9 @@
 package dev.noneops.acceptance.upgrade;
 
-import dev.noneops.core.config.AgentConfig;
 import dev.noneops.ports.files.HostFiles;
-import dev.noneops.testkit.SimulatedHost;
 import dev.noneops.testkit.gate.PortCall;
 import dev.noneops.testkit.gate.SimulatedCrash;
+import dev.noneops.testkit.node.BootLog;
 import dev.noneops.testkit.node.SimulatedNode;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -20,14 +19,16 @@ import java.util.stream.LongStream;
 
 /**
  * Crashes a node at every crash point of an operation and checks what it recovers to. An
- * operation runs on a host booted from a base image; for every k, a fresh host loses power at
- * crash point k (every mutating port call and every internal step of one, such as between the
- * fsync and the rename of a durable write), reboots on what was durable (enabled units start as
- * at boot), a fresh node runs {@code recoverUpgrade} with the applied config read from disk, and
- * the invariants are checked. {@link #crashEveryRecovery()} then makes every distinct recovery
- * (distinct sequence of mutating calls and their arguments) lose power at each of its crash
- * points (its mutating calls and their internal steps), and a further recovery must again reach
- * the invariants.
+ * operation runs on a host booted from a base image (a node with its agent, so its recovery gate);
+ * for every k, a fresh host loses power at crash point k (every mutating port call and every
+ * internal step of one, such as between the fsync and the rename of a durable write) and boots
+ * on what was durable as systemd boots it ({@link SimulatedNode#boot()}): the recovery gate runs
+ * {@code noneops recover --at-boot} with the applied config read from disk before the stack's
+ * units start, and nothing else recovers the node. The invariants are checked on the node as the
+ * boot brought it up. {@link #crashEveryRecovery()} then makes every distinct boot (distinct
+ * sequence of the gate's mutating calls and their arguments) lose power at each of its crash
+ * points (the gate's mutating calls and their internal steps), and the boot after must again
+ * reach the invariants.
  *
  * <p>The first operation explored is the reference: a later one is crashed only from where it
  * first makes a mutating call the reference does not make at that position, since before that it
@@ -136,20 +137,17 @@ final class CrashPointExplorer implements AutoCloseable {
     pool.shutdown();
   }
 
-  /** A host started from {@code image} as after a boot: the enabled units come up; with {@code prepared}, {@link #onEveryBoot} runs. */
-  private SimulatedNode boot(HostImage image, boolean prepared) {
-    SimulatedHost host = image.newHost();
-    host.systemd().bootEnabledUnits();
-    SimulatedNode lab = new SimulatedNode(host);
-    if (prepared) {
-      onEveryBoot.accept(lab);
-    }
+  /** A host started from the base image as systemd boots it (the gate, then the stack), then {@link #onEveryBoot}. */
+  private SimulatedNode bootBase() {
+    SimulatedNode lab = new SimulatedNode(base.newHost());
+    lab.boot();
+    onEveryBoot.accept(lab);
     return lab;
   }
 
   /** How many crash points the operation passes when nothing crashes. */
   private long crashPoints(Operation operation) {
-    SimulatedNode lab = boot(base, true);
+    SimulatedNode lab = bootBase();
     operation.arrange().accept(lab);
     long before = lab.host.journal().crashPointCount();
     operation.run().accept(lab);
@@ -167,7 +165,7 @@ final class CrashPointExplorer implements AutoCloseable {
     while (i < expected.size() && i < actual.size() && expected.get(i).equals(actual.get(i))) {
       i++;
     }
-    SimulatedNode lab = boot(base, true);
+    SimulatedNode lab = bootBase();
     other.arrange().accept(lab);
     long before = lab.host.journal().crashPointCount();
     lab.host.faults().crashAtMutatingCall(i + 1);
@@ -178,7 +176,7 @@ final class CrashPointExplorer implements AutoCloseable {
   }
 
   private List<String> mutatingCalls(Operation operation) {
-    SimulatedNode lab = boot(base, true);
+    SimulatedNode lab = bootBase();
     operation.arrange().accept(lab);
     int before = lab.host.journal().calls().size();
     operation.run().accept(lab);
@@ -190,7 +188,7 @@ final class CrashPointExplorer implements AutoCloseable {
   }
 
   private Crash crashAt(Operation operation, long k) {
-    SimulatedNode lab = boot(base, true);
+    SimulatedNode lab = bootBase();
     operation.arrange().accept(lab);
     lab.host.faults().crashAtCrashPoint(k);
     if (!crashes(() -> operation.run().accept(lab))) {
@@ -201,17 +199,17 @@ final class CrashPointExplorer implements AutoCloseable {
   }
 
   /**
-   * The mutating calls (each with its arguments) a recovery from {@code survivor} makes, in order.
-   * Surviving disks whose recoveries make the very same calls on the very same paths are crashed
-   * through one representative: crashing the others at the same calls exercises nothing new.
+   * The mutating calls (each with its arguments) a boot from {@code survivor} makes (the gate's;
+   * starting units is no port call), in order. Surviving disks whose boots make the very same
+   * calls on the very same paths are crashed through one representative: crashing the others at
+   * the same calls exercises nothing new.
    */
   private List<String> recoveryTrajectory(HostImage survivor) {
-    SimulatedNode lab = boot(survivor, false);
-    AgentConfig applied = lab.applied().orElseThrow();
-    long before = lab.host.journal().calls().size();
-    lab.node(applied).recoverUpgrade(applied);
+    SimulatedNode lab = new SimulatedNode(survivor.newHost());
+    int before = lab.host.journal().calls().size();
+    lab.boot();
     List<PortCall> calls = lab.host.journal().calls();
-    return calls.subList((int) before, calls.size()).stream()
+    return calls.subList(before, calls.size()).stream()
         .filter(PortCall::mutating)
         .map(c -> (c.port() + "." + c.method() + c.args())
             .replaceAll(TEMP_NAME, HostFiles.TEMP_PREFIX + "*"))
@@ -221,26 +219,23 @@ final class CrashPointExplorer implements AutoCloseable {
   /** A temp file's name: which one an interrupted write left does not change what recovery does with it. */
   private static final String TEMP_NAME = Pattern.quote(HostFiles.TEMP_PREFIX) + "[^/,\\]]*";
 
-  /** How many crash points a recovery from {@code survivor} passes when nothing crashes. */
+  /** How many crash points a boot from {@code survivor} passes when nothing crashes. */
   private long recoveryCrashPoints(HostImage survivor) {
-    SimulatedNode lab = boot(survivor, false);
-    AgentConfig applied = lab.applied().orElseThrow();
+    SimulatedNode lab = new SimulatedNode(survivor.newHost());
     long before = lab.host.journal().crashPointCount();
-    lab.node(applied).recoverUpgrade(applied);
+    lab.boot();
     return lab.host.journal().crashPointCount() - before;
   }
 
   private Crash crashRecoveryAt(HostImage survivor, long k) {
-    SimulatedNode lab = boot(survivor, false);
-    AgentConfig applied = lab.applied().orElseThrow();
+    SimulatedNode lab = new SimulatedNode(survivor.newHost());
     lab.host.faults().crashAtCrashPoint(k);
-    if (!crashes(() -> lab.node(applied).recoverUpgrade(applied))) {
-      throw new AssertionError("a recovery passed its crash point " + k + " without crashing");
+    if (!crashes(lab::boot)) {
+      throw new AssertionError("a boot passed its crash point " + k + " without crashing");
     }
     lab.host.crash();
     return new Crash(
-        "recovery from state " + survivor.digest().substring(0, 12) + ", crash at its crash point "
-            + k,
+        "boot from state " + survivor.digest().substring(0, 12) + ", crash at its crash point " + k,
         HostImage.capture(lab.host));
   }
 
@@ -262,18 +257,19 @@ final class CrashPointExplorer implements AutoCloseable {
     }
   }
 
-  /** The violations of one surviving state: at the crash, then after recovering it. */
+  /** The violations of one surviving state: at the crash, then once it booted through the gate. */
   private List<String> check(HostImage image) {
-    SimulatedNode lab = boot(image, false);
+    SimulatedNode lab = new SimulatedNode(image.newHost());
     List<String> out = new ArrayList<>();
     invariants.currentIsValid(lab).forEach(v -> out.add("at the crash: " + v));
-    AgentConfig applied = lab.applied().orElseThrow();
+    BootLog boot;
     try {
-      lab.node(applied).recoverUpgrade(applied);
+      boot = lab.boot();
     } catch (RuntimeException e) {
-      out.add("recovery failed: " + e);
+      out.add("the boot failed: " + e);
       return out;
     }
+    out.addAll(invariants.bootedThroughTheGate(lab, boot));
     out.addAll(invariants.recovered(lab));
     return out;
   }

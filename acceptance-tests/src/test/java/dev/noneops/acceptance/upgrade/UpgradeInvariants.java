@@ -3,10 +3,13 @@ package dev.noneops.acceptance.upgrade;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.ConfigDigest;
 import dev.noneops.core.install.VersionVerifier;
+import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.layout.VersionNames;
 import dev.noneops.core.upgrade.RecoveryResult;
+import dev.noneops.ports.systemd.ActiveState;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
+import dev.noneops.testkit.node.BootLog;
 import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,11 +17,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * The invariants of DESIGN.md section 6 for an upgrade from {@code previous} to {@code target},
  * checked on a lab: each check returns the violations it found (empty when it holds), so a suite
- * can count and report every crash point instead of stopping at the first.
+ * can count and report every crash point instead of stopping at the first. The shared files are
+ * compared without the agent's state ({@link #withoutAgentState}), which records each run of the
+ * recovery gate.
  */
 final class UpgradeInvariants {
   final AgentConfig previous;
@@ -37,8 +43,8 @@ final class UpgradeInvariants {
       String targetVersion) {
     this.previous = previous;
     this.target = target;
-    this.previousFiles = previousFiles;
-    this.targetFiles = targetFiles;
+    this.previousFiles = withoutAgentState(previousFiles);
+    this.targetFiles = withoutAgentState(targetFiles);
     this.previousVersion = previousVersion;
     this.targetVersion = targetVersion;
   }
@@ -68,8 +74,32 @@ final class UpgradeInvariants {
   }
 
   /**
-   * After recovery (and commit): a consistent pair running, nothing of the upgrade's state left,
-   * and a second recovery that changes nothing.
+   * A boot ({@code boot}, what it did to units) went through the recovery gate: the gate's start
+   * job ended, successfully, before any of the stack's units was started.
+   */
+  List<String> bootedThroughTheGate(SimulatedNode lab, BootLog boot) {
+    List<String> out = new ArrayList<>();
+    String gate = HostPaths.RECOVERY_GATE_UNIT;
+    Optional<Integer> gateEnded = boot.startEnded(gate);
+    if (gateEnded.isEmpty()) {
+      out.add("the boot did not run the recovery gate: " + boot);
+      return out;
+    }
+    if (lab.host.systemd().peek(gate).active() != ActiveState.ACTIVE) {
+      out.add("the recovery gate is " + lab.host.systemd().peek(gate).active() + ": "
+          + lab.gateJournal());
+    }
+    Optional<Integer> stackFirst = boot.firstEventOf(SimulatedNode.STACK);
+    if (stackFirst.isPresent() && stackFirst.get() < gateEnded.get()) {
+      out.add("a unit of the stack was started before the recovery gate had finished: " + boot);
+    }
+    return out;
+  }
+
+  /**
+   * After recovery (and commit): a consistent pair running, the stack on the pair's version,
+   * nothing of the upgrade's state left, and a second recovery (the daemon's at its start) that
+   * changes nothing.
    */
   List<String> recovered(SimulatedNode lab) {
     List<String> out = new ArrayList<>(currentIsValid(lab));
@@ -80,7 +110,15 @@ final class UpgradeInvariants {
       return out;
     }
     String appliedDigest = ConfigDigest.of(applied.get()).hex();
-    Map<String, String> files = lab.sharedFiles();
+    String expected =
+        appliedDigest.equals(ConfigDigest.of(target).hex()) ? targetVersion : previousVersion;
+    for (String unit : SimulatedNode.STACK) {
+      Optional<String> running = lab.runningVersion(unit);
+      if (!running.equals(Optional.of(expected))) {
+        out.add(unit + " runs " + running.orElse("no version of the layout") + ", not " + expected);
+      }
+    }
+    Map<String, String> files = withoutAgentState(lab.sharedFiles());
     if (current.equals(Optional.of(targetVersion))
         && appliedDigest.equals(ConfigDigest.of(target).hex())) {
       out.addAll(diff("the target's shared files", targetFiles, files));
@@ -120,6 +158,13 @@ final class UpgradeInvariants {
     if (!changed.isEmpty()) {
       out.add("a second recovery changed the tree: " + changed);
     }
+    return out;
+  }
+
+  /** {@code files} without the agent's state, which records the recovery gate's runs. */
+  static Map<String, String> withoutAgentState(Map<String, String> files) {
+    Map<String, String> out = new TreeMap<>(files);
+    out.remove(HostPaths.realHost().agentState().toString());
     return out;
   }
 

@@ -4,6 +4,8 @@ import dev.noneops.core.applied.AppliedConfigStore;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AgentConfigJson;
 import dev.noneops.core.config.AgentConfigParser;
+import dev.noneops.core.daemon.RecoveryGate;
+import dev.noneops.core.daemon.RecoveryGateException;
 import dev.noneops.core.goalstate.Artifact;
 import dev.noneops.core.goalstate.DownloadOverrides;
 import dev.noneops.core.goalstate.GoalStateResolver;
@@ -30,6 +32,7 @@ import dev.noneops.testkit.gate.FaultRule;
 import dev.noneops.testkit.gate.PortCall;
 import dev.noneops.testkit.health.SimHealthProbes;
 import dev.noneops.testkit.host.SimHostFacts;
+import dev.noneops.testkit.systemd.UnitEvent;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -44,6 +47,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.helpers.NOPLogger;
 
 /**
@@ -51,7 +55,9 @@ import org.slf4j.helpers.NOPLogger;
  * between, their artifacts published in the simulated repository, nodes bound to them (with a
  * kubelet that never gets ready in chosen versions, or units that fail to start), the applied
  * configuration, what a crash left (the active version and the shared files, read from the
- * simulated disk), and the unit jobs and port calls the node made.
+ * simulated disk), and the unit jobs and port calls the node made. With its agent installed, the
+ * host boots as systemd boots it ({@link #boot()}, {@link #powerCutAndBoot()}): the agent's
+ * launcher behaves as the real {@code noneops}, so the recovery gate runs before the stack.
  */
 public final class SimulatedNode {
   /** A self-signed EC certificate (CN=test-cluster-ca), PEM, base64. */
@@ -353,9 +359,92 @@ public final class SimulatedNode {
   public Node bootstrapWithAgent(AgentConfig config) {
     publish(config);
     writeDesired(config);
+    installAgentLauncher();
     Node node = node(Params.builder(host.ports()).config(config).agent(agent()));
     node.bootstrap(true);
     return node;
+  }
+
+  /** The lines the recovery gate wrote to its journal, one a run, oldest first (kept across crashes). */
+  private final List<String> gateJournal = new CopyOnWriteArrayList<>();
+
+  /**
+   * Gives the agent's launcher ({@link HostPaths#agentLauncher()}, which the agent's units run)
+   * the behaviour of the real {@code noneops} for the command lines those units give it:
+   *
+   * <ul>
+   *   <li>{@code recover --at-boot} runs the {@link #recoveryGate()} and exits 0, or 1 when it
+   *       fails with {@link RecoveryGateException}; either way its line is in {@link #gateJournal()};
+   *   <li>{@code daemon --config <file>} starts and runs on (it is ready at once): what the
+   *       daemon does, its start-up recovery and following its file, is {@code NodeDaemon}'s, which
+   *       suites drive directly and step by step rather than from inside a unit's start job;
+   *   <li>anything else exits 2, as a command line the real one does not accept.
+   * </ul>
+   *
+   * A bootstrap with the agent installs it; a fixture on a host laid from a disk image installs
+   * it before it boots ({@link #boot()} does). The program stays across crashes.
+   */
+  public SimulatedNode installAgentLauncher() {
+    host.systemd().installProgram(paths.agentLauncher(), argv -> agentCommand(argv));
+    return this;
+  }
+
+  private int agentCommand(List<String> argv) {
+    List<String> args = argv.subList(1, argv.size());
+    if (args.equals(List.of("recover", "--at-boot"))) {
+      try {
+        gateJournal.add(recoveryGate().run().line());
+        return 0;
+      } catch (RecoveryGateException e) {
+        gateJournal.add(e.getMessage());
+        return 1;
+      }
+    }
+    if (args.size() == 3 && args.get(0).equals("daemon") && args.get(1).equals("--config")) {
+      return 0;
+    }
+    return 2;
+  }
+
+  /**
+   * The recovery gate as {@code noneops recover --at-boot} runs it on this fixture's host: a node
+   * bound to the applied configuration (as its configuration and as the previous one), on this
+   * fixture's layout and with its kubelet readiness wait.
+   */
+  public RecoveryGate recoveryGate() {
+    return new RecoveryGate(
+        host.ports().files(),
+        layout,
+        paths,
+        host.ports().clock(),
+        applied -> node(applied, Optional.of(applied)));
+  }
+
+  /** What the recovery gate's runs through {@link #installAgentLauncher() the launcher} wrote, oldest first. */
+  public List<String> gateJournal() {
+    return List.copyOf(gateJournal);
+  }
+
+  /**
+   * Boots the host as systemd would: the agent's launcher behaves as the real one
+   * ({@link #installAgentLauncher()}), then every enabled unit starts, each after the units it is
+   * ordered after, so the recovery gate runs before the stack. A crash planned at one of the
+   * gate's port calls escapes as the {@code SimulatedCrash}: power was lost during the boot.
+   *
+   * @return what the boot did to units, in order
+   */
+  public BootLog boot() {
+    installAgentLauncher();
+    int before = host.systemd().history().size();
+    host.systemd().bootEnabledUnits();
+    List<UnitEvent> history = host.systemd().history();
+    return new BootLog(history.subList(before, history.size()));
+  }
+
+  /** Power loss ({@link SimulatedHost#crash()}), then {@link #boot()}. */
+  public BootLog powerCutAndBoot() {
+    host.crash();
+    return boot();
   }
 
   /** Writes {@code config} as the daemon's desired configuration file. */
@@ -484,6 +573,21 @@ public final class SimulatedNode {
   /** The ownership record of the shared files the node wrote on this host. */
   public OwnershipStore ownership() {
     return new OwnershipStore(host.ports().files(), paths.ownershipRecord());
+  }
+
+  /**
+   * The installed version {@code unit}'s main process runs from: the version directory of the
+   * layout its executable (every link resolved) lies in; empty when the unit has no main process
+   * or runs a program from elsewhere.
+   */
+  public Optional<String> runningVersion(String unit) {
+    Path root = layout.root();
+    return host.systemd()
+        .mainProcess(unit)
+        .flatMap(p -> p.exe())
+        .map(Path::of)
+        .filter(exe -> exe.startsWith(root) && exe.getNameCount() > root.getNameCount() + 1)
+        .map(exe -> exe.getName(root.getNameCount()).toString());
   }
 
   public boolean stackActive() {

@@ -1,0 +1,152 @@
+package dev.noneops.acceptance.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.daemon.AgentState;
+import dev.noneops.core.layout.HostPaths;
+import dev.noneops.ports.systemd.ActiveState;
+import dev.noneops.testkit.gate.FaultRule;
+import dev.noneops.testkit.gate.SimulatedCrash;
+import dev.noneops.testkit.node.BootLog;
+import dev.noneops.testkit.node.SimulatedNode;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A node with its agent that loses power boots as systemd boots it: the recovery gate's unit runs
+ * {@code noneops recover --at-boot} to its end before any of the stack's units starts, and the
+ * stack comes up on what the gate made consistent, or stays down when the gate fails.
+ */
+class BootThroughTheGateTest {
+  private static final AgentConfig V1 = SimulatedNode.config("1.31.4", "", "blue");
+  private static final AgentConfig V2 = SimulatedNode.config("1.31.5", "", "blue");
+  private static final String GATE = HostPaths.RECOVERY_GATE_UNIT;
+  private static final List<String> STACK = SimulatedNode.STACK;
+
+  private SimulatedNode lab;
+
+  @BeforeEach
+  void aNodeOnV1WithItsAgent() {
+    lab = new SimulatedNode();
+    lab.bootstrapWithAgent(V1);
+    lab.publish(V2);
+  }
+
+  @Test
+  void afterACutRightAfterTheFlipTheGateRunsFirstRollsBackAndTheStackComesUpOnThePreviousVersion() {
+    String target = lab.versionOf(V2);
+    FaultRule cut = lab.host
+        .faults()
+        .add(FaultRule.when(call ->
+                call.mutating() && lab.activeVersionRaw().filter(target::equals).isPresent())
+            .failWith(call -> new SimulatedCrash("power lost right after the flip", 0)));
+    assertThatThrownBy(() -> lab.node(V2, Optional.of(V1)).upgrade())
+        .isInstanceOf(SimulatedCrash.class);
+    assertThat(cut.fired()).isEqualTo(1);
+    lab.host.faults().clear();
+
+    BootLog boot = lab.powerCutAndBoot();
+
+    assertThat(boot.of(gateAndStack()))
+        .containsExactly(
+            GATE + " activating",
+            GATE + " started",
+            "localdns.service started",
+            "containerd.service started",
+            "kubelet.service started");
+    assertThat(lab.gateJournal()).last().asString().contains("rolled back to " + lab.versionOf(V1));
+    assertThat(bootRecovery().outcome()).isEqualTo("ROLLED_BACK");
+    assertThat(lab.activeVersionRaw()).contains(lab.versionOf(V1));
+    for (String unit : STACK) {
+      assertThat(lab.runningVersion(unit)).as(unit).contains(lab.versionOf(V1));
+    }
+  }
+
+  @Test
+  void aFinishedAndRecordedUpgradeIsCommittedAtBootAndTheStackComesUpOnTheTarget() {
+    lab.node(V2, Optional.of(V1)).upgrade();
+    lab.persistApplied(V2);
+
+    BootLog boot = lab.powerCutAndBoot();
+
+    int gateEnded = boot.startEnded(GATE).orElseThrow();
+    assertThat(boot.firstEventOf(STACK))
+        .hasValueSatisfying(first -> assertThat(first)
+            .as("the stack's first event, after the gate's start job ended: " + boot)
+            .isGreaterThan(gateEnded));
+    assertThat(bootRecovery().outcome()).isEqualTo("COMMITTED");
+    assertThat(lab.exists(lab.layout.journal())).isFalse();
+    for (String unit : STACK) {
+      assertThat(lab.runningVersion(unit)).as(unit).contains(lab.versionOf(V2));
+    }
+  }
+
+  @Test
+  void aGateThatFailsKeepsEveryStackUnitDownWithResultDependencyAndIsFailedItself()
+      throws IOException {
+    lab.node(V2, Optional.of(V1)).upgrade();
+    lab.host.crash();
+    lab.host.ports().files().removeDurably(lab.paths.appliedConfig());
+
+    BootLog boot = lab.boot();
+
+    assertThat(lab.host.systemd().peek(GATE).active()).isEqualTo(ActiveState.FAILED);
+    assertThat(lab.host.systemd().peek(GATE).result()).isEqualTo("exit-code");
+    for (String unit : STACK) {
+      assertThat(boot.of(unit)).as(unit).containsExactly(unit + " dependency-failed");
+      assertThat(lab.host.systemd().peek(unit).active()).as(unit).isEqualTo(ActiveState.INACTIVE);
+      assertThat(lab.host.systemd().mainProcess(unit)).as(unit).isEmpty();
+    }
+    assertThat(lab.gateJournal())
+        .last()
+        .asString()
+        .contains("is missing", "stack stays down", "noneops recover");
+    assertThat(bootRecovery().outcome()).isEqualTo("FAILED");
+  }
+
+  @Test
+  void aPowerCutDuringTheGateLeavesTheStackDownAndTheNextBootFinishesTheRollback() {
+    lab.node(V2, Optional.of(V1)).upgrade();
+    lab.host.crash();
+    lab.host.faults().crashAtMutatingCall(3);
+
+    assertThatThrownBy(lab::boot).isInstanceOf(SimulatedCrash.class);
+    List<String> startedBeforeTheCut = new ArrayList<>(lab.host.systemd().activeUnits());
+    BootLog boot = lab.powerCutAndBoot();
+
+    assertThat(startedBeforeTheCut).doesNotContainAnyElementsOf(STACK);
+    assertThat(boot.of(GATE)).containsExactly(GATE + " activating", GATE + " started");
+    assertThat(bootRecovery().outcome()).isIn("ROLLED_BACK", "ROLLBACK_FINISHED");
+    for (String unit : STACK) {
+      assertThat(lab.runningVersion(unit)).as(unit).contains(lab.versionOf(V1));
+    }
+  }
+
+  @Test
+  void withNothingInFlightTheGatePassesAndTheStackComesBackOnItsVersion() {
+    BootLog boot = lab.powerCutAndBoot();
+
+    assertThat(boot.of(GATE)).containsExactly(GATE + " activating", GATE + " started");
+    assertThat(bootRecovery().outcome()).isEqualTo("NOTHING_TO_DO");
+    assertThat(lab.stackActive()).isTrue();
+    assertThat(lab.host.systemd().peek(HostPaths.AGENT_UNIT).isActive())
+        .as("the agent's daemon, ordered after the gate")
+        .isTrue();
+  }
+
+  private static List<String> gateAndStack() {
+    List<String> units = new ArrayList<>(List.of(GATE));
+    units.addAll(STACK);
+    return units;
+  }
+
+  private AgentState.Event bootRecovery() {
+    return AgentState.read(lab.host.ports().files(), lab.paths).bootRecovery().orElseThrow();
+  }
+}
