@@ -15,10 +15,13 @@ import picocli.CommandLine.Mixin;
  */
 @Command(
     name = "apply",
-    description = {
-      "Reconfigure the node in place: write the configuration, restart only the services whose",
-      "configuration changed (containerd first), wait for kubelet, record the applied configuration.",
-      "A configuration that needs other binaries is refused: use 'noneops upgrade'."
+    header = "Reconfigure the running node in place",
+    description =
+        "Write the configuration, restart only the services whose configuration changed (containerd first), wait for kubelet, and record the applied configuration. A configuration that needs other binaries is refused: use 'noneops upgrade'.",
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  noneops apply --config /etc/unbounded/agent/config.json",
+      "  noneops plan --config /etc/unbounded/agent/config.json   # see first what it would change"
     })
 public final class ApplyCommand extends CliCommand {
   @Mixin

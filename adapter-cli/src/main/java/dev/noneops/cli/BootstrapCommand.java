@@ -18,11 +18,14 @@ import picocli.CommandLine.Option;
  */
 @Command(
     name = "bootstrap",
-    description = {
-      "Install and start the node on this host: kernel modules and sysctls, download and verify the",
-      "version, write units and configuration, start LocalDNS, containerd and kubelet, wait for",
-      "kubelet, then record the applied configuration. Refuses a host with a kubelet or containerd",
-      "of its own, changing nothing."
+    header = "Install and start the node on this host",
+    description =
+        "Load the kernel modules and sysctls, download and verify the version, install this build as the node's agent (its recovery gate at boot and its daemon), write the units and configuration, start LocalDNS, containerd and kubelet, wait for kubelet, then record the applied configuration. A host with a kubelet or containerd of its own is refused, changing nothing.",
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  noneops bootstrap --config /etc/unbounded/agent/config.json",
+      "  noneops bootstrap --config /etc/unbounded/agent/config.json --kubelet-timeout 5m",
+      "  noneops --json bootstrap --config /etc/unbounded/agent/config.json"
     })
 public final class BootstrapCommand extends CliCommand {
   @Mixin
@@ -33,19 +36,14 @@ public final class BootstrapCommand extends CliCommand {
 
   @Option(
       names = "--no-kernel-modules",
-      description = {
-        "Do not list and load the node's kernel modules nor apply its sysctls: for a host whose kernel",
-        "is not this node's to change (a sandbox, a container). Pod networking may then not work."
-      })
+      description =
+          "Do not list and load the node's kernel modules nor apply its sysctls: for a host whose kernel is not this node's to change (a sandbox, a container). Pod networking may then not work.")
   boolean noKernelModules;
 
   @Option(
       names = "--no-agent",
-      description = {
-        "Do not install this build as the node's agent (its recovery gate at boot and its daemon):",
-        "for an embedder that runs its own agent. After a power cut, nothing then recovers the node",
-        "before its stack starts."
-      })
+      description =
+          "Do not install this build as the node's agent (its recovery gate at boot and its daemon): for an embedder that runs its own agent. After a power cut, nothing then recovers the node before its stack starts.")
   boolean noAgent;
 
   /** The JSON document of {@code bootstrap --json}. */

@@ -11,10 +11,11 @@ import picocli.CommandLine.Command;
  */
 @Command(
     name = "commit",
-    description = {
-      "End a successful upgrade once its configuration is recorded: drop the saved configuration,",
-      "then the journal. 'noneops upgrade' does this itself; a no-op when no upgrade is in flight."
-    })
+    header = "End an upgrade whose configuration is recorded",
+    description =
+        "Drop the saved configuration, then the upgrade journal. 'noneops upgrade' does this itself; a no-op when no upgrade is in flight.",
+    footerHeading = "%nExamples:%n",
+    footer = {"  noneops commit"})
 public final class CommitCommand extends CliCommand {
 
   /** The JSON document of {@code commit --json}. */

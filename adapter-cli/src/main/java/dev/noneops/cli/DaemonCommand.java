@@ -19,10 +19,11 @@ import picocli.CommandLine.Option;
  */
 @Command(
     name = "daemon",
-    description = {
-      "Run the node's agent (what noneops-agent.service runs): recover, then apply each valid change",
-      "of the configuration file, refusing invalid ones and quarantining targets that rolled back."
-    })
+    header = "Run the node's agent (noneops-agent.service)",
+    description =
+        "Recover what a crash interrupted, tell systemd it is ready, then follow the configuration file: apply each valid change, refuse an invalid one with every violation, and quarantine a target whose upgrade rolled back until the file changes.",
+    footerHeading = "%nExamples:%n",
+    footer = {"  systemctl status noneops-agent", "  journalctl -u noneops-agent -p warning"})
 public final class DaemonCommand extends CliCommand {
   @Mixin
   ConfigOption config;

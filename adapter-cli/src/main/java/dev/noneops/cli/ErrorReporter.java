@@ -14,11 +14,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.IParameterExceptionHandler;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * Turns every failure into one clear line on stderr ({@code noneops <command>: <what went
@@ -73,11 +75,40 @@ public final class ErrorReporter implements IExecutionExceptionHandler, IParamet
   public int handleParseException(ParameterException ex, String[] args) {
     CommandLine cmd = ex.getCommandLine();
     PrintWriter err = cmd.getErr();
-    err.println(cmd.getCommandSpec().qualifiedName() + ": " + ex.getMessage());
+    err.println(cmd.getCommandSpec().qualifiedName() + ": " + usageLine(ex));
     err.println("Try '" + cmd.getCommandSpec().qualifiedName()
         + " --help' for the options and exit codes.");
     err.flush();
     return ExitCode.USAGE.code();
+  }
+
+  /**
+   * A usage error as one line: an unknown command or option is named as such, with the closest
+   * known ones ("did you mean") when picocli finds any.
+   */
+  static String usageLine(ParameterException ex) {
+    if (ex instanceof UnmatchedArgumentException unmatched
+        && !unmatched.getUnmatched().isEmpty()) {
+      String word = unmatched.getUnmatched().get(0);
+      boolean option = word.startsWith("-");
+      boolean command = !option && unmatched.getCommandLine().getSubcommands().size() > 0;
+      String what = option ? "unknown option" : command ? "unknown command" : "unexpected argument";
+      List<String> suggestions = unmatched.getSuggestions().stream()
+          .filter(candidate -> !candidate.isBlank())
+          .distinct()
+          .limit(2)
+          .toList();
+      String line = what + " '" + word + "'";
+      if (!suggestions.isEmpty()) {
+        line += "; did you mean "
+            + suggestions.stream()
+                .map(candidate -> "'" + candidate + "'")
+                .collect(Collectors.joining(" or "))
+            + "?";
+      }
+      return line;
+    }
+    return ex.getMessage();
   }
 
   private static void report(

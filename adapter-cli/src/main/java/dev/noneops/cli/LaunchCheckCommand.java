@@ -27,11 +27,11 @@ import picocli.CommandLine.Command;
  */
 @Command(
     name = NodeConstants.LAUNCH_CHECK_COMMAND,
-    description = {
-      "Exit 0 only when the node is healthy: units active, 'current' a complete verified version,",
-      "no upgrade in flight; otherwise list every problem and exit 7. Run by kubelet's allocation",
-      "launch check."
-    })
+    header = "Exit 0 only when the node is healthy",
+    description =
+        "Healthy: the units active, 'current' a complete verified version, no upgrade in flight. Otherwise list every problem and exit 7. Run by kubelet's allocation launch check.",
+    footerHeading = "%nExamples:%n",
+    footer = {"  noneops allocation-launch-check", "  noneops --json allocation-launch-check"})
 public final class LaunchCheckCommand extends CliCommand {
 
   /** The JSON document of {@code allocation-launch-check --json}. */

@@ -5,7 +5,6 @@ import dev.noneops.cli.wiring.DownloadThreads;
 import dev.noneops.core.applied.AppliedConfigStore;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AgentConfigParser;
-import dev.noneops.core.config.ConfigViolation;
 import dev.noneops.core.config.InvalidConfigException;
 import dev.noneops.core.node.AgentSetup;
 import dev.noneops.core.node.Node;
@@ -19,7 +18,6 @@ import dev.noneops.ports.HostPorts;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
 
@@ -67,16 +65,20 @@ final class NodeContext implements AutoCloseable {
   /**
    * The configuration in {@code file}, parsed and validated for this host.
    *
-   * @throws InvalidConfigException when it is missing, unreadable or invalid (every violation listed)
+   * @throws CliException when the file is missing or unreadable (its own error, exit 3)
+   * @throws InvalidConfigException when it is not a valid configuration (every violation listed)
    */
   AgentConfig readConfig(Path file) throws IOException {
     byte[] json;
     try {
       json = ports().files().read(file);
     } catch (HostIOException e) {
-      String why = e.errno() == Errno.ENOENT ? "no such file (pass --config FILE)" : e.getMessage();
-      throw new InvalidConfigException(
-          List.of(new ConfigViolation("$", "cannot read " + file + ": " + why)));
+      String why = e.errno() == Errno.ENOENT
+          ? "no such file (pass --config FILE)"
+          : e.errno() == Errno.EACCES ? "permission denied" : e.getMessage();
+      throw new CliException(
+          ExitCode.INVALID_CONFIG,
+          "cannot read the configuration file " + file + ": " + why + "; nothing was changed");
     }
     return AgentConfigParser.parseAndValidate(json, ports().facts().read().arch());
   }

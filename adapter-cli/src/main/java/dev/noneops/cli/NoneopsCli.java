@@ -62,7 +62,16 @@ public final class NoneopsCli {
       cli.addSubcommand(sub.name(), sub.make().get());
     }
     CommandLine completion = new CommandLine(new AutoComplete.GenerateCompletion());
-    completion.getCommandSpec().usageMessage().hidden(false);
+    completion
+        .getCommandSpec()
+        .usageMessage()
+        .hidden(false)
+        .header("Print a bash or zsh completion script")
+        .description("Load it into the current shell with: source <(noneops completion)")
+        .footerHeading("%nExamples:%n")
+        .footer(
+            "  source <(noneops completion)",
+            "  noneops completion > /etc/bash_completion.d/noneops");
     cli.addSubcommand("completion", completion);
     applyToAll(cli, new ErrorReporter());
     return cli;

@@ -20,12 +20,11 @@ import picocli.CommandLine.Spec;
     usageHelpAutoWidth = true,
     headerHeading = "",
     header = "Runs a Kubernetes worker node's stack natively on this systemd host.",
-    description = {
-      "Installs, reconfigures, upgrades (with automatic rollback), recovers and removes a node whose",
-      "LocalDNS, containerd, runc, CNI plugins and kubelet run as systemd units of this host.",
-      "Results go to stdout (--json for a stable, sorted schema with schemaVersion); progress and",
-      "logs go to stderr."
-    },
+    description =
+        "Installs, reconfigures, upgrades (with automatic rollback), recovers and removes a node"
+            + " whose LocalDNS, containerd, runc, CNI plugins and kubelet run as systemd units of this"
+            + " host. Results go to stdout (--json for a stable, sorted schema with schemaVersion);"
+            + " progress and logs go to stderr.",
     commandListHeading = "%nCommands:%n",
     exitCodeListHeading = "%nExit codes:%n")
 public final class NoneopsCommand implements Runnable {

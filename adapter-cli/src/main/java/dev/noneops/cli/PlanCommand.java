@@ -21,10 +21,13 @@ import picocli.CommandLine.Mixin;
  */
 @Command(
     name = "plan",
-    description = {
-      "Show what bootstrap, apply or upgrade would change, changing nothing: the action and the",
-      "version it needs, the files that would be created, changed or removed (and the units among",
-      "them), the services that would be started or restarted (in order), and the downloads."
+    header = "Show what bootstrap, apply or upgrade would change",
+    description =
+        "Changing nothing: the action and the version it needs, the files that would be created, changed or removed (and the units among them), the services that would be started or restarted (in order), and the downloads.",
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  noneops plan --config /etc/unbounded/agent/config.json",
+      "  noneops --json plan --config new.json | jq .action"
     })
 public final class PlanCommand extends CliCommand {
   @Mixin

@@ -9,10 +9,11 @@ import picocli.CommandLine.Command;
  */
 @Command(
     name = "present",
-    description = {
-      "Report whether this node is installed on the host (its units, ownership record or versions).",
-      "Exits 0 when present, 1 when not."
-    })
+    header = "Report whether this node is installed on the host",
+    description =
+        "Evidence of the node: its units, ownership record, applied configuration or versions. Exits 0 when present, 1 when not.",
+    footerHeading = "%nExamples:%n",
+    footer = {"  noneops present && echo installed"})
 public final class PresentCommand extends CliCommand {
 
   /** The JSON document of {@code present --json}. */

@@ -14,10 +14,11 @@ import picocli.CommandLine.Command;
  */
 @Command(
     name = "prune",
-    description = {
-      "Remove every installed version except the active one; versions still in use (a running",
-      "process executes from it, containerd's tasks reference it) are kept and the reason shown."
-    })
+    header = "Remove the versions nothing uses any more",
+    description =
+        "Remove every installed version except the active one; a version still in use (a running process executes from it, containerd's tasks reference it) is kept and the reason shown.",
+    footerHeading = "%nExamples:%n",
+    footer = {"  noneops prune", "  noneops versions   # see first what would be kept and why"})
 public final class PruneCommand extends CliCommand {
 
   /** The JSON document of {@code prune --json}. */

@@ -19,10 +19,13 @@ import picocli.CommandLine.Option;
  */
 @Command(
     name = "recover",
-    description = {
-      "Finish an upgrade a crash interrupted: commit it when it had finished and its configuration",
-      "was recorded, otherwise roll back to the version the journal recorded. A no-op when no",
-      "upgrade is in flight; safe to repeat."
+    header = "Finish an operation a crash interrupted",
+    description =
+        "Commit an interrupted upgrade when it had finished and its configuration was recorded, otherwise roll back to the version the journal recorded; remove what interrupted writes left. A no-op when nothing is in flight; safe to repeat. With --at-boot it is the recovery gate that runs before the stack at boot.",
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  noneops recover",
+      "  systemctl status noneops-recover   # the gate's last run at boot"
     })
 public final class RecoverCommand extends CliCommand {
   @Mixin
@@ -33,11 +36,8 @@ public final class RecoverCommand extends CliCommand {
 
   @Option(
       names = "--at-boot",
-      description = {
-        "Run as the recovery gate (noneops-recover.service) runs it at boot, before the stack's",
-        "units: make the node consistent, start nothing. Exits 1 with one line when the node",
-        "cannot be made consistent; the stack's units, which require the gate, then stay down."
-      })
+      description =
+          "Run as the recovery gate (noneops-recover.service) runs it at boot, before the stack's units: make the node consistent, start nothing. Exits 1 with one line when the node cannot be made consistent; the stack's units, which require the gate, then stay down.")
   boolean atBoot;
 
   /** The JSON document of {@code recover --json}. */

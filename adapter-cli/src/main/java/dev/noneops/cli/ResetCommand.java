@@ -14,11 +14,11 @@ import picocli.CommandLine.Command;
  */
 @Command(
     name = "reset",
-    description = {
-      "Remove the node: stop it, remove the configuration it wrote and the applied configuration,",
-      "then its units, versions, container shims, pod cgroups, mounts and data directories.",
-      "Reports everything removed and everything kept (and why); exits 1 when something blocks."
-    })
+    header = "Remove the node and everything it installed",
+    description =
+        "Stop the agent and the stack, remove the configuration the node wrote (putting back files that were there before it), the applied configuration, then its units, versions, container shims, pod cgroups, mounts and data directories. Reports everything removed and everything kept (and why); exits 1 when something blocks.",
+    footerHeading = "%nExamples:%n",
+    footer = {"  noneops reset", "  noneops --json reset | jq .report.kept"})
 public final class ResetCommand extends CliCommand {
 
   /** The JSON document of {@code reset --json}. */

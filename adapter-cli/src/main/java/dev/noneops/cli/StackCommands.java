@@ -42,10 +42,11 @@ final class StackCommands {
   /** {@code noneops start}. */
   @Command(
       name = "start",
-      description = {
-        "Start the installed node's stack (LocalDNS, containerd, kubelet) and wait for kubelet.",
-        "Uses the applied configuration; --config only when none was recorded."
-      })
+      header = "Start the stack and wait for kubelet",
+      description =
+          "LocalDNS, containerd, kubelet, from the applied configuration; --config only when none was recorded.",
+      footerHeading = "%nExamples:%n",
+      footer = {"  noneops start"})
   public static final class StartCommand extends CliCommand {
     @Mixin
     ConfigOption config;
@@ -68,7 +69,10 @@ final class StackCommands {
   /** {@code noneops stop}. */
   @Command(
       name = "stop",
-      description = "Stop kubelet, containerd and LocalDNS, in that order. Needs no configuration.")
+      header = "Stop kubelet, containerd and LocalDNS",
+      description = "Only units that carry the node's marker are stopped. Needs no configuration.",
+      footerHeading = "%nExamples:%n",
+      footer = {"  noneops stop"})
   public static final class StopCommand extends CliCommand {
     @Override
     protected ExitCode execute() throws Exception {
@@ -85,10 +89,11 @@ final class StackCommands {
   /** {@code noneops restart}. */
   @Command(
       name = "restart",
-      description = {
-        "Soft reboot of the stack: LocalDNS (waiting until it answers), containerd, then kubelet",
-        "(waiting until it is active). The host is not rebooted."
-      })
+      header = "Restart the stack (the host is not rebooted)",
+      description =
+          "LocalDNS (waiting until it answers), containerd, then kubelet (waiting until it is active).",
+      footerHeading = "%nExamples:%n",
+      footer = {"  noneops restart"})
   public static final class RestartCommand extends CliCommand {
     @Mixin
     ConfigOption config;

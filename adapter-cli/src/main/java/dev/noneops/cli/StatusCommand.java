@@ -26,10 +26,11 @@ import picocli.CommandLine.Command;
  */
 @Command(
     name = "status",
-    description = {
-      "Show the node: active version, installed versions, the three units, an upgrade in flight,",
-      "the applied configuration. Read-only; exits 0 when the stack runs, 7 when it does not."
-    })
+    header = "Show versions, units, the agent, an upgrade",
+    description =
+        "Read-only; needs no root and no configuration. Exits 0 when the stack runs, 7 when it does not.",
+    footerHeading = "%nExamples:%n",
+    footer = {"  noneops status", "  noneops --json status | jq .activeVersion"})
 public final class StatusCommand extends CliCommand {
   static final List<String> UNITS = HostPaths.STACK_UNITS;
 

@@ -17,11 +17,14 @@ import picocli.CommandLine.Option;
  */
 @Command(
     name = "upgrade",
-    description = {
-      "Upgrade the node to the configuration's version: install it beside the active one, switch",
-      "over, wait for kubelet; on failure roll back automatically to the previous version and its",
-      "configuration (exit 6). On success record the applied configuration, commit, and prune old",
-      "versions. Drain the node first."
+    header = "Upgrade to the configured version, with rollback",
+    description =
+        "Install the version beside the active one, switch over and wait for kubelet; on failure roll back automatically to the previous version and its configuration (exit 6). On success record the applied configuration, commit, and prune old versions. Drain the node first.",
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  noneops upgrade --config /etc/unbounded/agent/config.json",
+      "  noneops upgrade --config new.json --kubelet-timeout 5m",
+      "  noneops upgrade --config new.json --force   # retry a target that rolled back"
     })
 public final class UpgradeCommand extends CliCommand {
   @Mixin

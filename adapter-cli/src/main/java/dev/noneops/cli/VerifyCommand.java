@@ -15,10 +15,11 @@ import picocli.CommandLine.Parameters;
 /** {@code noneops verify}: installed files against their manifests (size, mode, SHA-256). */
 @Command(
     name = "verify",
-    description = {
-      "Check installed versions against their manifests: every file's size, mode and SHA-256.",
-      "Without arguments every installed version is checked. Exits 7 when any differs."
-    })
+    header = "Check installed versions against their manifests",
+    description =
+        "Every file's size, mode and SHA-256. Without arguments every installed version is checked. Exits 7 when any differs.",
+    footerHeading = "%nExamples:%n",
+    footer = {"  noneops verify", "  noneops verify 1.31.4-a32ff1fd5181"})
 public final class VerifyCommand extends CliCommand {
   @Parameters(
       paramLabel = "VERSION",

@@ -3,7 +3,11 @@ package dev.noneops.cli;
 import picocli.CommandLine.Command;
 
 /** {@code noneops version}: this build's version and the Java runtime it runs on. Touches no host. */
-@Command(name = "version", description = "Print the version of this noneops build.")
+@Command(
+    name = "version",
+    header = "Print the version of this noneops build",
+    footerHeading = "%nExamples:%n",
+    footer = {"  noneops version"})
 public final class VersionCommand extends CliCommand {
 
   /** The JSON document of {@code version --json}. */

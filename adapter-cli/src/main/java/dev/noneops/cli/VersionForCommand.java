@@ -14,10 +14,11 @@ import picocli.CommandLine.Mixin;
  */
 @Command(
     name = "version-for",
-    description = {
-      "Print the version directory name the configuration installs (VersionFor): the Kubernetes",
-      "version plus a digest of the other binary versions, the architecture and download overrides."
-    })
+    header = "Print the version a configuration installs",
+    description =
+        "The Kubernetes version plus a digest of the other binary versions, the architecture and the download overrides (VersionFor).",
+    footerHeading = "%nExamples:%n",
+    footer = {"  noneops version-for --config /etc/unbounded/agent/config.json"})
 public final class VersionForCommand extends CliCommand {
   @Mixin
   ConfigOption config;

@@ -19,10 +19,11 @@ import picocli.CommandLine.Command;
  */
 @Command(
     name = "versions",
-    description = {
-      "List installed versions: size, active or not, and why each non-active one would be kept by",
-      "'noneops prune' (a running process executes from it, containerd's tasks reference it)."
-    })
+    header = "List installed versions and why each is kept",
+    description =
+        "Size, active or not, and why 'noneops prune' would keep each non-active one (a running process executes from it, containerd's tasks reference it).",
+    footerHeading = "%nExamples:%n",
+    footer = {"  noneops versions", "  noneops --json versions"})
 public final class VersionsCommand extends CliCommand {
 
   /**
