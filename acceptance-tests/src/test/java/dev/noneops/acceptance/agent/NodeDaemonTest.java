@@ -190,6 +190,28 @@ class NodeDaemonTest {
   }
 
   @Test
+  void anUpgradeWhoseAgentDiedWhileTheDaemonRunsIsRecoveredAtTheNextTickBeforeAnythingIsApplied() {
+    NodeDaemon daemon = daemon();
+    daemon.start();
+    lab.node(V2, Optional.of(V1)).upgrade();
+    lab.writeDesired(V1_GREEN);
+
+    daemon.tick();
+
+    assertThat(lab.exists(lab.layout.journal())).as("recovered").isFalse();
+    assertThat(lab.activeVersionRaw()).contains(lab.versionOf(V1));
+    assertThat(lab.stackActive()).isTrue();
+    assertThat(lab.applied()).as("nothing applied over an upgrade in flight").contains(V1);
+    assertThat(state().lastOperation()).hasValueSatisfying(e -> {
+      assertThat(e.kind()).isEqualTo("recovery");
+      assertThat(e.outcome()).isEqualTo("ROLLED_BACK");
+    });
+
+    daemon.tick();
+    assertThat(lab.applied()).as("then the changed file is followed").contains(V1_GREEN);
+  }
+
+  @Test
   void aBusyNodeIsTriedAgainAtTheNextTick() throws IOException {
     NodeDaemon daemon = daemon();
     daemon.start();
