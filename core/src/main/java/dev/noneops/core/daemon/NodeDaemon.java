@@ -39,7 +39,9 @@ import org.slf4j.Logger;
  *   <li>{@link #start()}: recovers what a crash interrupted (after the recovery gate at boot there
  *       is nothing left to do; a daemon restarted on a running node may find an operation of its
  *       own to finish), then tells the service manager it is ready;
- *   <li>each {@link #tick()}: reads the configuration file; a changed, valid file (one whose
+ *   <li>each {@link #tick()}: first, an upgrade journal that no operation's lock holds (its
+ *       agent died: a killed {@code noneops upgrade}) is recovered, as a boot would, before
+ *       anything is applied over it; then it reads the configuration file; a changed, valid file (one whose
  *       content differs from the last the daemon acted on, remembered across restarts, so an
  *       operator's own {@code noneops upgrade} is not undone by a file that did not change) is applied
  *       through the same operations as the CLI ({@link Node#apply()} for a configuration of the
@@ -177,7 +179,9 @@ public final class NodeDaemon {
   /** One pass: the configuration file, then the stack's units. */
   public void tick() {
     heartbeat = ports.clock().now();
-    followConfigFile();
+    if (!recoverAbandonedUpgrade()) {
+      followConfigFile();
+    }
     watchUnits();
     heartbeat = ports.clock().now();
   }
@@ -242,6 +246,31 @@ public final class NodeDaemon {
     } finally {
       operating = false;
     }
+  }
+
+  /**
+   * An upgrade journal while no operation holds the node lock is an upgrade whose agent died
+   * (every operation that writes one holds the lock until it has committed or rolled back): it is
+   * recovered, as at a boot, before anything else is applied over it.
+   *
+   * @return whether the tick found one (recovered, or to try again when the lock is free)
+   */
+  private boolean recoverAbandonedUpgrade() {
+    try {
+      if (!ports.files().exists(layout.journal())) {
+        return false;
+      }
+    } catch (IOException e) {
+      log.warn("cannot read {}: {}", layout.journal(), e.getMessage());
+      return false;
+    }
+    AgentState.Event recovery = recover();
+    if (recovery.outcome().equals("LIVE_NODE")) {
+      return true;
+    }
+    log.warn("an upgrade whose agent died was found: {}", recovery.detail());
+    record("recovery", recovery.outcome(), recovery.detail());
+    return true;
   }
 
   private void followConfigFile() {
