@@ -37,7 +37,9 @@ class DemoMainTest {
     int code = cli.execute("--simulate");
 
     assertThat(code).isEqualTo(ExitCode.USAGE.code());
-    assertThat(err.toString()).contains("noneops demo: Unknown option: '--simulate'");
+    assertThat(err.toString())
+        .isEqualTo("noneops demo: unknown option '--simulate'; did you mean '--simulated'?\n"
+            + "Try 'noneops demo --help' for the options and exit codes.\n");
     assertThat(out.toString()).isEmpty();
   }
 }

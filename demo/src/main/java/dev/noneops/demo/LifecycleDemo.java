@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -33,6 +34,14 @@ import java.util.Optional;
  */
 final class LifecycleDemo implements DemoRunner {
   static final String CONFIG = "/etc/unbounded/agent/config.json";
+
+  /**
+   * Where the chapters after the bootstrap write the configurations they apply: not the file the
+   * agent's daemon follows ({@link #CONFIG}, the bootstrap's), so the daemon acts on none of
+   * them and the operator's commands are the demo's.
+   */
+  static final String NEXT = "/etc/unbounded/agent/next.json";
+
   static final String ARCH = "amd64";
 
   /** containerd before and after the upgrade: two real Debian builds. */
@@ -90,11 +99,16 @@ final class LifecycleDemo implements DemoRunner {
     });
     Agent agent = new SimulatedAgent(cli);
     if (ok) {
-      new Chapters(story, agent, out, (json) -> cli.configure(config, json), base, versions).tell();
+      new Chapters(
+              story, agent, out, (path, json) -> cli.configure(Path.of(path), json), base, versions)
+          .tell();
     }
     story.step("the host is left as it was", () -> {
       var files = cli.host().ports().files();
       files.removeDurably(config);
+      if (files.exists(Path.of(NEXT))) {
+        files.removeDurably(Path.of(NEXT));
+      }
       for (Path dir = config.getParent();
           dir != null && !dir.toString().equals("/etc");
           dir = dir.getParent()) {
@@ -137,10 +151,10 @@ final class LifecycleDemo implements DemoRunner {
     return story.allOk() ? ExitCode.OK : ExitCode.FAILURE;
   }
 
-  /** Writes a configuration for the agent and returns nothing of interest. */
+  /** Writes a configuration for the agent at {@code path} (as the host sees it). */
   @FunctionalInterface
   interface ConfigWriter {
-    void write(String json) throws Exception;
+    void write(String path, String json) throws Exception;
   }
 
   /** A check only the real-systemd story can make, run after a chapter; returns what it proved. */
@@ -159,6 +173,7 @@ final class LifecycleDemo implements DemoRunner {
     private final String[] versions;
     private String[] bootstrapArgs = {"bootstrap", "--kubelet-timeout", "60s"};
     private Optional<RealCheck> containerdCheck = Optional.empty();
+    private boolean daemon;
 
     Chapters(
         DemoStory story,
@@ -181,6 +196,15 @@ final class LifecycleDemo implements DemoRunner {
       return this;
     }
 
+    /**
+     * The agent's daemon runs (the bootstrap installed it): after the agent is killed mid-upgrade,
+     * the daemon finds the dead upgrade and recovers it by itself before {@code recover} runs.
+     */
+    Chapters withTheAgentsDaemon() {
+      daemon = true;
+      return this;
+    }
+
     /** Proves containerd runs, after the bootstrap and after the upgrade. */
     Chapters checkingContainerd(RealCheck check) {
       containerdCheck = Optional.of(check);
@@ -191,7 +215,7 @@ final class LifecycleDemo implements DemoRunner {
       ConfigJson next = base.withContainerd(CONTAINERD_NEW.version());
       boolean ok = story.step(
           "bootstrap (containerd " + CONTAINERD_OLD.version() + ", kubelet " + K8S + ")", () -> {
-            configs.write(base.json());
+            configs.write(CONFIG, base.json());
             return expect(agent.run(bootstrapArgs), 0, "bootstrap") + "active "
                 + agent.activeVersion();
           });
@@ -204,8 +228,9 @@ final class LifecycleDemo implements DemoRunner {
           && story.step("status", () -> expect(agent.run("status"), 0, "status") + "stack running");
       ok = ok
           && story.step("upgrade to containerd " + CONTAINERD_NEW.version(), () -> {
-            configs.write(next.json());
-            expect(agent.run("upgrade", "--kubelet-timeout", "60s"), 0, "upgrade");
+            configs.write(NEXT, next.json());
+            expect(
+                agent.run("upgrade", "--config", NEXT, "--kubelet-timeout", "60s"), 0, "upgrade");
             return "active " + agent.activeVersion() + ", previous version pruned";
           });
       if (ok && containerdCheck.isPresent()) {
@@ -217,9 +242,9 @@ final class LifecycleDemo implements DemoRunner {
           && story.step(
               "upgrade to kubelet " + K8S_BROKEN + " that never gets ready: automatic rollback",
               () -> {
-                configs.write(next.withKubernetes(K8S_BROKEN).json());
+                configs.write(NEXT, next.withKubernetes(K8S_BROKEN).json());
                 expect(
-                    agent.run("upgrade", "--kubelet-timeout", "20s"),
+                    agent.run("upgrade", "--config", NEXT, "--kubelet-timeout", "20s"),
                     ExitCode.ROLLED_BACK.code(),
                     "upgrade");
                 String active = agent.activeVersion();
@@ -235,16 +260,31 @@ final class LifecycleDemo implements DemoRunner {
               () -> expect(agent.run("status"), 0, "status") + "stack running");
       ok = ok
           && story.step("kill the agent in the middle of an upgrade to kubelet " + K8S_NEXT, () -> {
-            configs.write(next.withKubernetes(K8S_NEXT).json());
-            Agent.Run killed =
-                agent.runAndKillAfterTheFlip(versions[3], "upgrade", "--kubelet-timeout", "60s");
+            configs.write(NEXT, next.withKubernetes(K8S_NEXT).json());
+            Agent.Run killed = agent.runAndKillAfterTheFlip(
+                versions[3], "upgrade", "--config", NEXT, "--kubelet-timeout", "60s");
             printIndented(killed.err());
             return "killed right after 'current' was flipped to " + versions[3] + " (exit "
                 + killed.exitCode() + ")";
           });
+      if (daemon) {
+        ok = ok
+            && story.step("the agent's daemon finds the dead upgrade and recovers it", () -> {
+              long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+              while (System.nanoTime() < deadline) {
+                Agent.Run status = agent.run("--json", "status");
+                if (status.out().contains("\"upgradeInFlight\" : null")
+                    && agent.activeVersion().equals(versions[1])) {
+                  return "rolled back to " + versions[1] + " with no operator command";
+                }
+                Thread.sleep(500);
+              }
+              throw new IllegalStateException("the daemon did not recover within 60 s");
+            });
+      }
       ok = ok
           && story.step("recover", () -> {
-            configs.write(next.json());
+            configs.write(NEXT, next.json());
             expect(agent.run("recover", "--kubelet-timeout", "60s"), 0, "recover");
             String active = agent.activeVersion();
             if (!active.equals(versions[1])) {
@@ -437,8 +477,8 @@ final class LifecycleDemo implements DemoRunner {
                 .withDownloadsFrom(server.uri().toString());
             String[] versions = new String[4];
             Agent agent = new SandboxAgent(sandbox, jar);
-            ConfigWriter writer = json -> {
-              Path file = sandbox.path(CONFIG);
+            ConfigWriter writer = (path, json) -> {
+              Path file = sandbox.path(path);
               Files.createDirectories(
                   Objects.requireNonNull(file.getParent(), "the configuration directory"));
               Files.writeString(file, json, StandardCharsets.UTF_8);
@@ -448,7 +488,7 @@ final class LifecycleDemo implements DemoRunner {
               List<ConfigJson> all = List.of(
                   config, next, next.withKubernetes(K8S_BROKEN), next.withKubernetes(K8S_NEXT));
               for (int i = 0; i < all.size(); i++) {
-                writer.write(all.get(i).json());
+                writer.write(CONFIG, all.get(i).json());
                 Agent.Run r = agent.run("version-for");
                 if (r.exitCode() != 0) {
                   throw new IllegalStateException(
@@ -466,6 +506,7 @@ final class LifecycleDemo implements DemoRunner {
               new Chapters(story, agent, out, writer, config, versions)
                   .withoutKernelModules()
                   .checkingContainerd(() -> containerdAnswers(sandbox))
+                  .withTheAgentsDaemon()
                   .tell();
               story.step(
                   "artifacts came from the local server",
