@@ -7,6 +7,7 @@ import dev.noneops.core.goalstate.GoalStateResolver;
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
+import dev.noneops.core.layout.VersionNames;
 import dev.noneops.core.task.NoneopsException;
 import dev.noneops.core.task.Task;
 import dev.noneops.core.task.TaskRunner;
@@ -521,6 +522,39 @@ public final class Node {
             .prune();
       }
     });
+  }
+
+  /**
+   * The node as it is: versions, units (or why systemd could not say), an upgrade in flight, the
+   * applied configuration. Read-only; needs neither the lock nor a configuration.
+   */
+  public NodeStatus status() throws IOException {
+    return inspection().status(new AppliedConfigStore(ports.files(), paths).read());
+  }
+
+  /**
+   * What kubelet's allocation launch check asks: the units active, {@code current} a complete and
+   * verified version, no upgrade in flight; every problem otherwise. Read-only.
+   */
+  public LaunchCheck launchCheck() throws IOException {
+    return inspection().launchCheck();
+  }
+
+  /** Every installed version and every one being removed, with its size and what keeps it. */
+  public InstalledVersions installedVersions() throws IOException {
+    return inspection().installedVersions();
+  }
+
+  /** {@code versions} (every installed one when empty) checked against their manifests. */
+  public VerifyReport verify(List<String> versions) throws IOException {
+    versions.forEach(VersionNames::requireSafe);
+    return inspection().verify(versions);
+  }
+
+  private NodeInspection inspection() {
+    return new NodeInspection(
+        parts,
+        new VersionPruner(ports.files(), ports.processes(), layout, paths, teardown()::removeTree));
   }
 
   private UpgradeContext upgradeContext() {
