@@ -2,10 +2,10 @@ package dev.noneops.cli;
 
 import dev.noneops.cli.output.Json;
 import dev.noneops.core.config.InvalidConfigException;
+import dev.noneops.core.layout.NodeBusyException;
+import dev.noneops.core.node.RollbackOutcome;
+import dev.noneops.core.node.UpgradeFailedException;
 import dev.noneops.core.task.NoneopsException;
-import dev.noneops.core.upgrade.NodeBusyException;
-import dev.noneops.core.upgrade.RollbackOutcome;
-import dev.noneops.core.upgrade.UpgradeFailedException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;

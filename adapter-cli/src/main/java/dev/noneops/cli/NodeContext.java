@@ -2,9 +2,9 @@ package dev.noneops.cli;
 
 import dev.noneops.cli.output.ProgressPrinter;
 import dev.noneops.cli.wiring.DownloadThreads;
-import dev.noneops.core.applied.AppliedConfigStore;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AgentConfigParser;
+import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.config.ConfigViolation;
 import dev.noneops.core.config.InvalidConfigException;
 import dev.noneops.core.node.Node;

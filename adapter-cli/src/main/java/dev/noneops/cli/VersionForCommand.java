@@ -1,8 +1,8 @@
 package dev.noneops.cli;
 
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.core.goalstate.GoalStateResolver;
-import dev.noneops.core.goalstate.RootFs;
+import dev.noneops.core.node.GoalStateResolver;
+import dev.noneops.core.node.RootFs;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -2,7 +2,7 @@ package dev.noneops.acceptance.lifecycle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.noneops.core.goalstate.MachineGoalState;
+import dev.noneops.core.node.MachineGoalState;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.NodeBackend;
 import dev.noneops.core.node.NodeException;

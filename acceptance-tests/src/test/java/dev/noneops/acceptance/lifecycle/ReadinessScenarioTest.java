@@ -3,8 +3,8 @@ package dev.noneops.acceptance.lifecycle;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.node.ConfigureResult;
+import dev.noneops.core.node.MachineGoalState;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.NodeTimeouts;
 import dev.noneops.core.node.ReadinessTimeoutException;

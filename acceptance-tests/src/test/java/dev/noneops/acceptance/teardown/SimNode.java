@@ -2,8 +2,8 @@ package dev.noneops.acceptance.teardown;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.ownership.OwnershipStore;
-import dev.noneops.core.ownership.SharedFileWriter;
+import dev.noneops.core.teardown.OwnershipStore;
+import dev.noneops.core.teardown.SharedFileWriter;
 import dev.noneops.core.teardown.Teardown;
 import dev.noneops.core.teardown.TeardownSettings;
 import dev.noneops.ports.files.FileType;

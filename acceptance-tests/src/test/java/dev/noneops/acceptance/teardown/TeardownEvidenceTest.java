@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
+import dev.noneops.core.layout.NodeBusyException;
 import dev.noneops.core.teardown.Teardown;
 import dev.noneops.core.teardown.TeardownReport;
 import dev.noneops.core.teardown.TeardownReport.Reason;
-import dev.noneops.core.upgrade.NodeBusyException;
 import dev.noneops.testkit.SimulatedHost;
 import dev.noneops.testkit.process.ProcessSpec;
 import dev.noneops.testkit.process.SimProcess;

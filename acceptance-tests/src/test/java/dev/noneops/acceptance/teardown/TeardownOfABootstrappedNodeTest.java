@@ -2,7 +2,7 @@ package dev.noneops.acceptance.teardown;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.noneops.core.applied.AppliedConfigStore;
+import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.teardown.Teardown;
 import dev.noneops.core.teardown.TeardownReport;

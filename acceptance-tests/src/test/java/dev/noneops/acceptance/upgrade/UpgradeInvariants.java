@@ -2,10 +2,10 @@ package dev.noneops.acceptance.upgrade;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.ConfigDigest;
-import dev.noneops.core.install.VersionVerifier;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.layout.VersionNames;
-import dev.noneops.core.upgrade.RecoveryResult;
+import dev.noneops.core.node.RecoveryResult;
+import dev.noneops.core.node.VersionVerifier;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;

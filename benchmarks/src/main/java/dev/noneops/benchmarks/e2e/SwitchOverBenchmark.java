@@ -2,13 +2,13 @@ package dev.noneops.benchmarks.e2e;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import dev.noneops.core.applied.AppliedConfigStore;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AgentConfigParser;
-import dev.noneops.core.goalstate.GoalStateResolver;
+import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.ConfigureResult;
+import dev.noneops.core.node.GoalStateResolver;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.NodeTimeouts;
 import dev.noneops.core.teardown.Teardown;

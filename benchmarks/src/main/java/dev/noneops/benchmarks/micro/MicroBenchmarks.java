@@ -2,8 +2,8 @@ package dev.noneops.benchmarks.micro;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AgentConfigParser;
-import dev.noneops.core.version.VersionFor;
-import dev.noneops.core.version.VersionInputs;
+import dev.noneops.core.config.VersionFor;
+import dev.noneops.core.config.VersionInputs;
 import dev.noneops.hostfs.mounts.MountInfoParser;
 import dev.noneops.hostfs.nativeio.Syscalls;
 import dev.noneops.hostfs.process.ProcProcessTable;

@@ -1,8 +1,6 @@
 package dev.noneops.core.config;
 
 import com.google.common.net.InetAddresses;
-import dev.noneops.core.version.SemanticVersion;
-import dev.noneops.core.version.VersionFor;
 import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.net.URISyntaxException;

@@ -1,6 +1,5 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.task.Task;
 import dev.noneops.core.task.TaskRunner;
 

@@ -1,12 +1,12 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.applied.AppliedConfigStore;
 import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.config.ConfigDigest;
-import dev.noneops.core.goalstate.GoalStateResolver;
-import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
+import dev.noneops.core.layout.NodeAbsentException;
+import dev.noneops.core.layout.NodeLock;
 import dev.noneops.core.layout.VersionNames;
 import dev.noneops.core.task.NoneopsException;
 import dev.noneops.core.task.Task;
@@ -14,13 +14,6 @@ import dev.noneops.core.task.TaskRunner;
 import dev.noneops.core.teardown.Teardown;
 import dev.noneops.core.teardown.TeardownReport;
 import dev.noneops.core.teardown.TeardownSettings;
-import dev.noneops.core.upgrade.NodeAbsentException;
-import dev.noneops.core.upgrade.NodeLock;
-import dev.noneops.core.upgrade.PruneReport;
-import dev.noneops.core.upgrade.RecoveryResult;
-import dev.noneops.core.upgrade.UpgradeRecord;
-import dev.noneops.core.upgrade.UpgradeResult;
-import dev.noneops.core.upgrade.VersionPruner;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.files.FileMeta;
 import java.io.IOException;
@@ -42,8 +35,8 @@ import java.util.function.Supplier;
  * the node lock ({@link NodeLock}, re-entrant within this process, "busy" for another) and runs
  * as a task: logged and reported as started/completed/failed with its duration. A failure is
  * thrown as the typed error itself ({@link ForeignStackException}, {@link UnitJobException},
- * {@link ReadinessTimeoutException}, {@link dev.noneops.core.install.InstallException},
- * {@link dev.noneops.core.upgrade.NodeBusyException}, ...), every one a
+ * {@link ReadinessTimeoutException}, {@link dev.noneops.core.node.InstallException},
+ * {@link dev.noneops.core.layout.NodeBusyException}, ...), every one a
  * {@link NoneopsException} that names the task path where it happened; any other error arrives
  * wrapped once in a {@link dev.noneops.core.task.TaskFailedException}.
  *
@@ -275,7 +268,7 @@ public final class Node {
    * recorded last.
    *
    * @throws VersionChangeRefusedException when the configuration needs another version
-   * @throws dev.noneops.core.upgrade.NodeAbsentException when no node is installed on this host
+   * @throws dev.noneops.core.layout.NodeAbsentException when no node is installed on this host
    * @throws NotConfiguredException when the node has no configuration
    */
   public ApplyResult apply() {
@@ -417,9 +410,9 @@ public final class Node {
    * to {@code Params.previous} if it does not come up (see {@link Upgrade}).
    *
    * @param force retry an upgrade that was rolled back before
-   * @throws dev.noneops.core.upgrade.UpgradeFailedException with the cause and the rollback outcome
-   * @throws dev.noneops.core.upgrade.UpgradeRefusedException when it could not start; nothing changed
-   * @throws dev.noneops.core.upgrade.NodeBusyException when another process holds the node lock
+   * @throws dev.noneops.core.node.UpgradeFailedException with the cause and the rollback outcome
+   * @throws dev.noneops.core.node.UpgradeRefusedException when it could not start; nothing changed
+   * @throws dev.noneops.core.layout.NodeBusyException when another process holds the node lock
    */
   public UpgradeResult upgrade(boolean force) {
     AgentConfig config =
@@ -438,9 +431,9 @@ public final class Node {
    * asked. One hold, because a recovery run between the switch and the recorded configuration
    * would take the good upgrade for an interrupted one and roll it back.
    *
-   * @throws dev.noneops.core.upgrade.UpgradeFailedException with the cause and the rollback outcome
-   * @throws dev.noneops.core.upgrade.UpgradeRefusedException when it could not start; nothing changed
-   * @throws dev.noneops.core.upgrade.NodeBusyException when another process holds the node lock
+   * @throws dev.noneops.core.node.UpgradeFailedException with the cause and the rollback outcome
+   * @throws dev.noneops.core.node.UpgradeRefusedException when it could not start; nothing changed
+   * @throws dev.noneops.core.layout.NodeBusyException when another process holds the node lock
    * @throws NotConfiguredException when the node has no configuration
    */
   @SuppressWarnings("try")

@@ -1,17 +1,8 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.core.install.Manifest;
-import dev.noneops.core.install.VersionVerifier;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.upgrade.CorruptStateException;
-import dev.noneops.core.upgrade.CurrentLink;
-import dev.noneops.core.upgrade.DiskUsage;
-import dev.noneops.core.upgrade.InvalidCurrentLinkException;
-import dev.noneops.core.upgrade.UpgradeJournal;
-import dev.noneops.core.upgrade.UpgradeRecord;
-import dev.noneops.core.upgrade.VersionPruner;
 import dev.noneops.ports.files.HostFiles;
 import dev.noneops.ports.systemd.Systemd;
 import dev.noneops.ports.systemd.SystemdException;

@@ -1,6 +1,5 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.goalstate.Artifact;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;

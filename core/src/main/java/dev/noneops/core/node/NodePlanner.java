@@ -1,16 +1,11 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.applied.AppliedConfigStore;
 import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.config.ConfigDigest;
-import dev.noneops.core.goalstate.Artifact;
-import dev.noneops.core.goalstate.MachineGoalState;
-import dev.noneops.core.install.VersionVerifier;
 import dev.noneops.core.layout.HostPaths;
-import dev.noneops.core.ownership.OwnershipStore;
-import dev.noneops.core.ownership.SharedFileWriter;
-import dev.noneops.core.upgrade.PlannedWrites;
-import dev.noneops.core.upgrade.UpgradeJournal;
+import dev.noneops.core.teardown.OwnershipStore;
+import dev.noneops.core.teardown.SharedFileWriter;
 import dev.noneops.ports.files.FileMeta;
 import dev.noneops.ports.files.HostFiles;
 import java.io.IOException;

@@ -1,6 +1,5 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.goalstate.LocalDnsSpec;
 import dev.noneops.ports.health.HealthProbes;
 import dev.noneops.ports.systemd.ActiveState;
 import dev.noneops.ports.systemd.JobResult;

@@ -1,6 +1,5 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.upgrade.LocalDnsInterface;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.Set;

@@ -7,7 +7,7 @@ import java.util.List;
  * of a port, a bug): the error is wrapped once, at the task where it happened. The message is
  * the error's own; {@link #taskPath()} says where, and the cause is the original error.
  */
-public final class TaskFailedException extends NoneopsException {
+final class TaskFailedException extends NoneopsException {
   private static final long serialVersionUID = 1L;
 
   TaskFailedException(List<String> path, Throwable cause) {

@@ -1,6 +1,5 @@
 package dev.noneops.core.teardown;
 
-import dev.noneops.core.install.VersionVerifier;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.layout.VersionNames;
@@ -17,7 +16,7 @@ import java.util.Optional;
 /**
  * What proves that this node installed itself on the host: a unit or drop-in carrying the
  * marker, the ownership record or the applied configuration, the {@code current} link, the
- * upgrade journal or saved configuration, a version with a valid manifest, or the note of a
+ * upgrade journal or saved configuration, a version with its manifest (written last, so only a complete install has one), or the note of a
  * teardown that started and has not finished. A lock file, a
  * staging directory or an empty layout prove nothing: they are what a bootstrap leaves that was
  * stopped before it installed anything, and a teardown must not take a host's data directories
@@ -54,12 +53,11 @@ final class NodeEvidence {
     if (current.isPresent() && current.get().isSymlink()) {
       found.add(layout.current() + " (the active-version link)");
     }
-    VersionVerifier verifier = new VersionVerifier(files, layout);
     for (String name : entries()) {
       if (VersionNames.isSafe(name)
           && !name.startsWith(".")
           && isDirectory(layout.root().resolve(name))
-          && verifier.manifest(name).isPresent()) {
+          && isRegularFile(layout.manifest(name))) {
         found.add("version " + name + " with its manifest");
       }
     }
@@ -69,6 +67,10 @@ final class NodeEvidence {
   /** Whether {@code path} is a directory itself (a file of the layout, such as the journal, is no version). */
   private boolean isDirectory(Path path) throws IOException {
     return files.lstat(path).map(FileMeta::isDirectory).orElse(false);
+  }
+
+  private boolean isRegularFile(Path path) throws IOException {
+    return files.lstat(path).map(FileMeta::isRegularFile).orElse(false);
   }
 
   boolean any() throws IOException {

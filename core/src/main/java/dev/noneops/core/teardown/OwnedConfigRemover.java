@@ -2,11 +2,6 @@ package dev.noneops.core.teardown;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.ownership.OriginalFiles;
-import dev.noneops.core.ownership.OwnedEntry;
-import dev.noneops.core.ownership.OwnershipRecord;
-import dev.noneops.core.ownership.OwnershipStore;
-import dev.noneops.core.ownership.SharedFileWriter;
 import dev.noneops.core.teardown.TeardownReport.Action;
 import dev.noneops.core.teardown.TeardownReport.Reason;
 import dev.noneops.ports.Errno;

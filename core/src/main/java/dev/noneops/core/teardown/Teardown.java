@@ -2,10 +2,10 @@ package dev.noneops.core.teardown;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
+import dev.noneops.core.layout.NodeLock;
 import dev.noneops.core.task.Task;
 import dev.noneops.core.teardown.TeardownReport.Action;
 import dev.noneops.core.teardown.TeardownReport.Reason;
-import dev.noneops.core.upgrade.NodeLock;
 import dev.noneops.ports.Errno;
 import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.HostPorts;

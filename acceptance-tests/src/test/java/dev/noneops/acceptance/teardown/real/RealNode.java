@@ -2,8 +2,8 @@ package dev.noneops.acceptance.teardown.real;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.ownership.OwnershipStore;
-import dev.noneops.core.ownership.SharedFileWriter;
+import dev.noneops.core.teardown.OwnershipStore;
+import dev.noneops.core.teardown.SharedFileWriter;
 import dev.noneops.ports.files.HostFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
