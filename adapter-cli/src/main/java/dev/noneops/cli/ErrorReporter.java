@@ -2,7 +2,7 @@ package dev.noneops.cli;
 
 import dev.noneops.cli.output.Json;
 import dev.noneops.core.config.InvalidConfigException;
-import dev.noneops.core.layout.NodeBusyException;
+import dev.noneops.core.node.NodeBusyException;
 import dev.noneops.core.node.RollbackOutcome;
 import dev.noneops.core.node.UpgradeFailedException;
 import dev.noneops.core.task.NoneopsException;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.noneops.cli.output.ProgressPrinter;
 import dev.noneops.core.config.ConfigViolation;
 import dev.noneops.core.config.InvalidConfigException;
-import dev.noneops.core.layout.NodeBusyException;
+import dev.noneops.core.node.NodeBusyException;
 import dev.noneops.core.node.RollbackOutcome;
 import dev.noneops.core.node.UpgradeFailedException;
 import dev.noneops.ports.events.NodeEvent;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.core.layout.NodeBusyException;
 import dev.noneops.core.node.ApplyResult;
 import dev.noneops.core.node.CommittedUpgrade;
 import dev.noneops.core.node.ConfigureResult;
+import dev.noneops.core.node.NodeBusyException;
 import dev.noneops.core.node.UpgradeOptions;
 import dev.noneops.core.node.VersionChangeRefusedException;
 import dev.noneops.testkit.fs.FileTreeSnapshot;

@@ -4,8 +4,9 @@ import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.ConfigDigest;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.layout.VersionNames;
+import dev.noneops.core.node.Params;
 import dev.noneops.core.node.RecoveryResult;
-import dev.noneops.core.node.VersionVerifier;
+import dev.noneops.core.node.VerifyReport;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;
@@ -56,10 +57,12 @@ final class UpgradeInvariants {
           + targetVersion);
     }
     try {
-      VersionVerifier.Verification v =
-          new VersionVerifier(lab.host.ports().files(), lab.layout).verify(current.get());
+      VerifyReport.Verdict v = lab.node(Params.builder(lab.host.ports()))
+          .verify(List.of(current.get()))
+          .versions()
+          .get(0);
       if (!v.verified()) {
-        out.add("current names an unverified version: " + v.describe());
+        out.add("current names an unverified version: " + v.state() + " " + v.problems());
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -122,7 +122,9 @@ class BootstrapScenarioTest {
           .isEqualTo(e.getValue());
     }
 
-    assertThat(lab.verifier().verify(v).verified()).isTrue();
+    assertThat(
+            new VersionVerifier(lab.host.ports().files(), lab.layout).verify(v).verified())
+        .isTrue();
     assertThat(node.version()).contains(v);
     assertThat(node.running()).isTrue();
     assertThat(lab.host.systemd().mainProcess("kubelet.service").orElseThrow().exe())
@@ -140,7 +142,7 @@ class BootstrapScenarioTest {
     SimulatedNode lab = new SimulatedNode();
     Node node = lab.bootstrap(lab.goal(SimulatedNode.config()));
 
-    var record = lab.ownership().load();
+    var record = new OwnershipStore(lab.host.ports().files(), lab.paths.ownershipRecord()).load();
     for (var entry : lab.host.snapshot().entries()) {
       boolean shared = !entry.path().startsWith("/opt/unbounded/")
           && !entry.path().startsWith("/etc/systemd/system/multi-user.target.wants")
@@ -155,7 +157,7 @@ class BootstrapScenarioTest {
       }
     }
     assertThat(record.get(lab.paths.containerdConfig()).orElseThrow().fingerprint())
-        .isEqualTo(dev.noneops.core.teardown.SharedFileWriter.sha256(
+        .isEqualTo(dev.noneops.core.node.SharedFileWriter.sha256(
             lab.host.ports().files().read(lab.paths.containerdConfig())));
     assertThat(record.owns(Path.of("/etc/kubernetes/manifests"))).isTrue();
   }

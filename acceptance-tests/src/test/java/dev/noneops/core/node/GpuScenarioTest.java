@@ -51,7 +51,10 @@ class GpuScenarioTest {
 
     assertThat(changes).isEqualTo(new ConfigureResult(true, false, false));
     assertThat(lab.host.ports().files().exists(DROP_IN)).isFalse();
-    assertThat(lab.ownership().load().owns(DROP_IN)).isFalse();
+    assertThat(new OwnershipStore(lab.host.ports().files(), lab.paths.ownershipRecord())
+            .load()
+            .owns(DROP_IN))
+        .isFalse();
     assertThat(lab.host.journal().calls())
         .filteredOn(c -> c.is("systemd.restart"))
         .extracting(c -> c.args().get(0))

@@ -37,7 +37,8 @@ class ModeAndOwnerSurviveAPowerLossTest {
           .isEqualTo(0755);
     }
     Node node = lab.node(goal);
-    assertThat(lab.verifier().verify(v).verified())
+    assertThat(
+            new VersionVerifier(lab.host.ports().files(), lab.layout).verify(v).verified())
         .as("the installed version verifies after the power loss")
         .isTrue();
   }

@@ -6,8 +6,6 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.layout.HostPaths;
-import dev.noneops.core.layout.NodeBusyException;
-import dev.noneops.core.layout.NodeLock;
 import dev.noneops.ports.Errno;
 import dev.noneops.ports.HostIOException;
 import dev.noneops.testkit.download.SimArtifactRepository;

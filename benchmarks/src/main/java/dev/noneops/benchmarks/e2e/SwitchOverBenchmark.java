@@ -11,7 +11,7 @@ import dev.noneops.core.node.ConfigureResult;
 import dev.noneops.core.node.GoalStateResolver;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.NodeTimeouts;
-import dev.noneops.core.teardown.Teardown;
+import dev.noneops.core.node.Teardown;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.commands.Command;
 import dev.noneops.ports.events.NodeEvent;

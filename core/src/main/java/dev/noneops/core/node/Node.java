@@ -5,15 +5,10 @@ import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.config.ConfigDigest;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.layout.NodeAbsentException;
-import dev.noneops.core.layout.NodeLock;
 import dev.noneops.core.layout.VersionNames;
 import dev.noneops.core.task.NoneopsException;
 import dev.noneops.core.task.Task;
 import dev.noneops.core.task.TaskRunner;
-import dev.noneops.core.teardown.Teardown;
-import dev.noneops.core.teardown.TeardownReport;
-import dev.noneops.core.teardown.TeardownSettings;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.files.FileMeta;
 import java.io.IOException;
@@ -36,7 +31,7 @@ import java.util.function.Supplier;
  * as a task: logged and reported as started/completed/failed with its duration. A failure is
  * thrown as the typed error itself ({@link ForeignStackException}, {@link UnitJobException},
  * {@link ReadinessTimeoutException}, {@link dev.noneops.core.node.InstallException},
- * {@link dev.noneops.core.layout.NodeBusyException}, ...), every one a
+ * {@link dev.noneops.core.node.NodeBusyException}, ...), every one a
  * {@link NoneopsException} that names the task path where it happened; any other error arrives
  * wrapped once in a {@link dev.noneops.core.task.TaskFailedException}.
  *
@@ -268,7 +263,7 @@ public final class Node {
    * recorded last.
    *
    * @throws VersionChangeRefusedException when the configuration needs another version
-   * @throws dev.noneops.core.layout.NodeAbsentException when no node is installed on this host
+   * @throws dev.noneops.core.node.NodeAbsentException when no node is installed on this host
    * @throws NotConfiguredException when the node has no configuration
    */
   public ApplyResult apply() {
@@ -412,7 +407,7 @@ public final class Node {
    * @param force retry an upgrade that was rolled back before
    * @throws dev.noneops.core.node.UpgradeFailedException with the cause and the rollback outcome
    * @throws dev.noneops.core.node.UpgradeRefusedException when it could not start; nothing changed
-   * @throws dev.noneops.core.layout.NodeBusyException when another process holds the node lock
+   * @throws dev.noneops.core.node.NodeBusyException when another process holds the node lock
    */
   public UpgradeResult upgrade(boolean force) {
     AgentConfig config =
@@ -433,7 +428,7 @@ public final class Node {
    *
    * @throws dev.noneops.core.node.UpgradeFailedException with the cause and the rollback outcome
    * @throws dev.noneops.core.node.UpgradeRefusedException when it could not start; nothing changed
-   * @throws dev.noneops.core.layout.NodeBusyException when another process holds the node lock
+   * @throws dev.noneops.core.node.NodeBusyException when another process holds the node lock
    * @throws NotConfiguredException when the node has no configuration
    */
   @SuppressWarnings("try")

@@ -3,8 +3,6 @@ package dev.noneops.core.node;
 import dev.noneops.core.config.KubeletAuth;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.teardown.OwnedEntry;
-import dev.noneops.core.teardown.SharedFileWriter;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

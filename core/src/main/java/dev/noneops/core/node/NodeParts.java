@@ -2,10 +2,7 @@ package dev.noneops.core.node;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.layout.NodeLock;
 import dev.noneops.core.task.TaskRunner;
-import dev.noneops.core.teardown.OwnershipStore;
-import dev.noneops.core.teardown.SharedFileWriter;
 import dev.noneops.ports.HostPorts;
 import java.util.concurrent.Callable;
 

@@ -2,11 +2,7 @@ package dev.noneops.core.node;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.teardown.OwnedEntry;
-import dev.noneops.core.teardown.OwnershipStore;
-import dev.noneops.core.teardown.SharedFileWriter;
-import dev.noneops.core.teardown.Teardown;
-import dev.noneops.core.teardown.TeardownReport;
+import dev.noneops.core.node.UpgradeRecord.LocalDnsInterface;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.systemd.SystemdException;
 import java.io.IOException;

@@ -146,4 +146,13 @@ public record Params(
           teardown);
     }
   }
+
+  /**
+   * What the backend's {@code destroy} delegates to: the teardown that removes units, versions,
+   * pods and data directories. The composition root supplies it (see {@link Teardown}).
+   */
+  @FunctionalInterface
+  public interface NodeTeardown {
+    void destroy() throws Exception;
+  }
 }

@@ -2,6 +2,7 @@ package dev.noneops.core.node;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * What {@link VersionPruner} did: the versions removed, the versions kept with their reasons, and
@@ -22,5 +23,19 @@ public record PruneReport(
         .findFirst()
         .map(KeptVersion::reasons)
         .orElse(List.of());
+  }
+
+  /**
+   * An installed version that pruning kept, and every reason it was kept (the active version, a
+   * process executing from it, a containerd task pointing at its shim, ...).
+   */
+  public record KeptVersion(String version, List<String> reasons) {
+    public KeptVersion {
+      Objects.requireNonNull(version, "version");
+      reasons = List.copyOf(reasons);
+      if (reasons.isEmpty()) {
+        throw new IllegalArgumentException("a kept version needs a reason: " + version);
+      }
+    }
   }
 }

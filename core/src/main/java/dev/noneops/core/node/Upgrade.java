@@ -1,7 +1,6 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.layout.NodeBusyException;
-import dev.noneops.core.layout.NodeLock;
+import dev.noneops.core.node.UpgradeRecord.LocalDnsInterface;
 import dev.noneops.core.node.UpgradeRefusedException.Reason;
 import dev.noneops.core.node.UpgradeSteps.Configuration;
 import dev.noneops.core.task.NoneopsException;

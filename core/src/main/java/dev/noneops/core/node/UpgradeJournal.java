@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.layout.VersionNames;
+import dev.noneops.core.node.UpgradeRecord.LocalDnsInterface;
 import dev.noneops.ports.files.HostFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

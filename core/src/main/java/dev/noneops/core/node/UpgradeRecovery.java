@@ -1,6 +1,5 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.layout.NodeLock;
 import dev.noneops.core.node.UpgradeSteps.Configuration;
 import dev.noneops.core.task.Task;
 import java.nio.file.Path;

@@ -3,6 +3,7 @@ package dev.noneops.core.node;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.layout.VersionNames;
+import dev.noneops.core.node.PruneReport.KeptVersion;
 import dev.noneops.ports.files.FileMeta;
 import dev.noneops.ports.files.FileType;
 import dev.noneops.ports.files.HostFiles;

@@ -26,7 +26,7 @@ import java.util.TreeMap;
  * <p>{@link #verify} always reads every file; {@link #verifyTrustingStamps} (for {@code prepare})
  * accepts files whose recorded {@link FileStamp} still matches without reading them.
  */
-public final class VersionVerifier {
+final class VersionVerifier {
   private final HostFiles files;
   private final Layout layout;
 

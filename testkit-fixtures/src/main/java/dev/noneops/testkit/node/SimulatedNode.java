@@ -15,8 +15,6 @@ import dev.noneops.core.node.NodeTimeouts;
 import dev.noneops.core.node.Overrides;
 import dev.noneops.core.node.Params;
 import dev.noneops.core.node.StackControl;
-import dev.noneops.core.node.VersionVerifier;
-import dev.noneops.core.teardown.OwnershipStore;
 import dev.noneops.ports.systemd.SystemdException;
 import dev.noneops.testkit.SimulatedHost;
 import dev.noneops.testkit.artifacts.SimulatedArtifacts;
@@ -425,16 +423,6 @@ public final class SimulatedNode {
         throw new UncheckedIOException(e);
       }
     }
-  }
-
-  /** The verifier of the versions installed in this fixture's layout. */
-  public VersionVerifier verifier() {
-    return new VersionVerifier(host.ports().files(), layout);
-  }
-
-  /** The ownership record of the shared files the node wrote on this host. */
-  public OwnershipStore ownership() {
-    return new OwnershipStore(host.ports().files(), paths.ownershipRecord());
   }
 
   public boolean stackActive() {
