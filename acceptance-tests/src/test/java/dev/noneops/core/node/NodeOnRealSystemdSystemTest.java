@@ -13,6 +13,7 @@ import dev.noneops.core.config.AgentConfigParser;
 import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
+import dev.noneops.core.node.UpgradeFailedException.RollbackOutcome;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.commands.Command;
 import dev.noneops.ports.events.NodeEvents;

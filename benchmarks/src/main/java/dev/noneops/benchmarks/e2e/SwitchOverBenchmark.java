@@ -8,9 +8,10 @@ import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.ConfigureResult;
-import dev.noneops.core.node.GoalStateResolver;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.NodeTimeouts;
+import dev.noneops.core.node.Overrides;
+import dev.noneops.core.node.Params;
 import dev.noneops.core.node.Teardown;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.commands.Command;
@@ -360,7 +361,9 @@ public final class SwitchOverBenchmark {
   }
 
   private static String versionOf(HostPorts ports, AgentConfig config) throws IOException {
-    return GoalStateResolver.resolve(config, ports.facts().read(), LAYOUT)
+    Overrides layout = Overrides.builder().layout(LAYOUT).build();
+    return new Node(Params.builder(ports).config(config).overrides(layout).build())
+        .goalState()
         .rootFs()
         .versionName();
   }

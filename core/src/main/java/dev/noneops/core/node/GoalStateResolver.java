@@ -24,7 +24,7 @@ import java.util.TreeMap;
  * directory). The configuration is validated first: an invalid one yields
  * {@link dev.noneops.core.config.InvalidConfigException} and no goal state.
  */
-public final class GoalStateResolver {
+final class GoalStateResolver {
   /** containerd's sandbox (pause) image, as upstream. */
   public static final String SANDBOX_IMAGE = "mcr.microsoft.com/oss/kubernetes/pause:3.9";
   /** Where containerd looks for CNI plugins: ours are linked here, and CNI agents install theirs here. */

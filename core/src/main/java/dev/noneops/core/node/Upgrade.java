@@ -1,5 +1,6 @@
 package dev.noneops.core.node;
 
+import dev.noneops.core.node.UpgradeFailedException.RollbackOutcome;
 import dev.noneops.core.node.UpgradeRecord.LocalDnsInterface;
 import dev.noneops.core.node.UpgradeRefusedException.Reason;
 import dev.noneops.core.node.UpgradeSteps.Configuration;

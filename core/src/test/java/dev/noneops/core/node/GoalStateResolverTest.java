@@ -9,8 +9,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.noneops.core.config.ConfigFixtures;
-import dev.noneops.core.config.ConfigViolation;
 import dev.noneops.core.config.InvalidConfigException;
+import dev.noneops.core.config.InvalidConfigException.ConfigViolation;
 import dev.noneops.core.config.KubeletAuth;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.ports.host.HostInfo;

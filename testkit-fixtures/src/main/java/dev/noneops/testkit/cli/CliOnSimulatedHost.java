@@ -7,8 +7,10 @@ import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AgentConfigParser;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.node.GoalStateResolver;
 import dev.noneops.core.node.MachineGoalState;
+import dev.noneops.core.node.Node;
+import dev.noneops.core.node.Overrides;
+import dev.noneops.core.node.Params;
 import dev.noneops.core.node.StackControl;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.health.HealthProbes;
@@ -78,7 +80,11 @@ public final class CliOnSimulatedHost {
       host.ports().files().writeDurably(path, json, 0600);
       AgentConfig config =
           AgentConfigParser.parseAndValidate(json.getBytes(StandardCharsets.UTF_8), "amd64");
-      MachineGoalState goal = GoalStateResolver.resolve(config, host.facts().read(), layout);
+      MachineGoalState goal = new Node(Params.builder(host.ports())
+              .config(config)
+              .overrides(Overrides.builder().layout(layout).build())
+              .build())
+          .goalState();
       SimulatedArtifacts.publish(host, goal);
       return goal.rootFs().versionName();
     } catch (IOException e) {

@@ -8,13 +8,13 @@ import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.Artifact;
 import dev.noneops.core.node.ConfigureResult;
 import dev.noneops.core.node.DownloadOverrides;
-import dev.noneops.core.node.GoalStateResolver;
 import dev.noneops.core.node.MachineGoalState;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.NodeTimeouts;
 import dev.noneops.core.node.Overrides;
 import dev.noneops.core.node.Params;
 import dev.noneops.core.node.StackControl;
+import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.systemd.SystemdException;
 import dev.noneops.testkit.SimulatedHost;
 import dev.noneops.testkit.artifacts.SimulatedArtifacts;
@@ -141,8 +141,27 @@ public final class SimulatedNode {
     return AgentConfigParser.parseAndValidate(json.getBytes(StandardCharsets.UTF_8), "amd64");
   }
 
+  /** The goal state of {@code config} on this fixture's layout and a host of the default facts. */
   public MachineGoalState goal(AgentConfig config) {
-    return GoalStateResolver.resolve(config, SimHostFacts.DEFAULT, layout);
+    HostPorts p = host.ports();
+    HostPorts defaultFacts = new HostPorts(
+        p.files(),
+        p.systemd(),
+        p.commands(),
+        p.processes(),
+        p.cgroups(),
+        p.mounts(),
+        p.downloads(),
+        p.probes(),
+        () -> SimHostFacts.DEFAULT,
+        p.clock(),
+        p.network(),
+        p.kernel());
+    return new Node(Params.builder(defaultFacts)
+            .config(config)
+            .overrides(Overrides.builder().layout(layout).build())
+            .build())
+        .goalState();
   }
 
   public String versionOf(AgentConfig config) {

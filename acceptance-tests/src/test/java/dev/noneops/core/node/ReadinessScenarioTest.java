@@ -1,15 +1,8 @@
-package dev.noneops.acceptance.lifecycle;
+package dev.noneops.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.noneops.core.node.ConfigureResult;
-import dev.noneops.core.node.MachineGoalState;
-import dev.noneops.core.node.Node;
-import dev.noneops.core.node.NodeTimeouts;
-import dev.noneops.core.node.ReadinessTimeoutException;
-import dev.noneops.core.node.StackControl;
-import dev.noneops.core.node.UnitJobException;
 import dev.noneops.ports.systemd.JobResult;
 import dev.noneops.testkit.health.SimHealthProbes;
 import dev.noneops.testkit.node.SimulatedNode;

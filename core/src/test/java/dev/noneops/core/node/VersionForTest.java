@@ -1,4 +1,4 @@
-package dev.noneops.core.config;
+package dev.noneops.core.node;
 
 import static dev.noneops.core.config.ConfigFixtures.config;
 import static dev.noneops.core.config.ConfigFixtures.execTree;
@@ -8,9 +8,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.noneops.core.config.SemanticVersion;
+import dev.noneops.core.config.VersionFor;
+import dev.noneops.core.config.VersionInputs;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.layout.VersionNames;
-import dev.noneops.core.node.GoalStateResolver;
 import dev.noneops.ports.host.HostInfo;
 import java.nio.file.Path;
 import java.util.List;
