@@ -118,6 +118,18 @@ public record AgentConfig(
     return firstSet(downloads.localDns().version(), localDns.version(), DefaultVersions.LOCALDNS);
   }
 
+  /**
+   * The crictl version to install: the download override, else the Kubernetes minor line (crictl
+   * follows Kubernetes' minor version).
+   */
+  public String effectiveCrictlVersion() {
+    return downloads.crictl().version().isEmpty()
+        ? SemanticVersion.parse(effectiveKubernetesVersion())
+            .orElseThrow(() -> new IllegalStateException("validated Kubernetes version"))
+            .minorLine()
+        : downloads.crictl().version();
+  }
+
   private static String firstSet(String override, String configured, String fallback) {
     return !override.isEmpty() ? override : configured.isEmpty() ? fallback : configured;
   }

@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  * @param minor the minor number
  * @param patch the patch number
  */
-public record SemanticVersion(String text, long major, long minor, long patch) {
+record SemanticVersion(String text, long major, long minor, long patch) {
   private static final Pattern SEMVER =
       Pattern.compile("(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)"
           + "(?:-((?:0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*)(?:\\.(?:0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*))*))?"

@@ -7,6 +7,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * Names the version directory of a set of binaries: {@code <kubernetesVersion>-<digest>}, where
@@ -34,13 +35,51 @@ public final class VersionFor {
    * @throws IllegalArgumentException when the Kubernetes version cannot start a safe directory
    *     name (validation rejects such configurations first; see {@link #problemWith})
    */
-  public static String of(VersionInputs inputs) {
+  static String of(VersionInputs inputs) {
     problemWith(inputs.kubernetesVersion()).ifPresent(problem -> {
       throw new IllegalArgumentException(
           "Kubernetes version cannot name a version directory: " + problem);
     });
     String name = inputs.kubernetesVersion() + "-" + digest(inputs);
     return VersionNames.requireSafe(name);
+  }
+
+  /**
+   * The version directory name {@code config} installs on a host of {@code arch}: its effective
+   * component versions, the architecture, and the download origins and pinned digests that
+   * change which binaries are installed.
+   */
+  public static String of(AgentConfig config, String arch) {
+    AgentConfig.Downloads downloads = config.downloads();
+    TreeMap<String, VersionInputs.DownloadOrigin> origins = new TreeMap<>();
+    for (DownloadArtifact a : DownloadArtifact.values()) {
+      AgentConfig.Download d = downloads.of(a);
+      VersionInputs.DownloadOrigin origin = new VersionInputs.DownloadOrigin(d.baseUrl(), d.url());
+      if (!origin.isEmpty()) {
+        origins.put(a.jsonName(), origin);
+      }
+    }
+    TreeMap<String, String> pins = new TreeMap<>();
+    for (DownloadArtifact a : DownloadArtifact.values()) {
+      downloads
+          .of(a)
+          .sha256()
+          .forEach((file, hex) -> pins.put(
+              file.equals(AgentConfig.Download.SINGLE_FILE)
+                  ? a.jsonName()
+                  : a.jsonName() + "." + file,
+              hex));
+    }
+    return of(new VersionInputs(
+        config.effectiveKubernetesVersion(),
+        config.effectiveContainerdVersion(),
+        config.effectiveRuncVersion(),
+        config.effectiveCniPluginVersion(),
+        config.effectiveCrictlVersion(),
+        config.effectiveLocalDnsVersion(),
+        arch,
+        origins,
+        pins));
   }
 
   /**

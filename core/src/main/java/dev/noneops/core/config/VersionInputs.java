@@ -23,7 +23,7 @@ import java.util.TreeMap;
  * @param pinnedDigests the configured SHA-256 pins (keyed {@code Containerd}, {@code Kubernetes.kubelet}, ...):
  *     a pin names the exact content installed, so a new pin installs afresh, verified against it
  */
-public record VersionInputs(
+record VersionInputs(
     String kubernetesVersion,
     String containerdVersion,
     String runcVersion,

@@ -3,9 +3,7 @@ package dev.noneops.core.node;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AgentConfigParser;
 import dev.noneops.core.config.DownloadArtifact;
-import dev.noneops.core.config.SemanticVersion;
 import dev.noneops.core.config.VersionFor;
-import dev.noneops.core.config.VersionInputs;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.ports.host.HostInfo;
 import java.net.URI;
@@ -13,7 +11,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.TreeMap;
 
 /**
  * Resolves the goal state of a host-native node from its configuration and the host's facts:
@@ -83,16 +80,12 @@ final class GoalStateResolver {
       this.runc = config.effectiveRuncVersion();
       this.cni = config.effectiveCniPluginVersion();
       this.localDns = config.effectiveLocalDnsVersion();
-      this.crictl = downloads.crictl().version().isEmpty()
-          ? SemanticVersion.parse(kubernetes)
-              .orElseThrow(() -> new IllegalStateException("validated Kubernetes version"))
-              .minorLine()
-          : downloads.crictl().version();
+      this.crictl = config.effectiveCrictlVersion();
     }
 
     MachineGoalState goalState() {
       RootFs rootFs = new RootFs(
-          VersionFor.of(versionInputs()),
+          VersionFor.of(config, host.arch()),
           host.arch(),
           host.kernelRelease(),
           host.hostname(),
@@ -106,31 +99,6 @@ final class GoalStateResolver {
           host.gpuDevices(),
           host.kvmPresent() ? List.of(KVM_DEVICE) : List.of());
       return new MachineGoalState(rootFs, nodeStart());
-    }
-
-    private VersionInputs versionInputs() {
-      TreeMap<String, VersionInputs.DownloadOrigin> origins = new TreeMap<>();
-      for (DownloadArtifact a : DownloadArtifact.values()) {
-        AgentConfig.Download d = downloads.of(a);
-        VersionInputs.DownloadOrigin origin =
-            new VersionInputs.DownloadOrigin(d.baseUrl(), d.url());
-        if (!origin.isEmpty()) {
-          origins.put(a.jsonName(), origin);
-        }
-      }
-      TreeMap<String, String> pins = new TreeMap<>();
-      for (DownloadArtifact a : DownloadArtifact.values()) {
-        downloads
-            .of(a)
-            .sha256()
-            .forEach((file, hex) -> pins.put(
-                file.equals(AgentConfig.Download.SINGLE_FILE)
-                    ? a.jsonName()
-                    : a.jsonName() + "." + file,
-                hex));
-      }
-      return new VersionInputs(
-          kubernetes, containerd, runc, cni, crictl, localDns, host.arch(), origins, pins);
     }
 
     private List<Artifact> artifacts() {

@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.config;
 
 import static dev.noneops.core.config.ConfigFixtures.config;
 import static dev.noneops.core.config.ConfigFixtures.execTree;
@@ -8,10 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.noneops.core.config.SemanticVersion;
-import dev.noneops.core.config.VersionFor;
-import dev.noneops.core.config.VersionInputs;
-import dev.noneops.core.layout.Layout;
 import dev.noneops.core.layout.VersionNames;
 import dev.noneops.ports.host.HostInfo;
 import java.nio.file.Path;
@@ -30,7 +26,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 class VersionForTest {
   private static final HostInfo HOST =
       new HostInfo("amd64", "6.8.0", "node-a", List.of(), false, List.of("192.168.1.1"));
-  private static final Layout LAYOUT = Layout.defaultLayout();
 
   private static VersionInputs inputs(
       String arch, TreeMap<String, VersionInputs.DownloadOrigin> origins) {
@@ -41,7 +36,7 @@ class VersionForTest {
   private static final VersionInputs BASE = inputs("amd64", new TreeMap<>());
 
   private static String nameOf(ObjectNode tree, HostInfo host) {
-    return GoalStateResolver.resolve(config(tree), host, LAYOUT).rootFs().versionName();
+    return VersionFor.of(config(tree).normalized(), host.arch());
   }
 
   private static String nameOf(ObjectNode tree) {
