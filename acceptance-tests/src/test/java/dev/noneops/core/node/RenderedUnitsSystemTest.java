@@ -3,7 +3,7 @@ package dev.noneops.core.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.noneops.core.config.KubeletAuth;
+import dev.noneops.core.config.AgentConfig.KubeletAuth;
 import dev.noneops.core.layout.HostPaths;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

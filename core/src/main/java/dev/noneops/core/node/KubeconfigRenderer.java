@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
-import dev.noneops.core.config.KubeletAuth;
+import dev.noneops.core.config.AgentConfig.KubeletAuth;
 import dev.noneops.core.layout.HostPaths;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

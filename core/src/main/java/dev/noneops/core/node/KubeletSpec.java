@@ -1,6 +1,6 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.config.KubeletAuth;
+import dev.noneops.core.config.AgentConfig.KubeletAuth;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;

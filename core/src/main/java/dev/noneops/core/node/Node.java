@@ -322,6 +322,17 @@ public final class Node {
   }
 
   /**
+   * The node's own bounded wait for kubelet's readiness (its unit active, its healthz answering),
+   * the one {@link #start(boolean, ConfigureResult)} runs unless {@code Overrides.waitKubelet}
+   * replaces it; a replacement that only prepares the host around the wait calls this.
+   *
+   * @throws ReadinessTimeoutException when kubelet is not ready within the readiness timeout
+   */
+  public void awaitKubeletReady() throws InterruptedException {
+    parts.stack().awaitKubelet(HostPaths.KUBELET_UNIT);
+  }
+
+  /**
    * Brings the stack up. Not running: GPU setup, LocalDNS, containerd, the staged image archives,
    * kubelet, then a bounded wait for kubelet. Running: restarts only what changed (containerd
    * first, and kubelet after it), then waits for kubelet.

@@ -1,6 +1,6 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.config.KubeletAuth;
+import dev.noneops.core.config.AgentConfig.KubeletAuth;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import java.io.IOException;

@@ -8,10 +8,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.noneops.core.config.AgentConfig.KubeletAuth;
 import dev.noneops.core.config.ConfigFixtures;
 import dev.noneops.core.config.InvalidConfigException;
 import dev.noneops.core.config.InvalidConfigException.ConfigViolation;
-import dev.noneops.core.config.KubeletAuth;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.ports.host.HostInfo;
 import java.net.URI;

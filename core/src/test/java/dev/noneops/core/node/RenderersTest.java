@@ -3,7 +3,7 @@ package dev.noneops.core.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.noneops.core.config.KubeletAuth;
+import dev.noneops.core.config.AgentConfig.KubeletAuth;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import java.nio.charset.StandardCharsets;

@@ -7,11 +7,11 @@ import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AgentConfigParser;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
+import dev.noneops.core.layout.NodeConstants;
 import dev.noneops.core.node.MachineGoalState;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.Overrides;
 import dev.noneops.core.node.Params;
-import dev.noneops.core.node.StackControl;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.health.HealthProbes;
 import dev.noneops.testkit.SimulatedHost;
@@ -127,7 +127,7 @@ public final class CliOnSimulatedHost {
     HealthProbes probes = new HealthProbes() {
       @Override
       public boolean httpOk(URI url, Duration timeout) {
-        if (url.equals(StackControl.KUBELET_HEALTHZ)
+        if (url.equals(NodeConstants.KUBELET_HEALTHZ)
             && activeVersion().filter(kubeletNeverReady::contains).isPresent()) {
           p.probes().httpOk(url, timeout);
           return false;

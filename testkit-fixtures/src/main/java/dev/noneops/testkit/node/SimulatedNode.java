@@ -5,15 +5,14 @@ import dev.noneops.core.config.AgentConfigParser;
 import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
+import dev.noneops.core.layout.NodeConstants;
 import dev.noneops.core.node.Artifact;
 import dev.noneops.core.node.ConfigureResult;
 import dev.noneops.core.node.DownloadOverrides;
 import dev.noneops.core.node.MachineGoalState;
 import dev.noneops.core.node.Node;
-import dev.noneops.core.node.NodeTimeouts;
 import dev.noneops.core.node.Overrides;
 import dev.noneops.core.node.Params;
-import dev.noneops.core.node.StackControl;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.systemd.SystemdException;
 import dev.noneops.testkit.SimulatedHost;
@@ -252,11 +251,15 @@ public final class SimulatedNode {
 
   /** A node of {@code params}, on this fixture's layout and with its kubelet readiness wait. */
   public Node node(Params.Builder params) {
-    return new Node(params
+    Node[] node = new Node[1];
+    node[0] = new Node(params
         .log(NOPLogger.NOP_LOGGER)
-        .overrides(
-            Overrides.builder().layout(layout).waitKubelet(this::awaitKubelet).build())
+        .overrides(Overrides.builder()
+            .layout(layout)
+            .waitKubelet(() -> awaitKubelet(node[0]))
+            .build())
         .build());
+    return node[0];
   }
 
   public Node node(AgentConfig config) {
@@ -268,21 +271,16 @@ public final class SimulatedNode {
    * decided by the version kubelet runs from: one listed in {@link #kubeletNeverReady} never
    * answers. The probes are left as the test set them while no version is listed.
    */
-  private void awaitKubelet() throws InterruptedException {
+  private void awaitKubelet(Node node) throws InterruptedException {
     boolean bad = activeVersionRaw().filter(kubeletNeverReady::contains).isPresent();
     if (bad) {
-      host.probes().setHttp(StackControl.KUBELET_HEALTHZ, SimHealthProbes.Answer.REFUSED);
+      host.probes().setHttp(NodeConstants.KUBELET_HEALTHZ, SimHealthProbes.Answer.REFUSED);
       refusedKubelet = true;
     } else if (refusedKubelet) {
       host.probes().reset();
       refusedKubelet = false;
     }
-    new StackControl(
-            host.ports().systemd(),
-            host.ports().probes(),
-            host.ports().clock(),
-            NodeTimeouts.DEFAULTS)
-        .awaitKubelet("kubelet.service");
+    node.awaitKubeletReady();
   }
 
   /** Makes every start of {@code unit} fail while {@code current} names {@code version}. */
