@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.noneops.core.config.AgentConfigParser;
 import dev.noneops.core.config.DownloadArtifact;
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.task.TaskRunner;
 import dev.noneops.hostfs.RealHost;
 import dev.noneops.ports.host.HostInfo;
 import dev.noneops.testkit.artifacts.ArtifactRepository;

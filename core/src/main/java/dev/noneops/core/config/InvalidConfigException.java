@@ -1,6 +1,6 @@
 package dev.noneops.core.config;
 
-import dev.noneops.core.task.NoneopsException;
+import dev.noneops.core.NoneopsException;
 import java.util.List;
 import java.util.Objects;
 

@@ -1,6 +1,6 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.task.NoneopsException;
+import dev.noneops.core.NoneopsException;
 
 /**
  * A version could not be installed: which version, which artifact or path, and why. A checksum

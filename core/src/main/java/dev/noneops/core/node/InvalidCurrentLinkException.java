@@ -1,6 +1,6 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.task.NoneopsException;
+import dev.noneops.core.NoneopsException;
 import java.nio.file.Path;
 import java.util.Objects;
 

@@ -1,14 +1,12 @@
 package dev.noneops.core.node;
 
+import dev.noneops.core.NoneopsException;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.config.ConfigDigest;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.layout.VersionNames;
-import dev.noneops.core.task.NoneopsException;
-import dev.noneops.core.task.Task;
-import dev.noneops.core.task.TaskRunner;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.files.FileMeta;
 import java.io.IOException;
@@ -33,7 +31,7 @@ import java.util.function.Supplier;
  * {@link ReadinessTimeoutException}, {@link dev.noneops.core.node.InstallException},
  * {@link dev.noneops.core.node.NodeBusyException}, ...), every one a
  * {@link NoneopsException} that names the task path where it happened; any other error arrives
- * wrapped once in a {@link dev.noneops.core.task.TaskFailedException}.
+ * wrapped once in a {@link dev.noneops.core.node.TaskFailedException}.
  *
  * <p>The operations are the seed's ({@link #prepare()}, {@link #provision()}, {@link #configure()},
  * {@link #start(boolean, ConfigureResult)}, {@link #restart()}, {@link #stop()}, {@link #upgrade()},

@@ -1,6 +1,6 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.task.NoneopsException;
+import dev.noneops.core.NoneopsException;
 
 /** An archive holds an entry that could write outside its target: it is refused as a whole. */
 final class UnsafeArchiveException extends NoneopsException {

@@ -1,11 +1,10 @@
 package dev.noneops.core.node;
 
+import dev.noneops.core.NoneopsException;
 import dev.noneops.core.node.UpgradeFailedException.RollbackOutcome;
 import dev.noneops.core.node.UpgradeRecord.LocalDnsInterface;
 import dev.noneops.core.node.UpgradeRefusedException.Reason;
 import dev.noneops.core.node.UpgradeSteps.Configuration;
-import dev.noneops.core.task.NoneopsException;
-import dev.noneops.core.task.Task;
 import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Optional;

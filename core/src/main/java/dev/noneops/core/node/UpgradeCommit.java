@@ -1,6 +1,5 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.task.Task;
 import java.util.Objects;
 import java.util.Optional;
 

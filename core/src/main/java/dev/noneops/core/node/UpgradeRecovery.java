@@ -1,7 +1,6 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.node.UpgradeSteps.Configuration;
-import dev.noneops.core.task.Task;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;

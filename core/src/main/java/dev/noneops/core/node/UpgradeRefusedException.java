@@ -1,6 +1,6 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.task.NoneopsException;
+import dev.noneops.core.NoneopsException;
 import java.util.Objects;
 
 /** An upgrade was refused before it changed anything, for a {@link Reason} the message explains. */

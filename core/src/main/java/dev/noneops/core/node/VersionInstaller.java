@@ -1,8 +1,6 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.task.Task;
-import dev.noneops.core.task.TaskRunner;
 import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.download.ArtifactDownloader;
 import dev.noneops.ports.download.DownloadException;

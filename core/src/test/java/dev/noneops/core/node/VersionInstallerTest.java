@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.google.common.hash.Hashing;
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.task.TaskRunner;
 import dev.noneops.core.testing.SimulatedFiles;
 import dev.noneops.ports.download.ArtifactDownloader;
 import dev.noneops.ports.download.DownloadException;

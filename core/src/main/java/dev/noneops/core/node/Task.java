@@ -1,4 +1,4 @@
-package dev.noneops.core.task;
+package dev.noneops.core.node;
 
 import java.util.Objects;
 
@@ -6,7 +6,7 @@ import java.util.Objects;
  * One named step of a node operation. Names are kebab-case ({@code configure-containerd}) and
  * appear in logs, events and in the chain of a failure's message.
  */
-public interface Task {
+interface Task {
 
   /** The task's name, e.g. {@code start-kubelet}; composites name their children. */
   String name();

@@ -1,4 +1,4 @@
-package dev.noneops.core.task;
+package dev.noneops.core;
 
 import java.util.List;
 import java.util.Optional;
@@ -52,10 +52,13 @@ public abstract class NoneopsException extends RuntimeException {
     return failedAt().map(at -> "failed at " + at + ": ").orElse("") + getMessage();
   }
 
-  /** Records where it failed, the first time a task sees it; a located failure keeps its place. */
-  final void locate(List<String> path) {
-    if (taskPath.isEmpty()) {
-      taskPath = List.copyOf(path);
+  /**
+   * Records where {@code failure} failed, the first time a task sees it; a located failure keeps
+   * its place. The task runner of core calls it; a subtype has no reason to.
+   */
+  protected static void locate(NoneopsException failure, List<String> path) {
+    if (failure.taskPath.isEmpty()) {
+      failure.taskPath = List.copyOf(path);
     }
   }
 }

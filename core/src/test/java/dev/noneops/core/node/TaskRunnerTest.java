@@ -1,8 +1,9 @@
-package dev.noneops.core.task;
+package dev.noneops.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.noneops.core.NoneopsException;
 import dev.noneops.ports.events.NodeEvent;
 import dev.noneops.ports.time.HostClock;
 import java.io.IOException;

@@ -1,5 +1,6 @@
-package dev.noneops.core.task;
+package dev.noneops.core.node;
 
+import dev.noneops.core.NoneopsException;
 import dev.noneops.ports.events.NodeEvent;
 import dev.noneops.ports.events.NodeEvents;
 import dev.noneops.ports.time.HostClock;
@@ -33,7 +34,7 @@ import org.slf4j.Logger;
  * children through this runner, so each child gets its own log lines. {@link #call} runs a task
  * that returns a value.
  */
-public final class TaskRunner {
+final class TaskRunner {
   private final Logger log;
   private final NodeEvents events;
   private final HostClock clock;
@@ -108,7 +109,7 @@ public final class TaskRunner {
     }
     NoneopsException failure =
         error instanceof NoneopsException typed ? typed : new TaskFailedException(here, error);
-    failure.locate(here);
+    TaskFailedException.locateAt(failure, here);
     String failedAt = failure.failedAt().orElseThrow();
     if (failure.taskPath().equals(here)) {
       log.atError()

@@ -1,5 +1,6 @@
-package dev.noneops.core.task;
+package dev.noneops.core.node;
 
+import dev.noneops.core.NoneopsException;
 import java.util.List;
 
 /**
@@ -12,7 +13,7 @@ final class TaskFailedException extends NoneopsException {
 
   TaskFailedException(List<String> path, Throwable cause) {
     super(describe(cause), cause);
-    locate(path);
+    locate(this, path);
   }
 
   /** The task that failed (the innermost name of the path). */
@@ -23,5 +24,10 @@ final class TaskFailedException extends NoneopsException {
   private static String describe(Throwable cause) {
     String message = cause.getMessage();
     return message == null || message.isBlank() ? cause.getClass().getSimpleName() : message;
+  }
+
+  /** Records where {@code failure} failed (see {@link NoneopsException#locate}). */
+  static void locateAt(NoneopsException failure, List<String> path) {
+    locate(failure, path);
   }
 }
