@@ -2,6 +2,7 @@ package dev.noneops.cli;
 
 import dev.noneops.cli.output.Json;
 import dev.noneops.cli.output.ProgressPrinter;
+import dev.noneops.core.layout.HostPaths;
 import dev.noneops.ports.events.NodeEvent;
 import dev.noneops.ports.systemd.SystemdException;
 import java.io.PrintWriter;
@@ -58,7 +59,7 @@ public final class CdsTrainingCommand extends CliCommand {
       // exists is plain NIO; lstat binds jnr-posix and statx, which every mutating command needs
       session.ports().files().lstat(Path.of("/"));
       try {
-        session.ports().systemd().status(StatusCommand.UNITS.get(0));
+        session.ports().systemd().status(HostPaths.STACK_UNITS.get(0));
       } catch (SystemdException e) {
         // Expected where no systemd answers (the composition root's training bus runs none): the
         // D-Bus client's classes are loaded by the time the call fails.

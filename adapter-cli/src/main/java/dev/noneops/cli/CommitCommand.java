@@ -1,6 +1,6 @@
 package dev.noneops.cli;
 
-import dev.noneops.core.upgrade.UpgradeRecord;
+import dev.noneops.core.node.UpgradeRecord;
 import java.util.Optional;
 import picocli.CommandLine.Command;
 

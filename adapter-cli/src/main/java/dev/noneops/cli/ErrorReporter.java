@@ -1,11 +1,11 @@
 package dev.noneops.cli;
 
 import dev.noneops.cli.output.Json;
+import dev.noneops.core.NoneopsException;
 import dev.noneops.core.config.InvalidConfigException;
-import dev.noneops.core.task.NoneopsException;
-import dev.noneops.core.upgrade.NodeBusyException;
-import dev.noneops.core.upgrade.RollbackOutcome;
-import dev.noneops.core.upgrade.UpgradeFailedException;
+import dev.noneops.core.node.NodeBusyException;
+import dev.noneops.core.node.UpgradeFailedException;
+import dev.noneops.core.node.UpgradeFailedException.RollbackOutcome;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;

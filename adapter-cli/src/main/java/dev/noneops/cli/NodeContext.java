@@ -2,16 +2,16 @@ package dev.noneops.cli;
 
 import dev.noneops.cli.output.ProgressPrinter;
 import dev.noneops.cli.wiring.DownloadThreads;
-import dev.noneops.core.applied.AppliedConfigStore;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AgentConfigParser;
+import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.config.InvalidConfigException;
 import dev.noneops.core.node.AgentSetup;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.NodeTimeouts;
 import dev.noneops.core.node.Overrides;
 import dev.noneops.core.node.Params;
-import dev.noneops.core.teardown.Teardown;
+import dev.noneops.core.node.Teardown;
 import dev.noneops.ports.Errno;
 import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.HostPorts;

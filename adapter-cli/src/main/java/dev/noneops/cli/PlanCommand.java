@@ -1,12 +1,9 @@
 package dev.noneops.cli;
 
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.core.config.ConfigDigest;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.NodePlan;
-import dev.noneops.core.upgrade.UpgradeJournal;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.Command;
@@ -58,24 +55,12 @@ public final class PlanCommand extends CliCommand {
     try (NodeContext ctx = openNode()) {
       AgentConfig cfg = ctx.readConfig(config.file());
       NodePlan plan = ctx.node(Optional.of(cfg), Optional.empty()).plan();
-      Optional<AgentConfig> applied = ctx.applied().read();
-      boolean changed =
-          applied.map(a -> !ConfigDigest.of(a).equals(ConfigDigest.of(cfg))).orElse(true);
-      List<String> notes = new ArrayList<>();
-      new UpgradeJournal(ctx.ports().files(), ctx.session().layout())
-          .read()
-          .ifPresent(j -> notes.add(
-              "an upgrade to " + j.targetVersion() + " is in flight: run 'noneops recover' first"));
-      notes.addAll(plan.notes());
-      if (plan.nothingToDo()) {
-        notes.add("the node is already in this configuration: nothing to do");
-      }
       PlanReport report = new PlanReport(
           plan.action().command(),
           plan.targetVersion(),
           plan.activeVersion().orElse(null),
           plan.targetInstalled(),
-          changed,
+          plan.configurationChanged(),
           strings(plan.created()),
           strings(plan.changed()),
           strings(plan.removed()),
@@ -86,7 +71,7 @@ public final class PlanCommand extends CliCommand {
           plan.downloads().stream()
               .map(a -> new PlannedDownload(a.name(), a.url().toString()))
               .toList(),
-          notes);
+          plan.notes());
       if (json()) {
         printJson(report);
       } else {

@@ -1,20 +1,6 @@
 package dev.noneops.cli;
 
-import dev.noneops.core.config.AgentConfig;
-import dev.noneops.core.layout.HostPaths;
-import dev.noneops.core.layout.Layout;
-import dev.noneops.core.upgrade.UpgradeJournal;
-import dev.noneops.core.upgrade.UpgradeRecord;
-import dev.noneops.core.upgrade.VersionPruner;
-import dev.noneops.ports.files.HostFiles;
-import dev.noneops.ports.systemd.Systemd;
-import dev.noneops.ports.systemd.SystemdException;
-import dev.noneops.ports.systemd.UnitStatus;
-import java.io.IOException;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Locale;
+import dev.noneops.core.node.NodeStatus;
 import java.util.Map;
 import java.util.Optional;
 import picocli.CommandLine.Command;
@@ -32,30 +18,10 @@ import picocli.CommandLine.Command;
     footerHeading = "%nExamples:%n",
     footer = {"  noneops status", "  noneops --json status | jq .activeVersion"})
 public final class StatusCommand extends CliCommand {
-  static final List<String> UNITS = HostPaths.STACK_UNITS;
-
-  /** One unit's state. */
-  public record UnitReport(String load, String active, String sub, long mainPid) {}
-
-  /** An upgrade whose journal is on disk. */
-  public record UpgradeReport(String previousVersion, String targetVersion, String startedAt) {}
-
-  /** The JSON document of {@code status --json}. */
-  public record StatusReport(
-      boolean installed,
-      String activeVersion,
-      List<String> installedVersions,
-      boolean running,
-      Map<String, UnitReport> units,
-      String systemdError,
-      UpgradeReport upgradeInFlight,
-      boolean appliedConfig,
-      String appliedMachineName) {}
-
   @Override
   protected ExitCode execute() throws Exception {
     try (NodeContext ctx = openNode()) {
-      StatusReport report = read(ctx);
+      NodeStatus report = ctx.node(Optional.empty(), Optional.empty()).status();
       if (json()) {
         printJson(report);
       } else {
@@ -65,66 +31,15 @@ public final class StatusCommand extends CliCommand {
     }
   }
 
-  /** The node as it is: versions, units (or why systemd could not say), an upgrade in flight, the applied config. */
-  private static StatusReport read(NodeContext ctx) throws IOException {
-    Layout layout = ctx.session().layout();
-    HostFiles files = ctx.ports().files();
-    Optional<String> active = files.exists(layout.current())
-        ? Optional.of(files.readLink(layout.current()))
-        : Optional.empty();
-    List<String> installed = new ArrayList<>(new VersionPruner(
-            files,
-            ctx.ports().processes(),
-            layout,
-            ctx.session().paths(),
-            ctx.teardown()::removeTree)
-        .installedVersions());
-    Map<String, UnitReport> units = new LinkedHashMap<>();
-    String systemdError = null;
-    boolean running = true;
-    Systemd systemd = ctx.ports().systemd();
-    try {
-      for (String unit : UNITS) {
-        UnitStatus s = systemd.status(unit);
-        units.put(
-            unit,
-            new UnitReport(
-                s.load().name().toLowerCase(Locale.ROOT),
-                s.active().name().toLowerCase(Locale.ROOT),
-                s.sub(),
-                s.mainPid()));
-        running &= s.isActive();
-      }
-    } catch (SystemdException e) {
-      systemdError = e.getMessage();
-      running = false;
-    }
-    Optional<UpgradeRecord> journal = new UpgradeJournal(files, layout).read();
-    Optional<AgentConfig> applied = ctx.applied().read();
-    return new StatusReport(
-        active.isPresent() || !installed.isEmpty(),
-        active.map(a -> a.replaceAll("/+$", "")).orElse(null),
-        installed,
-        running,
-        units,
-        systemdError,
-        journal
-            .map(j -> new UpgradeReport(
-                j.previousVersion(), j.targetVersion(), j.startedAt().toString()))
-            .orElse(null),
-        applied.isPresent(),
-        applied.map(AgentConfig::machineName).orElse(null));
-  }
-
-  private void printText(StatusReport r) {
+  private void printText(NodeStatus r) {
     var out = out();
     out.println("node:      " + (r.installed() ? "installed" : "not installed"));
     out.println("active:    " + (r.activeVersion() == null ? "-" : r.activeVersion()));
     out.println("installed: "
         + (r.installedVersions().isEmpty() ? "-" : String.join(", ", r.installedVersions())));
     out.println("stack:     " + (r.running() ? "running" : "not running"));
-    for (Map.Entry<String, UnitReport> u : r.units().entrySet()) {
-      UnitReport s = u.getValue();
+    for (Map.Entry<String, NodeStatus.Unit> u : r.units().entrySet()) {
+      NodeStatus.Unit s = u.getValue();
       out.printf(
           "  %-20s %s/%s%s%n",
           u.getKey(), s.active(), s.sub(), s.mainPid() > 0 ? " (pid " + s.mainPid() + ")" : "");

@@ -2,9 +2,9 @@ package dev.noneops.cli;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.node.CommittedUpgrade;
+import dev.noneops.core.node.PruneReport;
 import dev.noneops.core.node.UpgradeOptions;
-import dev.noneops.core.upgrade.PruneReport;
-import dev.noneops.core.upgrade.UpgradeResult;
+import dev.noneops.core.node.UpgradeResult;
 import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -1,14 +1,11 @@
 package dev.noneops.cli;
 
-import dev.noneops.core.install.VersionVerifier;
-import dev.noneops.core.layout.Layout;
 import dev.noneops.core.layout.VersionNames;
-import dev.noneops.core.upgrade.VersionPruner;
-import dev.noneops.ports.files.HostFiles;
-import java.io.IOException;
+import dev.noneops.core.node.VerifyReport;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -27,56 +24,27 @@ public final class VerifyCommand extends CliCommand {
       description = "Versions to check (default: all installed).")
   List<String> versions = new ArrayList<>();
 
-  /** One version's verdict. */
-  public record VersionVerdict(
-      String version, String state, boolean verified, List<String> problems) {}
-
-  /** The JSON document of {@code verify --json}. */
-  public record VerifyReport(boolean ok, List<VersionVerdict> versions) {}
-
   @Override
   protected ExitCode execute() throws Exception {
     try (NodeContext ctx = openNode()) {
-      List<VersionVerdict> verdicts = verify(ctx);
-      boolean ok = verdicts.stream().allMatch(VersionVerdict::verified);
+      for (String v : versions) {
+        if (!VersionNames.isSafe(v)) {
+          throw new CliException(ExitCode.USAGE, "not a version name: '" + v + "'");
+        }
+      }
+      VerifyReport report = ctx.node(Optional.empty(), Optional.empty()).verify(versions);
       if (json()) {
-        printJson(new VerifyReport(ok, verdicts));
-      } else if (verdicts.isEmpty()) {
+        printJson(report);
+      } else if (report.versions().isEmpty()) {
         out().println("no version is installed");
       } else {
-        verdicts.forEach(this::printText);
+        report.versions().forEach(this::printText);
       }
-      return ok ? ExitCode.OK : ExitCode.UNHEALTHY;
+      return report.ok() ? ExitCode.OK : ExitCode.UNHEALTHY;
     }
   }
 
-  /** The verdict on each version asked for, or on every installed one. */
-  private List<VersionVerdict> verify(NodeContext ctx) throws IOException {
-    Layout layout = ctx.session().layout();
-    HostFiles files = ctx.ports().files();
-    VersionVerifier verifier = new VersionVerifier(files, layout);
-    List<String> targets = versions.isEmpty()
-        ? new VersionPruner(
-                files,
-                ctx.ports().processes(),
-                layout,
-                ctx.session().paths(),
-                ctx.teardown()::removeTree)
-            .installedVersions()
-        : versions;
-    List<VersionVerdict> verdicts = new ArrayList<>();
-    for (String v : targets) {
-      if (!VersionNames.isSafe(v)) {
-        throw new CliException(ExitCode.USAGE, "not a version name: '" + v + "'");
-      }
-      VersionVerifier.Verification result = verifier.verify(v);
-      verdicts.add(
-          new VersionVerdict(v, result.state().name(), result.verified(), result.problems()));
-    }
-    return verdicts;
-  }
-
-  private void printText(VersionVerdict v) {
+  private void printText(VerifyReport.Verdict v) {
     out()
         .println((v.verified() ? "ok      " : "PROBLEM ") + v.version() + " "
             + v.state().toLowerCase(Locale.ROOT));

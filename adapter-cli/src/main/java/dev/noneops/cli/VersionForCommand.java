@@ -1,9 +1,9 @@
 package dev.noneops.cli;
 
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.core.goalstate.GoalStateResolver;
-import dev.noneops.core.goalstate.RootFs;
+import dev.noneops.core.node.RootFs;
 import java.util.List;
+import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -42,9 +42,7 @@ public final class VersionForCommand extends CliCommand {
   protected ExitCode execute() throws Exception {
     try (NodeContext ctx = openNode()) {
       AgentConfig cfg = ctx.readConfig(config.file());
-      RootFs r = GoalStateResolver.resolve(
-              cfg, ctx.ports().facts().read(), ctx.session().layout())
-          .rootFs();
+      RootFs r = ctx.node(Optional.of(cfg), Optional.empty()).goalState().rootFs();
       if (json()) {
         printJson(new VersionForReport(
             r.versionName(),

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.cli.output.ProgressPrinter;
-import dev.noneops.core.config.ConfigViolation;
 import dev.noneops.core.config.InvalidConfigException;
-import dev.noneops.core.upgrade.NodeBusyException;
-import dev.noneops.core.upgrade.RollbackOutcome;
-import dev.noneops.core.upgrade.UpgradeFailedException;
+import dev.noneops.core.config.InvalidConfigException.ConfigViolation;
+import dev.noneops.core.node.NodeBusyException;
+import dev.noneops.core.node.UpgradeFailedException;
+import dev.noneops.core.node.UpgradeFailedException.RollbackOutcome;
 import dev.noneops.ports.events.NodeEvent;
 import java.io.PrintWriter;
 import java.io.StringWriter;

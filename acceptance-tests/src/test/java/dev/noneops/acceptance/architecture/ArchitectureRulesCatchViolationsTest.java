@@ -66,7 +66,7 @@ class ArchitectureRulesCatchViolationsTest {
         .isFalse();
     assertThat(ArchitectureRules.CORE_FAILURES_SHARE_ONE_ROOT
             .evaluate(new ClassFileImporter()
-                .importClasses(dev.noneops.core.upgrade.NodeBusyException.class))
+                .importClasses(dev.noneops.core.node.NodeBusyException.class))
             .hasViolation())
         .isFalse();
   }

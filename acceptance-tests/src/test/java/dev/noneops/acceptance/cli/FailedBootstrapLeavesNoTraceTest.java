@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.noneops.cli.ExitCode;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AgentConfigParser;
-import dev.noneops.core.goalstate.Artifact;
-import dev.noneops.core.goalstate.GoalStateResolver;
-import dev.noneops.core.layout.Layout;
+import dev.noneops.core.node.Artifact;
+import dev.noneops.core.node.Node;
+import dev.noneops.core.node.Params;
 import dev.noneops.testkit.SimulatedHost;
 import dev.noneops.testkit.cli.CliOnSimulatedHost;
 import dev.noneops.testkit.cli.CliOnSimulatedHost.Run;
@@ -31,11 +31,8 @@ class FailedBootstrapLeavesNoTraceTest {
     cli.configure(CliOnSimulatedHost.CONFIG, json);
     AgentConfig config =
         AgentConfigParser.parseAndValidate(json.getBytes(StandardCharsets.UTF_8), "amd64");
-    Artifact kubelet =
-        GoalStateResolver.resolve(config, host.facts().read(), Layout.defaultLayout())
-            .rootFs()
-            .artifacts()
-            .stream()
+    Artifact kubelet = new Node(Params.builder(host.ports()).config(config).build())
+        .goalState().rootFs().artifacts().stream()
             .filter(a -> a.name().equals("kubelet"))
             .findFirst()
             .orElseThrow();

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.noneops.acceptance.upgrade.CrashPointExplorer.Operation;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.node.Node;
-import dev.noneops.core.upgrade.UpgradeFailedException;
+import dev.noneops.core.node.UpgradeFailedException;
 import dev.noneops.testkit.node.SimulatedNode;
 import java.util.Map;
 import java.util.Optional;

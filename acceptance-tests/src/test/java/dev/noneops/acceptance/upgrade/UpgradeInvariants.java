@@ -2,11 +2,12 @@ package dev.noneops.acceptance.upgrade;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.ConfigDigest;
-import dev.noneops.core.install.VersionVerifier;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.layout.VersionNames;
-import dev.noneops.core.upgrade.RecoveryResult;
+import dev.noneops.core.node.Params;
+import dev.noneops.core.node.RecoveryResult;
+import dev.noneops.core.node.VerifyReport;
 import dev.noneops.ports.systemd.ActiveState;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.node.BootLog;
@@ -62,10 +63,12 @@ final class UpgradeInvariants {
           + targetVersion);
     }
     try {
-      VersionVerifier.Verification v =
-          new VersionVerifier(lab.host.ports().files(), lab.layout).verify(current.get());
+      VerifyReport.Verdict v = lab.node(Params.builder(lab.host.ports()))
+          .verify(List.of(current.get()))
+          .versions()
+          .get(0);
       if (!v.verified()) {
-        out.add("current names an unverified version: " + v.describe());
+        out.add("current names an unverified version: " + v.state() + " " + v.problems());
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);

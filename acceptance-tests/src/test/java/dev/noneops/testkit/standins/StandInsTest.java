@@ -3,8 +3,6 @@ package dev.noneops.testkit.standins;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.noneops.core.goalstate.LocalDnsSpec;
-import dev.noneops.core.render.CorefileRenderer;
 import java.io.ByteArrayOutputStream;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
@@ -100,23 +98,6 @@ class StandInsTest {
       p.destroy();
       p.waitFor();
     }
-  }
-
-  @Test
-  void coreDnsStandInListensWhereTheNodesCorefileSays() {
-    byte[] corefile = CorefileRenderer.render(new LocalDnsSpec(
-        "/opt/unbounded/node/current/bin/coredns",
-        "localdns0",
-        "169.254.20.10",
-        53,
-        "cluster.local",
-        "10.96.0.10",
-        List.of("192.0.2.53")));
-
-    CoreDnsStandIn.Listen listen =
-        CoreDnsStandIn.Listen.fromCorefile(new String(corefile, StandardCharsets.UTF_8));
-
-    assertThat(listen).isEqualTo(new CoreDnsStandIn.Listen("169.254.20.10", 53));
   }
 
   @Test

@@ -2,16 +2,17 @@ package dev.noneops.benchmarks.e2e;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import dev.noneops.core.applied.AppliedConfigStore;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AgentConfigParser;
-import dev.noneops.core.goalstate.GoalStateResolver;
+import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.ConfigureResult;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.NodeTimeouts;
-import dev.noneops.core.teardown.Teardown;
+import dev.noneops.core.node.Overrides;
+import dev.noneops.core.node.Params;
+import dev.noneops.core.node.Teardown;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.commands.Command;
 import dev.noneops.ports.events.NodeEvent;
@@ -360,7 +361,9 @@ public final class SwitchOverBenchmark {
   }
 
   private static String versionOf(HostPorts ports, AgentConfig config) throws IOException {
-    return GoalStateResolver.resolve(config, ports.facts().read(), LAYOUT)
+    Overrides layout = Overrides.builder().layout(LAYOUT).build();
+    return new Node(Params.builder(ports).config(config).overrides(layout).build())
+        .goalState()
         .rootFs()
         .versionName();
   }

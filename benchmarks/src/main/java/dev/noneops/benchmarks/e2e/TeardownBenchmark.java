@@ -2,9 +2,9 @@ package dev.noneops.benchmarks.e2e;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.teardown.Teardown;
-import dev.noneops.core.teardown.TeardownReport;
-import dev.noneops.core.teardown.TeardownSettings;
+import dev.noneops.core.node.Teardown;
+import dev.noneops.core.node.TeardownReport;
+import dev.noneops.core.node.TeardownSettings;
 import dev.noneops.hostfs.RealHost;
 import dev.noneops.hostfs.mounts.MountInfoParser;
 import dev.noneops.ports.mounts.MountEntry;

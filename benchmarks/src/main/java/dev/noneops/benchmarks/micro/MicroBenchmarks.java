@@ -2,8 +2,7 @@ package dev.noneops.benchmarks.micro;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AgentConfigParser;
-import dev.noneops.core.version.VersionFor;
-import dev.noneops.core.version.VersionInputs;
+import dev.noneops.core.config.VersionFor;
 import dev.noneops.hostfs.mounts.MountInfoParser;
 import dev.noneops.hostfs.nativeio.Syscalls;
 import dev.noneops.hostfs.process.ProcProcessTable;
@@ -17,7 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -58,7 +56,7 @@ public class MicroBenchmarks {
   static final int MOUNT_LINES = 5_000;
   static final int PROCESSES = 5_000;
 
-  private VersionInputs inputs;
+  private AgentConfig config;
   private byte[] configJson;
   private String mountInfo;
   private Path procRoot;
@@ -66,21 +64,13 @@ public class MicroBenchmarks {
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
-    TreeMap<String, VersionInputs.DownloadOrigin> origins = new TreeMap<>();
-    origins.put(
-        "Containerd", new VersionInputs.DownloadOrigin("http://127.0.0.1:8080/containerd/", ""));
-    origins.put(
-        "Kubernetes",
-        new VersionInputs.DownloadOrigin(
-            "", "http://127.0.0.1:8080/k8s/{version}/{arch}/{binary}"));
-    inputs = new VersionInputs(
-        "1.31.4", "1.7.24", "1.2.4", "1.5.1", "1.31.0", "1.11.3", "amd64", origins);
     configJson = ConfigJson.of("1.31.4")
         .withContainerd("1.7.24")
         .withRunc("1.2.4")
         .withDownloadsFrom("http://127.0.0.1:8080")
         .json()
         .getBytes(StandardCharsets.UTF_8);
+    config = AgentConfigParser.parseAndValidate(configJson, "amd64");
     mountInfo = SyntheticHost.mountInfo(MOUNT_LINES);
     procRoot = Files.createTempDirectory("noneops-bench-proc-");
     SyntheticHost.procTree(procRoot, PROCESSES);
@@ -98,7 +88,7 @@ public class MicroBenchmarks {
 
   @Benchmark
   public String versionFor() {
-    return VersionFor.of(inputs);
+    return VersionFor.of(config, "amd64");
   }
 
   @Benchmark

@@ -57,6 +57,15 @@ public record AgentConfig(
   }
 
   /**
+   * This configuration (normalised) as the JSON document {@link AgentConfigParser} reads back to an
+   * equal configuration: what the applied configuration file holds, and what a caller writes as
+   * the agent's configuration file.
+   */
+  public byte[] toJson() {
+    return AgentConfigJson.applied(this);
+  }
+
+  /**
    * This configuration normalised as upstream does on load, plus defaults: one leading {@code v}
    * stripped from every version (when a digit follows, so that normalising is idempotent); {@code https://} prepended to an API server that names no scheme
    * (one that names another scheme, such as {@code http://}, is kept so that validation rejects
@@ -116,6 +125,18 @@ public record AgentConfig(
   /** The LocalDNS version to install: the download override, else {@code LocalDNS.Version}, else the default. */
   public String effectiveLocalDnsVersion() {
     return firstSet(downloads.localDns().version(), localDns.version(), DefaultVersions.LOCALDNS);
+  }
+
+  /**
+   * The crictl version to install: the download override, else the Kubernetes minor line (crictl
+   * follows Kubernetes' minor version).
+   */
+  public String effectiveCrictlVersion() {
+    return downloads.crictl().version().isEmpty()
+        ? SemanticVersion.parse(effectiveKubernetesVersion())
+            .orElseThrow(() -> new IllegalStateException("validated Kubernetes version"))
+            .minorLine()
+        : downloads.crictl().version();
   }
 
   private static String firstSet(String override, String configured, String fallback) {
@@ -376,6 +397,48 @@ public record AgentConfig(
       Objects.requireNonNull(bindAddress, "bindAddress");
       Objects.requireNonNull(interfaceName, "interfaceName");
       Objects.requireNonNull(clusterDomain, "clusterDomain");
+    }
+  }
+
+  /** How kubelet authenticates to the API server: exactly one of a bootstrap token or an exec plugin. */
+  public sealed interface KubeletAuth {
+
+    /** A TLS-bootstrap token {@code <id>.<secret>}. */
+    record BootstrapToken(String token) implements KubeletAuth {
+      public BootstrapToken {
+        Objects.requireNonNull(token, "token");
+      }
+
+      @Override
+      public String toString() {
+        return "BootstrapToken[<redacted>]";
+      }
+    }
+
+    /** A client-go exec credential plugin. */
+    record ExecCredential(
+        String command,
+        List<String> args,
+        List<EnvVar> env,
+        String apiVersion,
+        String installHint,
+        boolean provideClusterInfo)
+        implements KubeletAuth {
+      public ExecCredential {
+        Objects.requireNonNull(command, "command");
+        args = List.copyOf(args);
+        env = List.copyOf(env);
+        Objects.requireNonNull(apiVersion, "apiVersion");
+        Objects.requireNonNull(installHint, "installHint");
+      }
+    }
+
+    /** One environment variable of an exec credential plugin. */
+    record EnvVar(String name, String value) {
+      public EnvVar {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(value, "value");
+      }
     }
   }
 }

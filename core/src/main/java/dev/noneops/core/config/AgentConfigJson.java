@@ -34,7 +34,7 @@ import java.util.List;
  * Unset optional keys are omitted as upstream's {@code omitempty} does; {@code CRI} and {@code CNI}
  * are always present, possibly empty.
  */
-public final class AgentConfigJson {
+final class AgentConfigJson {
   private static final ObjectMapper MAPPER = JsonMapper.builder().build();
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 

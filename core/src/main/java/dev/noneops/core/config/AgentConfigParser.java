@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.noneops.core.config.AgentConfig.KubeletAuth;
+import dev.noneops.core.config.InvalidConfigException.ConfigViolation;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,8 +1,7 @@
 package dev.noneops.core.config;
 
 import com.google.common.net.InetAddresses;
-import dev.noneops.core.version.SemanticVersion;
-import dev.noneops.core.version.VersionFor;
+import dev.noneops.core.config.InvalidConfigException.ConfigViolation;
 import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.net.URISyntaxException;

@@ -1,7 +1,8 @@
 package dev.noneops.core.config;
 
-import dev.noneops.core.task.NoneopsException;
+import dev.noneops.core.NoneopsException;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * A configuration was rejected. Carries every violation found, not just the first, so an operator
@@ -33,5 +34,25 @@ public class InvalidConfigException extends NoneopsException {
       sb.append("\n  - ").append(v);
     }
     return sb.toString();
+  }
+
+  /**
+   * One thing wrong with a configuration.
+   *
+   * @param path where: a JSON path such as {@code Kubelet.Auth.ExecCredential.command},
+   *     {@code Kubelet.Labels["example.com/role"]} or {@code Kubelet.RegisterWithTaints[2]};
+   *     {@code $} for the document itself and {@code host.arch} for the host's architecture
+   * @param reason what is wrong, in words an operator can act on
+   */
+  public record ConfigViolation(String path, String reason) {
+    public ConfigViolation {
+      Objects.requireNonNull(path, "path");
+      Objects.requireNonNull(reason, "reason");
+    }
+
+    @Override
+    public String toString() {
+      return path + ": " + reason;
+    }
   }
 }

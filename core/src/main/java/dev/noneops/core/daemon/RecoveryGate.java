@@ -1,13 +1,13 @@
 package dev.noneops.core.daemon;
 
-import dev.noneops.core.applied.AppliedConfigStore;
+import dev.noneops.core.NoneopsException;
 import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.Node;
-import dev.noneops.core.task.NoneopsException;
-import dev.noneops.core.upgrade.NodeBusyException;
-import dev.noneops.core.upgrade.RecoveryResult;
+import dev.noneops.core.node.NodeBusyException;
+import dev.noneops.core.node.RecoveryResult;
 import dev.noneops.ports.files.HostFiles;
 import dev.noneops.ports.time.HostClock;
 import java.io.IOException;

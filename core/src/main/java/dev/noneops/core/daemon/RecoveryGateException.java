@@ -1,6 +1,6 @@
 package dev.noneops.core.daemon;
 
-import dev.noneops.core.task.NoneopsException;
+import dev.noneops.core.NoneopsException;
 
 /**
  * The recovery gate could not make the node consistent at boot: the stack's units, which require

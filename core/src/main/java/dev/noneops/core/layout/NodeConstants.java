@@ -1,5 +1,7 @@
 package dev.noneops.core.layout;
 
+import java.net.URI;
+
 /** The constants of a none node that other agents and tools rely on. */
 public final class NodeConstants {
   /** The slot a none node records its applied config under. */
@@ -22,6 +24,9 @@ public final class NodeConstants {
 
   /** The standard location of the agent configuration the CLI reads by default. */
   public static final String DEFAULT_CONFIG_PATH = "/etc/unbounded/agent/config.json";
+
+  /** kubelet's health endpoint, which the node's readiness wait polls. */
+  public static final URI KUBELET_HEALTHZ = URI.create("http://127.0.0.1:10248/healthz");
 
   private NodeConstants() {}
 }

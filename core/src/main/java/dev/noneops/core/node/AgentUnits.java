@@ -1,8 +1,6 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.layout.HostPaths;
-import dev.noneops.core.render.UnitFile;
-import dev.noneops.core.render.UnitFileWriter;
 import java.nio.file.Path;
 import java.util.List;
 

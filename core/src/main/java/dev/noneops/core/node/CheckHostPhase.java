@@ -1,7 +1,5 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.task.Task;
-
 /**
  * The first phase on a host without a node: refuses a host with a kubelet or containerd of its
  * own (see {@link ForeignStackDetector}) before anything is written.

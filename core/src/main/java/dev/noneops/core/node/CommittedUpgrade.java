@@ -1,7 +1,5 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.upgrade.PruneReport;
-import dev.noneops.core.upgrade.UpgradeResult;
 import java.util.Objects;
 import java.util.Optional;
 

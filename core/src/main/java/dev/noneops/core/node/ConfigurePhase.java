@@ -1,9 +1,5 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.goalstate.MachineGoalState;
-import dev.noneops.core.task.Task;
-import dev.noneops.core.task.TaskRunner;
-
 /**
  * Writes a goal's configuration at its host paths (containerd, kubelet, LocalDNS, the host's own
  * files), sets up the LocalDNS network and reloads systemd if a unit changed. The caller holds

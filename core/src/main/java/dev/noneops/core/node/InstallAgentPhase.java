@@ -1,7 +1,6 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.layout.HostPaths;
-import dev.noneops.core.ownership.SharedFileWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

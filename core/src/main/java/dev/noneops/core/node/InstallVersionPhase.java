@@ -1,8 +1,5 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.goalstate.MachineGoalState;
-import dev.noneops.core.install.VersionInstaller;
-
 /**
  * Installs and verifies a goal's version in the layout (or runs the download override), touching
  * nothing the running node uses. The caller holds the lock.

@@ -1,6 +1,5 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.render.HostTuningRenderer;
 import java.io.IOException;
 
 /**

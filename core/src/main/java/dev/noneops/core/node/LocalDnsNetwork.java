@@ -1,6 +1,5 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.goalstate.LocalDnsSpec;
 import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.network.HostNetwork;
 import dev.noneops.ports.network.NetworkLink;

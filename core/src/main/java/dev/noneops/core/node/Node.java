@@ -1,25 +1,12 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.applied.AppliedConfigStore;
+import dev.noneops.core.NoneopsException;
 import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.config.ConfigDigest;
-import dev.noneops.core.goalstate.GoalStateResolver;
-import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.task.NoneopsException;
-import dev.noneops.core.task.Task;
-import dev.noneops.core.task.TaskRunner;
-import dev.noneops.core.teardown.Teardown;
-import dev.noneops.core.teardown.TeardownReport;
-import dev.noneops.core.teardown.TeardownSettings;
-import dev.noneops.core.upgrade.NodeAbsentException;
-import dev.noneops.core.upgrade.NodeLock;
-import dev.noneops.core.upgrade.PruneReport;
-import dev.noneops.core.upgrade.RecoveryResult;
-import dev.noneops.core.upgrade.UpgradeRecord;
-import dev.noneops.core.upgrade.UpgradeResult;
-import dev.noneops.core.upgrade.VersionPruner;
+import dev.noneops.core.layout.VersionNames;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.files.FileMeta;
 import java.io.IOException;
@@ -41,10 +28,10 @@ import java.util.function.Supplier;
  * the node lock ({@link NodeLock}, re-entrant within this process, "busy" for another) and runs
  * as a task: logged and reported as started/completed/failed with its duration. A failure is
  * thrown as the typed error itself ({@link ForeignStackException}, {@link UnitJobException},
- * {@link ReadinessTimeoutException}, {@link dev.noneops.core.install.InstallException},
- * {@link dev.noneops.core.upgrade.NodeBusyException}, ...), every one a
+ * {@link ReadinessTimeoutException}, {@link dev.noneops.core.node.InstallException},
+ * {@link dev.noneops.core.node.NodeBusyException}, ...), every one a
  * {@link NoneopsException} that names the task path where it happened; any other error arrives
- * wrapped once in a {@link dev.noneops.core.task.TaskFailedException}.
+ * wrapped once in a {@link dev.noneops.core.node.TaskFailedException}.
  *
  * <p>The operations are the seed's ({@link #prepare()}, {@link #provision()}, {@link #configure()},
  * {@link #start(boolean, ConfigureResult)}, {@link #restart()}, {@link #stop()}, {@link #upgrade()},
@@ -281,7 +268,7 @@ public final class Node {
    * recorded last.
    *
    * @throws VersionChangeRefusedException when the configuration needs another version
-   * @throws dev.noneops.core.upgrade.NodeAbsentException when no node is installed on this host
+   * @throws dev.noneops.core.node.NodeAbsentException when no node is installed on this host
    * @throws NotConfiguredException when the node has no configuration
    */
   public ApplyResult apply() {
@@ -337,6 +324,17 @@ public final class Node {
    */
   public void start(boolean wasRunning, boolean containerdChanged, boolean kubeletChanged) {
     start(wasRunning, new ConfigureResult(containerdChanged, kubeletChanged, false));
+  }
+
+  /**
+   * The node's own bounded wait for kubelet's readiness (its unit active, its healthz answering),
+   * the one {@link #start(boolean, ConfigureResult)} runs unless {@code Overrides.waitKubelet}
+   * replaces it; a replacement that only prepares the host around the wait calls this.
+   *
+   * @throws ReadinessTimeoutException when kubelet is not ready within the readiness timeout
+   */
+  public void awaitKubeletReady() throws InterruptedException {
+    parts.stack().awaitKubelet(HostPaths.KUBELET_UNIT);
   }
 
   /**
@@ -423,9 +421,9 @@ public final class Node {
    * to {@code Params.previous} if it does not come up (see {@link Upgrade}).
    *
    * @param force retry an upgrade that was rolled back before
-   * @throws dev.noneops.core.upgrade.UpgradeFailedException with the cause and the rollback outcome
-   * @throws dev.noneops.core.upgrade.UpgradeRefusedException when it could not start; nothing changed
-   * @throws dev.noneops.core.upgrade.NodeBusyException when another process holds the node lock
+   * @throws dev.noneops.core.node.UpgradeFailedException with the cause and the rollback outcome
+   * @throws dev.noneops.core.node.UpgradeRefusedException when it could not start; nothing changed
+   * @throws dev.noneops.core.node.NodeBusyException when another process holds the node lock
    */
   public UpgradeResult upgrade(boolean force) {
     AgentConfig config =
@@ -444,9 +442,9 @@ public final class Node {
    * asked. One hold, because a recovery run between the switch and the recorded configuration
    * would take the good upgrade for an interrupted one and roll it back.
    *
-   * @throws dev.noneops.core.upgrade.UpgradeFailedException with the cause and the rollback outcome
-   * @throws dev.noneops.core.upgrade.UpgradeRefusedException when it could not start; nothing changed
-   * @throws dev.noneops.core.upgrade.NodeBusyException when another process holds the node lock
+   * @throws dev.noneops.core.node.UpgradeFailedException with the cause and the rollback outcome
+   * @throws dev.noneops.core.node.UpgradeRefusedException when it could not start; nothing changed
+   * @throws dev.noneops.core.node.NodeBusyException when another process holds the node lock
    * @throws NotConfiguredException when the node has no configuration
    */
   @SuppressWarnings("try")
@@ -545,6 +543,39 @@ public final class Node {
             .prune();
       }
     });
+  }
+
+  /**
+   * The node as it is: versions, units (or why systemd could not say), an upgrade in flight, the
+   * applied configuration. Read-only; needs neither the lock nor a configuration.
+   */
+  public NodeStatus status() throws IOException {
+    return inspection().status(new AppliedConfigStore(ports.files(), paths).read());
+  }
+
+  /**
+   * What kubelet's allocation launch check asks: the units active, {@code current} a complete and
+   * verified version, no upgrade in flight; every problem otherwise. Read-only.
+   */
+  public LaunchCheck launchCheck() throws IOException {
+    return inspection().launchCheck();
+  }
+
+  /** Every installed version and every one being removed, with its size and what keeps it. */
+  public InstalledVersions installedVersions() throws IOException {
+    return inspection().installedVersions();
+  }
+
+  /** {@code versions} (every installed one when empty) checked against their manifests. */
+  public VerifyReport verify(List<String> versions) throws IOException {
+    versions.forEach(VersionNames::requireSafe);
+    return inspection().verify(versions);
+  }
+
+  private NodeInspection inspection() {
+    return new NodeInspection(
+        parts,
+        new VersionPruner(ports.files(), ports.processes(), layout, paths, teardown()::removeTree));
   }
 
   private UpgradeContext upgradeContext() {

@@ -1,9 +1,7 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.layout.HostPaths;
-import dev.noneops.core.task.Task;
-import dev.noneops.core.teardown.TeardownIncompleteException;
-import dev.noneops.core.teardown.TeardownReport;
+import dev.noneops.core.node.Params.NodeTeardown;
 import dev.noneops.ports.systemd.UnitStatus;
 import java.util.LinkedHashMap;
 import java.util.Map;

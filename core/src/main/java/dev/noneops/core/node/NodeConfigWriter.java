@@ -1,19 +1,8 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.config.KubeletAuth;
-import dev.noneops.core.goalstate.MachineGoalState;
-import dev.noneops.core.goalstate.NodeStart;
-import dev.noneops.core.install.Manifest;
-import dev.noneops.core.install.VersionVerifier;
+import dev.noneops.core.config.AgentConfig.KubeletAuth;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.ownership.OwnedEntry;
-import dev.noneops.core.ownership.SharedFileWriter;
-import dev.noneops.core.render.ContainerdConfigRenderer;
-import dev.noneops.core.render.CorefileRenderer;
-import dev.noneops.core.render.HostTuningRenderer;
-import dev.noneops.core.render.KubeconfigRenderer;
-import dev.noneops.core.render.StackUnits;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.task.NoneopsException;
+import dev.noneops.core.NoneopsException;
 
 /** A node operation failed; subclasses say what was being done to which unit or path. */
 public class NodeException extends NoneopsException {

@@ -1,12 +1,7 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.install.VersionVerifier;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.ownership.OwnershipStore;
-import dev.noneops.core.ownership.SharedFileWriter;
-import dev.noneops.core.task.TaskRunner;
-import dev.noneops.core.upgrade.NodeLock;
 import dev.noneops.ports.HostPorts;
 import java.util.concurrent.Callable;
 

@@ -1,6 +1,5 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.goalstate.Artifact;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -17,6 +16,8 @@ import java.util.Optional;
  * @param targetVersion the version the configuration needs
  * @param activeVersion the version {@code current} points at; empty before a bootstrap
  * @param targetInstalled whether the target version is installed and verified
+ * @param configurationChanged whether the configuration differs from the applied one (or none is
+ *     recorded)
  * @param created paths that do not exist yet and would be written (files, links, directories)
  * @param changed existing paths whose content, mode or link target would be rewritten
  * @param removed paths this node wrote before that would be removed
@@ -26,13 +27,15 @@ import java.util.Optional;
  * @param starts the services that would be started, in start order (the stack is not running)
  * @param restarts the services that would be restarted, in restart order
  * @param downloads the artifacts that would be downloaded (empty when the target is installed)
- * @param notes what the lists cannot say, one sentence each
+ * @param notes what the lists cannot say, one sentence each: an upgrade in flight first, that
+ *     there is nothing to do last
  */
 public record NodePlan(
     Action action,
     String targetVersion,
     Optional<String> activeVersion,
     boolean targetInstalled,
+    boolean configurationChanged,
     List<Path> created,
     List<Path> changed,
     List<Path> removed,

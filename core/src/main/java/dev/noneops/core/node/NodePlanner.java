@@ -1,12 +1,9 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.goalstate.Artifact;
-import dev.noneops.core.goalstate.MachineGoalState;
-import dev.noneops.core.install.VersionVerifier;
+import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.config.AppliedConfigStore;
+import dev.noneops.core.config.ConfigDigest;
 import dev.noneops.core.layout.HostPaths;
-import dev.noneops.core.ownership.OwnershipStore;
-import dev.noneops.core.ownership.SharedFileWriter;
-import dev.noneops.core.upgrade.PlannedWrites;
 import dev.noneops.ports.files.FileMeta;
 import dev.noneops.ports.files.HostFiles;
 import java.io.IOException;
@@ -41,6 +38,10 @@ final class NodePlanner {
         ? NodePlan.Action.BOOTSTRAP
         : active.get().equals(target) ? NodePlan.Action.APPLY : NodePlan.Action.UPGRADE;
     List<String> notes = new ArrayList<>();
+    new UpgradeJournal(host, node.parts().layout())
+        .read()
+        .ifPresent(j -> notes.add(
+            "an upgrade to " + j.targetVersion() + " is in flight: run 'noneops recover' first"));
 
     PlannedWrites planned = new PlannedWrites(host);
     OwnershipStore store = new OwnershipStore(planned, node.parts().paths().ownershipRecord());
@@ -120,8 +121,44 @@ final class NodePlanner {
         .filter(p -> !node.parts().paths().ownershipRecord().equals(p))
         .distinct()
         .toList();
+    Optional<AgentConfig> applied = new AppliedConfigStore(host, node.parts().paths()).read();
+    Optional<AgentConfig> config = node.parts().params().config();
+    boolean configurationChanged = applied.isEmpty()
+        || config.isEmpty()
+        || !ConfigDigest.of(applied.get()).equals(ConfigDigest.of(config.get()));
+    NodePlan plan = new NodePlan(
+        action,
+        target,
+        active,
+        installed,
+        configurationChanged,
+        created,
+        changed,
+        removed,
+        takenOver,
+        units,
+        starts,
+        restarts,
+        downloads,
+        notes);
+    if (!plan.nothingToDo()) {
+      return plan;
+    }
+    notes.add("the node is already in this configuration: nothing to do");
     return new NodePlan(
-        action, target, active, installed, created, changed, removed, takenOver, units, starts,
-        restarts, downloads, notes);
+        action,
+        target,
+        active,
+        installed,
+        configurationChanged,
+        created,
+        changed,
+        removed,
+        takenOver,
+        units,
+        starts,
+        restarts,
+        downloads,
+        notes);
   }
 }

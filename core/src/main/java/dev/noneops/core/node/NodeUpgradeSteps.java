@@ -1,17 +1,8 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.goalstate.LocalDnsSpec;
-import dev.noneops.core.goalstate.MachineGoalState;
-import dev.noneops.core.install.VersionVerifier;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.ownership.OwnedEntry;
-import dev.noneops.core.ownership.OwnershipStore;
-import dev.noneops.core.ownership.SharedFileWriter;
-import dev.noneops.core.teardown.Teardown;
-import dev.noneops.core.teardown.TeardownReport;
-import dev.noneops.core.upgrade.LocalDnsInterface;
-import dev.noneops.core.upgrade.PlannedWrites;
+import dev.noneops.core.node.UpgradeRecord.LocalDnsInterface;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.systemd.SystemdException;
 import java.io.IOException;

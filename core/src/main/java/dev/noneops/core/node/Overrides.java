@@ -150,4 +150,10 @@ public record Overrides(
           parallelExecutor);
     }
   }
+
+  /** A replaceable step of a node operation (GPU setup, kubelet wait, artifact download). */
+  @FunctionalInterface
+  public interface Hook {
+    void run() throws Exception;
+  }
 }

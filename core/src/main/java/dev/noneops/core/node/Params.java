@@ -1,8 +1,6 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.core.goalstate.DownloadOverrides;
-import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.events.NodeEvents;
 import java.util.Objects;
@@ -159,5 +157,14 @@ public record Params(
           teardown,
           agent);
     }
+  }
+
+  /**
+   * What the backend's {@code destroy} delegates to: the teardown that removes units, versions,
+   * pods and data directories. The composition root supplies it (see {@link Teardown}).
+   */
+  @FunctionalInterface
+  public interface NodeTeardown {
+    void destroy() throws Exception;
   }
 }

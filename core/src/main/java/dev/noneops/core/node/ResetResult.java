@@ -1,6 +1,5 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.teardown.TeardownReport;
 import java.util.List;
 import java.util.Objects;
 

@@ -1,9 +1,6 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.layout.HostPaths;
-import dev.noneops.core.task.Task;
-import dev.noneops.core.task.TaskRunner;
 
 /**
  * Soft reboot of the stack: LocalDNS (then wait until it answers), containerd, kubelet (then wait

@@ -1,11 +1,6 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.node.UpgradeSteps.Configuration;
-import dev.noneops.core.task.Task;
-import dev.noneops.core.upgrade.Confsnap;
-import dev.noneops.core.upgrade.RollbackHistory;
-import dev.noneops.core.upgrade.RolledBackUpgrade;
-import dev.noneops.core.upgrade.UpgradeRecord;
 import java.util.Optional;
 
 /**

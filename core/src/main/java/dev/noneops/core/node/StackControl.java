@@ -1,6 +1,6 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.goalstate.LocalDnsSpec;
+import dev.noneops.core.layout.NodeConstants;
 import dev.noneops.ports.health.HealthProbes;
 import dev.noneops.ports.systemd.ActiveState;
 import dev.noneops.ports.systemd.JobResult;
@@ -19,9 +19,9 @@ import java.util.function.BooleanSupplier;
  * job must end {@code done}; every wait ends in a {@link ReadinessTimeoutException} naming the
  * unit and the time waited.
  */
-public final class StackControl {
+final class StackControl {
   /** kubelet's healthz endpoint. */
-  public static final URI KUBELET_HEALTHZ = URI.create("http://127.0.0.1:10248/healthz");
+  static final URI KUBELET_HEALTHZ = NodeConstants.KUBELET_HEALTHZ;
 
   private final Systemd systemd;
   private final HealthProbes probes;

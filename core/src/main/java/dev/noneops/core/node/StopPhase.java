@@ -1,7 +1,6 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.layout.HostPaths;
-import dev.noneops.core.task.Task;
 import java.io.IOException;
 
 /**

@@ -1,20 +1,10 @@
 package dev.noneops.core.node;
 
+import dev.noneops.core.NoneopsException;
+import dev.noneops.core.node.UpgradeFailedException.RollbackOutcome;
+import dev.noneops.core.node.UpgradeRecord.LocalDnsInterface;
+import dev.noneops.core.node.UpgradeRefusedException.Reason;
 import dev.noneops.core.node.UpgradeSteps.Configuration;
-import dev.noneops.core.task.NoneopsException;
-import dev.noneops.core.task.Task;
-import dev.noneops.core.upgrade.Confsnap;
-import dev.noneops.core.upgrade.LocalDnsInterface;
-import dev.noneops.core.upgrade.NodeBusyException;
-import dev.noneops.core.upgrade.NodeLock;
-import dev.noneops.core.upgrade.RollbackOutcome;
-import dev.noneops.core.upgrade.RolledBackUpgrade;
-import dev.noneops.core.upgrade.UpgradeFailedException;
-import dev.noneops.core.upgrade.UpgradeJournal;
-import dev.noneops.core.upgrade.UpgradeRecord;
-import dev.noneops.core.upgrade.UpgradeRefusedException;
-import dev.noneops.core.upgrade.UpgradeRefusedException.Reason;
-import dev.noneops.core.upgrade.UpgradeResult;
 import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Optional;

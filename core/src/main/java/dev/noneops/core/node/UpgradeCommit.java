@@ -1,8 +1,5 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.task.Task;
-import dev.noneops.core.upgrade.NodeLock;
-import dev.noneops.core.upgrade.UpgradeRecord;
 import java.util.Objects;
 import java.util.Optional;
 

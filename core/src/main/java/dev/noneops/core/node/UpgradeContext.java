@@ -2,13 +2,6 @@ package dev.noneops.core.node;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.task.TaskRunner;
-import dev.noneops.core.upgrade.Confsnap;
-import dev.noneops.core.upgrade.CurrentLink;
-import dev.noneops.core.upgrade.NodeLock;
-import dev.noneops.core.upgrade.RollbackHistory;
-import dev.noneops.core.upgrade.TreeRemover;
-import dev.noneops.core.upgrade.UpgradeJournal;
 import dev.noneops.ports.files.HostFiles;
 import dev.noneops.ports.time.HostClock;
 import java.util.Objects;

@@ -1,13 +1,6 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.node.UpgradeSteps.Configuration;
-import dev.noneops.core.task.Task;
-import dev.noneops.core.upgrade.Confsnap;
-import dev.noneops.core.upgrade.NodeLock;
-import dev.noneops.core.upgrade.RecoveryResult;
-import dev.noneops.core.upgrade.SavedFile;
-import dev.noneops.core.upgrade.StaleFileSweeper;
-import dev.noneops.core.upgrade.UpgradeRecord;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;

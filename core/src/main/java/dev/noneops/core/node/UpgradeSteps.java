@@ -1,6 +1,6 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.upgrade.LocalDnsInterface;
+import dev.noneops.core.node.UpgradeRecord.LocalDnsInterface;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.Set;

@@ -9,6 +9,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.noneops.core.config.AgentConfig.KubeletAuth;
+import dev.noneops.core.config.InvalidConfigException.ConfigViolation;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.noneops.core.config.InvalidConfigException.ConfigViolation;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;

@@ -5,6 +5,7 @@ import static dev.noneops.core.config.ConfigFixtures.tokenTree;
 import static dev.noneops.core.config.ConfigFixtures.with;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.noneops.core.config.InvalidConfigException.ConfigViolation;
 import org.junit.jupiter.api.Test;
 
 class NormalizationTest {

@@ -5,11 +5,13 @@ import dev.noneops.cli.HostSession;
 import dev.noneops.cli.NoneopsCli;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AgentConfigParser;
-import dev.noneops.core.goalstate.GoalStateResolver;
-import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.node.StackControl;
+import dev.noneops.core.layout.NodeConstants;
+import dev.noneops.core.node.MachineGoalState;
+import dev.noneops.core.node.Node;
+import dev.noneops.core.node.Overrides;
+import dev.noneops.core.node.Params;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.health.HealthProbes;
 import dev.noneops.testkit.SimulatedHost;
@@ -78,7 +80,11 @@ public final class CliOnSimulatedHost {
       host.ports().files().writeDurably(path, json, 0600);
       AgentConfig config =
           AgentConfigParser.parseAndValidate(json.getBytes(StandardCharsets.UTF_8), "amd64");
-      MachineGoalState goal = GoalStateResolver.resolve(config, host.facts().read(), layout);
+      MachineGoalState goal = new Node(Params.builder(host.ports())
+              .config(config)
+              .overrides(Overrides.builder().layout(layout).build())
+              .build())
+          .goalState();
       SimulatedArtifacts.publish(host, goal);
       return goal.rootFs().versionName();
     } catch (IOException e) {
@@ -121,7 +127,7 @@ public final class CliOnSimulatedHost {
     HealthProbes probes = new HealthProbes() {
       @Override
       public boolean httpOk(URI url, Duration timeout) {
-        if (url.equals(StackControl.KUBELET_HEALTHZ)
+        if (url.equals(NodeConstants.KUBELET_HEALTHZ)
             && activeVersion().filter(kubeletNeverReady::contains).isPresent()) {
           p.probes().httpOk(url, timeout);
           return false;

@@ -1,26 +1,22 @@
 package dev.noneops.testkit.node;
 
-import dev.noneops.core.applied.AppliedConfigStore;
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.core.config.AgentConfigJson;
 import dev.noneops.core.config.AgentConfigParser;
+import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.daemon.RecoveryGate;
 import dev.noneops.core.daemon.RecoveryGateException;
-import dev.noneops.core.goalstate.Artifact;
-import dev.noneops.core.goalstate.DownloadOverrides;
-import dev.noneops.core.goalstate.GoalStateResolver;
-import dev.noneops.core.goalstate.MachineGoalState;
-import dev.noneops.core.install.VersionVerifier;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
+import dev.noneops.core.layout.NodeConstants;
 import dev.noneops.core.node.AgentSetup;
+import dev.noneops.core.node.Artifact;
 import dev.noneops.core.node.ConfigureResult;
+import dev.noneops.core.node.DownloadOverrides;
+import dev.noneops.core.node.MachineGoalState;
 import dev.noneops.core.node.Node;
-import dev.noneops.core.node.NodeTimeouts;
 import dev.noneops.core.node.Overrides;
 import dev.noneops.core.node.Params;
-import dev.noneops.core.node.StackControl;
-import dev.noneops.core.ownership.OwnershipStore;
+import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.systemd.SystemdException;
 import dev.noneops.testkit.SimulatedHost;
 import dev.noneops.testkit.artifacts.SimulatedArtifacts;
@@ -151,8 +147,28 @@ public final class SimulatedNode {
     return AgentConfigParser.parseAndValidate(json.getBytes(StandardCharsets.UTF_8), "amd64");
   }
 
+  /** The goal state of {@code config} on this fixture's layout and a host of the default facts. */
   public MachineGoalState goal(AgentConfig config) {
-    return GoalStateResolver.resolve(config, SimHostFacts.DEFAULT, layout);
+    HostPorts p = host.ports();
+    HostPorts defaultFacts = new HostPorts(
+        p.files(),
+        p.systemd(),
+        p.commands(),
+        p.processes(),
+        p.cgroups(),
+        p.mounts(),
+        p.downloads(),
+        p.probes(),
+        () -> SimHostFacts.DEFAULT,
+        p.clock(),
+        p.network(),
+        p.kernel(),
+        p.notifier());
+    return new Node(Params.builder(defaultFacts)
+            .config(config)
+            .overrides(Overrides.builder().layout(layout).build())
+            .build())
+        .goalState();
   }
 
   public String versionOf(AgentConfig config) {
@@ -243,11 +259,15 @@ public final class SimulatedNode {
 
   /** A node of {@code params}, on this fixture's layout and with its kubelet readiness wait. */
   public Node node(Params.Builder params) {
-    return new Node(params
+    Node[] node = new Node[1];
+    node[0] = new Node(params
         .log(NOPLogger.NOP_LOGGER)
-        .overrides(
-            Overrides.builder().layout(layout).waitKubelet(this::awaitKubelet).build())
+        .overrides(Overrides.builder()
+            .layout(layout)
+            .waitKubelet(() -> awaitKubelet(node[0]))
+            .build())
         .build());
+    return node[0];
   }
 
   public Node node(AgentConfig config) {
@@ -259,21 +279,16 @@ public final class SimulatedNode {
    * decided by the version kubelet runs from: one listed in {@link #kubeletNeverReady} never
    * answers. The probes are left as the test set them while no version is listed.
    */
-  private void awaitKubelet() throws InterruptedException {
+  private void awaitKubelet(Node node) throws InterruptedException {
     boolean bad = activeVersionRaw().filter(kubeletNeverReady::contains).isPresent();
     if (bad) {
-      host.probes().setHttp(StackControl.KUBELET_HEALTHZ, SimHealthProbes.Answer.REFUSED);
+      host.probes().setHttp(NodeConstants.KUBELET_HEALTHZ, SimHealthProbes.Answer.REFUSED);
       refusedKubelet = true;
     } else if (refusedKubelet) {
       host.probes().reset();
       refusedKubelet = false;
     }
-    new StackControl(
-            host.ports().systemd(),
-            host.ports().probes(),
-            host.ports().clock(),
-            NodeTimeouts.DEFAULTS)
-        .awaitKubelet("kubelet.service");
+    node.awaitKubeletReady();
   }
 
   /** Makes every start of {@code unit} fail while {@code current} names {@code version}. */
@@ -451,7 +466,7 @@ public final class SimulatedNode {
   public void writeDesired(AgentConfig config) {
     synchronized (host.monitor()) {
       try {
-        host.fs().seedFile(AGENT_CONFIG_FILE, AgentConfigJson.applied(config), 0644);
+        host.fs().seedFile(AGENT_CONFIG_FILE, config.toJson(), 0644);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
@@ -563,16 +578,6 @@ public final class SimulatedNode {
         throw new UncheckedIOException(e);
       }
     }
-  }
-
-  /** The verifier of the versions installed in this fixture's layout. */
-  public VersionVerifier verifier() {
-    return new VersionVerifier(host.ports().files(), layout);
-  }
-
-  /** The ownership record of the shared files the node wrote on this host. */
-  public OwnershipStore ownership() {
-    return new OwnershipStore(host.ports().files(), paths.ownershipRecord());
   }
 
   /**

@@ -5,7 +5,7 @@ import dev.noneops.core.node.Node;
 import dev.noneops.core.node.NodeTimeouts;
 import dev.noneops.core.node.Overrides;
 import dev.noneops.core.node.Params;
-import dev.noneops.core.teardown.Teardown;
+import dev.noneops.core.node.Teardown;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.events.NodeEvents;
 import java.time.Duration;

@@ -17,7 +17,7 @@ import java.util.TreeMap;
  * and the SHA-256 of a file's bytes or a link's target. Two snapshots are equal exactly when the
  * shared files are byte-identical.
  */
-final class SharedFilesSnapshot {
+public final class SharedFilesSnapshot {
   /** The shared paths the stack owns (DESIGN section 3.2), not the layout and not the applied config. */
   static final List<String> ROOTS = List.of(
       "/etc/systemd/system/localdns.service",
@@ -34,7 +34,7 @@ final class SharedFilesSnapshot {
 
   private SharedFilesSnapshot() {}
 
-  static Map<String, String> take(HostFiles files) throws IOException {
+  public static Map<String, String> take(HostFiles files) throws IOException {
     Map<String, String> entries = new TreeMap<>();
     for (String root : ROOTS) {
       walk(files, Path.of(root), entries);

@@ -1,0 +1,63 @@
+package dev.noneops.core.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.noneops.ports.host.HostInfo;
+import dev.noneops.testkit.commands.CommandOutcome;
+import dev.noneops.testkit.host.SimHostFacts;
+import dev.noneops.testkit.node.SimulatedNode;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** A GPU host gets the NVIDIA runtime and CDI setup; losing the GPU takes both away again. */
+class GpuScenarioTest {
+  private static final HostInfo GPU_HOST = new HostInfo(
+      "amd64",
+      "6.1.0-sim",
+      "sim-node",
+      List.of(Path.of("/dev/nvidia0")),
+      false,
+      SimHostFacts.DEFAULT.upstreamNameservers());
+  private static final Path DROP_IN =
+      Path.of("/etc/containerd/conf.d/" + ContainerdConfigRenderer.NVIDIA_DROP_IN);
+
+  @Test
+  void aGpuHostGetsTheNvidiaRuntimeAndCdiBeforeTheStackStartsAndLosesThemWithTheGpu()
+      throws IOException {
+    SimulatedNode lab = new SimulatedNode();
+    lab.host.facts().set(GPU_HOST);
+    lab.host.commands().register(List.of("nvidia-ctk"), CommandOutcome.ok());
+    MachineGoalState gpuGoal =
+        GoalStateResolver.resolve(SimulatedNode.config(), GPU_HOST, lab.layout);
+    assertThat(gpuGoal.nodeStart().containerd().nvidiaRuntime()).isTrue();
+
+    lab.bootstrap(gpuGoal);
+
+    assertThat(lab.host.ports().files().read(DROP_IN))
+        .isEqualTo(ContainerdConfigRenderer.nvidiaDropIn());
+    long cdi =
+        lab.host.journal().indexOf(c -> c.is("commands.run", "nvidia-ctk", "cdi", "generate"));
+    long localDns = lab.host.journal().indexOf(c -> c.is("systemd.start", "localdns.service"));
+    assertThat(cdi).isPositive().isLessThan(localDns);
+
+    lab.host.facts().set(SimHostFacts.DEFAULT);
+    lab.host.journal().clear();
+    Node withoutGpu = lab.node(SimulatedNode.config());
+    boolean wasRunning = withoutGpu.running();
+    ConfigureResult changes = withoutGpu.configure();
+    withoutGpu.start(wasRunning, changes);
+
+    assertThat(changes).isEqualTo(new ConfigureResult(true, false, false));
+    assertThat(lab.host.ports().files().exists(DROP_IN)).isFalse();
+    assertThat(new OwnershipStore(lab.host.ports().files(), lab.paths.ownershipRecord())
+            .load()
+            .owns(DROP_IN))
+        .isFalse();
+    assertThat(lab.host.journal().calls())
+        .filteredOn(c -> c.is("systemd.restart"))
+        .extracting(c -> c.args().get(0))
+        .containsExactly("containerd.service", "kubelet.service");
+  }
+}

@@ -1,0 +1,108 @@
+package dev.noneops.core.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.noneops.testkit.fs.FileTreeSnapshot;
+import dev.noneops.testkit.gate.PortCall;
+import dev.noneops.testkit.node.SimulatedNode;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Re-applying a configuration to a running node changes and restarts only what differs. */
+class ReapplyScenarioTest {
+
+  /** The agent's re-apply: configure, kernel modules, start with what changed. */
+  private static ConfigureResult reapply(Node node) {
+    boolean wasRunning = node.running();
+    ConfigureResult changes = node.configure();
+    node.loadKernelModules();
+    node.start(wasRunning, changes);
+    return changes;
+  }
+
+  private static List<String> unitJobs(SimulatedNode lab) {
+    return lab.host.journal().calls().stream()
+        .filter(c -> c.port().equals("systemd")
+            && List.of("start", "stop", "restart", "daemonReload").contains(c.method()))
+        .map(c -> c.name() + (c.args().isEmpty() ? "" : " " + c.args().get(0)))
+        .toList();
+  }
+
+  @Test
+  void reapplyingTheSameConfigurationWritesNothingAndRestartsNothing() {
+    SimulatedNode lab = new SimulatedNode();
+    MachineGoalState goal = lab.goal(SimulatedNode.config());
+    lab.bootstrap(goal);
+    FileTreeSnapshot before = lab.host.snapshot();
+    lab.host.journal().clear();
+
+    ConfigureResult changes = reapply(lab.node(SimulatedNode.config()));
+
+    assertThat(changes).isEqualTo(ConfigureResult.UNCHANGED);
+    assertThat(lab.host.snapshot()).isEqualTo(before);
+    assertThat(lab.host.journal().calls())
+        .filteredOn(PortCall::mutating)
+        .filteredOn(c -> c.port().equals("files"))
+        .allSatisfy(
+            c -> assertThat(c.method()).as("only the node lock is taken").isEqualTo("tryLock"));
+    assertThat(unitJobs(lab)).isEmpty();
+  }
+
+  @Test
+  void aLabelChangeRestartsKubeletOnly() {
+    SimulatedNode lab = new SimulatedNode();
+    lab.bootstrap(lab.goal(SimulatedNode.config(Map.of("example.com/pool", "blue"))));
+    lab.host.journal().clear();
+
+    Node relabelled = lab.node(SimulatedNode.config(Map.of("example.com/pool", "green")));
+    ConfigureResult changes = reapply(relabelled);
+
+    assertThat(changes).isEqualTo(new ConfigureResult(false, true, false));
+    assertThat(unitJobs(lab))
+        .containsExactly("systemd.daemonReload", "systemd.restart kubelet.service");
+    assertThat(new String(readDropIn(lab, "20-node-config.conf")))
+        .contains("--node-labels=example.com/pool=green");
+  }
+
+  @Test
+  void aContainerdSettingChangeRestartsContainerdThenKubelet() {
+    SimulatedNode lab = new SimulatedNode();
+    MachineGoalState goal = lab.goal(SimulatedNode.config());
+    lab.bootstrap(goal);
+    lab.host.journal().clear();
+
+    ContainerdSpec c = goal.nodeStart().containerd();
+    ContainerdSpec newSandbox = new ContainerdSpec(
+        "registry.k8s.io/pause:3.10",
+        c.containerdBinPath(),
+        c.runcBinaryPath(),
+        c.cniBinDir(),
+        c.cniConfDir(),
+        c.metricsAddress(),
+        c.nvidiaRuntime());
+    NodeStart s = goal.nodeStart();
+    MachineGoalState changed = new MachineGoalState(
+        goal.rootFs(), new NodeStart(newSandbox, s.kubelet(), s.localDns(), s.gpu()));
+    ConfigureResult changes = reapply(lab.node(changed));
+
+    assertThat(changes).isEqualTo(new ConfigureResult(true, false, false));
+    assertThat(unitJobs(lab))
+        .containsExactly("systemd.restart containerd.service", "systemd.restart kubelet.service");
+    long containerdRestart =
+        lab.host.journal().indexOf(call -> call.is("systemd.restart", "containerd.service"));
+    long kubeletRestart =
+        lab.host.journal().indexOf(call -> call.is("systemd.restart", "kubelet.service"));
+    long healthz = lab.host.journal().indexOf(call -> call.is("probes.httpOk"));
+    assertThat(containerdRestart).isLessThan(kubeletRestart);
+    assertThat(kubeletRestart).isLessThan(healthz);
+  }
+
+  private static byte[] readDropIn(SimulatedNode lab, String name) {
+    try {
+      return lab.host.ports().files().read(lab.paths.kubeletDropInDir().resolve(name));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,216 @@
+package dev.noneops.core.node;
+
+import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.config.AgentConfigParser;
+import dev.noneops.core.config.DownloadArtifact;
+import dev.noneops.core.config.VersionFor;
+import dev.noneops.core.layout.Layout;
+import dev.noneops.ports.host.HostInfo;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+
+/**
+ * Resolves the goal state of a host-native node from its configuration and the host's facts:
+ * effective versions (a download override's {@code Version} beats the configured version, which
+ * beats the default; crictl follows the Kubernetes minor version), every artifact with its URL and
+ * checksum source, the version directory name, and the host-native paths (binaries under
+ * {@code <layout>/current/bin}, CNI plugins under {@code current/libexec/cni}, no machine
+ * directory). The configuration is validated first: an invalid one yields
+ * {@link dev.noneops.core.config.InvalidConfigException} and no goal state.
+ */
+final class GoalStateResolver {
+  /** containerd's sandbox (pause) image, as upstream. */
+  public static final String SANDBOX_IMAGE = "mcr.microsoft.com/oss/kubernetes/pause:3.9";
+  /** Where containerd looks for CNI plugins: ours are linked here, and CNI agents install theirs here. */
+  public static final String CNI_BIN_DIR = "/opt/cni/bin";
+
+  public static final String CNI_CONF_DIR = "/etc/cni/net.d";
+  public static final String CONTAINERD_METRICS_ADDRESS = "0.0.0.0:10257";
+  public static final int LOCALDNS_PORT = 53;
+  public static final Path KVM_DEVICE = Path.of("/dev/kvm");
+
+  /** The Kubernetes binaries a version installs, each beside its published {@code .sha256}. */
+  public static final List<String> KUBERNETES_BINARIES = DownloadArtifact.KUBERNETES_BINARIES;
+  /** The document beside runc's binaries listing the SHA-256 of every architecture's. */
+  public static final String RUNC_CHECKSUMS = "runc.sha256sum";
+  /** The LocalDNS server's binary name in {@code bin}. */
+  public static final String LOCALDNS_BINARY = "coredns";
+
+  private GoalStateResolver() {}
+
+  /** The goal state of {@code config} (with its own {@code Downloads}) on {@code host}. */
+  public static MachineGoalState resolve(AgentConfig config, HostInfo host, Layout layout) {
+    AgentConfig c = config.normalized();
+    AgentConfigParser.validate(c, host.arch());
+    return new Resolution(c, host, layout).goalState();
+  }
+
+  /**
+   * The goal state of {@code config} with {@code overrides} applied on top of its own
+   * {@code Downloads} (an artifact set in {@code overrides} replaces the configuration's entry).
+   */
+  public static MachineGoalState resolve(
+      AgentConfig config, DownloadOverrides overrides, HostInfo host, Layout layout) {
+    return resolve(overrides.appliedTo(config), host, layout);
+  }
+
+  /** One resolution of a valid, normalised configuration. */
+  private static final class Resolution {
+    private final AgentConfig config;
+    private final HostInfo host;
+    private final Layout layout;
+    private final AgentConfig.Downloads downloads;
+    private final String kubernetes;
+    private final String containerd;
+    private final String runc;
+    private final String cni;
+    private final String crictl;
+    private final String localDns;
+
+    Resolution(AgentConfig config, HostInfo host, Layout layout) {
+      this.config = config;
+      this.host = host;
+      this.layout = layout;
+      this.downloads = config.downloads();
+      this.kubernetes = config.effectiveKubernetesVersion();
+      this.containerd = config.effectiveContainerdVersion();
+      this.runc = config.effectiveRuncVersion();
+      this.cni = config.effectiveCniPluginVersion();
+      this.localDns = config.effectiveLocalDnsVersion();
+      this.crictl = config.effectiveCrictlVersion();
+    }
+
+    MachineGoalState goalState() {
+      RootFs rootFs = new RootFs(
+          VersionFor.of(config, host.arch()),
+          host.arch(),
+          host.kernelRelease(),
+          host.hostname(),
+          kubernetes,
+          containerd,
+          runc,
+          cni,
+          crictl,
+          localDns,
+          artifacts(),
+          host.gpuDevices(),
+          host.kvmPresent() ? List.of(KVM_DEVICE) : List.of());
+      return new MachineGoalState(rootFs, nodeStart());
+    }
+
+    private List<Artifact> artifacts() {
+      String arch = host.arch();
+      List<Artifact> artifacts = new ArrayList<>();
+      for (String binary : KUBERNETES_BINARIES) {
+        URI url = URI.create(
+            DownloadArtifact.KUBERNETES.url(downloads.kubernetes(), kubernetes, arch, binary));
+        artifacts.add(new Artifact(
+            binary,
+            url,
+            checksum(DownloadArtifact.KUBERNETES, binary, sidecar(url, ".sha256"), ""),
+            new Artifact.Install.Binary(binary)));
+      }
+      URI containerdUrl = uri(DownloadArtifact.CONTAINERD, containerd);
+      artifacts.add(new Artifact(
+          "containerd",
+          containerdUrl,
+          single(DownloadArtifact.CONTAINERD, sidecar(containerdUrl, ".sha256sum"), containerdUrl),
+          new Artifact.Install.Tarball("bin/", Layout.BIN, List.of())));
+      URI runcUrl = uri(DownloadArtifact.RUNC, runc);
+      artifacts.add(new Artifact(
+          "runc",
+          runcUrl,
+          single(DownloadArtifact.RUNC, runcUrl.resolve(RUNC_CHECKSUMS), runcUrl),
+          new Artifact.Install.Binary("runc")));
+      URI cniUrl = uri(DownloadArtifact.CNI, cni);
+      artifacts.add(new Artifact(
+          "cni-plugins",
+          cniUrl,
+          single(DownloadArtifact.CNI, sidecar(cniUrl, ".sha256"), cniUrl),
+          new Artifact.Install.Tarball("", Layout.CNI, List.of())));
+      URI crictlUrl = uri(DownloadArtifact.CRICTL, crictl);
+      artifacts.add(new Artifact(
+          "crictl",
+          crictlUrl,
+          single(DownloadArtifact.CRICTL, sidecar(crictlUrl, ".sha256"), crictlUrl),
+          new Artifact.Install.Tarball("", Layout.BIN, List.of("crictl"))));
+      URI coredns = URI.create(
+          DownloadArtifact.LOCALDNS.url(downloads.localDns(), localDns, arch, LOCALDNS_BINARY));
+      artifacts.add(new Artifact(
+          LOCALDNS_BINARY,
+          coredns,
+          single(DownloadArtifact.LOCALDNS, sidecar(coredns, ".sha256"), coredns),
+          new Artifact.Install.Tarball("", Layout.BIN, List.of(LOCALDNS_BINARY))));
+      return artifacts;
+    }
+
+    private URI uri(DownloadArtifact artifact, String version) {
+      return URI.create(artifact.url(downloads.of(artifact), version, host.arch(), ""));
+    }
+
+    /** The checksum of a single-file artifact, whose checksum document names it by its file name. */
+    private Artifact.Checksum single(DownloadArtifact artifact, URI document, URI url) {
+      return checksum(artifact, AgentConfig.Download.SINGLE_FILE, document, fileName(url));
+    }
+
+    /** A pinned digest wins; else the published document, which the configuration may allow to be missing. */
+    private Artifact.Checksum checksum(
+        DownloadArtifact artifact, String pinKey, URI document, String entry) {
+      AgentConfig.Download d = downloads.of(artifact);
+      return d.pinned(pinKey)
+          .<Artifact.Checksum>map(Artifact.Checksum.Pinned::new)
+          .orElseGet(() -> new Artifact.Checksum.Published(document, entry, d.allowUnverified()));
+    }
+
+    private static URI sidecar(URI url, String suffix) {
+      return URI.create(url + suffix);
+    }
+
+    private static String fileName(URI url) {
+      String path = url.getPath() == null ? "" : url.getPath();
+      return path.substring(path.lastIndexOf('/') + 1);
+    }
+
+    private NodeStart nodeStart() {
+      boolean gpu = !host.gpuDevices().isEmpty();
+      AgentConfig.LocalDns dns = config.localDns();
+      ContainerdSpec containerdSpec = new ContainerdSpec(
+          SANDBOX_IMAGE,
+          bin("containerd"),
+          bin("runc"),
+          CNI_BIN_DIR,
+          CNI_CONF_DIR,
+          CONTAINERD_METRICS_ADDRESS,
+          gpu);
+      KubeletSpec kubelet = new KubeletSpec(
+          bin("kubelet"),
+          config.kubelet().auth().kubeletAuth(),
+          config.kubelet().apiServer(),
+          Base64.getDecoder()
+              .decode(config.cluster().caCertBase64().replace("\r", "").replace("\n", "")),
+          dns.bindAddress(),
+          config.kubelet().labels(),
+          config.kubelet().registerWithTaints(),
+          host.kubeletResolvConf().toString());
+      List<String> upstreams = host.upstreamNameservers().stream()
+          .filter(ns -> !ns.equals(dns.bindAddress()))
+          .toList();
+      LocalDnsSpec localDnsSpec = new LocalDnsSpec(
+          bin(LOCALDNS_BINARY),
+          dns.interfaceName(),
+          dns.bindAddress(),
+          LOCALDNS_PORT,
+          dns.clusterDomain(),
+          config.cluster().clusterDns(),
+          upstreams);
+      return new NodeStart(containerdSpec, kubelet, localDnsSpec, gpu);
+    }
+
+    private String bin(String name) {
+      return layout.currentBin().resolve(name).toString();
+    }
+  }
+}

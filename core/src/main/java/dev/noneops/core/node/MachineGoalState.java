@@ -1,0 +1,11 @@
+package dev.noneops.core.node;
+
+import java.util.Objects;
+
+/** The resolved goal state of a node: what to install and how to start it. */
+public record MachineGoalState(RootFs rootFs, NodeStart nodeStart) {
+  public MachineGoalState {
+    Objects.requireNonNull(rootFs, "rootFs");
+    Objects.requireNonNull(nodeStart, "nodeStart");
+  }
+}

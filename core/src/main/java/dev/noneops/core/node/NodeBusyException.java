@@ -1,0 +1,32 @@
+package dev.noneops.core.node;
+
+import dev.noneops.core.NoneopsException;
+import java.nio.file.Path;
+
+/**
+ * Another process holds the node's lock: a mutating operation is already running (an upgrade, a
+ * recovery, a prune, a reconfiguration). Nothing was changed; retry once it finished.
+ */
+public class NodeBusyException extends NoneopsException {
+  private static final long serialVersionUID = 1L;
+
+  private final transient Path lockFile;
+  private final String operation;
+
+  public NodeBusyException(Path lockFile, String operation) {
+    super(
+        "node busy: cannot " + operation + " because another process holds " + lockFile
+            + " (an upgrade, recovery, prune or reconfiguration is running); nothing was changed, retry when it has finished");
+    this.lockFile = lockFile;
+    this.operation = operation;
+  }
+
+  public Path lockFile() {
+    return lockFile;
+  }
+
+  /** The operation that was refused. */
+  public String operation() {
+    return operation;
+  }
+}

@@ -1,0 +1,167 @@
+package dev.noneops.core.node;
+
+import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.layout.Layout;
+import dev.noneops.ports.files.HostFiles;
+import dev.noneops.ports.systemd.Systemd;
+import dev.noneops.ports.systemd.SystemdException;
+import dev.noneops.ports.systemd.UnitStatus;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The read-only views of a node: its status, its launch check, its installed versions and their
+ * verification. None takes the lock or needs a configuration; each reads the layout as it is.
+ */
+final class NodeInspection {
+  private final HostFiles files;
+  private final Layout layout;
+  private final NodeParts parts;
+  private final VersionPruner pruner;
+
+  NodeInspection(NodeParts parts, VersionPruner pruner) {
+    this.parts = parts;
+    this.files = parts.ports().files();
+    this.layout = parts.layout();
+    this.pruner = pruner;
+  }
+
+  NodeStatus status(Optional<AgentConfig> applied) throws IOException {
+    Optional<String> active = activeLinkTarget();
+    List<String> installed = new ArrayList<>(pruner.installedVersions());
+    Map<String, NodeStatus.Unit> units = new LinkedHashMap<>();
+    String systemdError = null;
+    boolean running = true;
+    Systemd systemd = parts.ports().systemd();
+    try {
+      for (String unit : HostPaths.STACK_UNITS) {
+        UnitStatus s = systemd.status(unit);
+        units.put(
+            unit,
+            new NodeStatus.Unit(
+                s.load().name().toLowerCase(Locale.ROOT),
+                s.active().name().toLowerCase(Locale.ROOT),
+                s.sub(),
+                s.mainPid()));
+        running &= s.isActive();
+      }
+    } catch (SystemdException e) {
+      systemdError = e.getMessage();
+      running = false;
+    }
+    Optional<UpgradeRecord> journal = new UpgradeJournal(files, layout).read();
+    return new NodeStatus(
+        active.isPresent() || !installed.isEmpty(),
+        active.map(a -> a.replaceAll("/+$", "")).orElse(null),
+        installed,
+        running,
+        units,
+        systemdError,
+        journal
+            .map(j -> new NodeStatus.UpgradeInFlight(
+                j.previousVersion(), j.targetVersion(), j.startedAt().toString()))
+            .orElse(null),
+        applied.isPresent(),
+        applied.map(AgentConfig::machineName).orElse(null));
+  }
+
+  LaunchCheck launchCheck() throws IOException {
+    List<String> problems = new ArrayList<>();
+    String version = verifiedActiveVersion(problems);
+    try {
+      new UpgradeJournal(files, layout)
+          .read()
+          .ifPresent(j -> problems.add("an upgrade from " + j.previousVersion() + " to "
+              + j.targetVersion() + " is in flight (journal " + layout.journal() + ")"));
+    } catch (CorruptStateException e) {
+      problems.add(e.getMessage());
+    }
+    try {
+      for (String unit : HostPaths.STACK_UNITS) {
+        UnitStatus s = parts.ports().systemd().status(unit);
+        if (!s.isActive()) {
+          problems.add(unit + " is " + s.active().name().toLowerCase(Locale.ROOT) + "/" + s.sub());
+        }
+      }
+    } catch (SystemdException e) {
+      problems.add("systemd cannot be asked about the units: " + e.getMessage());
+    }
+    return new LaunchCheck(problems.isEmpty(), version, problems);
+  }
+
+  /** The active version, or null with the reason added to {@code problems}; a version that does not verify is a problem too. */
+  private String verifiedActiveVersion(List<String> problems) throws IOException {
+    try {
+      Optional<String> active = new CurrentLink(files, layout).active();
+      if (active.isEmpty()) {
+        problems.add("no active version: " + layout.current() + " does not exist");
+        return null;
+      }
+      VersionVerifier.Verification v = parts.verifier().verify(active.get());
+      if (!v.verified()) {
+        problems.add("active version " + active.get() + " is not verified: " + v.describe());
+      }
+      return active.get();
+    } catch (InvalidCurrentLinkException e) {
+      problems.add(e.getMessage());
+      return null;
+    }
+  }
+
+  InstalledVersions installedVersions() throws IOException {
+    Optional<String> active = activeLinkTarget();
+    Map<String, List<String>> references = pruner.references();
+    List<InstalledVersions.Version> entries = new ArrayList<>();
+    for (String v : pruner.installedVersions()) {
+      Optional<Manifest> manifest = parts.verifier().manifest(v);
+      DiskUsage usage = manifest.isPresent()
+          ? new DiskUsage(
+              manifest.get().files().size(),
+              manifest.get().files().stream().mapToLong(Manifest.Entry::size).sum())
+          : DiskUsage.of(files, layout.versionDir(v));
+      entries.add(new InstalledVersions.Version(
+          v,
+          active.isPresent() && active.get().equals(v),
+          manifest.isPresent(),
+          false,
+          usage.bytes(),
+          usage.files(),
+          references.getOrDefault(v, List.of())));
+    }
+    for (String v : pruner.versionsBeingRemoved()) {
+      DiskUsage usage = DiskUsage.of(files, pruner.tombstone(v));
+      entries.add(new InstalledVersions.Version(
+          v, false, false, true, usage.bytes(), usage.files(), List.of()));
+    }
+    return new InstalledVersions(active.orElse(null), entries);
+  }
+
+  VerifyReport verify(List<String> versions) throws IOException {
+    List<String> targets = versions.isEmpty() ? pruner.installedVersions() : versions;
+    List<VerifyReport.Verdict> verdicts = new ArrayList<>();
+    for (String v : targets) {
+      VersionVerifier.Verification result = parts.verifier().verify(v);
+      verdicts.add(
+          new VerifyReport.Verdict(v, result.state().name(), result.verified(), result.problems()));
+    }
+    return new VerifyReport(verdicts.stream().allMatch(VerifyReport.Verdict::verified), verdicts);
+  }
+
+  /** The upgrade whose journal is on disk, if any. */
+  Optional<UpgradeRecord> upgradeInFlight() throws IOException {
+    return new UpgradeJournal(files, layout).read();
+  }
+
+  /** Where {@code current} points, as written; empty when there is no link. */
+  private Optional<String> activeLinkTarget() throws IOException {
+    return files.exists(layout.current())
+        ? Optional.of(files.readLink(layout.current()))
+        : Optional.empty();
+  }
+}

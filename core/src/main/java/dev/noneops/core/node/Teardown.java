@@ -1,0 +1,467 @@
+package dev.noneops.core.node;
+
+import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.layout.Layout;
+import dev.noneops.core.node.TeardownReport.Action;
+import dev.noneops.core.node.TeardownReport.Reason;
+import dev.noneops.ports.Errno;
+import dev.noneops.ports.HostIOException;
+import dev.noneops.ports.HostPorts;
+import dev.noneops.ports.files.FileMeta;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Removes a none node from its host without harming anything it does not own.
+ *
+ * <p>The seed's overrides map onto the arguments: {@code Layout} is the layout, {@code
+ * SystemdDir} and {@code Root} are {@link HostPaths#systemdDir()} and {@link HostPaths#root()}
+ * (every host path outside the layout and the systemd directory is below the root), and {@code
+ * MountInfo}, {@code Proc} and {@code CgroupRoot} are the mounts, processes and cgroups ports of
+ * {@link HostPorts}, which an adapter points wherever a caller wants ({@code RealHost}'s builder
+ * does). {@code Run} has no counterpart: units are driven through the systemd port, and the
+ * teardown runs no host command of its own.
+ *
+ * <p>The steps slot into the caller's reset order: {@link #stop()}, then {@link #removeConfig()},
+ * then {@link #destroy()}, with host-global cleanup owned by the caller in between. Each is also
+ * a {@link Task}. Every step is idempotent and safe to interrupt: run again, it continues from
+ * what is on the host. What a step removed and what it kept (and why) is its
+ * {@link TeardownReport}; a step never throws for one item that failed, it reports it.
+ *
+ * <p>What is this node's: units and drop-ins whose first line is the marker; shared files in the
+ * ownership record that still have the recorded content; shims carrying this node's containerd
+ * address and namespace (or run from the layout) inside the node's cgroups; the pod cgroups; and
+ * the data directories {@code /var/lib/kubelet}, {@code /var/lib/containerd}, {@code
+ * /run/containerd} and the layout, minus whatever is mounted below them and cannot be unmounted.
+ */
+public final class Teardown {
+  private final HostPorts ports;
+  private final Layout layout;
+  private final HostPaths paths;
+  private final TeardownSettings settings;
+  private final Logger log;
+  private final NodeLock lock;
+
+  /** A teardown with default settings, logging to this class's logger. */
+  public Teardown(HostPorts ports, Layout layout, HostPaths paths) {
+    this(
+        ports, layout, paths, TeardownSettings.defaults(), LoggerFactory.getLogger(Teardown.class));
+  }
+
+  public Teardown(
+      HostPorts ports, Layout layout, HostPaths paths, TeardownSettings settings, Logger log) {
+    this(
+        ports,
+        layout,
+        paths,
+        settings,
+        log,
+        new NodeLock(Objects.requireNonNull(ports, "ports").files(), layout));
+  }
+
+  /**
+   * A teardown that serialises through {@code lock}: pass the {@link NodeLock} of the node in the
+   * same process, so a teardown run while it holds the lock re-enters it instead of being refused.
+   */
+  public Teardown(
+      HostPorts ports,
+      Layout layout,
+      HostPaths paths,
+      TeardownSettings settings,
+      Logger log,
+      NodeLock lock) {
+    this.ports = Objects.requireNonNull(ports, "ports");
+    this.layout = Objects.requireNonNull(layout, "layout");
+    this.paths = Objects.requireNonNull(paths, "paths");
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.log = Objects.requireNonNull(log, "log");
+    this.lock = Objects.requireNonNull(lock, "lock");
+  }
+
+  /** The teardown of the real host: default layout, units in {@code /etc/systemd/system}. */
+  public static Teardown forRealHost(HostPorts ports) {
+    return new Teardown(ports, Layout.defaultLayout(), HostPaths.realHost());
+  }
+
+  /**
+   * Whether this node installed itself on the host: a unit or drop-in carrying the marker, its
+   * ownership record or applied configuration, the {@code current} link, an upgrade journal or
+   * saved configuration, or a version with a valid manifest. A lock file or an empty layout is no
+   * evidence (a bootstrap stopped before it installed anything leaves them), so a host whose
+   * kubelet and containerd are someone else's never has its data directories taken for this
+   * node's. Works after the applied config is gone.
+   */
+  public boolean present() throws IOException {
+    return new NodeEvidence(ports.files(), layout, paths).any();
+  }
+
+  /**
+   * On a host where no node is {@linkplain #present() present}: removes what a bootstrap leaves
+   * in the layout when it stopped before it installed anything — the lock file, the staging
+   * directory and then the layout directory once empty. Anything else in the layout is kept and
+   * reported; nothing outside it is touched. Does nothing when a node is present. Holds the
+   * node lock, so it never races a bootstrap still installing (that one is "busy").
+   */
+  public TeardownReport removeBootstrapLeftovers() throws IOException, InterruptedException {
+    if (present() || !ports.files().exists(layout.root())) {
+      return TeardownReport.empty();
+    }
+    return locked("remove what a bootstrap left", report -> {
+      try {
+        if (present()) {
+          return;
+        }
+        treeRemover().remove(List.of(layout.staging()), true, report);
+        List<Path> createdParents = createdParents(report);
+        if (ports.files().exists(layout.createdParents())) {
+          ports.files().removeDurably(layout.createdParents());
+        }
+        if (ports.files().lstat(layout.lock()).map(FileMeta::isRegularFile).orElse(false)) {
+          ports.files().removeDurably(layout.lock());
+          report.removed(
+              Action.CONFIG_FILE_REMOVED,
+              layout.lock(),
+              "the node lock of a bootstrap that installed nothing");
+        }
+        List<String> rest = ports.files().list(layout.root());
+        if (rest.isEmpty()) {
+          ports.files().removeDurably(layout.root());
+          report.removed(
+              Action.DIRECTORY_REMOVED,
+              layout.root(),
+              "empty layout of a bootstrap that installed nothing");
+          removeEmptyParents(createdParents, report);
+        } else {
+          report.kept(
+              Reason.HOLDS_KEPT_ENTRIES,
+              layout.root(),
+              "holds entries with no evidence of this node: " + String.join(", ", rest));
+        }
+      } catch (IOException e) {
+        if (!HostIOException.hasErrno(e, Errno.ENOENT)) {
+          report.failed(layout.root(), "remove", e);
+        }
+      }
+    });
+  }
+
+  /** Stops this node's units (kubelet, containerd, LocalDNS, in that order); touches no file. */
+  public TeardownReport stop() throws InterruptedException {
+    return locked("stop the node", report -> units().stop(report));
+  }
+
+  /**
+   * Removes the configuration this node wrote at the shared host paths: its units and drop-ins
+   * (stopped and disabled first, then systemd reloaded), the recorded shared files that still
+   * have the recorded content, the directories it created once empty, and the ownership record.
+   */
+  public TeardownReport removeConfig() throws InterruptedException {
+    return locked("remove the node's configuration", report -> {
+      if (!markStarted(report)) {
+        return;
+      }
+      units().remove(report);
+      removeAgentState(report);
+      new OwnedConfigRemover(ports.files(), paths, layout, dataDirs()).remove(report);
+    });
+  }
+
+  /** The agent's state file: only the agent writes it, in the agent's own directory. */
+  private void removeAgentState(ReportBuilder report) {
+    try {
+      if (ports.files().lstat(paths.agentState()).map(FileMeta::isRegularFile).orElse(false)) {
+        ports.files().removeDurably(paths.agentState());
+        report.removed(
+            Action.CONFIG_FILE_REMOVED,
+            paths.agentState(),
+            "the agent's state, written by the agent");
+      }
+    } catch (IOException e) {
+      report.failed(paths.agentState(), "remove the agent's state", e);
+    }
+  }
+
+  /**
+   * Removes the node: its units (stopped, disabled, removed, systemd reloaded), its container
+   * shims, the pods' cgroups, the data directories (after unmounting what pods left mounted below
+   * them) and finally the layout with every version. While anything of the node had to be kept
+   * (a mount that would not unmount, a process that would not die), the layout directory itself
+   * stays so that {@link #present()} still finds the node and the teardown can be run again.
+   */
+  public TeardownReport destroy() throws InterruptedException {
+    return locked("destroy the node", report -> {
+      if (!markStarted(report)) {
+        return;
+      }
+      units().remove(report);
+      ShimIdentity identity = new ShimIdentity(containerdAddress(), layout.root());
+      new ShimReaper(ports.processes(), ports.clock(), identity, settings).reap(report);
+      new PodCgroupKiller(
+              ports.cgroups(), ports.processes(), ports.systemd(), ports.clock(), paths, settings)
+          .killAndRemove(report);
+      SafeTreeRemover remover = treeRemover();
+      remover.remove(dataDirs(), true, report);
+      removeCurrentLink(report);
+      remover.remove(layoutEntriesButTheNote(report), true, report);
+      if (report.hasBlocking()) {
+        report.kept(
+            Reason.HOLDS_KEPT_ENTRIES,
+            layout.root(),
+            "the layout directory and its teardown note stay while part of the node is left, so the teardown can be run again");
+      } else {
+        List<Path> createdParents = createdParents(report);
+        remover.remove(List.of(layout.root()), true, report);
+        removeEmptyParents(createdParents, report);
+      }
+    });
+  }
+
+  /**
+   * Ends this node's pods and keeps everything else: the container shims it identifies as its own
+   * (foreign ones, such as a Docker's on the same containerd, are kept and reported) and the
+   * processes in the pod cgroups, whose hierarchy stays for the stack's next start. For a caller
+   * that holds the node lock already, such as an upgrade between stopping and starting the stack:
+   * it takes no lock itself.
+   */
+  public TeardownReport endPods() throws InterruptedException {
+    ReportBuilder report = new ReportBuilder(log);
+    ShimIdentity identity = new ShimIdentity(containerdAddress(), layout.root());
+    new ShimReaper(ports.processes(), ports.clock(), identity, settings).reap(report);
+    new PodCgroupKiller(
+            ports.cgroups(), ports.processes(), ports.systemd(), ports.clock(), paths, settings)
+        .kill(report);
+    return report.build();
+  }
+
+  /** {@link #stop()}, {@link #removeConfig()} and {@link #destroy()} in the reset order. */
+  public TeardownReport removeAll() throws InterruptedException {
+    return stop().plus(removeConfig()).plus(destroy());
+  }
+
+  /** The stop step as a task; fails with {@link TeardownIncompleteException} when incomplete. */
+  public Task stopTask(Consumer<TeardownReport> onReport) {
+    return task("stop-node", onReport, this::stop);
+  }
+
+  /** The configuration step as a task; fails with {@link TeardownIncompleteException} when incomplete. */
+  public Task removeConfigTask(Consumer<TeardownReport> onReport) {
+    return task("remove-node-config", onReport, this::removeConfig);
+  }
+
+  /** The destroy step as a task; fails with {@link TeardownIncompleteException} when incomplete. */
+  public Task destroyTask(Consumer<TeardownReport> onReport) {
+    return task("destroy-node", onReport, this::destroy);
+  }
+
+  public Task stopTask() {
+    return stopTask(report -> {});
+  }
+
+  public Task removeConfigTask() {
+    return removeConfigTask(report -> {});
+  }
+
+  public Task destroyTask() {
+    return destroyTask(report -> {});
+  }
+
+  /** The mount-safe tree remover this teardown deletes with, for other callers (pruning). */
+  SafeTreeRemover treeRemover() {
+    return new SafeTreeRemover(ports.files(), ports.mounts(), ports.clock(), settings, log);
+  }
+
+  /**
+   * Removes {@code dir} through the mount-safe remover and returns what was left in place and
+   * why (empty when the tree is gone). Shaped to serve as the upgrade package's {@code
+   * TreeRemover}.
+   */
+  public List<String> removeTree(Path dir) throws IOException {
+    try {
+      TeardownReport report = treeRemover().remove(List.of(dir));
+      return report.kept().stream().map(TeardownReport.Kept::toString).toList();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while removing " + dir);
+    }
+  }
+
+  /** Whether {@code error} (or a cause) says a directory could not be removed because it has entries. */
+  public static boolean isNotEmpty(Throwable error) {
+    return HostIOException.hasErrno(error, Errno.ENOTEMPTY);
+  }
+
+  /** The data directories destroy removes, below the host root. */
+  public List<Path> dataDirs() {
+    return List.of(paths.kubeletDir(), paths.containerdStateDir(), paths.containerdRunDir());
+  }
+
+  /** This node's containerd socket, which its shims carry as {@code -address}. */
+  public Path containerdAddress() {
+    return paths.containerdRunDir().resolve("containerd.sock");
+  }
+
+  /**
+   * Writes the teardown note into the layout (durably, once) before anything that proves the node
+   * is removed, so a teardown interrupted at any instant is still {@link #present()} and is run
+   * again; false (reported) when it cannot be written, and then nothing is removed.
+   */
+  private boolean markStarted(ReportBuilder report) {
+    Path marker = layout.teardownMarker();
+    try {
+      if (ports.files().exists(layout.root()) && !ports.files().exists(marker)) {
+        ports
+            .files()
+            .writeDurably(
+                marker,
+                "a teardown of this node started; run 'noneops reset' again to finish it\n",
+                0600);
+      }
+      return true;
+    } catch (IOException e) {
+      report.failed(marker, "write the teardown note (nothing removed without it)", e);
+      return false;
+    }
+  }
+
+  private UnitTeardown units() {
+    return new UnitTeardown(ports.files(), ports.systemd(), paths, settings);
+  }
+
+  /** The parents of the layout its creation made, deepest first; empty when none (or unknown). */
+  private List<Path> createdParents(ReportBuilder report) {
+    try {
+      if (!ports.files().exists(layout.createdParents())) {
+        return List.of();
+      }
+      List<Path> parents = new ArrayList<>();
+      for (String line : ports.files().readString(layout.createdParents()).split("\n")) {
+        Path p = line.isBlank() ? null : Path.of(line.strip()).normalize();
+        if (p != null
+            && p.isAbsolute()
+            && layout.root().startsWith(p)
+            && !p.equals(layout.root())
+            && p.getNameCount() >= 1) {
+          parents.add(p);
+        }
+      }
+      parents.sort(Comparator.comparingInt(Path::getNameCount).reversed());
+      return parents;
+    } catch (IOException e) {
+      report.failed(layout.createdParents(), "read", e);
+      return List.of();
+    }
+  }
+
+  /** Removes each of {@code parents} (deepest first) that is an empty directory; stops at the first that is not. */
+  private void removeEmptyParents(List<Path> parents, ReportBuilder report) {
+    for (Path parent : parents) {
+      try {
+        Optional<FileMeta> meta = ports.files().lstat(parent);
+        if (meta.isEmpty()
+            || !meta.get().isDirectory()
+            || !ports.files().list(parent).isEmpty()) {
+          return;
+        }
+        ports.files().removeDurably(parent);
+        report.removed(
+            Action.DIRECTORY_REMOVED, parent, "created by bootstrap to hold the layout, now empty");
+      } catch (IOException e) {
+        if (!HostIOException.hasErrno(e, Errno.ENOENT) && !isNotEmpty(e)) {
+          report.failed(parent, "remove", e);
+        }
+        return;
+      }
+    }
+  }
+
+  /** Every entry of the layout except the teardown note, the lock and the parents' note, which go last, with the layout. */
+  private List<Path> layoutEntriesButTheNote(ReportBuilder report) {
+    try {
+      return ports.files().list(layout.root()).stream()
+          .filter(name -> !name.equals(Layout.TEARDOWN)
+              && !name.equals(Layout.LOCK)
+              && !name.equals(Layout.CREATED_PARENTS))
+          .map(layout.root()::resolve)
+          .toList();
+    } catch (IOException e) {
+      if (!HostIOException.hasErrno(e, Errno.ENOENT)) {
+        report.failed(layout.root(), "list", e);
+      }
+      return List.of();
+    }
+  }
+
+  private void removeCurrentLink(ReportBuilder report) {
+    Path current = layout.current();
+    try {
+      Optional<FileMeta> meta = ports.files().lstat(current);
+      if (meta.isPresent() && meta.get().isSymlink()) {
+        String target = ports.files().readLink(current);
+        ports.files().removeDurably(current);
+        report.removed(
+            Action.SYMLINK_REMOVED,
+            current,
+            "the active-version link (to " + target + "), not followed");
+      }
+    } catch (IOException e) {
+      if (!HostIOException.hasErrno(e, Errno.ENOENT)) {
+        report.failed(current, "remove", e);
+      }
+    }
+  }
+
+  @FunctionalInterface
+  private interface Step {
+    void run(ReportBuilder report) throws InterruptedException;
+  }
+
+  @FunctionalInterface
+  private interface ReportingStep {
+    TeardownReport run() throws InterruptedException;
+  }
+
+  /**
+   * Runs {@code step} holding the node lock when the layout exists (so it never races an upgrade);
+   * without a layout there is nothing to serialise against and creating one would leave a trace.
+   */
+  private TeardownReport locked(String operation, Step step) throws InterruptedException {
+    ReportBuilder report = new ReportBuilder(log);
+    NodeLock.Hold hold = null;
+    try {
+      if (ports.files().exists(layout.root())) {
+        hold = lock.acquire(operation);
+      }
+    } catch (IOException e) {
+      report.failed(layout.lock(), "lock the node", e);
+      return report.build();
+    }
+    try {
+      step.run(report);
+    } finally {
+      if (hold != null) {
+        hold.close();
+      }
+    }
+    return report.build();
+  }
+
+  private static Task task(String name, Consumer<TeardownReport> onReport, ReportingStep step) {
+    Objects.requireNonNull(onReport, "onReport");
+    return Task.of(name, () -> {
+      TeardownReport report = step.run();
+      onReport.accept(report);
+      if (!report.complete()) {
+        throw new TeardownIncompleteException(name, report);
+      }
+    });
+  }
+}

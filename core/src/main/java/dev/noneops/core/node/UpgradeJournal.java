@@ -1,0 +1,177 @@
+package dev.noneops.core.node;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.noneops.core.layout.Layout;
+import dev.noneops.core.layout.VersionNames;
+import dev.noneops.core.node.UpgradeRecord.LocalDnsInterface;
+import dev.noneops.ports.files.HostFiles;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The durable upgrade journal at {@link Layout#journal()}: written (temp, fsync, rename, fsync
+ * the directory) before the first change an upgrade makes and removed (unlink, fsync the
+ * directory) only once the node is consistent again. Its presence is what tells
+ * the recovery that an upgrade was in flight.
+ *
+ * <p>The file carries a schema number; a newer schema, a missing field or malformed JSON is a
+ * {@link CorruptStateException} naming the file, never silently ignored. The one optional field,
+ * {@code targetLocalDns} (the target's LocalDNS interface), is absent from journals written
+ * before it was recorded, and then read as unknown.
+ */
+final class UpgradeJournal {
+  /** The schema this code writes and understands. */
+  public static final int SCHEMA = 1;
+
+  static final int MODE = 0600;
+  private static final String WHAT = "upgrade journal";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final HostFiles files;
+  private final Path path;
+
+  public UpgradeJournal(HostFiles files, Layout layout) {
+    this.files = Objects.requireNonNull(files, "files");
+    this.path = Objects.requireNonNull(layout, "layout").journal();
+  }
+
+  /** Where the journal lives. */
+  public Path path() {
+    return path;
+  }
+
+  /** Whether a journal is present (an upgrade is in flight or was interrupted). */
+  public boolean exists() throws IOException {
+    return files.exists(path);
+  }
+
+  /** Durably records {@code record}, replacing any previous journal. */
+  public void write(UpgradeRecord record) throws IOException {
+    files.writeDurably(path, encode(record), MODE);
+  }
+
+  /** The recorded upgrade; empty when there is no journal. */
+  public Optional<UpgradeRecord> read() throws IOException {
+    if (!files.exists(path)) {
+      return Optional.empty();
+    }
+    return Optional.of(decode(path, files.read(path)));
+  }
+
+  /** Durably removes the journal; nothing to do when it is already gone. */
+  public void remove() throws IOException {
+    if (files.exists(path)) {
+      files.removeDurably(path);
+    }
+  }
+
+  static byte[] encode(UpgradeRecord record) {
+    ObjectNode node = JSON.createObjectNode();
+    node.put("schema", SCHEMA);
+    node.put("previousVersion", record.previousVersion());
+    node.put("targetVersion", record.targetVersion());
+    node.put("configDigest", record.configDigest());
+    node.put("startedAt", record.startedAt().toString());
+    record.targetLocalDns().ifPresent(dns -> {
+      ObjectNode n = node.putObject("targetLocalDns");
+      n.put("interfaceName", dns.name());
+      n.put("bindAddress", dns.address());
+    });
+    try {
+      return JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(node);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot encode the upgrade journal", e);
+    }
+  }
+
+  static UpgradeRecord decode(Path path, byte[] content) {
+    JsonNode node;
+    try {
+      node = JSON.readTree(content);
+    } catch (IOException e) {
+      throw new CorruptStateException(path, WHAT, "not JSON (" + e.getMessage() + ")", e);
+    }
+    if (node == null || !node.isObject()) {
+      throw new CorruptStateException(path, WHAT, "not a JSON object: " + abbreviate(content));
+    }
+    JsonNode schema = node.get("schema");
+    if (schema == null || !schema.isInt()) {
+      throw new CorruptStateException(path, WHAT, "field 'schema' missing or not an integer");
+    }
+    if (schema.intValue() != SCHEMA) {
+      throw new CorruptStateException(
+          path,
+          WHAT,
+          "schema " + schema.intValue() + " is not the supported schema " + SCHEMA
+              + " (written by another agent version?)");
+    }
+    String previous = versionField(path, node, "previousVersion");
+    String target = versionField(path, node, "targetVersion");
+    String digest = textField(path, node, "configDigest");
+    String started = textField(path, node, "startedAt");
+    Instant startedAt;
+    try {
+      startedAt = Instant.parse(started);
+    } catch (DateTimeParseException e) {
+      throw new CorruptStateException(
+          path, WHAT, "field 'startedAt' is not an instant: '" + started + "'", e);
+    }
+    if (digest.isBlank()) {
+      throw new CorruptStateException(path, WHAT, "field 'configDigest' is blank");
+    }
+    return new UpgradeRecord(previous, target, digest, startedAt, localDns(path, node));
+  }
+
+  /** The target's LocalDNS interface; empty when the field is absent (a journal of the previous format). */
+  private static Optional<LocalDnsInterface> localDns(Path path, JsonNode node) {
+    JsonNode dns = node.get("targetLocalDns");
+    if (dns == null || dns.isNull()) {
+      return Optional.empty();
+    }
+    if (!dns.isObject()) {
+      throw new CorruptStateException(path, WHAT, "field 'targetLocalDns' is not an object");
+    }
+    String name = textField(path, dns, "interfaceName");
+    String address = textField(path, dns, "bindAddress");
+    if (!LocalDnsInterface.isInterfaceName(name)) {
+      throw new CorruptStateException(
+          path,
+          WHAT,
+          "field 'targetLocalDns.interfaceName' is not a Linux interface name: '" + name + "'");
+    }
+    if (address.isBlank()) {
+      throw new CorruptStateException(path, WHAT, "field 'targetLocalDns.bindAddress' is blank");
+    }
+    return Optional.of(new LocalDnsInterface(name, address));
+  }
+
+  private static String versionField(Path path, JsonNode node, String field) {
+    String value = textField(path, node, field);
+    if (!VersionNames.isSafe(value)) {
+      throw new CorruptStateException(
+          path, WHAT, "field '" + field + "' is not a safe version name: '" + value + "'");
+    }
+    return value;
+  }
+
+  private static String textField(Path path, JsonNode node, String field) {
+    JsonNode value = node.get(field);
+    if (value == null || !value.isTextual()) {
+      throw new CorruptStateException(path, WHAT, "field '" + field + "' missing or not a string");
+    }
+    return value.textValue();
+  }
+
+  private static String abbreviate(byte[] content) {
+    String text = new String(content, StandardCharsets.UTF_8);
+    return text.length() <= 80 ? "'" + text + "'" : "'" + text.substring(0, 80) + "...'";
+  }
+}
