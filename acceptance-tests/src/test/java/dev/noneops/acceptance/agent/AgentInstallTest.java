@@ -28,7 +28,7 @@ class AgentInstallTest {
     lab.bootstrapWithAgent(SimulatedNode.config());
 
     assertThat(lab.host.fs().read(BUILD.resolve("lib/noneops.jar")))
-        .isEqualTo(SimulatedNode.AGENT_JAR);
+        .isEqualTo(SimulatedNode.agentJar());
     assertThat(lab.host.fs().stat(BUILD.resolve("bin/noneops")).orElseThrow().mode() & 0777)
         .isEqualTo(0755);
     assertThat(text(BUILD.resolve("bin/noneops")))

@@ -334,9 +334,16 @@ public final class SimulatedNode {
   /** The build id of {@link #agent()}. */
   public static final String AGENT_BUILD = "0.1.0-0123456789ab";
 
-  /** The bytes of {@link #agent()}'s jar (not a runnable jar: nothing on a simulated host runs it). */
-  public static final byte[] AGENT_JAR =
+  private static final byte[] AGENT_JAR =
       "simulated noneops agent jar\n".getBytes(StandardCharsets.UTF_8);
+
+  /**
+   * The bytes of {@link #agent()}'s jar, a copy each time (not a runnable jar: what the launcher
+   * does on a simulated host is {@link #installAgentLauncher()}'s).
+   */
+  public static byte[] agentJar() {
+    return AGENT_JAR.clone();
+  }
 
   /** The agent build a bootstrap installs on this fixture's host, watching {@link #AGENT_CONFIG_FILE}. */
   public static AgentSetup agent() {
