@@ -388,7 +388,7 @@ public final class SimulatedNode {
    * it before it boots ({@link #boot()} does). The program stays across crashes.
    */
   public SimulatedNode installAgentLauncher() {
-    host.systemd().installProgram(paths.agentLauncher(), argv -> agentCommand(argv));
+    host.systemd().installProgram(paths.agentLauncher(), this::agentCommand);
     return this;
   }
 
