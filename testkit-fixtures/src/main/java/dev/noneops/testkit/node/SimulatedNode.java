@@ -352,7 +352,10 @@ public final class SimulatedNode {
   private static final byte[] AGENT_JAR =
       "simulated noneops agent jar\n".getBytes(StandardCharsets.UTF_8);
 
-  /** The bytes of {@link #agent()}'s jar (not a runnable jar: nothing on a simulated host runs it). */
+  /**
+   * The bytes of {@link #agent()}'s jar, a copy each time (not a runnable jar: what the launcher
+   * does on a simulated host is {@link #installAgentLauncher()}'s).
+   */
   public static byte[] agentJar() {
     return AGENT_JAR.clone();
   }
@@ -400,7 +403,7 @@ public final class SimulatedNode {
    * it before it boots ({@link #boot()} does). The program stays across crashes.
    */
   public SimulatedNode installAgentLauncher() {
-    host.systemd().installProgram(paths.agentLauncher(), argv -> agentCommand(argv));
+    host.systemd().installProgram(paths.agentLauncher(), this::agentCommand);
     return this;
   }
 
