@@ -1,7 +1,7 @@
 package dev.noneops.cli;
 
-import dev.noneops.core.node.ApplyResult;
-import dev.noneops.core.node.ConfigureResult;
+import dev.noneops.core.node.Node.ApplyResult;
+import dev.noneops.core.node.Node.ConfigureResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -1,7 +1,7 @@
 package dev.noneops.cli;
 
 import dev.noneops.core.layout.NodeConstants;
-import dev.noneops.core.node.LaunchCheck;
+import dev.noneops.core.node.Node.LaunchCheck;
 import java.util.Optional;
 import picocli.CommandLine.Command;
 

@@ -1,7 +1,7 @@
 package dev.noneops.cli;
 
-import dev.noneops.core.node.PruneReport;
-import dev.noneops.core.node.PruneReport.KeptVersion;
+import dev.noneops.core.node.Node.PruneReport;
+import dev.noneops.core.node.Node.PruneReport.KeptVersion;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;

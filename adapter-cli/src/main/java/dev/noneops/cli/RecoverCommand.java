@@ -3,7 +3,7 @@ package dev.noneops.cli;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.daemon.RecoveryGate;
 import dev.noneops.core.node.Node;
-import dev.noneops.core.node.RecoveryResult;
+import dev.noneops.core.node.Node.RecoveryResult;
 import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.Command;

@@ -1,6 +1,6 @@
 package dev.noneops.cli;
 
-import dev.noneops.core.node.NodeStatus;
+import dev.noneops.core.node.Node.NodeStatus;
 import java.util.Map;
 import java.util.Optional;
 import picocli.CommandLine.Command;

@@ -1,10 +1,10 @@
 package dev.noneops.cli;
 
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.core.node.CommittedUpgrade;
-import dev.noneops.core.node.PruneReport;
+import dev.noneops.core.node.Node.CommittedUpgrade;
+import dev.noneops.core.node.Node.PruneReport;
+import dev.noneops.core.node.Node.UpgradeResult;
 import dev.noneops.core.node.UpgradeOptions;
-import dev.noneops.core.node.UpgradeResult;
 import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.daemon.AgentState;
 import dev.noneops.core.daemon.RecoveryGate;
-import dev.noneops.core.daemon.RecoveryGateException;
+import dev.noneops.core.daemon.RecoveryGate.RecoveryGateException;
 import dev.noneops.ports.files.HostLock;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.node.SimulatedNode;

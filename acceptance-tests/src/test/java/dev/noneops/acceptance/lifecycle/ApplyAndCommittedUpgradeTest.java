@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.core.node.ApplyResult;
-import dev.noneops.core.node.CommittedUpgrade;
-import dev.noneops.core.node.ConfigureResult;
+import dev.noneops.core.node.Node.ApplyResult;
+import dev.noneops.core.node.Node.CommittedUpgrade;
+import dev.noneops.core.node.Node.ConfigureResult;
 import dev.noneops.core.node.NodeBusyException;
 import dev.noneops.core.node.UpgradeOptions;
 import dev.noneops.core.node.VersionChangeRefusedException;

@@ -3,10 +3,12 @@ package dev.noneops.core.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.noneops.core.node.TeardownReport.Action;
-import dev.noneops.core.node.TeardownReport.Kept;
-import dev.noneops.core.node.TeardownReport.Reason;
-import dev.noneops.core.node.TeardownReport.Removed;
+import dev.noneops.core.node.Teardown.TeardownReport;
+import dev.noneops.core.node.Teardown.TeardownReport.Action;
+import dev.noneops.core.node.Teardown.TeardownReport.Kept;
+import dev.noneops.core.node.Teardown.TeardownReport.Reason;
+import dev.noneops.core.node.Teardown.TeardownReport.Removed;
+import dev.noneops.core.node.Teardown.TeardownSettings;
 import dev.noneops.hostfs.RealHost;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.mounts.MountEntry;

@@ -2,8 +2,10 @@ package dev.noneops.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.noneops.core.node.TeardownReport.Kept;
-import dev.noneops.core.node.TeardownReport.Reason;
+import dev.noneops.core.node.Teardown.TeardownReport;
+import dev.noneops.core.node.Teardown.TeardownReport.Kept;
+import dev.noneops.core.node.Teardown.TeardownReport.Reason;
+import dev.noneops.core.node.Teardown.TeardownSettings;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.mounts.MountEntry;
 import dev.noneops.testkit.SimulatedHost;

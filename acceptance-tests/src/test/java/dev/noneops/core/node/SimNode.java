@@ -2,6 +2,7 @@ package dev.noneops.core.node;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
+import dev.noneops.core.node.Teardown.TeardownSettings;
 import dev.noneops.ports.files.FileType;
 import dev.noneops.ports.files.HostFiles;
 import dev.noneops.ports.systemd.Systemd;

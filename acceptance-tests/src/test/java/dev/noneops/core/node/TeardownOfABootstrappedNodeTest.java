@@ -3,6 +3,8 @@ package dev.noneops.core.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.config.AppliedConfigStore;
+import dev.noneops.core.node.Teardown.TeardownReport;
+import dev.noneops.core.node.Teardown.TeardownSettings;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.fs.SimFileSystem.MountKind;
 import dev.noneops.testkit.node.SimulatedNode;

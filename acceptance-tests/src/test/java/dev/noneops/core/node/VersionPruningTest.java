@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.node.Node.PruneReport;
 import dev.noneops.testkit.node.SimulatedNode;
 import dev.noneops.testkit.process.ProcessSpec;
 import java.io.IOException;

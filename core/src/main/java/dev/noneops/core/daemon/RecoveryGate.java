@@ -6,8 +6,8 @@ import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.Node;
+import dev.noneops.core.node.Node.RecoveryResult;
 import dev.noneops.core.node.NodeBusyException;
-import dev.noneops.core.node.RecoveryResult;
 import dev.noneops.ports.files.HostFiles;
 import dev.noneops.ports.time.HostClock;
 import java.io.IOException;
@@ -188,5 +188,23 @@ public final class RecoveryGate {
 
   private static String message(Throwable e) {
     return e instanceof NoneopsException n ? n.operatorMessage() : String.valueOf(e.getMessage());
+  }
+
+  /**
+   * The recovery gate could not make the node consistent at boot: the stack's units, which require
+   * the gate, stay down. The message is the one line the gate's journal carries: what is wrong,
+   * that the stack stays down, and what to run.
+   */
+  public static final class RecoveryGateException extends NoneopsException {
+    private static final long serialVersionUID = 1L;
+
+    RecoveryGateException(String message, Throwable cause) {
+      super(message, cause);
+    }
+
+    @Override
+    public String operatorMessage() {
+      return getMessage();
+    }
   }
 }

@@ -1,5 +1,7 @@
 package dev.noneops.core.node;
 
+import dev.noneops.core.node.Node.ConfigureResult;
+
 /**
  * Writes a goal's configuration at its host paths (containerd, kubelet, LocalDNS, the host's own
  * files), sets up the LocalDNS network and reloads systemd if a unit changed. The caller holds

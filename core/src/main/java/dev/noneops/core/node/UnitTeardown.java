@@ -1,8 +1,9 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.layout.HostPaths;
-import dev.noneops.core.node.TeardownReport.Action;
-import dev.noneops.core.node.TeardownReport.Reason;
+import dev.noneops.core.node.Teardown.TeardownReport.Action;
+import dev.noneops.core.node.Teardown.TeardownReport.Reason;
+import dev.noneops.core.node.Teardown.TeardownSettings;
 import dev.noneops.core.node.UnitFiles.Scan;
 import dev.noneops.core.node.UnitFiles.UnitFile;
 import dev.noneops.ports.Errno;

@@ -1,5 +1,6 @@
 package dev.noneops.core.node;
 
+import dev.noneops.core.node.Node.RecoveryResult;
 import dev.noneops.core.node.UpgradeSteps.Configuration;
 import java.nio.file.Path;
 import java.util.ArrayList;

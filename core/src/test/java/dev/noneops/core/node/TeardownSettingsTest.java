@@ -3,6 +3,7 @@ package dev.noneops.core.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.noneops.core.node.Teardown.TeardownSettings;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
