@@ -2,6 +2,7 @@ package dev.noneops.benchmarks.e2e;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import dev.noneops.core.goalstate.GoalStateResolver;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.testkit.artifacts.ArtifactRepository;
 import dev.noneops.testkit.artifacts.ArtifactServer;
@@ -16,7 +17,7 @@ import dev.noneops.testkit.standins.StandInScripts;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.BindException;
-import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,6 +58,9 @@ public final class DaemonBenchmark {
   static final Duration SAMPLE_EVERY = Duration.ofSeconds(10);
   static final Duration SETTLE = Duration.ofSeconds(30);
   static final Duration POLL_INTERVAL = Duration.ofSeconds(5);
+  static final int CONTAINERD_METRICS_PORT =
+      Integer.parseInt(GoalStateResolver.CONTAINERD_METRICS_ADDRESS.substring(
+          GoalStateResolver.CONTAINERD_METRICS_ADDRESS.lastIndexOf(':') + 1));
   static final Duration PORT_WAIT = Duration.ofMinutes(15);
   static final Duration REACTION_TIMEOUT = Duration.ofMinutes(3);
   static final String LABEL = "\"example.com/pool\": \"demo\"";
@@ -90,7 +94,6 @@ public final class DaemonBenchmark {
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException(jar + " is missing: `bin/noneops version` builds it");
     }
-    awaitFree(KubeletStandIn.DEFAULT_HEALTHZ_PORT);
     ArtifactSet.Runtime containerd = DebianRuntimes.containerd().older();
     ArtifactSet.Runtime runc = DebianRuntimes.runc();
     Path cache = Path.of(System.getProperty("user.home"), ".cache", "noneops");
@@ -124,6 +127,7 @@ public final class DaemonBenchmark {
     int appliedLines;
     Duration boot;
     String started = Instant.now().toString();
+    awaitFree(KubeletStandIn.DEFAULT_HEALTHZ_PORT, CONTAINERD_METRICS_PORT);
     try (ArtifactServer server = ArtifactServer.serve(repository.root());
         SystemdSandbox sandbox = SystemdSandbox.boot("bench-daemon")) {
       boot = sandbox.bootTime();
@@ -455,25 +459,30 @@ public final class DaemonBenchmark {
   }
 
   /**
-   * The sandbox shares the host's network, and other test runs on the machine start kubelet
-   * stand-ins too: waits (up to {@link #PORT_WAIT}) until kubelet's healthz port is free.
+   * The sandbox shares the host's network, and other test runs on the machine start stacks too:
+   * waits (up to {@link #PORT_WAIT}) until kubelet's healthz port and containerd's metrics port
+   * are free on every address.
    */
-  private static void awaitFree(int port) throws IOException, InterruptedException {
+  private static void awaitFree(int... ports) throws IOException, InterruptedException {
     long deadline = System.nanoTime() + PORT_WAIT.toNanos();
-    while (true) {
-      try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-        socket.getLocalPort();
-        return;
-      } catch (BindException e) {
+    for (int port : ports) {
+      while (!free(port)) {
         if (System.nanoTime() > deadline) {
           throw new IllegalStateException(
-              "127.0.0.1:" + port
-                  + " (kubelet's healthz port) stayed in use by another process for " + PORT_WAIT,
-              e);
+              "port " + port + " stayed in use by another process for " + PORT_WAIT);
         }
-        System.err.println("daemon benchmark: 127.0.0.1:" + port + " is in use; waiting");
+        System.err.println("daemon benchmark: port " + port + " is in use; waiting");
         Thread.sleep(5000);
       }
+    }
+  }
+
+  private static boolean free(int port) throws IOException {
+    try (ServerSocket socket = new ServerSocket()) {
+      socket.bind(new InetSocketAddress(port));
+      return true;
+    } catch (BindException e) {
+      return false;
     }
   }
 }
