@@ -2,8 +2,8 @@ package dev.noneops.benchmarks.e2e;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import dev.noneops.core.goalstate.GoalStateResolver;
 import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.layout.NodeConstants;
 import dev.noneops.testkit.artifacts.ArtifactRepository;
 import dev.noneops.testkit.artifacts.ArtifactServer;
 import dev.noneops.testkit.artifacts.ArtifactSet;
@@ -59,8 +59,8 @@ public final class DaemonBenchmark {
   static final Duration SETTLE = Duration.ofSeconds(30);
   static final Duration POLL_INTERVAL = Duration.ofSeconds(5);
   static final int CONTAINERD_METRICS_PORT =
-      Integer.parseInt(GoalStateResolver.CONTAINERD_METRICS_ADDRESS.substring(
-          GoalStateResolver.CONTAINERD_METRICS_ADDRESS.lastIndexOf(':') + 1));
+      Integer.parseInt(NodeConstants.CONTAINERD_METRICS_ADDRESS.substring(
+          NodeConstants.CONTAINERD_METRICS_ADDRESS.lastIndexOf(':') + 1));
   static final Duration PORT_WAIT = Duration.ofMinutes(15);
   static final Duration REACTION_TIMEOUT = Duration.ofMinutes(3);
   static final String LABEL = "\"example.com/pool\": \"demo\"";

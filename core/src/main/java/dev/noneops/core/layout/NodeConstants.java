@@ -25,6 +25,9 @@ public final class NodeConstants {
   /** The standard location of the agent configuration the CLI reads by default. */
   public static final String DEFAULT_CONFIG_PATH = "/etc/unbounded/agent/config.json";
 
+  /** Where the node's containerd serves its metrics (the containerised node's address). */
+  public static final String CONTAINERD_METRICS_ADDRESS = "0.0.0.0:10257";
+
   /** kubelet's health endpoint, which the node's readiness wait polls. */
   public static final URI KUBELET_HEALTHZ = URI.create("http://127.0.0.1:10248/healthz");
 

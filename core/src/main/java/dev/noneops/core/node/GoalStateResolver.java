@@ -5,6 +5,7 @@ import dev.noneops.core.config.AgentConfigParser;
 import dev.noneops.core.config.DownloadArtifact;
 import dev.noneops.core.config.VersionFor;
 import dev.noneops.core.layout.Layout;
+import dev.noneops.core.layout.NodeConstants;
 import dev.noneops.ports.host.HostInfo;
 import java.net.URI;
 import java.nio.file.Path;
@@ -28,7 +29,7 @@ final class GoalStateResolver {
   public static final String CNI_BIN_DIR = "/opt/cni/bin";
 
   public static final String CNI_CONF_DIR = "/etc/cni/net.d";
-  public static final String CONTAINERD_METRICS_ADDRESS = "0.0.0.0:10257";
+  static final String CONTAINERD_METRICS_ADDRESS = NodeConstants.CONTAINERD_METRICS_ADDRESS;
   public static final int LOCALDNS_PORT = 53;
   public static final Path KVM_DEVICE = Path.of("/dev/kvm");
 
