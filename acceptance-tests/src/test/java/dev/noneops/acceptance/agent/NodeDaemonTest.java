@@ -212,6 +212,26 @@ class NodeDaemonTest {
   }
 
   @Test
+  void anUpgradeThatCannotBeRecoveredIsTriedAgainOnceAMinuteNotAtEveryTick() throws IOException {
+    NodeDaemon daemon = daemon();
+    daemon.start();
+    lab.node(V2, Optional.of(V1)).upgrade();
+    lab.host.ports().files().removeDurably(lab.paths.appliedConfig());
+
+    daemon.tick();
+    AgentState.Event first = state().lastOperation().orElseThrow();
+    lab.host.clock().advance(Duration.ofSeconds(30));
+    daemon.tick();
+
+    assertThat(first.outcome()).isEqualTo("FAILED");
+    assertThat(first.detail()).contains("applied configuration", "missing");
+    assertThat(state().lastOperation()).contains(first);
+    lab.host.clock().advance(Duration.ofSeconds(31));
+    daemon.tick();
+    assertThat(state().lastOperation().orElseThrow().at()).isAfter(first.at());
+  }
+
+  @Test
   void aBusyNodeIsTriedAgainAtTheNextTick() throws IOException {
     NodeDaemon daemon = daemon();
     daemon.start();

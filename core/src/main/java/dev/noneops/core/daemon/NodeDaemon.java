@@ -102,6 +102,7 @@ public final class NodeDaemon {
   }
 
   private static final Duration SLICE = Duration.ofMillis(200);
+  private static final Duration RECOVERY_RETRY = Duration.ofMinutes(1);
 
   private final HostPorts ports;
   private final Layout layout;
@@ -116,6 +117,7 @@ public final class NodeDaemon {
   private volatile Instant heartbeat;
   private volatile boolean operating;
   private Optional<String> handledDigest = Optional.empty();
+  private Instant retryRecoveryAt = Instant.MIN;
 
   public NodeDaemon(
       HostPorts ports,
@@ -214,6 +216,18 @@ public final class NodeDaemon {
           now, "start-recovery", "FAILED", "cannot read the applied configuration: " + message(e));
     }
     if (applied.isEmpty()) {
+      if (exists(layout.journal())) {
+        log.error(
+            "an upgrade is in flight and the applied configuration at {} is missing: it cannot be"
+                + " finished; restore the file and run `noneops recover`, or `noneops reset`",
+            paths.appliedConfig());
+        return new AgentState.Event(
+            now,
+            "start-recovery",
+            "FAILED",
+            "an upgrade is in flight and the applied configuration at " + paths.appliedConfig()
+                + " is missing");
+      }
       return new AgentState.Event(
           now, "start-recovery", "NOTHING_TO_DO", "no applied configuration");
     }
@@ -240,7 +254,7 @@ public final class NodeDaemon {
       return new AgentState.Event(
           ports.clock().now(), "start-recovery", "LIVE_NODE", "an operation held the node lock");
     } catch (NoneopsException e) {
-      log.error("recovery at start failed: {}", e.operatorMessage());
+      log.error("recovery failed: {}", e.operatorMessage());
       return new AgentState.Event(
           ports.clock().now(), "start-recovery", "FAILED", e.operatorMessage());
     } finally {
@@ -264,8 +278,18 @@ public final class NodeDaemon {
       log.warn("cannot read {}: {}", layout.journal(), e.getMessage());
       return false;
     }
+    if (ports.clock().now().isBefore(retryRecoveryAt)) {
+      return true;
+    }
     AgentState.Event recovery = recover();
     if (recovery.outcome().equals("LIVE_NODE")) {
+      return true;
+    }
+    if (recovery.outcome().equals("FAILED")) {
+      // a recovery that cannot finish (the gate's case: the stack stays down) is tried again
+      // once a minute, not at every tick
+      retryRecoveryAt = ports.clock().now().plus(RECOVERY_RETRY);
+      record("recovery", recovery.outcome(), recovery.detail());
       return true;
     }
     log.warn("an upgrade whose agent died was found: {}", recovery.detail());
@@ -458,6 +482,14 @@ public final class NodeDaemon {
       state.write(change.apply(state.read()));
     } catch (IOException | RuntimeException e) {
       log.warn("cannot record the agent's state in {}: {}", state.path(), message(e));
+    }
+  }
+
+  private boolean exists(Path path) {
+    try {
+      return ports.files().exists(path);
+    } catch (IOException e) {
+      return false;
     }
   }
 
