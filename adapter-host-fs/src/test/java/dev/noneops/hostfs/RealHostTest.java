@@ -9,7 +9,9 @@ import dev.noneops.ports.systemd.Systemd;
 import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -65,6 +67,31 @@ class RealHostTest {
 
     assertThat(ports.systemd()).isSameAs(systemd);
     assertThat(ports.files()).isNotNull();
+  }
+
+  @Test
+  void theNotifierReadsTheEnvironmentTheHostWasBuiltWith() {
+    String pid = Long.toString(ProcessHandle.current().pid());
+    RealHost managed = RealHost.builder()
+        .environment(Map.of(
+            "NOTIFY_SOCKET",
+            "/run/systemd/notify",
+            "WATCHDOG_USEC",
+            "3000000",
+            "WATCHDOG_PID",
+            pid))
+        .build();
+    RealHost unmanaged = RealHost.builder().environment(Map.of()).build();
+
+    assertThat(managed.notifier().enabled()).isTrue();
+    assertThat(managed.notifier().watchdogInterval()).contains(Duration.ofSeconds(3));
+    assertThat(managed.ports(systemdFromElsewhere()).notifier()).isSameAs(managed.notifier());
+    assertThat(unmanaged.notifier().enabled()).isFalse();
+  }
+
+  private static Systemd systemdFromElsewhere() {
+    return (Systemd) Proxy.newProxyInstance(
+        Systemd.class.getClassLoader(), new Class<?>[] {Systemd.class}, (p, m, a) -> null);
   }
 
   @Test

@@ -39,8 +39,9 @@ public final class NotifySocketServiceNotifier implements ServiceNotifier {
 
   /** The notifier of this process, started with {@code environment} (usually {@code System.getenv()}). */
   public static NotifySocketServiceNotifier fromEnvironment(Map<String, String> environment) {
+    // a lambda rather than a method reference: UnixDatagrams is not even linked until one runs
     return new NotifySocketServiceNotifier(
-        environment, ProcessHandle.current().pid(), UnixDatagrams::load);
+        environment, ProcessHandle.current().pid(), () -> UnixDatagrams.load());
   }
 
   @Override

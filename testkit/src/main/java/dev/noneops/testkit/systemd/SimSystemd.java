@@ -39,9 +39,12 @@ import java.util.regex.Pattern;
  *
  * <p>Unit files are read from the unit directories (the configured systemd directory first); a
  * unit is loaded when first referenced, and a loaded unit keeps its definition until
- * {@link #daemonReload()}, as systemd does. Honoured: {@code Requires=}/{@code BindsTo=} (started
- * first; their failure fails the job with {@code dependency}; stopping them stops the dependent),
- * {@code Wants=} (started first, failure ignored), {@code ConditionPathExists=},
+ * {@link #daemonReload()}, as systemd does. Honoured: {@code Requires=}/{@code BindsTo=} (when the
+ * unit is also ordered after them, by its {@code After=} or their {@code Before=}, they are started
+ * first and their failure fails the job with {@code dependency}; unordered, the unit starts first
+ * and their failure does not touch it, one of the outcomes of systemd's parallel jobs; stopping
+ * them stops the dependent), {@code Wants=} (started first when ordered, failure ignored),
+ * {@code ConditionPathExists=},
  * {@code ExecStart=} with {@code Environment=}/{@code EnvironmentFile=} expansion,
  * {@code Type=} (simple, exec, notify, forking, oneshot with {@code RemainAfterExit=}),
  * {@code KillMode=process}, and {@code [Install] WantedBy=}/{@code RequiredBy=} for enable and
@@ -56,7 +59,9 @@ import java.util.regex.Pattern;
  * removed; enabling fails as a whole when one file is missing; signalling all processes of a
  * unit that has none does nothing.
  *
- * <p>Tests script units with {@link #setBehaviour}; {@link #history()} lists what happened.
+ * <p>Tests script units with {@link #setBehaviour} and give programs a behaviour with
+ * {@link #installProgram} (a program runs inside its unit's start job and may call back into the
+ * host's ports); {@link #history()} lists what happened.
  */
 public final class SimSystemd implements Systemd {
   private static final String PORT = "systemd";
@@ -89,6 +94,7 @@ public final class SimSystemd implements Systemd {
   private final List<Path> unitDirs;
   private final Map<String, Unit> units = new TreeMap<>();
   private final Map<String, UnitBehaviour> behaviours = new HashMap<>();
+  private final Map<Path, SimProgram> programs = new HashMap<>();
   private ProgramRefusal programRefusal = argv -> Optional.empty();
   private final List<UnitEvent> history = new ArrayList<>();
   private long reloads;
@@ -103,6 +109,8 @@ public final class SimSystemd implements Systemd {
     String result = "success";
     Optional<Instant> failAt = Optional.empty();
     boolean stopping;
+    /** A start job for this unit runs (its program may call back into the manager meanwhile). */
+    boolean starting;
 
     Unit(String name, UnitDefinition definition) {
       this.name = name;
@@ -353,7 +361,6 @@ public final class SimSystemd implements Systemd {
 
   // ---------------------------------------------------------------- test controls (not journaled)
 
-  /** Scripts how {@code unit} reacts to its next starts (kept across crashes). */
   /**
    * Why a program started by a unit exits at once, given its argv (empty: it runs); the host
    * wires the programs whose start-up checks the simulation models, such as kubelet's
@@ -371,9 +378,27 @@ public final class SimSystemd implements Systemd {
     Optional<String> why(List<String> argv);
   }
 
+  /** Scripts how {@code unit} reacts to its next starts (kept across crashes). */
   public void setBehaviour(String unit, UnitBehaviour behaviour) {
     synchronized (gate.monitor()) {
       behaviours.put(requireName(unit), Objects.requireNonNull(behaviour, "behaviour"));
+    }
+  }
+
+  /**
+   * Gives the executable at {@code exe} a behaviour: a unit whose {@code ExecStart=} runs it (by
+   * that path, or by a path or link that resolves to it) runs {@code program} inside its start job
+   * (see {@link SimProgram}). The file must be there, executable, when a unit runs it; programs are
+   * kept across crashes.
+   */
+  public void installProgram(Path exe, SimProgram program) {
+    Objects.requireNonNull(exe, "exe");
+    Objects.requireNonNull(program, "program");
+    if (!exe.isAbsolute()) {
+      throw new IllegalArgumentException("a program is installed at an absolute path: " + exe);
+    }
+    synchronized (gate.monitor()) {
+      programs.put(exe.normalize(), program);
     }
   }
 
@@ -440,23 +465,63 @@ public final class SimSystemd implements Systemd {
   }
 
   /**
-   * Boot after a crash: starts every unit linked in {@code multi-user.target.wants} (and what they
-   * pull in), as systemd would at boot. Not journaled.
+   * Boot after a crash: starts every unit linked in {@code multi-user.target.wants} or
+   * {@code .requires} (and what they pull in), as systemd would at boot: a unit ordered
+   * {@code After=} another of them (or that one {@code Before=} it) starts once that one's start
+   * job ended, so a gate the others are ordered after runs first. Not journaled.
    */
   public void bootEnabledUnits() {
     synchronized (gate.monitor()) {
-      Path wants = systemdDir.resolve("multi-user.target.wants");
-      try {
-        if (fs.lstat(wants).isEmpty()) {
-          return;
+      List<String> enabled = new ArrayList<>();
+      for (String dir : List.of("multi-user.target.wants", "multi-user.target.requires")) {
+        Path links = systemdDir.resolve(dir);
+        try {
+          if (fs.lstat(links).isPresent()) {
+            for (String unit : fs.list(links)) {
+              if (!enabled.contains(unit)) {
+                enabled.add(unit);
+              }
+            }
+          }
+        } catch (IOException e) {
+          throw new IllegalStateException("cannot read " + links, e);
         }
-        for (String unit : fs.list(wants)) {
-          startUnit(unit, Duration.ofMinutes(5), new HashSet<>(), false);
+      }
+      Set<String> booted = new HashSet<>();
+      try {
+        for (String unit : enabled) {
+          bootInOrder(unit, enabled, booted);
         }
       } catch (IOException e) {
-        throw new IllegalStateException("cannot read " + wants, e);
+        throw new IllegalStateException("cannot read the unit files of the enabled units", e);
       }
     }
+  }
+
+  /** Starts {@code unit} after the units of {@code enabled} it is ordered after (an ordering cycle is broken where it closes). */
+  private void bootInOrder(String unit, List<String> enabled, Set<String> booted)
+      throws IOException {
+    if (!booted.add(unit)) {
+      return;
+    }
+    for (String other : enabled) {
+      if (!other.equals(unit) && orderedBefore(other, unit)) {
+        bootInOrder(other, enabled, booted);
+      }
+    }
+    startUnit(unit, Duration.ofMinutes(5), new HashSet<>(), false);
+  }
+
+  /** Whether {@code first}'s start job must end before {@code then}'s runs ({@code After=}/{@code Before=}). */
+  private boolean orderedBefore(String first, String then) throws IOException {
+    Optional<UnitDefinition> a = definitionOf(then);
+    Optional<UnitDefinition> b = definitionOf(first);
+    return a.map(d -> d.after().contains(first)).orElse(false)
+        || b.map(d -> d.before().contains(then)).orElse(false);
+  }
+
+  private Optional<UnitDefinition> definitionOf(String name) throws IOException {
+    return load(name).map(u -> u.definition);
   }
 
   // ---------------------------------------------------------------- mechanics
@@ -611,7 +676,7 @@ public final class SimSystemd implements Systemd {
       Optional<UnitDefinition> d = readDefinition(u.name);
       if (d.isPresent()) {
         u.definition = d.get();
-      } else if (u.active == ActiveState.INACTIVE && u.mainPid == 0) {
+      } else if (u.active == ActiveState.INACTIVE && u.mainPid == 0 && !u.starting) {
         units.remove(u.name);
       } else {
         u.definition = null;
@@ -655,36 +720,52 @@ public final class SimSystemd implements Systemd {
     if (u.active == ActiveState.ACTIVE || !visiting.add(name)) {
       return JobResult.DONE;
     }
-    for (String dep : d.pulledIn()) {
-      boolean required = d.requires().contains(dep);
-      Optional<Unit> depUnit = load(dep);
-      if (depUnit.isEmpty() || depUnit.get().definition == null) {
-        if (required) {
-          throw noSuchUnit(dep);
+    boolean wasStarting = u.starting;
+    u.starting = true;
+    try {
+      List<String> unordered = new ArrayList<>();
+      for (String dep : d.pulledIn()) {
+        boolean required = d.requires().contains(dep);
+        Optional<Unit> depUnit = load(dep);
+        if (depUnit.isEmpty() || depUnit.get().definition == null) {
+          if (required) {
+            throw noSuchUnit(dep);
+          }
+          continue;
         }
-        continue;
+        if (!orderedBefore(dep, name)) {
+          // no ordering: both jobs run at once, and this one may well finish first
+          unordered.add(dep);
+          continue;
+        }
+        JobResult r = startUnit(dep, timeout, visiting, false);
+        if (required && (!r.succeeded() || depUnit.get().active == ActiveState.FAILED)) {
+          event(name, "dependency-failed");
+          return JobResult.DEPENDENCY;
+        }
       }
-      JobResult r = startUnit(dep, timeout, visiting, false);
-      if (required && (!r.succeeded() || !isUp(depUnit.get()))) {
-        event(name, "dependency-failed");
-        return JobResult.DEPENDENCY;
+      JobResult result = startItself(u, d, timeout);
+      for (String dep : unordered) {
+        startUnit(dep, timeout, visiting, false);
       }
+      return result;
+    } finally {
+      u.starting = wasStarting;
     }
+  }
+
+  private JobResult startItself(Unit u, UnitDefinition d, Duration timeout) throws IOException {
     if (!conditionsMet(d)) {
-      event(name, "condition-failed");
+      event(u.name, "condition-failed");
       return JobResult.DONE;
     }
     if (!d.isService()) {
       u.active = ActiveState.ACTIVE;
       u.sub = "active";
-      event(name, "started");
+      event(u.name, "started");
       return JobResult.DONE;
     }
     return startService(u, d, timeout);
-  }
-
-  private static boolean isUp(Unit u) {
-    return u.active == ActiveState.ACTIVE;
   }
 
   private boolean conditionsMet(UnitDefinition d) throws IOException {
@@ -743,7 +824,16 @@ public final class SimSystemd implements Systemd {
         new ProcessSpec(
             Optional.of(exec.get().exe()), exec.get().argv(), cgroup, List.of(), Set.of()),
         Optional.of(u.name));
+    Optional<SimProgram> program = programOf(exec.get());
+    if (program.isPresent()) {
+      Optional<JobResult> ended =
+          runProgram(u, d, main, program.get(), exec.get().argv());
+      if (ended.isPresent()) {
+        return ended.get();
+      }
+    }
     if (d.type().equals("oneshot")) {
+      u.mainPid = 0;
       processes.exit(main.pid());
       if (d.remainAfterExit()) {
         u.active = ActiveState.ACTIVE;
@@ -773,7 +863,54 @@ public final class SimSystemd implements Systemd {
     return JobResult.DONE;
   }
 
-  private record Exec(String exe, List<String> argv) {}
+  /**
+   * Runs a unit's installed program as its main process, the unit {@code activating}: empty when
+   * it returned 0 (the start goes on), else how the start job ended. A oneshot's main process
+   * stays until the caller ends it.
+   */
+  private Optional<JobResult> runProgram(
+      Unit u, UnitDefinition d, SimProcess main, SimProgram program, List<String> argv) {
+    u.mainPid = main.pid();
+    u.active = ActiveState.ACTIVATING;
+    u.sub = "start";
+    event(u.name, "activating");
+    int status;
+    try {
+      status = program.run(List.copyOf(argv));
+    } catch (IOException e) {
+      status = 1;
+    }
+    if (u.mainPid != main.pid()) {
+      // stopped or killed while it ran: the start job did not finish
+      return Optional.of(u.active == ActiveState.FAILED ? JobResult.FAILED : JobResult.CANCELED);
+    }
+    if (status == 0) {
+      return Optional.empty();
+    }
+    u.mainPid = 0;
+    processes.exit(main.pid());
+    fail(u, "exit-code");
+    // a simple service's start job succeeded when its process was started
+    return Optional.of(d.type().equals("simple") ? JobResult.DONE : JobResult.FAILED);
+  }
+
+  /** The program installed at the path the unit names, or at any path that resolves to the same file. */
+  private Optional<SimProgram> programOf(Exec exec) throws IOException {
+    SimProgram named = programs.get(exec.found());
+    if (named != null) {
+      return Optional.of(named);
+    }
+    for (Map.Entry<Path, SimProgram> installed : programs.entrySet()) {
+      if (fs.stat(installed.getKey()).isPresent()
+          && fs.realPath(installed.getKey()).toString().equals(exec.exe())) {
+        return Optional.of(installed.getValue());
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** A program to run: its file as found on the search path, that file with every link resolved, its argv. */
+  private record Exec(Path found, String exe, List<String> argv) {}
 
   private Optional<Exec> resolveExec(List<String> words, Map<String, String> env)
       throws IOException {
@@ -795,11 +932,11 @@ public final class SimSystemd implements Systemd {
     } else {
       argv.add(0, program);
     }
-    Optional<Path> exe = findProgram(program);
-    if (exe.isEmpty()) {
+    Optional<Path> found = findProgram(program);
+    if (found.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(new Exec(exe.get().toString(), argv));
+    return Optional.of(new Exec(found.get(), fs.realPath(found.get()).toString(), argv));
   }
 
   private Optional<Path> findProgram(String program) throws IOException {
@@ -814,7 +951,7 @@ public final class SimSystemd implements Systemd {
     for (Path candidate : candidates) {
       Optional<FileMeta> meta = fs.stat(candidate);
       if (meta.isPresent() && meta.get().isRegularFile() && (meta.get().mode() & 0111) != 0) {
-        return Optional.of(fs.realPath(candidate));
+        return Optional.of(candidate.normalize());
       }
     }
     return Optional.empty();
@@ -943,6 +1080,7 @@ public final class SimSystemd implements Systemd {
     for (Unit u : List.copyOf(units.values())) {
       if (u.active != ActiveState.INACTIVE
           || u.mainPid != 0
+          || u.starting
           || BUILTIN_TARGETS.contains(u.name)
           || !processesOf(u).isEmpty()) {
         continue;

@@ -10,7 +10,8 @@ import java.util.Set;
 
 /**
  * What systemd loaded for one unit: its file plus drop-ins, reduced to the settings the simulation
- * honours (dependencies, conditions, the command, its environment, kill mode, install targets).
+ * honours (dependencies and ordering, conditions, the command, its environment, kill mode, install
+ * targets).
  *
  * @param name the unit name
  * @param fragmentPath the unit file
@@ -24,6 +25,7 @@ record UnitDefinition(
     boolean masked,
     String type,
     List<String> after,
+    List<String> before,
     List<String> wants,
     List<String> requires,
     List<String> conditionPathExists,
@@ -48,6 +50,7 @@ record UnitDefinition(
       boolean masked) {
     String type = name.endsWith(".service") ? "simple" : name.substring(name.lastIndexOf('.') + 1);
     Set<String> after = new LinkedHashSet<>();
+    Set<String> before = new LinkedHashSet<>();
     Set<String> wants = new LinkedHashSet<>();
     Set<String> requires = new LinkedHashSet<>();
     List<String> conditions = new ArrayList<>();
@@ -62,6 +65,7 @@ record UnitDefinition(
       String v = s.value();
       switch (s.section() + "." + s.key()) {
         case "Unit.After" -> addList(after, v);
+        case "Unit.Before" -> addList(before, v);
         case "Unit.Wants" -> addList(wants, v);
         case "Unit.Requires", "Unit.BindsTo", "Unit.Requisite" -> addList(requires, v);
         case "Unit.ConditionPathExists" -> {
@@ -111,6 +115,7 @@ record UnitDefinition(
         masked,
         type,
         List.copyOf(after),
+        List.copyOf(before),
         List.copyOf(wants),
         List.copyOf(requires),
         List.copyOf(conditions),
