@@ -15,6 +15,14 @@ package dev.noneops.testkit.sandbox;
  * tmpfs with the basic device nodes and its own devpts) instead of a recursive bind of the host's,
  * which systemd writes into, and read-only {@code /proc/sys} and {@code /sys}, so no unit can change
  * kernel settings the host shares.
+ *
+ * <p>The overlay's upper and work directories are on a tmpfs of the sandbox's own, or in a {@link
+ * SandboxDisk}'s directory on the host. The links of the units the host enabled are removed from
+ * the overlay at the first boot on a disk only (the disk's {@code host-units-disabled} marker
+ * records it; the removals are whiteouts on the disk), so that the links a sandbox wrote survive
+ * to the next boot on that disk. Every boot writes the masks again and a journald drop-in: a
+ * volatile journal (the sandbox shares the host kernel's boot id) without rate limits, so that no
+ * message of a busy boot is dropped.
  */
 final class BootScript {
   private BootScript() {}
@@ -29,16 +37,24 @@ final class BootScript {
       while read -r _; do :; done
       """;
 
-  /** Arguments: mount point for the sandbox's tmpfs, sandbox name, units to mask. */
+  /**
+   * Arguments: an empty mount point, sandbox name, the disk's directory (empty for a tmpfs), units
+   * to mask.
+   */
   static final String BOOT = """
       #!/bin/sh
       set -eu
-      mnt="$1"; name="$2"; shift 2
+      mnt="$1"; name="$2"; disk="$3"; shift 3
       mount --make-rprivate /
-      mount -t tmpfs -o mode=0755 "noneops-$name" "$mnt"
-      mkdir "$mnt/upper" "$mnt/work" "$mnt/root"
-      mount -t overlay overlay -o "lowerdir=/,upperdir=$mnt/upper,workdir=$mnt/work" "$mnt/root"
-      r="$mnt/root"
+      if [ -z "$disk" ]; then
+        mount -t tmpfs -o mode=0755 "noneops-$name" "$mnt"
+        mkdir "$mnt/upper" "$mnt/work" "$mnt/root"
+        disk="$mnt"
+        r="$mnt/root"
+      else
+        r="$mnt"
+      fi
+      mount -t overlay overlay -o "lowerdir=/,upperdir=$disk/upper,workdir=$disk/work" "$r"
       mount -t proc -o nosuid,nodev,noexec proc "$r/proc"
       mount --bind "$r/proc/sys" "$r/proc/sys"
       mount -o remount,bind,ro "$r/proc/sys"
@@ -63,8 +79,14 @@ final class BootScript {
       mount -t cgroup2 -o nosuid,nodev,noexec cgroup2 "$r/sys/fs/cgroup"
       mount -t tmpfs -o mode=0755,nosuid,nodev tmpfs "$r/run"
       mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs "$r/tmp"
-      rm -f "$r"/etc/systemd/system/*.wants/* "$r"/etc/systemd/system/*.requires/*
+      if [ ! -e "$disk/host-units-disabled" ]; then
+        rm -f "$r"/etc/systemd/system/*.wants/* "$r"/etc/systemd/system/*.requires/*
+        touch "$disk/host-units-disabled"
+      fi
       for unit in "$@"; do ln -sfn /dev/null "$r/etc/systemd/system/$unit"; done
+      mkdir -p "$r/etc/systemd/journald.conf.d"
+      printf '%s\\n' '[Journal]' 'Storage=volatile' 'RateLimitIntervalSec=0' 'RuntimeMaxUse=64M' \\
+        > "$r/etc/systemd/journald.conf.d/noneops-sandbox.conf"
       mkdir -p "$r/.noneops-old-root"
       cd "$r"
       pivot_root . .noneops-old-root

@@ -5,14 +5,18 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -22,14 +26,20 @@ import java.util.regex.Pattern;
 /**
  * A private systemd booted as PID 1 of its own PID, mount, UTS, IPC and cgroup namespaces over a
  * copy-on-write overlay of the host root (DESIGN section 11), for tests that need a real systemd
- * on a machine whose PID 1 is not systemd. Nothing the sandbox writes reaches the host: the
- * overlay's upper layer is a tmpfs that exists only in the sandbox's mount namespace.
+ * on a machine whose PID 1 is not systemd. Nothing the sandbox writes reaches the host's files:
+ * the overlay's upper layer is either a tmpfs that exists only in the sandbox's mount namespace
+ * ({@link #boot(String)}) or a {@link SandboxDisk} that outlives the sandbox ({@link #boot(String,
+ * SandboxDisk, Duration)}), so that {@link #powerCut()} and a new boot on the same disk are a power
+ * cut and a reboot of one machine.
  *
  * <ul>
  *   <li>{@link #busAddress()} is the sandbox's system bus, reachable from the host;
  *   <li>{@link #root()} is the sandbox's root directory as seen from the host, to write unit
  *       files and read results;
- *   <li>{@link #exec} runs a command inside (nsenter into its namespaces and root).
+ *   <li>{@link #exec} runs a command inside (nsenter into its namespaces and root);
+ *   <li>{@link #bootJournal()}, {@link #unitTimes} and {@link #jobResults()} tell what this boot
+ *       did. Its journal is volatile (in its {@code /run}): the sandbox shares the host kernel's
+ *       boot id, so a persistent journal on a disk would file every reboot under one boot.
  * </ul>
  *
  * <p>{@link #close()} stops it by SIGKILL to the namespace's PID 1, addressed by pid (never by
@@ -39,6 +49,7 @@ import java.util.regex.Pattern;
  */
 public final class SystemdSandbox implements AutoCloseable {
   private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,30}");
+  private static final Pattern DIGITS = Pattern.compile("\\d+");
   private static final Duration DEFAULT_BOOT_TIMEOUT = Duration.ofSeconds(90);
   private static final Duration POLL = Duration.ofMillis(50);
   private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(60);
@@ -49,6 +60,7 @@ public final class SystemdSandbox implements AutoCloseable {
   private final SandboxCgroup cgroup;
   private final Process launcher;
   private final long unsharePid;
+  private final Optional<SandboxDisk> disk;
   private ProcessHandle init;
   private Duration bootTime = Duration.ZERO;
   private List<String> failedAtBoot = List.of();
@@ -60,13 +72,15 @@ public final class SystemdSandbox implements AutoCloseable {
       Path bootLog,
       SandboxCgroup cgroup,
       Process launcher,
-      long unsharePid) {
+      long unsharePid,
+      Optional<SandboxDisk> disk) {
     this.name = name;
     this.workDir = workDir;
     this.bootLog = bootLog;
     this.cgroup = cgroup;
     this.launcher = launcher;
     this.unsharePid = unsharePid;
+    this.disk = disk;
   }
 
   /** Boots a sandbox and waits until its systemd reports {@code running} or {@code degraded}. */
@@ -81,6 +95,22 @@ public final class SystemdSandbox implements AutoCloseable {
    * @throws SandboxBootException when it cannot boot; a half-started sandbox is stopped first
    */
   public static SystemdSandbox boot(String name, Duration timeout) {
+    return boot(name, Optional.empty(), timeout);
+  }
+
+  /**
+   * Boots a sandbox named {@code name} over {@code disk} within {@code timeout}. On a disk an
+   * earlier sandbox used (and lost to {@link #powerCut()}), this is a reboot: systemd finds that
+   * sandbox's files and starts the units it had enabled, in their dependency order.
+   *
+   * @throws SandboxBootException when it cannot boot; a half-started sandbox is stopped first
+   * @throws IllegalStateException when another sandbox runs on {@code disk} or it is closed
+   */
+  public static SystemdSandbox boot(String name, SandboxDisk disk, Duration timeout) {
+    return boot(name, Optional.of(Objects.requireNonNull(disk, "disk")), timeout);
+  }
+
+  private static SystemdSandbox boot(String name, Optional<SandboxDisk> disk, Duration timeout) {
     Objects.requireNonNull(timeout, "timeout");
     if (name == null || !NAME.matcher(name).matches()) {
       throw new IllegalArgumentException("sandbox name must match " + NAME + ": '" + name + "'");
@@ -89,7 +119,14 @@ public final class SystemdSandbox implements AutoCloseable {
       throw new SandboxBootException(reason);
     });
     long started = System.nanoTime();
-    SystemdSandbox sandbox = start(name);
+    disk.ifPresent(d -> d.claim(name));
+    SystemdSandbox sandbox;
+    try {
+      sandbox = start(name, disk);
+    } catch (RuntimeException failure) {
+      disk.ifPresent(SandboxDisk::release);
+      throw failure;
+    }
     try {
       sandbox.awaitRunning(started, timeout);
       return sandbox;
@@ -101,7 +138,7 @@ public final class SystemdSandbox implements AutoCloseable {
     }
   }
 
-  private static SystemdSandbox start(String name) {
+  private static SystemdSandbox start(String name, Optional<SandboxDisk> disk) {
     Path workDir = null;
     SandboxCgroup cgroup = null;
     try {
@@ -120,15 +157,17 @@ public final class SystemdSandbox implements AutoCloseable {
           "/bin/sh",
           bootScript.toString(),
           mountPoint.toString(),
-          name));
+          name,
+          disk.map(d -> d.directory().toString()).orElse("")));
       command.addAll(SandboxUnitMasks.units());
       Process launcher = new ProcessBuilder(command)
           .redirectError(ProcessBuilder.Redirect.appendTo(bootLog.toFile()))
           .start();
       long unsharePid = readUnsharePid(launcher, bootLog);
       SystemdSandbox sandbox =
-          new SystemdSandbox(name, workDir, bootLog, cgroup, launcher, unsharePid);
+          new SystemdSandbox(name, workDir, bootLog, cgroup, launcher, unsharePid, disk);
       LiveSandboxes.add(sandbox);
+      disk.ifPresent(d -> d.attach(sandbox));
       return sandbox;
     } catch (IOException e) {
       cleanUpAfterFailedStart(workDir, cgroup);
@@ -299,8 +338,102 @@ public final class SystemdSandbox implements AutoCloseable {
   }
 
   /**
+   * The journal of this boot, every line with its monotonic time ({@code journalctl -b -o
+   * short-monotonic}). It starts when journald does, which is before {@code sysinit.target}, so
+   * every unit with default dependencies is in it from its start on. What PID 1 logged before
+   * journald ran (its version, the first targets and sockets, units with {@code
+   * DefaultDependencies=no} that ran that early) went to the sandbox's console, {@code /dev/null};
+   * {@link #unitTimes} covers those units too.
+   */
+  public String bootJournal() {
+    return exec(List.of("journalctl", "--no-pager", "-b", "-o", "short-monotonic"), COMMAND_TIMEOUT)
+        .orThrow()
+        .stdout();
+  }
+
+  /**
+   * When each of {@code units} started and became active in this boot, from its systemd's own
+   * records, in start order (units that did not start last): so that a test can assert "A had
+   * finished before B started" with {@link UnitTimes#finishedBefore}.
+   */
+  public List<UnitTimes> unitTimes(List<String> units) {
+    if (units.isEmpty()) {
+      return List.of();
+    }
+    List<String> command = new ArrayList<>(List.of(
+        "systemctl",
+        "show",
+        "--no-pager",
+        "--timestamp=us+utc",
+        "-p",
+        String.join(",", UnitTimes.PROPERTIES)));
+    command.addAll(units);
+    return UnitTimes.parseShow(units, exec(command, COMMAND_TIMEOUT).orThrow().stdout());
+  }
+
+  /** The jobs PID 1 completed in this boot and logged to the journal, in the journal's order. */
+  public List<JobResult> jobResults() {
+    return JobResult.parseJournalJson(exec(
+            List.of(
+                "journalctl",
+                "--no-pager",
+                "-b",
+                "_PID=1",
+                "-o",
+                "json",
+                "--output-fields=UNIT,JOB_TYPE,JOB_RESULT,MESSAGE_ID"),
+            COMMAND_TIMEOUT)
+        .orThrow()
+        .stdout());
+  }
+
+  /**
+   * Cuts the sandbox's power: SIGKILL to its PID 1, addressed by pid, which ends every process of
+   * its PID namespace at once, as a power cut ends a machine's; then waits until none of them is
+   * left (in its PID or mount namespace or its cgroup) and removes its cgroup and temporary files.
+   * Its {@link SandboxDisk}, if it has one, keeps everything written to it: the overlay's upper
+   * layer is an ordinary host directory and the host's page cache survives the cut, so even writes
+   * never fsync'ed are there at the next boot. There is no block device under the disk to drop
+   * unsynced writes; the testkit's simulated host models that loss.
+   *
+   * @throws IllegalStateException when the sandbox was stopped already, or some of its processes
+   *     are still alive after ten seconds
+   */
+  public void powerCut() {
+    synchronized (this) {
+      if (closed) {
+        throw new IllegalStateException(this + " is not running");
+      }
+      closed = true;
+    }
+    try {
+      Set<String> namespaces = namespacesOf(pid());
+      kill();
+      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      List<Long> left = processesIn(namespaces);
+      while (!left.isEmpty() && System.nanoTime() < deadline) {
+        pause(Duration.ofMillis(20));
+        left = processesIn(namespaces);
+      }
+      if (!left.isEmpty()) {
+        throw new IllegalStateException(
+            "processes " + left + " of sandbox " + name + " outlived its power cut");
+      }
+      cgroup.remove(Duration.ofSeconds(10));
+    } catch (IOException e) {
+      throw new IllegalStateException("sandbox " + name + ": power cut incomplete: " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted during the power cut of " + name, e);
+    } finally {
+      release();
+    }
+  }
+
+  /**
    * Stops the sandbox: SIGKILL to its PID 1 by pid, then waits for the namespace to empty and
-   * removes the cgroup subtree and the temporary directory. Idempotent; never throws.
+   * removes the cgroup subtree and the temporary directory. Idempotent; never throws. A disk
+   * keeps what was written to it, as after {@link #powerCut()}.
    */
   @Override
   public void close() {
@@ -311,18 +444,7 @@ public final class SystemdSandbox implements AutoCloseable {
       closed = true;
     }
     try {
-      if (init != null) {
-        init.destroyForcibly();
-      }
-      try (OutputStream stdin = launcher.getOutputStream()) {
-        stdin.flush();
-      } catch (IOException alreadyGone) {
-        // the launcher ended first; nothing to tell it
-      }
-      if (!launcher.waitFor(10, TimeUnit.SECONDS)) {
-        launcher.destroyForcibly();
-        launcher.waitFor(5, TimeUnit.SECONDS);
-      }
+      kill();
       cgroup.remove(Duration.ofSeconds(10));
     } catch (IOException | InterruptedException | RuntimeException e) {
       if (e instanceof InterruptedException) {
@@ -330,9 +452,58 @@ public final class SystemdSandbox implements AutoCloseable {
       }
       System.err.println("sandbox " + name + ": cleanup incomplete: " + e);
     } finally {
-      deleteWorkDir(workDir);
-      LiveSandboxes.remove(this);
+      release();
     }
+  }
+
+  /** SIGKILL to PID 1, end of input to the launcher, and its end. */
+  private void kill() throws InterruptedException {
+    if (init != null) {
+      init.destroyForcibly();
+    }
+    try (OutputStream stdin = launcher.getOutputStream()) {
+      stdin.flush();
+    } catch (IOException alreadyGone) {
+      // the launcher ended first; nothing to tell it
+    }
+    if (!launcher.waitFor(10, TimeUnit.SECONDS)) {
+      launcher.destroyForcibly();
+      launcher.waitFor(5, TimeUnit.SECONDS);
+    }
+  }
+
+  private void release() {
+    deleteWorkDir(workDir);
+    LiveSandboxes.remove(this);
+    disk.ifPresent(SandboxDisk::release);
+  }
+
+  /** The PID and mount namespaces of {@code pid}, as {@code pid:[<inode>]}, {@code mnt:[...]}. */
+  private static Set<String> namespacesOf(long pid) {
+    Set<String> namespaces = new HashSet<>();
+    for (String kind : List.of("pid", "mnt")) {
+      try {
+        namespaces.add(Files.readSymbolicLink(Path.of("/proc", Long.toString(pid), "ns", kind))
+            .toString());
+      } catch (IOException gone) {
+        // the process ended (or is a zombie, which holds no namespace)
+      }
+    }
+    return namespaces;
+  }
+
+  private static List<Long> processesIn(Set<String> namespaces) throws IOException {
+    List<Long> inside = new ArrayList<>();
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(Path.of("/proc"))) {
+      for (Path entry : entries) {
+        String name = String.valueOf(entry.getFileName());
+        if (DIGITS.matcher(name).matches()
+            && !Collections.disjoint(namespacesOf(Long.parseLong(name)), namespaces)) {
+          inside.add(Long.parseLong(name));
+        }
+      }
+    }
+    return inside;
   }
 
   private String diagnostics() {
