@@ -1,6 +1,7 @@
 package dev.noneops.cli;
 
 import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.daemon.AgentState;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.upgrade.UpgradeJournal;
@@ -21,14 +22,15 @@ import picocli.CommandLine.Command;
 
 /**
  * {@code noneops status}: what is installed, what is active, whether the stack runs, whether an
- * upgrade is in flight. Read-only and needs no root and no configuration; when systemd cannot be
+ * upgrade is in flight, what the agent last did. Read-only and needs no root and no configuration; when systemd cannot be
  * reached the rest is still reported, with the reason.
  */
 @Command(
     name = "status",
     description = {
       "Show the node: active version, installed versions, the three units, an upgrade in flight,",
-      "the applied configuration. Read-only; exits 0 when the stack runs, 7 when it does not."
+      "the applied configuration, what the agent last did (the recovery gate at boot, its start,",
+      "its last change). Read-only; exits 0 when the stack runs, 7 when it does not."
     })
 public final class StatusCommand extends CliCommand {
   static final List<String> UNITS = HostPaths.STACK_UNITS;
@@ -49,7 +51,22 @@ public final class StatusCommand extends CliCommand {
       String systemdError,
       UpgradeReport upgradeInFlight,
       boolean appliedConfig,
-      String appliedMachineName) {}
+      String appliedMachineName,
+      AgentReport agent) {}
+
+  /** One thing the agent recorded (see {@link AgentState.Event}). */
+  public record AgentEvent(String at, String kind, String outcome, String detail) {
+    static AgentEvent of(AgentState.Event e) {
+      return new AgentEvent(e.at().toString(), e.kind(), e.outcome(), e.detail());
+    }
+  }
+
+  /**
+   * What the agent last did: the recovery gate at the last boot, the daemon's recovery at its
+   * last start, and its last change for the configuration file (each null when none is recorded).
+   */
+  public record AgentReport(
+      AgentEvent bootRecovery, AgentEvent startRecovery, AgentEvent lastOperation) {}
 
   @Override
   protected ExitCode execute() throws Exception {
@@ -112,7 +129,15 @@ public final class StatusCommand extends CliCommand {
                 j.previousVersion(), j.targetVersion(), j.startedAt().toString()))
             .orElse(null),
         applied.isPresent(),
-        applied.map(AgentConfig::machineName).orElse(null));
+        applied.map(AgentConfig::machineName).orElse(null),
+        agent(AgentState.read(files, ctx.session().paths())));
+  }
+
+  private static AgentReport agent(AgentState state) {
+    return new AgentReport(
+        state.bootRecovery().map(AgentEvent::of).orElse(null),
+        state.startRecovery().map(AgentEvent::of).orElse(null),
+        state.lastOperation().map(AgentEvent::of).orElse(null));
   }
 
   private void printText(StatusReport r) {
@@ -141,5 +166,14 @@ public final class StatusCommand extends CliCommand {
         + (r.appliedConfig()
             ? "recorded (machine " + r.appliedMachineName() + ")"
             : "none recorded"));
+    printAgentEvent("boot:      ", r.agent().bootRecovery());
+    printAgentEvent("agent:     ", r.agent().startRecovery());
+    printAgentEvent("last:      ", r.agent().lastOperation());
+  }
+
+  private void printAgentEvent(String label, AgentEvent e) {
+    if (e != null) {
+      out().println(label + e.kind() + " " + e.outcome() + " at " + e.at() + ": " + e.detail());
+    }
   }
 }
