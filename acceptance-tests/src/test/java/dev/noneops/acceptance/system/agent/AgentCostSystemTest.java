@@ -121,8 +121,9 @@ class AgentCostSystemTest {
       }
       Thread.sleep(50);
     }
+    String journals = AgentNodeFixture.stackJournals(sandbox);
     sandbox.close();
-    throw new AssertionError(name + ": kubelet did not become ready within 60 s");
+    throw new AssertionError(name + ": kubelet did not become ready within 60 s:\n" + journals);
   }
 
   private static long relabel(SystemdSandbox sandbox, AgentNodeFixture node, int sample)
@@ -139,7 +140,8 @@ class AgentCostSystemTest {
       }
       Thread.sleep(20);
     }
-    throw new AssertionError("the daemon did not apply the label " + pool + " within 60 s");
+    throw new AssertionError("the daemon did not apply the label " + pool + " within 60 s:\n"
+        + sandbox.journal(HostPaths.AGENT_UNIT));
   }
 
   private static String summary(List<Long> millis) {

@@ -149,7 +149,7 @@ class PowerCutSuiteSystemTest {
     String gateLine = gateLine(sandbox.bootJournal());
     table.add(String.format(
         Locale.ROOT,
-        "| %-26s | %-44s | %-7s | %-11s | %-11s | %-17s | %6s |",
+        "| %-26s | %-48s | %-7s | %-11s | %-11s | %-17s | %6s |",
         point.name(),
         lastEvent,
         journalAtCut ? "yes" : "no",
@@ -226,7 +226,7 @@ class PowerCutSuiteSystemTest {
       out.append(")\n")
           .append(String.format(
               Locale.ROOT,
-              "| %-26s | %-44s | %-7s | %-11s | %-11s | %-17s | %6s |%n",
+              "| %-26s | %-48s | %-7s | %-11s | %-11s | %-17s | %6s |%n",
               "point",
               "last step reported before the cut",
               "journal",
@@ -237,7 +237,7 @@ class PowerCutSuiteSystemTest {
           .append("|")
           .append("-".repeat(28))
           .append("|")
-          .append("-".repeat(46))
+          .append("-".repeat(50))
           .append("|")
           .append("-".repeat(9))
           .append("|")
