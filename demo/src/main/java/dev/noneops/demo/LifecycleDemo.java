@@ -20,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -179,6 +180,17 @@ final class LifecycleDemo implements DemoRunner {
     /** Bootstraps without touching the kernel's modules and sysctls (a sandbox shares the host's kernel). */
     Chapters withoutKernelModules() {
       bootstrapArgs = new String[] {"bootstrap", "--kubelet-timeout", "60s", "--no-kernel-modules"};
+      return this;
+    }
+
+    /**
+     * Bootstraps without installing the agent: its daemon would follow the configuration file the
+     * story rewrites before each operator command, and take the node lock those commands need.
+     */
+    Chapters withoutTheAgent() {
+      String[] args = Arrays.copyOf(bootstrapArgs, bootstrapArgs.length + 1);
+      args[args.length - 1] = "--no-agent";
+      bootstrapArgs = args;
       return this;
     }
 
@@ -447,6 +459,7 @@ final class LifecycleDemo implements DemoRunner {
             if (ok) {
               new Chapters(story, agent, out, writer, config, versions)
                   .withoutKernelModules()
+                  .withoutTheAgent()
                   .checkingContainerd(() -> containerdAnswers(sandbox))
                   .tell();
               story.step(
