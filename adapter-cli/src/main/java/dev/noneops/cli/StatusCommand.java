@@ -1,5 +1,8 @@
 package dev.noneops.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.noneops.cli.output.Json;
+import dev.noneops.core.daemon.AgentState;
 import dev.noneops.core.node.Node.NodeStatus;
 import java.util.Map;
 import java.util.Optional;
@@ -7,31 +10,68 @@ import picocli.CommandLine.Command;
 
 /**
  * {@code noneops status}: what is installed, what is active, whether the stack runs, whether an
- * upgrade is in flight. Read-only and needs no root and no configuration; when systemd cannot be
- * reached the rest is still reported, with the reason.
+ * upgrade is in flight, and what the agent last did (the recovery gate at the last boot, the
+ * daemon's recovery at its start, its last change and the target it quarantines). Read-only and
+ * needs no root and no configuration; when systemd cannot be reached the rest is still reported,
+ * with the reason.
  */
 @Command(
     name = "status",
     header = "Show versions, units, the agent, an upgrade",
-    description =
-        "Read-only; needs no root and no configuration. Exits 0 when the stack runs, 7 when it does not.",
+    description = "The active and installed versions, the three units, an upgrade in flight, the"
+        + " applied configuration, and what the agent last did: the recovery gate at the last"
+        + " boot, the daemon's recovery at its start, its last change and a quarantined target."
+        + " Read-only; needs no root and no configuration. Exits 0 when the stack runs, 7 when"
+        + " it does not.",
     footerHeading = "%nExamples:%n",
-    footer = {"  noneops status", "  noneops --json status | jq .activeVersion"})
+    footer = {"  noneops status", "  noneops --json status | jq .agent.bootRecovery"})
 public final class StatusCommand extends CliCommand {
+  /** One thing the agent recorded (see {@link AgentState.Event}). */
+  public record AgentEvent(String at, String kind, String outcome, String detail) {
+    static AgentEvent of(AgentState.Event e) {
+      return new AgentEvent(e.at().toString(), e.kind(), e.outcome(), e.detail());
+    }
+  }
+
+  /**
+   * What the agent last did, the {@code agent} object of {@code status --json} (each field null
+   * when nothing is recorded).
+   */
+  public record AgentReport(
+      AgentEvent bootRecovery,
+      AgentEvent startRecovery,
+      AgentEvent lastOperation,
+      String quarantinedTarget) {
+    static AgentReport of(AgentState state) {
+      return new AgentReport(
+          state.bootRecovery().map(AgentEvent::of).orElse(null),
+          state.startRecovery().map(AgentEvent::of).orElse(null),
+          state.lastOperation().map(AgentEvent::of).orElse(null),
+          state.quarantined().stream()
+              .map(AgentState.Quarantine::targetVersion)
+              .findFirst()
+              .orElse(null));
+    }
+  }
+
   @Override
   protected ExitCode execute() throws Exception {
     try (NodeContext ctx = openNode()) {
       NodeStatus report = ctx.node(Optional.empty(), Optional.empty()).status();
+      AgentReport agent =
+          AgentReport.of(AgentState.read(ctx.ports().files(), ctx.session().paths()));
       if (json()) {
-        printJson(report);
+        ObjectNode document = Json.MAPPER.valueToTree(report);
+        document.set("agent", Json.MAPPER.valueToTree(agent));
+        printJson(document);
       } else {
-        printText(report);
+        printText(report, agent);
       }
       return report.running() ? ExitCode.OK : ExitCode.UNHEALTHY;
     }
   }
 
-  private void printText(NodeStatus r) {
+  private void printText(NodeStatus r, AgentReport agent) {
     var out = out();
     out.println("node:      " + (r.installed() ? "installed" : "not installed"));
     out.println("active:    " + (r.activeVersion() == null ? "-" : r.activeVersion()));
@@ -57,5 +97,18 @@ public final class StatusCommand extends CliCommand {
         + (r.appliedConfig()
             ? "recorded (machine " + r.appliedMachineName() + ")"
             : "none recorded"));
+    printAgentEvent("boot:      ", agent.bootRecovery());
+    printAgentEvent("agent:     ", agent.startRecovery());
+    printAgentEvent("last:      ", agent.lastOperation());
+    if (agent.quarantinedTarget() != null) {
+      out.println("quarantined: " + agent.quarantinedTarget()
+          + " rolled back; the agent does not try it again until its configuration file changes");
+    }
+  }
+
+  private void printAgentEvent(String label, AgentEvent e) {
+    if (e != null) {
+      out().println(label + e.kind() + " " + e.outcome() + " at " + e.at() + ": " + e.detail());
+    }
   }
 }

@@ -14,6 +14,7 @@ import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.sandbox.SandboxRequirements;
 import dev.noneops.testkit.sandbox.SystemdSandbox;
 import dev.noneops.testkit.standins.StandInScripts;
+import dev.noneops.testkit.system.DummyLinkStandIn;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -400,26 +401,7 @@ final class LifecycleDemo implements DemoRunner {
 
   /** The {@code ip} the agent runs inside the sandbox on a kernel without dummy links; {@code realIp} is the real one. */
   static String ipWrapper(String realIp) {
-    return """
-        #!/bin/sh
-        # noneops demo: this kernel has no dummy link type; an ifb link, which also only carries
-        # addresses, stands in where a dummy is asked for, and JSON link lists call it a dummy.
-        n=$#
-        json=no
-        for a in "$@"; do
-          if [ "$a" = dummy ]; then a=ifb; fi
-          if [ "$a" = -j ] || [ "$a" = -json ]; then json=yes; fi
-          set -- "$@" "$a"
-        done
-        shift $n
-        if [ "$json" = no ]; then
-          exec %1$s "$@"
-        fi
-        out=$(%1$s "$@")
-        rc=$?
-        printf '%%s\n' "$out" | sed 's/"info_kind":"ifb"/"info_kind":"dummy"/g'
-        exit $rc
-        """.formatted(realIp);
+    return DummyLinkStandIn.shellWrapper(realIp);
   }
 
   /** The story on a sandboxed real systemd. */

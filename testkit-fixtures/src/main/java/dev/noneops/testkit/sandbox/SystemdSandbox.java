@@ -4,10 +4,12 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -388,8 +390,11 @@ public final class SystemdSandbox implements AutoCloseable {
   }
 
   /**
-   * Cuts the sandbox's power: SIGKILL to its PID 1, addressed by pid, which ends every process of
-   * its PID namespace at once, as a power cut ends a machine's; then waits until none of them is
+   * Cuts the sandbox's power: SIGKILL to every process of its PID namespace (those a caller
+   * entered with {@link #inside} too, which are not in the sandbox's cgroup), addressed by pid, then
+   * to its PID 1, which would end them as well but only once its own exit is done: killing them
+   * first stops a process that is writing within a millisecond or so of the call, as a power cut
+   * stops a machine; then waits until none of them is
    * left (in its PID or mount namespace or its cgroup) and removes its cgroup and temporary files.
    * Its {@link SandboxDisk}, if it has one, keeps everything written to it: the overlay's upper
    * layer is an ordinary host directory and the host's page cache survives the cut, so even writes
@@ -406,8 +411,15 @@ public final class SystemdSandbox implements AutoCloseable {
       }
       closed = true;
     }
+    List<FileChannel> held = new ArrayList<>();
     try {
       Set<String> namespaces = namespacesOf(pid());
+      holdNamespaces(pid(), held);
+      for (long inside : processesIn(namespaces)) {
+        if (inside != pid()) {
+          ProcessHandle.of(inside).ifPresent(ProcessHandle::destroyForcibly);
+        }
+      }
       kill();
       long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
       List<Long> left = processesIn(namespaces);
@@ -426,7 +438,26 @@ public final class SystemdSandbox implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted during the power cut of " + name, e);
     } finally {
+      for (FileChannel namespace : held) {
+        try {
+          namespace.close();
+        } catch (IOException ignored) {
+          // nothing to release
+        }
+      }
       release();
+    }
+  }
+
+  /**
+   * Opens {@code pid}'s PID and mount namespaces, so that they outlive their processes while the
+   * power cut waits for those to end: a namespace's inode number is reused once it is freed, and
+   * a namespace a sandbox booted meanwhile would otherwise look like this one.
+   */
+  private static void holdNamespaces(long pid, List<FileChannel> held) throws IOException {
+    for (String kind : List.of("pid", "mnt")) {
+      held.add(FileChannel.open(
+          Path.of("/proc", Long.toString(pid), "ns", kind), StandardOpenOption.READ));
     }
   }
 

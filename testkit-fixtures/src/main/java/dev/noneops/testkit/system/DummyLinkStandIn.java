@@ -87,4 +87,33 @@ public final class DummyLinkStandIn implements CommandRunner {
     }
     return result;
   }
+
+  /**
+   * The same stand-in as a shell script for processes that run {@code ip} themselves (a CLI or a
+   * unit inside a sandbox, placed first on their {@code PATH}, e.g. at {@code /usr/local/sbin/ip}):
+   * {@code dummy} becomes {@code ifb} in its arguments, and JSON link lists call an {@code ifb}
+   * link a dummy; {@code realIp} is the real {@code ip} it runs.
+   */
+  public static String shellWrapper(String realIp) {
+    return """
+        #!/bin/sh
+        # noneops: this kernel has no dummy link type; an ifb link, which also only carries
+        # addresses, stands in where a dummy is asked for, and JSON link lists call it a dummy.
+        n=$#
+        json=no
+        for a in "$@"; do
+          if [ "$a" = dummy ]; then a=ifb; fi
+          if [ "$a" = -j ] || [ "$a" = -json ]; then json=yes; fi
+          set -- "$@" "$a"
+        done
+        shift $n
+        if [ "$json" = no ]; then
+          exec %1$s "$@"
+        fi
+        out=$(%1$s "$@")
+        rc=$?
+        printf '%%s\n' "$out" | sed 's/"info_kind":"ifb"/"info_kind":"dummy"/g'
+        exit $rc
+        """.formatted(realIp);
+  }
 }

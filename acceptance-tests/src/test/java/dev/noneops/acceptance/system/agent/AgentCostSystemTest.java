@@ -1,0 +1,162 @@
+package dev.noneops.acceptance.system.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import dev.noneops.core.layout.HostPaths;
+import dev.noneops.testkit.sandbox.SandboxDisk;
+import dev.noneops.testkit.sandbox.SandboxRequirements;
+import dev.noneops.testkit.sandbox.SystemdSandbox;
+import dev.noneops.testkit.sandbox.UnitTimes;
+import dev.noneops.testkit.standins.KubeletStandIn;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Measures what the agent costs a node, on a sandboxed systemd 252 (for BENCHMARKS.md; run only
+ * with {@code -Dnoneops.agentcost.samples=N}, see {@code bin/power-cuts --agent-cost}): the time
+ * from a reboot's start to kubelet's healthz answering, for a node bootstrapped with its agent
+ * (the recovery gate runs before the stack) and the same node bootstrapped with
+ * {@code --no-agent}, rebooted alternately on their own disks; and the time from a changed
+ * configuration file (another node label) to the daemon's applied configuration holding it.
+ */
+class AgentCostSystemTest {
+  private static final String SAMPLES = "noneops.agentcost.samples";
+  private static final String DNS_INTERFACE = "nocost0";
+  private static final String DNS_ADDRESS = "169.254.20.63";
+  private static final Duration BOOT_TIMEOUT = Duration.ofSeconds(120);
+  private static final Pattern SERVING =
+      Pattern.compile(Pattern.quote(KubeletStandIn.SERVING_SINCE) + "(\\d+)");
+
+  @Test
+  void theGatesCostAtBootAndTheTimeFromAChangedFileToItsApplication() throws Exception {
+    int samples = Integer.getInteger(SAMPLES, 0);
+    assumeThat(samples).as("-D" + SAMPLES + "=N asks for the measurement").isPositive();
+    assumeThat(SandboxRequirements.unmetReason()).as("sandbox requirements").isEmpty();
+    AgentNodeFixture.awaitPortsFree(Duration.ofMinutes(10));
+    List<Long> withGate = new ArrayList<>();
+    List<Long> withoutGate = new ArrayList<>();
+    List<Long> gateRuns = new ArrayList<>();
+    List<Long> toApplied = new ArrayList<>();
+    try (AgentNodeFixture node = AgentNodeFixture.serve(DNS_INTERFACE, DNS_ADDRESS);
+        SandboxDisk agent = SandboxDisk.create("cost-agent");
+        SandboxDisk plain = SandboxDisk.create("cost-plain")) {
+      try {
+        bootstrap(node, agent, "cost-agent-0");
+        bootstrap(node, plain, "cost-plain-0", "--no-agent");
+        for (int i = 1; i <= samples; i++) {
+          try (SystemdSandbox booted = reboot(agent, "cost-agent-" + i, withGate)) {
+            UnitTimes gate =
+                booted.unitTimes(List.of(HostPaths.RECOVERY_GATE_UNIT)).get(0);
+            gateRuns.add((gate.activeMonotonicMicros() - gate.startedMonotonicMicros()) / 1000);
+            toApplied.add(relabel(booted, node, i));
+            booted.powerCut();
+          }
+          try (SystemdSandbox booted = reboot(plain, "cost-plain-" + i, withoutGate)) {
+            assertThat(booted
+                    .unitTimes(List.of(HostPaths.RECOVERY_GATE_UNIT))
+                    .get(0)
+                    .started())
+                .as("no gate on a node bootstrapped with --no-agent")
+                .isFalse();
+            booted.powerCut();
+          }
+        }
+      } finally {
+        node.removeLeftLink();
+      }
+    }
+    String report = String.join(
+        "\n",
+        "agent cost on a sandboxed systemd 252, " + samples + " reboots each:",
+        "  reboot start -> kubelet healthz, with the agent (gate + daemon): " + summary(withGate),
+        "  reboot start -> kubelet healthz, --no-agent:                   " + summary(withoutGate),
+        "  the gate's own run (noneops recover --at-boot, start -> exited): " + summary(gateRuns),
+        "  changed config file -> applied (daemon polls every 5 s):         " + summary(toApplied));
+    System.out.println(report);
+    Files.writeString(
+        Files.createDirectories(Path.of("target", "power-cuts")).resolve("agent-cost.txt"),
+        report + "\n");
+  }
+
+  private static void bootstrap(
+      AgentNodeFixture node, SandboxDisk disk, String name, String... extra) throws Exception {
+    SystemdSandbox sandbox = SystemdSandbox.boot(name, disk, BOOT_TIMEOUT);
+    try {
+      AgentNodeFixture.prepare(sandbox);
+      SandboxCli cli = SandboxCli.copiedInto(sandbox, SandboxCli.builtJar());
+      AgentNodeFixture.write(sandbox, AgentNodeFixture.CONFIG, node.base());
+      List<String> args =
+          new ArrayList<>(List.of("bootstrap", "--no-kernel-modules", "--kubelet-timeout", "60s"));
+      args.addAll(List.of(extra));
+      SandboxCli.Run run = cli.run(args.toArray(String[]::new));
+      assertThat(run.exitCode())
+          .as("%s%n%s", run, AgentNodeFixture.stackJournals(sandbox))
+          .isZero();
+    } finally {
+      sandbox.powerCut();
+    }
+  }
+
+  private static SystemdSandbox reboot(SandboxDisk disk, String name, List<Long> samples)
+      throws InterruptedException {
+    Instant start = Instant.now();
+    SystemdSandbox sandbox = SystemdSandbox.boot(name, disk, BOOT_TIMEOUT);
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (System.nanoTime() < deadline) {
+      Matcher serving = SERVING.matcher(sandbox.journal(HostPaths.KUBELET_UNIT));
+      if (serving.find() && AgentNodeFixture.kubeletHealthy()) {
+        samples.add(
+            Duration.between(start, Instant.ofEpochSecond(0, Long.parseLong(serving.group(1))))
+                .toMillis());
+        return sandbox;
+      }
+      Thread.sleep(50);
+    }
+    String journals = AgentNodeFixture.stackJournals(sandbox);
+    sandbox.close();
+    throw new AssertionError(name + ": kubelet did not become ready within 60 s:\n" + journals);
+  }
+
+  private static long relabel(SystemdSandbox sandbox, AgentNodeFixture node, int sample)
+      throws Exception {
+    Path applied = sandbox.path(HostPaths.realHost().appliedConfig().toString());
+    String pool = "sample-" + sample;
+    long written = System.nanoTime();
+    AgentNodeFixture.write(
+        sandbox, AgentNodeFixture.CONFIG, AgentNodeFixture.withPool(node.base(), pool));
+    long deadline = written + Duration.ofSeconds(60).toNanos();
+    while (System.nanoTime() < deadline) {
+      if (Files.readString(applied).contains(pool)) {
+        return Duration.ofNanos(System.nanoTime() - written).toMillis();
+      }
+      Thread.sleep(20);
+    }
+    throw new AssertionError("the daemon did not apply the label " + pool + " within 60 s:\n"
+        + sandbox.journal(HostPaths.AGENT_UNIT));
+  }
+
+  private static String summary(List<Long> millis) {
+    List<Long> sorted = millis.stream().sorted().toList();
+    if (sorted.isEmpty()) {
+      return "no sample";
+    }
+    long median = sorted.get(sorted.size() / 2);
+    return String.format(
+        Locale.ROOT,
+        "median %d ms (min-max %d-%d, n=%d) %s",
+        median,
+        sorted.get(0),
+        sorted.get(sorted.size() - 1),
+        sorted.size(),
+        millis);
+  }
+}

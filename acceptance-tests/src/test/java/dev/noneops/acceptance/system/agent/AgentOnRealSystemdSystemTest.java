@@ -1,0 +1,153 @@
+package dev.noneops.acceptance.system.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.noneops.core.layout.HostPaths;
+import dev.noneops.testkit.sandbox.SandboxRequirements;
+import dev.noneops.testkit.sandbox.SystemdSandbox;
+import dev.noneops.testkit.sandbox.UnitTimes;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The agent as a bootstrap through the CLI jar installs it, on a real systemd 252 in a sandbox:
+ * the recovery gate ran before the stack, the daemon reached READY (its unit is
+ * {@code Type=notify}) and says what it watches, a changed configuration file is applied by the
+ * daemon alone, and a reset takes the agent away again.
+ */
+class AgentOnRealSystemdSystemTest {
+  private static final String DNS_INTERFACE = "noag0";
+  private static final String DNS_ADDRESS = "169.254.20.61";
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final List<String> STACK = HostPaths.STACK_UNITS;
+
+  private static AgentNodeFixture node;
+
+  @BeforeAll
+  static void serveArtifacts() throws Exception {
+    assumeThat(SandboxRequirements.unmetReason()).as("sandbox requirements").isEmpty();
+    AgentNodeFixture.awaitPortsFree(Duration.ofMinutes(3));
+    node = AgentNodeFixture.serve(DNS_INTERFACE, DNS_ADDRESS);
+  }
+
+  @AfterAll
+  static void stopServing() throws Exception {
+    if (node != null) {
+      node.removeLeftLink();
+      node.close();
+    }
+  }
+
+  @Test
+  void theBootstrappedAgentGatesTheStackFollowsItsFileAndGoesWithTheNode() throws Exception {
+    try (SystemdSandbox sandbox = SystemdSandbox.boot("agent-system")) {
+      AgentNodeFixture.prepare(sandbox);
+      SandboxCli cli = SandboxCli.copiedInto(sandbox, SandboxCli.builtJar());
+      AgentNodeFixture.write(sandbox, AgentNodeFixture.CONFIG, node.base());
+
+      SandboxCli.Run bootstrap =
+          cli.run("bootstrap", "--no-kernel-modules", "--kubelet-timeout", "60s");
+      assertThat(bootstrap.exitCode())
+          .as("%s%n%s", bootstrap, AgentNodeFixture.stackJournals(sandbox))
+          .isZero();
+
+      List<UnitTimes> times = sandbox.unitTimes(List.of(
+          HostPaths.RECOVERY_GATE_UNIT,
+          HostPaths.LOCALDNS_UNIT,
+          HostPaths.CONTAINERD_UNIT,
+          HostPaths.KUBELET_UNIT));
+      UnitTimes gate = unit(times, HostPaths.RECOVERY_GATE_UNIT);
+      assertThat(gate.activeState() + "/" + gate.subState()).isEqualTo("active/exited");
+      for (String stackUnit : STACK) {
+        UnitTimes stack = unit(times, stackUnit);
+        assertThat(gate.finishedBefore(stack))
+            .as("the gate (%s) finished before %s started (%s)", gate, stackUnit, stack)
+            .isTrue();
+      }
+      assertThat(show(sandbox, HostPaths.AGENT_UNIT, "Type")).isEqualTo("notify");
+      assertThat(show(sandbox, HostPaths.AGENT_UNIT, "ActiveState") + "/"
+              + show(sandbox, HostPaths.AGENT_UNIT, "SubState"))
+          .as(sandbox.journal(HostPaths.AGENT_UNIT))
+          .isEqualTo("active/running");
+      assertThat(show(sandbox, HostPaths.AGENT_UNIT, "StatusText"))
+          .isEqualTo("watching " + AgentNodeFixture.CONFIG);
+      assertThat(show(sandbox, HostPaths.AGENT_UNIT, "WatchdogUSec")).isEqualTo("2min");
+
+      Path applied = sandbox.path(HostPaths.realHost().appliedConfig().toString());
+      assertThat(Files.readString(applied)).doesNotContain("relabelled");
+      long changed = System.nanoTime();
+      AgentNodeFixture.write(
+          sandbox, AgentNodeFixture.CONFIG, AgentNodeFixture.withPool(node.base(), "relabelled"));
+      Duration toApplied = awaitContent(applied, "relabelled", Duration.ofSeconds(60), changed);
+      System.out.println("agent on a real systemd: a changed configuration file applied after "
+          + toApplied.toMillis() + " ms (daemon polling every 5 s)");
+      Path statePath = sandbox.path(HostPaths.realHost().agentState().toString());
+      awaitContent(statePath, "APPLIED", Duration.ofSeconds(10), System.nanoTime());
+      JsonNode state = JSON.readTree(Files.readString(statePath));
+      assertThat(state.path("lastOperation").path("outcome").asText()).isEqualTo("APPLIED");
+      assertThat(state.path("lastOperation").path("kind").asText()).isEqualTo("apply");
+      assertThat(sandbox
+              .exec(
+                  "sh",
+                  "-c",
+                  "tr '\\0' ' ' < /proc/$(systemctl show -p MainPID"
+                      + " --value kubelet.service)/cmdline")
+              .stdout())
+          .contains("example.com/pool=relabelled");
+
+      SandboxCli.Run reset = cli.run("reset");
+      assertThat(reset.exitCode()).as(reset.toString()).isZero();
+
+      for (String gone : List.of(
+          "/etc/systemd/system/" + HostPaths.RECOVERY_GATE_UNIT,
+          "/etc/systemd/system/" + HostPaths.AGENT_UNIT,
+          HostPaths.AGENT_HOME,
+          HostPaths.AGENT_COMMAND,
+          HostPaths.realHost().agentState().toString())) {
+        assertThat(Files.exists(sandbox.path(gone), LinkOption.NOFOLLOW_LINKS))
+            .as(gone + " removed by reset")
+            .isFalse();
+      }
+      for (String stackUnit : STACK) {
+        assertThat(Files.exists(
+                sandbox.path("/etc/systemd/system/" + stackUnit + ".d/05-noneops-recover.conf")))
+            .as(stackUnit + "'s gate drop-in")
+            .isFalse();
+      }
+      assertThat(show(sandbox, HostPaths.AGENT_UNIT, "ActiveState")).isEqualTo("inactive");
+    }
+  }
+
+  private static UnitTimes unit(List<UnitTimes> times, String unit) {
+    return times.stream().filter(t -> t.unit().equals(unit)).findFirst().orElseThrow();
+  }
+
+  private static String show(SystemdSandbox sandbox, String unit, String property) {
+    return sandbox
+        .systemctl("show", "-p", property, "--value", unit)
+        .orThrow()
+        .stdout()
+        .strip();
+  }
+
+  private static Duration awaitContent(Path file, String text, Duration timeout, long sinceNanos)
+      throws Exception {
+    long deadline = sinceNanos + timeout.toNanos();
+    while (System.nanoTime() < deadline) {
+      if (Files.exists(file) && Files.readString(file).contains(text)) {
+        return Duration.ofNanos(System.nanoTime() - sinceNanos);
+      }
+      Thread.sleep(20);
+    }
+    throw new AssertionError(file + " did not come to contain " + text + " within " + timeout);
+  }
+}

@@ -1,0 +1,358 @@
+package dev.noneops.acceptance.system.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.noneops.core.layout.HostPaths;
+import dev.noneops.testkit.sandbox.JobResult;
+import dev.noneops.testkit.sandbox.SandboxDisk;
+import dev.noneops.testkit.sandbox.SandboxRequirements;
+import dev.noneops.testkit.sandbox.SystemdSandbox;
+import dev.noneops.testkit.sandbox.UnitTimes;
+import dev.noneops.testkit.standins.KubeletStandIn;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Power cuts in the middle of an upgrade, on a real systemd 252 in a sandbox whose disk outlives
+ * it: a node bootstrapped with its agent through the CLI jar is upgraded with {@code noneops
+ * upgrade --json}; when the progress stream reports the point's step, the sandbox's power is cut
+ * (SIGKILL to its PID 1); then a new sandbox boots on the same disk and, with no operator command,
+ * the recovery gate runs before any of the stack's units, the node ends on the version the point
+ * calls for, consistent (DESIGN section 6: {@code current} names a complete, verified version
+ * matching the applied configuration, no journal and no saved configuration left, a second
+ * recovery changes nothing), the stack and the daemon run, and {@code noneops status} tells what
+ * the gate did. Each point starts from where the previous one's reboot ended, on the same disk.
+ *
+ * <p>{@code mvn verify} runs the points marked for CI; {@code -Dnoneops.powercuts=all} (see
+ * {@code bin/power-cuts}) runs all of them. The suite prints a table of what each cut found.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class PowerCutSuiteSystemTest {
+  private static final String DNS_INTERFACE = "nopc0";
+  private static final String DNS_ADDRESS = "169.254.20.62";
+  private static final String TARGET_FILE = "/etc/unbounded/agent/target.json";
+  private static final String JOURNAL = "/opt/unbounded/node/upgrade-journal.json";
+  private static final String CONFSNAP = "/opt/unbounded/node/confsnap";
+  private static final String CURRENT = "/opt/unbounded/node/current";
+  private static final Duration BOOT_TIMEOUT = Duration.ofSeconds(120);
+  private static final Duration KUBELET_READY = Duration.ofSeconds(60);
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Pattern SERVING =
+      Pattern.compile(Pattern.quote(KubeletStandIn.SERVING_SINCE) + "(\\d+)");
+  private static final List<String> STACK = HostPaths.STACK_UNITS;
+
+  private AgentNodeFixture node;
+  private SandboxDisk disk;
+  private SystemdSandbox sandbox;
+  private int boots;
+  private final Map<String, String> labels = new LinkedHashMap<>();
+  private final Map<String, String> versions = new LinkedHashMap<>();
+  private String active;
+  private final List<String> table = new ArrayList<>();
+
+  @BeforeAll
+  void bootstrapOnADisk() throws Exception {
+    assumeThat(SandboxRequirements.unmetReason()).as("sandbox requirements").isEmpty();
+    AgentNodeFixture.awaitPortsFree(Duration.ofMinutes(3));
+    node = AgentNodeFixture.serve(DNS_INTERFACE, DNS_ADDRESS);
+    disk = SandboxDisk.create("powercuts");
+    sandbox = SystemdSandbox.boot("powercuts-0", disk, BOOT_TIMEOUT);
+    AgentNodeFixture.prepare(sandbox);
+    SandboxCli cli = SandboxCli.copiedInto(sandbox, SandboxCli.builtJar());
+    labels.put(node.base(), "base");
+    labels.put(node.upgraded(), "upgraded");
+    labels.put(node.neverHealthy(), "never-ready");
+    for (String json : labels.keySet()) {
+      AgentNodeFixture.write(sandbox, TARGET_FILE, json);
+      versions.put(
+          json, cli.run("version-for", "--config", TARGET_FILE).orThrow().out().strip());
+    }
+    AgentNodeFixture.write(sandbox, AgentNodeFixture.CONFIG, node.base());
+    SandboxCli.Run bootstrap =
+        cli.run("bootstrap", "--no-kernel-modules", "--kubelet-timeout", "60s");
+    assertThat(bootstrap.exitCode())
+        .as("%s%n%s", bootstrap, AgentNodeFixture.stackJournals(sandbox))
+        .isZero();
+    active = node.base();
+  }
+
+  List<PowerCutPoint> points() {
+    return PowerCutPoint.selected();
+  }
+
+  @ParameterizedTest(name = "power cut {0}")
+  @MethodSource("points")
+  void theRebootAloneMakesTheNodeConsistentAndStartsItsStack(PowerCutPoint point) throws Exception {
+    String from = active;
+    String target = point.neverHealthy()
+        ? node.neverHealthy()
+        : from.equals(node.base()) ? node.upgraded() : node.base();
+    String expected = point.bootsTarget() ? target : from;
+    AgentNodeFixture.write(sandbox, TARGET_FILE, target);
+
+    SystemdSandbox cut = sandbox;
+    boolean[] fired = {false};
+    List<String> progress = SandboxCli.alreadyIn(cut)
+        .runWatchingStderr(
+            line -> isEvent(line, point.task(), point.kind()),
+            () -> {
+              fired[0] = true;
+              cut.powerCut();
+            },
+            "upgrade",
+            "--json",
+            "--config",
+            TARGET_FILE,
+            "--no-prune",
+            "--force",
+            "--kubelet-timeout",
+            point.neverHealthy() ? "4s" : "60s");
+    assertThat(fired[0])
+        .as(
+            "the upgrade reached %s %s; its progress:%n%s",
+            point.task(), point.kind(), String.join("\n", progress))
+        .isTrue();
+    String lastEvent = lastEvent(progress);
+    Path records = Files.createDirectories(Path.of("target", "power-cuts"));
+    Files.write(records.resolve(point.name() + ".ndjson"), progress);
+    boolean journalAtCut = Files.isRegularFile(disk.written(JOURNAL));
+    String currentAtCut = Files.readSymbolicLink(disk.written(CURRENT)).toString();
+
+    Instant bootStart = Instant.now();
+    sandbox = SystemdSandbox.boot("powercuts-" + ++boots, disk, BOOT_TIMEOUT);
+    Optional<Duration> kubeletReady = kubeletReadySince(sandbox, bootStart);
+    SandboxCli cli = SandboxCli.alreadyIn(sandbox);
+    JsonNode status = JSON.readTree(cli.run("status", "--json").out());
+    String gateOutcome =
+        status.path("agent").path("bootRecovery").path("outcome").asText("?");
+    String gateLine = gateLine(sandbox.bootJournal());
+    table.add(String.format(
+        Locale.ROOT,
+        "| %-26s | %-48s | %-7s | %-11s | %-11s | %-17s | %6s |",
+        point.name(),
+        lastEvent,
+        journalAtCut ? "yes" : "no",
+        versionLabel(currentAtCut),
+        labelOf(status.path("activeVersion").asText()),
+        gateOutcome,
+        kubeletReady
+            .map(d -> String.format(Locale.ROOT, "%.2f s", d.toMillis() / 1000.0))
+            .orElse("never")));
+
+    List<UnitTimes> times = sandbox.unitTimes(List.of(
+        HostPaths.RECOVERY_GATE_UNIT,
+        HostPaths.LOCALDNS_UNIT,
+        HostPaths.CONTAINERD_UNIT,
+        HostPaths.KUBELET_UNIT,
+        HostPaths.AGENT_UNIT));
+    UnitTimes gate = unit(times, HostPaths.RECOVERY_GATE_UNIT);
+    assertThat(gate.activeState() + "/" + gate.subState())
+        .as("the gate: %s%n%s", gateLine, AgentNodeFixture.stackJournals(sandbox))
+        .isEqualTo("active/exited");
+    for (String stackUnit : STACK) {
+      UnitTimes stack = unit(times, stackUnit);
+      assertThat(gate.finishedBefore(stack))
+          .as("the gate (%s) finished before %s started (%s)", gate, stackUnit, stack)
+          .isTrue();
+      assertThat(stack.activeState()).as(stackUnit).isEqualTo("active");
+    }
+    assertThat(sandbox.jobResults())
+        .filteredOn(job -> job.unit().equals(HostPaths.RECOVERY_GATE_UNIT))
+        .extracting(JobResult::type, JobResult::result)
+        .containsExactly(tuple("start", "done"));
+    assertThat(kubeletReady).as("kubelet became ready after the reboot").isPresent();
+
+    assertThat(status.path("activeVersion").asText())
+        .as("booted on the %s version (%s)", point.bootsTarget() ? "target" : "previous", gateLine)
+        .isEqualTo(versions.get(expected));
+    assertThat(status.path("running").asBoolean()).as(status.toString()).isTrue();
+    assertThat(status.path("upgradeInFlight").isNull()).as(status.toString()).isTrue();
+    assertThat(gateOutcome).as(gateLine).isIn(point.outcomes());
+    assertThat(gateLine).isNotEmpty();
+    assertThat(Files.exists(sandbox.path(JOURNAL), LinkOption.NOFOLLOW_LINKS))
+        .as("no journal left")
+        .isFalse();
+    assertThat(Files.exists(sandbox.path(CONFSNAP), LinkOption.NOFOLLOW_LINKS))
+        .as("no saved configuration left")
+        .isFalse();
+    String applied =
+        Files.readString(sandbox.path(HostPaths.realHost().appliedConfig().toString()));
+    AgentNodeFixture.write(sandbox, TARGET_FILE, applied);
+    assertThat(cli.run("version-for", "--config", TARGET_FILE).orThrow().out().strip())
+        .as("the applied configuration is the active version's")
+        .isEqualTo(versions.get(expected));
+    SandboxCli.Run verify = cli.run("verify");
+    assertThat(verify.exitCode()).as(verify.toString()).isZero();
+    JsonNode again = JSON.readTree(cli.run("recover", "--json").orThrow().out());
+    assertThat(again.path("outcome").asText())
+        .as("a second recovery changes nothing")
+        .isEqualTo("NOTHING_TO_DO");
+    assertThat(show(sandbox, HostPaths.AGENT_UNIT, "ActiveState") + "/"
+            + show(sandbox, HostPaths.AGENT_UNIT, "SubState"))
+        .as("the daemon: %s", sandbox.journal(HostPaths.AGENT_UNIT))
+        .isEqualTo("active/running");
+    assertThat(show(sandbox, HostPaths.AGENT_UNIT, "StatusText"))
+        .isEqualTo("watching " + AgentNodeFixture.CONFIG);
+    active = expected;
+  }
+
+  @AfterAll
+  void printTheTableAndRemoveTheNode() throws Exception {
+    if (!table.isEmpty()) {
+      StringBuilder out = new StringBuilder("\npower cuts on a sandboxed systemd 252 (versions: ");
+      labels.forEach((json, label) ->
+          out.append(label).append(" = ").append(versions.get(json)).append("; "));
+      out.append(")\n")
+          .append(String.format(
+              Locale.ROOT,
+              "| %-26s | %-48s | %-7s | %-11s | %-11s | %-17s | %6s |%n",
+              "point",
+              "last step reported before the cut",
+              "journal",
+              "current",
+              "booted",
+              "recovery (gate)",
+              "kubelet ready"))
+          .append("|")
+          .append("-".repeat(28))
+          .append("|")
+          .append("-".repeat(50))
+          .append("|")
+          .append("-".repeat(9))
+          .append("|")
+          .append("-".repeat(13))
+          .append("|")
+          .append("-".repeat(13))
+          .append("|")
+          .append("-".repeat(19))
+          .append("|")
+          .append("-".repeat(8))
+          .append("|\n");
+      table.forEach(row -> out.append(row).append('\n'));
+      System.out.println(out);
+      Files.writeString(
+          Files.createDirectories(Path.of("target", "power-cuts")).resolve("table.md"),
+          out.toString().strip() + "\n");
+    }
+    try {
+      if (sandbox != null && Files.isDirectory(sandbox.path("/proc/1"))) {
+        SandboxCli.alreadyIn(sandbox).run("reset");
+      }
+    } finally {
+      if (sandbox != null) {
+        sandbox.close();
+      }
+      if (disk != null) {
+        disk.close();
+      }
+      if (node != null) {
+        node.removeLeftLink();
+        node.close();
+      }
+    }
+  }
+
+  private static boolean isEvent(String line, String task, String kind) {
+    if (!line.startsWith("{")) {
+      return false;
+    }
+    try {
+      JsonNode event = JSON.readTree(line);
+      return event.path("task").asText().equals(task)
+          && event.path("kind").asText().equals(kind);
+    } catch (IOException notJson) {
+      return false;
+    }
+  }
+
+  /** The last step the upgrade reported, which the cut came after. */
+  private static String lastEvent(List<String> progress) {
+    for (int i = progress.size() - 1; i >= 0; i--) {
+      String line = progress.get(i);
+      if (line.startsWith("{")) {
+        try {
+          JsonNode event = JSON.readTree(line);
+          return event.path("task").asText() + " "
+              + event.path("kind").asText().toLowerCase(Locale.ROOT);
+        } catch (IOException notJson) {
+          // a line cut short by the power cut
+        }
+      }
+    }
+    return "(none)";
+  }
+
+  /** The instant kubelet's stand-in began answering its healthz in this boot, since {@code from}. */
+  private static Optional<Duration> kubeletReadySince(SystemdSandbox sandbox, Instant from)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + KUBELET_READY.toNanos();
+    while (System.nanoTime() < deadline) {
+      Matcher serving = SERVING.matcher(sandbox.journal(HostPaths.KUBELET_UNIT));
+      Optional<Long> last = Optional.empty();
+      while (serving.find()) {
+        last = Optional.of(Long.parseLong(serving.group(1)));
+      }
+      if (last.isPresent() && AgentNodeFixture.kubeletHealthy()) {
+        Instant at = Instant.ofEpochSecond(0, last.get());
+        return Optional.of(Duration.between(from, at));
+      }
+      Thread.sleep(100);
+    }
+    return Optional.empty();
+  }
+
+  private static String gateLine(String bootJournal) {
+    return bootJournal
+        .lines()
+        .filter(l -> l.contains("noneops recovery gate:"))
+        .map(l -> l.substring(l.indexOf("noneops recovery gate:")))
+        .reduce((first, second) -> second)
+        .orElse("");
+  }
+
+  private String labelOf(String version) {
+    return versions.entrySet().stream()
+        .filter(e -> e.getValue().equals(version))
+        .map(e -> labels.get(e.getKey()))
+        .findFirst()
+        .orElse(version);
+  }
+
+  private String versionLabel(String link) {
+    Path name = Path.of(link).getFileName();
+    return labelOf(name == null ? link : name.toString());
+  }
+
+  private static UnitTimes unit(List<UnitTimes> times, String unit) {
+    return times.stream().filter(t -> t.unit().equals(unit)).findFirst().orElseThrow();
+  }
+
+  private static String show(SystemdSandbox sandbox, String unit, String property) {
+    return sandbox
+        .systemctl("show", "-p", property, "--value", unit)
+        .orThrow()
+        .stdout()
+        .strip();
+  }
+}
