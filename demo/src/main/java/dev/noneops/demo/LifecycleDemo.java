@@ -174,7 +174,7 @@ final class LifecycleDemo implements DemoRunner {
     private final String[] versions;
     private String[] bootstrapArgs = {"bootstrap", "--kubelet-timeout", "60s"};
     private Optional<RealCheck> containerdCheck = Optional.empty();
-    private boolean daemon;
+    private Optional<RealCheck> daemonJournal = Optional.empty();
 
     Chapters(
         DemoStory story,
@@ -201,8 +201,8 @@ final class LifecycleDemo implements DemoRunner {
      * The agent's daemon runs (the bootstrap installed it): after the agent is killed mid-upgrade,
      * the daemon finds the dead upgrade and recovers it by itself before {@code recover} runs.
      */
-    Chapters withTheAgentsDaemon() {
-      daemon = true;
+    Chapters withTheAgentsDaemon(RealCheck journal) {
+      daemonJournal = Optional.of(journal);
       return this;
     }
 
@@ -268,7 +268,7 @@ final class LifecycleDemo implements DemoRunner {
             return "killed right after 'current' was flipped to " + versions[3] + " (exit "
                 + killed.exitCode() + ")";
           });
-      if (daemon) {
+      if (daemonJournal.isPresent()) {
         ok = ok
             && story.step("the agent's daemon finds the dead upgrade and recovers it", () -> {
               long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
@@ -280,7 +280,9 @@ final class LifecycleDemo implements DemoRunner {
                 }
                 Thread.sleep(500);
               }
-              throw new IllegalStateException("the daemon did not recover within 60 s");
+              throw new IllegalStateException(
+                  "the daemon did not recover within 60 s; its journal: "
+                      + daemonJournal.get().check());
             });
       }
       ok = ok
@@ -392,10 +394,14 @@ final class LifecycleDemo implements DemoRunner {
       return "the kernel has dummy links: the node creates localdns0 itself";
     }
     String realIp = Files.isExecutable(Path.of("/usr/bin/ip")) ? "/usr/bin/ip" : "/sbin/ip";
-    Path wrapper = sandbox.path(SandboxAgent.WRAPPER_DIR + "/ip");
-    Files.createDirectories(Objects.requireNonNull(wrapper.getParent(), "the wrapper directory"));
-    Files.writeString(wrapper, ipWrapper(realIp), StandardCharsets.UTF_8);
-    Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwxr-xr-x"));
+    // on the agent's PATH, and first on the PATH of systemd's units (the recovery gate and the
+    // daemon run ip too), in the sandbox's overlay only
+    for (String dir : List.of(SandboxAgent.WRAPPER_DIR, "/usr/local/sbin")) {
+      Path wrapper = sandbox.path(dir + "/ip");
+      Files.createDirectories(Objects.requireNonNull(wrapper.getParent(), "the wrapper directory"));
+      Files.writeString(wrapper, ipWrapper(realIp), StandardCharsets.UTF_8);
+      Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
     return "this kernel has no dummy link type: inside the sandbox, 'ip' makes localdns0 an ifb link instead";
   }
 
@@ -488,7 +494,13 @@ final class LifecycleDemo implements DemoRunner {
               new Chapters(story, agent, out, writer, config, versions)
                   .withoutKernelModules()
                   .checkingContainerd(() -> containerdAnswers(sandbox))
-                  .withTheAgentsDaemon()
+                  .withTheAgentsDaemon(() -> String.join(
+                      "\n",
+                      sandbox
+                          .bootJournal()
+                          .lines()
+                          .filter(l -> l.contains("noneops"))
+                          .toList()))
                   .tell();
               story.step(
                   "artifacts came from the local server",

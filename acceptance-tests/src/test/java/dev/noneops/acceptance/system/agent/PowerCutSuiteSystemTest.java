@@ -143,6 +143,7 @@ class PowerCutSuiteSystemTest {
     sandbox = SystemdSandbox.boot("powercuts-" + ++boots, disk, BOOT_TIMEOUT);
     Optional<Duration> kubeletReady = kubeletReadySince(sandbox, bootStart);
     SandboxCli cli = SandboxCli.alreadyIn(sandbox);
+    Files.writeString(records.resolve(point.name() + ".journal"), sandbox.bootJournal());
     JsonNode status = JSON.readTree(cli.run("status", "--json").out());
     String gateOutcome =
         status.path("agent").path("bootRecovery").path("outcome").asText("?");
