@@ -27,25 +27,32 @@ package dev.noneops.testkit.sandbox;
 final class BootScript {
   private BootScript() {}
 
-  /** Arguments: cgroup directory, then the unshare'd command (/bin/sh, BOOT, its arguments). */
+  /**
+   * Arguments: cgroup directory, {@code own} or {@code host} (the network namespace), then the
+   * unshare'd command (/bin/sh, BOOT, its arguments).
+   */
   static final String LAUNCHER = """
       #!/bin/sh
-      cgroup="$1"; shift
-      sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec setpriv --pdeathsig KILL -- unshare --pid --kill-child=SIGKILL --mount --uts --ipc --cgroup "$@"' \\
-        launcher "$cgroup" "$@" </dev/null 1>&2 &
+      cgroup="$1"; net="$2"; shift 2
+      flags="--mount --uts --ipc --cgroup"
+      if [ "$net" = own ]; then flags="$flags --net"; fi
+      sh -c 'echo $$ > "$1/cgroup.procs" && flags="$2" && shift 2 && exec setpriv --pdeathsig KILL -- unshare --pid --kill-child=SIGKILL $flags "$@"' \\
+        launcher "$cgroup" "$flags" "$@" </dev/null 1>&2 &
       echo "$!"
       while read -r _; do :; done
       """;
 
   /**
-   * Arguments: an empty mount point, sandbox name, the disk's directory (empty for a tmpfs), units
-   * to mask.
+   * Arguments: an empty mount point, sandbox name, the disk's directory (empty for a tmpfs), {@code
+   * own} or {@code host} (the network namespace: its loopback is brought up when it is its own),
+   * units to mask.
    */
   static final String BOOT = """
       #!/bin/sh
       set -eu
-      mnt="$1"; name="$2"; disk="$3"; shift 3
+      mnt="$1"; name="$2"; disk="$3"; net="$4"; shift 4
       mount --make-rprivate /
+      if [ "$net" = own ]; then ip link set lo up; fi
       if [ -z "$disk" ]; then
         mount -t tmpfs -o mode=0755 "noneops-$name" "$mnt"
         mkdir "$mnt/upper" "$mnt/work" "$mnt/root"
