@@ -14,7 +14,9 @@ package dev.noneops.testkit.sandbox;
  * DESIGN section 11 with two changes found necessary on Debian 12: a private {@code /dev} (a
  * tmpfs with the basic device nodes and its own devpts) instead of a recursive bind of the host's,
  * which systemd writes into, and read-only {@code /proc/sys} and {@code /sys}, so no unit can change
- * kernel settings the host shares.
+ * kernel settings the host shares. A sandbox with its own network namespace has {@code
+ * /proc/sys/net} writable: those settings are its namespace's (CNI's bridge plugin turns on
+ * forwarding there).
  *
  * <p>The overlay's upper and work directories are on a tmpfs of the sandbox's own, or in a {@link
  * SandboxDisk}'s directory on the host. The links of the units the host enabled are removed from
@@ -65,6 +67,10 @@ final class BootScript {
       mount -t proc -o nosuid,nodev,noexec proc "$r/proc"
       mount --bind "$r/proc/sys" "$r/proc/sys"
       mount -o remount,bind,ro "$r/proc/sys"
+      if [ "$net" = own ]; then
+        mount --bind "$r/proc/sys/net" "$r/proc/sys/net"
+        mount -o remount,bind,rw "$r/proc/sys/net"
+      fi
       mount -t tmpfs -o mode=0755,nosuid dev "$r/dev"
       mknod -m 0666 "$r/dev/null" c 1 3
       mknod -m 0666 "$r/dev/zero" c 1 5
