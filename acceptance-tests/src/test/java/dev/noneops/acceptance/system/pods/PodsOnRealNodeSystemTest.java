@@ -163,6 +163,12 @@ class PodsOnRealNodeSystemTest {
 
   // ------------------------------------------------------------------------------------ cases
 
+  /**
+   * The upgrade ends the pods (their shims and every process in their cgroups) and cleans CNI's
+   * configuration and state; the empty pod cgroups stay, as the upgrade keeps the pod hierarchy
+   * for the stack's next start (kubelet removes the cgroups of pods it no longer runs). The CNI
+   * configuration is written again after the upgrade, as the CNI agent would on its restart.
+   */
   @Test
   void anUpgradeEndsThreeRunningPodsLeavingNothingOfThemAndANewPodRunsOnTheNewContainerd()
       throws Exception {
@@ -236,6 +242,9 @@ class PodsOnRealNodeSystemTest {
         .isEqualTo(before);
     for (RealPod pod : List.of(holder, other)) {
       assertNothingLeftOf(pod);
+      assertThat(Files.exists(sandbox().path("/sys/fs/cgroup" + pod.cgroup())))
+          .as(pod.id() + "'s cgroup")
+          .isFalse();
     }
     assertThat(mountinfo())
         .as("no mount of the node is left")
@@ -269,9 +278,16 @@ class PodsOnRealNodeSystemTest {
     assertThat(sandbox().exec("test", "-e", "/proc/" + pod.pid()).succeeded())
         .as(pod.id() + "'s process (pid %d)", pod.pid())
         .isFalse();
-    assertThat(Files.exists(sandbox().path("/sys/fs/cgroup" + pod.cgroup())))
-        .as(pod.id() + "'s cgroup")
-        .isFalse();
+    assertThat(sandbox()
+            .exec(
+                "sh",
+                "-c",
+                "find /sys/fs/cgroup" + pod.cgroup()
+                    + " -name cgroup.procs -exec cat {} + 2>/dev/null")
+            .stdout()
+            .strip())
+        .as(pod.id() + "'s cgroup holds no process")
+        .isEmpty();
     assertThat(mountinfo())
         .as(pod.id() + "'s rootfs and snapshot mounts")
         .doesNotContain("/k8s.io/" + pod.id() + "/")
