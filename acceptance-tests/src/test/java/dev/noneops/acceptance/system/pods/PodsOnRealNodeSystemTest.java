@@ -145,6 +145,12 @@ class PodsOnRealNodeSystemTest {
                 + "/var/lib/containerd; done; rm -rf " + Overrides.DEFAULT_IMAGE_ARCHIVE_DIR);
   }
 
+  /**
+   * What the pods made of networks is the sandbox's alone: the host has no link, address or route
+   * of the pods' bridge, veths or subnet. (The whole host snapshot is compared in {@code
+   * SandboxNetworkSystemTest}; here other sandboxes sharing the host's network, such as those of
+   * concurrent builds, may add and remove links of their own meanwhile.)
+   */
   @AfterAll
   static void disconnectAndCheckTheHostsNetwork() {
     if (systemd != null) {
@@ -156,9 +162,15 @@ class PodsOnRealNodeSystemTest {
     if (ports != null) {
       SANDBOX.sandbox().close();
     }
-    assertThat(HostNetworkSnapshot.take())
-        .as("the host's links, addresses, routes and rules after the pods' sandbox")
-        .isEqualTo(hostNetworkBefore);
+    HostNetworkSnapshot after = HostNetworkSnapshot.take();
+    assertThat(after.views().keySet()).isEqualTo(hostNetworkBefore.views().keySet());
+    for (String view : after.views().keySet()) {
+      assertThat(after.views().get(view))
+          .as("the host's %s after the pods' sandbox", view)
+          .doesNotContain(RealPods.BRIDGE)
+          .doesNotContain("\"veth")
+          .doesNotContain(RealPods.SUBNET.substring(0, RealPods.SUBNET.lastIndexOf('.') + 1));
+    }
   }
 
   // ------------------------------------------------------------------------------------ cases
@@ -184,6 +196,11 @@ class PodsOnRealNodeSystemTest {
         .isTrue();
     assertThat(pods.reaches("web-3", RealPods.GATEWAY)).as("pod to its gateway").isTrue();
     assertThat(mountinfo()).contains("/io.containerd.runtime.v2.task/k8s.io/web-1/rootfs");
+    assertThat(pods.exec("ip", "-o", "link", "show"))
+        .as("the node's links are in the sandbox's network")
+        .contains(RealPods.BRIDGE)
+        .contains(running.get(0).hostVeth())
+        .contains(DNS_INTERFACE);
 
     Node node = node(upgraded, Optional.of(base));
     node.upgrade();
@@ -267,6 +284,83 @@ class PodsOnRealNodeSystemTest {
     assertThat(emptyOrAbsent("/var/lib/containerd"))
         .as("containerd's disk holds nothing of the node")
         .isTrue();
+  }
+
+  /**
+   * A pod whose process ignores SIGTERM, and a process of that pod which holds its volume's bind
+   * mount busy from the node's mount namespace (its working directory is in it): the teardown ends
+   * both (the pod's cgroup is killed, not asked) and then unmounts the volume. A holder that is no
+   * process of the node's (an administrator's shell) is not ended: its mount is reported kept,
+   * nothing at or below it is touched, and the teardown, run again once the holder is gone,
+   * completes. The host directory behind the volume is byte-identical throughout.
+   */
+  @Test
+  void aTeardownEndsAPodThatIgnoresSigtermAndNeverEmptiesAMountAForeignProcessHolds()
+      throws Exception {
+    sandbox()
+        .exec(
+            "sh",
+            "-c",
+            "mkdir -p /srv/held && echo kept > /srv/held/a && head -c 4096 "
+                + "/dev/urandom > /srv/held/b")
+        .orThrow();
+    String before = treeDigest("/srv/held");
+    bootstrap(base);
+    RealPods pods = pods();
+    pods.writeNetworkConfiguration();
+    String uid = "0a1b2c3d-00cc";
+    String volume = "/var/lib/kubelet/pods/" + uid + "/volumes/kubernetes.io~local-volume/held";
+    pods.exec("mkdir", "-p", volume);
+    pods.exec("mount", "--bind", "/srv/held", volume);
+    RealPod stubborn = pods.start(
+        "stubborn",
+        uid,
+        "kubernetes.io~local-volume/held",
+        "/bin/sh",
+        "-c",
+        "trap '' TERM; while true; do sleep 1; done");
+    long inPod = holdOpen("pod-holder", volume);
+    pods.exec(
+        "sh", "-c", "echo " + inPod + " > /sys/fs/cgroup" + stubborn.cgroup() + "/cgroup.procs");
+    long foreign = holdOpen("admin-shell", volume);
+
+    TeardownReport first = reset();
+
+    assertThat(sandbox().exec("test", "-e", "/proc/" + stubborn.pid()).succeeded())
+        .as("the pod's SIGTERM-ignoring process")
+        .isFalse();
+    assertThat(sandbox().exec("test", "-e", "/proc/" + inPod).succeeded())
+        .as("the pod's process holding its volume")
+        .isFalse();
+    assertThat(sandbox().exec("test", "-e", "/proc/" + foreign).succeeded())
+        .as("the foreign holder is not the node's to end")
+        .isTrue();
+    assertThat(first.blocking())
+        .as("%s", first)
+        .anySatisfy(kept -> assertThat(kept.toString()).contains(volume));
+    assertThat(mountinfo()).contains(volume);
+    assertThat(treeDigest("/srv/held")).as("the held volume's directory").isEqualTo(before);
+    assertThat(treeDigest(volume)).as("nothing below the kept mount touched").isEqualTo(before);
+
+    sandbox().systemctl("stop", "admin-shell.service").orThrow();
+    TeardownReport second = teardown().destroy();
+
+    assertThat(second.complete()).as("%s", second).isTrue();
+    assertThat(mountinfo()).doesNotContain("/var/lib/kubelet");
+    assertThat(teardown().present()).isFalse();
+    assertThat(treeDigest("/srv/held")).isEqualTo(before);
+  }
+
+  /** A transient unit whose process sits in {@code dir}; its pid. */
+  private static long holdOpen(String unit, String dir) {
+    sandbox()
+        .exec("systemd-run", "--unit", unit, "--working-directory", dir, "sleep", "600")
+        .orThrow();
+    return Long.parseLong(sandbox()
+        .systemctl("show", "-p", "MainPID", "--value", unit)
+        .orThrow()
+        .stdout()
+        .strip());
   }
 
   // ------------------------------------------------------------------------------- leftovers
