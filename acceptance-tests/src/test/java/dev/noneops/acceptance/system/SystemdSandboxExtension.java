@@ -1,5 +1,6 @@
 package dev.noneops.acceptance.system;
 
+import dev.noneops.testkit.sandbox.SandboxNetwork;
 import dev.noneops.testkit.sandbox.SandboxRequirements;
 import dev.noneops.testkit.sandbox.SystemdSandbox;
 import java.util.Objects;
@@ -21,16 +22,23 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 public final class SystemdSandboxExtension implements BeforeAllCallback, AfterAllCallback {
   private final String name;
+  private final SandboxNetwork network;
   private SystemdSandbox sandbox;
 
   public SystemdSandboxExtension(String name) {
+    this(name, SandboxNetwork.HOST);
+  }
+
+  /** A sandbox in {@code network}: its own network namespace, or the host's. */
+  public SystemdSandboxExtension(String name, SandboxNetwork network) {
     this.name = Objects.requireNonNull(name, "name");
+    this.network = Objects.requireNonNull(network, "network");
   }
 
   @Override
   public void beforeAll(ExtensionContext context) {
     SandboxRequirements.unmetReason().ifPresent(reason -> Assumptions.abort(reason));
-    sandbox = SystemdSandbox.boot(name);
+    sandbox = SystemdSandbox.boot(name, network);
   }
 
   @Override

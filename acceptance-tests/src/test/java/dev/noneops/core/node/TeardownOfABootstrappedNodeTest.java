@@ -80,4 +80,31 @@ class TeardownOfABootstrappedNodeTest {
         .doesNotContain("kubelet.service", "containerd.service", "localdns.service");
     assertThat(lab.host.processes().cgroupExists("/kubepods.slice")).isFalse();
   }
+
+  /**
+   * The CNI plugins' state of the node's pods (host-local's address reservations below {@code
+   * /var/lib/cni}) is node data: a teardown that left it would hand a later node on this host
+   * addresses that look taken, and CNI's bridge plugin refuses a pod whose name holds one.
+   */
+  @Test
+  void theTeardownRemovesTheCniPluginsStateOfThePods() throws Exception {
+    SimulatedNode lab = new SimulatedNode();
+    lab.bootstrap(SimulatedNode.config("1.31.4", "", "blue"));
+    Path cniState = lab.paths.host("/var/lib/cni");
+    Path reservation = cniState.resolve("networks/pods/10.231.7.2");
+    lab.host.fs().seedDirectory(cniState.resolve("networks/pods"), 0755);
+    lab.host.fs().seedFile(reservation, "k8s.io-web-1\neth0", 0644);
+    lab.host.fs().seedDirectory(cniState.resolve("results"), 0700);
+    Teardown teardown = new Teardown(
+        lab.host.ports(),
+        lab.layout,
+        lab.paths,
+        TeardownSettings.defaults(),
+        LoggerFactory.getLogger(getClass()));
+
+    TeardownReport report = teardown.stop().plus(teardown.removeConfig()).plus(teardown.destroy());
+
+    assertThat(report.complete()).as("%s", report).isTrue();
+    assertThat(lab.host.ports().files().exists(cniState)).as("%s", report).isFalse();
+  }
 }

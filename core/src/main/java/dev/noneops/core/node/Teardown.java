@@ -45,6 +45,9 @@ import org.slf4j.LoggerFactory;
  * /run/containerd} and the layout, minus whatever is mounted below them and cannot be unmounted.
  */
 public final class Teardown {
+  /** The CNI plugins' state directory (host-local's reservations), below the host root. */
+  static final String CNI_STATE_DIR = "/var/lib/cni";
+
   private final HostPorts ports;
   private final Layout layout;
   private final HostPaths paths;
@@ -300,9 +303,17 @@ public final class Teardown {
     return HostIOException.hasErrno(error, Errno.ENOTEMPTY);
   }
 
-  /** The data directories destroy removes, below the host root. */
+  /**
+   * The data directories destroy removes, below the host root: kubelet's, containerd's state and
+   * run directories, and the CNI plugins' state of the pods ({@code /var/lib/cni}: host-local's
+   * address reservations, cached results), which a later node would otherwise find taken.
+   */
   public List<Path> dataDirs() {
-    return List.of(paths.kubeletDir(), paths.containerdStateDir(), paths.containerdRunDir());
+    return List.of(
+        paths.kubeletDir(),
+        paths.containerdStateDir(),
+        paths.containerdRunDir(),
+        paths.host(CNI_STATE_DIR));
   }
 
   /** This node's containerd socket, which its shims carry as {@code -address}. */

@@ -79,6 +79,29 @@ public final class NodeArtifactBuilder {
         tarGz(Map.of("coredns", utf8(scripts.coredns(set.localDnsVersion())))));
   }
 
+  /**
+   * Replaces the CNI artifact at {@code cniVersion} with Debian's real plugins (package {@code
+   * containernetworking-plugins} at apt's candidate version: {@link StandInScripts#CNI_PLUGINS}
+   * from {@code usr/lib/cni}), for nodes whose pods are networked by them.
+   */
+  public void publishDebianCniPlugins(String cniVersion, String arch)
+      throws IOException, InterruptedException {
+    Path lib = debian.extracted("containernetworking-plugins", "").resolve("usr/lib/cni");
+    Map<String, Path> files = new LinkedHashMap<>();
+    for (String plugin : StandInScripts.CNI_PLUGINS) {
+      files.put(plugin, lib.resolve(plugin));
+    }
+    Path tarball = Files.createTempFile(repository.root(), ".cni-", ".tar.gz");
+    try {
+      try (OutputStream out = Files.newOutputStream(tarball)) {
+        writeTarGz(out, files);
+      }
+      repository.put(DownloadArtifact.CNI, cniVersion, arch, "", tarball);
+    } finally {
+      Files.deleteIfExists(tarball);
+    }
+  }
+
   private void publishContainerd(ArtifactSet.Runtime containerd, String arch)
       throws IOException, InterruptedException {
     if (!containerd.real()) {

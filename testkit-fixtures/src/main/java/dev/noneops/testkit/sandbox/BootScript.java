@@ -14,7 +14,9 @@ package dev.noneops.testkit.sandbox;
  * DESIGN section 11 with two changes found necessary on Debian 12: a private {@code /dev} (a
  * tmpfs with the basic device nodes and its own devpts) instead of a recursive bind of the host's,
  * which systemd writes into, and read-only {@code /proc/sys} and {@code /sys}, so no unit can change
- * kernel settings the host shares.
+ * kernel settings the host shares. A sandbox with its own network namespace has {@code
+ * /proc/sys/net} writable: those settings are its namespace's (CNI's bridge plugin turns on
+ * forwarding there).
  *
  * <p>The overlay's upper and work directories are on a tmpfs of the sandbox's own, or in a {@link
  * SandboxDisk}'s directory on the host. The links of the units the host enabled are removed from
@@ -27,25 +29,32 @@ package dev.noneops.testkit.sandbox;
 final class BootScript {
   private BootScript() {}
 
-  /** Arguments: cgroup directory, then the unshare'd command (/bin/sh, BOOT, its arguments). */
+  /**
+   * Arguments: cgroup directory, {@code own} or {@code host} (the network namespace), then the
+   * unshare'd command (/bin/sh, BOOT, its arguments).
+   */
   static final String LAUNCHER = """
       #!/bin/sh
-      cgroup="$1"; shift
-      sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec setpriv --pdeathsig KILL -- unshare --pid --kill-child=SIGKILL --mount --uts --ipc --cgroup "$@"' \\
-        launcher "$cgroup" "$@" </dev/null 1>&2 &
+      cgroup="$1"; net="$2"; shift 2
+      flags="--mount --uts --ipc --cgroup"
+      if [ "$net" = own ]; then flags="$flags --net"; fi
+      sh -c 'echo $$ > "$1/cgroup.procs" && flags="$2" && shift 2 && exec setpriv --pdeathsig KILL -- unshare --pid --kill-child=SIGKILL $flags "$@"' \\
+        launcher "$cgroup" "$flags" "$@" </dev/null 1>&2 &
       echo "$!"
       while read -r _; do :; done
       """;
 
   /**
-   * Arguments: an empty mount point, sandbox name, the disk's directory (empty for a tmpfs), units
-   * to mask.
+   * Arguments: an empty mount point, sandbox name, the disk's directory (empty for a tmpfs), {@code
+   * own} or {@code host} (the network namespace: its loopback is brought up when it is its own),
+   * units to mask.
    */
   static final String BOOT = """
       #!/bin/sh
       set -eu
-      mnt="$1"; name="$2"; disk="$3"; shift 3
+      mnt="$1"; name="$2"; disk="$3"; net="$4"; shift 4
       mount --make-rprivate /
+      if [ "$net" = own ]; then ip link set lo up; fi
       if [ -z "$disk" ]; then
         mount -t tmpfs -o mode=0755 "noneops-$name" "$mnt"
         mkdir "$mnt/upper" "$mnt/work" "$mnt/root"
@@ -58,6 +67,10 @@ final class BootScript {
       mount -t proc -o nosuid,nodev,noexec proc "$r/proc"
       mount --bind "$r/proc/sys" "$r/proc/sys"
       mount -o remount,bind,ro "$r/proc/sys"
+      if [ "$net" = own ]; then
+        mount --bind "$r/proc/sys/net" "$r/proc/sys/net"
+        mount -o remount,bind,rw "$r/proc/sys/net"
+      fi
       mount -t tmpfs -o mode=0755,nosuid dev "$r/dev"
       mknod -m 0666 "$r/dev/null" c 1 3
       mknod -m 0666 "$r/dev/zero" c 1 5

@@ -97,7 +97,18 @@ public final class SystemdSandbox implements AutoCloseable {
    * @throws SandboxBootException when it cannot boot; a half-started sandbox is stopped first
    */
   public static SystemdSandbox boot(String name, Duration timeout) {
-    return boot(name, Optional.empty(), timeout);
+    return boot(name, Optional.empty(), SandboxNetwork.HOST, timeout);
+  }
+
+  /**
+   * Boots a sandbox named {@code name} in {@code network} (its own network namespace, or the
+   * host's) and waits until its systemd reports {@code running} or {@code degraded}.
+   *
+   * @throws SandboxBootException when it cannot boot; a half-started sandbox is stopped first
+   */
+  public static SystemdSandbox boot(String name, SandboxNetwork network) {
+    return boot(
+        name, Optional.empty(), Objects.requireNonNull(network, "network"), DEFAULT_BOOT_TIMEOUT);
   }
 
   /**
@@ -109,10 +120,12 @@ public final class SystemdSandbox implements AutoCloseable {
    * @throws IllegalStateException when another sandbox runs on {@code disk} or it is closed
    */
   public static SystemdSandbox boot(String name, SandboxDisk disk, Duration timeout) {
-    return boot(name, Optional.of(Objects.requireNonNull(disk, "disk")), timeout);
+    return boot(
+        name, Optional.of(Objects.requireNonNull(disk, "disk")), SandboxNetwork.HOST, timeout);
   }
 
-  private static SystemdSandbox boot(String name, Optional<SandboxDisk> disk, Duration timeout) {
+  private static SystemdSandbox boot(
+      String name, Optional<SandboxDisk> disk, SandboxNetwork network, Duration timeout) {
     Objects.requireNonNull(timeout, "timeout");
     if (name == null || !NAME.matcher(name).matches()) {
       throw new IllegalArgumentException("sandbox name must match " + NAME + ": '" + name + "'");
@@ -124,7 +137,7 @@ public final class SystemdSandbox implements AutoCloseable {
     disk.ifPresent(d -> d.claim(name));
     SystemdSandbox sandbox;
     try {
-      sandbox = start(name, disk);
+      sandbox = start(name, disk, network);
     } catch (RuntimeException failure) {
       disk.ifPresent(SandboxDisk::release);
       throw failure;
@@ -140,7 +153,8 @@ public final class SystemdSandbox implements AutoCloseable {
     }
   }
 
-  private static SystemdSandbox start(String name, Optional<SandboxDisk> disk) {
+  private static SystemdSandbox start(
+      String name, Optional<SandboxDisk> disk, SandboxNetwork network) {
     Path workDir = null;
     SandboxCgroup cgroup = null;
     try {
@@ -156,11 +170,13 @@ public final class SystemdSandbox implements AutoCloseable {
           "/bin/sh",
           launcherScript.toString(),
           cgroup.directory().toString(),
+          network.scriptArgument(),
           "/bin/sh",
           bootScript.toString(),
           mountPoint.toString(),
           name,
-          disk.map(d -> d.directory().toString()).orElse("")));
+          disk.map(d -> d.directory().toString()).orElse(""),
+          network.scriptArgument()));
       command.addAll(SandboxUnitMasks.units());
       Process launcher = new ProcessBuilder(command)
           .redirectError(ProcessBuilder.Redirect.appendTo(bootLog.toFile()))
@@ -295,8 +311,8 @@ public final class SystemdSandbox implements AutoCloseable {
   }
 
   /**
-   * The command line that runs {@code command} inside the sandbox (its namespaces and root, cwd
-   * {@code /}), for a caller that starts the process itself.
+   * The command line that runs {@code command} inside the sandbox (its namespaces, network
+   * included, and root, cwd {@code /}), for a caller that starts the process itself.
    */
   public List<String> inside(List<String> command) {
     List<String> full = new ArrayList<>(List.of(
@@ -304,6 +320,7 @@ public final class SystemdSandbox implements AutoCloseable {
         "--target",
         Long.toString(pid()),
         "--mount",
+        "--net",
         "--uts",
         "--ipc",
         "--pid",

@@ -9,11 +9,11 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Runs the node's commands inside the sandbox ({@code nsenter} into its mount, UTS, IPC and PID
- * namespaces and its root) through the real command runner, so a path a command names is the
- * sandbox's and nothing it writes reaches the host's files. The network namespace is the host's
- * (the sandbox has none of its own), as is the kernel: the node's LocalDNS interface is created in
- * the host's network namespace.
+ * Runs the node's commands inside the sandbox ({@code nsenter} into its mount, network, UTS, IPC
+ * and PID namespaces and its root) through the real command runner, so a path a command names is
+ * the sandbox's and nothing it writes reaches the host's files. The network namespace is the
+ * sandbox's: its own when it was booted with one (then the node's LocalDNS interface is created
+ * there), else the host's. The kernel is the host's.
  */
 public final class SandboxCommandRunner implements CommandRunner {
   private final CommandRunner host;
@@ -37,6 +37,7 @@ public final class SandboxCommandRunner implements CommandRunner {
         "--target",
         Long.toString(root.pid()),
         "--mount",
+        "--net",
         "--uts",
         "--ipc",
         "--pid",

@@ -7,6 +7,7 @@ import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.commands.CommandRunner;
 import dev.noneops.ports.systemd.Systemd;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -23,8 +24,9 @@ import java.nio.file.Path;
  *       do the {@code ip}, {@code modprobe} and {@code sysctl} of the network and kernel ports;
  *   <li>the process table shows only the sandbox's processes ({@link SandboxProcessTable});
  *   <li>cgroups are the sandbox's cgroup2 mount; mounts its mountinfo ({@link SandboxMountTable});
- *   <li>host facts are read from its root; health probes and the clock are the host's (the
- *       sandbox shares the host's network namespace).
+ *   <li>host facts are read from its root; the clock is the host's; health probes are the host's
+ *       when the sandbox shares the host's network namespace, and run inside the sandbox's own
+ *       when it has one ({@link SandboxHealthProbes}).
  * </ul>
  *
  * Systemd is the caller's: a {@code DbusSystemd} on {@link SandboxRoot#busAddress()}. On a kernel
@@ -51,11 +53,17 @@ public final class SandboxHostPorts {
         host.cgroups(),
         new SandboxMountTable(sandboxMounts.mounts(), host.commands(), root),
         new RootedArtifactDownloader(host.downloads(), root),
-        host.probes(),
+        ownNetwork(root) ? new SandboxHealthProbes(host.commands(), root) : host.probes(),
         host.facts(),
         host.clock(),
         new IpHostNetwork(commands, RealHost.KERNEL_COMMAND_TIMEOUT),
         new CommandKernelTuning(commands, RealHost.KERNEL_COMMAND_TIMEOUT),
         host.notifier());
+  }
+
+  /** Whether the sandbox runs in a network namespace other than this JVM's. */
+  static boolean ownNetwork(SandboxRoot root) throws IOException {
+    return !Files.readSymbolicLink(Path.of("/proc", Long.toString(root.pid()), "ns", "net"))
+        .equals(Files.readSymbolicLink(Path.of("/proc/self/ns/net")));
   }
 }

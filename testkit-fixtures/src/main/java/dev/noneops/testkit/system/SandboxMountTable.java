@@ -20,7 +20,10 @@ import java.util.Set;
  * The sandbox's mount table: read from its PID 1's mountinfo (mount points are the sandbox's
  * paths, mount ids the kernel's, as the file port's mount identity reports them), and unmounts
  * done inside its mount namespace with {@code umount(8)}, since a process outside cannot
- * {@code umount2} a mount of another namespace.
+ * {@code umount2} a mount of another namespace. {@code umount} runs in the sandbox's PID namespace
+ * too: it reads {@code /proc/self/mountinfo}, and the sandbox's {@code /proc} has no {@code self}
+ * for a process of another PID namespace, which makes every unmount fail with "No such file or
+ * directory" (taken for "already unmounted").
  */
 public final class SandboxMountTable implements MountTable {
   private static final Duration UMOUNT_TIMEOUT = Duration.ofSeconds(30);
@@ -51,6 +54,7 @@ public final class SandboxMountTable implements MountTable {
         "--target",
         Long.toString(root.pid()),
         "--mount",
+        "--pid",
         "--",
         "umount",
         "--no-canonicalize"));
