@@ -25,6 +25,9 @@ public final class NodeConstants {
   /** The standard location of the agent configuration the CLI reads by default. */
   public static final String DEFAULT_CONFIG_PATH = "/etc/unbounded/agent/config.json";
 
+  /** The sandbox (pause) image the node's containerd is configured with. */
+  public static final String SANDBOX_IMAGE = "mcr.microsoft.com/oss/kubernetes/pause:3.9";
+
   /** Where the node's containerd serves its metrics (the containerised node's address). */
   public static final String CONTAINERD_METRICS_ADDRESS = "0.0.0.0:10257";
 

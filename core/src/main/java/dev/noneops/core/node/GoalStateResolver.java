@@ -24,7 +24,7 @@ import java.util.List;
  */
 final class GoalStateResolver {
   /** containerd's sandbox (pause) image, as upstream. */
-  public static final String SANDBOX_IMAGE = "mcr.microsoft.com/oss/kubernetes/pause:3.9";
+  static final String SANDBOX_IMAGE = NodeConstants.SANDBOX_IMAGE;
   /** Where containerd looks for CNI plugins: ours are linked here, and CNI agents install theirs here. */
   public static final String CNI_BIN_DIR = "/opt/cni/bin";
 

@@ -4,18 +4,17 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.acceptance.system.SystemdSandboxExtension;
-import dev.noneops.core.applied.AppliedConfigStore;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AgentConfigParser;
-import dev.noneops.core.goalstate.ContainerdSpec;
-import dev.noneops.core.goalstate.GoalStateResolver;
+import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.node.ConfigureResult;
+import dev.noneops.core.layout.NodeConstants;
 import dev.noneops.core.node.Node;
+import dev.noneops.core.node.Node.ConfigureResult;
 import dev.noneops.core.node.Overrides;
-import dev.noneops.core.teardown.Teardown;
-import dev.noneops.core.teardown.TeardownReport;
+import dev.noneops.core.node.Teardown;
+import dev.noneops.core.node.Teardown.TeardownReport;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.commands.Command;
 import dev.noneops.ports.events.NodeEvents;
@@ -102,7 +101,7 @@ class PodsOnRealNodeSystemTest {
     BusyboxImageArchive.write(
         BusyboxImageArchive.busyboxFrom(debian),
         imageArchive,
-        List.of(RealPods.IMAGE, GoalStateResolver.SANDBOX_IMAGE),
+        List.of(RealPods.IMAGE, NodeConstants.SANDBOX_IMAGE),
         "amd64");
 
     SystemdSandbox sandbox = SANDBOX.sandbox();
@@ -433,9 +432,10 @@ class PodsOnRealNodeSystemTest {
   // --------------------------------------------------------------------------------- the node
 
   private static RealPods pods() throws IOException {
-    ContainerdSpec spec = node(base, Optional.empty()).goalState().nodeStart().containerd();
     return new RealPods(
-        sandbox(), LAYOUT.currentBin().resolve("ctr").toString(), spec.runcBinaryPath());
+        sandbox(),
+        LAYOUT.currentBin().resolve("ctr").toString(),
+        LAYOUT.currentBin().resolve("runc").toString());
   }
 
   static Node node(AgentConfig config, Optional<AgentConfig> previous) {
@@ -480,9 +480,7 @@ class PodsOnRealNodeSystemTest {
   }
 
   static String versionOf(AgentConfig config) throws IOException {
-    return GoalStateResolver.resolve(config, ports.facts().read(), LAYOUT)
-        .rootFs()
-        .versionName();
+    return node(config, Optional.empty()).goalState().rootFs().versionName();
   }
 
   static SystemdSandbox sandbox() {
