@@ -1,11 +1,13 @@
 package dev.noneops.ports.machine;
 
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Objects;
 
 /**
  * One of {@code status.conditions}, as Kubernetes conditions are: a type ({@code Repaved}), a
- * status, a reason in CamelCase, a message for people, and when the status last changed.
+ * status, a reason in CamelCase, a message for people, and when the status last changed (in whole
+ * seconds, as the API server keeps it: a finer time is truncated).
  */
 public record MachineCondition(
     String type, Status status, String reason, String message, Instant lastTransitionTime) {
@@ -47,6 +49,6 @@ public record MachineCondition(
     Objects.requireNonNull(status, "status");
     Objects.requireNonNull(reason, "reason");
     Objects.requireNonNull(message, "message");
-    Objects.requireNonNull(lastTransitionTime, "lastTransitionTime");
+    lastTransitionTime = lastTransitionTime.truncatedTo(ChronoUnit.SECONDS);
   }
 }
