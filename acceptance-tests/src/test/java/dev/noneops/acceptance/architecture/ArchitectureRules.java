@@ -28,6 +28,7 @@ final class ArchitectureRules {
   static final String CORE = "dev.noneops.core..";
   static final String SYSTEMD_ADAPTER = "dev.noneops.systemd..";
   static final String HOSTFS_ADAPTER = "dev.noneops.hostfs..";
+  static final String KUBERNETES_ADAPTER = "dev.noneops.kubernetes..";
   static final String CLI = "dev.noneops.cli..";
   static final String CLI_WIRING = "dev.noneops.cli.wiring..";
   static final String TESTKIT = "dev.noneops.testkit..";
@@ -38,12 +39,18 @@ final class ArchitectureRules {
   static final String[] TESTKIT_SIMULATED_HOST = {
     "dev.noneops.testkit", "dev.noneops.testkit.commands..", "dev.noneops.testkit.download..",
     "dev.noneops.testkit.fs..", "dev.noneops.testkit.gate..", "dev.noneops.testkit.health..",
-    "dev.noneops.testkit.host..", "dev.noneops.testkit.process..", "dev.noneops.testkit.systemd..",
-    "dev.noneops.testkit.time..",
+    "dev.noneops.testkit.host..", "dev.noneops.testkit.machine..", "dev.noneops.testkit.process..",
+    "dev.noneops.testkit.systemd..", "dev.noneops.testkit.time..",
   };
 
   private static final String[] INFRASTRUCTURE_LIBRARIES = {
-    "org.freedesktop..", "jnr..", "com.kenai..", "picocli..",
+    "org.freedesktop..",
+    "jnr..",
+    "com.kenai..",
+    "picocli..",
+    "io.fabric8..",
+    "tools.jackson..",
+    "io.vertx..",
   };
 
   private ArchitectureRules() {}
@@ -53,7 +60,7 @@ final class ArchitectureRules {
       .resideInAnyPackage(CORE, PORTS)
       .should()
       .dependOnClassesThat()
-      .resideInAnyPackage(SYSTEMD_ADAPTER, HOSTFS_ADAPTER, CLI, TESTKIT)
+      .resideInAnyPackage(SYSTEMD_ADAPTER, HOSTFS_ADAPTER, KUBERNETES_ADAPTER, CLI, TESTKIT)
       .because("core and ports reach the host only through port interfaces");
 
   static final ArchRule PURE_CODE_SEES_NO_INFRASTRUCTURE_LIBRARY = noClasses()
@@ -62,7 +69,7 @@ final class ArchitectureRules {
       .should()
       .dependOnClassesThat()
       .resideInAnyPackage(INFRASTRUCTURE_LIBRARIES)
-      .because("D-Bus, jnr and picocli belong to the adapters");
+      .because("D-Bus, jnr, picocli and the Kubernetes client belong to the adapters");
 
   static final ArchRule PORTS_DEPEND_ON_THE_JDK_ONLY = noClasses()
       .that()
@@ -107,7 +114,7 @@ final class ArchitectureRules {
 
   static final ArchRule ADAPTERS_DEPEND_ON_PORTS_ONLY = noClasses()
       .that()
-      .resideInAnyPackage(SYSTEMD_ADAPTER, HOSTFS_ADAPTER)
+      .resideInAnyPackage(SYSTEMD_ADAPTER, HOSTFS_ADAPTER, KUBERNETES_ADAPTER)
       .should()
       .dependOnClassesThat()
       .resideInAnyPackage(CORE, CLI, TESTKIT)
@@ -118,14 +125,22 @@ final class ArchitectureRules {
       .resideInAPackage(SYSTEMD_ADAPTER)
       .should()
       .dependOnClassesThat()
-      .resideInAPackage(HOSTFS_ADAPTER);
+      .resideInAnyPackage(HOSTFS_ADAPTER, KUBERNETES_ADAPTER);
 
   static final ArchRule ADAPTERS_DO_NOT_SEE_EACH_OTHER_HOSTFS = noClasses()
       .that()
       .resideInAPackage(HOSTFS_ADAPTER)
       .should()
       .dependOnClassesThat()
-      .resideInAPackage(SYSTEMD_ADAPTER);
+      .resideInAnyPackage(SYSTEMD_ADAPTER, KUBERNETES_ADAPTER);
+
+  static final ArchRule KUBERNETES_ADAPTER_SEES_PORTS_AND_FABRIC8_ONLY = classes()
+      .that()
+      .resideInAPackage(KUBERNETES_ADAPTER)
+      .should()
+      .onlyDependOnClassesThat()
+      .resideInAnyPackage(KUBERNETES_ADAPTER, PORTS, "java..", "io.fabric8..")
+      .because("the Kubernetes adapter implements the Machine port over fabric8 and nothing else");
 
   static final ArchRule ONLY_WIRING_SEES_THE_ADAPTERS = noClasses()
       .that()
@@ -134,7 +149,7 @@ final class ArchitectureRules {
       .resideOutsideOfPackage(CLI_WIRING)
       .should()
       .dependOnClassesThat()
-      .resideInAnyPackage(SYSTEMD_ADAPTER, HOSTFS_ADAPTER)
+      .resideInAnyPackage(SYSTEMD_ADAPTER, HOSTFS_ADAPTER, KUBERNETES_ADAPTER)
       .because(
           "the CLI's commands are thin shells over core; only its wiring package composes the real adapters");
 
@@ -168,7 +183,7 @@ final class ArchitectureRules {
 
   static final ArchRule THE_PRODUCT_SEES_NO_TESTKIT = noClasses()
       .that()
-      .resideInAnyPackage(CORE, PORTS, SYSTEMD_ADAPTER, HOSTFS_ADAPTER, CLI)
+      .resideInAnyPackage(CORE, PORTS, SYSTEMD_ADAPTER, HOSTFS_ADAPTER, KUBERNETES_ADAPTER, CLI)
       .should()
       .dependOnClassesThat()
       .resideInAnyPackage(TESTKIT, DEMO)

@@ -33,6 +33,7 @@ class PublicApiTest {
         "core",
         "adapter-systemd-dbus",
         "adapter-host-fs",
+        "adapter-kubernetes",
         "adapter-cli",
         "testkit",
         "testkit-contracts",
