@@ -3,6 +3,8 @@ package dev.noneops.acceptance.system;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.testkit.sandbox.SystemdSandbox;
+import dev.noneops.testkit.standins.StandInScripts;
+import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -63,8 +65,16 @@ class NotifyingServiceOnRealSystemdSystemTest {
 
   private static void install(String unit, String mode) throws Exception {
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    String classPath =
-        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    // a checkout below /tmp is hidden in the sandbox, which mounts its own tmpfs there
+    List<String> entries = new ArrayList<>();
+    for (String entry : System.getProperty(
+            "surefire.test.class.path", System.getProperty("java.class.path"))
+        .split(File.pathSeparator)) {
+      if (!entry.isEmpty() && Files.exists(Path.of(entry))) {
+        entries.add(StandInScripts.visibleInSandbox(Path.of(entry)).toString());
+      }
+    }
+    String classPath = String.join(File.pathSeparator, entries);
     List<String> command = new ArrayList<>(List.of(
         java.toString(),
         "-XX:TieredStopAtLevel=1",

@@ -56,7 +56,12 @@ public record StandInScripts(Path java, Path classpath) {
     }
   }
 
-  static Path visibleInSandbox(Path classes) throws IOException {
+  /**
+   * {@code classes} (a directory or a jar) at a path a sandboxed systemd sees: itself, or when it
+   * sits below a directory the sandbox mounts its own tmpfs over ({@code /tmp}), a copy in
+   * {@code ~/.cache/noneops/standins}.
+   */
+  public static Path visibleInSandbox(Path classes) throws IOException {
     Path absolute = classes.toAbsolutePath().normalize();
     if (HIDDEN_IN_SANDBOX.stream().noneMatch(absolute::startsWith)) {
       return absolute;
