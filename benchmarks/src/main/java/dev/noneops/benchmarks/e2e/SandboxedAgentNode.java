@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.testkit.sandbox.SystemdSandbox;
+import dev.noneops.testkit.system.DummyLinkStandIn;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -125,31 +126,8 @@ final class SandboxedAgentNode {
     String realIp = Files.isExecutable(Path.of("/usr/bin/ip")) ? "/usr/bin/ip" : "/sbin/ip";
     Path wrapper = sandbox.path("/usr/local/sbin/ip");
     Files.createDirectories(Objects.requireNonNull(wrapper.getParent(), "/usr/local/sbin"));
-    Files.writeString(wrapper, ipWrapper(realIp), UTF_8);
+    Files.writeString(wrapper, DummyLinkStandIn.shellWrapper(realIp), UTF_8);
     Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwxr-xr-x"));
     return "the kernel has no dummy link type: inside the sandbox, `ip` makes LocalDNS's link an ifb link";
-  }
-
-  private static String ipWrapper(String realIp) {
-    return """
-        #!/bin/sh
-        # noneops benchmark: this kernel has no dummy link type; an ifb link, which also only
-        # carries addresses, stands in where a dummy is asked for, and JSON link lists call it a dummy.
-        n=$#
-        json=no
-        for a in "$@"; do
-          if [ "$a" = dummy ]; then a=ifb; fi
-          if [ "$a" = -j ] || [ "$a" = -json ]; then json=yes; fi
-          set -- "$@" "$a"
-        done
-        shift $n
-        if [ "$json" = no ]; then
-          exec %1$s "$@"
-        fi
-        out=$(%1$s "$@")
-        rc=$?
-        printf '%%s\\n' "$out" | sed 's/"info_kind":"ifb"/"info_kind":"dummy"/g'
-        exit $rc
-        """.formatted(realIp);
   }
 }
