@@ -9,6 +9,7 @@ import dev.noneops.ports.machine.MachineResourceException.Kind;
 import dev.noneops.ports.machine.MachineSpec;
 import dev.noneops.ports.machine.MachineStatus;
 import dev.noneops.ports.machine.MachineWatch;
+import dev.noneops.ports.machine.SerialDelivery;
 import io.fabric8.kubernetes.api.model.APIResource;
 import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;

@@ -5,6 +5,7 @@ import dev.noneops.ports.machine.MachineEvent;
 import dev.noneops.ports.machine.MachineSpec;
 import dev.noneops.ports.machine.MachineStatus;
 import dev.noneops.ports.machine.MachineWatch;
+import dev.noneops.ports.machine.SerialDelivery;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ListOptions;
 import io.fabric8.kubernetes.client.Watch;

@@ -8,6 +8,7 @@ import dev.noneops.ports.machine.MachineResourceException;
 import dev.noneops.ports.machine.MachineSpec;
 import dev.noneops.ports.machine.MachineStatus;
 import dev.noneops.ports.machine.MachineWatch;
+import dev.noneops.ports.machine.SerialDelivery;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

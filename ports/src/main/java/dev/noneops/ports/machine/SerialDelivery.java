@@ -1,18 +1,17 @@
-package dev.noneops.testkit.machine;
+package dev.noneops.ports.machine;
 
-import dev.noneops.ports.machine.MachineEvent;
-import dev.noneops.ports.machine.MachineListener;
 import java.util.ArrayDeque;
 import java.util.Queue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Hands one watch's events to its listener one at a time, in order, on the executor: an event
- * raised while the listener runs (its own status write) waits for it to return. Once {@link
- * #close()} has returned nothing more is delivered.
+ * Hands one watch's events to its listener one at a time, in order, on the executor, whichever
+ * thread raised them (a client's watch or resync thread, or the listener's own status write, whose
+ * event waits for the listener to return). Once {@link #close()} has returned nothing more is
+ * delivered. For implementations of {@link MachineResource#watch}, real and simulated alike.
  */
-final class SerialDelivery {
+public final class SerialDelivery {
   private final MachineListener listener;
   private final Executor executor;
   private final Queue<MachineEvent> pending = new ArrayDeque<>();
@@ -20,12 +19,12 @@ final class SerialDelivery {
   private boolean draining;
   private volatile boolean closed;
 
-  SerialDelivery(MachineListener listener, Executor executor) {
+  public SerialDelivery(MachineListener listener, Executor executor) {
     this.listener = listener;
     this.executor = executor;
   }
 
-  void offer(MachineEvent event) {
+  public void offer(MachineEvent event) {
     synchronized (pending) {
       if (closed) {
         return;
@@ -62,7 +61,7 @@ final class SerialDelivery {
     }
   }
 
-  void close() {
+  public void close() {
     synchronized (pending) {
       closed = true;
       pending.clear();
