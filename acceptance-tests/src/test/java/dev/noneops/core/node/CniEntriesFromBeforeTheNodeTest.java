@@ -158,4 +158,46 @@ class CniEntriesFromBeforeTheNodeTest {
 
     assertThat(cniTrees()).isEqualTo(before);
   }
+
+  /**
+   * A node with no record (provisioned before records were kept) cannot tell the host's entries
+   * from its own: the teardown leaves both directories as they are and says so, without blocking.
+   */
+  @Test
+  void withoutARecordTheTeardownLeavesTheCniDirectoriesAsTheyAreAndSaysSo() throws Exception {
+    lab.bootstrap(V1);
+    theNodesPodsWriteTheirCniEntries();
+    lab.host.ports().files().removeDurably(lab.layout.cniBefore());
+    Map<String, String> before = cniTrees();
+    Teardown teardown = teardown();
+
+    TeardownReport report = teardown.stop().plus(teardown.removeConfig()).plus(teardown.destroy());
+
+    assertThat(report.complete()).as("%s", report).isTrue();
+    assertThat(report.kept(TeardownReport.Reason.NOT_RECORDED))
+        .extracting(TeardownReport.Kept::subject)
+        .contains(CONF_DIR, STATE_DIR);
+    assertThat(cniTrees()).isEqualTo(before);
+  }
+
+  /** A record naming a path outside the CNI trees is not trusted: nothing there is removed. */
+  @Test
+  void aRecordNamingAPathOutsideTheCniTreesIsRefusedAndNothingThereIsRemoved() throws Exception {
+    lab.bootstrap(V1);
+    theNodesPodsWriteTheirCniEntries();
+    lab.host
+        .ports()
+        .files()
+        .writeDurably(lab.layout.cniBefore(), "{\"format\":1,\"entries\":[\"/etc/passwd\"]}", 0600);
+    Map<String, String> before = cniTrees();
+    Teardown teardown = teardown();
+
+    TeardownReport report = teardown.stop().plus(teardown.removeConfig()).plus(teardown.destroy());
+
+    assertThat(report.blocking())
+        .singleElement()
+        .satisfies(k -> assertThat(k.toString()).contains(".cni-before.json", "/etc/passwd"));
+    assertThat(cniTrees()).isEqualTo(before);
+    assertThat(teardown.present()).isTrue();
+  }
 }

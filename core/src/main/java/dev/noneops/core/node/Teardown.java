@@ -42,7 +42,9 @@ import org.slf4j.LoggerFactory;
  * ownership record that still have the recorded content; shims carrying this node's containerd
  * address and namespace (or run from the layout) inside the node's cgroups; the pod cgroups; and
  * the data directories {@code /var/lib/kubelet}, {@code /var/lib/containerd}, {@code
- * /run/containerd} and the layout, minus whatever is mounted below them and cannot be unmounted.
+ * /run/containerd} and the layout, minus whatever is mounted below them and cannot be unmounted;
+ * and what the node's pods added to {@code /etc/cni/net.d} and {@code /var/lib/cni}, never an
+ * entry that was there before the node came.
  */
 public final class Teardown {
   /** The CNI plugins' state directory (host-local's reservations), below the host root. */
@@ -214,6 +216,7 @@ public final class Teardown {
           .killAndRemove(report);
       SafeTreeRemover remover = treeRemover();
       remover.remove(dataDirs(), true, report);
+      cniStateCleaner().clean(true, report);
       removeCurrentLink(report);
       remover.remove(layoutEntriesButTheNote(report), true, report);
       if (report.hasBlocking()) {
@@ -278,6 +281,22 @@ public final class Teardown {
     return destroyTask(report -> {});
   }
 
+  /**
+   * Removes what the node's pods left in {@code /etc/cni/net.d} and {@code /var/lib/cni}, keeping
+   * every entry that was there before the node came and both directories: the upgrade's and the
+   * rollback's clean-up, as a repave does. For a caller that holds the node lock already.
+   */
+  TeardownReport cleanCniState() throws InterruptedException {
+    ReportBuilder report = new ReportBuilder(log);
+    cniStateCleaner().clean(false, report);
+    return report.build();
+  }
+
+  private CniStateCleaner cniStateCleaner() {
+    return new CniStateCleaner(
+        ports.files(), paths, new CniEntriesBefore(ports.files(), paths, layout), treeRemover());
+  }
+
   /** The mount-safe tree remover this teardown deletes with, for other callers (pruning). */
   SafeTreeRemover treeRemover() {
     return new SafeTreeRemover(ports.files(), ports.mounts(), ports.clock(), settings, log);
@@ -304,16 +323,14 @@ public final class Teardown {
   }
 
   /**
-   * The data directories destroy removes, below the host root: kubelet's, containerd's state and
-   * run directories, and the CNI plugins' state of the pods ({@code /var/lib/cni}: host-local's
-   * address reservations, cached results), which a later node would otherwise find taken.
+   * The data directories destroy removes whole, below the host root: kubelet's, containerd's state
+   * and run directories. The CNI configuration and state ({@code /etc/cni/net.d}, {@code
+   * /var/lib/cni}: host-local's address reservations, cached results, which a later node would
+   * otherwise find taken) are shared with whatever was on the host before the node: destroy
+   * removes what the node's pods added there and keeps every entry that was there before.
    */
   public List<Path> dataDirs() {
-    return List.of(
-        paths.kubeletDir(),
-        paths.containerdStateDir(),
-        paths.containerdRunDir(),
-        paths.host(CNI_STATE_DIR));
+    return List.of(paths.kubeletDir(), paths.containerdStateDir(), paths.containerdRunDir());
   }
 
   /** This node's containerd socket, which its shims carry as {@code -address}. */
@@ -523,6 +540,11 @@ public final class Teardown {
        * this node did not create it, so it stays mounted; what lay on it was removed.
        */
       FOREIGN_MOUNT(false),
+      /**
+       * Entries of the CNI configuration or state directories that were there before the node
+       * came (a foreign runtime's): the host's, left as they were.
+       */
+      FROM_BEFORE_THE_NODE(false),
       /** A directory still holding entries that were kept for one of the other reasons. */
       HOLDS_KEPT_ENTRIES(false),
       /**
