@@ -86,6 +86,10 @@ class PodsOnRealNodeSystemTest {
   private static DbusSystemd systemd;
   private static HostPorts ports;
   private static Path imageArchive;
+  private static Path foreignContainerd;
+  private static Path foreignRunc;
+  private static Path foreignCniPlugins;
+  private static Path foreignBusybox;
   private static AgentConfig base;
   private static AgentConfig upgraded;
   private static AgentConfig neverReady;
@@ -105,6 +109,13 @@ class PodsOnRealNodeSystemTest {
     new NodeArtifactBuilder(repository, debian, StandInScripts.ofThisJvm())
         .publishDebianCniPlugins(CNI, "amd64");
     server = ArtifactServer.serve(repository.root());
+    foreignContainerd = new DebianPackages(
+            cache.resolve("debian").resolve("containerd-" + CONTAINERD.older().debianVersion()))
+        .extracted("containerd", CONTAINERD.older().debianVersion())
+        .resolve("usr/bin");
+    foreignRunc = debian.extracted("runc", RUNC.debianVersion()).resolve("usr/sbin/runc");
+    foreignCniPlugins = debian.extracted("containernetworking-plugins", "").resolve("usr/lib/cni");
+    foreignBusybox = BusyboxImageArchive.busyboxFrom(debian);
     imageArchive = cache.resolve("images").resolve("busybox.tar");
     BusyboxImageArchive.write(
         BusyboxImageArchive.busyboxFrom(debian),
@@ -278,6 +289,65 @@ class PodsOnRealNodeSystemTest {
     assertThat(after.shimPid()).isNotIn(running.stream().map(RealPod::shimPid).toList());
   }
 
+  /**
+   * A container runtime beside the node ({@link ForeignRuntime}: Debian's containerd from {@code
+   * /opt/foreign-runtime} on its own socket, root and state, in a unit and slice of its own, with a
+   * container in its own namespace and cgroup on a CNI network of its own), started before the
+   * node came: the node's upgrade and its teardown end the node's pods and remove the node's CNI
+   * entries, and leave the foreign runtime as it was — the same processes, mounts, cgroup,
+   * network namespace and veth, its CNI configuration and address reservation byte-identical —
+   * and its container still answers.
+   */
+  @Test
+  void aForeignRuntimeBesideTheNodeSurvivesTheNodesUpgradeAndTeardownUntouched() throws Exception {
+    ForeignRuntime foreign = new ForeignRuntime(sandbox());
+    try {
+      foreign.start(
+          foreignContainerd, foreignRunc, foreignCniPlugins, foreignBusybox, imageArchive);
+      assertThat(foreign.unanswered()).as("the foreign container answers").isEmpty();
+      ForeignRuntime.State before = foreign.state();
+
+      bootstrap(base);
+      RealPods pods = pods();
+      pods.writeNetworkConfiguration();
+      RealPod pod = pods.start("web-1", "0a1b2c3d-0021", "kubernetes.io~empty-dir/cache");
+      assertThat(pods.reaches("web-1", RealPods.GATEWAY)).isTrue();
+
+      Node node = node(upgraded, Optional.of(base));
+      node.upgrade();
+      applied().write(upgraded);
+      node.commit();
+
+      assertNothingLeftOf(pod);
+      assertThat(foreign.state()).as("the foreign runtime after the upgrade").isEqualTo(before);
+      assertThat(foreign.unanswered())
+          .as("the foreign container after the upgrade")
+          .isEmpty();
+
+      pods.writeNetworkConfiguration();
+      RealPod second = pods.start("web-2", "0a1b2c3d-0022", "kubernetes.io~empty-dir/cache");
+      TeardownReport report = reset();
+
+      assertThat(report.blocking()).as("%s", report).isEmpty();
+      assertThat(report.kept(TeardownReport.Reason.FOREIGN_SHIM))
+          .as("the foreign runtime's shim is recognised and kept: %s", report)
+          .isNotEmpty();
+      assertNothingLeftOf(second);
+      assertThat(foreign.state()).as("the foreign runtime after the teardown").isEqualTo(before);
+      assertThat(foreign.unanswered())
+          .as("the foreign container after the teardown")
+          .isEmpty();
+      assertThat(Files.exists(sandbox().path(RealPods.CONFLIST)))
+          .as("the node's CNI configuration")
+          .isFalse();
+      assertThat(Files.exists(sandbox().path("/var/lib/cni/networks/" + RealPods.NETWORK)))
+          .as("the node's pods' address reservations")
+          .isFalse();
+    } finally {
+      foreign.remove();
+    }
+  }
+
   @Test
   void aTeardownOfANodeWithRunningPodsLeavesNothingOfItAndAHostDirectoryVolumeByteIdentical()
       throws Exception {
@@ -439,7 +509,7 @@ class PodsOnRealNodeSystemTest {
     assertThat(mountinfo())
         .as(pod.id() + "'s rootfs and snapshot mounts")
         .doesNotContain("/k8s.io/" + pod.id() + "/")
-        .doesNotContain("io.containerd.snapshotter.v1.overlayfs/snapshots");
+        .doesNotContain("/var/lib/containerd/io.containerd.snapshotter.v1.overlayfs/snapshots");
     assertThat(sandbox()
             .exec(
                 "sh",
