@@ -82,7 +82,9 @@ final class CniStateCleaner {
         if (!meta.get().isDirectory()) {
           continue;
         }
-        int left = collect(area, kept, remove);
+        KeptEntries.Walk walk = KeptEntries.of(kept).removable(files, area);
+        remove.addAll(walk.remove());
+        int left = walk.left();
         if (left > 0) {
           report.kept(
               Reason.FROM_BEFORE_THE_NODE,
@@ -99,27 +101,6 @@ final class CniStateCleaner {
     if (removeDirectories) {
       removeParentIfCreated(kept, report);
     }
-  }
-
-  /**
-   * Adds to {@code remove} every entry below {@code dir} that is not recorded; descends into
-   * recorded directories (never through a symlink). The count of recorded entries left below.
-   */
-  private int collect(Path dir, Set<Path> kept, List<Path> remove) throws IOException {
-    int left = 0;
-    for (String name : files.list(dir)) {
-      Path child = dir.resolve(name);
-      if (!kept.contains(child)) {
-        remove.add(child);
-        continue;
-      }
-      left++;
-      Optional<FileMeta> meta = files.lstat(child);
-      if (meta.isPresent() && meta.get().isDirectory()) {
-        left += collect(child, kept, remove);
-      }
-    }
-    return left;
   }
 
   /** {@code /etc/cni}, when the node's pods created it and nothing is left in it. */

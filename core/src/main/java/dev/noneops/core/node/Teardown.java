@@ -8,6 +8,7 @@ import dev.noneops.ports.Errno;
 import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.files.FileMeta;
+import dev.noneops.ports.process.ProcessInfo;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.file.Path;
@@ -42,7 +43,9 @@ import org.slf4j.LoggerFactory;
  * ownership record that still have the recorded content; shims carrying this node's containerd
  * address and namespace (or run from the layout) inside the node's cgroups; the pod cgroups; and
  * the data directories {@code /var/lib/kubelet}, {@code /var/lib/containerd}, {@code
- * /run/containerd} and the layout, minus whatever is mounted below them and cannot be unmounted;
+ * /run/containerd} and the layout, minus whatever is mounted below them and cannot be unmounted
+ * and what running shims of other runtimes keep in {@code /run/containerd} ({@code
+ * ForeignShimState});
  * and what the node's pods added to {@code /etc/cni/net.d} and {@code /var/lib/cni}, never an
  * entry that was there before the node came.
  */
@@ -210,12 +213,17 @@ public final class Teardown {
       }
       units().remove(report);
       ShimIdentity identity = new ShimIdentity(containerdAddress(), layout.root());
-      new ShimReaper(ports.processes(), ports.clock(), identity, settings).reap(report);
+      List<ProcessInfo> foreignShims =
+          new ShimReaper(ports.processes(), ports.clock(), identity, settings).reap(report);
       new PodCgroupKiller(
               ports.cgroups(), ports.processes(), ports.systemd(), ports.clock(), paths, settings)
           .killAndRemove(report);
       SafeTreeRemover remover = treeRemover();
-      remover.remove(dataDirs(), true, report);
+      remover.remove(
+          dataDirs().stream().filter(d -> !d.equals(paths.containerdRunDir())).toList(),
+          true,
+          report);
+      removeRunDir(foreignShims, remover, report);
       cniStateCleaner().clean(true, report);
       removeCurrentLink(report);
       remover.remove(layoutEntriesButTheNote(report), true, report);
@@ -279,6 +287,42 @@ public final class Teardown {
 
   public Task destroyTask() {
     return destroyTask(report -> {});
+  }
+
+  /**
+   * Removes containerd's run directory, except what running shims of other runtimes keep there
+   * ({@link ForeignShimState}): those stay, and so do the directories holding them.
+   */
+  private void removeRunDir(
+      List<ProcessInfo> foreignShims, SafeTreeRemover remover, ReportBuilder report)
+      throws InterruptedException {
+    Path runDir = paths.containerdRunDir();
+    if (foreignShims.isEmpty()) {
+      remover.remove(List.of(runDir), true, report);
+      return;
+    }
+    try {
+      if (!ports.files().lstat(runDir).map(FileMeta::isDirectory).orElse(false)) {
+        remover.remove(List.of(runDir), true, report);
+        return;
+      }
+      KeptEntries kept = new ForeignShimState(ports.files(), runDir).of(foreignShims);
+      KeptEntries.Walk walk = kept.removable(ports.files(), runDir);
+      if (!walk.remove().isEmpty()) {
+        remover.remove(walk.remove(), true, report);
+      }
+      if (walk.left() == 0 && ports.files().list(runDir).isEmpty()) {
+        remover.remove(List.of(runDir), true, report);
+      } else {
+        report.kept(
+            Reason.FOREIGN_SHIM,
+            runDir,
+            "holds the sockets, runc state and fifos of " + foreignShims.size()
+                + " running shims of other runtimes, left as they were");
+      }
+    } catch (IOException e) {
+      report.failed(runDir, "walk", e);
+    }
   }
 
   /**

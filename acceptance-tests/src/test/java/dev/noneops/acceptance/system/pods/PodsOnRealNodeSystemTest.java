@@ -306,6 +306,15 @@ class PodsOnRealNodeSystemTest {
           foreignContainerd, foreignRunc, foreignCniPlugins, foreignBusybox, imageArchive);
       assertThat(foreign.unanswered()).as("the foreign container answers").isEmpty();
       ForeignRuntime.State before = foreign.state();
+      assertThat(before.mounts())
+          .as("the foreign runtime's disk and its container's rootfs")
+          .contains(ForeignRuntime.ROOT)
+          .anyMatch(m -> m.endsWith("/" + ForeignRuntime.CONTAINER + "/rootfs"));
+      assertThat(before.cniFiles())
+          .as("its CNI configuration and address reservation")
+          .contains(ForeignRuntime.CONFLIST)
+          .contains("./" + foreign.address());
+      assertThat(before.cgroup()).contains(ForeignRuntime.CGROUP);
 
       bootstrap(base);
       RealPods pods = pods();
