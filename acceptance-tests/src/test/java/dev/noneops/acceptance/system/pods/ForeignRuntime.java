@@ -276,7 +276,10 @@ final class ForeignRuntime {
                 + HOME + " " + STATE + " " + ROOT + " " + CONFLIST + " /var/lib/cni/networks/"
                 + NETWORK + "; rmdir /sys/fs/cgroup" + CGROUP + " /sys/fs/cgroup/foreign-runtime"
                 + " 2>/dev/null; rmdir /etc/cni/net.d /etc/cni /var/lib/cni/networks /var/lib/cni"
-                + " 2>/dev/null; true"),
+                + " 2>/dev/null; rm -rf /run/containerd/runc/" + NAMESPACE
+                + "; for d in /run/containerd/fifo/*; do ls $d 2>/dev/null | grep -q '^" + CONTAINER
+                + "-' && rm -rf $d; done; rm -f /run/containerd/s/*; rmdir /run/containerd/runc"
+                + " /run/containerd/s /run/containerd/fifo /run/containerd 2>/dev/null; true"),
         TIMEOUT);
   }
 
