@@ -43,11 +43,10 @@ import org.slf4j.LoggerFactory;
  * ownership record that still have the recorded content; shims carrying this node's containerd
  * address and namespace (or run from the layout) inside the node's cgroups; the pod cgroups; and
  * the data directories {@code /var/lib/kubelet}, {@code /var/lib/containerd}, {@code
- * /run/containerd} and the layout, minus whatever is mounted below them and cannot be unmounted
- * and what running shims of other runtimes keep in {@code /run/containerd} ({@code
- * ForeignShimState});
- * and what the node's pods added to {@code /etc/cni/net.d} and {@code /var/lib/cni}, never an
- * entry that was there before the node came.
+ * /run/containerd} and the layout, minus whatever is mounted below them and cannot be unmounted,
+ * and minus what running shims of other runtimes keep in {@code /run/containerd}; and what the
+ * node's pods added to {@code /etc/cni/net.d} and {@code /var/lib/cni}, never an entry that was
+ * there before the node came.
  */
 public final class Teardown {
   /** The CNI plugins' state directory (host-local's reservations), below the host root. */
