@@ -8,8 +8,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -178,7 +181,8 @@ final class ForeignRuntime {
 
   /**
    * What the runtime is on the host now: its processes, mounts, cgroup, network namespace and
-   * host veth, and the bytes of its files below {@code /etc/cni/net.d} and {@code /var/lib/cni}.
+   * host veth, its runc state and shim socket below the shared {@code /run/containerd}, and the
+   * bytes of its files below {@code /etc/cni/net.d} and {@code /var/lib/cni}.
    */
   State state() throws IOException {
     long pid = pid();
@@ -225,6 +229,11 @@ final class ForeignRuntime {
         exec("readlink", "/proc/" + pid + "/ns/net").strip(),
         veth,
         mounts,
+        exec(
+            "sh",
+            "-c",
+            "find /run/containerd/runc/" + NAMESPACE + " /run/containerd/s/" + shimSocketName()
+                + " -printf '%p %y %m\\n' | sort"),
         exec(
             "sh",
             "-c",
@@ -283,6 +292,20 @@ final class ForeignRuntime {
         TIMEOUT);
   }
 
+  /**
+   * The name of the shim's socket below {@code /run/containerd/s}, which containerd derives from
+   * its address, the namespace and the container id whatever its own state directory.
+   */
+  static String shimSocketName() {
+    try {
+      return HexFormat.of()
+          .formatHex(MessageDigest.getInstance("SHA-256")
+              .digest((SOCKET + "/" + NAMESPACE + "/" + CONTAINER).getBytes(UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   private List<String> ctr(String... args) {
     List<String> argv = new ArrayList<>(List.of(HOME + "/bin/ctr", "-a", SOCKET, "-n", NAMESPACE));
     argv.addAll(List.of(args));
@@ -307,5 +330,6 @@ final class ForeignRuntime {
       String netns,
       String hostVeth,
       List<String> mounts,
+      String sharedRunState,
       String cniFiles) {}
 }

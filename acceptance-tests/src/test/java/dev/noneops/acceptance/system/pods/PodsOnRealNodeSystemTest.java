@@ -315,6 +315,10 @@ class PodsOnRealNodeSystemTest {
           .contains(ForeignRuntime.CONFLIST)
           .contains("./" + foreign.address());
       assertThat(before.cgroup()).contains(ForeignRuntime.CGROUP);
+      assertThat(before.sharedRunState())
+          .as("its runc state and shim socket below /run/containerd")
+          .contains("/run/containerd/runc/foreign/foreign-web/state.json f")
+          .contains(ForeignRuntime.shimSocketName() + " s");
 
       bootstrap(base);
       RealPods pods = pods();
