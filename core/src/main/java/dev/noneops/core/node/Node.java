@@ -193,6 +193,7 @@ public final class Node {
         if (tuneKernel) {
           tasks.execute(Task.of("load-kernel-modules", kernel::loadModules));
         }
+        recordCniEntriesBefore();
         tasks.execute(Task.of("write-units", () -> new WriteUnitsPhase(parts).run(goal)));
         tasks.execute(
             Task.of("activate-version", () -> activate.run(goal.rootFs().versionName())));
@@ -215,8 +216,19 @@ public final class Node {
     ActivateVersionPhase activate = new ActivateVersionPhase(parts);
     tasks.execute(
         Task.of("check-version", () -> activate.requireComplete(goal.rootFs().versionName())));
+    recordCniEntriesBefore();
     tasks.execute(Task.of("write-units", () -> new WriteUnitsPhase(parts).run(goal)));
     tasks.execute(Task.of("activate-version", () -> activate.run(goal.rootFs().versionName())));
+  }
+
+  /**
+   * Records which entries of the CNI configuration and state directories are there before the
+   * node's stack first runs (once: a provision run again keeps the first record).
+   */
+  private void recordCniEntriesBefore() {
+    tasks.execute(Task.of(
+        "record-cni-entries",
+        () -> new CniEntriesBefore(ports.files(), paths, layout).recordIfAbsent()));
   }
 
   private void recordApplied(AgentConfig config) {
