@@ -1,7 +1,7 @@
 package dev.noneops.cli;
 
 import dev.noneops.cli.output.Json;
-import dev.noneops.cli.output.ProgressPrinter;
+import dev.noneops.cli.output.ProgressOutput;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -63,9 +63,12 @@ public abstract class CliCommand implements Callable<Integer> {
     }
   }
 
-  /** The node's events, rendered on stderr (JSON lines with {@code --json}). */
-  protected final ProgressPrinter progress() {
-    return new ProgressPrinter(err(), json());
+  /**
+   * The node's events, rendered on stderr: JSON lines with {@code --json}, live bars on a
+   * terminal, else plain lines. Close it before printing the result.
+   */
+  protected final ProgressOutput progress() {
+    return new ProgressOutput(err(), json(), environment().terminal());
   }
 
   /** Connects to the host for this command. */
