@@ -87,6 +87,19 @@ class TerminalProgressTest {
   }
 
   @Test
+  void aDownloadIsDoneOnceThoughItsLastEventRepeatsAndADownloadTooQuickToTimeHasNoRate() {
+    progress.onEvent(download(0, "download-kubelet", 0, 100 * MIB));
+    progress.onEvent(download(4_000, "download-kubelet", 100 * MIB, 100 * MIB));
+    progress.onEvent(download(4_010, "download-kubelet", 100 * MIB, 100 * MIB));
+    progress.onEvent(download(5_000, "download-runc", 10 * MIB, 10 * MIB));
+
+    assertThat(screen())
+        .containsExactly(
+            "  download-kubelet 100.0 MiB at 25.0 MiB/s          ok 4.00 s",
+            "  download-runc 10.0 MiB                            ok 0.00 s");
+  }
+
+  @Test
   void barsAreRedrawnAtMostTenTimesASecond() {
     progress.onEvent(download(0, "download-kubelet", 0, 100 * MIB));
     progress.onEvent(download(1_000, "download-kubelet", 10 * MIB, 100 * MIB));
