@@ -18,6 +18,7 @@ import java.util.Optional;
 record DownloadBar(String name, long received, long total, Instant first, Instant last) {
   private static final double MIB = 1048576.0;
   private static final int BAR_WIDTH = 24;
+  private static final Duration MEASURABLE = Duration.ofMillis(100);
 
   boolean finished() {
     return total > 0 && received >= total;
@@ -59,10 +60,15 @@ record DownloadBar(String name, long received, long total, Instant first, Instan
     return line.toString();
   }
 
-  /** What a finished download's line says before its outcome: {@code name 100.0 MiB at 25.0 MiB/s}. */
+  /**
+   * What a finished download's line says before its outcome: {@code name 100.0 MiB at 25.0
+   * MiB/s}; without the rate when the download took too short a time to measure one.
+   */
   String summary() {
-    return name + " " + mib(received) + " MiB at "
-        + String.format(Locale.ROOT, "%.1f MiB/s", rate() / MIB);
+    String size = name + " " + mib(received) + " MiB";
+    return Duration.between(first, last).compareTo(MEASURABLE) < 0
+        ? size
+        : size + " at " + String.format(Locale.ROOT, "%.1f MiB/s", rate() / MIB);
   }
 
   private static String mib(long bytes) {

@@ -6,10 +6,12 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import org.jline.terminal.Size;
 import org.jline.terminal.Terminal;
 import org.jline.utils.AttributedString;
@@ -33,6 +35,7 @@ public final class TerminalProgress implements LiveProgress {
   private final boolean unicode;
   private final Map<String, Instant> running = new LinkedHashMap<>();
   private final Map<String, DownloadBar> downloads = new LinkedHashMap<>();
+  private final Set<String> finished = new HashSet<>();
   private Instant lastDrawn = Instant.MIN;
   private boolean closed;
 
@@ -89,8 +92,13 @@ public final class TerminalProgress implements LiveProgress {
         parse(d.get("total")),
         before == null ? e.at() : before.first(),
         e.at());
+    if (bar.finished() && before == null && finished.contains(e.task())) {
+      return; // a repeat of the last event of a download already shown as done
+    }
+    finished.remove(e.task());
     if (bar.finished()) {
       downloads.remove(e.task());
+      finished.add(e.task());
       printAbove(
           List.of(outcomeLine(
               bar.summary(),
