@@ -61,7 +61,8 @@ public final class NoneopsCli {
     for (Subcommand sub : SUBCOMMANDS) {
       cli.addSubcommand(sub.name(), sub.make().get());
     }
-    CommandLine completion = new CommandLine(new AutoComplete.GenerateCompletion());
+    CommandLine completion =
+        new CommandLine(new AutoComplete.GenerateCompletion()).setCommandName("completion");
     completion
         .getCommandSpec()
         .usageMessage()

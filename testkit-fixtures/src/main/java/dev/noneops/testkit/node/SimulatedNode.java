@@ -367,7 +367,15 @@ public final class SimulatedNode {
         AGENT_JAR::clone,
         Path.of("/usr/lib/jvm/java-17/bin/java"),
         List.of("-Xmx64m"),
-        AGENT_CONFIG_FILE);
+        AGENT_CONFIG_FILE,
+        SimulatedNode::agentManPages);
+  }
+
+  /** The man pages of {@link #agent()}: {@code noneops.1} and {@code noneops-status.1}. */
+  public static Map<String, byte[]> agentManPages() {
+    return Map.of(
+        "noneops.1", ".TH \"NONEOPS\" \"1\"\n".getBytes(StandardCharsets.UTF_8),
+        "noneops-status.1", ".TH \"NONEOPS\\-STATUS\" \"1\"\n".getBytes(StandardCharsets.UTF_8));
   }
 
   /**

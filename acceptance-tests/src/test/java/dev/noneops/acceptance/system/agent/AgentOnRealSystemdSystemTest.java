@@ -47,6 +47,8 @@ class AgentOnRealSystemdSystemTest {
     }
   }
 
+  private static final String MAN_PAGE = HostPaths.AGENT_MAN_DIR + "/noneops-status.1";
+
   @Test
   void theBootstrappedAgentGatesTheStackFollowsItsFileAndGoesWithTheNode() throws Exception {
     try (SystemdSandbox sandbox = SystemdSandbox.boot("agent-system")) {
@@ -72,6 +74,14 @@ class AgentOnRealSystemdSystemTest {
         assertThat(gate.finishedBefore(stack))
             .as("the gate (%s) finished before %s started (%s)", gate, stackUnit, stack)
             .isTrue();
+      }
+      assertThat(Files.readSymbolicLink(sandbox.path(MAN_PAGE)).toString())
+          .isEqualTo(HostPaths.AGENT_HOME + "/current/share/man/man1/noneops-status.1");
+      if (Files.isExecutable(sandbox.path("/usr/bin/man"))) {
+        assertThat(sandbox.exec("man", "-w", "noneops-status").stdout().trim())
+            .as("man finds the command's page, through the link, in the installed build")
+            .startsWith(HostPaths.AGENT_HOME + "/")
+            .endsWith("/share/man/man1/noneops-status.1");
       }
       assertThat(show(sandbox, HostPaths.AGENT_UNIT, "Type")).isEqualTo("notify");
       assertThat(show(sandbox, HostPaths.AGENT_UNIT, "ActiveState") + "/"
@@ -112,6 +122,7 @@ class AgentOnRealSystemdSystemTest {
           "/etc/systemd/system/" + HostPaths.AGENT_UNIT,
           HostPaths.AGENT_HOME,
           HostPaths.AGENT_COMMAND,
+          MAN_PAGE,
           HostPaths.realHost().agentState().toString())) {
         assertThat(Files.exists(sandbox.path(gone), LinkOption.NOFOLLOW_LINKS))
             .as(gone + " removed by reset")
