@@ -2,6 +2,7 @@ package dev.noneops.core.daemon;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.noneops.acceptance.machine.ClusterNodeDelegate;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.daemon.RepaveReconciler.Outcome;
 import dev.noneops.ports.cluster.ClusterNode;

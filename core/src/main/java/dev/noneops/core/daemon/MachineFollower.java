@@ -4,6 +4,7 @@ import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.ports.HostPorts;
+import dev.noneops.ports.machine.MachineEvent;
 import dev.noneops.ports.machine.MachineResource;
 import dev.noneops.ports.machine.MachineResourceException;
 import dev.noneops.ports.machine.MachineWatch;
@@ -154,7 +155,15 @@ final class MachineFollower {
       if (registered == MachineRegistration.Outcome.CREATED) {
         log.info("registered Machine {}", machineName);
       }
-      watch = current.watch(machineName, event -> changed.set(true));
+      watch = current.watch(machineName, event -> {
+        // only an event that asks for work wakes the next tick: the status writes of a pass do
+        // not cost a read each
+        if (event.kind() != MachineEvent.Kind.DELETED
+            && event.machine().spec().operations().repaveCounter()
+                > event.machine().status().operations().repaveCounter()) {
+          changed.set(true);
+        }
+      });
       watchedThrough = current;
       changed.set(true);
       return true;

@@ -1,4 +1,4 @@
-package dev.noneops.core.daemon;
+package dev.noneops.acceptance.machine;
 
 import dev.noneops.ports.cluster.ClusterNode;
 import dev.noneops.ports.cluster.Eviction;
@@ -9,10 +9,10 @@ import java.util.List;
 import java.util.Optional;
 
 /** A {@link ClusterNode} that passes every call on; a test overrides the calls it acts on. */
-class ClusterNodeDelegate implements ClusterNode {
+public class ClusterNodeDelegate implements ClusterNode {
   private final ClusterNode delegate;
 
-  ClusterNodeDelegate(ClusterNode delegate) {
+  public ClusterNodeDelegate(ClusterNode delegate) {
     this.delegate = delegate;
   }
 
