@@ -118,6 +118,12 @@ final class MachineFollower {
       log.warn("Machine {}: {}; trying again in {}", machineName, e.getMessage(), RETRY);
       changed.set(true);
       retryAt = ports.clock().now().plus(RETRY);
+    } catch (RuntimeException e) {
+      // the daemon's other duties go on; the repave is tried again, as after a failed call
+      log.error(
+          "Machine {}: the repave pass failed: {}; trying again in {}", machineName, e, RETRY);
+      changed.set(true);
+      retryAt = ports.clock().now().plus(RETRY);
     }
   }
 
