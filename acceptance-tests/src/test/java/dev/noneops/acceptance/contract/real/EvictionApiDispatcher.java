@@ -5,7 +5,9 @@ import io.fabric8.kubernetes.api.model.PodList;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetList;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.crud.KubernetesCrudDispatcherException;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.dsl.HttpMethod;
 import io.fabric8.mockwebserver.http.Buffer;
 import io.fabric8.mockwebserver.http.Headers;
@@ -18,6 +20,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * fabric8's mock API server in CRUD mode with the Eviction API added: CRUD mode stores and serves
@@ -28,9 +34,12 @@ import java.util.regex.Pattern;
  * status.disruptionsAllowed} 0, else one disruption of every such budget used up and the pod
  * deleted. CRUD mode also ignores no field selector it does not know but matches nothing with it:
  * a pod list with {@code fieldSelector=spec.nodeName=<node>} (a drain's) is answered here with the
- * pods bound to that node. Everything else is CRUD mode's.
+ * pods bound to that node. And CRUD mode applies a JSON merge patch by merging arrays into the
+ * stored ones (a status's {@code conditions} would keep every old entry beside the new one) where
+ * RFC 7386, and the API server, replace them: merge patches are applied here as RFC 7386 says.
+ * Everything else is CRUD mode's.
  */
-final class EvictionApiDispatcher extends KubernetesCrudDispatcher {
+public final class EvictionApiDispatcher extends KubernetesCrudDispatcher {
   private static final Pattern EVICTION =
       Pattern.compile("/api/v1/namespaces/([^/]+)/pods/([^/?]+)/eviction(\\?.*)?");
   private static final Pattern NODE_PODS = Pattern.compile(
@@ -68,6 +77,35 @@ final class EvictionApiDispatcher extends KubernetesCrudDispatcher {
         .filter(p -> p.getSpec() != null && node.equals(p.getSpec().getNodeName()))
         .toList());
     return new MockResponse().setResponseCode(200).setBody(json.asJson(pods));
+  }
+
+  @Override
+  public JsonNode merge(JsonNode original, String patch) throws KubernetesCrudDispatcherException {
+    JsonNode parsed;
+    try {
+      parsed = Serialization.jsonMapper().readTree(patch);
+    } catch (JacksonException e) {
+      throw new KubernetesCrudDispatcherException(e.getMessage(), 400);
+    }
+    return mergePatch(original, parsed);
+  }
+
+  /** RFC 7386: objects merge member by member, null removes, anything else replaces. */
+  private static JsonNode mergePatch(JsonNode target, JsonNode patch) {
+    if (!patch.isObject()) {
+      return patch.deepCopy();
+    }
+    ObjectNode result = target != null && target.isObject()
+        ? (ObjectNode) target.deepCopy()
+        : JsonNodeFactory.instance.objectNode();
+    for (Map.Entry<String, JsonNode> field : patch.properties()) {
+      if (field.getValue().isNull()) {
+        result.remove(field.getKey());
+      } else {
+        result.set(field.getKey(), mergePatch(result.get(field.getKey()), field.getValue()));
+      }
+    }
+    return result;
   }
 
   private MockResponse evict(String namespace, String name) {
