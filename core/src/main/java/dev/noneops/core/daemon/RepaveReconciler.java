@@ -110,10 +110,11 @@ final class RepaveReconciler {
    */
   public Outcome reconcile() {
     Optional<Machine> found = call(() -> machines.get(machineName));
-    if (found.isEmpty()) {
-      return Outcome.NO_MACHINE;
-    }
-    Machine machine = found.get();
+    return found.isEmpty() ? Outcome.NO_MACHINE : reconcile(found.get());
+  }
+
+  /** One pass over {@code machine}, as just read. */
+  private Outcome reconcile(Machine machine) {
     long asked = machine.spec().operations().repaveCounter();
     if (asked <= machine.status().operations().repaveCounter()) {
       return Outcome.NOTHING_TO_DO;
@@ -240,7 +241,7 @@ final class RepaveReconciler {
         return Outcome.ROLLED_BACK;
       }
     }
-    return reconcile();
+    return reconcile(machine);
   }
 
   /**
