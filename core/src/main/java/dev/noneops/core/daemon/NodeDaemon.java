@@ -182,7 +182,10 @@ public final class NodeDaemon {
     return this;
   }
 
-  /** Recovers, registers and watches the Machine, records that it watches the file, and reports ready. */
+  /**
+   * Recovers, records that it watches the file, reports ready, then registers and watches the
+   * Machine (when it follows one).
+   */
   public void start() {
     Instant now = ports.clock().now();
     AgentState.Event recovery = recover();
@@ -197,9 +200,17 @@ public final class NodeDaemon {
     }
     update(s ->
         s.withStartRecovery(recovery).withWatching(new AgentState.Watch(file, now, handledDigest)));
-    machine.ifPresent(m -> m.start(state.read()));
     listener.ready();
     listener.status("watching " + settings.configFile());
+    // after READY=1: an API server that is slow to answer never holds up the service's start
+    machine.ifPresent(m -> {
+      operating = true;
+      try {
+        m.start(state.read());
+      } finally {
+        operating = false;
+      }
+    });
     heartbeat = ports.clock().now();
   }
 
