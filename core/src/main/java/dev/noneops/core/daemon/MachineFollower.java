@@ -71,7 +71,7 @@ final class MachineFollower {
   }
 
   /** At the daemon's start, after its recovery: registers and starts the watch. */
-  void start(AgentState afterRecovery) {
+  synchronized void start(AgentState afterRecovery) {
     List<AgentState.Event> events = new ArrayList<>();
     afterRecovery.startRecovery().ifPresent(events::add);
     afterRecovery.bootRecovery().ifPresent(events::add);
@@ -80,7 +80,7 @@ final class MachineFollower {
   }
 
   /** One tick: (re)connects when needed, and runs a pass when the Machine changed. */
-  void tick() {
+  synchronized void tick() {
     if (withoutCrd || ports.clock().now().isBefore(retryAt)) {
       return;
     }
@@ -128,7 +128,7 @@ final class MachineFollower {
   }
 
   /** Stops the watch. */
-  void close() {
+  synchronized void close() {
     if (watch != null) {
       watch.close();
       watch = null;
