@@ -15,6 +15,7 @@ import dev.noneops.ports.machine.MachineResource;
 import dev.noneops.ports.machine.MachineSpec;
 import dev.noneops.ports.machine.MachineStatus;
 import dev.noneops.testkit.gate.FaultRule;
+import dev.noneops.testkit.gate.SimulatedCrash;
 import dev.noneops.testkit.machine.SimClusterNode;
 import dev.noneops.testkit.machine.SimMachineResource;
 import dev.noneops.testkit.machine.SimulatedClusterApi;
@@ -283,6 +284,49 @@ class FollowingTheMachineTest {
         .contains("shop/web-1");
   }
 
+  @Test
+  void newClientsAfterACredentialRotationCarryTheWatch() {
+    SimMachineResource before = api.client();
+    SimMachineResource after = api.client();
+    boolean[] rotated = {false};
+    NodeDaemon.Cluster rotating = new NodeDaemon.Cluster() {
+      @Override
+      public MachineResource machines() {
+        return rotated[0] ? after : before;
+      }
+
+      @Override
+      public ClusterNode nodes() {
+        return cluster.client();
+      }
+    };
+    NodeDaemon daemon = new NodeDaemon(
+            lab.host.ports(),
+            lab.layout,
+            lab.paths,
+            (config, previous) -> lab.node(config.orElseThrow(), previous),
+            new NodeDaemon.Settings(
+                SimulatedNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
+            NodeDaemon.Listener.NONE,
+            log)
+        .followMachine(rotating, TIMEOUTS);
+    daemon.start();
+    daemon.tick();
+
+    rotated[0] = true;
+    daemon.tick();
+    long beforeRequests = before.requests();
+    askRepave(1, k -> k.withVersion("1.31.5"));
+    daemon.tick();
+
+    assertThat(api.openWatches()).as("the old watch closed, a new one open").isEqualTo(1);
+    assertThat(before.requests())
+        .as("nothing more through the old clients")
+        .isEqualTo(beforeRequests);
+    assertThat(after.requests()).isPositive();
+    assertSucceeded(1);
+  }
+
   // ---- an agent killed mid-repave ----
 
   @Test
@@ -372,6 +416,43 @@ class FollowingTheMachineTest {
     api.resyncWatches();
     second.tick();
     assertThat(mutatingCalls() - changes).as("not tried again").isZero();
+  }
+
+  @Test
+  void aPowerCutMidUpgradeIsRolledBackByTheGateAtBootAndTheRestartedAgentReportsIt() {
+    ClusterNode cutDuringTheUpgrade = new ClusterNodeDelegate(cluster.client()) {
+      @Override
+      public boolean deleteNode(String node) throws IOException {
+        boolean deleted = super.deleteNode(node);
+        // the power goes when the upgrade, past its flip, starts the new kubelet
+        lab.host
+            .faults()
+            .add(FaultRule.when(c -> c.is("systemd.restart", "kubelet.service")
+                    || c.is("systemd.start", "kubelet.service"))
+                .times(1)
+                .failWith(c -> new SimulatedCrash("power cut as the new kubelet starts", 0)));
+        return deleted;
+      }
+    };
+    NodeDaemon first = daemon(api.client(), cutDuringTheUpgrade);
+    first.start();
+    askRepave(1, k -> k.withVersion("1.31.5"));
+    assertThatThrownBy(first::tick).isInstanceOf(SimulatedCrash.class);
+    lab.powerCutAndBoot();
+    assertThat(state().bootRecovery().orElseThrow().outcome())
+        .as("the gate rolled the upgrade back at boot")
+        .isEqualTo("ROLLED_BACK");
+
+    NodeDaemon second = daemon();
+    second.start();
+    second.tick();
+
+    assertThat(lab.activeVersionRaw()).contains(lab.versionOf(V1));
+    MachineStatus status = status();
+    assertThat(status.phase()).isEqualTo(MachinePhase.FAILED);
+    assertThat(status.operations().repaveCounter()).isEqualTo(1);
+    assertThat(status.condition(MachineCondition.REPAVED).orElseThrow().message())
+        .contains("interrupted");
   }
 
   @Test
