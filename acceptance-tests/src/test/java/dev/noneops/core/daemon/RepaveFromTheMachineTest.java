@@ -1,11 +1,13 @@
 package dev.noneops.core.daemon;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.acceptance.machine.ClusterNodeDelegate;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.daemon.RepaveReconciler.Outcome;
 import dev.noneops.ports.cluster.ClusterNode;
+import dev.noneops.ports.cluster.ClusterNodeException;
 import dev.noneops.ports.cluster.Eviction;
 import dev.noneops.ports.cluster.PodOnNode;
 import dev.noneops.ports.machine.KubernetesSpec;
@@ -139,6 +141,32 @@ class RepaveFromTheMachineTest {
 
     assertThat(cluster.podsBoundTo(NODE)).isEmpty();
     assertThat(lab.activeVersionRaw()).contains(lab.versionOf(V2));
+  }
+
+  @Test
+  void aDrainTheApiServerRefusesMidWayLeavesTheNodeUncordonedAndTheRepaveToTryAgain() {
+    cluster.bindPod(NODE, "shop", "web-1", Map.of("app", "web"));
+    ClusterNode refusesEvictions = new ClusterNodeDelegate(cluster.client()) {
+      @Override
+      public Eviction evict(PodOnNode pod) throws IOException {
+        throw new ClusterNodeException(
+            ClusterNodeException.Kind.FORBIDDEN, pod.ref(), "pods/eviction is forbidden");
+      }
+    };
+    Map<String, String> before = withoutAgentState(lab.sharedFiles());
+    askRepave(1, k -> k.withVersion("1.31.5"));
+
+    assertThatThrownBy(() -> reconcilerWith(refusesEvictions).reconcile())
+        .isInstanceOf(ClusterCallException.class)
+        .hasMessageContaining("forbidden");
+
+    assertThat(cluster.nodeObject(NODE))
+        .as("not left cordoned")
+        .hasValueSatisfying(n -> assertThat(n.unschedulable()).isFalse());
+    assertThat(withoutAgentState(lab.sharedFiles())).isEqualTo(before);
+    assertThat(status().operations().repaveCounter())
+        .as("not acknowledged: the next pass tries again")
+        .isZero();
   }
 
   @Test
