@@ -19,7 +19,8 @@ import java.util.Set;
  * DaemonSet and mirror pods through the Eviction API, retrying the evictions a
  * PodDisruptionBudget refuses, and waits until the evicted pods are gone — all within {@link
  * RepaveTimeouts#drain()}. On the bound it uncordons the node and throws {@link
- * DrainBlockedException} naming the pods that stayed. A Node object that does not exist (an
+ * DrainBlockedException} naming the pods that stayed; a call the API server refuses or cannot be
+ * asked ends the drain with the node uncordoned as well ({@link ClusterCallException}). A Node object that does not exist (an
  * interrupted repave already removed it) cannot be cordoned; its pods are still evicted.
  */
 final class NodeDrain {
@@ -42,6 +43,22 @@ final class NodeDrain {
    */
   int drain(String node) {
     boolean cordoned = cordon(node);
+    try {
+      return evictAll(node, cordoned);
+    } catch (ClusterCallException e) {
+      if (cordoned) {
+        // a drain that cannot go on leaves the node as it found it; the repave tries again
+        try {
+          cluster.uncordon(node);
+        } catch (IOException uncordonFailed) {
+          e.addSuppressed(uncordonFailed);
+        }
+      }
+      throw e;
+    }
+  }
+
+  private int evictAll(String node, boolean cordoned) {
     long deadline = clock.nanoTime() + timeouts.drain().toNanos();
     Set<String> evicted = new HashSet<>();
     Map<String, String> refused = new LinkedHashMap<>();
