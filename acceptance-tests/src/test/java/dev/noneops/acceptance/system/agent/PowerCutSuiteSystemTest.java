@@ -8,11 +8,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.testkit.sandbox.JobResult;
+import dev.noneops.testkit.sandbox.SandboxCli;
 import dev.noneops.testkit.sandbox.SandboxDisk;
 import dev.noneops.testkit.sandbox.SandboxRequirements;
 import dev.noneops.testkit.sandbox.SystemdSandbox;
 import dev.noneops.testkit.sandbox.UnitTimes;
 import dev.noneops.testkit.standins.KubeletStandIn;
+import dev.noneops.testkit.system.DummyLinkStandIn;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -78,8 +80,8 @@ class PowerCutSuiteSystemTest {
     node = AgentNodeFixture.serve(DNS_INTERFACE, DNS_ADDRESS);
     disk = SandboxDisk.create("powercuts");
     sandbox = SystemdSandbox.boot("powercuts-0", disk, BOOT_TIMEOUT);
-    AgentNodeFixture.prepare(sandbox);
-    SandboxCli cli = SandboxCli.copiedInto(sandbox, SandboxCli.builtJar());
+    DummyLinkStandIn.installWhereNeeded(sandbox);
+    SandboxCli cli = SandboxCli.copiedInto(sandbox, AgentNodeFixture.builtJar());
     labels.put(node.base(), "base");
     labels.put(node.upgraded(), "upgraded");
     labels.put(node.neverHealthy(), "never-ready");
@@ -115,7 +117,7 @@ class PowerCutSuiteSystemTest {
     boolean[] fired = {false};
     List<String> progress = SandboxCli.alreadyIn(cut)
         .runWatchingStderr(
-            line -> isEvent(line, point.task(), point.kind()),
+            SandboxCli.progressEvent(point.task(), point.kind()),
             () -> {
               fired[0] = true;
               cut.powerCut();
@@ -271,19 +273,6 @@ class PowerCutSuiteSystemTest {
         node.removeLeftLink();
         node.close();
       }
-    }
-  }
-
-  private static boolean isEvent(String line, String task, String kind) {
-    if (!line.startsWith("{")) {
-      return false;
-    }
-    try {
-      JsonNode event = JSON.readTree(line);
-      return event.path("task").asText().equals(task)
-          && event.path("kind").asText().equals(kind);
-    } catch (IOException notJson) {
-      return false;
     }
   }
 
