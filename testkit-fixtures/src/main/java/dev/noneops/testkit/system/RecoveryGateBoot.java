@@ -1,0 +1,106 @@
+package dev.noneops.testkit.system;
+
+import dev.noneops.core.layout.HostPaths;
+import dev.noneops.testkit.sandbox.JobResult;
+import dev.noneops.testkit.sandbox.SystemdSandbox;
+import dev.noneops.testkit.sandbox.UnitTimes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * What one boot of a sandboxed node did with its recovery gate ({@value
+ * HostPaths#RECOVERY_GATE_UNIT}), from that boot's own systemd records and journal: when the gate
+ * and each of the stack's units started and became active, the gate's start job's result and the
+ * line the gate wrote. It is how the power-cut suite and the demo show that, after a reboot with
+ * no operator command, recovery finished before any unit of the stack started.
+ *
+ * @param gate the gate unit's times
+ * @param stack the stack's units' times ({@link HostPaths#STACK_UNITS}), in start order
+ * @param gateJobs the results of the gate's jobs in this boot ({@code start done} when it ran)
+ * @param gateLine the gate's last {@value #GATE_LINE_PREFIX} line in the boot's journal, or empty
+ */
+public record RecoveryGateBoot(
+    UnitTimes gate, List<UnitTimes> stack, List<String> gateJobs, String gateLine) {
+  /** How every line the recovery gate logs begins. */
+  public static final String GATE_LINE_PREFIX = "noneops recovery gate:";
+
+  public RecoveryGateBoot {
+    stack = List.copyOf(stack);
+    gateJobs = List.copyOf(gateJobs);
+  }
+
+  /** Reads the current boot of {@code sandbox}. */
+  public static RecoveryGateBoot of(SystemdSandbox sandbox) {
+    List<String> units = new ArrayList<>();
+    units.add(HostPaths.RECOVERY_GATE_UNIT);
+    units.addAll(HostPaths.STACK_UNITS);
+    List<UnitTimes> times = sandbox.unitTimes(units);
+    UnitTimes gate = times.stream()
+        .filter(t -> t.unit().equals(HostPaths.RECOVERY_GATE_UNIT))
+        .findFirst()
+        .orElseThrow();
+    List<UnitTimes> stack =
+        times.stream().filter(t -> HostPaths.STACK_UNITS.contains(t.unit())).toList();
+    return new RecoveryGateBoot(
+        gate,
+        stack,
+        jobsOf(sandbox.jobResults(), HostPaths.RECOVERY_GATE_UNIT),
+        gateLine(sandbox.bootJournal()));
+  }
+
+  /** The last line of {@code bootJournal} the gate wrote, from {@value #GATE_LINE_PREFIX} on. */
+  public static String gateLine(String bootJournal) {
+    return bootJournal
+        .lines()
+        .filter(l -> l.contains(GATE_LINE_PREFIX))
+        .map(l -> l.substring(l.indexOf(GATE_LINE_PREFIX)))
+        .reduce((first, second) -> second)
+        .orElse("");
+  }
+
+  /** Whether the gate's start job ran to its end ({@code start done}) and it is active/exited. */
+  public boolean gateRan() {
+    return gateJobs.equals(List.of("start done"))
+        && gate.activeState().equals("active")
+        && gate.subState().equals("exited");
+  }
+
+  /** Whether the gate ran and had finished before each of the stack's units began to start. */
+  public boolean gateFinishedBeforeTheStack() {
+    return gateRan()
+        && stack.size() == HostPaths.STACK_UNITS.size()
+        && stack.stream().allMatch(gate::finishedBefore);
+  }
+
+  /** The stack unit that began to start first, if any started. */
+  public Optional<UnitTimes> firstStackUnit() {
+    return stack.stream().filter(UnitTimes::started).findFirst();
+  }
+
+  /**
+   * In a few words: how long the gate ran and how long after it the first stack unit started,
+   * e.g. {@code gate ran 1.84 s; containerd.service started 0.01 s after it ended}.
+   */
+  public String timing() {
+    String ran = seconds(gate.activeMonotonicMicros() - gate.startedMonotonicMicros());
+    return firstStackUnit()
+        .map(first -> "gate ran " + ran + "; " + first.unit() + " started "
+            + seconds(first.startedMonotonicMicros() - gate.activeMonotonicMicros())
+            + " after it ended")
+        .orElse("gate ran " + ran + "; no stack unit started");
+  }
+
+  private static String seconds(long micros) {
+    return String.format(Locale.ROOT, "%.2f s", micros / 1_000_000.0);
+  }
+
+  /** {@code unit}'s jobs among {@code jobs}, as {@code "<type> <result>"}. */
+  private static List<String> jobsOf(List<JobResult> jobs, String unit) {
+    return jobs.stream()
+        .filter(job -> job.unit().equals(unit))
+        .map(job -> job.type() + " " + job.result())
+        .toList();
+  }
+}
