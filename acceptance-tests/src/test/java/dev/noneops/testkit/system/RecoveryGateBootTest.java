@@ -1,0 +1,34 @@
+package dev.noneops.testkit.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** The gate's line is read from a boot's journal: the gate's own, not systemd's about its unit. */
+class RecoveryGateBootTest {
+
+  @Test
+  void theGateLineIsTheGatesOwnOutputNotSystemdsLineAboutTheUnitWhoseDescriptionSharesItsPrefix() {
+    String journal = """
+        [    2.101230] vm systemd[1]: Starting noneops-recover.service - noneops recovery gate: \
+        finish an interrupted node operation before the stack starts...
+        [    3.402511] vm noneops[212]: noneops recovery gate: the interrupted upgrade to \
+        1.31.6-9a62523d4cf0 was rolled back to 1.31.4-9a62523d4cf0
+        [    3.455019] vm systemd[1]: Finished noneops-recover.service - noneops recovery gate: \
+        finish an interrupted node operation before the stack starts.
+        [    3.460377] vm systemd[1]: Starting localdns.service - LocalDNS...
+        """;
+
+    assertThat(RecoveryGateBoot.gateLine(journal))
+        .isEqualTo("noneops recovery gate: the interrupted upgrade to 1.31.6-9a62523d4cf0 was"
+            + " rolled back to 1.31.4-9a62523d4cf0");
+  }
+
+  @Test
+  void aBootWhoseGateWroteNothingHasNoGateLine() {
+    assertThat(RecoveryGateBoot.gateLine(
+            "[    3.455019] vm systemd[1]: Finished noneops-recover.service - noneops recovery"
+                + " gate: finish an interrupted node operation before the stack starts.\n"))
+        .isEmpty();
+  }
+}
