@@ -50,11 +50,15 @@ public record RecoveryGateBoot(
         gateLine(sandbox.bootJournal()));
   }
 
-  /** The last line of {@code bootJournal} the gate wrote, from {@value #GATE_LINE_PREFIX} on. */
+  /**
+   * The last line of {@code bootJournal} the gate wrote, from {@value #GATE_LINE_PREFIX} on. Lines
+   * of PID 1 are not the gate's: the gate unit's description begins with the same words, so
+   * systemd's {@code Starting}/{@code Finished} lines about it would match too.
+   */
   public static String gateLine(String bootJournal) {
     return bootJournal
         .lines()
-        .filter(l -> l.contains(GATE_LINE_PREFIX))
+        .filter(l -> l.contains(GATE_LINE_PREFIX) && !l.contains(" systemd[1]: "))
         .map(l -> l.substring(l.indexOf(GATE_LINE_PREFIX)))
         .reduce((first, second) -> second)
         .orElse("");
