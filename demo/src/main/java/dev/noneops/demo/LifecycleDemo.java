@@ -23,7 +23,6 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -272,7 +271,7 @@ final class LifecycleDemo implements DemoRunner {
               () -> {
                 configs.write(NEXT, next.withKubernetes(K8S_BROKEN).json());
                 expect(
-                    agent.run("upgrade", "--config", NEXT, "--kubelet-timeout", "20s"),
+                    agent.run("upgrade", "--config", NEXT, "--kubelet-timeout", "8s"),
                     ExitCode.ROLLED_BACK.code(),
                     "upgrade");
                 String active = agent.activeVersion();
@@ -543,7 +542,7 @@ final class LifecycleDemo implements DemoRunner {
             DemoPods pods = new DemoPods(agent::sandbox);
             ok = story.step(
                 "the sandbox's own network reaches the artifact server through a relay",
-                () -> artifactServerAnswersInside(agent.sandbox(), server));
+                () -> artifactServerAnswersInside(agent, server));
             ok = ok
                 && story.step("name the versions (version-for)", () -> {
                   ConfigJson next = config.withContainerd(CONTAINERD_NEW.version());
@@ -599,26 +598,12 @@ final class LifecycleDemo implements DemoRunner {
   }
 
   /** The artifact server answers inside the sandbox, whose network is its own, at its usual URL. */
-  static String artifactServerAnswersInside(SystemdSandbox sandbox, ArtifactServer server) {
-    var answer = sandbox.exec(
-        List.of(
-            "curl",
-            "-sS",
-            "-o",
-            "/dev/null",
-            "-w",
-            "%{http_code}",
-            "--max-time",
-            "10",
-            server.uri("no-such-artifact").toString()),
-        Duration.ofSeconds(20));
-    if (!answer.stdout().strip().equals("404")) {
-      throw new IllegalStateException("the artifact server did not answer inside the sandbox: "
-          + answer.stdout() + " " + answer.stderr().strip());
-    }
+  static String artifactServerAnswersInside(SandboxAgent agent, ArtifactServer server) {
+    agent.relayAnswers();
     String links = String.join(
         ", ",
-        sandbox
+        agent
+            .sandbox()
             .exec("ip", "-o", "link", "show")
             .orThrow()
             .stdout()

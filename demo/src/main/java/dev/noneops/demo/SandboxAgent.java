@@ -106,15 +106,40 @@ final class SandboxAgent implements Agent, AutoCloseable {
     boot();
     cli = SandboxCli.alreadyIn(sandbox);
     RecoveryGateBoot boot = RecoveryGateBoot.of(sandbox);
+    relayAnswers();
     String daemon = show(HostPaths.AGENT_UNIT, "ActiveState") + "/"
         + show(HostPaths.AGENT_UNIT, "SubState") + " (\"" + show(HostPaths.AGENT_UNIT, "StatusText")
         + "\")";
     return new Reboot(
         boot.gateFinishedBeforeTheStack(),
         "systemd pid " + sandbox.pid() + " booted in " + DemoStory.seconds(sandbox.bootTime())
-            + "; its records: " + boot.timing(),
+            + " on the same disk, in a new network namespace (the artifact server relayed into it"
+            + " again); its records: " + boot.timing(),
         boot.gateLine(),
         HostPaths.AGENT_UNIT + " " + daemon);
+  }
+
+  /**
+   * A request through the relay (to a path the server does not have) gets the server's 404:
+   * the relay of this boot's network works, and its proxy runs as it did in the first boot.
+   */
+  void relayAnswers() {
+    var answer = sandbox.exec(
+        List.of(
+            "curl",
+            "-sS",
+            "-o",
+            "/dev/null",
+            "-w",
+            "%{http_code}",
+            "--max-time",
+            "10",
+            "http://127.0.0.1:" + serverPort + "/no-such-artifact"),
+        Duration.ofSeconds(20));
+    if (!answer.stdout().strip().equals("404")) {
+      throw new IllegalStateException("the artifact server does not answer inside " + sandbox + ": "
+          + answer.stdout() + " " + answer.stderr().strip());
+    }
   }
 
   private String show(String unit, String property) {
