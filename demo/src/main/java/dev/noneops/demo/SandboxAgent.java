@@ -114,7 +114,8 @@ final class SandboxAgent implements Agent, AutoCloseable {
         boot.gateFinishedBeforeTheStack(),
         "systemd pid " + sandbox.pid() + " booted in " + DemoStory.seconds(sandbox.bootTime())
             + " on the same disk, in a new network namespace (the artifact server relayed into it"
-            + " again); its records: " + boot.timing(),
+            + " again); its records: " + boot.timing() + "; its journal:\n"
+            + String.join("\n", boot.journal()),
         boot.gateLine(),
         HostPaths.AGENT_UNIT + " " + daemon);
   }

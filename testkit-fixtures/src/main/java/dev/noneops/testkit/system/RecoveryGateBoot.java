@@ -20,15 +20,23 @@ import java.util.Optional;
  * @param stack the stack's units' times ({@link HostPaths#STACK_UNITS}), in start order
  * @param gateJobs the results of the gate's jobs in this boot ({@code start done} when it ran)
  * @param gateLine the gate's last {@value #GATE_LINE_PREFIX} line in the boot's journal, or empty
+ * @param journal what systemd's lines of the boot's journal say about the gate and the stack's
+ *     units ({@code Starting}, {@code Started}, {@code Finished}, {@code Failed}), in order, each
+ *     with its monotonic time
  */
 public record RecoveryGateBoot(
-    UnitTimes gate, List<UnitTimes> stack, List<String> gateJobs, String gateLine) {
+    UnitTimes gate,
+    List<UnitTimes> stack,
+    List<String> gateJobs,
+    String gateLine,
+    List<String> journal) {
   /** How every line the recovery gate logs begins. */
   public static final String GATE_LINE_PREFIX = "noneops recovery gate:";
 
   public RecoveryGateBoot {
     stack = List.copyOf(stack);
     gateJobs = List.copyOf(gateJobs);
+    journal = List.copyOf(journal);
   }
 
   /** Reads the current boot of {@code sandbox}. */
@@ -43,11 +51,62 @@ public record RecoveryGateBoot(
         .orElseThrow();
     List<UnitTimes> stack =
         times.stream().filter(t -> HostPaths.STACK_UNITS.contains(t.unit())).toList();
+    String bootJournal = sandbox.bootJournal();
     return new RecoveryGateBoot(
         gate,
         stack,
         jobsOf(sandbox.jobResults(), HostPaths.RECOVERY_GATE_UNIT),
-        gateLine(sandbox.bootJournal()));
+        gateLine(bootJournal),
+        unitLines(bootJournal, units));
+  }
+
+  /**
+   * systemd's lines of {@code bootJournal} ({@code journalctl -o short-monotonic}) about {@code
+   * units}' jobs, in order, as {@code [  3.402511] Finished noneops-recover.service}.
+   */
+  static List<String> unitLines(String bootJournal, List<String> units) {
+    List<String> lines = new ArrayList<>();
+    for (String line : bootJournal.lines().toList()) {
+      int pid1 = line.indexOf(" systemd[1]: ");
+      if (pid1 < 0 || !line.startsWith("[")) {
+        continue;
+      }
+      String said = line.substring(pid1 + " systemd[1]: ".length());
+      for (String unit : units) {
+        for (String verb : List.of("Starting ", "Started ", "Finished ", "Failed to start ")) {
+          if (said.startsWith(verb + unit)) {
+            lines.add(line.substring(0, line.indexOf(']') + 1) + " " + verb + unit);
+          }
+        }
+      }
+    }
+    return lines;
+  }
+
+  /**
+   * Whether the journal says the gate {@code Finished} before it says {@code Starting} of any of
+   * the stack's units (and says both).
+   */
+  public boolean journalShowsTheGateFirst() {
+    int finished = indexOf("Finished " + HostPaths.RECOVERY_GATE_UNIT);
+    int firstStack = Integer.MAX_VALUE;
+    for (String unit : HostPaths.STACK_UNITS) {
+      int starting = indexOf("Starting " + unit);
+      if (starting < 0) {
+        return false;
+      }
+      firstStack = Math.min(firstStack, starting);
+    }
+    return finished >= 0 && finished < firstStack;
+  }
+
+  private int indexOf(String said) {
+    for (int i = 0; i < journal.size(); i++) {
+      if (journal.get(i).endsWith("] " + said)) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   /**
@@ -71,9 +130,13 @@ public record RecoveryGateBoot(
         && gate.subState().equals("exited");
   }
 
-  /** Whether the gate ran and had finished before each of the stack's units began to start. */
+  /**
+   * Whether the gate ran and had finished before each of the stack's units began to start, by
+   * systemd's records and by its journal alike.
+   */
   public boolean gateFinishedBeforeTheStack() {
     return gateRan()
+        && journalShowsTheGateFirst()
         && stack.size() == HostPaths.STACK_UNITS.size()
         && stack.stream().allMatch(gate::finishedBefore);
   }
