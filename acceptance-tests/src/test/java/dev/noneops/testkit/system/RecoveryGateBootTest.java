@@ -2,7 +2,9 @@ package dev.noneops.testkit.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.noneops.testkit.sandbox.UnitTimes;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** The gate's line is read from a boot's journal: the gate's own, not systemd's about its unit. */
@@ -46,6 +48,36 @@ class RecoveryGateBootTest {
             "[    3.460377] Starting localdns.service",
             "[    3.501377] Started localdns.service",
             "[    3.560377] Starting containerd.service");
+  }
+
+  @Test
+  void theJournalShowsTheGateFirstWhenItFinishedBeforeAnyStackUnitsFirstLineAStartedOneIncluded() {
+    List<String> first = List.of(
+        "[    2.101230] Starting noneops-recover.service",
+        "[    3.455019] Finished noneops-recover.service",
+        "[    3.460377] Starting localdns.service",
+        "[    3.501377] Started localdns.service",
+        "[    3.560377] Starting containerd.service",
+        "[    3.601377] Started containerd.service",
+        "[    3.658571] Started kubelet.service");
+    List<String> kubeletBefore = List.of(
+        "[    2.101230] Starting noneops-recover.service",
+        "[    2.658571] Started kubelet.service",
+        "[    3.455019] Finished noneops-recover.service",
+        "[    3.460377] Starting localdns.service",
+        "[    3.560377] Starting containerd.service");
+
+    assertThat(boot(first).journalShowsTheGateFirst()).isTrue();
+    assertThat(boot(kubeletBefore).journalShowsTheGateFirst()).isFalse();
+    assertThat(boot(first.subList(0, 5)).journalShowsTheGateFirst())
+        .as("kubelet never started")
+        .isFalse();
+  }
+
+  private static RecoveryGateBoot boot(List<String> journal) {
+    UnitTimes none = new UnitTimes(
+        "noneops-recover.service", "", "", "", 0, 0, 0, Optional.empty(), Optional.empty());
+    return new RecoveryGateBoot(none, List.of(), List.of(), "", journal);
   }
 
   @Test

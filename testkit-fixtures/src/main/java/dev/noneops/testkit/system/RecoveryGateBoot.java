@@ -84,25 +84,31 @@ public record RecoveryGateBoot(
   }
 
   /**
-   * Whether the journal says the gate {@code Finished} before it says {@code Starting} of any of
-   * the stack's units (and says both).
+   * Whether the journal says the gate {@code Finished} before it says anything of any of the
+   * stack's units, and something of each ({@code Starting}, or only {@code Started} for a unit of
+   * {@code Type=simple}, whose start systemd does not announce).
    */
   public boolean journalShowsTheGateFirst() {
-    int finished = indexOf("Finished " + HostPaths.RECOVERY_GATE_UNIT);
+    int finished = indexOf("] Finished " + HostPaths.RECOVERY_GATE_UNIT);
     int firstStack = Integer.MAX_VALUE;
     for (String unit : HostPaths.STACK_UNITS) {
-      int starting = indexOf("Starting " + unit);
-      if (starting < 0) {
+      int first =
+          Math.min(positive(indexOf("] Starting " + unit)), positive(indexOf("] Started " + unit)));
+      if (first == Integer.MAX_VALUE) {
         return false;
       }
-      firstStack = Math.min(firstStack, starting);
+      firstStack = Math.min(firstStack, first);
     }
     return finished >= 0 && finished < firstStack;
   }
 
+  private static int positive(int index) {
+    return index < 0 ? Integer.MAX_VALUE : index;
+  }
+
   private int indexOf(String said) {
     for (int i = 0; i < journal.size(); i++) {
-      if (journal.get(i).endsWith("] " + said)) {
+      if (journal.get(i).endsWith(said)) {
         return i;
       }
     }

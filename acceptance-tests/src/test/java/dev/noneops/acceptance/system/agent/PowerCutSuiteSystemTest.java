@@ -174,7 +174,9 @@ class PowerCutSuiteSystemTest {
     }
     assertThat(boot.stack()).extracting(UnitTimes::unit).containsExactlyInAnyOrderElementsOf(STACK);
     assertThat(boot.gateJobs()).containsExactly("start done");
-    assertThat(boot.gateFinishedBeforeTheStack()).isTrue();
+    assertThat(boot.gateFinishedBeforeTheStack())
+        .as("the boot's journal shows the gate finished first: %s", boot.journal())
+        .isTrue();
     assertThat(kubeletReady).as("kubelet became ready after the reboot").isPresent();
 
     assertThat(status.path("activeVersion").asText())
