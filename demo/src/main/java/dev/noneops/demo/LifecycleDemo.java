@@ -271,7 +271,7 @@ final class LifecycleDemo implements DemoRunner {
               () -> {
                 configs.write(NEXT, next.withKubernetes(K8S_BROKEN).json());
                 expect(
-                    agent.run("upgrade", "--config", NEXT, "--kubelet-timeout", "8s"),
+                    agent.run("upgrade", "--config", NEXT, "--kubelet-timeout", "5s"),
                     ExitCode.ROLLED_BACK.code(),
                     "upgrade");
                 String active = agent.activeVersion();
@@ -286,10 +286,6 @@ final class LifecycleDemo implements DemoRunner {
             "the pods after the rollback: ended, started again",
             () -> pods.get().endedBy("the rolled-back upgrade"));
       }
-      ok = ok
-          && story.step(
-              "status after the rollback",
-              () -> expect(agent.run("status"), 0, "status") + "stack running");
       ok = ok
           && story.step(
               "power cut in the middle of an upgrade to kubelet " + K8S_NEXT
