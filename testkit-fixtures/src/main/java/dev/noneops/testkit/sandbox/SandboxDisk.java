@@ -108,7 +108,8 @@ public final class SandboxDisk implements AutoCloseable {
    * the host's own file system, bind-mounted at that path before the sandbox's systemd starts, so
    * the path is a mount point whose file system is no overlay (containerd's overlay snapshotter
    * cannot put its upper directories on the sandbox's overlay root) and whose content survives a
-   * {@link SystemdSandbox#powerCut()} like the rest of the disk.
+   * {@link SystemdSandbox#powerCut()} like the rest of the disk. Called before the boots that
+   * should have the volume, from the thread that boots them.
    *
    * @param absolutePathInside where the volume is mounted, e.g. {@code /var/lib/containerd}
    * @return this disk
@@ -116,7 +117,7 @@ public final class SandboxDisk implements AutoCloseable {
    *     {@code . _ - /}, no {@code ..})
    * @throws UncheckedIOException when the volume's directory cannot be created
    */
-  public synchronized SandboxDisk withSeparateVolume(String absolutePathInside) {
+  public SandboxDisk withSeparateVolume(String absolutePathInside) {
     if (!VOLUME.matcher(absolutePathInside).matches() || absolutePathInside.contains("..")) {
       throw new IllegalArgumentException(
           "a separate volume needs a plain absolute path: '" + absolutePathInside + "'");
