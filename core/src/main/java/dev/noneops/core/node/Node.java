@@ -13,6 +13,7 @@ import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.files.FileMeta;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -608,11 +609,13 @@ public final class Node {
   /**
    * Removes the node from the host, as {@code noneops reset} does, needing no configuration: when
    * a node is there its stack stopped, its configuration removed (originals put back), LocalDNS's
-   * dummy interface (named by the applied configuration, else the default) and the applied
-   * configuration removed, then the rest ({@link Teardown#destroy()}); otherwise only what a
+   * dummy interface (named by the applied configuration, else the default), the bridges the CNI
+   * configuration names for the pods ({@link CniBridges}) and the applied configuration removed,
+   * then the rest ({@link Teardown#destroy()}); otherwise only what a
    * bootstrap that installed nothing left behind. Anything kept is in the report.
    *
-   * @throws NodeException when LocalDNS's interface is there but cannot be removed
+   * @throws NodeException when LocalDNS's interface or a pods' bridge is there but cannot be
+   *     removed
    */
   public ResetResult reset() {
     return upgradeOperation("reset", () -> {
@@ -626,8 +629,10 @@ public final class Node {
           .read()
           .map(c -> c.normalized().localDns().interfaceName())
           .orElse(AgentConfig.DEFAULT_LOCALDNS_INTERFACE);
+      List<String> bridges = CniBridges.named(ports.files(), paths.cniConfDir());
       TeardownReport report = teardown.stop().plus(teardown.removeConfig());
-      List<String> hostCleanup = removeLocalDnsInterface(dnsInterface);
+      List<String> hostCleanup = new ArrayList<>(removeLocalDnsInterface(dnsInterface));
+      hostCleanup.addAll(removeCniBridges(bridges));
       applied.remove();
       return new ResetResult(true, report.plus(teardown.destroy()), hostCleanup);
     });
@@ -641,6 +646,18 @@ public final class Node {
   private void stopAgent() throws IOException {
     if (ForeignStackDetector.isNodesUnitFile(ports.files(), paths.unit(HostPaths.AGENT_UNIT))) {
       tasks.execute(Task.of("stop-agent", () -> parts.stack().stop(HostPaths.AGENT_UNIT)));
+    }
+  }
+
+  /** Removes the pods' bridges {@link CniBridges} found, now that the stack and its pods are gone. */
+  private List<String> removeCniBridges(List<String> bridges) {
+    try {
+      return CniBridges.remove(ports.network(), bridges).stream()
+          .map(name -> "CNI bridge " + name)
+          .toList();
+    } catch (IOException e) {
+      throw new NodeException(
+          "cannot remove the pods' bridges " + bridges + ": " + e.getMessage(), e);
     }
   }
 

@@ -6,9 +6,11 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.noneops.core.layout.HostPaths;
+import dev.noneops.testkit.sandbox.SandboxCli;
 import dev.noneops.testkit.sandbox.SandboxRequirements;
 import dev.noneops.testkit.sandbox.SystemdSandbox;
 import dev.noneops.testkit.sandbox.UnitTimes;
+import dev.noneops.testkit.system.DummyLinkStandIn;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -52,8 +54,8 @@ class AgentOnRealSystemdSystemTest {
   @Test
   void theBootstrappedAgentGatesTheStackFollowsItsFileAndGoesWithTheNode() throws Exception {
     try (SystemdSandbox sandbox = SystemdSandbox.boot("agent-system")) {
-      AgentNodeFixture.prepare(sandbox);
-      SandboxCli cli = SandboxCli.copiedInto(sandbox, SandboxCli.builtJar());
+      DummyLinkStandIn.installWhereNeeded(sandbox);
+      SandboxCli cli = SandboxCli.copiedInto(sandbox, AgentNodeFixture.builtJar());
       AgentNodeFixture.write(sandbox, AgentNodeFixture.CONFIG, node.base());
 
       SandboxCli.Run bootstrap =

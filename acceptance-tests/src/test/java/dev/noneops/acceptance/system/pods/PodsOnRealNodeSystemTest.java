@@ -30,6 +30,8 @@ import dev.noneops.testkit.artifacts.DebianPackages;
 import dev.noneops.testkit.artifacts.DebianRuntimes;
 import dev.noneops.testkit.artifacts.NodeArtifactBuilder;
 import dev.noneops.testkit.cli.ConfigJson;
+import dev.noneops.testkit.pods.RealPod;
+import dev.noneops.testkit.pods.RealPods;
 import dev.noneops.testkit.sandbox.HostNetworkSnapshot;
 import dev.noneops.testkit.sandbox.SandboxNetwork;
 import dev.noneops.testkit.sandbox.SystemdSandbox;
