@@ -2,6 +2,7 @@ package dev.noneops.acceptance.system.pods;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import dev.noneops.testkit.pods.RealPods;
 import dev.noneops.testkit.sandbox.CommandResult;
 import dev.noneops.testkit.sandbox.SystemdSandbox;
 import java.io.IOException;
