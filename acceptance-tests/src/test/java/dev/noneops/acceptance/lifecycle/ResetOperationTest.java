@@ -67,6 +67,59 @@ class ResetOperationTest {
     assertThat(lab.host.kernel().link("notabridge0")).as("named, but no bridge").isPresent();
   }
 
+  /**
+   * A network configuration that was in {@code /etc/cni/net.d} before the node came is another
+   * runtime's: the bridge it names is that runtime's, however the node's own configuration names
+   * its bridge, and stays with the file.
+   */
+  @Test
+  void resetLeavesTheBridgeOfACniConfigurationFromBeforeTheNode() throws Exception {
+    SimulatedNode lab = new SimulatedNode();
+    lab.host.fs().createDirectories(Path.of("/etc/cni/net.d"), 0755);
+    lab.host.fs().seedFile(Path.of("/etc/cni/net.d/90-foreign.conflist"), """
+        {"cniVersion": "0.4.0", "name": "foreign-net", "plugins": [
+          {"type": "bridge", "bridge": "forbr0", "ipam": {"type": "host-local"}}]}
+        """, 0644);
+    lab.host.kernel().seedLink("forbr0", "bridge");
+    lab.bootstrap(SimulatedNode.config());
+    lab.host.fs().seedFile(Path.of("/etc/cni/net.d/10-pods.conflist"), """
+        {"cniVersion": "0.4.0", "name": "pods", "plugins": [
+          {"type": "bridge", "bridge": "nopods0", "ipam": {"type": "host-local"}}]}
+        """, 0644);
+    lab.host.kernel().seedLink("nopods0", "bridge");
+
+    ResetResult reset = lab.node(Params.builder(lab.host.ports())).reset();
+
+    assertThat(reset.hostCleanup())
+        .containsExactly("LocalDNS interface localdns0", "CNI bridge nopods0");
+    assertThat(lab.host.kernel().link("forbr0"))
+        .as("the bridge of a configuration from before the node")
+        .isPresent();
+    assertThat(lab.exists(Path.of("/etc/cni/net.d/90-foreign.conflist"))).isTrue();
+  }
+
+  /**
+   * A node provisioned before the CNI entries were recorded cannot tell its configurations from
+   * another runtime's: reset removes no bridge rather than guess (and says nothing removed).
+   */
+  @Test
+  void resetRemovesNoBridgeWhenTheCniEntriesFromBeforeTheNodeWereNeverRecorded() throws Exception {
+    SimulatedNode lab = new SimulatedNode();
+    lab.bootstrap(SimulatedNode.config());
+    lab.host.fs().delete(lab.layout.cniBefore());
+    lab.host.fs().createDirectories(Path.of("/etc/cni/net.d"), 0755);
+    lab.host.fs().seedFile(Path.of("/etc/cni/net.d/10-pods.conflist"), """
+        {"cniVersion": "0.4.0", "name": "pods", "plugins": [
+          {"type": "bridge", "bridge": "nopods0", "ipam": {"type": "host-local"}}]}
+        """, 0644);
+    lab.host.kernel().seedLink("nopods0", "bridge");
+
+    ResetResult reset = lab.node(Params.builder(lab.host.ports())).reset();
+
+    assertThat(reset.hostCleanup()).containsExactly("LocalDNS interface localdns0");
+    assertThat(lab.host.kernel().link("nopods0")).isPresent();
+  }
+
   @Test
   void resetOnAHostWithoutANodeChangesNothing() {
     SimulatedNode lab = new SimulatedNode();
