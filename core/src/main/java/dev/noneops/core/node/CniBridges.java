@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -17,8 +18,11 @@ import java.util.TreeSet;
  * network configuration in the node's CNI configuration directory names (its {@code bridge}, or
  * {@value #DEFAULT_BRIDGE} when it names none) when the first pod joins, and nothing removes it
  * when the pods are gone. A teardown removes them after the stack is stopped, each only when it is
- * a bridge: a link of that name of another kind, and a bridge no configuration names (another
- * runtime's, such as Docker's), are left alone.
+ * a bridge: a link of that name of another kind, a bridge no configuration names (another
+ * runtime's, such as Docker's), and a bridge a configuration from before the node names ({@link
+ * CniEntriesBefore}: another runtime's network, however the node's own configuration names its
+ * bridge) are left alone. Without that record no configuration can be told to be the node's, and
+ * none is removed.
  */
 final class CniBridges {
   /** The bridge plugin's default bridge. */
@@ -30,20 +34,27 @@ final class CniBridges {
   private CniBridges() {}
 
   /**
-   * The bridges named by the network configurations ({@code *.conf}, {@code *.conflist}, {@code
-   * *.json}) in {@code confDir}, sorted; a file that is no readable JSON names none.
+   * The bridges named by the node's network configurations ({@code *.conf}, {@code *.conflist},
+   * {@code *.json}) in {@code confDir}, sorted: those not in {@code before}, the entries that were
+   * there before the node, less every bridge one of those names; none when {@code before} is
+   * empty (never recorded). A file that is no readable JSON names none.
    */
-  static List<String> named(HostFiles files, Path confDir) throws IOException {
-    TreeSet<String> bridges = new TreeSet<>();
-    if (!files.exists(confDir)) {
+  static List<String> named(HostFiles files, Path confDir, Optional<Set<Path>> before)
+      throws IOException {
+    if (before.isEmpty() || !files.exists(confDir)) {
       return List.of();
     }
+    TreeSet<String> nodes = new TreeSet<>();
+    TreeSet<String> foreign = new TreeSet<>();
     for (String name : files.list(confDir)) {
       if (name.endsWith(".conf") || name.endsWith(".conflist") || name.endsWith(".json")) {
-        parse(files.read(confDir.resolve(name))).ifPresent(config -> addBridges(config, bridges));
+        Path file = confDir.resolve(name);
+        TreeSet<String> into = before.get().contains(file.normalize()) ? foreign : nodes;
+        parse(files.read(file)).ifPresent(config -> addBridges(config, into));
       }
     }
-    return List.copyOf(bridges);
+    nodes.removeAll(foreign);
+    return List.copyOf(nodes);
   }
 
   private static Optional<JsonNode> parse(byte[] bytes) {

@@ -19,6 +19,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 
@@ -629,7 +630,8 @@ public final class Node {
           .read()
           .map(c -> c.normalized().localDns().interfaceName())
           .orElse(AgentConfig.DEFAULT_LOCALDNS_INTERFACE);
-      List<String> bridges = CniBridges.named(ports.files(), paths.cniConfDir());
+      List<String> bridges =
+          CniBridges.named(ports.files(), paths.cniConfDir(), cniEntriesBeforeOrNone());
       TeardownReport report = teardown.stop().plus(teardown.removeConfig());
       List<String> hostCleanup = new ArrayList<>(removeLocalDnsInterface(dnsInterface));
       hostCleanup.addAll(removeCniBridges(bridges));
@@ -646,6 +648,18 @@ public final class Node {
   private void stopAgent() throws IOException {
     if (ForeignStackDetector.isNodesUnitFile(ports.files(), paths.unit(HostPaths.AGENT_UNIT))) {
       tasks.execute(Task.of("stop-agent", () -> parts.stack().stop(HostPaths.AGENT_UNIT)));
+    }
+  }
+
+  /**
+   * The CNI entries from before the node; none when the record is unreadable, so no bridge is
+   * removed (the teardown reports the record itself).
+   */
+  private Optional<Set<Path>> cniEntriesBeforeOrNone() throws IOException {
+    try {
+      return new CniEntriesBefore(ports.files(), paths, layout).load();
+    } catch (CorruptStateException e) {
+      return Optional.empty();
     }
   }
 
