@@ -1,0 +1,106 @@
+package dev.noneops.core.node;
+
+import dev.noneops.core.node.Artifact.Checksum.Published;
+import dev.noneops.core.node.Node.PreflightReport.Check;
+import dev.noneops.ports.download.ArtifactDownloader;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The artifacts the goal's version needs answer where the configuration says they are: one
+ * bounded {@code HEAD} request each (and each published checksum document), none once a host did
+ * not answer. Nothing to check when the version is installed and verified.
+ */
+final class ArtifactSourcesCheck implements PreflightCheck {
+  /** How long one {@code HEAD} request may take. */
+  static final Duration TIMEOUT = Duration.ofSeconds(3);
+
+  private final ArtifactDownloader downloads;
+  private final VersionVerifier verifier;
+  private final MachineGoalState goal;
+
+  ArtifactSourcesCheck(
+      ArtifactDownloader downloads, VersionVerifier verifier, MachineGoalState goal) {
+    this.downloads = downloads;
+    this.verifier = verifier;
+    this.goal = goal;
+  }
+
+  @Override
+  public String name() {
+    return "artifact-sources";
+  }
+
+  @Override
+  public Check run() throws IOException {
+    String version = goal.rootFs().versionName();
+    if (verifier.verifyTrustingStamps(version).verified()) {
+      return ok(version + " is installed and verified; nothing to download");
+    }
+    Map<String, URI> urls = new LinkedHashMap<>();
+    Set<String> optional = new HashSet<>();
+    for (Artifact artifact : goal.rootFs().artifacts()) {
+      urls.put(artifact.name(), artifact.url());
+      if (artifact.checksum() instanceof Published published) {
+        urls.put(artifact.name() + " checksum", published.url());
+        if (published.unverifiedAllowed()) {
+          optional.add(artifact.name() + " checksum");
+        }
+      }
+    }
+    List<String> failed = new ArrayList<>();
+    List<String> warned = new ArrayList<>();
+    Set<String> silentHosts = new HashSet<>();
+    for (Map.Entry<String, URI> entry : urls.entrySet()) {
+      String problem = problem(entry.getValue(), silentHosts);
+      if (problem.isEmpty()) {
+        continue;
+      }
+      String line = entry.getKey() + ": " + problem;
+      (optional.contains(entry.getKey()) ? warned : failed).add(line);
+    }
+    if (!failed.isEmpty()) {
+      return fail(
+          String.join("; ", failed),
+          "check the network and the Downloads of the configuration (a mirror, a proxy)");
+    }
+    if (!warned.isEmpty()) {
+      return warn(
+          String.join("; ", warned), "these artifacts are installed unverified (AllowUnverified)");
+    }
+    return ok(urls.size() + " URLs answer (" + String.join(", ", hosts(urls)) + ")");
+  }
+
+  /** Why {@code url} is not usable; empty when it answers 2xx. */
+  private String problem(URI url, Set<String> silentHosts) throws IOException {
+    String host = String.valueOf(url.getHost());
+    if (silentHosts.contains(host)) {
+      return "not asked, " + host + " did not answer";
+    }
+    try {
+      int status = downloads.head(url, TIMEOUT);
+      return status >= 200 && status < 300 ? "" : "HTTP " + status + " at " + url;
+    } catch (IOException e) {
+      if (e instanceof InterruptedIOException) {
+        throw e;
+      }
+      silentHosts.add(host);
+      return "no answer from " + url + " (" + e.getMessage() + ")";
+    }
+  }
+
+  private static List<String> hosts(Map<String, URI> urls) {
+    return urls.values().stream()
+        .map(u -> String.valueOf(u.getHost()))
+        .distinct()
+        .toList();
+  }
+}
