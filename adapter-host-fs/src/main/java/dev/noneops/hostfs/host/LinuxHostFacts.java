@@ -82,7 +82,7 @@ public final class LinuxHostFacts implements HostFacts {
     return areas;
   }
 
-  /** The usable space of the file store holding {@code path} below the host root. */
+  /** The usable space of the file system holding {@code path} below the host root. */
   @Override
   public long usableBytes(Path path) throws IOException {
     Path absolute = path.toAbsolutePath();
@@ -93,11 +93,13 @@ public final class LinuxHostFacts implements HostFacts {
     if (existing == null) {
       throw new NoSuchFileException(path.toString());
     }
-    try {
-      return Files.getFileStore(existing).getUsableSpace();
-    } catch (IOException e) {
-      throw IoErrors.translate(e, "stat the file system of", existing);
+    // statvfs(2) of the path itself: a FileStore looks its mount up in this process's mount
+    // table, which does not list the mounts of another namespace's root (/proc/<pid>/root)
+    long usable = existing.toFile().getUsableSpace();
+    if (usable == 0 && !Files.exists(existing)) {
+      throw new NoSuchFileException(existing.toString());
     }
+    return usable;
   }
 
   /** The Go architecture name for a JVM {@code os.arch}. */

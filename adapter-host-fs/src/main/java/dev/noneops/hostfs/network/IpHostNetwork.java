@@ -33,6 +33,8 @@ public final class IpHostNetwork implements HostNetwork {
   private static final Pattern ADDRESS = Pattern.compile("[0-9A-Fa-f:.]+/[0-9]{1,3}");
   private static final Pattern NO_DEVICE = Pattern.compile("does not exist|Cannot find device");
   private static final ObjectMapper JSON = new ObjectMapper();
+  /** How a dual-stack socket bound to an IPv4 address (a JVM's, say) shows its address. */
+  private static final String IPV4_MAPPED = "::ffff:";
 
   private final CommandRunner commands;
   private final Duration timeout;
@@ -111,6 +113,9 @@ public final class IpHostNetwork implements HostNetwork {
       String address = local.substring(0, colon).replace("[", "").replace("]", "");
       int zone = address.indexOf('%');
       address = zone < 0 ? address : address.substring(0, zone);
+      if (address.startsWith(IPV4_MAPPED) && address.indexOf('.') > 0) {
+        address = address.substring(IPV4_MAPPED.length());
+      }
       String transport = columns[0].equals("tcp") ? Listener.TCP : Listener.UDP;
       bound.add(new Listener(transport, address.equals("*") ? "0.0.0.0" : address, port));
     }

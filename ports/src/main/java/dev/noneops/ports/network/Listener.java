@@ -7,7 +7,8 @@ import java.util.Objects;
  *
  * @param transport {@code tcp} or {@code udp}
  * @param address the local address, without brackets or zone: {@code 127.0.0.1}, {@code 0.0.0.0},
- *     {@code ::}
+ *     {@code ::}; an IPv4-mapped IPv6 address ({@code ::ffff:127.0.0.1}, a dual-stack socket
+ *     bound to an IPv4 address) as the IPv4 one
  * @param port the local port
  */
 public record Listener(String transport, String address, int port) {

@@ -83,7 +83,9 @@ class RefusedBootstrapOnRealSystemdSystemTest {
       PreflightFailedException refused =
           catchThrowableOfType(PreflightFailedException.class, () -> node.bootstrap(false));
 
-      assertThat(refused.failedChecks()).containsExactly("foreign-stack");
+      assertThat(refused.failedChecks())
+          .as("the foreign kubelet, and the downloads from a port nobody serves")
+          .containsExactly("foreign-stack", "artifact-sources");
       assertThat(refused.report().check("foreign-stack").orElseThrow().detail())
           .contains("kubelet.service is active from ")
           .endsWith("/lib/systemd/system/kubelet.service");
