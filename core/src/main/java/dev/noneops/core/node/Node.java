@@ -931,6 +931,9 @@ public final class Node {
    * @param upgradeInFlight the upgrade whose journal is on disk; null when none is
    * @param appliedConfig whether an applied configuration is recorded
    * @param appliedMachineName the machine name of the applied configuration; null without one
+   * @param versionSizes each installed version's size on disk, in the order of
+   *     {@code installedVersions}
+   * @param pods how many pods containerd runs, or why that is unknown
    */
   public record NodeStatus(
       boolean installed,
@@ -941,10 +944,33 @@ public final class Node {
       String systemdError,
       UpgradeInFlight upgradeInFlight,
       boolean appliedConfig,
-      String appliedMachineName) {
+      String appliedMachineName,
+      List<VersionSize> versionSizes,
+      Pods pods) {
 
-    /** One unit's state as systemd reports it, in lower case. */
-    public record Unit(String load, String active, String sub, long mainPid) {}
+    /**
+     * One unit's state as systemd reports it, in lower case.
+     *
+     * @param activeSince when the unit last became active (ISO-8601); null unless it is active
+     */
+    public record Unit(String load, String active, String sub, long mainPid, String activeSince) {}
+
+    /** An installed version's size: a complete one's from its manifest, another's from the disk. */
+    public record VersionSize(String version, boolean active, long bytes, long files) {}
+
+    /**
+     * The pods containerd runs, as its {@code ctr} answers in the {@code k8s.io} namespace.
+     *
+     * @param running the pod sandboxes with a running task; null when unknown
+     * @param tasks every running task (pod sandboxes and containers); null when unknown
+     * @param unknownBecause why a count is unknown (containerd is not active, {@code ctr} did not
+     *     answer); null when both are known
+     */
+    public record Pods(Integer running, Integer tasks, String unknownBecause) {
+      static Pods unknown(String why) {
+        return new Pods(null, null, why);
+      }
+    }
 
     /** An upgrade whose journal is on disk: it ends with {@code noneops recover} or a commit. */
     public record UpgradeInFlight(String previousVersion, String targetVersion, String startedAt) {}
