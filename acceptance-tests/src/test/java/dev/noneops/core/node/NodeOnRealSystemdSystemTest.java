@@ -14,6 +14,7 @@ import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.Node.ConfigureResult;
+import dev.noneops.core.node.Node.NodeStatus;
 import dev.noneops.core.node.Node.PreflightReport;
 import dev.noneops.core.node.Node.PreflightReport.Verdict;
 import dev.noneops.core.node.Node.PruneReport;
@@ -236,6 +237,17 @@ class NodeOnRealSystemdSystemTest {
         .isEqualTo(DNS_ADDRESS + ":53/udp+tcp is held by this node's localdns.service");
     assertThat(after.check("artifact-sources").orElseThrow().detail())
         .endsWith("is installed and verified; nothing to download");
+
+    long asked = System.nanoTime();
+    NodeStatus status = node.status();
+    Duration took = Duration.ofNanos(System.nanoTime() - asked);
+
+    assertThat(status.pods())
+        .as("the node's own ctr asked its containerd, which runs no pod")
+        .isEqualTo(new NodeStatus.Pods(0, 0, null));
+    assertThat(status.units().values())
+        .allSatisfy(u -> assertThat(u.activeSince()).isNotNull());
+    assertThat(took).as("status with ctr asked twice").isLessThan(Duration.ofSeconds(2));
   }
 
   @Test
