@@ -135,7 +135,9 @@ public final class StatusCommand extends CliCommand {
     return r.versionSizes().stream()
         .filter(v -> v.version().equals(version))
         .findFirst()
-        .map(v -> String.format(Locale.ROOT, "%.1f MiB", v.bytes() / 1048576.0));
+        .map(v -> v.bytes() < 1048576
+            ? String.format(Locale.ROOT, "%.1f KiB", v.bytes() / 1024.0)
+            : String.format(Locale.ROOT, "%.1f MiB", v.bytes() / 1048576.0));
   }
 
   /** {@code 3d 4h}, {@code 2h 5m}, {@code 4m 10s}, {@code 12s}: the two largest units. */

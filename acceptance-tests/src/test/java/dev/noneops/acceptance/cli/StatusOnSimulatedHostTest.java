@@ -47,8 +47,8 @@ class StatusOnSimulatedHostTest {
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     List<String> lines = List.of(run.out().split("\n"));
-    assertThat(lines.get(1)).matches("active:    " + version + " \\(\\d+\\.\\d MiB\\)");
-    assertThat(lines.get(2)).matches("installed: " + version + " \\(\\d+\\.\\d MiB\\)");
+    assertThat(lines.get(1)).matches("active:    " + version + " \\(\\d+\\.\\d KiB\\)");
+    assertThat(lines.get(2)).matches("installed: " + version + " \\(\\d+\\.\\d KiB\\)");
     assertThat(lines)
         .anySatisfy(l -> assertThat(l)
             .matches("  kubelet\\.service +active/running \\(pid \\d+\\) since \\S+Z, up 1h 30m"));

@@ -14,6 +14,8 @@ import java.util.Optional;
  * unless it is told to leave the kernel alone.
  */
 final class SysctlsCheck implements PreflightCheck {
+  private static final int LISTED = 4;
+
   private final KernelTuning kernel;
   private final boolean tuneKernel;
 
@@ -40,7 +42,9 @@ final class SysctlsCheck implements PreflightCheck {
     if (differ.isEmpty()) {
       return ok("all " + total + " in force");
     }
-    String detail = differ.size() + " of " + total + " not in force: " + String.join(", ", differ);
+    String listed = String.join(", ", differ.subList(0, Math.min(LISTED, differ.size())))
+        + (differ.size() > LISTED ? " and " + (differ.size() - LISTED) + " more" : "");
+    String detail = differ.size() + " of " + total + " not in force: " + listed;
     return tuneKernel
         ? warn(detail, "none: bootstrap applies them (loading br_netfilter first)")
         : warn(
