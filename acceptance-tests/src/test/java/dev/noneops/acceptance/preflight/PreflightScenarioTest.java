@@ -251,7 +251,9 @@ class PreflightScenarioTest {
     lab.host.journal().clear();
     Check silent = check("artifact-sources");
     assertThat(silent.verdict()).isEqualTo(Verdict.FAIL);
-    assertThat(silent.detail()).contains("no answer from ").contains("did not answer");
+    assertThat(silent.detail())
+        .startsWith("kubelet: no answer from " + kubelet + " (")
+        .endsWith(" on hosts that did not answer not asked");
     assertThat(lab.host.journal().calls())
         .filteredOn(c -> c.is("downloads.head"))
         .as("one HEAD per host that does not answer, not one per artifact")

@@ -59,32 +59,37 @@ final class ArtifactSourcesCheck implements PreflightCheck {
     List<String> failed = new ArrayList<>();
     List<String> warned = new ArrayList<>();
     Set<String> silentHosts = new HashSet<>();
+    int notAsked = 0;
     for (Map.Entry<String, URI> entry : urls.entrySet()) {
-      String problem = problem(entry.getValue(), silentHosts);
-      if (problem.isEmpty()) {
+      URI url = entry.getValue();
+      if (silentHosts.contains(String.valueOf(url.getHost()))) {
+        notAsked++;
         continue;
       }
-      String line = entry.getKey() + ": " + problem;
-      (optional.contains(entry.getKey()) ? warned : failed).add(line);
+      String problem = problem(url, silentHosts);
+      if (!problem.isEmpty()) {
+        (optional.contains(entry.getKey()) ? warned : failed).add(entry.getKey() + ": " + problem);
+      }
     }
+    String skipped = notAsked == 0
+        ? ""
+        : "; " + notAsked + " more URL" + (notAsked == 1 ? "" : "s")
+            + " on hosts that did not answer not asked";
     if (!failed.isEmpty()) {
       return fail(
-          String.join("; ", failed),
+          String.join("; ", failed) + skipped,
           "check the network and the Downloads of the configuration (a mirror, a proxy)");
     }
     if (!warned.isEmpty()) {
       return warn(
-          String.join("; ", warned), "these artifacts are installed unverified (AllowUnverified)");
+          String.join("; ", warned) + skipped,
+          "these artifacts are installed unverified (AllowUnverified)");
     }
     return ok(urls.size() + " URLs answer (" + String.join(", ", hosts(urls)) + ")");
   }
 
-  /** Why {@code url} is not usable; empty when it answers 2xx. */
+  /** Why {@code url} is not usable; empty when it answers 2xx. A host that does not answer is noted. */
   private String problem(URI url, Set<String> silentHosts) throws IOException {
-    String host = String.valueOf(url.getHost());
-    if (silentHosts.contains(host)) {
-      return "not asked, " + host + " did not answer";
-    }
     try {
       int status = downloads.head(url, TIMEOUT);
       return status >= 200 && status < 300 ? "" : "HTTP " + status + " at " + url;
@@ -92,8 +97,11 @@ final class ArtifactSourcesCheck implements PreflightCheck {
       if (e instanceof InterruptedIOException) {
         throw e;
       }
-      silentHosts.add(host);
-      return "no answer from " + url + " (" + e.getMessage() + ")";
+      silentHosts.add(String.valueOf(url.getHost()));
+      String why = String.valueOf(e.getMessage());
+      String prefix = "download " + url + ": ";
+      return "no answer from " + url + " ("
+          + (why.startsWith(prefix) ? why.substring(prefix.length()) : why) + ")";
     }
   }
 
