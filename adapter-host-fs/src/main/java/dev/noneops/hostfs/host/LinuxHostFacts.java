@@ -85,8 +85,7 @@ public final class LinuxHostFacts implements HostFacts {
   /** The usable space of the file system holding {@code path} below the host root. */
   @Override
   public long usableBytes(Path path) throws IOException {
-    Path absolute = path.toAbsolutePath();
-    Path existing = hostRoot.resolve(absolute.getRoot().relativize(absolute).toString());
+    Path existing = hostRoot.resolve(path.toAbsolutePath().toString().replaceFirst("^/+", ""));
     while (existing != null && !Files.exists(existing)) {
       existing = existing.getParent();
     }
