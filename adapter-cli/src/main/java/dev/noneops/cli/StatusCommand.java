@@ -3,6 +3,7 @@ package dev.noneops.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.noneops.cli.output.Json;
 import dev.noneops.core.daemon.AgentState;
+import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.node.Node.NodeStatus;
 import java.time.Duration;
 import java.time.Instant;
@@ -92,17 +93,7 @@ public final class StatusCommand extends CliCommand {
                 .collect(Collectors.joining(", "))));
     out.println("stack:     " + (r.running() ? "running" : "not running"));
     for (Map.Entry<String, NodeStatus.Unit> u : r.units().entrySet()) {
-      NodeStatus.Unit s = u.getValue();
-      out.printf(
-          "  %-20s %s/%s%s%s%n",
-          u.getKey(),
-          s.active(),
-          s.sub(),
-          s.mainPid() > 0 ? " (pid " + s.mainPid() + ")" : "",
-          s.activeSince() == null
-              ? ""
-              : " since " + s.activeSince() + ", up "
-                  + uptime(Duration.between(Instant.parse(s.activeSince()), now)));
+      out.printf("  %-20s %s%n", u.getKey(), describe(u.getValue(), now));
     }
     if (r.systemdError() != null) {
       out.println("  systemd unreachable: " + r.systemdError());
@@ -122,6 +113,12 @@ public final class StatusCommand extends CliCommand {
         + (r.appliedConfig()
             ? "recorded (machine " + r.appliedMachineName() + ")"
             : "none recorded"));
+    if (r.agentUnit() != null) {
+      out.println("daemon:    "
+          + (r.agentUnit().load().equals("not_found")
+              ? "not installed (" + HostPaths.AGENT_UNIT + " not found)"
+              : HostPaths.AGENT_UNIT + " " + describe(r.agentUnit(), now)));
+    }
     printAgentEvent("boot:      ", agent.bootRecovery());
     printAgentEvent("agent:     ", agent.startRecovery());
     printAgentEvent("last:      ", agent.lastOperation());
@@ -129,6 +126,15 @@ public final class StatusCommand extends CliCommand {
       out.println("quarantined: " + agent.quarantinedTarget()
           + " rolled back; the agent does not try it again until its configuration file changes");
     }
+  }
+
+  /** {@code active/running (pid 12) since <instant>, up 2h 5m}. */
+  private static String describe(NodeStatus.Unit s, Instant now) {
+    return s.active() + "/" + s.sub() + (s.mainPid() > 0 ? " (pid " + s.mainPid() + ")" : "")
+        + (s.activeSince() == null
+            ? ""
+            : " since " + s.activeSince() + ", up "
+                + uptime(Duration.between(Instant.parse(s.activeSince()), now)));
   }
 
   private static Optional<String> sizeOf(NodeStatus r, String version) {

@@ -53,6 +53,9 @@ class StatusOnSimulatedHostTest {
         .anySatisfy(l -> assertThat(l)
             .matches("  kubelet\\.service +active/running \\(pid \\d+\\) since \\S+Z, up 1h 30m"));
     assertThat(lines).contains("pods:      1 running (2 containerd tasks in k8s.io)");
+    assertThat(lines)
+        .as("this CLI installs no agent")
+        .contains("daemon:    not installed (noneops-agent.service not found)");
   }
 
   @Test
@@ -66,6 +69,7 @@ class StatusOnSimulatedHostTest {
         .containsExactly(
             "activeVersion",
             "agent",
+            "agentUnit",
             "appliedConfig",
             "appliedMachineName",
             "command",

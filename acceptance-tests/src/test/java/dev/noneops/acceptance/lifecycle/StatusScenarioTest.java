@@ -123,6 +123,18 @@ class StatusScenarioTest {
   }
 
   @Test
+  void theAgentsDaemonIsReportedNotFoundWithoutTheAgentAndActiveWithIt() throws Exception {
+    assertThat(node.status().agentUnit().load()).isEqualTo("not_found");
+
+    SimulatedNode withAgent = new SimulatedNode();
+    Node agentNode = withAgent.bootstrapWithAgent(SimulatedNode.config());
+
+    NodeStatus.Unit daemon = agentNode.status().agentUnit();
+    assertThat(daemon.active()).isEqualTo("active");
+    assertThat(daemon.activeSince()).isNotNull();
+  }
+
+  @Test
   void aNodeWithoutItsCtrSaysWhyThePodsAreUnknown() throws Exception {
     Optional<String> why = Optional.ofNullable(node.status().pods().unknownBecause());
 

@@ -934,6 +934,8 @@ public final class Node {
    * @param versionSizes each installed version's size on disk, in the order of
    *     {@code installedVersions}
    * @param pods how many pods containerd runs, or why that is unknown
+   * @param agentUnit the agent's daemon ({@code noneops-agent.service}) as systemd reports it;
+   *     null when systemd cannot be reached
    */
   public record NodeStatus(
       boolean installed,
@@ -946,7 +948,8 @@ public final class Node {
       boolean appliedConfig,
       String appliedMachineName,
       List<VersionSize> versionSizes,
-      Pods pods) {
+      Pods pods,
+      Unit agentUnit) {
 
     /**
      * One unit's state as systemd reports it, in lower case.

@@ -44,19 +44,14 @@ final class NodeInspection {
     String systemdError = null;
     boolean running = true;
     Systemd systemd = parts.ports().systemd();
+    NodeStatus.Unit agent = null;
     try {
       for (String unit : HostPaths.STACK_UNITS) {
         UnitStatus s = systemd.status(unit);
-        units.put(
-            unit,
-            new NodeStatus.Unit(
-                s.load().name().toLowerCase(Locale.ROOT),
-                s.active().name().toLowerCase(Locale.ROOT),
-                s.sub(),
-                s.mainPid(),
-                s.isActive() ? s.activeEnteredAt().map(Instant::toString).orElse(null) : null));
+        units.put(unit, unitOf(s));
         running &= s.isActive();
       }
+      agent = unitOf(systemd.status(HostPaths.AGENT_UNIT));
     } catch (SystemdException e) {
       systemdError = e.getMessage();
       running = false;
@@ -76,7 +71,17 @@ final class NodeInspection {
         applied.isPresent(),
         applied.map(AgentConfig::machineName).orElse(null),
         sizes(installed, active.map(a -> a.replaceAll("/+$", ""))),
-        podCounter().count(containerdActive(units)));
+        podCounter().count(containerdActive(units)),
+        agent);
+  }
+
+  private static NodeStatus.Unit unitOf(UnitStatus s) {
+    return new NodeStatus.Unit(
+        s.load().name().toLowerCase(Locale.ROOT),
+        s.active().name().toLowerCase(Locale.ROOT),
+        s.sub(),
+        s.mainPid(),
+        s.isActive() ? s.activeEnteredAt().map(Instant::toString).orElse(null) : null);
   }
 
   private static boolean containerdActive(Map<String, NodeStatus.Unit> units) {
