@@ -3,6 +3,7 @@ package dev.noneops.systemd;
 import dev.noneops.ports.systemd.ActiveState;
 import dev.noneops.ports.systemd.JobResult;
 import dev.noneops.ports.systemd.LoadState;
+import dev.noneops.ports.systemd.ManagerState;
 import dev.noneops.ports.systemd.Systemd;
 import dev.noneops.ports.systemd.SystemdException;
 import dev.noneops.ports.systemd.SystemdException.Kind;
@@ -121,6 +122,11 @@ public final class DbusSystemd implements Systemd, AutoCloseable {
   @Override
   public JobResult restart(String unit, Duration timeout) {
     return runJob("restart", unit, timeout, manager::RestartUnit);
+  }
+
+  @Override
+  public ManagerState manager() {
+    return states.manager();
   }
 
   @Override

@@ -161,9 +161,10 @@ public final class Node {
   }
 
   /**
-   * The first install of this configuration on a host, in the one order that is safe: the host is
-   * checked for a kubelet or containerd of its own before anything is written (a refusal leaves
-   * the host byte-identical, the layout and its lock included); then, holding the lock, the
+   * The first install of this configuration on a host, in the one order that is safe: the
+   * {@link #preflight(boolean)} checks run before anything is written, and a failed one stops it
+   * (a refusal leaves the host byte-identical, the layout and its lock included; warnings do not
+   * stop it); then, holding the lock, the
    * version is installed and verified (a failure there leaves no trace either), the kernel
    * modules listed and loaded, the units written, the version activated, the configuration
    * written (the sysctl presets among it), the sysctls applied — so kubelet, which
@@ -172,7 +173,8 @@ public final class Node {
    *
    * @param tuneKernel false for a host whose kernel is not this node's to change (a sandbox, a
    *     container): no module file, no module loaded, no sysctl preset applied
-   * @throws ForeignStackException when the host runs its own stack
+   * @throws PreflightFailedException when a preflight check failed (the host runs its own stack,
+   *     a port is taken, ...)
    * @throws NotConfiguredException when the node has no configuration to record
    */
   @SuppressWarnings("try")
@@ -180,8 +182,13 @@ public final class Node {
     AgentConfig config =
         effectiveConfig().orElseThrow(() -> new NotConfiguredException("bootstrapping"));
     return tasks.call("bootstrap", () -> {
-      new CheckHostPhase(parts).run();
       MachineGoalState goal = goalState();
+      tasks.execute(Task.of("preflight", () -> {
+        PreflightReport report = Preflight.of(this, goal, tuneKernel).run();
+        if (!report.passed()) {
+          throw new PreflightFailedException(report);
+        }
+      }));
       try (NodeLock.Hold hold = lock.acquireCreatingLayout("bootstrap")) {
         prepareOrLeaveNoTrace();
         KernelTuningPhase kernel = new KernelTuningPhase(parts);
@@ -304,6 +311,26 @@ public final class Node {
       recordApplied(config);
       return new ApplyResult(active, wasRunning, changes, running());
     });
+  }
+
+  /** {@link #preflight(boolean)} for a bootstrap that tunes the kernel. */
+  public PreflightReport preflight() {
+    return preflight(true);
+  }
+
+  /**
+   * Every check that bootstrap, apply and upgrade rely on, as kubeadm's preflight, changing
+   * nothing: root, systemd, cgroup v2, the kernel modules and sysctls, swap, the ports the stack
+   * binds, a kubelet or containerd of the host's own, host files at the shared paths, free space
+   * under the layout, and whether the artifact sources answer. {@link #bootstrap(boolean)} runs
+   * the same checks first.
+   *
+   * @param tuneKernel false as for a bootstrap that leaves the kernel alone: a missing module is
+   *     then a warning, not a failure
+   * @throws NotConfiguredException when the node has no configuration
+   */
+  public PreflightReport preflight(boolean tuneKernel) {
+    return Preflight.of(this, goalState(), tuneKernel).run();
   }
 
   /**
@@ -947,6 +974,11 @@ public final class Node {
    * @param upgradeInFlight the upgrade whose journal is on disk; null when none is
    * @param appliedConfig whether an applied configuration is recorded
    * @param appliedMachineName the machine name of the applied configuration; null without one
+   * @param versionSizes each installed version's size on disk, in the order of
+   *     {@code installedVersions}
+   * @param pods how many pods containerd runs, or why that is unknown
+   * @param agentUnit the agent's daemon ({@code noneops-agent.service}) as systemd reports it;
+   *     null when systemd cannot be reached
    */
   public record NodeStatus(
       boolean installed,
@@ -957,13 +989,91 @@ public final class Node {
       String systemdError,
       UpgradeInFlight upgradeInFlight,
       boolean appliedConfig,
-      String appliedMachineName) {
+      String appliedMachineName,
+      List<VersionSize> versionSizes,
+      Pods pods,
+      Unit agentUnit) {
 
-    /** One unit's state as systemd reports it, in lower case. */
-    public record Unit(String load, String active, String sub, long mainPid) {}
+    /**
+     * One unit's state as systemd reports it, in lower case.
+     *
+     * @param activeSince when the unit last became active (ISO-8601); null unless it is active
+     */
+    public record Unit(String load, String active, String sub, long mainPid, String activeSince) {}
+
+    /** An installed version's size: a complete one's from its manifest, another's from the disk. */
+    public record VersionSize(String version, boolean active, long bytes, long files) {}
+
+    /**
+     * The pods containerd runs, as its {@code ctr} answers in the {@code k8s.io} namespace.
+     *
+     * @param running the pod sandboxes with a running task; null when unknown
+     * @param tasks every running task (pod sandboxes and containers); null when unknown
+     * @param unknownBecause why a count is unknown (containerd is not active, {@code ctr} did not
+     *     answer); null when both are known
+     */
+    public record Pods(Integer running, Integer tasks, String unknownBecause) {
+      static Pods unknown(String why) {
+        return new Pods(null, null, why);
+      }
+    }
 
     /** An upgrade whose journal is on disk: it ends with {@code noneops recover} or a commit. */
     public record UpgradeInFlight(String previousVersion, String targetVersion, String startedAt) {}
+  }
+
+  /**
+   * What {@link Node#preflight(boolean)} found: every check in the order run, each with its
+   * verdict, what it saw and, unless it passed, what to do about it.
+   */
+  public record PreflightReport(List<Check> checks) {
+    /** How a check came out. */
+    public enum Verdict {
+      /** Nothing to do. */
+      OK,
+      /** Bootstrap goes on, but the operator should know (or act). */
+      WARN,
+      /** Bootstrap would not work, and stops before it changes anything. */
+      FAIL
+    }
+
+    /**
+     * One check's outcome.
+     *
+     * @param name the check, e.g. {@code cgroup-v2}
+     * @param detail what it found
+     * @param remedy what to do about a warning or failure; empty when it passed
+     */
+    public record Check(String name, Verdict verdict, String detail, String remedy) {
+      public Check {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(verdict, "verdict");
+        Objects.requireNonNull(detail, "detail");
+        Objects.requireNonNull(remedy, "remedy");
+      }
+    }
+
+    public PreflightReport {
+      checks = List.copyOf(checks);
+    }
+
+    /** Whether no check failed (warnings pass). */
+    public boolean passed() {
+      return failures().isEmpty();
+    }
+
+    public List<Check> failures() {
+      return checks.stream().filter(c -> c.verdict() == Verdict.FAIL).toList();
+    }
+
+    public List<Check> warnings() {
+      return checks.stream().filter(c -> c.verdict() == Verdict.WARN).toList();
+    }
+
+    /** The check named {@code name}. */
+    public Optional<Check> check(String name) {
+      return checks.stream().filter(c -> c.name().equals(name)).findFirst();
+    }
   }
 
   /**

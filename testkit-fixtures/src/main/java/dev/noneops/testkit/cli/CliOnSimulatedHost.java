@@ -66,9 +66,10 @@ public final class CliOnSimulatedHost {
     return layout;
   }
 
-  /** Whether the CLI believes it runs as root (default true). */
+  /** Whether the CLI runs as root (default true), as it believes and as the host's facts say. */
   public CliOnSimulatedHost asRoot(boolean asRoot) {
     this.root = asRoot;
+    host.facts().privileged(asRoot);
     return this;
   }
 

@@ -17,6 +17,8 @@ import dev.noneops.core.node.Node.ConfigureResult;
 import dev.noneops.core.node.Overrides;
 import dev.noneops.core.node.Params;
 import dev.noneops.ports.HostPorts;
+import dev.noneops.ports.host.HostFacts;
+import dev.noneops.ports.host.HostInfo;
 import dev.noneops.ports.systemd.SystemdException;
 import dev.noneops.testkit.SimulatedHost;
 import dev.noneops.testkit.artifacts.SimulatedArtifacts;
@@ -159,7 +161,7 @@ public final class SimulatedNode {
         p.mounts(),
         p.downloads(),
         p.probes(),
-        () -> SimHostFacts.DEFAULT,
+        new DefaultFacts(p.facts()),
         p.clock(),
         p.network(),
         p.kernel(),
@@ -612,5 +614,28 @@ public final class SimulatedNode {
 
   public static URI uri(String s) {
     return URI.create(s);
+  }
+
+  /** The default host facts, with the rest of the simulated host's facts as they are. */
+  private record DefaultFacts(HostFacts host) implements HostFacts {
+    @Override
+    public HostInfo read() {
+      return SimHostFacts.DEFAULT;
+    }
+
+    @Override
+    public boolean privileged() throws IOException {
+      return host.privileged();
+    }
+
+    @Override
+    public List<String> swaps() throws IOException {
+      return host.swaps();
+    }
+
+    @Override
+    public long usableBytes(Path path) throws IOException {
+      return host.usableBytes(path);
+    }
   }
 }
