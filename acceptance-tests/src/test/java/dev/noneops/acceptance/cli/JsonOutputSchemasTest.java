@@ -48,6 +48,7 @@ class JsonOutputSchemasTest {
     cli.configure(CONFIG, BASE.json());
     List<String[]> commands = List.of(
         new String[] {"plan"},
+        new String[] {"preflight"},
         new String[] {"status"},
         new String[] {"bootstrap"},
         new String[] {"status"},
