@@ -10,6 +10,7 @@ import dev.noneops.ports.cluster.ClusterNode;
 import dev.noneops.ports.cluster.ClusterNodeException;
 import dev.noneops.ports.cluster.Eviction;
 import dev.noneops.ports.cluster.PodOnNode;
+import dev.noneops.ports.machine.AgentSpec;
 import dev.noneops.ports.machine.KubernetesSpec;
 import dev.noneops.ports.machine.MachineCondition;
 import dev.noneops.ports.machine.MachinePhase;
@@ -180,6 +181,25 @@ class RepaveFromTheMachineTest {
     assertThat(status().phase()).isEqualTo(MachinePhase.FAILED);
     assertThat(status().condition(MachineCondition.REPAVED).orElseThrow().reason())
         .isEqualTo("NotRegistered");
+  }
+
+  /**
+   * The spec's agent image is laid over the applied configuration as its version, labels and
+   * taints are (a host-native node runs no image, but the applied configuration says what the
+   * Machine asked), and an image left empty keeps the applied one.
+   */
+  @Test
+  void theSpecsAgentImageIsLaidOverTheAppliedConfiguration() {
+    api.updateSpec(
+        V1.machineName(),
+        s -> s.withAgent(new AgentSpec("registry.example/agent:2", s.agent().downloads()))
+            .withKubernetes(s.kubernetes().withVersion("1.31.5"))
+            .withOperations(s.operations().withRepaveCounter(1)));
+
+    assertThat(reconciler.reconcile()).isEqualTo(Outcome.REPAVED);
+
+    assertThat(lab.applied()).hasValueSatisfying(c ->
+        assertThat(c.ociImage()).isEqualTo("registry.example/agent:2"));
   }
 
   @Test
