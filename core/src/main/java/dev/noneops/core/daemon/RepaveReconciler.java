@@ -18,6 +18,7 @@ import dev.noneops.ports.machine.Machine;
 import dev.noneops.ports.machine.MachineCondition;
 import dev.noneops.ports.machine.MachinePhase;
 import dev.noneops.ports.machine.MachineResource;
+import dev.noneops.ports.machine.MachineSpec;
 import dev.noneops.ports.machine.MachineStatus;
 import java.io.IOException;
 import java.time.Duration;
@@ -31,7 +32,7 @@ import java.util.stream.Collectors;
 /**
  * Repaves the node in place when its Machine asks for it ({@code spec.operations.repaveCounter}
  * above {@code status.operations.repaveCounter}): the desired configuration is the applied one
- * with the spec's version, node labels and taints laid over it (what the spec leaves empty stays
+ * with the spec's version, node labels, taints and agent image laid over it (what the spec leaves empty stays
  * as applied), validated first — an invalid one is reported {@code Failed} with every violation and
  * nothing on the host changes. Then phase {@code Provisioning} and {@code Repaved} False/Pending;
  * the node is drained ({@link NodeDrain}: a drain blocked past its bound is reported {@code Failed}
@@ -128,7 +129,7 @@ final class RepaveReconciler {
     if (applied.isEmpty()) {
       return fail(asked, "NoAppliedConfiguration", "no node is installed: bootstrap it first");
     }
-    AgentConfig desired = overlay(applied.get(), machine.spec().kubernetes());
+    AgentConfig desired = overlay(applied.get(), machine.spec());
     try {
       AgentConfigParser.validate(desired, hostArch);
     } catch (InvalidConfigException e) {
@@ -277,8 +278,12 @@ final class RepaveReconciler {
     return lastReport;
   }
 
-  /** {@code applied} with what {@code spec} sets: version, node labels, taints. */
-  static AgentConfig overlay(AgentConfig applied, KubernetesSpec spec) {
+  /**
+   * {@code applied} with what {@code machine} sets: version, node labels, taints and the agent's
+   * image (which a host-native node records but runs nothing from).
+   */
+  static AgentConfig overlay(AgentConfig applied, MachineSpec machine) {
+    KubernetesSpec spec = machine.kubernetes();
     AgentConfig.Cluster cluster = applied.cluster();
     if (!spec.version().isEmpty()) {
       String version =
@@ -298,7 +303,7 @@ final class RepaveReconciler {
         kubelet,
         applied.cri(),
         applied.cni(),
-        applied.ociImage(),
+        machine.agent().image().isEmpty() ? applied.ociImage() : machine.agent().image(),
         applied.attest(),
         applied.downloads(),
         applied.localDns());
