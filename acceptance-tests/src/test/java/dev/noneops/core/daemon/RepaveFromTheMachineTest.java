@@ -198,8 +198,8 @@ class RepaveFromTheMachineTest {
 
     assertThat(reconciler.reconcile()).isEqualTo(Outcome.REPAVED);
 
-    assertThat(lab.applied()).hasValueSatisfying(c ->
-        assertThat(c.ociImage()).isEqualTo("registry.example/agent:2"));
+    assertThat(lab.applied())
+        .hasValueSatisfying(c -> assertThat(c.ociImage()).isEqualTo("registry.example/agent:2"));
   }
 
   @Test
