@@ -294,7 +294,8 @@ public final class SimulatedNode {
   /** Makes every start of {@code unit} fail while {@code current} names {@code version}. */
   public void failStartWhileActive(String unit, String version) {
     host.faults()
-        .add(FaultRule.when(call -> call.is("systemd.start", unit)
+        .add(FaultRule.when(call -> (call.is("systemd.start", unit)
+                    || (call.is("systemd.startAll") && call.args().contains(unit)))
                 && activeVersionRaw().filter(version::equals).isPresent())
             .failWith(call -> new SystemdException(
                 SystemdException.Kind.OTHER,
