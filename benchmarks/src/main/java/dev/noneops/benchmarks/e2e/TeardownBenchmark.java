@@ -44,6 +44,9 @@ public final class TeardownBenchmark {
   static final int PODS = 200;
   static final int MOUNTS_PER_POD = 10;
   static final int SHIMS = 500;
+  /** Row 2's node. */
+  static final Shape ROW_SHAPE = new Shape(PODS, MOUNTS_PER_POD, SHIMS);
+
   static final Duration SCRIPT_TIMEOUT = Duration.ofMinutes(5);
 
   private TeardownBenchmark() {}
@@ -60,9 +63,7 @@ public final class TeardownBenchmark {
         unified.resolve("noneops-bench-teardown-" + ProcessHandle.current().pid()));
     Path work = Files.createTempDirectory(Path.of("/var/tmp"), "noneops-bench-teardown-");
     Files.writeString(work.resolve("killall.sh"), KILLALL);
-    Path shimBinary = work.resolve("bin/containerd-shim-runc-v2");
-    Files.createDirectories(Objects.requireNonNull(shimBinary.getParent(), "the shim directory"));
-    Files.copy(Path.of("/usr/bin/perl"), shimBinary, StandardCopyOption.COPY_ATTRIBUTES);
+    Path shimBinary = shimBinary(work);
     Samples ours = new Samples("ms");
     Samples baseline = new Samples("ms");
     List<String> leftovers = new ArrayList<>();
@@ -70,7 +71,11 @@ public final class TeardownBenchmark {
       for (int i = 0; i < runs * 2; i++) {
         boolean noneops = i % 2 == 0;
         SyntheticNode node = SyntheticNode.build(
-            work.resolve("node-" + i), cgroupTop.resolve("run-" + i), unified, shimBinary);
+            work.resolve("node-" + i),
+            cgroupTop.resolve("run-" + i),
+            unified,
+            shimBinary,
+            ROW_SHAPE);
         try {
           long start = System.nanoTime();
           if (noneops) {
@@ -131,8 +136,7 @@ public final class TeardownBenchmark {
         .writeTo(sectionFile);
   }
 
-  private static TeardownReport teardown(SyntheticNode node, Path unified)
-      throws InterruptedException {
+  static TeardownReport teardown(SyntheticNode node, Path unified) throws InterruptedException {
     RealHost real = RealHost.builder().cgroupRoot(node.cgroupDir()).build();
     TeardownSettings settings = TeardownSettings.defaults()
         .withProcessDeadline(Duration.ofSeconds(30))
@@ -146,7 +150,7 @@ public final class TeardownBenchmark {
     return teardown.destroy();
   }
 
-  private static void requirePrivateMountNamespace() throws IOException {
+  static void requirePrivateMountNamespace() throws IOException {
     String outer = System.getenv("NONEOPS_OUTER_MOUNT_NS");
     String here = Files.readSymbolicLink(Path.of("/proc/self/ns/mnt")).toString();
     if (outer == null || outer.isEmpty() || outer.equals(here)) {
@@ -197,10 +201,36 @@ public final class TeardownBenchmark {
       exit 0
       """;
 
+  /**
+   * How big a synthetic node is: its pod cgroups, the mounts below each pod's volumes (7 tmpfs,
+   * then bind mounts, in every 10) and the shim-like processes spread over the pods.
+   */
+  record Shape(int pods, int mountsPerPod, int shims) {
+    Shape {
+      if (pods < 1 || mountsPerPod < 0 || shims < 0) {
+        throw new IllegalArgumentException("not a node's shape: " + pods + " pods, " + mountsPerPod
+            + " mounts per pod, " + shims + " shims");
+      }
+    }
+
+    int mounts() {
+      return pods * mountsPerPod;
+    }
+  }
+
+  /** Copies perl as a shim-like binary into {@code work} (perl can sleep with any argv). */
+  static Path shimBinary(Path work) throws IOException {
+    Path shimBinary = work.resolve("bin/containerd-shim-runc-v2");
+    Files.createDirectories(Objects.requireNonNull(shimBinary.getParent(), "the shim directory"));
+    Files.copy(Path.of("/usr/bin/perl"), shimBinary, StandardCopyOption.COPY_ATTRIBUTES);
+    return shimBinary;
+  }
+
   /** One synthetic node: its host root, pod mounts, shims and pod cgroups; and its own clean-up. */
   record SyntheticNode(
       Path root, Path cgroupDir, List<Process> shims, HostPaths paths, Layout layout) {
-    static SyntheticNode build(Path root, Path cgroupDir, Path unified, Path shimBinary)
+    static SyntheticNode build(
+        Path root, Path cgroupDir, Path unified, Path shimBinary, Shape shape)
         throws IOException, InterruptedException {
       HostPaths paths = new HostPaths(root, root.resolve("etc/systemd/system"));
       Layout layout = new Layout(root.resolve("opt/unbounded/node"));
@@ -213,13 +243,14 @@ public final class TeardownBenchmark {
       Files.createDirectories(Objects.requireNonNull(address.getParent(), "the address directory"));
       Path srv = Files.createDirectories(root.resolve("srv"));
       StringBuilder mounts = new StringBuilder("set -e\n");
-      for (int pod = 0; pod < PODS; pod++) {
+      for (int pod = 0; pod < shape.pods(); pod++) {
         Path volumes = paths.kubeletDir().resolve("pods/pod-" + pod + "/volumes");
-        for (int m = 0; m < MOUNTS_PER_POD; m++) {
+        Files.createDirectories(volumes);
+        for (int m = 0; m < shape.mountsPerPod(); m++) {
           Path target = volumes.resolve(
-              (m < 7 ? "kubernetes.io~empty-dir/v" : "kubernetes.io~local-volume/v") + m);
+              (m % 10 < 7 ? "kubernetes.io~empty-dir/v" : "kubernetes.io~local-volume/v") + m);
           Files.createDirectories(target);
-          if (m < 7) {
+          if (m % 10 < 7) {
             mounts.append("mount -t tmpfs -o size=64k tmpfs ").append(target).append('\n');
           } else {
             Path source = Files.createDirectories(srv.resolve("data-" + pod + "-" + m));
@@ -237,11 +268,11 @@ public final class TeardownBenchmark {
       Files.writeString(script, mounts.toString(), StandardCharsets.UTF_8);
       Shell.check(List.of("sh", script.toString()), Duration.ofMinutes(5));
       Files.delete(script);
-      for (int pod = 0; pod < PODS; pod++) {
+      for (int pod = 0; pod < shape.pods(); pod++) {
         Files.createDirectories(cgroupDir.resolve(podCgroup(pod)));
       }
-      List<Process> shims = new ArrayList<>(SHIMS);
-      for (int i = 0; i < SHIMS; i++) {
+      List<Process> shims = new ArrayList<>(shape.shims());
+      for (int i = 0; i < shape.shims(); i++) {
         Process p = new ProcessBuilder(
                 shimBinary.toString(),
                 "-e",
@@ -258,7 +289,8 @@ public final class TeardownBenchmark {
             .start();
         shims.add(p);
         Files.writeString(
-            cgroupDir.resolve(podCgroup(i % PODS)).resolve("cgroup.procs"), Long.toString(p.pid()));
+            cgroupDir.resolve(podCgroup(i % shape.pods())).resolve("cgroup.procs"),
+            Long.toString(p.pid()));
       }
       return new SyntheticNode(root, cgroupDir, shims, paths, layout);
     }
