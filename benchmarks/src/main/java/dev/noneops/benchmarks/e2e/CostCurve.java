@@ -88,6 +88,9 @@ final class CostCurve {
   /** The table's lines, with a heading row naming {@code what}. */
   List<String> table(String what) {
     List<String> out = new ArrayList<>();
+    if (points.isEmpty()) {
+      return out;
+    }
     out.add("| " + what + " | total | per " + singular() + " | marginal per " + singular()
         + " (from the size before) |");
     out.add("|---|---|---|---|");

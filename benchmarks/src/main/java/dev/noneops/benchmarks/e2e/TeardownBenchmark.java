@@ -9,7 +9,9 @@ import dev.noneops.hostfs.RealHost;
 import dev.noneops.hostfs.mounts.MountInfoParser;
 import dev.noneops.ports.mounts.MountEntry;
 import dev.noneops.ports.mounts.UnmountFlag;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -226,9 +228,29 @@ public final class TeardownBenchmark {
     return shimBinary;
   }
 
+  /**
+   * Forks the shims from one perl parent that reaps them (not from this JVM, which would keep a
+   * reaper thread per child and wake them all as the shims die, inflating the teardown's time
+   * with the shims' number): argv {@code <shim binary> <address> <count>}, one child pid per line
+   * on stdout, then it waits for every child.
+   */
+  static final String FORK_SHIMS = String.join(
+      "",
+      "$| = 1; my ($bin, $address, $n) = @ARGV;",
+      "for my $i (0 .. $n - 1) {",
+      "  my $pid = fork(); die \"fork: $!\" unless defined $pid;",
+      "  if ($pid == 0) {",
+      "    open(STDIN, '<', '/dev/null'); open(STDOUT, '>', '/dev/null');",
+      "    exec {$bin} $bin, '-e', 'sleep 600', '--', '-namespace', 'k8s.io', '-id', \"c$i\",",
+      "      '-address', $address or die \"exec: $!\";",
+      "  }",
+      "  print \"$pid\\n\";",
+      "}",
+      "close(STDOUT); 1 while wait() != -1;");
+
   /** One synthetic node: its host root, pod mounts, shims and pod cgroups; and its own clean-up. */
   record SyntheticNode(
-      Path root, Path cgroupDir, List<Process> shims, HostPaths paths, Layout layout) {
+      Path root, Path cgroupDir, Process parent, List<Long> shims, HostPaths paths, Layout layout) {
     static SyntheticNode build(
         Path root, Path cgroupDir, Path unified, Path shimBinary, Shape shape)
         throws IOException, InterruptedException {
@@ -271,28 +293,31 @@ public final class TeardownBenchmark {
       for (int pod = 0; pod < shape.pods(); pod++) {
         Files.createDirectories(cgroupDir.resolve(podCgroup(pod)));
       }
-      List<Process> shims = new ArrayList<>(shape.shims());
-      for (int i = 0; i < shape.shims(); i++) {
-        Process p = new ProcessBuilder(
-                shimBinary.toString(),
-                "-e",
-                "sleep 600",
-                "--",
-                "-namespace",
-                "k8s.io",
-                "-id",
-                "c" + i,
-                "-address",
-                address.toString())
-            .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-            .start();
-        shims.add(p);
-        Files.writeString(
-            cgroupDir.resolve(podCgroup(i % shape.pods())).resolve("cgroup.procs"),
-            Long.toString(p.pid()));
+      Process parent = new ProcessBuilder(
+              "perl",
+              "-e",
+              FORK_SHIMS,
+              shimBinary.toString(),
+              address.toString(),
+              Integer.toString(shape.shims()))
+          .redirectError(ProcessBuilder.Redirect.INHERIT)
+          .start();
+      List<Long> shims = new ArrayList<>(shape.shims());
+      try (BufferedReader lines = new BufferedReader(
+          new InputStreamReader(parent.getInputStream(), StandardCharsets.UTF_8))) {
+        for (int i = 0; i < shape.shims(); i++) {
+          String line = lines.readLine();
+          if (line == null) {
+            throw new IOException("the shim parent started only " + i + " of " + shape.shims());
+          }
+          long pid = Long.parseLong(line.strip());
+          shims.add(pid);
+          Files.writeString(
+              cgroupDir.resolve(podCgroup(i % shape.pods())).resolve("cgroup.procs"),
+              Long.toString(pid));
+        }
       }
-      return new SyntheticNode(root, cgroupDir, shims, paths, layout);
+      return new SyntheticNode(root, cgroupDir, parent, shims, paths, layout);
     }
 
     static String podCgroup(int pod) {
@@ -314,8 +339,8 @@ public final class TeardownBenchmark {
         left.add(mounts + " mounts");
       }
       long alive = 0;
-      for (Process p : shims) {
-        if (!p.waitFor(5, TimeUnit.SECONDS)) {
+      for (long pid : shims) {
+        if (!gone(pid, Duration.ofSeconds(5))) {
           alive++;
         }
       }
@@ -337,13 +362,37 @@ public final class TeardownBenchmark {
       return left;
     }
 
+    /** Whether the shim {@code pid} ended (gone, or a zombie without argv) within {@code within}. */
+    private static boolean gone(long pid, Duration within) throws InterruptedException {
+      long deadline = System.nanoTime() + within.toNanos();
+      while (shimCommandLine(pid).isPresent()) {
+        if (System.nanoTime() > deadline) {
+          return false;
+        }
+        Thread.sleep(10);
+      }
+      return true;
+    }
+
+    /** The shim's command line while it runs (a reused pid would not be a shim). */
+    private static Optional<String> shimCommandLine(long pid) {
+      try {
+        String cmdline = Files.readString(Path.of("/proc/" + pid + "/cmdline"));
+        return cmdline.contains("-namespace") ? Optional.of(cmdline) : Optional.empty();
+      } catch (IOException e) {
+        return Optional.empty();
+      }
+    }
+
     /** Ends only this node's own processes, lazily detaches only mounts below its root, removes its cgroups and files. */
     void cleanUp() throws Exception {
-      for (Process p : shims) {
-        if (p.isAlive()) {
-          p.destroyForcibly();
-          p.waitFor(10, TimeUnit.SECONDS);
-        }
+      for (long pid : shims) {
+        ProcessHandle.of(pid)
+            .filter(p -> shimCommandLine(pid).isPresent())
+            .ifPresent(ProcessHandle::destroyForcibly);
+      }
+      if (!parent.waitFor(30, TimeUnit.SECONDS)) {
+        parent.destroyForcibly();
       }
       List<MountEntry> left = new ArrayList<>(
           MountInfoParser.parse(Files.readAllBytes(Path.of("/proc/self/mountinfo"))).stream()

@@ -18,8 +18,9 @@ import java.util.stream.Stream;
  * shims without mounts (one pod cgroup per 2.5 shims). Each run
  * builds the node afresh and checks that nothing is left.
  *
- * <p>Usage: {@code TeardownCurveBenchmark <section.md> [runs]}; as row 2, only in a private
- * mount namespace.
+ * <p>Usage: {@code TeardownCurveBenchmark <section.md> [runs [mounts|shims <size>]]}; as row 2,
+ * only in a private mount namespace. With a curve and a size it measures that one point (to
+ * profile it).
  */
 public final class TeardownCurveBenchmark {
   static final List<Integer> MOUNTS = List.of(500, 2_000, 8_000);
@@ -34,6 +35,13 @@ public final class TeardownCurveBenchmark {
       throw new IllegalArgumentException("runs must be within 1..20: " + runs);
     }
     TeardownBenchmark.requirePrivateMountNamespace();
+    List<Integer> mountSizes = MOUNTS;
+    List<Integer> shimSizes = SHIMS;
+    if (args.length > 3) {
+      int size = Integer.parseInt(args[3]);
+      mountSizes = args[2].equals("mounts") ? List.of(size) : List.of();
+      shimSizes = args[2].equals("shims") ? List.of(size) : List.of();
+    }
     String loadBefore = LoadAverage.oneMinute();
     Path unified = TeardownBenchmark.unifiedHierarchy();
     Path cgroupTop = Files.createDirectory(unified.resolve(
@@ -45,7 +53,7 @@ public final class TeardownCurveBenchmark {
     List<String> leftovers = new ArrayList<>();
     int[] serial = {0};
     try {
-      for (int m : MOUNTS) {
+      for (int m : mountSizes) {
         mounts.add(
             m,
             measure(
@@ -58,7 +66,7 @@ public final class TeardownCurveBenchmark {
                 serial,
                 leftovers));
       }
-      for (int s : SHIMS) {
+      for (int s : shimSizes) {
         shims.add(
             s,
             measure(
