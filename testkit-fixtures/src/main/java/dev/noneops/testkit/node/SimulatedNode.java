@@ -484,9 +484,12 @@ public final class SimulatedNode {
       boolean job = c.port().equals("systemd")
           && List.of("start", "stop", "restart", "awaitState", "daemonReload", "enable")
               .contains(c.method());
+      boolean jobs = c.is("systemd.startAll") || c.is("systemd.stopAll");
       boolean probe = c.port().equals("probes");
       boolean sleep = c.is("clock.sleep");
-      if (job || probe || sleep) {
+      if (jobs) {
+        out.add(c.name() + "(" + String.join(", ", c.args()) + ")");
+      } else if (job || probe || sleep) {
         out.add(c.name() + (c.args().isEmpty() ? "" : "(" + c.args().get(0) + ")"));
       }
     }
