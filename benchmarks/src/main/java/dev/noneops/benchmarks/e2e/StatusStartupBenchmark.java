@@ -50,7 +50,7 @@ public final class StatusStartupBenchmark {
   private static final Pattern USER = Pattern.compile("User time \\(seconds\\): ([\\d.]+)");
   private static final Pattern SYSTEM = Pattern.compile("System time \\(seconds\\): ([\\d.]+)");
   private static final Pattern LOADED =
-      Pattern.compile("\\[([\\d.]+)s\\]\\[info\\]\\[class,load\\] (\\S+) source: (.*)");
+      Pattern.compile("\\[([\\d.]+)s\\](?:\\[info\\]\\[class,load\\])? (\\S+) source: (.*)");
 
   private StatusStartupBenchmark() {}
 
@@ -69,29 +69,36 @@ public final class StatusStartupBenchmark {
     String launcher = repo.resolve("bin/noneops").toString();
     Path jar = repo.resolve("adapter-cli/target/noneops.jar");
     Path hostArchive = repo.resolve("adapter-cli/target/noneops.jsa");
-    Path work = Files.createDirectories(repo.resolve("benchmarks/target-bench/status-startup"));
-    Path sandboxArchive = work.resolve("sandbox-trained.jsa");
-    Path aotCache = work.resolve("sandbox-trained.aot");
     String loadBefore = LoadAverage.oneMinute();
     List<Variant> variants = new ArrayList<>();
     Map<String, String> classes = new LinkedHashMap<>();
     Duration boot;
+    String printed;
     boolean jdk25 = Files.isExecutable(JDK25);
     try (SystemdSandbox sandbox = SystemdSandbox.boot("bench-status-startup")) {
       boot = sandbox.bootTime();
       Shell.check(List.of(launcher, "version"), Duration.ofMinutes(10));
+      // what the JVMs inside write stays inside: a directory of the sandbox's, seen from here
+      // through /proc/<pid>/root
+      Path work = Path.of("/var/tmp/noneops-status-startup");
+      Path seen =
+          Path.of("/proc/" + sandbox.pid() + "/root").resolve(work.toString().substring(1));
+      Files.createDirectories(seen);
+      Path sandboxArchive = work.resolve("sandbox-trained.jsa");
+      Path aotCache = work.resolve("sandbox-trained.aot");
       // trained inside the sandbox: cds-training's classes plus those of a status over D-Bus
       Path list = work.resolve("sandbox.classlist");
       Path training = work.resolve("training.classlist");
       Shell.check(
           inside(sandbox, java17(jar, "-XX:DumpLoadedClassList=" + training, "cds-training")),
           Duration.ofMinutes(2));
-      Shell.check(
+      // status exits 7 on a host without a node: the exit code is not what is trained
+      Shell.run(
           inside(sandbox, java17(jar, "-XX:DumpLoadedClassList=" + list, "status")),
           Duration.ofMinutes(2));
-      Set<String> both = new LinkedHashSet<>(Files.readAllLines(training));
-      both.addAll(Files.readAllLines(list));
-      Files.write(work.resolve("all.classlist"), both);
+      Set<String> both = new LinkedHashSet<>(Files.readAllLines(seenAs(seen, work, training)));
+      both.addAll(Files.readAllLines(seenAs(seen, work, list)));
+      Files.write(seenAs(seen, work, work.resolve("all.classlist")), both);
       List<String> dump = new ArrayList<>(List.of(java17Path()));
       dump.addAll(FLAGS);
       dump.addAll(List.of(
@@ -100,7 +107,7 @@ public final class StatusStartupBenchmark {
           "-XX:SharedArchiveFile=" + sandboxArchive,
           "-cp",
           jar.toString()));
-      Shell.check(dump, Duration.ofMinutes(5));
+      Shell.check(inside(sandbox, dump), Duration.ofMinutes(5));
       variants.add(new Variant(
           "today: `bin/noneops status` (JDK 17, the launcher's CDS archive trained on the build host)",
           inside(
@@ -117,10 +124,14 @@ public final class StatusStartupBenchmark {
           inside(
               sandbox, timed(java17(jar, "-XX:SharedArchiveFile=" + sandboxArchive, "status")))));
       if (jdk25) {
-        Shell.check(
+        // status exits 7 on a host without a node: the exit code is not what is trained
+        Shell.run(
             inside(
                 sandbox, java(JDK25.toString(), jar, "-XX:AOTCacheOutput=" + aotCache, "status")),
             Duration.ofMinutes(5));
+        if (!Files.isRegularFile(seenAs(seen, work, aotCache))) {
+          throw new IllegalStateException("JDK 25 wrote no AOT cache at " + aotCache);
+        }
         variants.add(new Variant(
             "JDK 25, its default CDS archive",
             inside(sandbox, timed(java(JDK25.toString(), jar, "-Xshare:auto", "status")))));
@@ -130,13 +141,20 @@ public final class StatusStartupBenchmark {
                 sandbox,
                 timed(java(JDK25.toString(), jar, "-XX:AOTCache=" + aotCache, "status")))));
       }
+      printed = Shell.run(
+              inside(sandbox, java17(jar, "-XX:SharedArchiveFile=" + hostArchive, "status")),
+              Duration.ofMinutes(2))
+          .out()
+          .strip()
+          .replace('\n', ' ')
+          .replace("|", "\\|");
       classes.put(
           "the launcher's archive (trained on the build host)",
-          classLoads(sandbox, work, jar, "-XX:SharedArchiveFile=" + hostArchive));
+          classLoads(sandbox, work, seen, jar, "-XX:SharedArchiveFile=" + hostArchive));
       classes.put(
           "an archive trained inside the sandbox",
-          classLoads(sandbox, work, jar, "-XX:SharedArchiveFile=" + sandboxArchive));
-      classes.put("no class-data sharing", classLoads(sandbox, work, jar, "-Xshare:off"));
+          classLoads(sandbox, work, seen, jar, "-XX:SharedArchiveFile=" + sandboxArchive));
+      classes.put("no class-data sharing", classLoads(sandbox, work, seen, jar, "-Xshare:off"));
       for (int i = 0; i < runs; i++) {
         for (Variant v : variants) {
           measure(v);
@@ -153,7 +171,7 @@ public final class StatusStartupBenchmark {
                 + "under GNU `time -v`, interleaved, " + runs
                 + " runs each. The archives and the AOT cache trained inside the "
                 + "sandbox ran `cds-training` and a `status` that reached systemd; the launcher's archive is trained on the build "
-                + "host, where no systemd answers.")
+                + "host, where no systemd answers. `status` printed: `" + printed + "`.")
         .line("| variant | wall time | CPU (user+sys) | peak RSS |")
         .line("|---|---|---|---|");
     for (Variant v : variants) {
@@ -165,9 +183,9 @@ public final class StatusStartupBenchmark {
         .paragraph("Classes a `status` loads (one run each, `-Xlog:class+load` with uptime):");
     section
         .line(
-            "| archive | classes loaded | from the archive | from the jar | first class of picocli, dbus-java, "
+            "| archive | classes loaded | from the archive | from the JDK's modules | from the jar | generated at run time | first class of picocli, dbus-java, "
                 + "jnr, Jackson, noneops (uptime ms) | last class |")
-        .line("|---|---|---|---|---|---|");
+        .line("|---|---|---|---|---|---|---|---|");
     classes.forEach((k, v) -> section.line("| " + k + " | " + v + " |"));
     section
         .line("")
@@ -179,16 +197,18 @@ public final class StatusStartupBenchmark {
   }
 
   /** One status run with every class load logged, summarised as a table row's cells. */
-  private static String classLoads(SystemdSandbox sandbox, Path work, Path jar, String share)
-      throws Exception {
+  private static String classLoads(
+      SystemdSandbox sandbox, Path work, Path seen, Path jar, String share) throws Exception {
     Path log = work.resolve("class-load-" + Math.abs(share.hashCode()) + ".log");
-    Files.deleteIfExists(log);
-    Shell.check(
+    Files.deleteIfExists(seenAs(seen, work, log));
+    Shell.run(
         inside(
             sandbox, java17(jar, share, "-Xlog:class+load=info:file=" + log + ":uptime", "status")),
         Duration.ofMinutes(2));
     int total = 0;
     int shared = 0;
+    int jdk = 0;
+    int fromJar = 0;
     Map<String, Double> first = new LinkedHashMap<>();
     for (String group :
         List.of("picocli", "org.freedesktop.dbus", "jnr", "com.fasterxml.jackson", "dev.noneops")) {
@@ -196,7 +216,7 @@ public final class StatusStartupBenchmark {
     }
     double last = 0;
     String lastClass = "";
-    for (String line : Files.readAllLines(log)) {
+    for (String line : Files.readAllLines(seenAs(seen, work, log))) {
       Matcher m = LOADED.matcher(line);
       if (!m.find()) {
         continue;
@@ -205,6 +225,10 @@ public final class StatusStartupBenchmark {
       double at = Double.parseDouble(m.group(1)) * 1000;
       if (m.group(3).contains("shared")) {
         shared++;
+      } else if (m.group(3).startsWith("jrt:")) {
+        jdk++;
+      } else if (m.group(3).contains(".jar")) {
+        fromJar++;
       }
       for (Map.Entry<String, Double> e : first.entrySet()) {
         if (m.group(2).startsWith(e.getKey()) && e.getValue().isNaN()) {
@@ -222,8 +246,14 @@ public final class StatusStartupBenchmark {
           .append(firsts.length() == 0 ? "" : ", ")
           .append(e.getValue().isNaN() ? "—" : String.format(Locale.ROOT, "%.0f", e.getValue()));
     }
-    return total + " | " + shared + " | " + (total - shared) + " | " + firsts + " | "
+    return total + " | " + shared + " | " + jdk + " | " + fromJar + " | "
+        + (total - shared - jdk - fromJar) + " | " + firsts + " | "
         + String.format(Locale.ROOT, "%.0f ms (`%s`)", last, lastClass);
+  }
+
+  /** {@code path} below the sandbox's {@code work} directory, as this process sees it. */
+  private static Path seenAs(Path seen, Path work, Path path) {
+    return seen.resolve(work.relativize(path).toString());
   }
 
   private static String java17Path() {
