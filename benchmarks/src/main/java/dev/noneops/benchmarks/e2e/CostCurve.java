@@ -56,7 +56,8 @@ final class CostCurve {
 
   /**
    * The marginal per-unit cost of the last step over the first step's; NaN with fewer than three
-   * sizes or when the first step's is not positive (noise larger than the step).
+   * sizes or when the first step's difference of totals is within the noise (not above the wider
+   * interquartile range of its two sizes).
    */
   double marginalGrowth() {
     if (points.size() < 3) {
@@ -64,7 +65,15 @@ final class CostCurve {
     }
     double first = marginal(1);
     double last = marginal(points.size() - 1);
-    return first > 0 ? last / first : Double.NaN;
+    Samples a = points.get(0).total();
+    Samples b = points.get(1).total();
+    double noise = Math.max(iqr(a), iqr(b));
+    boolean aboveNoise = b.median() - a.median() > noise;
+    return first > 0 && aboveNoise ? last / first : Double.NaN;
+  }
+
+  private static double iqr(Samples s) {
+    return s.quantile(0.75) - s.quantile(0.25);
   }
 
   private double marginal(int i) {

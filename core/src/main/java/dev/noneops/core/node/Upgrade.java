@@ -16,8 +16,8 @@ import java.util.concurrent.Callable;
  * offline that a rollback is possible, save the shared files, journal, write the new
  * configuration and switch over (stop; end pods, clean host networking and reset the units'
  * failed state and start-rate counters, side by side; flip; set up host networking; start,
- * bounded wait). On success the journal and the saved configuration stay until commit. On failure the
- * node is rolled back and an {@link UpgradeFailedException} says why and how the node was left.
+ * bounded wait). On success the journal and the saved configuration stay until commit. On
+ * failure the node is rolled back and an {@link UpgradeFailedException} says why and how the node was left.
  * Every failure before the journal exists changes nothing the running node uses.
  */
 final class Upgrade {
@@ -136,8 +136,9 @@ final class Upgrade {
    * target's start needs). They touch disjoint parts of the host, and only cleaning the host
    * networking changes anything a crash leaves (the CNI directories): processes, links and
    * systemd's counters are gone after a power loss, so every interleaving leaves a disk that the
-   * one-after-the-other order leaves too, and the crash-point suite covers them all (it checks
-   * that the other two leave the disk as it was).
+   * one-after-the-other order of the simulation leaves too, and the crash-point suite covers them
+   * all ({@code SideBySideUpgradeStepsTest} checks that the other two leave every file as it
+   * was).
    */
   private Task clearHost(UpgradeSteps steps, UpgradeRecord record) {
     return ctx.tasks()
