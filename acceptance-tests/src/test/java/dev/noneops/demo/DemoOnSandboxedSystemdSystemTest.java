@@ -13,8 +13,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code bin/noneops demo}, the README's first command, tells its whole story on a sandboxed real
- * systemd: bootstrap, upgrade, an automatic rollback, an agent killed mid-upgrade and recovered,
- * prune and reset, and the host left as it was. Runs as root, as CI does.
+ * systemd on a disk, in a network of its own: bootstrap, real pods, upgrade, an automatic rollback,
+ * a power cut right after an upgrade's flip and the boot after it, where the recovery gate rolls
+ * the node back before its stack starts with no operator command, the pods ended and started
+ * again around each of those, prune, a teardown that leaves none of the pods' mounts, links,
+ * network namespaces and cgroups, and the host left as it was. Runs as root, as CI does.
  */
 class DemoOnSandboxedSystemdSystemTest {
 
@@ -40,6 +43,15 @@ class DemoOnSandboxedSystemdSystemTest {
     assertThat(out.toString())
         .contains("automatic rollback")
         .contains("exit 6 (rolled back)")
+        .contains("the pods after the upgrade: ended, started again")
+        .contains("power cut in the middle of an upgrade")
+        .contains("no operator command; noneops recovery gate: the interrupted upgrade")
+        .contains("Finished noneops-recover.service")
+        .contains("boot:      boot-recovery ROLLED_BACK")
+        .contains("the pods after the reboot: started again")
+        .contains("removed CNI bridge")
+        .containsPattern(
+            "count them after the teardown: nothing left\\n    => OK: .*as before the bootstrap")
         .contains("the host is left as it was")
         .containsPattern("SUCCESS: \\d+ steps, 0 failed");
     assertThat(Files.exists(Path.of("/opt/unbounded/node")))

@@ -26,7 +26,10 @@ class DemoOnSimulatedHostTest {
         .contains("SIMULATED host")
         .contains("automatic rollback")
         .contains("exit 6 (rolled back)")
-        .contains("kill the agent in the middle of an upgrade")
+        .contains("power cut in the middle of an upgrade")
+        .contains("boot again on the same disk: the recovery gate runs before the stack")
+        .contains("no operator command")
+        .contains("runs no containers")
         .contains("simulated file tree identical to before the demo")
         .contains("SUCCESS: ");
     String rollbackStep = out.toString()

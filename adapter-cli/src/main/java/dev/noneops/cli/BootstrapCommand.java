@@ -14,13 +14,14 @@ import picocli.CommandLine.Option;
 /**
  * {@code noneops bootstrap}: the first install of a node on this host — kernel modules and
  * sysctls, the version's binaries, units, configuration, start, wait for kubelet, and the applied
- * config persisted last. Refuses a host with a kubelet or containerd of its own.
+ * config persisted last, after the preflight checks, a failed one of which stops it changing nothing
+ * (a host with a kubelet or containerd of its own among them).
  */
 @Command(
     name = "bootstrap",
     header = "Install and start the node on this host",
     description =
-        "Load the kernel modules and sysctls, download and verify the version, install this build as the node's agent (its recovery gate at boot and its daemon), write the units and configuration, start LocalDNS, containerd and kubelet, wait for kubelet, then record the applied configuration. A host with a kubelet or containerd of its own is refused, changing nothing.",
+        "Run the preflight checks (see 'noneops preflight'; a failed one stops it, changing nothing, a warning does not), load the kernel modules and sysctls, download and verify the version, install this build as the node's agent (its recovery gate at boot and its daemon), write the units and configuration, start LocalDNS, containerd and kubelet, wait for kubelet, then record the applied configuration. A host with a kubelet or containerd of its own fails the preflight.",
     footerHeading = "%nExamples:%n",
     footer = {
       "  noneops bootstrap --config /etc/unbounded/agent/config.json",

@@ -1,7 +1,8 @@
 package dev.noneops.cli;
 
 import dev.noneops.cli.output.Json;
-import dev.noneops.cli.output.ProgressPrinter;
+import dev.noneops.cli.output.ProgressOutput;
+import dev.noneops.cli.output.ProgressTerminal;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -21,6 +22,8 @@ public abstract class CliCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
+  private ProgressOutput progress;
+
   /** The command's name as typed, e.g. {@code upgrade}. */
   protected final String name() {
     return spec.name();
@@ -38,8 +41,14 @@ public abstract class CliCommand implements Callable<Integer> {
     return root.verbosity();
   }
 
-  /** Results. */
+  /**
+   * Results. The live progress on a terminal is closed first, so a result never lands among the
+   * lines it redraws; later events are plain lines.
+   */
   protected final PrintWriter out() {
+    if (progress != null) {
+      progress.close();
+    }
     return spec.commandLine().getOut();
   }
 
@@ -63,9 +72,16 @@ public abstract class CliCommand implements Callable<Integer> {
     }
   }
 
-  /** The node's events, rendered on stderr (JSON lines with {@code --json}). */
-  protected final ProgressPrinter progress() {
-    return new ProgressPrinter(err(), json());
+  /**
+   * The node's events, rendered on stderr: JSON lines with {@code --json}, live bars on a
+   * terminal, else plain lines; plain lines with {@code -v} too, whose log lines would break
+   * into the redrawn ones. Close it before printing the result.
+   */
+  protected final ProgressOutput progress() {
+    ProgressTerminal terminal =
+        verbosity() > 0 ? ProgressTerminal.NONE : environment().terminal();
+    progress = new ProgressOutput(err(), json(), terminal);
+    return progress;
   }
 
   /** Connects to the host for this command. */

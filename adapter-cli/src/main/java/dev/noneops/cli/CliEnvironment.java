@@ -1,5 +1,6 @@
 package dev.noneops.cli;
 
+import dev.noneops.cli.output.ProgressTerminal;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;
 
@@ -11,14 +12,26 @@ import java.util.function.BooleanSupplier;
  * @param privileged whether the process runs as root; mutating commands refuse to start otherwise
  * @param buildVersion this build's version, for {@code noneops version}
  * @param agent the agent build a bootstrap installs
+ * @param terminal the terminal stderr is, for live progress ({@link ProgressTerminal#NONE}: plain lines)
  */
 public record CliEnvironment(
-    HostConnector host, BooleanSupplier privileged, String buildVersion, AgentBuilds agent) {
+    HostConnector host,
+    BooleanSupplier privileged,
+    String buildVersion,
+    AgentBuilds agent,
+    ProgressTerminal terminal) {
   public CliEnvironment {
     Objects.requireNonNull(host, "host");
     Objects.requireNonNull(privileged, "privileged");
     Objects.requireNonNull(buildVersion, "buildVersion");
     Objects.requireNonNull(agent, "agent");
+    Objects.requireNonNull(terminal, "terminal");
+  }
+
+  /** An environment whose progress is plain lines, whatever stderr is. */
+  public CliEnvironment(
+      HostConnector host, BooleanSupplier privileged, String buildVersion, AgentBuilds agent) {
+    this(host, privileged, buildVersion, agent, ProgressTerminal.NONE);
   }
 
   /** An environment with no agent build to install ({@link AgentBuilds#NONE}). */

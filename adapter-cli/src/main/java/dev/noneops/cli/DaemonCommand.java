@@ -1,7 +1,9 @@
 package dev.noneops.cli;
 
 import dev.noneops.core.daemon.NodeDaemon;
+import dev.noneops.core.daemon.RepaveTimeouts;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -13,7 +15,8 @@ import picocli.CommandLine.Option;
 /**
  * {@code noneops daemon}: the node's agent, run by {@code noneops-agent.service}. Recovers at
  * start, tells systemd it is ready ({@code READY=1}) and keeps its watchdog fed, then follows the
- * configuration file (see {@link NodeDaemon}). Logs to stderr with syslog priority prefixes, which
+ * configuration file (see {@link NodeDaemon}) and, when the applied configuration names a Machine
+ * and the wiring gives the host a cluster, the node's Machine. Logs to stderr with syslog priority prefixes, which
  * the journal reads. On SIGTERM it finishes the operation it is in, for at most
  * {@code --stop-grace}, and exits; what a stop beyond that interrupts, the next start recovers.
  */
@@ -21,7 +24,7 @@ import picocli.CommandLine.Option;
     name = "daemon",
     header = "Run the node's agent (noneops-agent.service)",
     description =
-        "Recover what a crash interrupted, tell systemd it is ready, then follow the configuration file: apply each valid change, refuse an invalid one with every violation, and quarantine a target whose upgrade rolled back until the file changes.",
+        "Recover what a crash interrupted, tell systemd it is ready, then follow the configuration file: apply each valid change, refuse an invalid one with every violation, and quarantine a target whose upgrade rolled back until the file changes. When the applied configuration names a Machine, register it and follow it: a raised repave counter drains the node, removes its Node object, upgrades or applies, and reports the outcome in the Machine's status (credentials: kubelet's own kubeconfig, the bootstrap kubeconfig before the node has joined).",
     footerHeading = "%nExamples:%n",
     footer = {"  systemctl status noneops-agent", "  journalctl -u noneops-agent -p warning"})
 public final class DaemonCommand extends CliCommand {
@@ -54,6 +57,7 @@ public final class DaemonCommand extends CliCommand {
         new JournalLogger("noneops-agent", err(), verbosity() > 0 ? Level.DEBUG : Level.INFO);
     try (NodeContext ctx = openNode().kubeletTimeout(waits.kubeletTimeout()).log(log)) {
       ServiceManager manager = new ServiceManager(ctx.ports().notifier(), log);
+      Optional<ClusterClients> cluster = ctx.session().openCluster();
       NodeDaemon daemon = new NodeDaemon(
           ctx.ports(),
           ctx.session().layout(),
@@ -63,6 +67,7 @@ public final class DaemonCommand extends CliCommand {
               config.file(), interval, ctx.ports().facts().read().arch()),
           manager,
           log);
+      cluster.ifPresent(c -> daemon.followMachine(c, RepaveTimeouts.DEFAULTS));
       AtomicBoolean stop = new AtomicBoolean();
       CountDownLatch finished = new CountDownLatch(1);
       Thread hook = new Thread(
@@ -82,6 +87,7 @@ public final class DaemonCommand extends CliCommand {
       try (ServiceManager.Watchdog watchdog = manager.watchdog(daemon)) {
         daemon.run(stop::get);
       } finally {
+        cluster.ifPresent(ClusterClients::close);
         finished.countDown();
       }
       return ExitCode.OK;

@@ -20,7 +20,8 @@ public enum ExitCode {
   ROLLED_BACK(6, "the upgrade failed and was rolled back: the previous version runs again"),
   UNHEALTHY(
       7,
-      "a check ran and found a problem (allocation-launch-check, verify, status of a stopped stack)");
+      "a check ran and found a problem (preflight, allocation-launch-check, verify, status of a"
+          + " stopped stack)");
 
   private final int code;
   private final String meaning;

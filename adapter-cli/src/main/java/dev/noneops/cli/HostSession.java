@@ -4,16 +4,20 @@ import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.ports.HostPorts;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * A connection to one host for the length of one command: its ports, where the agent's layout
- * and the shared host paths are, and what to release at the end (a D-Bus connection).
+ * and the shared host paths are, what to release at the end (a D-Bus connection), and how the
+ * daemon reaches the node's cluster (none unless the wiring says, as on a simulated host).
  */
 public final class HostSession implements AutoCloseable {
   private final HostPorts ports;
   private final Layout layout;
   private final HostPaths paths;
   private final AutoCloseable onClose;
+  private Supplier<Optional<ClusterClients>> cluster = Optional::empty;
 
   public HostSession(HostPorts ports, Layout layout, HostPaths paths, AutoCloseable onClose) {
     this.ports = Objects.requireNonNull(ports, "ports");
@@ -25,6 +29,21 @@ public final class HostSession implements AutoCloseable {
   /** A session with nothing to release, for hosts that live longer than one command (a simulated host). */
   public static HostSession unmanaged(HostPorts ports, Layout layout, HostPaths paths) {
     return new HostSession(ports, layout, paths, () -> {});
+  }
+
+  /**
+   * This session with {@code opener} making the daemon's clients of the node's cluster.
+   *
+   * @return this session
+   */
+  public HostSession withCluster(Supplier<Optional<ClusterClients>> opener) {
+    this.cluster = Objects.requireNonNull(opener, "opener");
+    return this;
+  }
+
+  /** The daemon's clients of the node's cluster; empty when this host has none. */
+  public Optional<ClusterClients> openCluster() {
+    return cluster.get();
   }
 
   public HostPorts ports() {

@@ -1,6 +1,6 @@
 package dev.noneops.cli;
 
-import dev.noneops.cli.output.ProgressPrinter;
+import dev.noneops.cli.output.LiveProgress;
 import dev.noneops.cli.wiring.DownloadThreads;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AgentConfigParser;
@@ -29,17 +29,17 @@ import org.slf4j.Logger;
  */
 final class NodeContext implements AutoCloseable {
   private final HostSession session;
-  private final ProgressPrinter progress;
+  private final LiveProgress progress;
   private final DownloadThreads downloadThreads = new DownloadThreads();
   private Optional<Duration> kubeletTimeout = Optional.empty();
   private Optional<Logger> log = Optional.empty();
 
-  private NodeContext(HostSession session, ProgressPrinter progress) {
+  private NodeContext(HostSession session, LiveProgress progress) {
     this.session = session;
     this.progress = progress;
   }
 
-  static NodeContext open(CliEnvironment environment, ProgressPrinter progress) throws IOException {
+  static NodeContext open(CliEnvironment environment, LiveProgress progress) throws IOException {
     return new NodeContext(environment.host().connect(), progress);
   }
 
@@ -130,7 +130,11 @@ final class NodeContext implements AutoCloseable {
     try {
       downloadThreads.close();
     } finally {
-      session.close();
+      try {
+        progress.close();
+      } finally {
+        session.close();
+      }
     }
   }
 }

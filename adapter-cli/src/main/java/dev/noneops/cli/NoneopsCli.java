@@ -26,6 +26,7 @@ public final class NoneopsCli {
 
   /** Every subcommand, in the order {@code --help} lists them; {@code completion} follows them. */
   static final List<Subcommand> SUBCOMMANDS = List.of(
+      new Subcommand("preflight", PreflightCommand::new),
       new Subcommand("bootstrap", BootstrapCommand::new),
       new Subcommand("apply", ApplyCommand::new),
       new Subcommand("upgrade", UpgradeCommand::new),
@@ -61,7 +62,8 @@ public final class NoneopsCli {
     for (Subcommand sub : SUBCOMMANDS) {
       cli.addSubcommand(sub.name(), sub.make().get());
     }
-    CommandLine completion = new CommandLine(new AutoComplete.GenerateCompletion());
+    CommandLine completion =
+        new CommandLine(new AutoComplete.GenerateCompletion()).setCommandName("completion");
     completion
         .getCommandSpec()
         .usageMessage()

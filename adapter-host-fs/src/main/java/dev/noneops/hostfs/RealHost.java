@@ -431,6 +431,11 @@ public final class RealHost {
     public byte[] fetch(URI url, long maxBytes) throws IOException {
       return delegate.get().fetch(url, maxBytes);
     }
+
+    @Override
+    public int head(URI url, Duration timeout) throws IOException {
+      return delegate.get().head(url, timeout);
+    }
   }
 
   private static final class LazyHealthProbes implements HealthProbes {

@@ -14,18 +14,12 @@ import io.fabric8.kubernetes.api.model.APIResource;
 import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
-import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.Base64;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -79,23 +73,7 @@ public final class KubernetesMachineResource implements MachineResource, AutoClo
 
   /** A client of the API server {@code connection} names; nothing is asked before the first call. */
   public static KubernetesMachineResource connect(KubernetesConnection connection) {
-    ConfigBuilder config = new ConfigBuilder()
-        .withAutoConfigure(false)
-        .withMasterUrl(connection.apiServer().toString())
-        .withRequestTimeout(millis(connection.requestTimeout()))
-        .withConnectionTimeout(millis(connection.requestTimeout()))
-        // Watches are resumed by this adapter, which re-reads first: fabric8 must not do it alone.
-        .withWatchReconnectLimit(0)
-        .withRequestRetryBackoffLimit(0);
-    if (!connection.bearerToken().isEmpty()) {
-      config.withOauthToken(connection.bearerToken());
-    }
-    if (!connection.caCertPem().isEmpty()) {
-      config.withCaCertData(Base64.getEncoder()
-          .encodeToString(connection.caCertPem().getBytes(StandardCharsets.UTF_8)));
-    }
-    Config built = config.build();
-    KubernetesClient client = new KubernetesClientBuilder().withConfig(built).build();
+    KubernetesClient client = KubernetesClients.of(connection);
     return new KubernetesMachineResource(client, connection);
   }
 
@@ -246,10 +224,6 @@ public final class KubernetesMachineResource implements MachineResource, AutoClo
               + MachineMapping.PLURAL + "." + MachineMapping.GROUP + "/" + MachineMapping.VERSION
               + ": the Machine CRD is not installed");
     }
-  }
-
-  private static int millis(Duration d) {
-    return (int) Math.min(Integer.MAX_VALUE, d.toMillis());
   }
 
   private static ThreadFactory daemonThreads(String name) {

@@ -3,6 +3,7 @@ package dev.noneops.systemd;
 import dev.noneops.ports.systemd.ActiveState;
 import dev.noneops.ports.systemd.JobResult;
 import dev.noneops.ports.systemd.LoadState;
+import dev.noneops.ports.systemd.ManagerState;
 import dev.noneops.ports.systemd.Systemd;
 import dev.noneops.ports.systemd.SystemdException;
 import dev.noneops.ports.systemd.SystemdException.Kind;
@@ -134,6 +135,11 @@ public final class DbusSystemd implements Systemd, AutoCloseable {
   @Override
   public List<JobResult> stopAll(List<String> units, Duration timeout) {
     return runJobs("stop", units, timeout, manager::StopUnit);
+  }
+
+  @Override
+  public ManagerState manager() {
+    return states.manager();
   }
 
   @Override

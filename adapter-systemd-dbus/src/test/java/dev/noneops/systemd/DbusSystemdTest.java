@@ -12,6 +12,7 @@ import dev.noneops.ports.systemd.UnitStatus;
 import dev.noneops.systemd.FakeSystemd.Emission;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -167,6 +168,15 @@ class DbusSystemdTest {
               4242,
               "/etc/systemd/system/kubelet.service",
               "success"));
+    }
+
+    @Test
+    void statusReadsWhenTheUnitEnteredTheActiveStateInMicroseconds() {
+      systemd.unit("kubelet.service").activeEnterMicros = 1_764_590_400_123_456L;
+
+      UnitStatus status = adapter.status("kubelet.service");
+
+      assertThat(status.activeEnteredAt()).contains(Instant.parse("2025-12-01T12:00:00.123456Z"));
     }
 
     @Test

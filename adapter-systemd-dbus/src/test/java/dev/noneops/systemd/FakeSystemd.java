@@ -22,6 +22,7 @@ import org.freedesktop.dbus.exceptions.DBusException;
 import org.freedesktop.dbus.exceptions.DBusExecutionException;
 import org.freedesktop.dbus.interfaces.Properties;
 import org.freedesktop.dbus.types.UInt32;
+import org.freedesktop.dbus.types.UInt64;
 import org.freedesktop.dbus.types.Variant;
 import org.freedesktop.systemd1.NoSuchUnit;
 
@@ -325,6 +326,8 @@ final class FakeSystemd implements AutoCloseable {
     volatile long mainPid;
     volatile String result = "success";
     volatile boolean loaded = true;
+    /** {@code ActiveEnterTimestamp}: microseconds since the epoch, 0 for never. */
+    volatile long activeEnterMicros;
 
     FakeUnit(String name, String load, String fragmentPath) {
       this.name = name;
@@ -341,6 +344,8 @@ final class FakeSystemd implements AutoCloseable {
         case UnitStateReader.UNIT_INTERFACE + ".ActiveState" -> active;
         case UnitStateReader.UNIT_INTERFACE + ".SubState" -> sub;
         case UnitStateReader.UNIT_INTERFACE + ".FragmentPath" -> fragmentPath;
+        case UnitStateReader.UNIT_INTERFACE + ".ActiveEnterTimestamp" ->
+          new UInt64(activeEnterMicros);
         case UnitStateReader.SERVICE_INTERFACE + ".MainPID" -> new UInt32(mainPid);
         case UnitStateReader.SERVICE_INTERFACE + ".Result" -> result;
         default ->

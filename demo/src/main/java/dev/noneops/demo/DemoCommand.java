@@ -11,10 +11,12 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code noneops demo}: the whole node lifecycle on an embedded default — bootstrap, status, an
- * upgrade, an upgrade that rolls back, a crash in the middle of an upgrade and its recovery, a
- * prune and a teardown. As root it runs on a sandboxed real systemd with artifacts served
- * locally; otherwise (or with {@code --simulated}) on the simulated host, and says so.
+ * {@code noneops demo}: the whole node lifecycle on an embedded default — bootstrap, status, real
+ * pods, an upgrade, an upgrade that rolls back, a power cut in the middle of an upgrade and the
+ * boot after it, where the recovery gate heals the node by itself, a prune and a teardown that
+ * leaves nothing. As root it runs on a sandboxed real systemd on a disk with artifacts served
+ * locally; otherwise (or with {@code --simulated}) on the simulated host, without the pods, and
+ * says so.
  */
 @Command(
     name = "noneops demo",
@@ -23,9 +25,10 @@ import picocli.CommandLine.Spec;
     usageHelpAutoWidth = true,
     description = {
       "Tell the node's whole lifecycle on this machine with no real node: as root on a sandboxed",
-      "real systemd with locally served artifacts (real containerd from Debian's package), else on",
-      "the simulated host. Prints each step, its outcome and duration, and a summary table; leaves",
-      "the host as it was. Run it as 'bin/noneops demo' from the repository."
+      "real systemd on a disk with locally served artifacts (real containerd, runc and CNI plugins",
+      "from Debian's packages), real pods and a power cut mid-upgrade healed at the next boot, else",
+      "on the simulated host. Prints each step, its outcome and duration, and a summary table;",
+      "leaves the host as it was. Run it as 'bin/noneops demo' from the repository."
     })
 final class DemoCommand implements Callable<Integer> {
   @Option(names = "--simulated", description = "Use the simulated host even when running as root.")

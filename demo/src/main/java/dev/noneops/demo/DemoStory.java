@@ -9,7 +9,8 @@ import java.util.Locale;
 /**
  * The demo's narration: each step as it starts, its outcome and duration when it ends, and the
  * summary table at the end. A step that fails ends the story (later steps would only repeat the
- * failure) but the clean-up steps still run.
+ * failure) but the clean-up steps still run; its outcome is the first line of what went wrong, and
+ * the rest is printed below the step.
  */
 final class DemoStory {
   private final PrintWriter out;
@@ -44,6 +45,9 @@ final class DemoStory {
       outcome = e.getMessage() == null
           ? e.getClass().getSimpleName()
           : e.getMessage().lines().findFirst().orElse("");
+      if (e.getMessage() != null) {
+        e.getMessage().lines().skip(1).forEach(l -> out.println("      | " + l));
+      }
     }
     Duration took = Duration.ofNanos(System.nanoTime() - start);
     results.add(new Result(number, name, ok, outcome, took));

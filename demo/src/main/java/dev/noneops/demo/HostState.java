@@ -14,10 +14,11 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 /**
- * What a node on a sandboxed systemd can still change on the host, because the sandbox shares the
- * host's network namespace and kernel: network links (LocalDNS's dummy interface), the network
- * sysctls kubelet needs, and loaded kernel modules. Read before the demo, compared after it, and
- * put back where it differs, so the host is left as it was.
+ * What a node on a sandboxed systemd could change on the host: the sandbox has a network of its
+ * own, whose links and network sysctls are not the host's, but it shares the host's kernel, so
+ * the host's network links, the network sysctls kubelet needs and the loaded kernel modules are
+ * read before the demo, compared after it, and put back where they differ (a check that the
+ * sandbox kept them to itself), so the host is left as it was.
  */
 record HostState(Set<String> links, Map<String, String> sysctls, Set<String> modules) {
   static final List<String> SYSCTLS = List.of(

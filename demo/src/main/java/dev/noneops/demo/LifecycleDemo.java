@@ -1,16 +1,20 @@
 package dev.noneops.demo;
 
 import dev.noneops.cli.ExitCode;
+import dev.noneops.core.layout.NodeConstants;
 import dev.noneops.testkit.SimulatedHost;
 import dev.noneops.testkit.artifacts.ArtifactRepository;
 import dev.noneops.testkit.artifacts.ArtifactServer;
 import dev.noneops.testkit.artifacts.ArtifactSet;
+import dev.noneops.testkit.artifacts.BusyboxImageArchive;
 import dev.noneops.testkit.artifacts.DebianPackages;
 import dev.noneops.testkit.artifacts.DebianRuntimes;
 import dev.noneops.testkit.artifacts.NodeArtifactBuilder;
 import dev.noneops.testkit.cli.CliOnSimulatedHost;
 import dev.noneops.testkit.cli.ConfigJson;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
+import dev.noneops.testkit.pods.RealPods;
+import dev.noneops.testkit.sandbox.SandboxDisk;
 import dev.noneops.testkit.sandbox.SandboxRequirements;
 import dev.noneops.testkit.sandbox.SystemdSandbox;
 import dev.noneops.testkit.standins.StandInScripts;
@@ -19,19 +23,21 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
  * {@code noneops demo}: the node's whole lifecycle, told step by step. As root (and when the
- * machine can boot a sandboxed systemd) on a real systemd in a sandbox, with the artifacts served
- * from a local HTTP server — containerd and runc are Debian's real binaries, kubelet and CoreDNS
- * stand-ins — and the agent run as separate JVMs, one of which is killed with SIGKILL in the middle
- * of an upgrade. Otherwise the same story on the simulated host, where the kill is a simulated
- * power cut. Either way the host is left as it was.
+ * machine can boot a sandboxed systemd) on a real systemd in a sandbox on a disk that outlives it
+ * and in a network of its own, with the artifacts served from a local HTTP server relayed into it
+ * — containerd, runc and the CNI plugins are Debian's real binaries, kubelet and CoreDNS stand-ins
+ * — the agent run as separate JVMs and real busybox pods run by the node's containerd. In the
+ * middle of an upgrade the sandbox's power is cut (SIGKILL to its PID 1) and a new sandbox boots
+ * on the same disk, where the recovery gate heals the node before its stack starts. Otherwise the
+ * same story on the simulated host, where the cut is a simulated one and the boot the simulated
+ * systemd's, without the pods. Either way the host is left as it was.
  */
 final class LifecycleDemo implements DemoRunner {
   static final String CONFIG = "/etc/unbounded/agent/config.json";
@@ -52,6 +58,12 @@ final class LifecycleDemo implements DemoRunner {
   static final ArtifactSet.Runtime CONTAINERD_NEW = CONTAINERD.newer();
   static final ArtifactSet.Runtime RUNC = DebianRuntimes.runc();
 
+  /** The CNI plugins: Debian's, the real bridge, host-local, loopback and portmap. */
+  static final String CNI = "1.5.1";
+
+  /** containerd's data directory, a separate volume of the sandbox's disk (no overlay under it). */
+  static final String CONTAINERD_VOLUME = "/var/lib/containerd";
+
   static final String K8S = "1.31.4";
   static final String K8S_BROKEN = "1.31.5";
   static final String K8S_NEXT = "1.31.6";
@@ -65,19 +77,24 @@ final class LifecycleDemo implements DemoRunner {
       out.println("noneops demo: on the SIMULATED host (" + why
           + "): every port is the in-memory testkit host, with its");
       out.println(
-          "durability model; a crash is a simulated power cut. As root, the same story runs on a sandboxed real systemd.");
+          "durability model; a power cut is the simulated one, the reboot the simulated systemd's. It runs no containers,");
+      out.println(
+          "so the pods and the count of mounts, links, namespaces and cgroups are left out. As root, the whole story");
+      out.println("runs on a sandboxed real systemd.");
       return simulated(out);
     }
     out.println(
-        "noneops demo: on a REAL systemd booted in a sandbox (private PID/mount namespaces over an overlay of /),");
+        "noneops demo: on a REAL systemd booted in a sandbox (private PID/mount/network namespaces over an overlay of /");
     out.println(
-        "artifacts served from 127.0.0.1, containerd and runc from Debian's packages, the agent as separate JVMs.");
+        "on a disk that survives its power cut), artifacts served from 127.0.0.1 and relayed into it, containerd, runc,");
+    out.println(
+        "the CNI plugins and busybox from Debian's packages, real pods, the agent as separate JVMs.");
     return new SandboxStory(out, err).tell();
   }
 
   private ExitCode simulated(PrintWriter out) {
     DemoStory story = new DemoStory(out);
-    CliOnSimulatedHost cli = new CliOnSimulatedHost(SimulatedHost.create());
+    CliOnSimulatedHost cli = new CliOnSimulatedHost(SimulatedHost.create()).withAgent();
     FileTreeSnapshot before = cli.host().snapshot();
     Path config = Path.of(CONFIG);
     ConfigJson base =
@@ -174,7 +191,7 @@ final class LifecycleDemo implements DemoRunner {
     private final String[] versions;
     private String[] bootstrapArgs = {"bootstrap", "--kubelet-timeout", "60s"};
     private Optional<RealCheck> containerdCheck = Optional.empty();
-    private Optional<RealCheck> daemonJournal = Optional.empty();
+    private Optional<DemoPods> pods = Optional.empty();
 
     Chapters(
         DemoStory story,
@@ -197,25 +214,24 @@ final class LifecycleDemo implements DemoRunner {
       return this;
     }
 
-    /**
-     * The agent's daemon runs (the bootstrap installed it): after the agent is killed mid-upgrade,
-     * the daemon finds the dead upgrade and recovers it by itself before {@code recover} runs.
-     */
-    Chapters withTheAgentsDaemon(RealCheck journal) {
-      daemonJournal = Optional.of(journal);
-      return this;
-    }
-
     /** Proves containerd runs, after the bootstrap and after the upgrade. */
     Chapters checkingContainerd(RealCheck check) {
       containerdCheck = Optional.of(check);
       return this;
     }
 
+    /** Runs real pods on the node: started after the bootstrap and again after each restart of the stack. */
+    Chapters withPods(DemoPods demoPods) {
+      pods = Optional.of(demoPods);
+      return this;
+    }
+
     void tell() {
       ConfigJson next = base.withContainerd(CONTAINERD_NEW.version());
       boolean ok = story.step(
-          "bootstrap (containerd " + CONTAINERD_OLD.version() + ", kubelet " + K8S + ")", () -> {
+          "bootstrap (containerd " + CONTAINERD_OLD.version() + ", kubelet " + K8S
+              + ", the agent with its recovery gate)",
+          () -> {
             configs.write(CONFIG, base.json());
             return expect(agent.run(bootstrapArgs), 0, "bootstrap") + "active "
                 + agent.activeVersion();
@@ -227,6 +243,11 @@ final class LifecycleDemo implements DemoRunner {
       }
       ok = ok
           && story.step("status", () -> expect(agent.run("status"), 0, "status") + "stack running");
+      if (ok && pods.isPresent()) {
+        ok = story.step(
+            "start " + DemoPods.COUNT + " pods (ctr run --cni, as kubelet would)",
+            pods.get()::start);
+      }
       ok = ok
           && story.step("upgrade to containerd " + CONTAINERD_NEW.version(), () -> {
             configs.write(NEXT, next.json());
@@ -239,13 +260,18 @@ final class LifecycleDemo implements DemoRunner {
             "containerd " + CONTAINERD_NEW.version() + " answers on its socket",
             containerdCheck.get()::check);
       }
+      if (ok && pods.isPresent()) {
+        ok = story.step(
+            "the pods after the upgrade: ended, started again",
+            () -> pods.get().endedBy("the upgrade"));
+      }
       ok = ok
           && story.step(
               "upgrade to kubelet " + K8S_BROKEN + " that never gets ready: automatic rollback",
               () -> {
                 configs.write(NEXT, next.withKubernetes(K8S_BROKEN).json());
                 expect(
-                    agent.run("upgrade", "--config", NEXT, "--kubelet-timeout", "20s"),
+                    agent.run("upgrade", "--config", NEXT, "--kubelet-timeout", "5s"),
                     ExitCode.ROLLED_BACK.code(),
                     "upgrade");
                 String active = agent.activeVersion();
@@ -255,47 +281,84 @@ final class LifecycleDemo implements DemoRunner {
                 }
                 return "exit 6 (rolled back); active " + active + " again";
               });
-      ok = ok
-          && story.step(
-              "status after the rollback",
-              () -> expect(agent.run("status"), 0, "status") + "stack running");
-      ok = ok
-          && story.step("kill the agent in the middle of an upgrade to kubelet " + K8S_NEXT, () -> {
-            configs.write(NEXT, next.withKubernetes(K8S_NEXT).json());
-            Agent.Run killed = agent.runAndKillAfterTheFlip(
-                versions[3], "upgrade", "--config", NEXT, "--kubelet-timeout", "60s");
-            printIndented(killed.err());
-            return "killed right after 'current' was flipped to " + versions[3] + " (exit "
-                + killed.exitCode() + ")";
-          });
-      if (daemonJournal.isPresent()) {
-        ok = ok
-            && story.step("the agent's daemon finds the dead upgrade and recovers it", () -> {
-              long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-              while (System.nanoTime() < deadline) {
-                Agent.Run status = agent.run("--json", "status");
-                if (status.out().contains("\"upgradeInFlight\" : null")
-                    && agent.activeVersion().equals(versions[1])) {
-                  return "rolled back to " + versions[1] + " with no operator command";
-                }
-                Thread.sleep(500);
-              }
-              throw new IllegalStateException(
-                  "the daemon did not recover within 60 s; its journal: "
-                      + daemonJournal.get().check());
-            });
+      if (ok && pods.isPresent()) {
+        ok = story.step(
+            "the pods after the rollback: ended, started again",
+            () -> pods.get().endedBy("the rolled-back upgrade"));
       }
       ok = ok
-          && story.step("recover", () -> {
-            configs.write(NEXT, next.json());
-            expect(agent.run("recover", "--kubelet-timeout", "60s"), 0, "recover");
+          && story.step(
+              "power cut in the middle of an upgrade to kubelet " + K8S_NEXT
+                  + ", right after the flip",
+              () -> {
+                configs.write(NEXT, next.withKubernetes(K8S_NEXT).json());
+                Agent.Run cut = agent.runAndCutPowerAfterTheFlip(
+                    versions[3], "upgrade", "--json", "--config", NEXT, "--kubelet-timeout", "60s");
+                printIndented(cut.err());
+                return "power cut right after 'current' was flipped to " + versions[3];
+              });
+      ok = ok
+          && story.step(
+              "boot again on the same disk: the recovery gate runs before the stack", () -> {
+                Agent.Reboot reboot = agent.reboot();
+                printIndented(reboot.order());
+                printIndented(reboot.gateLine());
+                if (!reboot.gateFirst()) {
+                  throw new IllegalStateException(
+                      "the recovery gate did not finish before the stack started: "
+                          + reboot.order());
+                }
+                if (!reboot.gateLine().contains("rolled back")) {
+                  throw new IllegalStateException(
+                      "the gate did not roll back: " + reboot.gateLine());
+                }
+                if (!reboot.daemon().contains(" active")) {
+                  throw new IllegalStateException(
+                      "the agent's daemon is not up: " + reboot.daemon());
+                }
+                return "no operator command; " + reboot.gateLine() + "; " + reboot.daemon();
+              });
+      ok = ok
+          && story.step("the node after the reboot: consistent, status tells what happened", () -> {
+            Agent.Run status = agent.run("status");
+            expect(status, 0, "status");
             String active = agent.activeVersion();
             if (!active.equals(versions[1])) {
               throw new IllegalStateException(
-                  "after recovery " + active + " is active, not " + versions[1]);
+                  "after the reboot " + active + " is active, not " + versions[1]);
             }
-            return "rolled back to " + active + "; a second recover: "
-                + firstLine(agent.run("recover").out());
+            if (status
+                    .out()
+                    .lines()
+                    .noneMatch(l -> l.startsWith("upgrade:") && l.contains("none in flight"))
+                || status
+                    .out()
+                    .lines()
+                    .noneMatch(l -> l.startsWith("stack:") && l.contains("running"))) {
+              throw new IllegalStateException("status after the reboot: " + status.out());
+            }
+            Agent.Run verify = agent.run("verify");
+            expect(verify, 0, "verify");
+            String told = status
+                .out()
+                .lines()
+                .filter(l -> l.toLowerCase(Locale.ROOT).contains("recover")
+                    || l.toLowerCase(Locale.ROOT).contains("gate"))
+                .map(String::strip)
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException(
+                    "status does not tell what the recovery did: " + status.out()));
+            return "active " + active + ", stack running, nothing in flight, verify ok; status: "
+                + told;
+          });
+      if (ok && pods.isPresent()) {
+        ok = story.step(
+            "the pods after the reboot: started again", pods.get()::startedAgainAfterTheReboot);
+      }
+      ok = ok
+          && story.step("recover once more: nothing to do", () -> {
+            Agent.Run recover = agent.run("recover", "--kubelet-timeout", "60s");
+            return expect(recover, 0, "recover") + firstLine(recover.out());
           });
       ok = ok
           && story.step(
@@ -306,7 +369,17 @@ final class LifecycleDemo implements DemoRunner {
               "prune",
               () -> expect(agent.run("prune"), 0, "prune") + "only " + agent.activeVersion()
                   + " left");
-      story.step("reset (teardown)", () -> expect(agent.run("reset"), 0, "reset") + "node removed");
+      if (ok && pods.isPresent()) {
+        ok = story.step(
+            "count mounts, links, network namespaces and cgroups with the pods",
+            pods.get()::countWithPods);
+      }
+      story.step(
+          pods.isPresent() ? "reset (teardown) with the pods running" : "reset (teardown)",
+          () -> expect(agent.run("reset"), 0, "reset") + "node removed");
+      if (pods.isPresent()) {
+        story.step("count them after the teardown: nothing left", pods.get()::countAfterTeardown);
+      }
       story.step("present after reset", () -> {
         Agent.Run present = agent.run("present");
         if (present.exitCode() != 1) {
@@ -382,32 +455,14 @@ final class LifecycleDemo implements DemoRunner {
   /**
    * The node puts LocalDNS's address on a dummy interface it creates (and an upgrade deletes and
    * creates again, as a repave cleans host networking). Some kernels (this project's CI machines)
-   * have no dummy link type; there the demo installs, inside the sandbox only (its overlay is
-   * discarded at the end), an {@code ip} wrapper first on the agent's PATH that creates an
-   * {@code ifb} link where a dummy is asked for (it carries the address just as well) and reports
-   * it as a dummy in JSON link lists, as the node accepts only a dummy interface for LocalDNS's
-   * address. The demo removes a link left behind itself at the end.
+   * have no dummy link type; there the demo gives the sandbox, on its disk only, {@link
+   * DummyLinkStandIn#installWhereNeeded the ip wrapper} that makes an {@code ifb} link where a
+   * dummy is asked for (it carries the address just as well) and reports it as a dummy.
    */
   static String provideLocalDnsLinkIfTheKernelHasNoDummy(SystemdSandbox sandbox) throws Exception {
-    if (HostState.run("ip", "link", "add", "noneops-probe0", "type", "dummy") == 0) {
-      HostState.run("ip", "link", "delete", "noneops-probe0");
-      return "the kernel has dummy links: the node creates localdns0 itself";
-    }
-    String realIp = Files.isExecutable(Path.of("/usr/bin/ip")) ? "/usr/bin/ip" : "/sbin/ip";
-    // on the agent's PATH, and first on the PATH of systemd's units (the recovery gate and the
-    // daemon run ip too), in the sandbox's overlay only
-    for (String dir : List.of(SandboxAgent.WRAPPER_DIR, "/usr/local/sbin")) {
-      Path wrapper = sandbox.path(dir + "/ip");
-      Files.createDirectories(Objects.requireNonNull(wrapper.getParent(), "the wrapper directory"));
-      Files.writeString(wrapper, ipWrapper(realIp), StandardCharsets.UTF_8);
-      Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwxr-xr-x"));
-    }
-    return "this kernel has no dummy link type: inside the sandbox, 'ip' makes localdns0 an ifb link instead";
-  }
-
-  /** The {@code ip} the agent runs inside the sandbox on a kernel without dummy links; {@code realIp} is the real one. */
-  static String ipWrapper(String realIp) {
-    return DummyLinkStandIn.shellWrapper(realIp);
+    return DummyLinkStandIn.installWhereNeeded(sandbox)
+        ? "this kernel has no dummy link type: inside the sandbox, 'ip' makes localdns0 an ifb link instead"
+        : "the kernel has dummy links: the node creates localdns0 itself";
   }
 
   /** The story on a sandboxed real systemd. */
@@ -431,76 +486,96 @@ final class LifecycleDemo implements DemoRunner {
       }
       Path cache = Path.of(System.getProperty("user.home"), ".cache", "noneops", "demo");
       ArtifactRepository repo = new ArtifactRepository(cache.resolve("artifacts"));
+      Path image = cache.resolve("images").resolve("busybox.tar");
       ArtifactSet base =
-          new ArtifactSet(K8S, CONTAINERD_OLD, RUNC, "1.5.1", "1.31.0", "1.11.3", ARCH, false);
-      boolean ok =
-          story.step("build artifacts (containerd x2 and runc from Debian, stand-ins)", () -> {
-            NodeArtifactBuilder builder = new NodeArtifactBuilder(
-                repo, new DebianPackages(cache.resolve("debian")), StandInScripts.ofThisJvm());
+          new ArtifactSet(K8S, CONTAINERD_OLD, RUNC, CNI, "1.31.0", "1.11.3", ARCH, false);
+      boolean ok = story.step(
+          "build artifacts (containerd x2, runc, CNI plugins, busybox from Debian; stand-ins)",
+          () -> {
+            DebianPackages debian = new DebianPackages(cache.resolve("debian"));
+            NodeArtifactBuilder builder =
+                new NodeArtifactBuilder(repo, debian, StandInScripts.ofThisJvm());
             builder.publish(base);
             builder.publish(base.withContainerd(CONTAINERD_NEW));
             builder.publish(base.withContainerd(CONTAINERD_NEW).withBrokenKubelet(K8S_BROKEN));
             builder.publish(new ArtifactSet(
-                K8S_NEXT, CONTAINERD_NEW, RUNC, "1.5.1", "1.31.0", "1.11.3", ARCH, false));
+                K8S_NEXT, CONTAINERD_NEW, RUNC, CNI, "1.31.0", "1.11.3", ARCH, false));
+            builder.publishDebianCniPlugins(CNI, ARCH);
+            BusyboxImageArchive.write(
+                BusyboxImageArchive.busyboxFrom(debian),
+                image,
+                List.of(RealPods.IMAGE, NodeConstants.SANDBOX_IMAGE),
+                ARCH);
             return "containerd " + CONTAINERD_OLD.version() + " and " + CONTAINERD_NEW.version()
-                + ", runc " + RUNC.version() + " in " + repo.root();
+                + ", runc " + RUNC.version() + ", CNI plugins " + CNI + " in " + repo.root()
+                + "; busybox image " + RealPods.IMAGE;
           });
       if (!ok) {
         story.summary("noneops demo on a sandboxed real systemd");
         return ExitCode.FAILURE;
       }
       try (ArtifactServer server = ArtifactServer.serve(repo.root())) {
-        SystemdSandbox[] box = new SystemdSandbox[1];
+        SandboxAgent[] machine = new SandboxAgent[1];
         try {
-          ok = story.step("boot a sandboxed systemd", () -> {
-            box[0] = SystemdSandbox.boot("noneops-demo");
-            return "systemd pid " + box[0].pid() + " running after "
-                + DemoStory.seconds(box[0].bootTime());
+          ok = story.step("boot a sandboxed systemd on a disk, in a network of its own", () -> {
+            SandboxDisk disk =
+                SandboxDisk.create("noneops-demo").withSeparateVolume(CONTAINERD_VOLUME);
+            machine[0] =
+                SandboxAgent.bootFirst(disk, "noneops-demo", server.uri().getPort(), jar);
+            SystemdSandbox sandbox = machine[0].sandbox();
+            return "systemd pid " + sandbox.pid() + " running after "
+                + DemoStory.seconds(sandbox.bootTime()) + "; disk " + disk.directory()
+                + " (" + CONTAINERD_VOLUME + " a separate volume)";
           });
           if (ok) {
-            SystemdSandbox sandbox = box[0];
+            SandboxAgent agent = machine[0];
             ConfigJson config = ConfigJson.of(K8S)
                 .withContainerd(CONTAINERD_OLD.version())
                 .withRunc(RUNC.version())
                 .withDownloadsFrom(server.uri().toString());
             String[] versions = new String[4];
-            Agent agent = new SandboxAgent(sandbox, jar);
             ConfigWriter writer = (path, json) -> {
-              Path file = sandbox.path(path);
+              Path file = agent.sandbox().path(path);
               Files.createDirectories(
                   Objects.requireNonNull(file.getParent(), "the configuration directory"));
               Files.writeString(file, json, StandardCharsets.UTF_8);
             };
-            ok = story.step("name the versions (version-for)", () -> {
-              ConfigJson next = config.withContainerd(CONTAINERD_NEW.version());
-              List<ConfigJson> all = List.of(
-                  config, next, next.withKubernetes(K8S_BROKEN), next.withKubernetes(K8S_NEXT));
-              for (int i = 0; i < all.size(); i++) {
-                writer.write(CONFIG, all.get(i).json());
-                Agent.Run r = agent.run("version-for");
-                if (r.exitCode() != 0) {
-                  throw new IllegalStateException(
-                      "version-for exited " + r.exitCode() + ": " + r.err().strip());
-                }
-                versions[i] = r.out().strip();
-              }
-              return String.join(", ", versions);
-            });
+            DemoPods pods = new DemoPods(agent::sandbox);
+            ok = story.step(
+                "the sandbox's own network reaches the artifact server through a relay",
+                () -> artifactServerAnswersInside(agent, server));
+            ok = ok
+                && story.step("name the versions (version-for)", () -> {
+                  ConfigJson next = config.withContainerd(CONTAINERD_NEW.version());
+                  List<ConfigJson> all = List.of(
+                      config, next, next.withKubernetes(K8S_BROKEN), next.withKubernetes(K8S_NEXT));
+                  for (int i = 0; i < all.size(); i++) {
+                    writer.write(CONFIG, all.get(i).json());
+                    Agent.Run r = agent.run("version-for");
+                    if (r.exitCode() != 0) {
+                      throw new IllegalStateException(
+                          "version-for exited " + r.exitCode() + ": " + r.err().strip());
+                    }
+                    versions[i] = r.out().strip();
+                  }
+                  return String.join(", ", versions);
+                });
             ok = ok
                 && story.step(
                     "LocalDNS's interface",
-                    () -> provideLocalDnsLinkIfTheKernelHasNoDummy(sandbox));
+                    () -> provideLocalDnsLinkIfTheKernelHasNoDummy(agent.sandbox()));
+            ok = ok
+                && story.step(
+                    "count mounts, links, network namespaces and cgroups before the node", () -> {
+                      DemoPods.stageImage(agent.sandbox(), image);
+                      return pods.countBefore()
+                          + "; image archive staged for the node's containerd";
+                    });
             if (ok) {
               new Chapters(story, agent, out, writer, config, versions)
                   .withoutKernelModules()
-                  .checkingContainerd(() -> containerdAnswers(sandbox))
-                  .withTheAgentsDaemon(() -> String.join(
-                      "\n",
-                      sandbox
-                          .bootJournal()
-                          .lines()
-                          .filter(l -> l.contains("noneops"))
-                          .toList()))
+                  .checkingContainerd(() -> containerdAnswers(agent.sandbox()))
+                  .withPods(pods)
                   .tell();
               story.step(
                   "artifacts came from the local server",
@@ -508,11 +583,11 @@ final class LifecycleDemo implements DemoRunner {
             }
           }
         } finally {
-          if (box[0] != null) {
-            story.step("stop the sandbox", () -> {
-              box[0].close();
-              return "systemd pid " + box[0].pid()
-                  + " and its namespace ended; its overlay is gone";
+          if (machine[0] != null) {
+            story.step("stop the sandbox and remove its disk", () -> {
+              long pid = machine[0].sandbox().pid();
+              machine[0].close();
+              return "systemd pid " + pid + " and its namespaces ended; its disk is gone";
             });
           }
         }
@@ -521,5 +596,22 @@ final class LifecycleDemo implements DemoRunner {
       story.summary("noneops demo on a sandboxed real systemd");
       return story.allOk() ? ExitCode.OK : ExitCode.FAILURE;
     }
+  }
+
+  /** The artifact server answers inside the sandbox, whose network is its own, at its usual URL. */
+  static String artifactServerAnswersInside(SandboxAgent agent, ArtifactServer server) {
+    agent.relayAnswers();
+    String links = String.join(
+        ", ",
+        agent
+            .sandbox()
+            .exec("ip", "-o", "link", "show")
+            .orThrow()
+            .stdout()
+            .lines()
+            .map(l -> l.split(": ")[1])
+            .toList());
+    return server.uri() + " answers inside (HTTP 404 for a missing artifact); the sandbox's links: "
+        + links;
   }
 }

@@ -1,137 +1,171 @@
 package dev.noneops.demo;
 
+import dev.noneops.core.layout.HostPaths;
+import dev.noneops.testkit.sandbox.SandboxCli;
+import dev.noneops.testkit.sandbox.SandboxDisk;
+import dev.noneops.testkit.sandbox.SandboxLoopbackRelay;
+import dev.noneops.testkit.sandbox.SandboxNetwork;
 import dev.noneops.testkit.sandbox.SystemdSandbox;
+import dev.noneops.testkit.system.RecoveryGateBoot;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 
 /**
- * The agent as separate JVMs running {@code noneops.jar} inside the sandbox's namespaces and root
- * (so it finds the sandbox's system bus and file system at their usual paths), killed with SIGKILL
- * when the story needs a crash.
+ * The agent as separate JVMs running {@code noneops.jar} inside a sandboxed systemd (its
+ * namespaces and root, so it finds the sandbox's system bus and file system at their usual paths),
+ * on a {@link SandboxDisk} that outlives the sandbox and in a network namespace of the sandbox's
+ * own, which reaches the demo's artifact server through a {@link SandboxLoopbackRelay}. A power
+ * cut SIGKILLs the sandbox's PID 1, which ends every process in it at once; the reboot boots a new
+ * sandbox on the same disk (with a new network namespace, to which the relay is opened again).
  */
-final class SandboxAgent implements Agent {
-  private static final Duration COMMAND_TIMEOUT = Duration.ofMinutes(10);
+final class SandboxAgent implements Agent, AutoCloseable {
+  static final Duration BOOT_TIMEOUT = Duration.ofSeconds(120);
+  private static final String CURRENT = "/opt/unbounded/node/current";
 
-  /** A directory inside the sandbox that comes first on the agent's PATH (for the demo's tool wrappers). */
-  static final String WRAPPER_DIR = "/run/noneops-demo/bin";
+  private final SandboxDisk disk;
+  private final String name;
+  private final int serverPort;
+  private SystemdSandbox sandbox;
+  private SandboxLoopbackRelay relay;
+  private SandboxCli cli;
+  private int boots;
 
-  private final SystemdSandbox sandbox;
-  private final Path jar;
-  private final Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-
-  /** Where the agent's jar is copied inside the sandbox (its {@code /run} is the sandbox's own tmpfs). */
-  static final String JAR_IN_SANDBOX = "/run/noneops-demo/noneops.jar";
+  private SandboxAgent(SandboxDisk disk, String name, int serverPort) {
+    this.disk = disk;
+    this.name = name;
+    this.serverPort = serverPort;
+  }
 
   /**
-   * An agent running a copy of {@code jar} inside the sandbox: the sandbox has a {@code /tmp} of
-   * its own, so a checkout below the host's {@code /tmp} is not visible in it.
+   * Boots the first sandbox on {@code disk}, relays the artifact server's port into it and copies
+   * {@code jar} onto its disk (the sandbox has a {@code /tmp} of its own, so a checkout below the
+   * host's {@code /tmp} is not visible in it).
    */
-  SandboxAgent(SystemdSandbox sandbox, Path jar) throws IOException {
-    this.sandbox = sandbox;
-    Path copy = sandbox.path(JAR_IN_SANDBOX);
-    Files.createDirectories(
-        Objects.requireNonNull(copy.getParent(), "the jar's directory in the sandbox"));
-    Files.copy(jar, copy, StandardCopyOption.REPLACE_EXISTING);
-    this.jar = Path.of(JAR_IN_SANDBOX);
+  static SandboxAgent bootFirst(SandboxDisk disk, String name, int serverPort, Path jar)
+      throws IOException {
+    SandboxAgent agent = new SandboxAgent(disk, name, serverPort);
+    agent.boot();
+    agent.cli = SandboxCli.copiedInto(agent.sandbox, jar);
+    return agent;
+  }
+
+  private void boot() {
+    sandbox = SystemdSandbox.boot(name + "-" + boots++, disk, SandboxNetwork.OWN, BOOT_TIMEOUT);
+    relay = SandboxLoopbackRelay.open(sandbox, serverPort);
+  }
+
+  /** The sandbox running now (a new one after each {@link #reboot()}). */
+  SystemdSandbox sandbox() {
+    return sandbox;
   }
 
   @Override
   public Run run(String... args) throws Exception {
-    Process p = start(args);
-    if (!p.waitFor(COMMAND_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new IllegalStateException(
-          "noneops " + String.join(" ", args) + " did not finish within " + COMMAND_TIMEOUT);
-    }
-    return collect(p);
+    SandboxCli.Run r = cli.run(args);
+    return new Run(r.exitCode(), r.out(), r.err());
   }
 
   @Override
-  public Run runAndKillAfterTheFlip(String targetVersion, String... args) throws Exception {
-    Process p = start(args);
-    Path current = sandbox.path("/opt/unbounded/node/current");
-    Instant deadline = Instant.now().plus(COMMAND_TIMEOUT);
-    while (p.isAlive() && Instant.now().isBefore(deadline)) {
-      if (Files.isSymbolicLink(current)
-          && Files.readSymbolicLink(current).toString().contains(targetVersion)) {
-        ProcessHandle agent = p.toHandle()
-            .descendants()
-            .filter(h -> h.info().command().orElse("").endsWith("/java"))
-            .findFirst()
-            .orElseThrow(() ->
-                new IllegalStateException("cannot find the agent's JVM below pid " + p.pid()));
-        agent.destroyForcibly();
-        p.waitFor(30, TimeUnit.SECONDS);
-        Run r = collect(p);
-        return new Run(
-            r.exitCode(),
-            r.out(),
-            r.err() + "\n(agent JVM pid " + agent.pid()
-                + " killed with SIGKILL right after it flipped current)");
-      }
-      Thread.sleep(10);
+  public Run runAndCutPowerAfterTheFlip(String targetVersion, String... args) throws Exception {
+    SystemdSandbox cut = sandbox;
+    boolean[] fired = {false};
+    List<String> progress = cli.runWatchingStderr(
+        SandboxCli.progressEvent("upgrade-switch-current", "COMPLETED"),
+        () -> {
+          fired[0] = true;
+          cut.powerCut();
+          relay.close();
+        },
+        args);
+    if (!fired[0]) {
+      throw new IllegalStateException("the upgrade ended before it flipped current to "
+          + targetVersion + ": " + String.join("\n", progress));
     }
-    p.destroyForcibly();
-    Run r = collect(p);
-    throw new IllegalStateException("the upgrade ended (exit " + r.exitCode()
-        + ") before it flipped current to " + targetVersion + ": " + r.err().strip());
+    String current = Files.readSymbolicLink(disk.written(CURRENT)).toString();
+    if (!current.contains(targetVersion)) {
+      throw new IllegalStateException(
+          "after the cut current names " + current + ", not " + targetVersion);
+    }
+    String last = progress.stream()
+        .filter(l -> l.contains("\"task\""))
+        .reduce((first, second) -> second)
+        .orElse("(no progress)");
+    return new Run(
+        137,
+        "",
+        "last progress event before the cut: " + last + "\n(sandbox PID 1, systemd pid "
+            + cut.pid() + ", SIGKILLed with every process in it; on its disk current -> "
+            + current + ")");
+  }
+
+  @Override
+  public Reboot reboot() throws Exception {
+    boot();
+    cli = SandboxCli.alreadyIn(sandbox);
+    RecoveryGateBoot boot = RecoveryGateBoot.of(sandbox);
+    relayAnswers();
+    String daemon = show(HostPaths.AGENT_UNIT, "ActiveState") + "/"
+        + show(HostPaths.AGENT_UNIT, "SubState") + " (\"" + show(HostPaths.AGENT_UNIT, "StatusText")
+        + "\")";
+    return new Reboot(
+        boot.gateFinishedBeforeTheStack(),
+        "systemd pid " + sandbox.pid() + " booted in " + DemoStory.seconds(sandbox.bootTime())
+            + " on the same disk, in a new network namespace (the artifact server relayed into it"
+            + " again); its records: " + boot.timing() + "; its journal:\n"
+            + String.join("\n", boot.journal()),
+        boot.gateLine(),
+        HostPaths.AGENT_UNIT + " " + daemon);
+  }
+
+  /**
+   * A request through the relay (to a path the server does not have) gets the server's 404:
+   * the relay of this boot's network works, and its proxy runs as it did in the first boot.
+   */
+  void relayAnswers() {
+    var answer = sandbox.exec(
+        List.of(
+            "curl",
+            "-sS",
+            "-o",
+            "/dev/null",
+            "-w",
+            "%{http_code}",
+            "--max-time",
+            "10",
+            "http://127.0.0.1:" + serverPort + "/no-such-artifact"),
+        Duration.ofSeconds(20));
+    if (!answer.stdout().strip().equals("404")) {
+      throw new IllegalStateException("the artifact server does not answer inside " + sandbox + ": "
+          + answer.stdout() + " " + answer.stderr().strip());
+    }
+  }
+
+  private String show(String unit, String property) {
+    return sandbox
+        .systemctl("show", "-p", property, "--value", unit)
+        .orThrow()
+        .stdout()
+        .strip();
   }
 
   @Override
   public String activeVersion() throws IOException {
-    Path current = sandbox.path("/opt/unbounded/node/current");
+    Path current = sandbox.path(CURRENT);
     return Files.isSymbolicLink(current) ? Files.readSymbolicLink(current).toString() : "(none)";
   }
 
-  private Process start(String... args) throws IOException {
-    List<String> cmd = new ArrayList<>(sandbox.inside(List.of(
-        java.toString(),
-        "-XX:TieredStopAtLevel=1",
-        "-XX:+UseSerialGC",
-        "-Xlog:disable",
-        "-Xlog:all=warning:stderr",
-        "--add-opens",
-        "java.base/java.io=ALL-UNNAMED",
-        "--add-opens",
-        "java.base/sun.nio.ch=ALL-UNNAMED",
-        "-jar",
-        jar.toString())));
-    cmd.addAll(List.of(args));
-    Path out = Files.createTempFile("noneops-demo-", ".out");
-    Path err = Files.createTempFile("noneops-demo-", ".err");
-    ProcessBuilder pb =
-        new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
-    pb.environment()
-        .put("PATH", WRAPPER_DIR + ":/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
-    Process p = pb.start();
-    outputs.put(p, new Path[] {out, err});
-    return p;
-  }
-
-  private final Map<Process, Path[]> outputs = new ConcurrentHashMap<>();
-
-  private Run collect(Process p) throws IOException {
-    Path[] files = Optional.ofNullable(outputs.remove(p)).orElseThrow();
+  /** Stops the running sandbox and removes its disk. */
+  @Override
+  public void close() {
     try {
-      return new Run(
-          p.exitValue(),
-          Files.readString(files[0], StandardCharsets.UTF_8),
-          Files.readString(files[1], StandardCharsets.UTF_8));
+      if (relay != null) {
+        relay.close();
+      }
     } finally {
-      Files.deleteIfExists(files[0]);
-      Files.deleteIfExists(files[1]);
+      disk.close();
     }
   }
 }

@@ -3,6 +3,7 @@ package dev.noneops.acceptance.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.node.AgentSetup;
 import dev.noneops.core.node.Node.ResetResult;
 import dev.noneops.core.node.Params;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
@@ -10,6 +11,8 @@ import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,6 +23,7 @@ class AgentInstallTest {
   private static final Path HOME = Path.of("/usr/local/lib/noneops");
   private static final Path BUILD = HOME.resolve(SimulatedNode.AGENT_BUILD);
   private static final Path COMMAND = Path.of("/usr/local/bin/noneops");
+  private static final Path MAN = Path.of("/usr/local/share/man/man1");
 
   private final SimulatedNode lab = new SimulatedNode();
 
@@ -38,6 +42,52 @@ class AgentInstallTest {
     assertThat(lab.host.fs().readLink(HOME.resolve("current")))
         .isEqualTo(SimulatedNode.AGENT_BUILD);
     assertThat(lab.host.fs().readLink(COMMAND)).isEqualTo(HOME + "/current/bin/noneops");
+  }
+
+  @Test
+  void bootstrapInstallsTheManPagesAsLinksThroughTheCurrentBuild() throws IOException {
+    lab.bootstrapWithAgent(SimulatedNode.config());
+
+    for (String page : SimulatedNode.agentManPages().keySet()) {
+      assertThat(lab.host.fs().read(BUILD.resolve("share/man/man1").resolve(page)))
+          .isEqualTo(SimulatedNode.agentManPages().get(page));
+      assertThat(lab.host.fs().readLink(MAN.resolve(page)))
+          .as("switched with the build")
+          .isEqualTo(HOME + "/current/share/man/man1/" + page);
+    }
+  }
+
+  @Test
+  void resetRemovesExactlyTheManPagesItInstalledAndLeavesTheHostsOwn() throws IOException {
+    lab.host.fs().seedFile(MAN.resolve("kubectl.1"), ".TH KUBECTL 1\n", 0644);
+    FileTreeSnapshot before = lab.host.snapshot(Path.of("/usr/local/share"));
+    lab.bootstrapWithAgent(SimulatedNode.config());
+    assertThat(lab.exists(MAN.resolve("noneops-status.1"))).isTrue();
+
+    ResetResult reset = lab.node(Params.builder(lab.host.ports())).reset();
+
+    assertThat(reset.complete()).as(reset.report().kept().toString()).isTrue();
+    assertThat(lab.host.snapshot(Path.of("/usr/local/share")).diff(before)).isEmpty();
+    assertThat(text(MAN.resolve("kubectl.1"))).isEqualTo(".TH KUBECTL 1\n");
+  }
+
+  @Test
+  void aBuildWithoutAPageOfTheLastOneLeavesNoLinkToIt() throws IOException {
+    lab.bootstrapWithAgent(SimulatedNode.config());
+    AgentSetup fewer = new AgentSetup(
+        "0.2.0-fewerpages",
+        SimulatedNode::agentJar,
+        Path.of("/usr/lib/jvm/java-17/bin/java"),
+        List.of(),
+        SimulatedNode.AGENT_CONFIG_FILE,
+        () -> Map.of("noneops.1", SimulatedNode.agentManPages().get("noneops.1")));
+
+    lab.node(Params.builder(lab.host.ports()).config(SimulatedNode.config()).agent(fewer))
+        .bootstrap(true);
+
+    assertThat(lab.host.fs().readLink(MAN.resolve("noneops.1")))
+        .isEqualTo(HOME + "/current/share/man/man1/noneops.1");
+    assertThat(lab.exists(MAN.resolve("noneops-status.1"))).isFalse();
   }
 
   @Test

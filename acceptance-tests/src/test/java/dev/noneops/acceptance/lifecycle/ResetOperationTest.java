@@ -6,6 +6,7 @@ import dev.noneops.core.node.Node.ResetResult;
 import dev.noneops.core.node.Params;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.node.SimulatedNode;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /** {@code Node.reset()}: the reset an operator's CLI and an embedding agent share, needing no configuration. */
@@ -25,6 +26,98 @@ class ResetOperationTest {
     assertThat(lab.applied()).isEmpty();
     assertThat(lab.exists(lab.layout.root())).isFalse();
     assertThat(lab.stackActive()).isFalse();
+  }
+
+  /**
+   * The pods' bridge is a link of the node's: the CNI bridge plugin made it for the node's pods,
+   * from the configuration in {@code /etc/cni/net.d}. A bridge the configuration does not name
+   * (another runtime's) and a link of a named bridge's name that is no bridge stay.
+   */
+  @Test
+  void resetRemovesTheBridgesTheNodesCniConfigurationNamesAndNoOtherLink() throws Exception {
+    SimulatedNode lab = new SimulatedNode();
+    lab.bootstrap(SimulatedNode.config());
+    lab.host.fs().createDirectories(Path.of("/etc/cni/net.d"), 0755);
+    lab.host.fs().seedFile(Path.of("/etc/cni/net.d/10-pods.conflist"), """
+        {"cniVersion": "0.4.0", "name": "pods", "plugins": [
+          {"type": "bridge", "bridge": "nopods0", "ipam": {"type": "host-local"}},
+          {"type": "portmap"}]}
+        """, 0644);
+    lab.host.fs().seedFile(Path.of("/etc/cni/net.d/20-default.conf"), """
+        {"cniVersion": "0.4.0", "name": "default", "type": "bridge"}
+        """, 0644);
+    lab.host.fs().seedFile(Path.of("/etc/cni/net.d/30-other.conflist"), """
+        {"cniVersion": "0.4.0", "name": "other", "plugins": [
+          {"type": "bridge", "bridge": "notabridge0"}]}
+        """, 0644);
+    lab.host.kernel().seedLink("nopods0", "bridge");
+    lab.host.kernel().seedLink("cni0", "bridge");
+    lab.host.kernel().seedLink("docker0", "bridge");
+    lab.host.kernel().seedLink("notabridge0", "dummy");
+
+    ResetResult reset = lab.node(Params.builder(lab.host.ports())).reset();
+
+    assertThat(reset.hostCleanup())
+        .containsExactly("LocalDNS interface localdns0", "CNI bridge cni0", "CNI bridge nopods0");
+    assertThat(lab.host.kernel().link("nopods0")).isEmpty();
+    assertThat(lab.host.kernel().link("cni0")).isEmpty();
+    assertThat(lab.host.kernel().link("docker0"))
+        .as("a bridge no CNI configuration names")
+        .isPresent();
+    assertThat(lab.host.kernel().link("notabridge0")).as("named, but no bridge").isPresent();
+  }
+
+  /**
+   * A network configuration that was in {@code /etc/cni/net.d} before the node came is another
+   * runtime's: the bridge it names is that runtime's, however the node's own configuration names
+   * its bridge, and stays with the file.
+   */
+  @Test
+  void resetLeavesTheBridgeOfACniConfigurationFromBeforeTheNode() throws Exception {
+    SimulatedNode lab = new SimulatedNode();
+    lab.host.fs().createDirectories(Path.of("/etc/cni/net.d"), 0755);
+    lab.host.fs().seedFile(Path.of("/etc/cni/net.d/90-foreign.conflist"), """
+        {"cniVersion": "0.4.0", "name": "foreign-net", "plugins": [
+          {"type": "bridge", "bridge": "forbr0", "ipam": {"type": "host-local"}}]}
+        """, 0644);
+    lab.host.kernel().seedLink("forbr0", "bridge");
+    lab.bootstrap(SimulatedNode.config());
+    lab.host.fs().seedFile(Path.of("/etc/cni/net.d/10-pods.conflist"), """
+        {"cniVersion": "0.4.0", "name": "pods", "plugins": [
+          {"type": "bridge", "bridge": "nopods0", "ipam": {"type": "host-local"}}]}
+        """, 0644);
+    lab.host.kernel().seedLink("nopods0", "bridge");
+
+    ResetResult reset = lab.node(Params.builder(lab.host.ports())).reset();
+
+    assertThat(reset.hostCleanup())
+        .containsExactly("LocalDNS interface localdns0", "CNI bridge nopods0");
+    assertThat(lab.host.kernel().link("forbr0"))
+        .as("the bridge of a configuration from before the node")
+        .isPresent();
+    assertThat(lab.exists(Path.of("/etc/cni/net.d/90-foreign.conflist"))).isTrue();
+  }
+
+  /**
+   * A node provisioned before the CNI entries were recorded cannot tell its configurations from
+   * another runtime's: reset removes no bridge rather than guess (and says nothing removed).
+   */
+  @Test
+  void resetRemovesNoBridgeWhenTheCniEntriesFromBeforeTheNodeWereNeverRecorded() throws Exception {
+    SimulatedNode lab = new SimulatedNode();
+    lab.bootstrap(SimulatedNode.config());
+    lab.host.fs().delete(lab.layout.cniBefore());
+    lab.host.fs().createDirectories(Path.of("/etc/cni/net.d"), 0755);
+    lab.host.fs().seedFile(Path.of("/etc/cni/net.d/10-pods.conflist"), """
+        {"cniVersion": "0.4.0", "name": "pods", "plugins": [
+          {"type": "bridge", "bridge": "nopods0", "ipam": {"type": "host-local"}}]}
+        """, 0644);
+    lab.host.kernel().seedLink("nopods0", "bridge");
+
+    ResetResult reset = lab.node(Params.builder(lab.host.ports())).reset();
+
+    assertThat(reset.hostCleanup()).containsExactly("LocalDNS interface localdns0");
+    assertThat(lab.host.kernel().link("nopods0")).isPresent();
   }
 
   @Test

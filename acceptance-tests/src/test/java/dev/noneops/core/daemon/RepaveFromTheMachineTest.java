@@ -1,31 +1,50 @@
 package dev.noneops.core.daemon;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.noneops.acceptance.machine.ClusterNodeDelegate;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.daemon.RepaveReconciler.Outcome;
+import dev.noneops.ports.cluster.ClusterNode;
+import dev.noneops.ports.cluster.ClusterNodeException;
+import dev.noneops.ports.cluster.Eviction;
+import dev.noneops.ports.cluster.PodOnNode;
 import dev.noneops.ports.machine.KubernetesSpec;
 import dev.noneops.ports.machine.MachineCondition;
 import dev.noneops.ports.machine.MachinePhase;
 import dev.noneops.ports.machine.MachineStatus;
+import dev.noneops.testkit.machine.SimClusterNode;
+import dev.noneops.testkit.machine.SimulatedClusterApi;
 import dev.noneops.testkit.machine.SimulatedMachineApi;
 import dev.noneops.testkit.node.SimulatedNode;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A node repaved in place when its Machine's repave counter is raised: a new version is upgraded
- * to and committed, labels alone are applied, a target that rolls back is reported Failed and not
- * retried, an invalid spec changes nothing on the host.
+ * A node repaved in place when its Machine's repave counter is raised: drained as {@code kubectl
+ * drain} does (DaemonSet and mirror pods left, PodDisruptionBudgets honoured within a bound), its
+ * Node object removed, a new version upgraded to and committed or labels alone applied, the Node
+ * registered again and uncordoned; a target that rolls back is reported Failed and not retried, an
+ * invalid spec or a blocked drain changes nothing on the host.
  */
 class RepaveFromTheMachineTest {
   private static final AgentConfig V1 = SimulatedNode.config("1.31.4", "", "blue");
   private static final AgentConfig V2 = SimulatedNode.config("1.31.5", "", "blue");
   private static final AgentConfig V1_GREEN = SimulatedNode.config("1.31.4", "", "green");
 
+  private static final String NODE = "sim-node";
+  private static final RepaveTimeouts TIMEOUTS =
+      new RepaveTimeouts(Duration.ofMinutes(2), Duration.ofMinutes(1), Duration.ofSeconds(5));
+
   private final SimulatedMachineApi api = SimulatedMachineApi.createWithDelivery(Runnable::run);
+  private final SimulatedClusterApi cluster = new SimulatedClusterApi();
   private SimulatedNode lab;
   private RepaveReconciler reconciler;
 
@@ -35,13 +54,132 @@ class RepaveFromTheMachineTest {
     lab.bootstrapWithAgent(V1);
     lab.publish(V2);
     new MachineRegistration(api.client()).register(V1);
-    reconciler = new RepaveReconciler(
+    cluster.registerNode(NODE);
+    reconciler = reconcilerWith(cluster.client());
+  }
+
+  private RepaveReconciler reconcilerWith(ClusterNode nodes) {
+    return new RepaveReconciler(
         lab.host.ports(),
         lab.paths,
         (config, previous) -> lab.node(config.orElseThrow(), previous),
         api.client(),
         V1.machineName(),
-        "amd64");
+        "amd64",
+        nodes,
+        NODE,
+        TIMEOUTS);
+  }
+
+  @Test
+  void theNodeIsDrainedOfAllButDaemonSetAndMirrorPodsRemovedRegisteredAgainAndUncordoned() {
+    cluster.bindPod(NODE, "shop", "web-1", Map.of("app", "web"));
+    cluster.bindPod(NODE, new PodOnNode("kube-system", "proxy-x", true, false), Map.of());
+    cluster.bindPod(NODE, new PodOnNode("kube-system", "static-sim-node", false, true), Map.of());
+    cluster.evictedPodsLingerFor(2);
+    askRepave(1, k -> k.withVersion("1.31.5"));
+
+    assertThat(reconciler.reconcile()).isEqualTo(Outcome.REPAVED);
+
+    assertThat(cluster.podsBoundTo(NODE))
+        .containsExactly("kube-system/proxy-x", "kube-system/static-sim-node");
+    assertThat(cluster.nodeObject(NODE))
+        .as("registered again by the new kubelet, and schedulable")
+        .hasValueSatisfying(n -> assertThat(n.unschedulable()).isFalse());
+    assertThat(lab.activeVersionRaw()).contains(lab.versionOf(V2));
+  }
+
+  @Test
+  void aDrainABudgetBlocksPastItsBoundIsReportedFailedNamingThePodAndTheHostIsUntouched() {
+    cluster.bindPod(NODE, "shop", "web-1", Map.of("app", "web"));
+    cluster.bindPod(NODE, "shop", "db-1", Map.of("app", "db"));
+    cluster.putBudget("shop", "web", Map.of("app", "web"), 0);
+    Map<String, String> before = lab.sharedFiles();
+    askRepave(1, k -> k.withVersion("1.31.5"));
+    Instant started = lab.host.clock().now();
+
+    assertThat(reconciler.reconcile()).isEqualTo(Outcome.DRAIN_BLOCKED);
+
+    assertThat(Duration.between(started, lab.host.clock().now()))
+        .as("the evictions were retried until the bound")
+        .isGreaterThanOrEqualTo(TIMEOUTS.drain());
+    assertThat(withoutAgentState(lab.sharedFiles())).isEqualTo(withoutAgentState(before));
+    assertThat(lab.activeVersionRaw()).contains(lab.versionOf(V1));
+    assertThat(cluster.nodeObject(NODE))
+        .as("uncordoned, and not deleted")
+        .hasValueSatisfying(n -> assertThat(n.unschedulable()).isFalse());
+    assertThat(cluster.podsBoundTo(NODE)).containsExactly("shop/web-1");
+    MachineStatus status = status();
+    assertThat(status.phase()).isEqualTo(MachinePhase.FAILED);
+    assertThat(status.operations().repaveCounter()).isEqualTo(1);
+    assertThat(status.condition(MachineCondition.REPAVED)).hasValueSatisfying(c -> {
+      assertThat(c.reason()).isEqualTo("DrainBlocked");
+      assertThat(c.message()).contains("shop/web-1", "disruption budget").doesNotContain("db-1");
+    });
+  }
+
+  @Test
+  void aBudgetThatAllowsADisruptionBeforeTheBoundLetsTheRepaveGoOn() {
+    cluster.bindPod(NODE, "shop", "web-1", Map.of("app", "web"));
+    cluster.putBudget("shop", "web", Map.of("app", "web"), 0);
+    SimClusterNode client = cluster.client();
+    ClusterNode freedAtTheThirdRefusal = new ClusterNodeDelegate(client) {
+      private int refusals;
+
+      @Override
+      public Eviction evict(PodOnNode pod) throws IOException {
+        Eviction answer = super.evict(pod);
+        if (answer.outcome() == Eviction.Outcome.REFUSED_BY_DISRUPTION_BUDGET && ++refusals == 3) {
+          cluster.setDisruptionsAllowed("shop", "web", 1);
+        }
+        return answer;
+      }
+    };
+    askRepave(1, k -> k.withVersion("1.31.5"));
+
+    assertThat(reconcilerWith(freedAtTheThirdRefusal).reconcile()).isEqualTo(Outcome.REPAVED);
+
+    assertThat(cluster.podsBoundTo(NODE)).isEmpty();
+    assertThat(lab.activeVersionRaw()).contains(lab.versionOf(V2));
+  }
+
+  @Test
+  void aDrainTheApiServerRefusesMidWayLeavesTheNodeUncordonedAndTheRepaveToTryAgain() {
+    cluster.bindPod(NODE, "shop", "web-1", Map.of("app", "web"));
+    ClusterNode refusesEvictions = new ClusterNodeDelegate(cluster.client()) {
+      @Override
+      public Eviction evict(PodOnNode pod) throws IOException {
+        throw new ClusterNodeException(
+            ClusterNodeException.Kind.FORBIDDEN, pod.ref(), "pods/eviction is forbidden");
+      }
+    };
+    Map<String, String> before = withoutAgentState(lab.sharedFiles());
+    askRepave(1, k -> k.withVersion("1.31.5"));
+
+    assertThatThrownBy(() -> reconcilerWith(refusesEvictions).reconcile())
+        .isInstanceOf(ClusterCallException.class)
+        .hasMessageContaining("forbidden");
+
+    assertThat(cluster.nodeObject(NODE))
+        .as("not left cordoned")
+        .hasValueSatisfying(n -> assertThat(n.unschedulable()).isFalse());
+    assertThat(withoutAgentState(lab.sharedFiles())).isEqualTo(before);
+    assertThat(status().operations().repaveCounter())
+        .as("not acknowledged: the next pass tries again")
+        .isZero();
+  }
+
+  @Test
+  void aNodeKubeletDoesNotRegisterAgainIsReportedFailedAfterItsBound() {
+    cluster.kubeletRegistersAgain(false);
+    askRepave(1, k -> k.withVersion("1.31.5"));
+
+    assertThat(reconciler.reconcile()).isEqualTo(Outcome.NOT_REGISTERED);
+
+    assertThat(lab.activeVersionRaw()).contains(lab.versionOf(V2));
+    assertThat(status().phase()).isEqualTo(MachinePhase.FAILED);
+    assertThat(status().condition(MachineCondition.REPAVED).orElseThrow().reason())
+        .isEqualTo("NotRegistered");
   }
 
   @Test
@@ -123,6 +261,12 @@ class RepaveFromTheMachineTest {
         V1.machineName(),
         s -> s.withKubernetes(change.apply(s.kubernetes()))
             .withOperations(s.operations().withRepaveCounter(counter)));
+  }
+
+  private Map<String, String> withoutAgentState(Map<String, String> files) {
+    Map<String, String> out = new TreeMap<>(files);
+    out.remove(lab.paths.agentState().toString());
+    return out;
   }
 
   private MachineStatus status() {

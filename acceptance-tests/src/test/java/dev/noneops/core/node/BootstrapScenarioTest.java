@@ -67,6 +67,7 @@ class BootstrapScenarioTest {
             "+ /opt/cni/bin/portmap symlink 0777 -> /opt/unbounded/node/current/libexec/cni/portmap",
             "+ /opt/unbounded directory 0755",
             "+ /opt/unbounded/node directory 0755",
+            "+ /opt/unbounded/node/.cni-before.json regular 0600",
             "+ /opt/unbounded/node/.created-parents regular 0644",
             "+ /opt/unbounded/node/.lock regular 0600",
             "+ /opt/unbounded/node/<v> directory 0755",

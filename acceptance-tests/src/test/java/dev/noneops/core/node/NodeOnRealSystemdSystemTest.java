@@ -14,6 +14,9 @@ import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.Node.ConfigureResult;
+import dev.noneops.core.node.Node.NodeStatus;
+import dev.noneops.core.node.Node.PreflightReport;
+import dev.noneops.core.node.Node.PreflightReport.Verdict;
 import dev.noneops.core.node.Node.PruneReport;
 import dev.noneops.core.node.Node.RecoveryResult;
 import dev.noneops.core.node.Node.UpgradeResult;
@@ -205,6 +208,46 @@ class NodeOnRealSystemdSystemTest {
             .httpOk(java.net.URI.create("http://127.0.0.1:10248/healthz"), Duration.ofSeconds(2)))
         .isTrue();
     assertThat(applied().read()).isPresent();
+  }
+
+  @Test
+  void preflightPassesOnTheSandboxBootstrapRunsItAndAfterwardsThePortsAreTheNodesOwn()
+      throws Exception {
+    Node node = node(base, Optional.empty(), KUBELET_READY);
+
+    PreflightReport before = node.preflight(false);
+
+    assertThat(before.failures()).as("%s", before.checks()).isEmpty();
+    assertThat(before.check("root").orElseThrow().verdict()).isEqualTo(Verdict.OK);
+    assertThat(before.check("systemd").orElseThrow().detail()).startsWith("systemd 252");
+    assertThat(before.check("cgroup-v2").orElseThrow().verdict()).isEqualTo(Verdict.OK);
+    assertThat(before.check("foreign-stack").orElseThrow().verdict()).isEqualTo(Verdict.OK);
+    assertThat(before.check("localdns-port").orElseThrow().detail())
+        .isEqualTo(DNS_ADDRESS + ":53/udp+tcp is free for localdns.service");
+    assertThat(before.check("artifact-sources").orElseThrow().detail())
+        .endsWith("URLs answer (127.0.0.1)");
+
+    node.bootstrap(false);
+    PreflightReport after = node.preflight(false);
+
+    assertThat(after.failures()).as("%s", after.checks()).isEmpty();
+    assertThat(after.check("kubelet-healthz-port").orElseThrow().detail())
+        .isEqualTo("127.0.0.1:10248/tcp is held by this node's kubelet.service");
+    assertThat(after.check("localdns-port").orElseThrow().detail())
+        .isEqualTo(DNS_ADDRESS + ":53/udp+tcp is held by this node's localdns.service");
+    assertThat(after.check("artifact-sources").orElseThrow().detail())
+        .endsWith("is installed and verified; nothing to download");
+
+    long asked = System.nanoTime();
+    NodeStatus status = node.status();
+    Duration took = Duration.ofNanos(System.nanoTime() - asked);
+
+    assertThat(status.pods())
+        .as("the node's own ctr asked its containerd, which runs no pod")
+        .isEqualTo(new NodeStatus.Pods(0, 0, null));
+    assertThat(status.units().values())
+        .allSatisfy(u -> assertThat(u.activeSince()).isNotNull());
+    assertThat(took).as("status with ctr asked twice").isLessThan(Duration.ofSeconds(2));
   }
 
   @Test

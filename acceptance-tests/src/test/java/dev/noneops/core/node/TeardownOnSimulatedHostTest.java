@@ -20,9 +20,12 @@ import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.fs.SimFileSystem.MountKind;
 import dev.noneops.testkit.process.ProcessSpec;
 import dev.noneops.testkit.process.SimProcess;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -134,6 +137,67 @@ class TeardownOnSimulatedHostTest {
       assertThat(k.detail()).contains("not written by this node");
     });
     assertThat(subjects(report.removed(Action.UNIT_STOPPED))).doesNotContain("localdns.service");
+  }
+
+  /**
+   * containerd 1.6 to 2.0 put a shim's socket ({@code s/<sha256 of address/namespace/id>}), runc's
+   * state of its container ({@code runc/<namespace>/<id>}) and ctr's fifos below {@code
+   * /run/containerd} whatever the containerd's own state directory: while another runtime's shim
+   * runs, the teardown removes the node's entries there and keeps that runtime's byte-identical.
+   */
+  @Test
+  void aForeignShimsSocketRuncStateAndFifosBelowTheRunDirectorySurviveTheTeardown()
+      throws Exception {
+    SimNode node = SimNode.running();
+    node.host.installExecutable(Path.of("/opt/foreign/containerd-shim-runc-v2"), "#!/bin/sh\n");
+    String address = "/run/foreign/containerd.sock";
+    SimProcess shim = node.host.spawn(ProcessSpec.of(
+            "/opt/foreign/containerd-shim-runc-v2",
+            "/opt/foreign/containerd-shim-runc-v2",
+            "-namespace",
+            "foreign",
+            "-id",
+            "web",
+            "-address",
+            address)
+        .inCgroup("/foreign.slice/foreign.service"));
+    Path run = node.paths.containerdRunDir();
+    String socket = HexFormat.of()
+        .formatHex(MessageDigest.getInstance("SHA-256")
+            .digest((address + "/foreign/web").getBytes(StandardCharsets.UTF_8)));
+    List<Path> foreign = List.of(
+        run.resolve("runc/foreign/web/state.json"),
+        run.resolve("s/" + socket),
+        run.resolve("fifo/3193983534/web-stdin"));
+    List<Path> ours = List.of(
+        run.resolve("runc/k8s.io/c1/state.json"),
+        run.resolve("runc/foreign/other/state.json"),
+        run.resolve("s/" + "0".repeat(64)),
+        run.resolve("fifo/4242/c1-stdout"));
+    for (Path p : foreign) {
+      node.fs().seedDirectory(p.getParent(), 0700);
+      node.fs().seedFile(p, "foreign " + p, 0600);
+    }
+    for (Path p : ours) {
+      node.fs().seedDirectory(p.getParent(), 0700);
+      node.fs().seedFile(p, "node " + p, 0600);
+    }
+    FileTreeSnapshot before = node.host.snapshot(run.resolve("runc/foreign/web"));
+
+    TeardownReport report = reset(node.teardown());
+
+    assertThat(report.complete()).as("%s", report).isTrue();
+    assertThat(node.host.processes().process(shim.pid())).isPresent();
+    assertThat(node.host.snapshot(run.resolve("runc/foreign/web"))).isEqualTo(before);
+    for (Path p : foreign) {
+      assertThat(node.fs().lstat(p)).as("%s is kept", p).isPresent();
+    }
+    for (Path p : ours) {
+      assertThat(node.fs().lstat(p)).as("%s is gone", p).isEmpty();
+    }
+    assertThat(report.kept(Reason.FOREIGN_SHIM))
+        .extracting(TeardownReport.Kept::subject)
+        .contains(run.toString());
   }
 
   @Test

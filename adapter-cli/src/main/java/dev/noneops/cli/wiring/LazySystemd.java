@@ -2,6 +2,7 @@ package dev.noneops.cli.wiring;
 
 import dev.noneops.ports.systemd.ActiveState;
 import dev.noneops.ports.systemd.JobResult;
+import dev.noneops.ports.systemd.ManagerState;
 import dev.noneops.ports.systemd.Systemd;
 import dev.noneops.ports.systemd.UnitStatus;
 import dev.noneops.systemd.DbusSystemd;
@@ -58,6 +59,11 @@ final class LazySystemd implements Systemd, AutoCloseable {
   @Override
   public JobResult restart(String unit, Duration timeout) {
     return bus().restart(unit, timeout);
+  }
+
+  @Override
+  public ManagerState manager() {
+    return bus().manager();
   }
 
   @Override

@@ -67,6 +67,10 @@ public final class Main {
   public static CliEnvironment realHost() {
     String build = BuildVersionProvider.buildVersion();
     return new CliEnvironment(
-        new RealHostConnector(), Privileges::isRoot, build, new RunningJarAgent(build));
+        new RealHostConnector(),
+        Privileges::isRoot,
+        build,
+        new RunningJarAgent(build),
+        new StderrTerminal());
   }
 }

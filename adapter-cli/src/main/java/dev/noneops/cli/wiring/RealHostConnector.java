@@ -5,14 +5,17 @@ import dev.noneops.cli.HostSession;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.hostfs.RealHost;
+import dev.noneops.ports.HostPorts;
 import dev.noneops.systemd.DbusSystemd;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
  * The production {@link HostConnector}: the kernel adapters of {@code adapter-host-fs} and the
  * D-Bus systemd adapter on the system bus ({@code $DBUS_SYSTEM_BUS_ADDRESS}, else
  * {@code /run/dbus/system_bus_socket}), connected on first use; the default layout
- * ({@code /opt/unbounded/node}) and host paths ({@code /}).
+ * ({@code /opt/unbounded/node}) and host paths ({@code /}); the daemon reaches the node's cluster
+ * with kubelet's credentials ({@link KubeletKubeconfigCluster}).
  */
 public final class RealHostConnector implements HostConnector {
   private final Supplier<DbusSystemd> bus;
@@ -30,7 +33,9 @@ public final class RealHostConnector implements HostConnector {
   public HostSession connect() {
     RealHost host = RealHost.create();
     LazySystemd systemd = new LazySystemd(bus);
-    return new HostSession(
-        host.ports(systemd), Layout.defaultLayout(), HostPaths.realHost(), systemd);
+    HostPorts ports = host.ports(systemd);
+    HostPaths paths = HostPaths.realHost();
+    return new HostSession(ports, Layout.defaultLayout(), paths, systemd)
+        .withCluster(() -> Optional.of(new KubeletKubeconfigCluster(ports.files(), paths)));
   }
 }

@@ -3,21 +3,27 @@ package dev.noneops.cli.wiring;
 import dev.noneops.cli.AgentBuilds;
 import dev.noneops.core.node.AgentSetup;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.CodeSource;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 
 /**
  * This process's own jar as the agent build a bootstrap installs: its id is the build version and
  * the first 12 hex digits of the jar's SHA-256, it runs with the java running this process, and
  * with the JVM options of {@code bin/noneops} (C1 only, the serial GC with a small capped heap,
- * the opens jnr-posix needs).
+ * the opens jnr-posix needs); its man pages are those the build packed into the jar.
  */
 final class RunningJarAgent implements AgentBuilds {
   static final List<String> JVM_OPTIONS = List.of(
@@ -33,6 +39,8 @@ final class RunningJarAgent implements AgentBuilds {
       "--add-opens",
       "java.base/sun.nio.ch=ALL-UNNAMED",
       "-Djnr.ffi.asm.enabled=false");
+
+  private static final String MAN_PAGES = "man/man1/";
 
   private final String buildVersion;
 
@@ -50,8 +58,33 @@ final class RunningJarAgent implements AgentBuilds {
     String digest = HexFormat.of().formatHex(sha256(bytes)).substring(0, 12);
     String version = buildVersion.replaceAll("[^A-Za-z0-9._-]", "_");
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    Path jarFile = jar.get();
     return Optional.of(new AgentSetup(
-        version + "-" + digest, () -> bytes, java, JVM_OPTIONS, configFile.toAbsolutePath()));
+        version + "-" + digest,
+        () -> bytes,
+        java,
+        JVM_OPTIONS,
+        configFile.toAbsolutePath(),
+        () -> manPages(jarFile)));
+  }
+
+  /** The man pages the build packed into the jar ({@code man/man1/*.1}), by file name. */
+  static Map<String, byte[]> manPages(Path jar) throws IOException {
+    Map<String, byte[]> pages = new TreeMap<>();
+    try (JarFile file = new JarFile(jar.toFile())) {
+      for (JarEntry entry : Collections.list(file.entries())) {
+        String name = entry.getName();
+        if (!entry.isDirectory()
+            && name.startsWith(MAN_PAGES)
+            && name.endsWith(".1")
+            && name.indexOf('/', MAN_PAGES.length()) < 0) {
+          try (InputStream in = file.getInputStream(entry)) {
+            pages.put(name.substring(MAN_PAGES.length()), in.readAllBytes());
+          }
+        }
+      }
+    }
+    return pages;
   }
 
   private static byte[] sha256(byte[] bytes) {

@@ -174,6 +174,36 @@ public final class HttpArtifactDownloader implements ArtifactDownloader {
     });
   }
 
+  @Override
+  public int head(URI url, Duration timeout) throws IOException {
+    requireHttp(url);
+    Objects.requireNonNull(timeout, "timeout");
+    HttpRequest request = HttpRequest.newBuilder(url)
+        .method("HEAD", HttpRequest.BodyPublishers.noBody())
+        .timeout(timeout)
+        .build();
+    CompletableFuture<HttpResponse<Void>> response =
+        client.sendAsync(request, HttpResponse.BodyHandlers.discarding());
+    try {
+      return response.get(timeout.toMillis(), TimeUnit.MILLISECONDS).statusCode();
+    } catch (TimeoutException e) {
+      response.cancel(true);
+      throw new DownloadException(
+          url, DownloadException.Reason.TRANSPORT, "no answer within " + timeout, e);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      throw new DownloadException(
+          url,
+          DownloadException.Reason.TRANSPORT,
+          cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage(),
+          cause);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      response.cancel(true);
+      throw new InterruptedIOException("interrupted during HEAD " + url);
+    }
+  }
+
   private DownloadResult downloadOnce(
       URI url,
       Optional<Sha256> expected,

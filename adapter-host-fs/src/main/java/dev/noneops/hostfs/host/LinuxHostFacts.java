@@ -56,6 +56,51 @@ public final class LinuxHostFacts implements HostFacts {
         resolvers.kubeletResolvConf());
   }
 
+  /** Whether the effective uid in {@code /proc/self/status} is 0. */
+  @Override
+  public boolean privileged() throws IOException {
+    for (String line : readTrimmed(procRoot.resolve("self/status")).split("\n")) {
+      if (line.startsWith("Uid:")) {
+        String[] ids = line.substring(4).strip().split("\\s+");
+        return ids.length > 1 && ids[1].equals("0");
+      }
+    }
+    throw new IOException("no Uid line in " + procRoot.resolve("self/status"));
+  }
+
+  /** The file names {@code /proc/swaps} lists below its header. */
+  @Override
+  public List<String> swaps() throws IOException {
+    List<String> areas = new ArrayList<>();
+    String[] lines = readIfPresent(procRoot.resolve("swaps")).orElse("").split("\n");
+    for (int i = 1; i < lines.length; i++) {
+      String line = lines[i].strip();
+      if (!line.isEmpty()) {
+        areas.add(line.split("\\s+")[0]);
+      }
+    }
+    return areas;
+  }
+
+  /** The usable space of the file system holding {@code path} below the host root. */
+  @Override
+  public long usableBytes(Path path) throws IOException {
+    Path existing = hostRoot.resolve(path.toAbsolutePath().toString().replaceFirst("^/+", ""));
+    while (existing != null && !Files.exists(existing)) {
+      existing = existing.getParent();
+    }
+    if (existing == null) {
+      throw new NoSuchFileException(path.toString());
+    }
+    // statvfs(2) of the path itself: a FileStore looks its mount up in this process's mount
+    // table, which does not list the mounts of another namespace's root (/proc/<pid>/root)
+    long usable = existing.toFile().getUsableSpace();
+    if (usable == 0 && !Files.exists(existing)) {
+      throw new NoSuchFileException(existing.toString());
+    }
+    return usable;
+  }
+
   /** The Go architecture name for a JVM {@code os.arch}. */
   public static String goArch(String osArch) {
     return switch (osArch.toLowerCase(Locale.ROOT)) {

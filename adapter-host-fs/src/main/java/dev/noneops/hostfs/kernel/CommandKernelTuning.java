@@ -1,11 +1,15 @@
 package dev.noneops.hostfs.kernel;
 
 import dev.noneops.hostfs.commands.CommandErrors;
+import dev.noneops.ports.Errno;
+import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.commands.Command;
 import dev.noneops.ports.commands.CommandResult;
 import dev.noneops.ports.commands.CommandRunner;
 import dev.noneops.ports.kernel.KernelTuning;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -13,7 +17,9 @@ import java.util.regex.Pattern;
 
 /**
  * {@link KernelTuning} over kmod's {@code modprobe} and procps' {@code sysctl}, run through a
- * {@link CommandRunner}: {@code modprobe <name>}, {@code sysctl --system} and {@code sysctl -n}.
+ * {@link CommandRunner}: {@code modprobe <name>}, {@code sysctl --system} and {@code sysctl -n};
+ * whether a module is available: {@code /sys/module/<name>} (loaded or built in), else
+ * {@code modprobe --dry-run --quiet <name>}.
  */
 public final class CommandKernelTuning implements KernelTuning {
   private static final Pattern MODULE = Pattern.compile("[A-Za-z0-9_-]{1,64}");
@@ -22,10 +28,38 @@ public final class CommandKernelTuning implements KernelTuning {
 
   private final CommandRunner commands;
   private final Duration timeout;
+  private final Path sysModule;
 
   public CommandKernelTuning(CommandRunner commands, Duration timeout) {
+    this(commands, timeout, Path.of("/sys/module"));
+  }
+
+  /** @param sysModule the kernel's module directory, normally {@code /sys/module} */
+  public CommandKernelTuning(CommandRunner commands, Duration timeout, Path sysModule) {
     this.commands = Objects.requireNonNull(commands, "commands");
     this.timeout = Objects.requireNonNull(timeout, "timeout");
+    this.sysModule = Objects.requireNonNull(sysModule, "sysModule");
+  }
+
+  @Override
+  public boolean moduleAvailable(String name) throws IOException {
+    if (name == null || !MODULE.matcher(name).matches()) {
+      throw new IllegalArgumentException("not a kernel module name: '" + name + "'");
+    }
+    if (Files.isDirectory(sysModule.resolve(name))
+        || Files.isDirectory(sysModule.resolve(name.replace('-', '_')))) {
+      return true;
+    }
+    try {
+      return commands
+          .run(Command.of(timeout, "modprobe", "--dry-run", "--quiet", name))
+          .succeeded();
+    } catch (HostIOException e) {
+      if (e.errno() == Errno.ENOENT) {
+        return false;
+      }
+      throw e;
+    }
   }
 
   @Override

@@ -63,6 +63,11 @@ public final class Syscalls {
     return posix;
   }
 
+  /** {@code isatty(3)}: whether file descriptor {@code fd} (2 for stderr) is a terminal. */
+  public boolean isTerminal(int fd) {
+    return posix.isatty(fd) == 1;
+  }
+
   /** {@code lstat(2)}; empty on ENOENT. */
   public Optional<FileStat> lstat(Path path) throws HostIOException {
     FileStat stat = posix.allocateStat();

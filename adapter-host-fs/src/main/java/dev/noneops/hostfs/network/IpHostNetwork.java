@@ -10,6 +10,7 @@ import dev.noneops.ports.commands.Command;
 import dev.noneops.ports.commands.CommandResult;
 import dev.noneops.ports.commands.CommandRunner;
 import dev.noneops.ports.network.HostNetwork;
+import dev.noneops.ports.network.Listener;
 import dev.noneops.ports.network.NetworkLink;
 import java.io.IOException;
 import java.time.Duration;
@@ -24,13 +25,16 @@ import java.util.regex.Pattern;
  * another network namespace moves the whole port there): {@code ip -j -d addr show dev} reads a
  * link (its kind is {@code linkinfo.info_kind}), {@code ip link add ... [up] type dummy},
  * {@code ip addr replace}, {@code ip link set dev ... up} and {@code ip link delete dev} change
- * it. A failure's errno is the one {@code ip}'s error line names.
+ * it. A failure's errno is the one {@code ip}'s error line names. The sockets bound to a port come
+ * from iproute2's {@code ss -H -l -n -t -u}.
  */
 public final class IpHostNetwork implements HostNetwork {
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.@+-]{1,15}");
   private static final Pattern ADDRESS = Pattern.compile("[0-9A-Fa-f:.]+/[0-9]{1,3}");
   private static final Pattern NO_DEVICE = Pattern.compile("does not exist|Cannot find device");
   private static final ObjectMapper JSON = new ObjectMapper();
+  /** How a dual-stack socket bound to an IPv4 address (a JVM's, say) shows its address. */
+  private static final String IPV4_MAPPED = "::ffff:";
 
   private final CommandRunner commands;
   private final Duration timeout;
@@ -98,6 +102,39 @@ public final class IpHostNetwork implements HostNetwork {
   @Override
   public void deleteLink(String name) throws IOException {
     require("delete link", name, "ip", "link", "delete", "dev", requireName(name));
+  }
+
+  @Override
+  public List<Listener> listeners(int port) throws IOException {
+    if (port < 1 || port > 65535) {
+      throw new IllegalArgumentException("not a port: " + port);
+    }
+    Command list = Command.of(timeout, "ss", "-H", "-l", "-n", "-t", "-u");
+    CommandResult listed = commands.run(list);
+    if (!listed.succeeded()) {
+      throw CommandErrors.of("list sockets on port " + port, "ss", list, listed);
+    }
+    List<Listener> bound = new ArrayList<>();
+    for (String line : listed.stdout().split("\n")) {
+      String[] columns = line.strip().split("\\s+");
+      if (columns.length < 5) {
+        continue;
+      }
+      String local = columns[4];
+      int colon = local.lastIndexOf(':');
+      if (colon < 0 || !local.substring(colon + 1).equals(Integer.toString(port))) {
+        continue;
+      }
+      String address = local.substring(0, colon).replace("[", "").replace("]", "");
+      int zone = address.indexOf('%');
+      address = zone < 0 ? address : address.substring(0, zone);
+      if (address.startsWith(IPV4_MAPPED) && address.indexOf('.') > 0) {
+        address = address.substring(IPV4_MAPPED.length());
+      }
+      String transport = columns[0].equals("tcp") ? Listener.TCP : Listener.UDP;
+      bound.add(new Listener(transport, address.equals("*") ? "0.0.0.0" : address, port));
+    }
+    return bound;
   }
 
   private void require(String operation, String target, String... argv) throws IOException {

@@ -12,6 +12,7 @@ import dev.noneops.ports.download.DownloadResult;
 import dev.noneops.ports.download.Sha256;
 import dev.noneops.ports.files.HostFiles;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
@@ -89,6 +90,29 @@ class HttpArtifactDownloaderTest {
           assertThat(e.url()).isEqualTo(url);
         })
         .hasMessageContaining(url.toString());
+  }
+
+  @Test
+  void aHeadOfAPortNobodyListensOnIsATransportFailureWithinItsTimeout() throws Exception {
+    int closed;
+    try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      closed = probe.getLocalPort();
+    }
+    URI url = URI.create("http://127.0.0.1:" + closed + "/kubelet");
+    long start = System.nanoTime();
+
+    assertReason(() -> downloader.head(url, Duration.ofSeconds(2)), Reason.TRANSPORT, url);
+
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
+  }
+
+  @Test
+  void aHeadIsAnsweredWithoutTheBody() throws Exception {
+    server.serving("/kubelet", tarball);
+
+    assertThat(downloader.head(server.url("/kubelet"), Duration.ofSeconds(2))).isEqualTo(200);
+    assertThat(downloader.head(server.url("/nothing"), Duration.ofSeconds(2))).isEqualTo(404);
+    assertThat(leftovers()).isEmpty();
   }
 
   @Test

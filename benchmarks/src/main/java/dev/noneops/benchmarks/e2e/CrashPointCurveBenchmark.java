@@ -10,7 +10,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Row 12: the crash-point suite's cost as operations are added, read from the lines the suite
+ * Row 13: the crash-point suite's cost as operations are added, read from the lines the suite
  * prints for each step of its exploration ({@code crash-point step: <name>; points N; new disks
  * D; ms T}, in the log of {@code mvn -Dtest=CrashPointSuiteTest} that bin/benchmarks passes): each
  * step's crash points, the distinct disks it checked for the first time and its wall time, then
@@ -43,7 +43,7 @@ public final class CrashPointCurveBenchmark {
       throw new IllegalStateException("the suite's log has no 'crash-point step:' line");
     }
     Section section = new Section()
-        .heading("12. Cost curve: the crash-point suite by operation")
+        .heading("13. Cost curve: the crash-point suite by operation")
         .paragraph(
             "`CrashPointSuiteTest` (`mvn -o -pl acceptance-tests -am test -Dtest=CrashPointSuiteTest`), its "
                 + "exploration step by step as the suite printed it: every crash point of each operation (a later operation from "

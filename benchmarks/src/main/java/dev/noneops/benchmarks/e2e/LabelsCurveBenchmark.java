@@ -13,7 +13,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * Row 11: how {@code plan} and {@code apply} grow with the node's labels and taints, at 10, 100
+ * Row 12: how {@code plan} and {@code apply} grow with the node's labels and taints, at 10, 100
  * and 1,000 of each, on the simulated host: a node bootstrapped with the configuration, then a
  * configuration in which one label has another value is read and validated, planned ({@link
  * Node#plan()}) and applied ({@link Node#apply()}: kubelet's configuration rewritten, kubelet
@@ -51,7 +51,7 @@ public final class LabelsCurveBenchmark {
       apply.add(2L * n, applied);
     }
     Section section = new Section()
-        .heading("11. Cost curve: `plan` and `apply` by labels and taints")
+        .heading("12. Cost curve: `plan` and `apply` by labels and taints")
         .paragraph(
             "On the simulated host (`SimulatedNode`): a node bootstrapped with N labels and N taints "
                 + "(`Kubelet.Labels`, `Kubelet.RegisterWithTaints`; N = 10, 100, 1,000, so 20, 200 and 2,000 in all), then a "

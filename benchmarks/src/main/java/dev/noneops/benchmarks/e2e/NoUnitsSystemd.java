@@ -3,6 +3,7 @@ package dev.noneops.benchmarks.e2e;
 import dev.noneops.ports.systemd.ActiveState;
 import dev.noneops.ports.systemd.JobResult;
 import dev.noneops.ports.systemd.LoadState;
+import dev.noneops.ports.systemd.ManagerState;
 import dev.noneops.ports.systemd.Systemd;
 import dev.noneops.ports.systemd.UnitStatus;
 import java.time.Duration;
@@ -16,6 +17,12 @@ import java.util.Set;
  * re-reads nothing.
  */
 final class NoUnitsSystemd implements Systemd {
+  /** A running systemd of the version the project is built against. */
+  @Override
+  public ManagerState manager() {
+    return new ManagerState("252", "running");
+  }
+
   @Override
   public UnitStatus status(String unit) {
     return new UnitStatus(unit, LoadState.NOT_FOUND, ActiveState.INACTIVE, "dead", 0, "", "");

@@ -15,7 +15,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Row 13: where {@code noneops status}'s start-up goes and what the options the Performance issue
+ * Row 14: where {@code noneops status}'s start-up goes and what the options the Performance issue
  * names buy, on a sandboxed systemd (no node installed: three unit reads over D-Bus). Every
  * variant runs the same jar with the launcher's JVM flags inside the sandbox under GNU {@code
  * time -v}, interleaved: today's launcher (JDK 17, the static CDS archive trained on the build
@@ -162,7 +162,7 @@ public final class StatusStartupBenchmark {
       }
     }
     Section section = new Section()
-        .heading("13. `noneops status`: where the start-up goes, and the options")
+        .heading("14. `noneops status`: where the start-up goes, and the options")
         .paragraph(
             "A systemd booted in the sandbox of DESIGN section 11 (booted in " + boot.toMillis()
                 + " ms), no node installed: `status` reads three units over one D-Bus connection. Every variant runs the same "

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * Row 9: how {@link Teardown#destroy()} on the real adapters grows with the node, on row 2's
+ * Row 10: how {@link Teardown#destroy()} on the real adapters grows with the node, on row 2's
  * synthetic node (real tmpfs and bind mounts below kubelet's pod directories, shim-like
  * processes carrying this node's containerd address, pod cgroups below a dedicated subtree of
  * the unified hierarchy) at 500, 2,000 and 8,000 mounts without shims, and at 100, 500 and 2,000
@@ -90,7 +90,7 @@ public final class TeardownCurveBenchmark {
       Shell.deleteTree(work);
     }
     Section section = new Section()
-        .heading("9. Cost curve: teardown by mounts and by shims")
+        .heading("10. Cost curve: teardown by mounts and by shims")
         .paragraph(
             "`Teardown.destroy()` on `RealHost`, on row 2's synthetic node built afresh before every run (real tmpfs "
                 + "and bind mounts, 7 and 3 in every 10, below `/var/lib/kubelet/pods/<uid>/volumes`, 10 per pod; shim-like "

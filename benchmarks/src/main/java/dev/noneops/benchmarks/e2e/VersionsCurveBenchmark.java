@@ -10,7 +10,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * Row 10: how {@code noneops versions} ({@link Node#installedVersions()}) and prune ({@link
+ * Row 11: how {@code noneops versions} ({@link Node#installedVersions()}) and prune ({@link
  * Node#pruneVersions()}) grow with the versions installed, at 2, 10 and 30, on the simulated host
  * ({@link SimulatedNode}): a node bootstrapped at one version, the others prepared beside it
  * (each a full install of small artifacts, with its manifest). The simulated host runs the same
@@ -45,7 +45,7 @@ public final class VersionsCurveBenchmark {
       prune.add(n, pruned);
     }
     Section section = new Section()
-        .heading("10. Cost curve: `versions` and prune by installed versions")
+        .heading("11. Cost curve: `versions` and prune by installed versions")
         .paragraph(
             "On the simulated host (`SimulatedNode`, in-memory file system and processes): a node bootstrapped at "
                 + "one version and the others prepared beside it, each a full install of small stand-in artifacts with its "

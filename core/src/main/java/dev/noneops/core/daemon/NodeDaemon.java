@@ -17,6 +17,8 @@ import dev.noneops.core.node.UpgradeFailedException;
 import dev.noneops.core.node.UpgradeOptions;
 import dev.noneops.core.node.UpgradeRefusedException;
 import dev.noneops.ports.HostPorts;
+import dev.noneops.ports.cluster.ClusterNode;
+import dev.noneops.ports.machine.MachineResource;
 import dev.noneops.ports.systemd.UnitStatus;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -49,7 +51,13 @@ import org.slf4j.Logger;
  *       under the node lock; an invalid file is refused with every violation logged and the node
  *       keeps running as it is; a target whose upgrade rolled back is quarantined until the file
  *       changes; a busy node is tried again at the next tick. It also logs the stack's units as
- *       they fail and recover.
+ *       they fail and recover;
+ *   <li>with a cluster ({@link #followMachine}), the node's {@code Machine}: at start, after the
+ *       recovery, the Machine the applied configuration names is registered and watched; a tick
+ *       after an event runs one repave pass (drain, the Node object removed, apply or upgrade,
+ *       kubelet's registration waited for, uncordon, the Machine's status), the first one after
+ *       a restart reporting a repave whose upgrade the recovery rolled back. A cluster without the
+ *       Machine CRD is one error in the journal; the daemon keeps its other duties.
  * </ul>
  *
  * What it did is kept in {@link AgentState} for {@code noneops status}.
@@ -63,6 +71,19 @@ public final class NodeDaemon {
      * applied configuration a rollback restores).
      */
     Node node(Optional<AgentConfig> config, Optional<AgentConfig> previous);
+  }
+
+  /**
+   * The cluster's API server as the daemon reaches it now: the clients are asked for at every tick,
+   * so an implementation that rebuilds them when the node's credentials change (kubelet rotates
+   * its client certificate) has the daemon watch through the new ones.
+   */
+  public interface Cluster {
+    /** The node's Machine objects. */
+    MachineResource machines();
+
+    /** The node's Node object and its pods. */
+    ClusterNode nodes();
   }
 
   /** What the daemon tells its service manager. */
@@ -118,6 +139,7 @@ public final class NodeDaemon {
   private volatile boolean operating;
   private Optional<String> handledDigest = Optional.empty();
   private Instant retryRecoveryAt = Instant.MIN;
+  private Optional<MachineFollower> machine = Optional.empty();
 
   public NodeDaemon(
       HostPorts ports,
@@ -138,7 +160,32 @@ public final class NodeDaemon {
     this.heartbeat = ports.clock().now();
   }
 
-  /** Recovers, records that it watches the file, and reports ready. */
+  /**
+   * Has this daemon follow the node's Machine through {@code cluster} as well, the repave's waits
+   * bounded by {@code timeouts}. Called before {@link #start()}.
+   *
+   * @return this daemon
+   */
+  public NodeDaemon followMachine(Cluster cluster, RepaveTimeouts timeouts) {
+    machine = Optional.of(new MachineFollower(
+        ports,
+        paths,
+        nodes,
+        Objects.requireNonNull(cluster, "cluster"),
+        Objects.requireNonNull(timeouts, "timeouts"),
+        settings.hostArch(),
+        log,
+        event -> {
+          reported.clear();
+          update(s -> s.withLastOperation(event));
+        }));
+    return this;
+  }
+
+  /**
+   * Recovers, records that it watches the file, reports ready, then registers and watches the
+   * Machine (when it follows one).
+   */
   public void start() {
     Instant now = ports.clock().now();
     AgentState.Event recovery = recover();
@@ -155,6 +202,15 @@ public final class NodeDaemon {
         s.withStartRecovery(recovery).withWatching(new AgentState.Watch(file, now, handledDigest)));
     listener.ready();
     listener.status("watching " + settings.configFile());
+    // after READY=1: an API server that is slow to answer never holds up the service's start
+    machine.ifPresent(m -> {
+      operating = true;
+      try {
+        m.start(state.read());
+      } finally {
+        operating = false;
+      }
+    });
     heartbeat = ports.clock().now();
   }
 
@@ -175,6 +231,7 @@ public final class NodeDaemon {
         heartbeat = ports.clock().now();
       }
     }
+    machine.ifPresent(MachineFollower::close);
     log.info("stopping: no operation in progress");
   }
 
@@ -183,6 +240,14 @@ public final class NodeDaemon {
     heartbeat = ports.clock().now();
     if (!recoverAbandonedUpgrade()) {
       followConfigFile();
+      if (machine.isPresent()) {
+        operating = true;
+        try {
+          machine.get().tick();
+        } finally {
+          operating = false;
+        }
+      }
     }
     watchUnits();
     heartbeat = ports.clock().now();

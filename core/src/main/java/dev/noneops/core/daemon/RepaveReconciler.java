@@ -12,6 +12,7 @@ import dev.noneops.core.node.NodeBusyException;
 import dev.noneops.core.node.UpgradeFailedException;
 import dev.noneops.core.node.UpgradeOptions;
 import dev.noneops.ports.HostPorts;
+import dev.noneops.ports.cluster.ClusterNode;
 import dev.noneops.ports.machine.KubernetesSpec;
 import dev.noneops.ports.machine.Machine;
 import dev.noneops.ports.machine.MachineCondition;
@@ -19,6 +20,8 @@ import dev.noneops.ports.machine.MachinePhase;
 import dev.noneops.ports.machine.MachineResource;
 import dev.noneops.ports.machine.MachineStatus;
 import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -30,13 +33,18 @@ import java.util.stream.Collectors;
  * above {@code status.operations.repaveCounter}): the desired configuration is the applied one
  * with the spec's version, node labels and taints laid over it (what the spec leaves empty stays
  * as applied), validated first — an invalid one is reported {@code Failed} with every violation and
- * nothing on the host changes; then phase {@code Provisioning} and {@code Repaved} False/Pending,
- * {@code apply} when the version stays or {@code upgradeAndCommit} (which persists the applied
- * configuration, commits and prunes) when it changes, then phase {@code Joining} with {@code
- * Repaved} True/Succeeded. The counter is acknowledged in every outcome but a busy node: a target
- * that rolled back is reported {@code Failed} with the cause and not tried again until the
- * counter is raised again. Each pass reads the Machine afresh, so an event that arrives late or
- * twice changes nothing. Drain and the Node object's removal are not done here.
+ * nothing on the host changes. Then phase {@code Provisioning} and {@code Repaved} False/Pending;
+ * the node is drained ({@link NodeDrain}: a drain blocked past its bound is reported {@code Failed}
+ * naming the pods, the node uncordoned, the host untouched); its Node object is deleted; {@code
+ * apply} when the version stays (kubelet restarted when the apply did not, so that it registers
+ * again) or {@code upgradeAndCommit} (which persists the applied configuration, commits and prunes)
+ * when it changes; kubelet's new Node object is waited for (bounded) and uncordoned; phase {@code
+ * Joining} with {@code Repaved} True/Succeeded. The counter is acknowledged in every outcome but a
+ * busy node and a failed call to the API server (the next event tries again): a target that rolled
+ * back is reported {@code Failed} with the cause and not tried again until the counter is raised
+ * again. Each pass reads the Machine afresh, so an event that arrives late or twice changes
+ * nothing, and every step can be run again after a daemon that died in it: cordoning twice,
+ * evicting pods that are gone, deleting a deleted Node are no-ops.
  */
 final class RepaveReconciler {
   /** What one pass did. */
@@ -51,11 +59,17 @@ final class RepaveReconciler {
     REPAVED,
     /** The target's upgrade rolled back: reported Failed with the cause. */
     ROLLED_BACK,
+    /** The drain reached its bound: reported Failed naming the pods, the host untouched. */
+    DRAIN_BLOCKED,
+    /** Kubelet did not register the Node again within its bound: reported Failed. */
+    NOT_REGISTERED,
     /** Another failure: reported Failed with it. */
     FAILED,
     /** An operation held the node lock: the next pass tries again. */
     BUSY
   }
+
+  private static final Duration KUBELET_RESTART = Duration.ofSeconds(90);
 
   private final HostPorts ports;
   private final HostPaths paths;
@@ -63,6 +77,10 @@ final class RepaveReconciler {
   private final MachineResource machines;
   private final String machineName;
   private final String hostArch;
+  private final ClusterNode cluster;
+  private final String nodeName;
+  private final RepaveTimeouts timeouts;
+  private String lastReport = "";
 
   public RepaveReconciler(
       HostPorts ports,
@@ -70,13 +88,19 @@ final class RepaveReconciler {
       NodeDaemon.Nodes nodes,
       MachineResource machines,
       String machineName,
-      String hostArch) {
+      String hostArch,
+      ClusterNode cluster,
+      String nodeName,
+      RepaveTimeouts timeouts) {
     this.ports = Objects.requireNonNull(ports, "ports");
     this.paths = Objects.requireNonNull(paths, "paths");
     this.nodes = Objects.requireNonNull(nodes, "nodes");
     this.machines = Objects.requireNonNull(machines, "machines");
     this.machineName = Objects.requireNonNull(machineName, "machineName");
     this.hostArch = Objects.requireNonNull(hostArch, "hostArch");
+    this.cluster = Objects.requireNonNull(cluster, "cluster");
+    this.nodeName = Objects.requireNonNull(nodeName, "nodeName");
+    this.timeouts = Objects.requireNonNull(timeouts, "timeouts");
   }
 
   /**
@@ -86,10 +110,11 @@ final class RepaveReconciler {
    */
   public Outcome reconcile() {
     Optional<Machine> found = call(() -> machines.get(machineName));
-    if (found.isEmpty()) {
-      return Outcome.NO_MACHINE;
-    }
-    Machine machine = found.get();
+    return found.isEmpty() ? Outcome.NO_MACHINE : reconcile(found.get());
+  }
+
+  /** One pass over {@code machine}, as just read. */
+  private Outcome reconcile(Machine machine) {
     long asked = machine.spec().operations().repaveCounter();
     if (asked <= machine.status().operations().repaveCounter()) {
       return Outcome.NOTHING_TO_DO;
@@ -113,23 +138,45 @@ final class RepaveReconciler {
       return Outcome.INVALID_SPEC;
     }
     Node node = nodes.node(Optional.of(desired), applied);
+    Optional<String> active;
+    String wanted;
     try {
-      Optional<String> active = node.version();
-      String wanted = node.goalState().rootFs().versionName();
-      String change = active.orElse("(none)") + " → " + wanted;
-      status(s -> s.withPhase(MachinePhase.PROVISIONING)
-          .withCondition(condition(
-              MachineCondition.Status.FALSE, "Pending", "repave " + asked + ": " + change)));
+      active = node.version();
+      wanted = node.goalState().rootFs().versionName();
+    } catch (NoneopsException e) {
+      return fail(asked, "Failed", e.operatorMessage());
+    }
+    String change = active.orElse("(none)") + " → " + wanted;
+    status(s -> s.withPhase(MachinePhase.PROVISIONING)
+        .withCondition(condition(
+            MachineCondition.Status.FALSE, "Pending", "repave " + asked + ": " + change)));
+    try {
+      new NodeDrain(cluster, ports.clock(), timeouts).drain(nodeName);
+    } catch (DrainBlockedException e) {
+      report(
+          asked,
+          MachinePhase.FAILED,
+          MachineCondition.Status.FALSE,
+          "DrainBlocked",
+          e.operatorMessage());
+      return Outcome.DRAIN_BLOCKED;
+    }
+    NodeDrain.call(() -> cluster.deleteNode(nodeName), "delete the Node object " + nodeName);
+    try {
       if (active.isPresent() && active.get().equals(wanted)) {
-        node.apply();
+        Node.ApplyResult applyResult = node.apply();
+        if (!applyResult.changes().kubeletChanged()) {
+          // a Node object is registered when kubelet starts: a repave that changes nothing of
+          // kubelet's still makes it register again
+          ports.systemd().restart(HostPaths.KUBELET_UNIT, KUBELET_RESTART);
+        }
       } else {
         node.upgradeAndCommit(new UpgradeOptions(false, true));
       }
-      report(asked, MachinePhase.JOINING, MachineCondition.Status.TRUE, "Succeeded", change);
-      return Outcome.REPAVED;
     } catch (NodeBusyException busy) {
       return Outcome.BUSY;
     } catch (UpgradeFailedException e) {
+      rejoin();
       report(
           asked,
           MachinePhase.FAILED,
@@ -138,8 +185,96 @@ final class RepaveReconciler {
           e.operatorMessage());
       return Outcome.ROLLED_BACK;
     } catch (NoneopsException e) {
+      rejoin();
       return fail(asked, "Failed", e.operatorMessage());
     }
+    if (!rejoin()) {
+      report(
+          asked,
+          MachinePhase.FAILED,
+          MachineCondition.Status.FALSE,
+          "NotRegistered",
+          "the node runs " + wanted + " but kubelet did not register the Node " + nodeName
+              + " again within " + timeouts.registration());
+      return Outcome.NOT_REGISTERED;
+    }
+    report(asked, MachinePhase.JOINING, MachineCondition.Status.TRUE, "Succeeded", change);
+    return Outcome.REPAVED;
+  }
+
+  /**
+   * After a restart, before the next pass: a repave this node had in flight ({@code
+   * Provisioning}, its counter not acknowledged) whose upgrade the recovery rolled back since the
+   * repave began (the daemon's own recovery at start, or the recovery gate at boot, {@code
+   * recoveries}) is reported Failed with that rollback, its counter acknowledged, once the node has
+   * registered again and been uncordoned; anything else is the pass of {@link #reconcile()}, which
+   * finishes the repave (an upgrade the recovery committed is the applied configuration now: the
+   * pass applies it and lets the node register again).
+   */
+  public Outcome reconcileAfterRecovery(List<AgentState.Event> recoveries) {
+    Optional<Machine> found = call(() -> machines.get(machineName));
+    if (found.isEmpty()) {
+      return Outcome.NO_MACHINE;
+    }
+    Machine machine = found.get();
+    long asked = machine.spec().operations().repaveCounter();
+    Optional<MachineCondition> pending = machine
+        .status()
+        .condition(MachineCondition.REPAVED)
+        .filter(c -> c.status() == MachineCondition.Status.FALSE && c.reason().equals("Pending"));
+    if (asked > machine.status().operations().repaveCounter()
+        && machine.status().phase() == MachinePhase.PROVISIONING
+        && pending.isPresent()) {
+      Optional<AgentState.Event> rolledBack = recoveries.stream()
+          .filter(e -> e.outcome().equals("ROLLED_BACK") || e.outcome().equals("ROLLBACK_FINISHED"))
+          .filter(e -> !e.at().isBefore(pending.get().lastTransitionTime()))
+          .findFirst();
+      if (rolledBack.isPresent()) {
+        rejoin();
+        report(
+            asked,
+            MachinePhase.FAILED,
+            MachineCondition.Status.FALSE,
+            "RolledBack",
+            "repave " + asked + " was interrupted (the agent stopped during its upgrade) and the"
+                + " recovery rolled it back: " + rolledBack.get().detail());
+        return Outcome.ROLLED_BACK;
+      }
+    }
+    return reconcile(machine);
+  }
+
+  /**
+   * Waits until kubelet has registered the Node again, then uncordons it.
+   *
+   * @return false when it did not register within {@link RepaveTimeouts#registration()}
+   */
+  private boolean rejoin() {
+    long deadline = ports.clock().nanoTime() + timeouts.registration().toNanos();
+    while (NodeDrain.call(() -> cluster.node(nodeName), "read the Node " + nodeName)
+        .isEmpty()) {
+      if (ports.clock().nanoTime() - deadline >= 0) {
+        return false;
+      }
+      try {
+        ports.clock().sleep(timeouts.poll());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new ClusterCallException("interrupted while waiting for " + nodeName, e);
+      }
+    }
+    NodeDrain.call(
+        () -> {
+          cluster.uncordon(nodeName);
+          return null;
+        },
+        "uncordon " + nodeName);
+    return true;
+  }
+
+  /** The phase, reason and message of the outcome this reconciler last reported; "" before. */
+  String lastReport() {
+    return lastReport;
   }
 
   /** {@code applied} with what {@code spec} sets: version, node labels, taints. */
@@ -181,6 +316,7 @@ final class RepaveReconciler {
       MachineCondition.Status repaved,
       String reason,
       String message) {
+    lastReport = phase.word() + " (" + reason + "): " + message;
     status(s -> s.withPhase(phase)
         .withOperations(
             s.operations().withRepaveCounter(Math.max(asked, s.operations().repaveCounter())))

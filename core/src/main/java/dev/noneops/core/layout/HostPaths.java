@@ -36,6 +36,12 @@ public record HostPaths(Path root, Path systemdDir) {
   /** Where the agent installs its builds, below the root. */
   public static final String AGENT_HOME = "/usr/local/lib/noneops";
 
+  /**
+   * Where {@code man} finds the agent's man pages ({@code man noneops-status}): links into the
+   * current build's {@code share/man/man1}.
+   */
+  public static final String AGENT_MAN_DIR = "/usr/local/share/man/man1";
+
   /** The agent's command on the operator's {@code PATH}, a link into {@link #AGENT_HOME}. */
   public static final String AGENT_COMMAND = "/usr/local/bin/noneops";
 
@@ -161,6 +167,11 @@ public record HostPaths(Path root, Path systemdDir) {
   /** The launcher the agent's units run: the current build's {@code bin/noneops}. */
   public Path agentLauncher() {
     return agentCurrent().resolve("bin/noneops");
+  }
+
+  /** The directory of the links to the agent's man pages ({@link #AGENT_MAN_DIR}). */
+  public Path agentManDir() {
+    return host(AGENT_MAN_DIR);
   }
 
   /** The agent's command link on {@code PATH}. */

@@ -30,6 +30,7 @@ public record Layout(Path root) {
   public static final String STAGING = ".staging";
   public static final String TEARDOWN = ".teardown";
   public static final String CREATED_PARENTS = ".created-parents";
+  public static final String CNI_BEFORE = ".cni-before.json";
   public static final String BIN = "bin";
   public static final String CNI = "libexec/cni";
 
@@ -102,6 +103,14 @@ public record Layout(Path root) {
    */
   public Path createdParents() {
     return root.resolve(CREATED_PARENTS);
+  }
+
+  /**
+   * The durable record, taken once when the node is provisioned, of the entries that were in the
+   * CNI configuration and state directories before the node came: the host's, never removed.
+   */
+  public Path cniBefore() {
+    return root.resolve(CNI_BEFORE);
   }
 
   public Path staging() {

@@ -3,6 +3,7 @@ package dev.noneops.core.node;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
@@ -18,9 +19,15 @@ import java.util.regex.Pattern;
  * @param java the absolute path of the {@code java} launcher the agent runs with
  * @param jvmOptions the JVM options placed before {@code -jar}
  * @param configFile the absolute path of the desired configuration file the daemon watches
+ * @param manPages reads the build's man pages, installed where {@code man} finds them
  */
 public record AgentSetup(
-    String buildId, JarSource jar, Path java, List<String> jvmOptions, Path configFile) {
+    String buildId,
+    JarSource jar,
+    Path java,
+    List<String> jvmOptions,
+    Path configFile,
+    ManPageSource manPages) {
   private static final Pattern BUILD_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
 
   /** Reads the bytes of the build's runnable jar. */
@@ -29,11 +36,30 @@ public record AgentSetup(
     byte[] read() throws IOException;
   }
 
+  /**
+   * Reads the build's section-1 man pages: file name ({@code noneops-status.1}) to content. A
+   * name is letters, digits, {@code .}, {@code _} and {@code -}, ending in {@code .1}.
+   */
+  @FunctionalInterface
+  public interface ManPageSource {
+    /** A build without man pages. */
+    ManPageSource NONE = Map::of;
+
+    Map<String, byte[]> read() throws IOException;
+  }
+
+  /** A build without man pages. */
+  public AgentSetup(
+      String buildId, JarSource jar, Path java, List<String> jvmOptions, Path configFile) {
+    this(buildId, jar, java, jvmOptions, configFile, ManPageSource.NONE);
+  }
+
   public AgentSetup {
     Objects.requireNonNull(buildId, "buildId");
     Objects.requireNonNull(jar, "jar");
     Objects.requireNonNull(java, "java");
     Objects.requireNonNull(configFile, "configFile");
+    Objects.requireNonNull(manPages, "manPages");
     jvmOptions = List.copyOf(jvmOptions);
     if (!BUILD_ID.matcher(buildId).matches()) {
       throw new IllegalArgumentException(

@@ -106,12 +106,13 @@ final class AgentUnits {
   }
 
   /**
-   * Whether {@code path} is one of the agent's own files (its builds, command link, units and
-   * the stack's gate drop-ins), which an upgrade neither changes nor saves.
+   * Whether {@code path} is one of the agent's own files (its builds, command link, man page
+   * links, units and the stack's gate drop-ins), which an upgrade neither changes nor saves.
    */
   static boolean isAgentFile(HostPaths paths, Path path) {
     if (path.startsWith(paths.agentHome())
         || path.equals(paths.agentCommand())
+        || paths.agentManDir().equals(path.getParent())
         || path.equals(paths.unit(HostPaths.RECOVERY_GATE_UNIT))
         || path.equals(paths.unit(HostPaths.AGENT_UNIT))) {
       return true;

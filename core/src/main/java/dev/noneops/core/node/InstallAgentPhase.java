@@ -4,11 +4,16 @@ import dev.noneops.core.layout.HostPaths;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
 
 /**
  * Installs the agent build at its stable host path and writes its units: the build's jar and
  * launcher (each written durably, then renamed into place), the {@code current} link switched to
- * it atomically, the command link on {@code PATH}, the recovery gate with the stack's drop-ins
+ * it atomically, the command link on {@code PATH}, a link per man page where {@code man} finds it
+ * (through {@code current}, so the switch switches the pages too), the recovery gate with the stack's drop-ins
  * that require it, and the daemon's unit. Every path is recorded in the ownership record, so a
  * reset removes exactly these (and puts back a {@code /usr/local/bin/noneops} that was there
  * before). Idempotent: a second run over the same build changes nothing.
@@ -17,6 +22,8 @@ final class InstallAgentPhase {
   private static final int FILE_MODE = 0644;
   private static final int EXEC_MODE = 0755;
   private static final int DIR_MODE = 0755;
+  private static final String MAN_SECTION = "share/man/man1";
+  private static final Pattern MAN_PAGE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}\\.1");
 
   private final NodeParts node;
 
@@ -36,8 +43,10 @@ final class InstallAgentPhase {
         AgentUnits.launcher(agent, jar).getBytes(StandardCharsets.UTF_8),
         EXEC_MODE,
         DIR_MODE);
+    Set<String> pages = writeManPages(writer, build, agent);
     writer.link(paths.agentCurrent(), agent.buildId());
     writer.link(paths.agentCommand(), paths.agentLauncher().toString());
+    linkManPages(writer, pages);
     boolean unitsChanged = writer.write(
         paths.unit(HostPaths.RECOVERY_GATE_UNIT), AgentUnits.recoveryGate(paths), FILE_MODE);
     for (String unit : HostPaths.STACK_UNITS) {
@@ -48,6 +57,42 @@ final class InstallAgentPhase {
         paths.unit(HostPaths.AGENT_UNIT), AgentUnits.daemon(paths, agent.configFile()), FILE_MODE);
     if (unitsChanged) {
       node.ports().systemd().daemonReload();
+    }
+  }
+
+  /** The build's man pages, in its {@code share/man/man1}, before the build becomes current. */
+  private static Set<String> writeManPages(SharedFileWriter writer, Path build, AgentSetup agent)
+      throws IOException {
+    Map<String, byte[]> pages = new TreeMap<>(agent.manPages().read());
+    for (Map.Entry<String, byte[]> page : pages.entrySet()) {
+      if (!MAN_PAGE.matcher(page.getKey()).matches()) {
+        throw new IOException("not a section-1 man page file name: '" + page.getKey() + "'");
+      }
+      writer.write(
+          build.resolve(MAN_SECTION).resolve(page.getKey()), page.getValue(), FILE_MODE, DIR_MODE);
+    }
+    return pages.keySet();
+  }
+
+  /**
+   * A link per page in the man directory, through {@code current} so the build switch switches
+   * them too; links of an earlier build's pages that this build has not are removed. Only the
+   * node's own links are touched there: each is in the ownership record.
+   */
+  private void linkManPages(SharedFileWriter writer, Set<String> pages) throws IOException {
+    HostPaths paths = node.paths();
+    for (String page : pages) {
+      writer.link(
+          paths.agentManDir().resolve(page),
+          paths.agentCurrent().resolve(MAN_SECTION).resolve(page).toString());
+    }
+    for (OwnedEntry entry : writer.record().entries()) {
+      Path path = entry.path();
+      if (entry.kind() == OwnedEntry.Kind.SYMLINK
+          && paths.agentManDir().equals(path.getParent())
+          && !pages.contains(String.valueOf(path.getFileName()))) {
+        writer.removeOwned(path);
+      }
     }
   }
 

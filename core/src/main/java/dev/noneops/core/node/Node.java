@@ -13,11 +13,13 @@ import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.files.FileMeta;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 
@@ -159,9 +161,10 @@ public final class Node {
   }
 
   /**
-   * The first install of this configuration on a host, in the one order that is safe: the host is
-   * checked for a kubelet or containerd of its own before anything is written (a refusal leaves
-   * the host byte-identical, the layout and its lock included); then, holding the lock, the
+   * The first install of this configuration on a host, in the one order that is safe: the
+   * {@link #preflight(boolean)} checks run before anything is written, and a failed one stops it
+   * (a refusal leaves the host byte-identical, the layout and its lock included; warnings do not
+   * stop it); then, holding the lock, the
    * version is installed and verified (a failure there leaves no trace either), the kernel
    * modules listed and loaded, the units written, the version activated, the configuration
    * written (the sysctl presets among it), the sysctls applied — so kubelet, which
@@ -170,7 +173,8 @@ public final class Node {
    *
    * @param tuneKernel false for a host whose kernel is not this node's to change (a sandbox, a
    *     container): no module file, no module loaded, no sysctl preset applied
-   * @throws ForeignStackException when the host runs its own stack
+   * @throws PreflightFailedException when a preflight check failed (the host runs its own stack,
+   *     a port is taken, ...)
    * @throws NotConfiguredException when the node has no configuration to record
    */
   @SuppressWarnings("try")
@@ -178,8 +182,13 @@ public final class Node {
     AgentConfig config =
         effectiveConfig().orElseThrow(() -> new NotConfiguredException("bootstrapping"));
     return tasks.call("bootstrap", () -> {
-      new CheckHostPhase(parts).run();
       MachineGoalState goal = goalState();
+      tasks.execute(Task.of("preflight", () -> {
+        PreflightReport report = Preflight.of(this, goal, tuneKernel).run();
+        if (!report.passed()) {
+          throw new PreflightFailedException(report);
+        }
+      }));
       try (NodeLock.Hold hold = lock.acquireCreatingLayout("bootstrap")) {
         prepareOrLeaveNoTrace();
         KernelTuningPhase kernel = new KernelTuningPhase(parts);
@@ -193,6 +202,7 @@ public final class Node {
         if (tuneKernel) {
           tasks.execute(Task.of("load-kernel-modules", kernel::loadModules));
         }
+        recordCniEntriesBefore();
         tasks.execute(Task.of("write-units", () -> new WriteUnitsPhase(parts).run(goal)));
         tasks.execute(
             Task.of("activate-version", () -> activate.run(goal.rootFs().versionName())));
@@ -215,8 +225,19 @@ public final class Node {
     ActivateVersionPhase activate = new ActivateVersionPhase(parts);
     tasks.execute(
         Task.of("check-version", () -> activate.requireComplete(goal.rootFs().versionName())));
+    recordCniEntriesBefore();
     tasks.execute(Task.of("write-units", () -> new WriteUnitsPhase(parts).run(goal)));
     tasks.execute(Task.of("activate-version", () -> activate.run(goal.rootFs().versionName())));
+  }
+
+  /**
+   * Records which entries of the CNI configuration and state directories are there before the
+   * node's stack first runs (once: a provision run again keeps the first record).
+   */
+  private void recordCniEntriesBefore() {
+    tasks.execute(Task.of(
+        "record-cni-entries",
+        () -> new CniEntriesBefore(ports.files(), paths, layout).recordIfAbsent()));
   }
 
   private void recordApplied(AgentConfig config) {
@@ -290,6 +311,26 @@ public final class Node {
       recordApplied(config);
       return new ApplyResult(active, wasRunning, changes, running());
     });
+  }
+
+  /** {@link #preflight(boolean)} for a bootstrap that tunes the kernel. */
+  public PreflightReport preflight() {
+    return preflight(true);
+  }
+
+  /**
+   * Every check that bootstrap, apply and upgrade rely on, as kubeadm's preflight, changing
+   * nothing: root, systemd, cgroup v2, the kernel modules and sysctls, swap, the ports the stack
+   * binds, a kubelet or containerd of the host's own, host files at the shared paths, free space
+   * under the layout, and whether the artifact sources answer. {@link #bootstrap(boolean)} runs
+   * the same checks first.
+   *
+   * @param tuneKernel false as for a bootstrap that leaves the kernel alone: a missing module is
+   *     then a warning, not a failure
+   * @throws NotConfiguredException when the node has no configuration
+   */
+  public PreflightReport preflight(boolean tuneKernel) {
+    return Preflight.of(this, goalState(), tuneKernel).run();
   }
 
   /**
@@ -596,11 +637,13 @@ public final class Node {
   /**
    * Removes the node from the host, as {@code noneops reset} does, needing no configuration: when
    * a node is there its stack stopped, its configuration removed (originals put back), LocalDNS's
-   * dummy interface (named by the applied configuration, else the default) and the applied
-   * configuration removed, then the rest ({@link Teardown#destroy()}); otherwise only what a
+   * dummy interface (named by the applied configuration, else the default), the bridges the CNI
+   * configuration names for the pods ({@link CniBridges}) and the applied configuration removed,
+   * then the rest ({@link Teardown#destroy()}); otherwise only what a
    * bootstrap that installed nothing left behind. Anything kept is in the report.
    *
-   * @throws NodeException when LocalDNS's interface is there but cannot be removed
+   * @throws NodeException when LocalDNS's interface or a pods' bridge is there but cannot be
+   *     removed
    */
   public ResetResult reset() {
     return upgradeOperation("reset", () -> {
@@ -614,8 +657,11 @@ public final class Node {
           .read()
           .map(c -> c.normalized().localDns().interfaceName())
           .orElse(AgentConfig.DEFAULT_LOCALDNS_INTERFACE);
+      List<String> bridges =
+          CniBridges.named(ports.files(), paths.cniConfDir(), cniEntriesBeforeOrNone());
       TeardownReport report = teardown.stop().plus(teardown.removeConfig());
-      List<String> hostCleanup = removeLocalDnsInterface(dnsInterface);
+      List<String> hostCleanup = new ArrayList<>(removeLocalDnsInterface(dnsInterface));
+      hostCleanup.addAll(removeCniBridges(bridges));
       applied.remove();
       return new ResetResult(true, report.plus(teardown.destroy()), hostCleanup);
     });
@@ -629,6 +675,30 @@ public final class Node {
   private void stopAgent() throws IOException {
     if (ForeignStackDetector.isNodesUnitFile(ports.files(), paths.unit(HostPaths.AGENT_UNIT))) {
       tasks.execute(Task.of("stop-agent", () -> parts.stack().stop(HostPaths.AGENT_UNIT)));
+    }
+  }
+
+  /**
+   * The CNI entries from before the node; none when the record is unreadable, so no bridge is
+   * removed (the teardown reports the record itself).
+   */
+  private Optional<Set<Path>> cniEntriesBeforeOrNone() throws IOException {
+    try {
+      return new CniEntriesBefore(ports.files(), paths, layout).load();
+    } catch (CorruptStateException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** Removes the pods' bridges {@link CniBridges} found, now that the stack and its pods are gone. */
+  private List<String> removeCniBridges(List<String> bridges) {
+    try {
+      return CniBridges.remove(ports.network(), bridges).stream()
+          .map(name -> "CNI bridge " + name)
+          .toList();
+    } catch (IOException e) {
+      throw new NodeException(
+          "cannot remove the pods' bridges " + bridges + ": " + e.getMessage(), e);
     }
   }
 
@@ -904,6 +974,11 @@ public final class Node {
    * @param upgradeInFlight the upgrade whose journal is on disk; null when none is
    * @param appliedConfig whether an applied configuration is recorded
    * @param appliedMachineName the machine name of the applied configuration; null without one
+   * @param versionSizes each installed version's size on disk, in the order of
+   *     {@code installedVersions}
+   * @param pods how many pods containerd runs, or why that is unknown
+   * @param agentUnit the agent's daemon ({@code noneops-agent.service}) as systemd reports it;
+   *     null when systemd cannot be reached
    */
   public record NodeStatus(
       boolean installed,
@@ -914,13 +989,91 @@ public final class Node {
       String systemdError,
       UpgradeInFlight upgradeInFlight,
       boolean appliedConfig,
-      String appliedMachineName) {
+      String appliedMachineName,
+      List<VersionSize> versionSizes,
+      Pods pods,
+      Unit agentUnit) {
 
-    /** One unit's state as systemd reports it, in lower case. */
-    public record Unit(String load, String active, String sub, long mainPid) {}
+    /**
+     * One unit's state as systemd reports it, in lower case.
+     *
+     * @param activeSince when the unit last became active (ISO-8601); null unless it is active
+     */
+    public record Unit(String load, String active, String sub, long mainPid, String activeSince) {}
+
+    /** An installed version's size: a complete one's from its manifest, another's from the disk. */
+    public record VersionSize(String version, boolean active, long bytes, long files) {}
+
+    /**
+     * The pods containerd runs, as its {@code ctr} answers in the {@code k8s.io} namespace.
+     *
+     * @param running the pod sandboxes with a running task; null when unknown
+     * @param tasks every running task (pod sandboxes and containers); null when unknown
+     * @param unknownBecause why a count is unknown (containerd is not active, {@code ctr} did not
+     *     answer); null when both are known
+     */
+    public record Pods(Integer running, Integer tasks, String unknownBecause) {
+      static Pods unknown(String why) {
+        return new Pods(null, null, why);
+      }
+    }
 
     /** An upgrade whose journal is on disk: it ends with {@code noneops recover} or a commit. */
     public record UpgradeInFlight(String previousVersion, String targetVersion, String startedAt) {}
+  }
+
+  /**
+   * What {@link Node#preflight(boolean)} found: every check in the order run, each with its
+   * verdict, what it saw and, unless it passed, what to do about it.
+   */
+  public record PreflightReport(List<Check> checks) {
+    /** How a check came out. */
+    public enum Verdict {
+      /** Nothing to do. */
+      OK,
+      /** Bootstrap goes on, but the operator should know (or act). */
+      WARN,
+      /** Bootstrap would not work, and stops before it changes anything. */
+      FAIL
+    }
+
+    /**
+     * One check's outcome.
+     *
+     * @param name the check, e.g. {@code cgroup-v2}
+     * @param detail what it found
+     * @param remedy what to do about a warning or failure; empty when it passed
+     */
+    public record Check(String name, Verdict verdict, String detail, String remedy) {
+      public Check {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(verdict, "verdict");
+        Objects.requireNonNull(detail, "detail");
+        Objects.requireNonNull(remedy, "remedy");
+      }
+    }
+
+    public PreflightReport {
+      checks = List.copyOf(checks);
+    }
+
+    /** Whether no check failed (warnings pass). */
+    public boolean passed() {
+      return failures().isEmpty();
+    }
+
+    public List<Check> failures() {
+      return checks.stream().filter(c -> c.verdict() == Verdict.FAIL).toList();
+    }
+
+    public List<Check> warnings() {
+      return checks.stream().filter(c -> c.verdict() == Verdict.WARN).toList();
+    }
+
+    /** The check named {@code name}. */
+    public Optional<Check> check(String name) {
+      return checks.stream().filter(c -> c.name().equals(name)).findFirst();
+    }
   }
 
   /**

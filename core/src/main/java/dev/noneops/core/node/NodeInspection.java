@@ -12,6 +12,7 @@ import dev.noneops.ports.systemd.Systemd;
 import dev.noneops.ports.systemd.SystemdException;
 import dev.noneops.ports.systemd.UnitStatus;
 import java.io.IOException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,18 +44,14 @@ final class NodeInspection {
     String systemdError = null;
     boolean running = true;
     Systemd systemd = parts.ports().systemd();
+    NodeStatus.Unit agent = null;
     try {
       for (String unit : HostPaths.STACK_UNITS) {
         UnitStatus s = systemd.status(unit);
-        units.put(
-            unit,
-            new NodeStatus.Unit(
-                s.load().name().toLowerCase(Locale.ROOT),
-                s.active().name().toLowerCase(Locale.ROOT),
-                s.sub(),
-                s.mainPid()));
+        units.put(unit, unitOf(s));
         running &= s.isActive();
       }
+      agent = unitOf(systemd.status(HostPaths.AGENT_UNIT));
     } catch (SystemdException e) {
       systemdError = e.getMessage();
       running = false;
@@ -72,7 +69,54 @@ final class NodeInspection {
                 j.previousVersion(), j.targetVersion(), j.startedAt().toString()))
             .orElse(null),
         applied.isPresent(),
-        applied.map(AgentConfig::machineName).orElse(null));
+        applied.map(AgentConfig::machineName).orElse(null),
+        sizes(installed, active.map(a -> a.replaceAll("/+$", ""))),
+        podCounter().count(containerdActive(units)),
+        agent);
+  }
+
+  private static NodeStatus.Unit unitOf(UnitStatus s) {
+    return new NodeStatus.Unit(
+        s.load().name().toLowerCase(Locale.ROOT),
+        s.active().name().toLowerCase(Locale.ROOT),
+        s.sub(),
+        s.mainPid(),
+        s.isActive() ? s.activeEnteredAt().map(Instant::toString).orElse(null) : null);
+  }
+
+  private static boolean containerdActive(Map<String, NodeStatus.Unit> units) {
+    NodeStatus.Unit containerd = units.get(HostPaths.CONTAINERD_UNIT);
+    return containerd != null
+        && (containerd.active().equals("active") || containerd.active().equals("reloading"));
+  }
+
+  private PodCounter podCounter() {
+    return new PodCounter(
+        parts.ports().commands(),
+        parts.ports().clock(),
+        layout.currentBin().resolve("ctr"),
+        parts.paths().containerdRunDir().resolve("containerd.sock"));
+  }
+
+  /** Each version's size: from its manifest when it is complete (no walk), else from the disk. */
+  private List<NodeStatus.VersionSize> sizes(List<String> versions, Optional<String> active)
+      throws IOException {
+    List<NodeStatus.VersionSize> sizes = new ArrayList<>();
+    for (String v : versions) {
+      DiskUsage usage = usage(v);
+      sizes.add(new NodeStatus.VersionSize(
+          v, active.isPresent() && active.get().equals(v), usage.bytes(), usage.files()));
+    }
+    return sizes;
+  }
+
+  private DiskUsage usage(String version) throws IOException {
+    Optional<Manifest> manifest = parts.verifier().manifest(version);
+    return manifest.isPresent()
+        ? new DiskUsage(
+            manifest.get().files().size(),
+            manifest.get().files().stream().mapToLong(Manifest.Entry::size).sum())
+        : DiskUsage.of(files, layout.versionDir(version));
   }
 
   LaunchCheck launchCheck() throws IOException {
@@ -124,11 +168,7 @@ final class NodeInspection {
     List<InstalledVersions.Version> entries = new ArrayList<>();
     for (String v : pruner.installedVersions()) {
       Optional<Manifest> manifest = parts.verifier().manifest(v);
-      DiskUsage usage = manifest.isPresent()
-          ? new DiskUsage(
-              manifest.get().files().size(),
-              manifest.get().files().stream().mapToLong(Manifest.Entry::size).sum())
-          : DiskUsage.of(files, layout.versionDir(v));
+      DiskUsage usage = usage(v);
       entries.add(new InstalledVersions.Version(
           v,
           active.isPresent() && active.get().equals(v),

@@ -149,7 +149,8 @@ final class NodeUpgradeSteps implements UpgradeSteps {
   /**
    * Removes the LocalDNS interfaces of the target, of the applied configuration and the one the
    * journal recorded for the target (a recovery's target may be only the applied configuration),
-   * each only when it is a dummy interface; then the CNI configuration and state.
+   * each only when it is a dummy interface; then the CNI configuration and state the node's pods
+   * left, keeping every entry that was there before the node came.
    */
   @Override
   public void cleanHostNetworking(Optional<LocalDnsInterface> recordedTarget) throws IOException {
@@ -169,22 +170,12 @@ final class NodeUpgradeSteps implements UpgradeSteps {
                 "a link named like a LocalDNS interface is not a dummy interface; it was left alone");
       }
     }
-    HostPaths paths = node.parts().paths();
     List<String> left = new ArrayList<>();
-    Teardown teardown = node.teardown();
-    for (Path dir : List.of(paths.cniConfDir(), paths.host("/var/lib/cni"))) {
-      if (ports.files().exists(dir)) {
-        try {
-          teardown
-              .treeRemover()
-              .removeContents(List.of(dir))
-              .blocking()
-              .forEach(k -> left.add(k.toString()));
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new NodeException("interrupted while cleaning " + dir, e);
-        }
-      }
+    try {
+      node.teardown().cleanCniState().blocking().forEach(k -> left.add(k.toString()));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new NodeException("interrupted while cleaning the CNI configuration and state", e);
     }
     if (!left.isEmpty()) {
       throw new NodeException(

@@ -32,18 +32,27 @@ final class ShimReaper {
     this.settings = settings;
   }
 
-  void reap(ReportBuilder report) throws InterruptedException {
+  /**
+   * Kills this node's shims and waits for them; reports the others.
+   *
+   * @return the shims of other runtimes, which were left running
+   */
+  List<ProcessInfo> reap(ReportBuilder report) throws InterruptedException {
     List<ProcessInfo> all;
     try {
       all = processes.list(Set.of());
     } catch (IOException e) {
       report.failed("process table", "list processes", e);
-      return;
+      return List.of();
     }
     List<ProcessInfo> killed = new ArrayList<>();
+    List<ProcessInfo> foreign = new ArrayList<>();
     ShimIdentity seen = identity.seeing(all);
     for (ProcessInfo process : all) {
       Verdict verdict = seen.classify(process);
+      if (verdict != Verdict.OURS && verdict != Verdict.NOT_A_SHIM) {
+        foreign.add(process);
+      }
       switch (verdict) {
         case OURS -> {
           if (kill(process, report)) {
@@ -70,6 +79,7 @@ final class ShimReaper {
       }
     }
     awaitGone(killed, report);
+    return foreign;
   }
 
   private boolean kill(ProcessInfo process, ReportBuilder report) {

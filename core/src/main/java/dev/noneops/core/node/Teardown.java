@@ -8,6 +8,7 @@ import dev.noneops.ports.Errno;
 import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.files.FileMeta;
+import dev.noneops.ports.process.ProcessInfo;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.file.Path;
@@ -42,7 +43,10 @@ import org.slf4j.LoggerFactory;
  * ownership record that still have the recorded content; shims carrying this node's containerd
  * address and namespace (or run from the layout) inside the node's cgroups; the pod cgroups; and
  * the data directories {@code /var/lib/kubelet}, {@code /var/lib/containerd}, {@code
- * /run/containerd} and the layout, minus whatever is mounted below them and cannot be unmounted.
+ * /run/containerd} and the layout, minus whatever is mounted below them and cannot be unmounted,
+ * and minus what running shims of other runtimes keep in {@code /run/containerd}; and what the
+ * node's pods added to {@code /etc/cni/net.d} and {@code /var/lib/cni}, never an entry that was
+ * there before the node came.
  */
 public final class Teardown {
   /** The CNI plugins' state directory (host-local's reservations), below the host root. */
@@ -208,12 +212,18 @@ public final class Teardown {
       }
       units().remove(report);
       ShimIdentity identity = new ShimIdentity(containerdAddress(), layout.root());
-      new ShimReaper(ports.processes(), ports.clock(), identity, settings).reap(report);
+      List<ProcessInfo> foreignShims =
+          new ShimReaper(ports.processes(), ports.clock(), identity, settings).reap(report);
       new PodCgroupKiller(
               ports.cgroups(), ports.processes(), ports.systemd(), ports.clock(), paths, settings)
           .killAndRemove(report);
       SafeTreeRemover remover = treeRemover();
-      remover.remove(dataDirs(), true, report);
+      remover.remove(
+          dataDirs().stream().filter(d -> !d.equals(paths.containerdRunDir())).toList(),
+          true,
+          report);
+      removeRunDir(foreignShims, remover, report);
+      cniStateCleaner().clean(true, report);
       removeCurrentLink(report);
       remover.remove(layoutEntriesButTheNote(report), true, report);
       if (report.hasBlocking()) {
@@ -278,6 +288,58 @@ public final class Teardown {
     return destroyTask(report -> {});
   }
 
+  /**
+   * Removes containerd's run directory, except what running shims of other runtimes keep there
+   * ({@link ForeignShimState}): those stay, and so do the directories holding them.
+   */
+  private void removeRunDir(
+      List<ProcessInfo> foreignShims, SafeTreeRemover remover, ReportBuilder report)
+      throws InterruptedException {
+    Path runDir = paths.containerdRunDir();
+    if (foreignShims.isEmpty()) {
+      remover.remove(List.of(runDir), true, report);
+      return;
+    }
+    try {
+      if (!ports.files().lstat(runDir).map(FileMeta::isDirectory).orElse(false)) {
+        remover.remove(List.of(runDir), true, report);
+        return;
+      }
+      KeptEntries kept = new ForeignShimState(ports.files(), runDir).of(foreignShims);
+      KeptEntries.Walk walk = kept.removable(ports.files(), runDir);
+      if (!walk.remove().isEmpty()) {
+        remover.remove(walk.remove(), true, report);
+      }
+      if (walk.left() == 0 && ports.files().list(runDir).isEmpty()) {
+        remover.remove(List.of(runDir), true, report);
+      } else {
+        report.kept(
+            Reason.FOREIGN_SHIM,
+            runDir,
+            "holds the sockets, runc state and fifos of " + foreignShims.size()
+                + " running shims of other runtimes, left as they were");
+      }
+    } catch (IOException e) {
+      report.failed(runDir, "walk", e);
+    }
+  }
+
+  /**
+   * Removes what the node's pods left in {@code /etc/cni/net.d} and {@code /var/lib/cni}, keeping
+   * every entry that was there before the node came and both directories: the upgrade's and the
+   * rollback's clean-up, as a repave does. For a caller that holds the node lock already.
+   */
+  TeardownReport cleanCniState() throws InterruptedException {
+    ReportBuilder report = new ReportBuilder(log);
+    cniStateCleaner().clean(false, report);
+    return report.build();
+  }
+
+  private CniStateCleaner cniStateCleaner() {
+    return new CniStateCleaner(
+        ports.files(), paths, new CniEntriesBefore(ports.files(), paths, layout), treeRemover());
+  }
+
   /** The mount-safe tree remover this teardown deletes with, for other callers (pruning). */
   SafeTreeRemover treeRemover() {
     return new SafeTreeRemover(ports.files(), ports.mounts(), ports.clock(), settings, log);
@@ -304,16 +366,14 @@ public final class Teardown {
   }
 
   /**
-   * The data directories destroy removes, below the host root: kubelet's, containerd's state and
-   * run directories, and the CNI plugins' state of the pods ({@code /var/lib/cni}: host-local's
-   * address reservations, cached results), which a later node would otherwise find taken.
+   * The data directories destroy removes whole, below the host root: kubelet's, containerd's state
+   * and run directories. The CNI configuration and state ({@code /etc/cni/net.d}, {@code
+   * /var/lib/cni}: host-local's address reservations, cached results, which a later node would
+   * otherwise find taken) are shared with whatever was on the host before the node: destroy
+   * removes what the node's pods added there and keeps every entry that was there before.
    */
   public List<Path> dataDirs() {
-    return List.of(
-        paths.kubeletDir(),
-        paths.containerdStateDir(),
-        paths.containerdRunDir(),
-        paths.host(CNI_STATE_DIR));
+    return List.of(paths.kubeletDir(), paths.containerdStateDir(), paths.containerdRunDir());
   }
 
   /** This node's containerd socket, which its shims carry as {@code -address}. */
@@ -523,6 +583,11 @@ public final class Teardown {
        * this node did not create it, so it stays mounted; what lay on it was removed.
        */
       FOREIGN_MOUNT(false),
+      /**
+       * Entries of the CNI configuration or state directories that were there before the node
+       * came (a foreign runtime's): the host's, left as they were.
+       */
+      FROM_BEFORE_THE_NODE(false),
       /** A directory still holding entries that were kept for one of the other reasons. */
       HOLDS_KEPT_ENTRIES(false),
       /**

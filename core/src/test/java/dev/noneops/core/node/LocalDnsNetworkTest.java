@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.noneops.ports.Errno;
 import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.network.HostNetwork;
+import dev.noneops.ports.network.Listener;
 import dev.noneops.ports.network.NetworkLink;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -146,6 +147,12 @@ class LocalDnsNetworkTest {
     final List<String> calls = new ArrayList<>();
     final Map<String, String> links = new LinkedHashMap<>();
     boolean refuseAdd;
+
+    @Override
+    public List<Listener> listeners(int port) {
+      return List.of();
+    }
+
     boolean refuseDelete;
 
     @Override

@@ -419,6 +419,11 @@ class VersionInstallerTest {
       }
       return bytes.clone();
     }
+
+    @Override
+    public int head(URI url, Duration timeout) {
+      return content.containsKey(url) ? 200 : 404;
+    }
   }
 
   static final class FixedClock implements HostClock {

@@ -3,6 +3,7 @@ package dev.noneops.ports.download;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -45,4 +46,13 @@ public interface ArtifactDownloader {
 
   /** A small document (a {@code .sha256} file) held in memory; at most {@code maxBytes}. */
   byte[] fetch(URI url, long maxBytes) throws IOException;
+
+  /**
+   * Whether {@code url} answers, without transferring it: one {@code HEAD} request, not retried,
+   * that gives up after {@code timeout}; redirects are followed.
+   *
+   * @return the final HTTP status (200 for an artifact that is there, 404 for one that is not)
+   * @throws DownloadException of reason {@code TRANSPORT} when no answer came within the timeout
+   */
+  int head(URI url, Duration timeout) throws IOException;
 }

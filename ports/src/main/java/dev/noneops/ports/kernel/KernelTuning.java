@@ -30,4 +30,10 @@ public interface KernelTuning {
 
   /** The current value of the sysctl {@code key}; empty when the kernel has no such key. */
   Optional<String> sysctl(String key) throws IOException;
+
+  /**
+   * Whether {@link #loadModule} would find the module: it is loaded or built in, or the kernel's
+   * module tree has it. Changes nothing.
+   */
+  boolean moduleAvailable(String name) throws IOException;
 }

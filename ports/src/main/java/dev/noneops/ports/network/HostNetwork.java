@@ -1,6 +1,7 @@
 package dev.noneops.ports.network;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -43,4 +44,10 @@ public interface HostNetwork {
 
   /** Deletes the link, and with it its addresses; ENODEV when there is none. */
   void deleteLink(String name) throws IOException;
+
+  /**
+   * The sockets bound to local {@code port}: TCP ones that listen and UDP ones that are bound, each
+   * with its local address ({@code 0.0.0.0} or {@code ::} for every address). Changes nothing.
+   */
+  List<Listener> listeners(int port) throws IOException;
 }

@@ -73,4 +73,7 @@ public interface Systemd {
 
   /** Sends {@code signal} to the unit's processes: {@code all} of them, or only the main one. */
   void kill(String unit, boolean all, int signal);
+
+  /** The manager's version and overall state; read-only. */
+  ManagerState manager();
 }

@@ -1,6 +1,8 @@
 package dev.noneops.ports.systemd;
 
+import java.time.Instant;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A snapshot of one unit's state.
@@ -13,6 +15,8 @@ import java.util.Objects;
  * @param fragmentPath the unit file systemd loaded, empty when none
  * @param result the {@code Result} property of a service ({@code success}, {@code exit-code},
  *     ...); empty when systemd has none
+ * @param activeEnteredAt when the unit last entered the active state ({@code
+ *     ActiveEnterTimestamp}); empty when it never did since the manager started
  */
 public record UnitStatus(
     String unit,
@@ -21,7 +25,8 @@ public record UnitStatus(
     String sub,
     long mainPid,
     String fragmentPath,
-    String result) {
+    String result,
+    Optional<Instant> activeEnteredAt) {
 
   public UnitStatus {
     Objects.requireNonNull(unit, "unit");
@@ -30,6 +35,19 @@ public record UnitStatus(
     Objects.requireNonNull(sub, "sub");
     Objects.requireNonNull(fragmentPath, "fragmentPath");
     Objects.requireNonNull(result, "result");
+    Objects.requireNonNull(activeEnteredAt, "activeEnteredAt");
+  }
+
+  /** A unit that has not been active since the manager started. */
+  public UnitStatus(
+      String unit,
+      LoadState load,
+      ActiveState active,
+      String sub,
+      long mainPid,
+      String fragmentPath,
+      String result) {
+    this(unit, load, active, sub, mainPid, fragmentPath, result, Optional.empty());
   }
 
   public boolean isActive() {

@@ -15,6 +15,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
@@ -108,6 +109,15 @@ public abstract class ArtifactDownloaderContract {
     }
     assertThat(files().list(scratch())).containsExactly("existing");
     assertThat(files().read(existing)).isEqualTo(bytes("previous"));
+  }
+
+  @Test
+  void aHeadAnswersWhetherAnArtifactIsThereWithoutPlacingAnything() throws Exception {
+    URI there = publish("head-there", bytes("head"));
+    URI missing = missing("head-missing");
+    assertThat(downloader().head(there, Duration.ofSeconds(5))).isEqualTo(200);
+    assertThat(downloader().head(missing, Duration.ofSeconds(5))).isEqualTo(404);
+    assertThat(files().list(scratch())).isEmpty();
   }
 
   @Test

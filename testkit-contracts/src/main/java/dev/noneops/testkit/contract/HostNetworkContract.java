@@ -8,8 +8,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.noneops.ports.Errno;
 import dev.noneops.ports.network.HostNetwork;
+import dev.noneops.ports.network.Listener;
 import dev.noneops.ports.network.NetworkLink;
 import java.io.IOException;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,6 +30,29 @@ public abstract class HostNetworkContract {
 
   /** Whether this network's kernel creates dummy links. */
   protected abstract boolean makesDummyLinks() throws IOException;
+
+  /**
+   * Binds a socket of another program on the host: a listening TCP one, or a bound UDP one;
+   * closing the handle closes it.
+   */
+  protected abstract AutoCloseable bind(String transport, String address, int port)
+      throws Exception;
+
+  @Test
+  void theSocketsBoundToAPortAreListedWithTheirTransportAndAddress() throws Exception {
+    assertThat(network().listeners(47113)).isEmpty();
+    try (AutoCloseable tcp = bind(Listener.TCP, "127.0.0.1", 47113);
+        AutoCloseable udp = bind(Listener.UDP, "0.0.0.0", 47114)) {
+      assertThat(network().listeners(47113))
+          .containsExactly(new Listener(Listener.TCP, "127.0.0.1", 47113));
+      List<Listener> udpListeners = network().listeners(47114);
+      assertThat(udpListeners).containsExactly(new Listener(Listener.UDP, "0.0.0.0", 47114));
+      assertThat(udpListeners.get(0).wildcard()).isTrue();
+      assertThat(network().listeners(47115)).as("another port").isEmpty();
+    }
+    assertThat(network().listeners(47113)).as("closed again").isEmpty();
+    assertThatThrownBy(() -> network().listeners(0)).isInstanceOf(IllegalArgumentException.class);
+  }
 
   @Test
   void aLinkThatIsNotThereIsEmpty() throws IOException {

@@ -33,6 +33,9 @@ public abstract class KernelTuningContract {
   /** A module name the kernel has no module for; empty where the host cannot load modules at all. */
   protected abstract Optional<String> missingModule() throws IOException;
 
+  /** A module loaded or built into the kernel; empty when the suite cannot name one. */
+  protected abstract Optional<String> moduleInForce() throws IOException;
+
   @Test
   void aSysctlTheKernelHasIsReadAndOneItLacksIsEmpty() throws IOException {
     assertThat(tuning().sysctl(FORWARD)).hasValueSatisfying(v -> assertThat(v).isIn("0", "1"));
@@ -74,6 +77,15 @@ public abstract class KernelTuningContract {
     assumeTrue(module.isPresent(), "no module is loaded on this kernel");
     tuning().loadModule(module.get());
     tuning().loadModule(module.get());
+  }
+
+  @Test
+  void aModuleInForceIsAvailableAndOneTheKernelLacksIsNot() throws IOException {
+    Optional<String> inForce = moduleInForce();
+    assumeTrue(inForce.isPresent(), "no module is loaded or built in on this kernel");
+    assertThat(tuning().moduleAvailable(inForce.get())).isTrue();
+    assertThat(tuning().moduleAvailable(missingModule().orElse("noneops_no_such_module")))
+        .isFalse();
   }
 
   @Test

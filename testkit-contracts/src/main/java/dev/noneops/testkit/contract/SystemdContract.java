@@ -6,10 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.noneops.ports.systemd.ActiveState;
 import dev.noneops.ports.systemd.JobResult;
 import dev.noneops.ports.systemd.LoadState;
+import dev.noneops.ports.systemd.ManagerState;
 import dev.noneops.ports.systemd.Systemd;
 import dev.noneops.ports.systemd.SystemdException;
 import dev.noneops.ports.systemd.UnitStatus;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -119,6 +121,30 @@ public abstract class SystemdContract {
     UnitStatus stopped = systemd().status(unit);
     assertThat(stopped.active()).isEqualTo(ActiveState.INACTIVE);
     assertThat(stopped.mainPid()).isZero();
+  }
+
+  @Test
+  void aUnitReportsWhenItLastEnteredTheActiveStateOnceItDid() throws Exception {
+    String unit = sleeper("entered", "");
+    systemd().daemonReload();
+    assertThat(systemd().status(unit).activeEnteredAt()).as("never active").isEmpty();
+    systemd().start(unit, JOB);
+    Instant entered = systemd().status(unit).activeEnteredAt().orElseThrow();
+    systemd().start(unit, JOB);
+    assertThat(systemd().status(unit).activeEnteredAt())
+        .as("starting an active unit does not move it")
+        .contains(entered);
+    systemd().restart(unit, JOB);
+    assertThat(systemd().status(unit).activeEnteredAt().orElseThrow()).isAfterOrEqualTo(entered);
+  }
+
+  @Test
+  void theManagerReportsItsVersionAndTheSystemsState() {
+    ManagerState manager = systemd().manager();
+    assertThat(manager.major()).isGreaterThanOrEqualTo(240);
+    assertThat(manager.version()).startsWith(Integer.toString(manager.major()));
+    assertThat(manager.systemState())
+        .isIn("initializing", "starting", "running", "degraded", "maintenance", "stopping");
   }
 
   @Test

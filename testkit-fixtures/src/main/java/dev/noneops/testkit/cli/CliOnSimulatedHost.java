@@ -8,6 +8,7 @@ import dev.noneops.core.config.AgentConfigParser;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.layout.NodeConstants;
+import dev.noneops.core.node.AgentSetup;
 import dev.noneops.core.node.MachineGoalState;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.Overrides;
@@ -16,6 +17,9 @@ import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.health.HealthProbes;
 import dev.noneops.testkit.SimulatedHost;
 import dev.noneops.testkit.artifacts.SimulatedArtifacts;
+import dev.noneops.testkit.node.BootLog;
+import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.systemd.UnitEvent;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -24,9 +28,11 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import picocli.CommandLine;
 
 /**
@@ -45,6 +51,8 @@ public final class CliOnSimulatedHost {
   private final HostPaths paths = HostPaths.realHost();
   private final Set<String> kubeletNeverReady = ConcurrentHashMap.newKeySet();
   private volatile boolean root = true;
+  private volatile boolean withAgent;
+  private final List<Run> gateRuns = new CopyOnWriteArrayList<>();
 
   public CliOnSimulatedHost(SimulatedHost host) {
     this.host = host;
@@ -58,10 +66,58 @@ public final class CliOnSimulatedHost {
     return layout;
   }
 
-  /** Whether the CLI believes it runs as root (default true). */
+  /** Whether the CLI runs as root (default true), as it believes and as the host's facts say. */
   public CliOnSimulatedHost asRoot(boolean asRoot) {
     this.root = asRoot;
+    host.facts().privileged(asRoot);
     return this;
+  }
+
+  /**
+   * From now on a bootstrap installs an agent build ({@link SimulatedNode#agent()}'s stand-in jar,
+   * watching the configuration file the bootstrap reads) with its recovery gate and daemon units,
+   * and the agent's launcher ({@link HostPaths#agentLauncher()}) runs this CLI in-process for the
+   * command lines those units give it: {@code recover --at-boot} is the CLI's own command (each run
+   * is kept, see {@link #gateRuns()}); {@code daemon --config <file>} is up at once and runs no
+   * loop (what the daemon does is {@code NodeDaemon}'s, which its own suites drive step by step);
+   * anything else exits 2. The launcher stays across crashes.
+   */
+  public CliOnSimulatedHost withAgent() {
+    withAgent = true;
+    host.systemd().installProgram(paths.agentLauncher(), this::agentCommand);
+    return this;
+  }
+
+  private int agentCommand(List<String> argv) {
+    List<String> args = argv.subList(1, argv.size());
+    if (args.equals(List.of("recover", "--at-boot"))) {
+      Run gate = run("recover", "--at-boot");
+      gateRuns.add(gate);
+      return gate.exitCode();
+    }
+    if (args.size() == 3 && args.get(0).equals("daemon") && args.get(1).equals("--config")) {
+      return 0;
+    }
+    return 2;
+  }
+
+  /** What the recovery gate's runs through the agent's launcher printed, oldest first. */
+  public List<Run> gateRuns() {
+    return List.copyOf(gateRuns);
+  }
+
+  /**
+   * Boots the host as systemd would after a {@link SimulatedHost#crash()}: every enabled unit
+   * starts, each after the units it is ordered after, so the recovery gate of a node bootstrapped
+   * {@link #withAgent()} runs before the stack.
+   *
+   * @return what the boot did to units, in order
+   */
+  public BootLog boot() {
+    int before = host.systemd().history().size();
+    host.systemd().bootEnabledUnits();
+    List<UnitEvent> history = host.systemd().history();
+    return new BootLog(history.subList(before, history.size()));
   }
 
   /** kubelet of {@code version} never answers its healthz (while {@code current} names it). */
@@ -95,7 +151,16 @@ public final class CliOnSimulatedHost {
   /** The environment the commands get: this host's ports, the default layout, root as set. */
   public CliEnvironment environment() {
     return new CliEnvironment(
-        () -> HostSession.unmanaged(ports(), layout, paths), () -> root, "0.0.0-simulated");
+        () -> HostSession.unmanaged(ports(), layout, paths),
+        () -> root,
+        "0.0.0-simulated",
+        configFile -> withAgent ? Optional.of(agentWatching(configFile)) : Optional.empty());
+  }
+
+  private static AgentSetup agentWatching(Path configFile) {
+    AgentSetup agent = SimulatedNode.agent();
+    return new AgentSetup(
+        agent.buildId(), agent.jar(), agent.java(), agent.jvmOptions(), configFile);
   }
 
   /** Runs {@code noneops <args>} on the command line {@code Main} builds for them and returns its exit code and output. */

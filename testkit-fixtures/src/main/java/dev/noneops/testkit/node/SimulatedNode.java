@@ -17,6 +17,8 @@ import dev.noneops.core.node.Node.ConfigureResult;
 import dev.noneops.core.node.Overrides;
 import dev.noneops.core.node.Params;
 import dev.noneops.ports.HostPorts;
+import dev.noneops.ports.host.HostFacts;
+import dev.noneops.ports.host.HostInfo;
 import dev.noneops.ports.systemd.SystemdException;
 import dev.noneops.testkit.SimulatedHost;
 import dev.noneops.testkit.artifacts.SimulatedArtifacts;
@@ -159,7 +161,7 @@ public final class SimulatedNode {
         p.mounts(),
         p.downloads(),
         p.probes(),
-        () -> SimHostFacts.DEFAULT,
+        new DefaultFacts(p.facts()),
         p.clock(),
         p.network(),
         p.kernel(),
@@ -368,7 +370,15 @@ public final class SimulatedNode {
         AGENT_JAR::clone,
         Path.of("/usr/lib/jvm/java-17/bin/java"),
         List.of("-Xmx64m"),
-        AGENT_CONFIG_FILE);
+        AGENT_CONFIG_FILE,
+        SimulatedNode::agentManPages);
+  }
+
+  /** The man pages of {@link #agent()}: {@code noneops.1} and {@code noneops-status.1}. */
+  public static Map<String, byte[]> agentManPages() {
+    return Map.of(
+        "noneops.1", ".TH \"NONEOPS\" \"1\"\n".getBytes(StandardCharsets.UTF_8),
+        "noneops-status.1", ".TH \"NONEOPS\\-STATUS\" \"1\"\n".getBytes(StandardCharsets.UTF_8));
   }
 
   /**
@@ -608,5 +618,28 @@ public final class SimulatedNode {
 
   public static URI uri(String s) {
     return URI.create(s);
+  }
+
+  /** The default host facts, with the rest of the simulated host's facts as they are. */
+  private record DefaultFacts(HostFacts host) implements HostFacts {
+    @Override
+    public HostInfo read() {
+      return SimHostFacts.DEFAULT;
+    }
+
+    @Override
+    public boolean privileged() throws IOException {
+      return host.privileged();
+    }
+
+    @Override
+    public List<String> swaps() throws IOException {
+      return host.swaps();
+    }
+
+    @Override
+    public long usableBytes(Path path) throws IOException {
+      return host.usableBytes(path);
+    }
   }
 }

@@ -22,7 +22,8 @@ package dev.noneops.testkit.sandbox;
  * SandboxDisk}'s directory on the host. The links of the units the host enabled are removed from
  * the overlay at the first boot on a disk only (the disk's {@code host-units-disabled} marker
  * records it; the removals are whiteouts on the disk), so that the links a sandbox wrote survive
- * to the next boot on that disk. Every boot writes the masks again and a journald drop-in: a
+ * to the next boot on that disk. A disk's separate volumes ({@link
+ * SandboxDisk#withSeparateVolume}) are bind-mounted from its directory at every boot. Every boot writes the masks again and a journald drop-in: a
  * volatile journal (the sandbox shares the host kernel's boot id) without rate limits, so that no
  * message of a busy boot is dropped.
  */
@@ -92,6 +93,12 @@ final class BootScript {
       mount -t cgroup2 -o nosuid,nodev,noexec cgroup2 "$r/sys/fs/cgroup"
       mount -t tmpfs -o mode=0755,nosuid,nodev tmpfs "$r/run"
       mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs "$r/tmp"
+      if [ -f "$disk/separate-volumes" ]; then
+        while read -r v; do
+          mkdir -p "$r$v"
+          mount --bind "$disk/volumes$v" "$r$v"
+        done < "$disk/separate-volumes"
+      fi
       if [ ! -e "$disk/host-units-disabled" ]; then
         rm -f "$r"/etc/systemd/system/*.wants/* "$r"/etc/systemd/system/*.requires/*
         touch "$disk/host-units-disabled"

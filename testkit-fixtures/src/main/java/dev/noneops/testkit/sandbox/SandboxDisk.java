@@ -6,6 +6,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
@@ -36,6 +37,8 @@ public final class SandboxDisk implements AutoCloseable {
   private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,30}");
   /** {@code noneops-disk-<name>-<jvm pid>-<random digits>}. */
   private static final Pattern OWNER = Pattern.compile(Pattern.quote(PREFIX) + ".+-(\\d+)-\\d+");
+  /** A separate volume's mount point: absolute, plain characters. */
+  private static final Pattern VOLUME = Pattern.compile("(/[A-Za-z0-9._-]+)+");
   /** Characters the overlay's mount options cannot carry in a path. */
   private static final Pattern UNSAFE_PATH = Pattern.compile("[,:\\\\\\s]");
 
@@ -97,6 +100,39 @@ public final class SandboxDisk implements AutoCloseable {
           "expected an absolute path inside the sandbox: " + absolutePathInside);
     }
     return upper().resolve(absolutePathInside.substring(1));
+  }
+
+  /**
+   * Gives every sandbox that boots on this disk from now on a separate volume at {@code
+   * absolutePathInside}, as a node with a second disk mounts one there: a directory of this disk on
+   * the host's own file system, bind-mounted at that path before the sandbox's systemd starts, so
+   * the path is a mount point whose file system is no overlay (containerd's overlay snapshotter
+   * cannot put its upper directories on the sandbox's overlay root) and whose content survives a
+   * {@link SystemdSandbox#powerCut()} like the rest of the disk. Called before the boots that
+   * should have the volume, from the thread that boots them.
+   *
+   * @param absolutePathInside where the volume is mounted, e.g. {@code /var/lib/containerd}
+   * @return this disk
+   * @throws IllegalArgumentException when the path is not absolute and plain (letters, digits,
+   *     {@code . _ - /}, no {@code ..})
+   * @throws UncheckedIOException when the volume's directory cannot be created
+   */
+  public SandboxDisk withSeparateVolume(String absolutePathInside) {
+    if (!VOLUME.matcher(absolutePathInside).matches() || absolutePathInside.contains("..")) {
+      throw new IllegalArgumentException(
+          "a separate volume needs a plain absolute path: '" + absolutePathInside + "'");
+    }
+    try {
+      Files.createDirectories(directory.resolve("volumes" + absolutePathInside));
+      Files.writeString(
+          directory.resolve("separate-volumes"),
+          absolutePathInside + "\n",
+          StandardOpenOption.CREATE,
+          StandardOpenOption.APPEND);
+      return this;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create the volume " + absolutePathInside, e);
+    }
   }
 
   Path upper() {

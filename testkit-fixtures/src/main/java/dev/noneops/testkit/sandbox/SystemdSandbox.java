@@ -120,8 +120,25 @@ public final class SystemdSandbox implements AutoCloseable {
    * @throws IllegalStateException when another sandbox runs on {@code disk} or it is closed
    */
   public static SystemdSandbox boot(String name, SandboxDisk disk, Duration timeout) {
+    return boot(name, disk, SandboxNetwork.HOST, timeout);
+  }
+
+  /**
+   * Boots a sandbox named {@code name} over {@code disk} in {@code network} within {@code
+   * timeout}: a reboot of the machine the disk's earlier sandbox was, with a network namespace of
+   * its own ({@link SandboxNetwork#OWN}, new at every boot, as a rebooted host's links are) or the
+   * host's.
+   *
+   * @throws SandboxBootException when it cannot boot; a half-started sandbox is stopped first
+   * @throws IllegalStateException when another sandbox runs on {@code disk} or it is closed
+   */
+  public static SystemdSandbox boot(
+      String name, SandboxDisk disk, SandboxNetwork network, Duration timeout) {
     return boot(
-        name, Optional.of(Objects.requireNonNull(disk, "disk")), SandboxNetwork.HOST, timeout);
+        name,
+        Optional.of(Objects.requireNonNull(disk, "disk")),
+        Objects.requireNonNull(network, "network"),
+        timeout);
   }
 
   private static SystemdSandbox boot(

@@ -3,7 +3,12 @@ package dev.noneops.testkit.system;
 import dev.noneops.ports.commands.Command;
 import dev.noneops.ports.commands.CommandResult;
 import dev.noneops.ports.commands.CommandRunner;
+import dev.noneops.testkit.sandbox.SystemdSandbox;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +26,9 @@ import java.util.Objects;
 public final class DummyLinkStandIn implements CommandRunner {
   /** The link type created in place of {@code dummy}. */
   public static final String STAND_IN_TYPE = "ifb";
+
+  /** Where {@link #installWhereNeeded} puts {@link #shellWrapper} inside a sandbox. */
+  public static final String WRAPPER_IN_SANDBOX = "/usr/local/sbin/ip";
 
   private final CommandRunner runner;
 
@@ -86,6 +94,28 @@ public final class DummyLinkStandIn implements CommandRunner {
           result.timedOut());
     }
     return result;
+  }
+
+  /**
+   * Where {@code sandbox}'s kernel has no dummy links (probed inside it, in its network namespace),
+   * writes {@link #shellWrapper} as {@value #WRAPPER_IN_SANDBOX} inside it, first on the {@code
+   * PATH} of a CLI run there and of its systemd's units alike (the recovery gate and the agent's
+   * daemon run {@code ip} too); on a sandbox's disk it stays for the boots that follow.
+   *
+   * @return whether the wrapper was written (false: the kernel has dummy links)
+   */
+  public static boolean installWhereNeeded(SystemdSandbox sandbox) throws IOException {
+    var probe = sandbox.exec("ip", "link", "add", "noneopsprobe0", "type", "dummy");
+    if (probe.exitCode() == 0) {
+      sandbox.exec("ip", "link", "delete", "dev", "noneopsprobe0").orThrow();
+      return false;
+    }
+    String realIp = Files.isExecutable(Path.of("/usr/sbin/ip")) ? "/usr/sbin/ip" : "/sbin/ip";
+    Path wrapper = sandbox.path(WRAPPER_IN_SANDBOX);
+    Files.createDirectories(Objects.requireNonNull(wrapper.getParent(), "/usr/local/sbin"));
+    Files.writeString(wrapper, shellWrapper(realIp), StandardCharsets.UTF_8);
+    Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwxr-xr-x"));
+    return true;
   }
 
   /**

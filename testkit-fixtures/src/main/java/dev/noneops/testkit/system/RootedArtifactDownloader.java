@@ -7,6 +7,7 @@ import dev.noneops.ports.download.Sha256;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -35,5 +36,10 @@ public final class RootedArtifactDownloader implements ArtifactDownloader {
   @Override
   public byte[] fetch(URI url, long maxBytes) throws IOException {
     return host.fetch(url, maxBytes);
+  }
+
+  @Override
+  public int head(URI url, Duration timeout) throws IOException {
+    return host.head(url, timeout);
   }
 }

@@ -5,6 +5,7 @@ import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.files.FileMeta;
 import dev.noneops.ports.kernel.KernelTuning;
 import dev.noneops.ports.network.HostNetwork;
+import dev.noneops.ports.network.Listener;
 import dev.noneops.ports.network.NetworkLink;
 import dev.noneops.testkit.fs.SimFileSystem;
 import dev.noneops.testkit.gate.PortGate;
@@ -53,6 +54,7 @@ public final class SimKernel {
   private boolean dummyLinks = true;
   private final Map<String, String> sysctls = new TreeMap<>();
   private final Map<String, NetworkLink> links = new TreeMap<>();
+  private final List<Listener> listeners = new ArrayList<>();
   private final HostNetwork network = new Network();
   private final KernelTuning tuning = new Tuning();
 
@@ -83,6 +85,20 @@ public final class SimKernel {
   public void makeUnavailable(String module) {
     synchronized (lock) {
       unavailableModules.add(module);
+    }
+  }
+
+  /** A socket another program of the host binds (a TCP listener, a bound UDP socket). */
+  public void listen(Listener listener) {
+    synchronized (lock) {
+      listeners.add(listener);
+    }
+  }
+
+  /** Closes a socket {@link #listen} bound. */
+  public void unlisten(Listener listener) {
+    synchronized (lock) {
+      listeners.remove(listener);
     }
   }
 
@@ -133,6 +149,7 @@ public final class SimKernel {
       modules.clear();
       sysctls.clear();
       links.clear();
+      listeners.clear();
       sysctls.put("net.ipv4.ip_forward", "0");
       links.put("lo", new NetworkLink("lo", "", true, List.of("127.0.0.1/8")));
     }
@@ -254,6 +271,19 @@ public final class SimKernel {
 
   /** {@link HostNetwork} over the simulated links. */
   private final class Network implements HostNetwork {
+    @Override
+    public List<Listener> listeners(int port) throws IOException {
+      if (port < 1 || port > 65535) {
+        throw new IllegalArgumentException("not a port: " + port);
+      }
+      return gate.call(
+          "network",
+          "listeners",
+          false,
+          PortGate.args(port),
+          () -> listeners.stream().filter(l -> l.port() == port).toList());
+    }
+
     private static final String PORT = "network";
 
     @Override
@@ -355,6 +385,19 @@ public final class SimKernel {
         modules.add(name);
         return null;
       });
+    }
+
+    @Override
+    public boolean moduleAvailable(String name) throws IOException {
+      if (name == null || !MODULE.matcher(name).matches()) {
+        throw new IllegalArgumentException("not a kernel module name: '" + name + "'");
+      }
+      return gate.call(
+          PORT,
+          "moduleAvailable",
+          false,
+          PortGate.args(name),
+          () -> modules.contains(name) || !unavailableModules.contains(name));
     }
 
     @Override

@@ -85,6 +85,13 @@ public final class SimArtifactDownloader implements ArtifactDownloader {
     return gate.call(PORT, "fetch", false, PortGate.args(url), () -> get(url, maxBytes));
   }
 
+  @Override
+  public int head(URI url, Duration timeout) throws IOException {
+    Objects.requireNonNull(url, "url");
+    Objects.requireNonNull(timeout, "timeout");
+    return gate.call(PORT, "head", false, PortGate.args(url), () -> repository.head(url));
+  }
+
   private Optional<byte[]> existingContent(Path destination) throws IOException {
     var meta = fs.lstat(destination);
     if (meta.isEmpty() || !meta.get().isRegularFile()) {

@@ -124,6 +124,17 @@ public final class SimArtifactRepository {
     }
   }
 
+  /** What a HEAD of {@code url} answers: its status, without counting as a transfer. */
+  int head(URI url) {
+    synchronized (lock) {
+      Integer status = statuses.get(url);
+      if (status != null) {
+        return status;
+      }
+      return content.containsKey(url) ? 200 : 404;
+    }
+  }
+
   void served(URI url, long bytes) {
     synchronized (lock) {
       bytesServed += bytes;

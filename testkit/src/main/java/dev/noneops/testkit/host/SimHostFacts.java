@@ -23,9 +23,15 @@ public final class SimHostFacts implements HostFacts {
   public static final HostInfo DEFAULT =
       new HostInfo("amd64", "6.1.0-sim", "sim-node", List.<Path>of(), false, List.of("192.0.2.53"));
 
+  /** The space a fresh simulated host has left on every file system: 100 GiB. */
+  public static final long DEFAULT_USABLE_BYTES = 100L << 30;
+
   private final PortGate gate;
   private final SimFileSystem fs;
   private HostInfo info = DEFAULT;
+  private boolean privileged = true;
+  private List<String> swaps = List.of();
+  private long usableBytes = DEFAULT_USABLE_BYTES;
 
   public SimHostFacts(PortGate gate, SimFileSystem fs) {
     this.gate = Objects.requireNonNull(gate, "gate");
@@ -36,6 +42,43 @@ public final class SimHostFacts implements HostFacts {
     synchronized (gate.monitor()) {
       this.info = Objects.requireNonNull(info, "info");
     }
+  }
+
+  /** Makes this process run as root ({@code true}, the default) or as another user. */
+  public void privileged(boolean root) {
+    synchronized (gate.monitor()) {
+      this.privileged = root;
+    }
+  }
+
+  /** The swap areas in use; none by default. */
+  public void swaps(List<String> areas) {
+    synchronized (gate.monitor()) {
+      this.swaps = List.copyOf(areas);
+    }
+  }
+
+  /** The space left on every file system. */
+  public void usableBytes(long bytes) {
+    synchronized (gate.monitor()) {
+      this.usableBytes = bytes;
+    }
+  }
+
+  @Override
+  public boolean privileged() throws IOException {
+    return gate.call("facts", "privileged", false, List.of(), () -> privileged);
+  }
+
+  @Override
+  public List<String> swaps() throws IOException {
+    return gate.call("facts", "swaps", false, List.of(), () -> swaps);
+  }
+
+  @Override
+  public long usableBytes(Path path) throws IOException {
+    Objects.requireNonNull(path, "path");
+    return gate.call("facts", "usableBytes", false, PortGate.args(path), () -> usableBytes);
   }
 
   @Override

@@ -6,6 +6,7 @@ import dev.noneops.ports.files.FileType;
 import dev.noneops.ports.systemd.ActiveState;
 import dev.noneops.ports.systemd.JobResult;
 import dev.noneops.ports.systemd.LoadState;
+import dev.noneops.ports.systemd.ManagerState;
 import dev.noneops.ports.systemd.Systemd;
 import dev.noneops.ports.systemd.SystemdException;
 import dev.noneops.ports.systemd.UnitStatus;
@@ -98,12 +99,14 @@ public final class SimSystemd implements Systemd {
   private ProgramRefusal programRefusal = argv -> Optional.empty();
   private final List<UnitEvent> history = new ArrayList<>();
   private long reloads;
+  private ManagerState manager = new ManagerState("252", "running");
 
   /** One unit's runtime state. */
   private static final class Unit {
     final String name;
     UnitDefinition definition;
     ActiveState active = ActiveState.INACTIVE;
+    Optional<Instant> activeEnteredAt = Optional.empty();
     String sub = "dead";
     long mainPid;
     String result = "success";
@@ -239,6 +242,18 @@ public final class SimSystemd implements Systemd {
       collectGarbage();
       return result;
     });
+  }
+
+  @Override
+  public ManagerState manager() {
+    return gate.callUnchecked(PORT, "manager", false, List.of(), () -> manager);
+  }
+
+  /** What {@link #manager()} reports: systemd 252, running, unless a test sets otherwise. */
+  public void setManager(ManagerState state) {
+    synchronized (gate.monitor()) {
+      this.manager = Objects.requireNonNull(state, "state");
+    }
   }
 
   @Override
@@ -646,7 +661,7 @@ public final class SimSystemd implements Systemd {
     if (u == null) {
       u = new Unit(name, d.get());
       if (BUILTIN_TARGETS.contains(name)) {
-        u.active = ActiveState.ACTIVE;
+        enterActive(u);
         u.sub = "active";
       }
       units.put(name, u);
@@ -727,6 +742,13 @@ public final class SimSystemd implements Systemd {
     }
   }
 
+  private void enterActive(Unit u) {
+    if (u.active != ActiveState.ACTIVE) {
+      u.activeEnteredAt = Optional.of(clock.now());
+    }
+    u.active = ActiveState.ACTIVE;
+  }
+
   private UnitStatus statusOf(String name) throws IOException {
     Optional<Unit> loaded = load(name);
     if (loaded.isEmpty()) {
@@ -738,7 +760,8 @@ public final class SimSystemd implements Systemd {
         : u.definition.masked() ? LoadState.MASKED : LoadState.LOADED;
     String fragment = u.definition == null ? "" : u.definition.fragmentPath();
     String result = u.definition != null && u.definition.isService() ? u.result : "";
-    return new UnitStatus(name, load, u.active, u.sub, u.mainPid, fragment, result);
+    return new UnitStatus(
+        name, load, u.active, u.sub, u.mainPid, fragment, result, u.activeEnteredAt);
   }
 
   private JobResult startUnit(String name, Duration timeout, Set<String> visiting, boolean explicit)
@@ -803,7 +826,7 @@ public final class SimSystemd implements Systemd {
       return JobResult.DONE;
     }
     if (!d.isService()) {
-      u.active = ActiveState.ACTIVE;
+      enterActive(u);
       u.sub = "active";
       event(u.name, "started");
       return JobResult.DONE;
@@ -879,7 +902,7 @@ public final class SimSystemd implements Systemd {
       u.mainPid = 0;
       processes.exit(main.pid());
       if (d.remainAfterExit()) {
-        u.active = ActiveState.ACTIVE;
+        enterActive(u);
         u.sub = "exited";
       } else {
         u.active = ActiveState.INACTIVE;
@@ -897,7 +920,7 @@ public final class SimSystemd implements Systemd {
       clock.advance(timeout);
       return JobResult.WAIT_TIMEOUT;
     }
-    u.active = ActiveState.ACTIVE;
+    enterActive(u);
     u.sub = "running";
     if (behaviour instanceof UnitBehaviour.ActiveThenFails later) {
       u.failAt = Optional.of(clock.now().plus(later.after()));

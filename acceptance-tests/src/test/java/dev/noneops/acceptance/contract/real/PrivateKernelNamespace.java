@@ -99,6 +99,25 @@ final class PrivateKernelNamespace implements AutoCloseable {
     };
   }
 
+  /**
+   * Starts {@code argv} inside, in the background, and waits until it printed its first line
+   * ({@code ready}); the caller destroys it.
+   */
+  Process spawn(String... argv) throws IOException {
+    List<String> line = new ArrayList<>(
+        List.of("nsenter", "--target", Long.toString(holder.pid()), "--net", "--mount", "--"));
+    line.addAll(List.of(argv));
+    Process p = new ProcessBuilder(line).redirectErrorStream(true).start();
+    String first = new BufferedReader(
+            new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))
+        .readLine();
+    if (!"ready".equals(first)) {
+      p.destroyForcibly();
+      throw new IOException(String.join(" ", argv) + " did not start: " + first);
+    }
+    return p;
+  }
+
   /** A path as the namespace's processes see it. */
   Path inside(String absolute) {
     return Path.of("/proc", Long.toString(holder.pid()), "root", absolute.substring(1));

@@ -6,9 +6,11 @@ import dev.noneops.hostfs.RealHost;
 import dev.noneops.hostfs.network.IpHostNetwork;
 import dev.noneops.ports.commands.CommandRunner;
 import dev.noneops.ports.network.HostNetwork;
+import dev.noneops.ports.network.Listener;
 import dev.noneops.testkit.contract.HostNetworkContract;
 import dev.noneops.testkit.system.DummyLinkStandIn;
 import java.io.IOException;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
@@ -48,6 +50,25 @@ class RealHostNetworkContractTest extends HostNetworkContract {
   @Override
   protected void addLinkOfKind(String name, String kind) throws IOException {
     namespace.require(HOST.commands(), "ip", "link", "add", name, "type", kind);
+  }
+
+  /** A perl of the host, inside the namespace, holding the socket until it is destroyed. */
+  @Override
+  protected AutoCloseable bind(String transport, String address, int port) throws IOException {
+    namespace.require(HOST.commands(), "ip", "link", "set", "lo", "up");
+    String options =
+        transport.equals(Listener.TCP) ? "Listen => 5, Proto => 'tcp'" : "Proto => 'udp'";
+    Process holder = namespace.spawn(
+        "perl",
+        "-MIO::Socket::INET",
+        "-e",
+        "$| = 1; my $s = IO::Socket::INET->new(LocalAddr => '" + address + "', LocalPort => "
+            + port + ", ReuseAddr => 1, " + options + ") or die \"bind: $!\\n\";"
+            + " print \"ready\\n\"; sleep 600;");
+    return () -> {
+      holder.destroyForcibly();
+      holder.waitFor(10, TimeUnit.SECONDS);
+    };
   }
 
   @Override

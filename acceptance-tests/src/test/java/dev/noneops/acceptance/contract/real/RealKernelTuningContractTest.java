@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
@@ -68,6 +69,14 @@ class RealKernelTuningContractTest extends KernelTuningContract {
   @Override
   protected Optional<String> missingModule() {
     return hasModprobe() ? Optional.of("noneops_no_such_module") : Optional.empty();
+  }
+
+  /** A module {@code /sys/module} shows (loaded or built in), of those a node or a distro uses. */
+  @Override
+  protected Optional<String> moduleInForce() {
+    return Stream.of("overlay", "br_netfilter", "nf_conntrack", "ext4", "loop")
+        .filter(m -> Files.isDirectory(Path.of("/sys/module", m)))
+        .findFirst();
   }
 
   private static boolean hasModprobe() {

@@ -1,6 +1,7 @@
 package dev.noneops.acceptance.contract.sim;
 
 import dev.noneops.ports.network.HostNetwork;
+import dev.noneops.ports.network.Listener;
 import dev.noneops.testkit.SimulatedHost;
 import dev.noneops.testkit.contract.HostNetworkContract;
 
@@ -20,5 +21,12 @@ class SimulatedHostNetworkContractTest extends HostNetworkContract {
   @Override
   protected boolean makesDummyLinks() {
     return true;
+  }
+
+  @Override
+  protected AutoCloseable bind(String transport, String address, int port) {
+    Listener listener = new Listener(transport, address, port);
+    host.kernel().listen(listener);
+    return () -> host.kernel().unlisten(listener);
   }
 }

@@ -32,4 +32,9 @@ class SimulatedKernelTuningContractTest extends KernelTuningContract {
     host.kernel().makeUnavailable("noneops_no_such_module");
     return Optional.of("noneops_no_such_module");
   }
+
+  @Override
+  protected Optional<String> moduleInForce() throws IOException {
+    return loadedModule();
+  }
 }

@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import dev.noneops.core.layout.HostPaths;
+import dev.noneops.testkit.sandbox.SandboxCli;
 import dev.noneops.testkit.sandbox.SandboxDisk;
 import dev.noneops.testkit.sandbox.SandboxRequirements;
 import dev.noneops.testkit.sandbox.SystemdSandbox;
 import dev.noneops.testkit.sandbox.UnitTimes;
 import dev.noneops.testkit.standins.KubeletStandIn;
+import dev.noneops.testkit.system.DummyLinkStandIn;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -91,8 +93,8 @@ class AgentCostSystemTest {
       AgentNodeFixture node, SandboxDisk disk, String name, String... extra) throws Exception {
     SystemdSandbox sandbox = SystemdSandbox.boot(name, disk, BOOT_TIMEOUT);
     try {
-      AgentNodeFixture.prepare(sandbox);
-      SandboxCli cli = SandboxCli.copiedInto(sandbox, SandboxCli.builtJar());
+      DummyLinkStandIn.installWhereNeeded(sandbox);
+      SandboxCli cli = SandboxCli.copiedInto(sandbox, AgentNodeFixture.builtJar());
       AgentNodeFixture.write(sandbox, AgentNodeFixture.CONFIG, node.base());
       List<String> args =
           new ArrayList<>(List.of("bootstrap", "--no-kernel-modules", "--kubelet-timeout", "60s"));

@@ -23,7 +23,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -34,8 +33,8 @@ import java.util.concurrent.TimeUnit;
  * {@code NodeOnRealSystemdSystemTest} (real containerd and runc from Debian, the kubelet and
  * CoreDNS stand-ins) served from a local HTTP server, and a configuration whose LocalDNS listens
  * on an interface and address of this test's own (the sandbox shares the host's network). On a
- * kernel without dummy links the sandbox gets {@link DummyLinkStandIn#shellWrapper} as
- * {@code /usr/local/sbin/ip}, first on the {@code PATH} of the CLI and of systemd's units alike.
+ * kernel without dummy links the tests give the sandbox {@link
+ * DummyLinkStandIn#installWhereNeeded}.
  */
 final class AgentNodeFixture implements AutoCloseable {
   static final String CONFIG = "/etc/unbounded/agent/config.json";
@@ -113,16 +112,15 @@ final class AgentNodeFixture implements AutoCloseable {
     return json.replace(bind, bind + ", \"InterfaceName\": \"" + dnsInterface + "\"");
   }
 
-  /** Prepares a fresh sandbox for the node: the {@code ip} stand-in where the kernel needs it. */
-  static void prepare(SystemdSandbox sandbox) throws IOException, InterruptedException {
-    if (kernelHasDummyLinks()) {
-      return;
+  /** The reactor's CLI jar, which the system tests of this module need. */
+  static Path builtJar() {
+    Path jar =
+        Path.of("..", "adapter-cli", "target", "noneops.jar").toAbsolutePath().normalize();
+    if (!Files.isRegularFile(jar)) {
+      throw new IllegalStateException(
+          "the CLI jar " + jar + " is missing: the reactor builds it before this module");
     }
-    String realIp = Files.isExecutable(Path.of("/usr/sbin/ip")) ? "/usr/sbin/ip" : "/sbin/ip";
-    Path wrapper = sandbox.path("/usr/local/sbin/ip");
-    Files.createDirectories(Objects.requireNonNull(wrapper.getParent(), "/usr/local/sbin"));
-    Files.writeString(wrapper, DummyLinkStandIn.shellWrapper(realIp), UTF_8);
-    Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwxr-xr-x"));
+    return jar;
   }
 
   /** Writes {@code json} as the file {@code path} inside the sandbox. */
@@ -200,18 +198,6 @@ final class AgentNodeFixture implements AutoCloseable {
     if (shown.contains("dummy") || shown.contains(DummyLinkStandIn.STAND_IN_TYPE)) {
       host("ip", "link", "delete", "dev", dnsInterface);
     }
-  }
-
-  private static boolean kernelHasDummyLinks() throws IOException, InterruptedException {
-    Process add = new ProcessBuilder("ip", "link", "add", "noneopsprobe1", "type", "dummy")
-        .redirectErrorStream(true)
-        .start();
-    add.getInputStream().readAllBytes();
-    boolean has = add.waitFor(10, TimeUnit.SECONDS) && add.exitValue() == 0;
-    if (has) {
-      host("ip", "link", "delete", "dev", "noneopsprobe1");
-    }
-    return has;
   }
 
   private static String host(String... argv) throws IOException, InterruptedException {

@@ -6,9 +6,11 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.noneops.core.layout.HostPaths;
+import dev.noneops.testkit.sandbox.SandboxCli;
 import dev.noneops.testkit.sandbox.SandboxRequirements;
 import dev.noneops.testkit.sandbox.SystemdSandbox;
 import dev.noneops.testkit.sandbox.UnitTimes;
+import dev.noneops.testkit.system.DummyLinkStandIn;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -47,11 +49,13 @@ class AgentOnRealSystemdSystemTest {
     }
   }
 
+  private static final String MAN_PAGE = HostPaths.AGENT_MAN_DIR + "/noneops-status.1";
+
   @Test
   void theBootstrappedAgentGatesTheStackFollowsItsFileAndGoesWithTheNode() throws Exception {
     try (SystemdSandbox sandbox = SystemdSandbox.boot("agent-system")) {
-      AgentNodeFixture.prepare(sandbox);
-      SandboxCli cli = SandboxCli.copiedInto(sandbox, SandboxCli.builtJar());
+      DummyLinkStandIn.installWhereNeeded(sandbox);
+      SandboxCli cli = SandboxCli.copiedInto(sandbox, AgentNodeFixture.builtJar());
       AgentNodeFixture.write(sandbox, AgentNodeFixture.CONFIG, node.base());
 
       SandboxCli.Run bootstrap =
@@ -72,6 +76,14 @@ class AgentOnRealSystemdSystemTest {
         assertThat(gate.finishedBefore(stack))
             .as("the gate (%s) finished before %s started (%s)", gate, stackUnit, stack)
             .isTrue();
+      }
+      assertThat(Files.readSymbolicLink(sandbox.path(MAN_PAGE)).toString())
+          .isEqualTo(HostPaths.AGENT_HOME + "/current/share/man/man1/noneops-status.1");
+      if (Files.isExecutable(sandbox.path("/usr/bin/man"))) {
+        assertThat(sandbox.exec("man", "-w", "noneops-status").stdout().trim())
+            .as("man finds the command's page, through the link, in the installed build")
+            .startsWith(HostPaths.AGENT_HOME + "/")
+            .endsWith("/share/man/man1/noneops-status.1");
       }
       assertThat(show(sandbox, HostPaths.AGENT_UNIT, "Type")).isEqualTo("notify");
       assertThat(show(sandbox, HostPaths.AGENT_UNIT, "ActiveState") + "/"
@@ -112,6 +124,7 @@ class AgentOnRealSystemdSystemTest {
           "/etc/systemd/system/" + HostPaths.AGENT_UNIT,
           HostPaths.AGENT_HOME,
           HostPaths.AGENT_COMMAND,
+          MAN_PAGE,
           HostPaths.realHost().agentState().toString())) {
         assertThat(Files.exists(sandbox.path(gone), LinkOption.NOFOLLOW_LINKS))
             .as(gone + " removed by reset")

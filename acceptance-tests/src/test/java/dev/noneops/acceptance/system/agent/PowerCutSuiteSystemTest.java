@@ -1,18 +1,19 @@
 package dev.noneops.acceptance.system.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.noneops.core.layout.HostPaths;
-import dev.noneops.testkit.sandbox.JobResult;
+import dev.noneops.testkit.sandbox.SandboxCli;
 import dev.noneops.testkit.sandbox.SandboxDisk;
 import dev.noneops.testkit.sandbox.SandboxRequirements;
 import dev.noneops.testkit.sandbox.SystemdSandbox;
 import dev.noneops.testkit.sandbox.UnitTimes;
 import dev.noneops.testkit.standins.KubeletStandIn;
+import dev.noneops.testkit.system.DummyLinkStandIn;
+import dev.noneops.testkit.system.RecoveryGateBoot;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -78,8 +79,8 @@ class PowerCutSuiteSystemTest {
     node = AgentNodeFixture.serve(DNS_INTERFACE, DNS_ADDRESS);
     disk = SandboxDisk.create("powercuts");
     sandbox = SystemdSandbox.boot("powercuts-0", disk, BOOT_TIMEOUT);
-    AgentNodeFixture.prepare(sandbox);
-    SandboxCli cli = SandboxCli.copiedInto(sandbox, SandboxCli.builtJar());
+    DummyLinkStandIn.installWhereNeeded(sandbox);
+    SandboxCli cli = SandboxCli.copiedInto(sandbox, AgentNodeFixture.builtJar());
     labels.put(node.base(), "base");
     labels.put(node.upgraded(), "upgraded");
     labels.put(node.neverHealthy(), "never-ready");
@@ -115,7 +116,7 @@ class PowerCutSuiteSystemTest {
     boolean[] fired = {false};
     List<String> progress = SandboxCli.alreadyIn(cut)
         .runWatchingStderr(
-            line -> isEvent(line, point.task(), point.kind()),
+            SandboxCli.progressEvent(point.task(), point.kind()),
             () -> {
               fired[0] = true;
               cut.powerCut();
@@ -147,7 +148,7 @@ class PowerCutSuiteSystemTest {
     JsonNode status = JSON.readTree(cli.run("status", "--json").out());
     String gateOutcome =
         status.path("agent").path("bootRecovery").path("outcome").asText("?");
-    String gateLine = gateLine(sandbox.bootJournal());
+    String gateLine = RecoveryGateBoot.gateLine(sandbox.bootJournal());
     table.add(String.format(
         Locale.ROOT,
         "| %-26s | %-48s | %-7s | %-11s | %-11s | %-17s | %6s |",
@@ -161,27 +162,21 @@ class PowerCutSuiteSystemTest {
             .map(d -> String.format(Locale.ROOT, "%.2f s", d.toMillis() / 1000.0))
             .orElse("never")));
 
-    List<UnitTimes> times = sandbox.unitTimes(List.of(
-        HostPaths.RECOVERY_GATE_UNIT,
-        HostPaths.LOCALDNS_UNIT,
-        HostPaths.CONTAINERD_UNIT,
-        HostPaths.KUBELET_UNIT,
-        HostPaths.AGENT_UNIT));
-    UnitTimes gate = unit(times, HostPaths.RECOVERY_GATE_UNIT);
-    assertThat(gate.activeState() + "/" + gate.subState())
+    RecoveryGateBoot boot = RecoveryGateBoot.of(sandbox);
+    assertThat(boot.gate().activeState() + "/" + boot.gate().subState())
         .as("the gate: %s%n%s", gateLine, AgentNodeFixture.stackJournals(sandbox))
         .isEqualTo("active/exited");
-    for (String stackUnit : STACK) {
-      UnitTimes stack = unit(times, stackUnit);
-      assertThat(gate.finishedBefore(stack))
-          .as("the gate (%s) finished before %s started (%s)", gate, stackUnit, stack)
+    for (UnitTimes stack : boot.stack()) {
+      assertThat(boot.gate().finishedBefore(stack))
+          .as("the gate (%s) finished before %s started (%s)", boot.gate(), stack.unit(), stack)
           .isTrue();
-      assertThat(stack.activeState()).as(stackUnit).isEqualTo("active");
+      assertThat(stack.activeState()).as(stack.unit()).isEqualTo("active");
     }
-    assertThat(sandbox.jobResults())
-        .filteredOn(job -> job.unit().equals(HostPaths.RECOVERY_GATE_UNIT))
-        .extracting(JobResult::type, JobResult::result)
-        .containsExactly(tuple("start", "done"));
+    assertThat(boot.stack()).extracting(UnitTimes::unit).containsExactlyInAnyOrderElementsOf(STACK);
+    assertThat(boot.gateJobs()).containsExactly("start done");
+    assertThat(boot.gateFinishedBeforeTheStack())
+        .as("the boot's journal shows the gate finished first: %s", boot.journal())
+        .isTrue();
     assertThat(kubeletReady).as("kubelet became ready after the reboot").isPresent();
 
     assertThat(status.path("activeVersion").asText())
@@ -274,19 +269,6 @@ class PowerCutSuiteSystemTest {
     }
   }
 
-  private static boolean isEvent(String line, String task, String kind) {
-    if (!line.startsWith("{")) {
-      return false;
-    }
-    try {
-      JsonNode event = JSON.readTree(line);
-      return event.path("task").asText().equals(task)
-          && event.path("kind").asText().equals(kind);
-    } catch (IOException notJson) {
-      return false;
-    }
-  }
-
   /** The last step the upgrade reported, which the cut came after. */
   private static String lastEvent(List<String> progress) {
     for (int i = progress.size() - 1; i >= 0; i--) {
@@ -323,15 +305,6 @@ class PowerCutSuiteSystemTest {
     return Optional.empty();
   }
 
-  private static String gateLine(String bootJournal) {
-    return bootJournal
-        .lines()
-        .filter(l -> l.contains("noneops recovery gate:"))
-        .map(l -> l.substring(l.indexOf("noneops recovery gate:")))
-        .reduce((first, second) -> second)
-        .orElse("");
-  }
-
   private String labelOf(String version) {
     return versions.entrySet().stream()
         .filter(e -> e.getValue().equals(version))
@@ -343,10 +316,6 @@ class PowerCutSuiteSystemTest {
   private String versionLabel(String link) {
     Path name = Path.of(link).getFileName();
     return labelOf(name == null ? link : name.toString());
-  }
-
-  private static UnitTimes unit(List<UnitTimes> times, String unit) {
-    return times.stream().filter(t -> t.unit().equals(unit)).findFirst().orElseThrow();
   }
 
   private static String show(SystemdSandbox sandbox, String unit, String property) {

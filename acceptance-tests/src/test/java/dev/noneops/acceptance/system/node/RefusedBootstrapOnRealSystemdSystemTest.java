@@ -8,8 +8,8 @@ import dev.noneops.acceptance.system.SystemdSandboxExtension;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AgentConfigParser;
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.node.ForeignStackException;
 import dev.noneops.core.node.Node;
+import dev.noneops.core.node.PreflightFailedException;
 import dev.noneops.core.node.Teardown;
 import dev.noneops.core.node.Teardown.TeardownReport;
 import dev.noneops.ports.HostPorts;
@@ -80,12 +80,16 @@ class RefusedBootstrapOnRealSystemdSystemTest {
       Node node = SandboxNodes.node(
           ports, Optional.of(config()), Optional.empty(), Duration.ofSeconds(30), NodeEvents.NONE);
 
-      ForeignStackException refused =
-          catchThrowableOfType(ForeignStackException.class, () -> node.bootstrap(false));
+      PreflightFailedException refused =
+          catchThrowableOfType(PreflightFailedException.class, () -> node.bootstrap(false));
 
-      assertThat(refused)
-          .hasMessageContaining("kubelet.service is active from ")
-          .hasMessageEndingWith("/lib/systemd/system/kubelet.service");
+      assertThat(refused.failedChecks())
+          .as("the foreign kubelet, and the downloads from a port nobody serves")
+          .containsExactly("foreign-stack", "artifact-sources");
+      assertThat(refused.report().check("foreign-stack").orElseThrow().detail())
+          .contains("kubelet.service is active from ")
+          .endsWith("/lib/systemd/system/kubelet.service");
+      assertThat(refused).hasMessageContaining("nothing was changed");
       assertThat(ports.files().exists(Layout.defaultLayout().root()))
           .as("no layout, no lock file")
           .isFalse();

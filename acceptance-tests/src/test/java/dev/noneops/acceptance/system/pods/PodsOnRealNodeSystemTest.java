@@ -2,6 +2,7 @@ package dev.noneops.acceptance.system.pods;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.noneops.acceptance.system.SystemdSandboxExtension;
 import dev.noneops.core.config.AgentConfig;
@@ -15,6 +16,8 @@ import dev.noneops.core.node.Node.ConfigureResult;
 import dev.noneops.core.node.Overrides;
 import dev.noneops.core.node.Teardown;
 import dev.noneops.core.node.Teardown.TeardownReport;
+import dev.noneops.core.node.UpgradeFailedException;
+import dev.noneops.core.node.UpgradeFailedException.RollbackOutcome;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.commands.Command;
 import dev.noneops.ports.events.NodeEvents;
@@ -27,6 +30,8 @@ import dev.noneops.testkit.artifacts.DebianPackages;
 import dev.noneops.testkit.artifacts.DebianRuntimes;
 import dev.noneops.testkit.artifacts.NodeArtifactBuilder;
 import dev.noneops.testkit.cli.ConfigJson;
+import dev.noneops.testkit.pods.RealPod;
+import dev.noneops.testkit.pods.RealPods;
 import dev.noneops.testkit.sandbox.HostNetworkSnapshot;
 import dev.noneops.testkit.sandbox.SandboxNetwork;
 import dev.noneops.testkit.sandbox.SystemdSandbox;
@@ -67,12 +72,14 @@ class PodsOnRealNodeSystemTest {
       new SystemdSandboxExtension("pods", SandboxNetwork.OWN);
 
   static final String K8S = "1.31.4";
+  static final String K8S_NEVER_HEALTHY = "1.31.5";
   static final String CNI = "1.5.1";
   static final DebianRuntimes.ContainerdPair CONTAINERD = DebianRuntimes.containerd();
   static final ArtifactSet.Runtime RUNC = DebianRuntimes.runc();
   static final String DNS_INTERFACE = "nost0";
   static final String DNS_ADDRESS = "169.254.20.53";
   static final Duration KUBELET_READY = Duration.ofSeconds(60);
+  static final Duration KUBELET_NEVER_READY = Duration.ofSeconds(8);
   static final Layout LAYOUT = Layout.defaultLayout();
   static final HostPaths PATHS = HostPaths.realHost();
 
@@ -81,8 +88,13 @@ class PodsOnRealNodeSystemTest {
   private static DbusSystemd systemd;
   private static HostPorts ports;
   private static Path imageArchive;
+  private static Path foreignContainerd;
+  private static Path foreignRunc;
+  private static Path foreignCniPlugins;
+  private static Path foreignBusybox;
   private static AgentConfig base;
   private static AgentConfig upgraded;
+  private static AgentConfig neverReady;
 
   @BeforeAll
   static void publishArtifactsAndConnect() throws Exception {
@@ -93,10 +105,19 @@ class PodsOnRealNodeSystemTest {
         new ArtifactSet(K8S, CONTAINERD.older(), RUNC, CNI, "1.31.0", "1.11.3", "amd64", false);
     DebianPackages debian = DebianPackages.inUserCache();
     builder(repository, cache, CONTAINERD.older()).publish(old);
-    builder(repository, cache, CONTAINERD.newer()).publish(old.withContainerd(CONTAINERD.newer()));
+    NodeArtifactBuilder newer = builder(repository, cache, CONTAINERD.newer());
+    newer.publish(old.withContainerd(CONTAINERD.newer()));
+    newer.publish(old.withContainerd(CONTAINERD.newer()).withBrokenKubelet(K8S_NEVER_HEALTHY));
     new NodeArtifactBuilder(repository, debian, StandInScripts.ofThisJvm())
         .publishDebianCniPlugins(CNI, "amd64");
     server = ArtifactServer.serve(repository.root());
+    foreignContainerd = new DebianPackages(
+            cache.resolve("debian").resolve("containerd-" + CONTAINERD.older().debianVersion()))
+        .extracted("containerd", CONTAINERD.older().debianVersion())
+        .resolve("usr/bin");
+    foreignRunc = debian.extracted("runc", RUNC.debianVersion()).resolve("usr/sbin/runc");
+    foreignCniPlugins = debian.extracted("containernetworking-plugins", "").resolve("usr/lib/cni");
+    foreignBusybox = BusyboxImageArchive.busyboxFrom(debian);
     imageArchive = cache.resolve("images").resolve("busybox.tar");
     BusyboxImageArchive.write(
         BusyboxImageArchive.busyboxFrom(debian),
@@ -107,8 +128,9 @@ class PodsOnRealNodeSystemTest {
     SystemdSandbox sandbox = SANDBOX.sandbox();
     systemd = DbusSystemd.connect(sandbox.busAddress());
     ports = SandboxHostPorts.create(new SandboxRoot(sandbox.pid()), systemd);
-    base = config(json(CONTAINERD.older().version()));
-    upgraded = config(json(CONTAINERD.newer().version()));
+    base = config(json(K8S, CONTAINERD.older().version()));
+    upgraded = config(json(K8S, CONTAINERD.newer().version()));
+    neverReady = config(json(K8S_NEVER_HEALTHY, CONTAINERD.newer().version()));
   }
 
   private static NodeArtifactBuilder builder(
@@ -221,6 +243,124 @@ class PodsOnRealNodeSystemTest {
         .as("a new pod reaches the network after the upgrade")
         .isTrue();
     assertThat(after.shimPid()).isNotIn(running.stream().map(RealPod::shimPid).toList());
+  }
+
+  /**
+   * An upgrade whose kubelet never becomes ready rolls back: the pods are ended on the way out as
+   * on the way in (nothing of them is left, the CNI state included), the previous containerd runs
+   * again, and a new pod starts on it and reaches the network.
+   */
+  @Test
+  void
+      aRolledBackUpgradeEndsThreeRunningPodsLeavingNothingOfThemAndANewPodRunsOnThePreviousContainerd()
+          throws Exception {
+    bootstrap(base);
+    String previous = versionOf(base);
+    RealPods pods = pods();
+    pods.writeNetworkConfiguration();
+    List<RealPod> running = List.of(
+        pods.start("api-1", "0a1b2c3d-0011", "kubernetes.io~empty-dir/cache"),
+        pods.start("api-2", "0a1b2c3d-0012", "kubernetes.io~empty-dir/cache"),
+        pods.start("api-3", "0a1b2c3d-0013", "kubernetes.io~empty-dir/cache"));
+    assertThat(pods.reaches("api-1", running.get(2).address())).isTrue();
+
+    Node node = SandboxNodes.node(
+        ports, Optional.of(neverReady), Optional.of(base), KUBELET_NEVER_READY, NodeEvents.NONE);
+    UpgradeFailedException failed =
+        catchThrowableOfType(UpgradeFailedException.class, node::upgrade);
+
+    assertThat(failed)
+        .as("the upgrade to a kubelet that never gets ready fails")
+        .isNotNull();
+    assertThat(failed.outcome()).as("%s", failed).isEqualTo(RollbackOutcome.ROLLED_BACK);
+    assertThat(ports.files().readLink(LAYOUT.current())).isEqualTo(previous);
+    for (RealPod pod : running) {
+      assertNothingLeftOf(pod);
+    }
+    assertThat(node(base, Optional.empty()).running()).isTrue();
+    assertThat(
+            sandbox().exec("readlink", "/proc/" + mainPid() + "/exe").orThrow().stdout())
+        .as("the previous containerd runs again")
+        .contains(LAYOUT.binDir(previous).toString());
+
+    pods.writeNetworkConfiguration();
+    RealPod after = pods.start("api-4", "0a1b2c3d-0014", "kubernetes.io~empty-dir/cache");
+    assertThat(pods.reaches("api-4", RealPods.GATEWAY))
+        .as("a new pod reaches the network after the rollback")
+        .isTrue();
+    assertThat(after.shimPid()).isNotIn(running.stream().map(RealPod::shimPid).toList());
+  }
+
+  /**
+   * A container runtime beside the node ({@link ForeignRuntime}: Debian's containerd from {@code
+   * /opt/foreign-runtime} on its own socket, root and state, in a unit and slice of its own, with a
+   * container in its own namespace and cgroup on a CNI network of its own), started before the
+   * node came: the node's upgrade and its teardown end the node's pods and remove the node's CNI
+   * entries, and leave the foreign runtime as it was — the same processes, mounts, cgroup,
+   * network namespace and veth, its CNI configuration and address reservation byte-identical —
+   * and its container still answers.
+   */
+  @Test
+  void aForeignRuntimeBesideTheNodeSurvivesTheNodesUpgradeAndTeardownUntouched() throws Exception {
+    ForeignRuntime foreign = new ForeignRuntime(sandbox());
+    try {
+      foreign.start(
+          foreignContainerd, foreignRunc, foreignCniPlugins, foreignBusybox, imageArchive);
+      assertThat(foreign.unanswered()).as("the foreign container answers").isEmpty();
+      ForeignRuntime.State before = foreign.state();
+      assertThat(before.mounts())
+          .as("the foreign runtime's disk and its container's rootfs")
+          .contains(ForeignRuntime.ROOT)
+          .anyMatch(m -> m.endsWith("/" + ForeignRuntime.CONTAINER + "/rootfs"));
+      assertThat(before.cniFiles())
+          .as("its CNI configuration and address reservation")
+          .contains(ForeignRuntime.CONFLIST)
+          .contains("./" + foreign.address());
+      assertThat(before.cgroup()).contains(ForeignRuntime.CGROUP);
+      assertThat(before.sharedRunState())
+          .as("its runc state and shim socket below /run/containerd")
+          .contains("/run/containerd/runc/foreign/foreign-web/state.json f")
+          .contains(ForeignRuntime.shimSocketName() + " s");
+
+      bootstrap(base);
+      RealPods pods = pods();
+      pods.writeNetworkConfiguration();
+      RealPod pod = pods.start("web-1", "0a1b2c3d-0021", "kubernetes.io~empty-dir/cache");
+      assertThat(pods.reaches("web-1", RealPods.GATEWAY)).isTrue();
+
+      Node node = node(upgraded, Optional.of(base));
+      node.upgrade();
+      applied().write(upgraded);
+      node.commit();
+
+      assertNothingLeftOf(pod);
+      assertThat(foreign.state()).as("the foreign runtime after the upgrade").isEqualTo(before);
+      assertThat(foreign.unanswered())
+          .as("the foreign container after the upgrade")
+          .isEmpty();
+
+      pods.writeNetworkConfiguration();
+      RealPod second = pods.start("web-2", "0a1b2c3d-0022", "kubernetes.io~empty-dir/cache");
+      TeardownReport report = reset();
+
+      assertThat(report.blocking()).as("%s", report).isEmpty();
+      assertThat(report.kept(TeardownReport.Reason.FOREIGN_SHIM))
+          .as("the foreign runtime's shim is recognised and kept: %s", report)
+          .isNotEmpty();
+      assertNothingLeftOf(second);
+      assertThat(foreign.state()).as("the foreign runtime after the teardown").isEqualTo(before);
+      assertThat(foreign.unanswered())
+          .as("the foreign container after the teardown")
+          .isEmpty();
+      assertThat(Files.exists(sandbox().path(RealPods.CONFLIST)))
+          .as("the node's CNI configuration")
+          .isFalse();
+      assertThat(Files.exists(sandbox().path("/var/lib/cni/networks/" + RealPods.NETWORK)))
+          .as("the node's pods' address reservations")
+          .isFalse();
+    } finally {
+      foreign.remove();
+    }
   }
 
   @Test
@@ -384,7 +524,7 @@ class PodsOnRealNodeSystemTest {
     assertThat(mountinfo())
         .as(pod.id() + "'s rootfs and snapshot mounts")
         .doesNotContain("/k8s.io/" + pod.id() + "/")
-        .doesNotContain("io.containerd.snapshotter.v1.overlayfs/snapshots");
+        .doesNotContain("/var/lib/containerd/io.containerd.snapshotter.v1.overlayfs/snapshots");
     assertThat(sandbox()
             .exec(
                 "sh",
@@ -487,8 +627,8 @@ class PodsOnRealNodeSystemTest {
     return SANDBOX.sandbox();
   }
 
-  static String json(String containerd) {
-    String json = ConfigJson.of(K8S)
+  static String json(String kubernetes, String containerd) {
+    String json = ConfigJson.of(kubernetes)
         .withContainerd(containerd)
         .withRunc(RUNC.version())
         .withDownloadsFrom(server.uri().toString())

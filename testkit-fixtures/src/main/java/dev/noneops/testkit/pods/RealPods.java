@@ -1,4 +1,4 @@
-package dev.noneops.acceptance.system.pods;
+package dev.noneops.testkit.pods;
 
 import dev.noneops.testkit.sandbox.CommandResult;
 import dev.noneops.testkit.sandbox.SystemdSandbox;
@@ -14,13 +14,13 @@ import java.util.regex.Pattern;
  * ({@code ctr run --cni}: kubelet itself is a stand-in, since no package ships it), and writes the
  * pod network's CNI configuration as a CNI agent would.
  */
-final class RealPods {
-  static final String NETWORK = "noneops-pods";
-  static final String BRIDGE = "nopods0";
-  static final String SUBNET = "10.231.7.0/24";
-  static final String GATEWAY = "10.231.7.1";
-  static final String IMAGE = "registry.noneops.test/busybox:1";
-  static final String CONFLIST = "/etc/cni/net.d/10-noneops-pods.conflist";
+public final class RealPods {
+  public static final String NETWORK = "noneops-pods";
+  public static final String BRIDGE = "nopods0";
+  public static final String SUBNET = "10.231.7.0/24";
+  public static final String GATEWAY = "10.231.7.1";
+  public static final String IMAGE = "registry.noneops.test/busybox:1";
+  public static final String CONFLIST = "/etc/cni/net.d/10-noneops-pods.conflist";
   private static final Duration TIMEOUT = Duration.ofSeconds(60);
   private static final Pattern INET = Pattern.compile("inet (\\d+\\.\\d+\\.\\d+\\.\\d+)/");
 
@@ -28,14 +28,15 @@ final class RealPods {
   private final String ctr;
   private final String runc;
 
-  RealPods(SystemdSandbox sandbox, String ctr, String runc) {
+  /** Pods of {@code sandbox}'s node, run with its {@code ctr} and {@code runc} (absolute paths inside). */
+  public RealPods(SystemdSandbox sandbox, String ctr, String runc) {
     this.sandbox = sandbox;
     this.ctr = ctr;
     this.runc = runc;
   }
 
   /** The bridge network configuration in {@code /etc/cni/net.d}, as a CNI agent writes it. */
-  void writeNetworkConfiguration() {
+  public void writeNetworkConfiguration() {
     String conflist = """
         {"cniVersion": "0.4.0", "name": "%s", "plugins": [
           {"type": "bridge", "bridge": "%s", "isGateway": true, "ipMasq": false,
@@ -49,7 +50,7 @@ final class RealPods {
   }
 
   /** Starts a pod whose {@code /data} is its volume {@code volume} (created when missing). */
-  RealPod start(String id, String uid, String volume, String... command) {
+  public RealPod start(String id, String uid, String volume, String... command) {
     String volumeDir = "/var/lib/kubelet/pods/" + uid + "/volumes/" + volume;
     exec("mkdir", "-p", volumeDir);
     List<String> run = new ArrayList<>(List.of(
@@ -71,7 +72,7 @@ final class RealPods {
         id));
     run.addAll(command.length == 0 ? List.of("/bin/sleep", "2147483647") : List.of(command));
     exec(run);
-    long pid = taskPid(id).orElseThrow(() -> new AssertionError("no task " + id + " runs"));
+    long pid = taskPid(id).orElseThrow(() -> new IllegalStateException("no task " + id + " runs"));
     long shim =
         Long.parseLong(exec("sh", "-c", "cut -d' ' -f4 /proc/" + pid + "/stat").strip());
     String netns = exec("readlink", "/proc/" + pid + "/ns/net").strip();
@@ -89,7 +90,7 @@ final class RealPods {
         "eth0");
     Matcher inet = INET.matcher(addr);
     if (!inet.find()) {
-      throw new AssertionError("pod " + id + " has no IPv4 address on eth0: " + addr);
+      throw new IllegalStateException("pod " + id + " has no IPv4 address on eth0: " + addr);
     }
     String link = exec(
         "nsenter",
@@ -104,19 +105,19 @@ final class RealPods {
         "eth0");
     Matcher peer = Pattern.compile("eth0@if(\\d+)").matcher(link);
     if (!peer.find()) {
-      throw new AssertionError("pod " + id + "'s eth0 is no veth: " + link);
+      throw new IllegalStateException("pod " + id + "'s eth0 is no veth: " + link);
     }
     String hostVeth = exec("ip", "-o", "link", "show")
         .lines()
         .filter(l -> l.startsWith(peer.group(1) + ": "))
         .map(l -> l.split(": ")[1].split("@")[0])
         .findFirst()
-        .orElseThrow(() -> new AssertionError("no host end of " + id + "'s veth"));
+        .orElseThrow(() -> new IllegalStateException("no host end of " + id + "'s veth"));
     return new RealPod(id, uid, pid, shim, netns, inet.group(1), hostVeth);
   }
 
   /** The pid of task {@code id}, when it runs. */
-  Optional<Long> taskPid(String id) {
+  public Optional<Long> taskPid(String id) {
     return exec(ctr, "-n", "k8s.io", "task", "ls")
         .lines()
         .map(l -> l.trim().split("\\s+"))
@@ -126,7 +127,7 @@ final class RealPods {
   }
 
   /** Runs {@code command} in pod {@code id} ({@code ctr task exec}); its result. */
-  CommandResult execIn(String id, String... command) {
+  public CommandResult execIn(String id, String... command) {
     List<String> argv = new ArrayList<>(List.of(
         ctr, "-n", "k8s.io", "task", "exec", "--exec-id", "probe-" + System.nanoTime(), id));
     argv.addAll(List.of(command));
@@ -134,15 +135,21 @@ final class RealPods {
   }
 
   /** Whether pod {@code id} reaches {@code address} ({@code ping} from inside it). */
-  boolean reaches(String id, String address) {
+  public boolean reaches(String id, String address) {
     return execIn(id, "ping", "-c", "1", "-W", "3", address).succeeded();
   }
 
-  String exec(String... command) {
+  /** Runs {@code command} in the sandbox; its stdout. */
+  public String exec(String... command) {
     return exec(List.of(command));
   }
 
-  String exec(List<String> command) {
+  /**
+   * Runs {@code command} in the sandbox; its stdout.
+   *
+   * @throws IllegalStateException when it fails
+   */
+  public String exec(List<String> command) {
     return sandbox.exec(command, TIMEOUT).orThrow().stdout();
   }
 }

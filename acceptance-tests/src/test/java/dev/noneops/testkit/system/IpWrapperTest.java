@@ -1,4 +1,4 @@
-package dev.noneops.demo;
+package dev.noneops.testkit.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -13,8 +13,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * On a kernel without dummy links the demo's agent runs an {@code ip} wrapper inside the sandbox:
- * the link it makes for LocalDNS must be one the node accepts as its dummy interface.
+ * On a kernel without dummy links a CLI and the units inside a sandbox run an {@code ip} wrapper
+ * ({@link DummyLinkStandIn#shellWrapper}): the link it makes for LocalDNS must be one the node
+ * accepts as its dummy interface.
  */
 class IpWrapperTest {
   @TempDir
@@ -31,7 +32,8 @@ class IpWrapperTest {
         esac
         """, StandardCharsets.UTF_8);
     Path wrapper = dir.resolve("ip");
-    Files.writeString(wrapper, LifecycleDemo.ipWrapper(realIp.toString()), StandardCharsets.UTF_8);
+    Files.writeString(
+        wrapper, DummyLinkStandIn.shellWrapper(realIp.toString()), StandardCharsets.UTF_8);
     for (Path script : List.of(realIp, wrapper)) {
       Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
     }

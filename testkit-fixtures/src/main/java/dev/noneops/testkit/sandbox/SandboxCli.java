@@ -1,8 +1,9 @@
-package dev.noneops.acceptance.system.agent;
+package dev.noneops.testkit.sandbox;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import dev.noneops.testkit.sandbox.SystemdSandbox;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -17,13 +18,17 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
- * The CLI jar the reactor built ({@code adapter-cli/target/noneops.jar}), run as separate JVMs
- * inside a sandbox (its namespaces and root, so it finds the sandbox's system bus and files at
+ * A {@code noneops} CLI jar (the one the reactor builds, {@code adapter-cli/target/noneops.jar}),
+ * run as separate JVMs inside a sandbox (its namespaces and root, so it finds the sandbox's system bus and files at
  * their usual paths), as an operator runs {@code noneops} on a node. The jar is copied to
- * {@value #JAR_IN_SANDBOX}, on the sandbox's disk when it has one.
+ * {@value #JAR_IN_SANDBOX}, on the sandbox's disk when it has one, so that a sandbox booted
+ * again on that disk finds it ({@link #alreadyIn}). {@link #runWatchingStderr} with {@link
+ * #progressEvent} acts at a step of an operation's progress stream ({@code --json}), for example
+ * to cut the sandbox's power right after an upgrade's flip.
  */
-final class SandboxCli {
-  static final String JAR_IN_SANDBOX = "/var/lib/noneops-system-test/noneops.jar";
+public final class SandboxCli {
+  public static final String JAR_IN_SANDBOX = "/var/lib/noneops-sandbox-cli/noneops.jar";
+  private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration TIMEOUT = Duration.ofMinutes(5);
 
   private final SystemdSandbox sandbox;
@@ -33,19 +38,8 @@ final class SandboxCli {
     this.sandbox = sandbox;
   }
 
-  /** The reactor's CLI jar, which the system tests of this module need. */
-  static Path builtJar() {
-    Path jar =
-        Path.of("..", "adapter-cli", "target", "noneops.jar").toAbsolutePath().normalize();
-    if (!Files.isRegularFile(jar)) {
-      throw new IllegalStateException(
-          "the CLI jar " + jar + " is missing: the reactor builds it before this module");
-    }
-    return jar;
-  }
-
   /** The CLI in {@code sandbox}, its jar copied in first. */
-  static SandboxCli copiedInto(SystemdSandbox sandbox, Path jar) throws IOException {
+  public static SandboxCli copiedInto(SystemdSandbox sandbox, Path jar) throws IOException {
     Path copy = sandbox.path(JAR_IN_SANDBOX);
     Files.createDirectories(Objects.requireNonNull(copy.getParent(), "the jar's directory"));
     Files.copy(jar, copy, StandardCopyOption.REPLACE_EXISTING);
@@ -53,7 +47,7 @@ final class SandboxCli {
   }
 
   /** The CLI in {@code sandbox}, whose disk holds the jar a previous boot copied there. */
-  static SandboxCli alreadyIn(SystemdSandbox sandbox) {
+  public static SandboxCli alreadyIn(SystemdSandbox sandbox) {
     if (!Files.isRegularFile(sandbox.path(JAR_IN_SANDBOX))) {
       throw new IllegalStateException(sandbox + " has no " + JAR_IN_SANDBOX);
     }
@@ -61,8 +55,9 @@ final class SandboxCli {
   }
 
   /** One finished run. */
-  record Run(List<String> args, int exitCode, String out, String err) {
-    Run orThrow() {
+  public record Run(List<String> args, int exitCode, String out, String err) {
+    /** This run, when it exited 0. */
+    public Run orThrow() {
       if (exitCode != 0) {
         throw new IllegalStateException(this.toString());
       }
@@ -77,7 +72,7 @@ final class SandboxCli {
   }
 
   /** Runs {@code noneops args} to its end. */
-  Run run(String... args) throws IOException, InterruptedException {
+  public Run run(String... args) throws IOException, InterruptedException {
     Path out = Files.createTempFile("noneops-cli-", ".out");
     Path err = Files.createTempFile("noneops-cli-", ".err");
     try {
@@ -104,7 +99,7 @@ final class SandboxCli {
    *
    * @return every stderr line read, the accepted one included
    */
-  List<String> runWatchingStderr(Predicate<String> stop, Runnable atLine, String... args)
+  public List<String> runWatchingStderr(Predicate<String> stop, Runnable atLine, String... args)
       throws IOException, InterruptedException {
     Process p = new ProcessBuilder(command(args))
         .redirectOutput(ProcessBuilder.Redirect.DISCARD)
@@ -126,6 +121,26 @@ final class SandboxCli {
       }
     }
     return lines;
+  }
+
+  /**
+   * Accepts the line of an operation's progress stream ({@code noneops <operation> --json} writes
+   * one JSON event a line to stderr) that reports {@code kind} ({@code STARTED}, {@code
+   * COMPLETED}) for {@code task} (for example {@code upgrade-switch-current}).
+   */
+  public static Predicate<String> progressEvent(String task, String kind) {
+    return line -> {
+      if (!line.startsWith("{")) {
+        return false;
+      }
+      try {
+        JsonNode event = JSON.readTree(line);
+        return event.path("task").asText().equals(task)
+            && event.path("kind").asText().equals(kind);
+      } catch (IOException notJson) {
+        return false;
+      }
+    };
   }
 
   private List<String> command(String... args) {

@@ -1,4 +1,4 @@
-package dev.noneops.acceptance.system.pods;
+package dev.noneops.testkit.pods;
 
 /**
  * A container the node's containerd runs as kubelet would run a pod's: in namespace {@code k8s.io},
@@ -14,14 +14,16 @@ package dev.noneops.acceptance.system.pods;
  * @param address its IPv4 address on the pod network
  * @param hostVeth the host end of its veth pair
  */
-record RealPod(
+public record RealPod(
     String id, String uid, long pid, long shimPid, String netns, String address, String hostVeth) {
 
-  String cgroup() {
+  /** Its cgroup below the sandbox's root: {@code /kubepods/besteffort/pod<uid>}. */
+  public String cgroup() {
     return "/kubepods/besteffort/pod" + uid;
   }
 
-  String volumes() {
+  /** The directory of its volumes: {@code /var/lib/kubelet/pods/<uid>/volumes}. */
+  public String volumes() {
     return "/var/lib/kubelet/pods/" + uid + "/volumes";
   }
 }

@@ -1,0 +1,176 @@
+package dev.noneops.acceptance.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.networknt.schema.Error;
+import com.networknt.schema.InputFormat;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
+import dev.noneops.cli.NoneopsCli;
+import dev.noneops.testkit.SimulatedHost;
+import dev.noneops.testkit.cli.CliOnSimulatedHost;
+import dev.noneops.testkit.cli.CliOnSimulatedHost.Run;
+import dev.noneops.testkit.cli.ConfigJson;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/**
+ * Every {@code --json} document the CLI prints, and every NDJSON progress line, validates against
+ * its JSON Schema in {@code docs/schemas} (draft 2020-12), as printed by the real commands on a
+ * simulated host; the schemas are strict enough that a renamed field fails.
+ */
+class JsonOutputSchemasTest {
+  private static final Path SCHEMAS = Path.of("..", "docs", "schemas");
+  private static final Path CONFIG = CliOnSimulatedHost.CONFIG;
+  private static final ConfigJson BASE = ConfigJson.of("1.31.4").withContainerd("1.7.22");
+
+  /** Commands with no document: the daemon runs until stopped, completion prints a script. */
+  private static final Set<String> NO_DOCUMENT = Set.of("daemon", "completion");
+
+  private static final SchemaRegistry REGISTRY =
+      SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+
+  private final CliOnSimulatedHost cli = new CliOnSimulatedHost(SimulatedHost.create());
+  private final Map<String, Schema> schemas = new HashMap<>();
+
+  @Test
+  void everyCommandsDocumentMatchesItsSchemaThroughANodesLife() throws IOException {
+    cli.configure(CONFIG, BASE.json());
+    List<String[]> commands = List.of(
+        new String[] {"plan"},
+        new String[] {"status"},
+        new String[] {"bootstrap"},
+        new String[] {"status"},
+        new String[] {"versions"},
+        new String[] {"verify"},
+        new String[] {"present"},
+        new String[] {"allocation-launch-check"},
+        new String[] {"version-for"},
+        new String[] {"version"},
+        new String[] {"apply"},
+        new String[] {"restart"},
+        new String[] {"stop"},
+        new String[] {"start"},
+        new String[] {"prune"},
+        new String[] {"commit"},
+        new String[] {"recover"});
+    for (String[] command : commands) {
+      assertMatches(command[0], json(command));
+    }
+    cli.configure(CONFIG, BASE.withContainerd("1.7.23").json());
+    assertMatches("upgrade", json("upgrade"));
+    assertMatches("reset", json("reset"));
+  }
+
+  @Test
+  void aFailureIsTheErrorDocumentWhereverItFailed() throws IOException {
+    Run missing = cli.run("--json", "bootstrap", "--config", "/etc/nowhere.json");
+    assertThat(missing.exitCode()).isEqualTo(3);
+    assertMatches("error", missing.out());
+
+    cli.configure(CONFIG, BASE.json());
+    cli.run("bootstrap");
+    cli.kubeletNeverReady(cli.configure(CONFIG, BASE.withContainerd("1.7.23").json()));
+    Run rolledBack = cli.run("--json", "upgrade", "--kubelet-timeout", "1s");
+    assertThat(rolledBack.exitCode()).as(rolledBack.err()).isEqualTo(6);
+    assertMatches("error", rolledBack.out());
+    assertThat(rolledBack.out()).contains("\"failedAt\"", "\"kind\" : \"ROLLED_BACK\"");
+  }
+
+  @Test
+  void everyProgressLineMatchesTheEventSchema() throws IOException {
+    cli.configure(CONFIG, BASE.json());
+    Run boot = cli.run("--json", "bootstrap");
+    cli.kubeletNeverReady(cli.configure(CONFIG, BASE.withContainerd("1.7.23").json()));
+    Run failed = cli.run("--json", "upgrade", "--kubelet-timeout", "1s");
+
+    List<String> lines = new ArrayList<>();
+    for (String line : (boot.err() + failed.err()).split("\n")) {
+      if (line.startsWith("{")) {
+        lines.add(line);
+      }
+    }
+    assertThat(lines)
+        .anyMatch(l -> l.contains("\"PROGRESS\""))
+        .anyMatch(l -> l.contains("\"FAILED\""));
+    for (String line : lines) {
+      assertMatches("event", line);
+    }
+  }
+
+  @Test
+  void aRenamedFieldFailsValidation() throws IOException {
+    cli.configure(CONFIG, BASE.json());
+    String bootstrap = json("bootstrap");
+    String status = json("status");
+
+    assertThat(errors("bootstrap", bootstrap.replace("\"running\"", "\"isRunning\"")))
+        .extracting(Error::getMessage)
+        .anyMatch(m -> m.contains("running"))
+        .anyMatch(m -> m.contains("isRunning"));
+    assertThat(errors("status", status.replace("\"activeVersion\"", "\"currentVersion\"")))
+        .extracting(Error::getMessage)
+        .anyMatch(m -> m.contains("activeVersion"));
+    assertThat(errors("status", status.replace("\"mainPid\"", "\"pid\"")))
+        .as("inside a unit too")
+        .isNotEmpty();
+    assertThat(errors("status", status.replaceFirst("\\{", "{\"podCount\" : 3, ")))
+        .as("status takes new fields")
+        .isEmpty();
+  }
+
+  @Test
+  void everyCommandWithADocumentHasASchemaAndEverySchemaIsDraft2020() throws IOException {
+    CommandLine whole = NoneopsCli.commandLine(cli.environment());
+    for (CommandLine sub : whole.getSubcommands().values()) {
+      String name = sub.getCommandName();
+      if (!sub.getCommandSpec().usageMessage().hidden() && !NO_DOCUMENT.contains(name)) {
+        assertThat(SCHEMAS.resolve(name + ".schema.json")).as(name).isRegularFile();
+      }
+    }
+    try (var files = Files.list(SCHEMAS)) {
+      List<Path> schemaFiles =
+          files.filter(f -> f.toString().endsWith(".schema.json")).toList();
+      assertThat(schemaFiles).hasSizeGreaterThan(18);
+      for (Path file : schemaFiles) {
+        assertThat(Files.readString(file))
+            .as(file.toString())
+            .contains("\"$schema\": \"https://json-schema.org/draft/2020-12/schema\"");
+      }
+    }
+  }
+
+  private String json(String... args) {
+    String[] withJson = new String[args.length + 1];
+    withJson[0] = "--json";
+    System.arraycopy(args, 0, withJson, 1, args.length);
+    Run run = cli.run(withJson);
+    assertThat(run.out()).as(String.join(" ", args) + ": " + run.err()).startsWith("{");
+    return run.out();
+  }
+
+  private void assertMatches(String schema, String document) throws IOException {
+    assertThat(errors(schema, document)).as(schema + ": " + document).isEmpty();
+  }
+
+  private List<Error> errors(String schema, String document) throws IOException {
+    Schema s = schemas.get(schema);
+    if (s == null) {
+      try (InputStream in = Files.newInputStream(SCHEMAS.resolve(schema + ".schema.json"))) {
+        s = REGISTRY.getSchema(in);
+      }
+      schemas.put(schema, s);
+    }
+    return s.validate(document, InputFormat.JSON);
+  }
+}

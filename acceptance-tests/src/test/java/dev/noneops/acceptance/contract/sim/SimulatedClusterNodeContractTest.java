@@ -1,0 +1,38 @@
+package dev.noneops.acceptance.contract.sim;
+
+import dev.noneops.ports.cluster.ClusterNode;
+import dev.noneops.ports.cluster.PodOnNode;
+import dev.noneops.testkit.contract.ClusterNodeContract;
+import dev.noneops.testkit.machine.SimulatedClusterApi;
+import java.util.Map;
+
+class SimulatedClusterNodeContractTest extends ClusterNodeContract {
+  private final SimulatedClusterApi api = new SimulatedClusterApi();
+  private final ClusterNode resource = api.client();
+
+  SimulatedClusterNodeContractTest() {
+    api.kubeletRegistersAgain(false);
+  }
+
+  @Override
+  protected ClusterNode resource() {
+    return resource;
+  }
+
+  @Override
+  protected void registerNodeAsKubelet(String node, boolean ready) {
+    api.registerNode(node);
+    api.setReady(node, ready);
+  }
+
+  @Override
+  protected void bindPodAsScheduler(String node, PodOnNode pod, Map<String, String> labels) {
+    api.bindPod(node, pod, labels);
+  }
+
+  @Override
+  protected void putBudgetAsOperator(
+      String namespace, String name, Map<String, String> selector, int allowed) {
+    api.putBudget(namespace, name, selector, allowed);
+  }
+}

@@ -1,0 +1,103 @@
+package dev.noneops.cli;
+
+import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.node.Node.PreflightReport;
+import dev.noneops.core.node.Node.PreflightReport.Check;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code noneops preflight}: every check bootstrap, apply and upgrade rely on, as kubeadm's
+ * preflight, each with pass, warn or fail and what to do about it. Changes nothing; bootstrap
+ * runs the same checks first and stops on a failure.
+ */
+@Command(
+    name = "preflight",
+    header = "Check the host before a bootstrap",
+    description =
+        "Changing nothing: root, systemd's version and state, cgroup v2, the kernel modules and sysctls, swap, the ports kubelet and LocalDNS bind, a kubelet or containerd of the host's own, host files at the shared paths, free space under the layout, and whether the artifact sources answer. One line per check (ok, warn or FAIL), then what to do about each warning and failure. Bootstrap runs the same checks and stops on a failure. Exits 0 when no check failed, 7 when one did.",
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  noneops preflight --config /etc/unbounded/agent/config.json",
+      "  noneops --json preflight --config config.json | jq '.checks[] | select(.verdict != \"ok\")'"
+    })
+public final class PreflightCommand extends CliCommand {
+  @Mixin
+  ConfigOption config;
+
+  @Option(
+      names = "--no-kernel-modules",
+      description =
+          "Check as for 'bootstrap --no-kernel-modules': a kernel module that is missing is then a warning, not a failure.")
+  boolean noKernelModules;
+
+  /** One check of {@code preflight --json}: {@code verdict} is ok, warn or fail. */
+  public record CheckReport(String name, String verdict, String detail, String remedy) {
+    static CheckReport of(Check c) {
+      return new CheckReport(
+          c.name(), c.verdict().name().toLowerCase(Locale.ROOT), c.detail(), c.remedy());
+    }
+  }
+
+  /** The JSON document of {@code preflight --json}. */
+  public record PreflightDocument(
+      boolean ok, List<CheckReport> checks, List<String> failed, List<String> warned) {}
+
+  @Override
+  protected ExitCode execute() throws Exception {
+    try (NodeContext ctx = openNode()) {
+      AgentConfig cfg = ctx.readConfig(config.file());
+      PreflightReport report =
+          ctx.node(Optional.of(cfg), Optional.empty()).preflight(!noKernelModules);
+      if (json()) {
+        printJson(new PreflightDocument(
+            report.passed(),
+            report.checks().stream().map(CheckReport::of).toList(),
+            report.failures().stream().map(Check::name).toList(),
+            report.warnings().stream().map(Check::name).toList()));
+      } else {
+        printText(report);
+      }
+      return report.passed() ? ExitCode.OK : ExitCode.UNHEALTHY;
+    }
+  }
+
+  private void printText(PreflightReport report) {
+    int width = report.checks().stream().mapToInt(c -> c.name().length()).max().orElse(0);
+    for (Check c : report.checks()) {
+      out().printf("%-4s  %-" + width + "s  %s%n", label(c), c.name(), c.detail());
+    }
+    List<Check> notOk = report.checks().stream()
+        .filter(c -> c.verdict() != PreflightReport.Verdict.OK)
+        .toList();
+    if (!notOk.isEmpty()) {
+      out().println();
+      out().println("What to do:");
+      for (Check c : notOk) {
+        out().printf("  %-" + width + "s  %s%n", c.name(), c.remedy());
+      }
+    }
+    out()
+        .println(
+            report.passed()
+                ? "preflight passed"
+                    + (notOk.isEmpty()
+                        ? ""
+                        : " with " + notOk.size() + " warning" + (notOk.size() == 1 ? "" : "s"))
+                : "preflight FAILED: " + report.failures().size() + " check"
+                    + (report.failures().size() == 1 ? "" : "s")
+                    + " failed; bootstrap would stop before changing anything");
+  }
+
+  private static String label(Check c) {
+    return switch (c.verdict()) {
+      case OK -> "ok";
+      case WARN -> "warn";
+      case FAIL -> "FAIL";
+    };
+  }
+}

@@ -1,0 +1,122 @@
+package dev.noneops.benchmarks.fleet;
+
+import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.daemon.NodeDaemon;
+import dev.noneops.core.daemon.RepaveTimeouts;
+import dev.noneops.ports.cluster.ClusterNode;
+import dev.noneops.ports.host.HostInfo;
+import dev.noneops.ports.machine.MachineResource;
+import dev.noneops.testkit.host.SimHostFacts;
+import dev.noneops.testkit.machine.SimClusterNode;
+import dev.noneops.testkit.machine.SimMachineResource;
+import dev.noneops.testkit.machine.SimulatedClusterApi;
+import dev.noneops.testkit.machine.SimulatedMachineApi;
+import dev.noneops.testkit.node.SimulatedNode;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.helpers.NOPLogger;
+
+/**
+ * One node of the fleet: a simulated host bootstrapped on the first version with its agent, its
+ * own daemon following its Machine through its own clients of the shared API server, the requests
+ * those clients made, and how much virtual time its ticks took.
+ */
+final class FleetNode {
+  private static final RepaveTimeouts TIMEOUTS =
+      new RepaveTimeouts(Duration.ofMinutes(5), Duration.ofMinutes(5), Duration.ofSeconds(5));
+
+  final String name;
+  final SimulatedNode lab;
+  final boolean kubeletNeverReady;
+  private final SimMachineResource machines;
+  private final SimClusterNode nodes;
+  private final NodeDaemon daemon;
+  private Duration virtualBusy = Duration.ZERO;
+
+  FleetNode(
+      int index,
+      AgentConfig first,
+      AgentConfig target,
+      boolean kubeletNeverReady,
+      SimulatedMachineApi api,
+      SimulatedClusterApi cluster) {
+    this.name = String.format("node-%04d", index);
+    this.kubeletNeverReady = kubeletNeverReady;
+    lab = new SimulatedNode();
+    lab.host
+        .facts()
+        .set(new HostInfo(
+            "amd64",
+            "6.1.0-sim",
+            name,
+            List.<Path>of(),
+            false,
+            SimHostFacts.DEFAULT.upstreamNameservers()));
+    AgentConfig own = named(first, name);
+    lab.bootstrapWithAgent(own);
+    lab.publish(named(target, name));
+    if (kubeletNeverReady) {
+      lab.kubeletNeverReady.add(lab.versionOf(named(target, name)));
+    }
+    cluster.registerNode(name);
+    machines = api.client();
+    nodes = cluster.client();
+    daemon = new NodeDaemon(
+            lab.host.ports(),
+            lab.layout,
+            lab.paths,
+            (config, previous) -> config.isPresent()
+                ? lab.node(config.get(), previous)
+                : lab.node(previous.orElseThrow(), previous),
+            new NodeDaemon.Settings(
+                SimulatedNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
+            NodeDaemon.Listener.NONE,
+            NOPLogger.NOP_LOGGER)
+        .followMachine(new Clients(machines, nodes), TIMEOUTS);
+  }
+
+  /** {@code config} with the Machine name {@code machine}. */
+  static AgentConfig named(AgentConfig config, String machine) {
+    return new AgentConfig(
+        machine,
+        config.cluster(),
+        config.kubelet(),
+        config.cri(),
+        config.cni(),
+        config.ociImage(),
+        config.attest(),
+        config.downloads(),
+        config.localDns());
+  }
+
+  void start() {
+    daemon.start();
+  }
+
+  /** One tick of the daemon, its virtual time added to {@link #virtualBusy()}. */
+  void tick() {
+    var before = lab.host.clock().now();
+    daemon.tick();
+    virtualBusy = virtualBusy.plus(Duration.between(before, lab.host.clock().now()));
+  }
+
+  /** The virtual time its ticks took since the last call, which resets it. */
+  Duration takeVirtualBusy() {
+    Duration d = virtualBusy;
+    virtualBusy = Duration.ZERO;
+    return d;
+  }
+
+  long requests() {
+    return machines.requests() + nodes.requests();
+  }
+
+  Optional<String> activeVersion() {
+    return lab.activeVersionRaw();
+  }
+
+  private record Clients(MachineResource machines, ClusterNode nodes)
+      implements NodeDaemon.Cluster {}
+}

@@ -1,0 +1,79 @@
+package dev.noneops.core.node;
+
+import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.layout.NodeConstants;
+import dev.noneops.core.node.Node.PreflightReport;
+import dev.noneops.core.node.Node.PreflightReport.Check;
+import dev.noneops.ports.HostPorts;
+import dev.noneops.ports.network.Listener;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs every preflight check of a node in order, changing nothing: the host (root, systemd,
+ * cgroup v2, kernel modules and sysctls, swap), the ports the stack binds, a stack of the host's
+ * own, files at the shared paths, free space, the artifact sources. A check that cannot look
+ * fails, saying why.
+ */
+final class Preflight {
+  private final List<PreflightCheck> checks;
+
+  private Preflight(List<PreflightCheck> checks) {
+    this.checks = List.copyOf(checks);
+  }
+
+  /** The checks for {@code goal} on this node; {@code tuneKernel} as bootstrap is told. */
+  static Preflight of(Node node, MachineGoalState goal, boolean tuneKernel) {
+    NodeParts parts = node.parts();
+    HostPorts ports = parts.ports();
+    String dnsAddress = goal.nodeStart().localDns().bindAddress();
+    List<PreflightCheck> checks = new ArrayList<>();
+    checks.add(new RootCheck(ports.facts()));
+    checks.add(new SystemdCheck(ports.systemd()));
+    checks.add(new CgroupCheck(ports.cgroups()));
+    checks.add(new KernelModulesCheck(ports.kernel(), tuneKernel));
+    checks.add(new SysctlsCheck(ports.kernel(), tuneKernel));
+    checks.add(new SwapCheck(ports.facts()));
+    checks.add(new PortCheck(
+        "kubelet-healthz-port",
+        HostPaths.KUBELET_UNIT,
+        NodeConstants.KUBELET_HEALTHZ.getHost(),
+        NodeConstants.KUBELET_HEALTHZ.getPort(),
+        List.of(Listener.TCP),
+        parts));
+    checks.add(new PortCheck(
+        "kubelet-port", HostPaths.KUBELET_UNIT, "0.0.0.0", 10250, List.of(Listener.TCP), parts));
+    checks.add(new PortCheck(
+        "localdns-port",
+        HostPaths.LOCALDNS_UNIT,
+        dnsAddress,
+        53,
+        List.of(Listener.UDP, Listener.TCP),
+        parts));
+    checks.add(new ForeignStackCheck(
+        new ForeignStackDetector(ports.files(), ports.systemd(), parts.paths(), parts.layout())));
+    checks.add(new SharedFilesCheck(node::plan));
+    checks.add(new FreeSpaceCheck(ports.facts(), parts.layout()));
+    checks.add(new ArtifactSourcesCheck(ports.downloads(), parts.verifier(), goal));
+    return new Preflight(checks);
+  }
+
+  PreflightReport run() {
+    List<Check> results = new ArrayList<>();
+    for (PreflightCheck check : checks) {
+      results.add(runOne(check));
+    }
+    return new PreflightReport(results);
+  }
+
+  private static Check runOne(PreflightCheck check) {
+    try {
+      return check.run();
+    } catch (IOException | RuntimeException e) {
+      return check.fail(
+          "could not check: " + e.getMessage(),
+          "fix what keeps the check from looking, then run it again");
+    }
+  }
+}

@@ -1,0 +1,26 @@
+package dev.noneops.core.node;
+
+import dev.noneops.core.node.Node.PreflightReport.Check;
+import dev.noneops.ports.host.HostFacts;
+import java.io.IOException;
+
+/** Bootstrap, apply and upgrade change the host: they run as root. */
+final class RootCheck implements PreflightCheck {
+  private final HostFacts facts;
+
+  RootCheck(HostFacts facts) {
+    this.facts = facts;
+  }
+
+  @Override
+  public String name() {
+    return "root";
+  }
+
+  @Override
+  public Check run() throws IOException {
+    return facts.privileged()
+        ? ok("running as root")
+        : fail("not running as root", "run noneops as root (sudo noneops ...)");
+  }
+}

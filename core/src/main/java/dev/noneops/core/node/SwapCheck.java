@@ -1,0 +1,31 @@
+package dev.noneops.core.node;
+
+import dev.noneops.core.node.Node.PreflightReport.Check;
+import dev.noneops.ports.host.HostFacts;
+import java.io.IOException;
+import java.util.List;
+
+/** kubelet, as the node configures it, refuses to start while swap is on. */
+final class SwapCheck implements PreflightCheck {
+  private final HostFacts facts;
+
+  SwapCheck(HostFacts facts) {
+    this.facts = facts;
+  }
+
+  @Override
+  public String name() {
+    return "swap";
+  }
+
+  @Override
+  public Check run() throws IOException {
+    List<String> swaps = facts.swaps();
+    return swaps.isEmpty()
+        ? ok("off")
+        : fail(
+            "on: " + String.join(", ", swaps),
+            "turn it off (swapoff -a) and remove it from /etc/fstab; kubelet does not start with"
+                + " swap on");
+  }
+}

@@ -1,0 +1,55 @@
+package dev.noneops.core.node;
+
+import dev.noneops.core.node.Node.PreflightReport.Check;
+import dev.noneops.ports.kernel.KernelTuning;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The sysctls kubelet's {@code --protect-kernel-defaults} expects, as they are now. Any not in
+ * force is a warning: bootstrap applies them (its preset file, after br_netfilter is loaded),
+ * unless it is told to leave the kernel alone.
+ */
+final class SysctlsCheck implements PreflightCheck {
+  private static final int LISTED = 4;
+
+  private final KernelTuning kernel;
+  private final boolean tuneKernel;
+
+  SysctlsCheck(KernelTuning kernel, boolean tuneKernel) {
+    this.kernel = kernel;
+    this.tuneKernel = tuneKernel;
+  }
+
+  @Override
+  public String name() {
+    return "sysctls";
+  }
+
+  @Override
+  public Check run() throws IOException {
+    List<String> differ = new ArrayList<>();
+    for (Map.Entry<String, String> wanted : HostTuningRenderer.SYSCTLS.entrySet()) {
+      Optional<String> now = kernel.sysctl(wanted.getKey());
+      if (now.isEmpty() || !now.get().equals(wanted.getValue())) {
+        differ.add(wanted.getKey() + "=" + now.orElse("(absent)"));
+      }
+    }
+    int total = HostTuningRenderer.SYSCTLS.size();
+    if (differ.isEmpty()) {
+      return ok("all " + total + " in force");
+    }
+    String listed = String.join(", ", differ.subList(0, Math.min(LISTED, differ.size())))
+        + (differ.size() > LISTED ? " and " + (differ.size() - LISTED) + " more" : "");
+    String detail = differ.size() + " of " + total + " not in force: " + listed;
+    return tuneKernel
+        ? warn(detail, "none: bootstrap applies them (loading br_netfilter first)")
+        : warn(
+            detail,
+            "set them on the host (/etc/sysctl.d/99-kubernetes.conf lists them), or let bootstrap"
+                + " tune the kernel; kubelet refuses other values");
+  }
+}
