@@ -14,6 +14,7 @@ import dev.noneops.systemd.internal.dbus.SystemdManager.JobRemoved;
 import dev.noneops.systemd.internal.dbus.UnitFileChange;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -122,6 +123,18 @@ public final class DbusSystemd implements Systemd, AutoCloseable {
   @Override
   public JobResult restart(String unit, Duration timeout) {
     return runJob("restart", unit, timeout, manager::RestartUnit);
+  }
+
+  /** {@inheritDoc} All the jobs are enqueued first, then each is awaited within one deadline. */
+  @Override
+  public List<JobResult> startAll(List<String> units, Duration timeout) {
+    return runJobs("start", units, timeout, manager::StartUnit);
+  }
+
+  /** {@inheritDoc} All the jobs are enqueued first, then each is awaited within one deadline. */
+  @Override
+  public List<JobResult> stopAll(List<String> units, Duration timeout) {
+    return runJobs("stop", units, timeout, manager::StopUnit);
   }
 
   @Override
@@ -290,6 +303,29 @@ public final class DbusSystemd implements Systemd, AutoCloseable {
     UnitNames.requireUnitName(unit);
     Deadline deadline = Deadline.after(timeout);
     DBusPath job = call(action, unit, () -> enqueue.apply(unit, MODE_REPLACE));
+    return awaitJob(action, unit, job, deadline);
+  }
+
+  private List<JobResult> runJobs(
+      String action,
+      List<String> units,
+      Duration timeout,
+      BiFunction<String, String, DBusPath> enqueue) {
+    List<String> names = List.copyOf(units);
+    names.forEach(UnitNames::requireUnitName);
+    Deadline deadline = Deadline.after(timeout);
+    List<DBusPath> enqueued = new ArrayList<>();
+    for (String unit : names) {
+      enqueued.add(call(action, unit, () -> enqueue.apply(unit, MODE_REPLACE)));
+    }
+    List<JobResult> results = new ArrayList<>();
+    for (int i = 0; i < names.size(); i++) {
+      results.add(awaitJob(action, names.get(i), enqueued.get(i), deadline));
+    }
+    return List.copyOf(results);
+  }
+
+  private JobResult awaitJob(String action, String unit, DBusPath job, Deadline deadline) {
     Optional<String> result;
     try {
       result = jobs.await(job.getPath(), deadline);

@@ -162,7 +162,7 @@ class NodeDaemonTest {
     daemon.tick();
     assertThat(lab.host.journal().calls().stream()
             .skip(callsBefore)
-            .filter(c -> c.is("systemd.stop", "kubelet.service")))
+            .filter(c -> c.is("systemd.stopAll", "kubelet.service")))
         .as("no second attempt while the file asks for the quarantined target")
         .isEmpty();
 

@@ -47,6 +47,18 @@ final class CrashPointExplorer implements AutoCloseable {
   /** What one crash left: where it was and the surviving disk. */
   private record Crash(String where, HostImage survivor) {}
 
+  /**
+   * One step of the exploration: an operation's crash points (or every recovery's), the distinct
+   * disks checked for the first time in it, and its wall time.
+   */
+  record Step(String name, long crashPoints, int newDisks, long millis) {
+    /** The line bin/benchmarks reads: {@code crash-point step: <name>; points N; new disks D; ms T}. */
+    String line() {
+      return "crash-point step: " + name + "; points " + crashPoints + "; new disks " + newDisks
+          + "; ms " + millis;
+    }
+  }
+
   private final HostImage base;
   private final Consumer<SimulatedNode> onEveryBoot;
   private final UpgradeInvariants invariants;
@@ -61,6 +73,7 @@ final class CrashPointExplorer implements AutoCloseable {
   private long covered;
   private long recovered;
   private int distinctRecoveries;
+  private final List<Step> steps = new ArrayList<>();
 
   /**
    * @param base the surviving disk every operation starts from
@@ -76,6 +89,9 @@ final class CrashPointExplorer implements AutoCloseable {
 
   /** Crashes {@code operation} at each of its crash points (from where it leaves the reference) and checks every recovery. */
   void crashEveryPointOf(Operation operation) throws InterruptedException, ExecutionException {
+    long began = System.nanoTime();
+    long coveredBefore = covered;
+    int disksBefore = verdicts.size();
     long first = reference == null ? 1 : firstCrashPointOfDivergence(reference, operation);
     if (reference == null) {
       reference = operation;
@@ -89,10 +105,18 @@ final class CrashPointExplorer implements AutoCloseable {
     pool.submit(() -> verify(crashes)).get();
     operationCrashPoints = covered;
     operationStates = verdicts.size();
+    steps.add(new Step(
+        operation.name(),
+        covered - coveredBefore,
+        verdicts.size() - disksBefore,
+        (System.nanoTime() - began) / 1_000_000));
   }
 
   /** Crashes every distinct recovery of the states the operations left at each of its crash points, and checks the recovery after. */
   void crashEveryRecovery() throws InterruptedException, ExecutionException {
+    long began = System.nanoTime();
+    long coveredBefore = covered;
+    int disksBefore = verdicts.size();
     Map<List<String>, HostImage> trajectories = new LinkedHashMap<>();
     for (HostImage survivor : List.copyOf(survivors.values())) {
       trajectories.putIfAbsent(pool.submit(() -> recoveryTrajectory(survivor)).get(), survivor);
@@ -107,6 +131,16 @@ final class CrashPointExplorer implements AutoCloseable {
           .get();
       pool.submit(() -> verify(crashes)).get();
     }
+    steps.add(new Step(
+        "every distinct recovery (" + distinctRecoveries + ")",
+        covered - coveredBefore,
+        verdicts.size() - disksBefore,
+        (System.nanoTime() - began) / 1_000_000));
+  }
+
+  /** The exploration's steps so far, in order. */
+  List<Step> steps() {
+    return List.copyOf(steps);
   }
 
   /** Every crash point crashed so far. */

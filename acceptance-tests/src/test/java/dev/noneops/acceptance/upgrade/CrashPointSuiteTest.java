@@ -45,6 +45,7 @@ class CrashPointSuiteTest {
 
       System.out.println(
           "crash points covered: " + explorer.covered() + ", recovered: " + explorer.recovered());
+      explorer.steps().forEach(step -> System.out.println(step.line()));
       System.err.println(explorer.summary());
       assertThat(explorer.failures())
           .as("crash points whose recovery broke an invariant")

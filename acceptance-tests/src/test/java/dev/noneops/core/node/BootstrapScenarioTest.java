@@ -176,14 +176,13 @@ class BootstrapScenarioTest {
 
     List<String> order = new ArrayList<>();
     for (var call : lab.host.journal().calls()) {
-      if (call.is("systemd.start") || call.is("commands.run", ctr)) {
+      if (call.is("systemd.start") || call.is("systemd.startAll") || call.is("commands.run", ctr)) {
         order.add(call.name() + " " + String.join(" ", call.args()));
       }
     }
     assertThat(order)
         .containsExactly(
-            "systemd.start localdns.service",
-            "systemd.start containerd.service",
+            "systemd.startAll localdns.service containerd.service",
             "commands.run " + ctr + " -n k8s.io images import /var/lib/unbounded/images/pause.tar",
             "systemd.start kubelet.service");
   }

@@ -40,7 +40,7 @@ class GpuScenarioTest {
         .isEqualTo(ContainerdConfigRenderer.nvidiaDropIn());
     long cdi =
         lab.host.journal().indexOf(c -> c.is("commands.run", "nvidia-ctk", "cdi", "generate"));
-    long localDns = lab.host.journal().indexOf(c -> c.is("systemd.start", "localdns.service"));
+    long localDns = lab.host.journal().indexOf(c -> c.is("systemd.startAll", "localdns.service"));
     assertThat(cdi).isPositive().isLessThan(localDns);
 
     lab.host.facts().set(SimHostFacts.DEFAULT);

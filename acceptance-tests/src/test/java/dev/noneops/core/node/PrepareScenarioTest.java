@@ -161,10 +161,7 @@ class PrepareScenarioTest {
     backend.stop();
 
     assertThat(lab.unitJobsAndWaits())
-        .containsExactly(
-            "systemd.stop(kubelet.service)",
-            "systemd.stop(containerd.service)",
-            "systemd.stop(localdns.service)");
+        .containsExactly("systemd.stopAll(kubelet.service, containerd.service, localdns.service)");
     assertThat(backend.status().running()).isFalse();
     assertThat(bare.running()).isFalse();
   }

@@ -79,7 +79,7 @@ class ReadinessScenarioTest {
 
     assertThat(failed.unit()).isEqualTo("containerd.service");
     assertThat(failed.result()).isEqualTo(JobResult.FAILED);
-    assertThat(failed.failedAt()).contains("start › start-containerd");
+    assertThat(failed.failedAt()).contains("start › start-localdns-and-containerd");
     assertThat(failed).hasMessageStartingWith("start containerd.service: job failed");
     assertThat(lab.host.journal().calls()).noneMatch(c -> c.is("systemd.start", "kubelet.service"));
   }

@@ -47,6 +47,16 @@ final class LazySystemd implements Systemd, AutoCloseable {
   }
 
   @Override
+  public List<JobResult> startAll(List<String> units, Duration timeout) {
+    return bus().startAll(units, timeout);
+  }
+
+  @Override
+  public List<JobResult> stopAll(List<String> units, Duration timeout) {
+    return bus().stopAll(units, timeout);
+  }
+
+  @Override
   public JobResult restart(String unit, Duration timeout) {
     return bus().restart(unit, timeout);
   }

@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
 /**
  * {@link HostNetwork} over iproute2, run through a {@link CommandRunner} (so a runner that enters
  * another network namespace moves the whole port there): {@code ip -j -d addr show dev} reads a
- * link (its kind is {@code linkinfo.info_kind}), {@code ip link add ... type dummy},
+ * link (its kind is {@code linkinfo.info_kind}), {@code ip link add ... [up] type dummy},
  * {@code ip addr replace}, {@code ip link set dev ... up} and {@code ip link delete dev} change
  * it. A failure's errno is the one {@code ip}'s error line names. The sockets bound to a port come
  * from iproute2's {@code ss -H -l -n -t -u}.
@@ -61,6 +61,21 @@ public final class IpHostNetwork implements HostNetwork {
   public void addDummyLink(String name) throws IOException {
     require(
         "add dummy link", name, "ip", "link", "add", requireName(name), "type", NetworkLink.DUMMY);
+  }
+
+  /** {@inheritDoc} One {@code ip link add <name> up type dummy}: one process, one netlink request. */
+  @Override
+  public void addUpDummyLink(String name) throws IOException {
+    require(
+        "add dummy link",
+        name,
+        "ip",
+        "link",
+        "add",
+        requireName(name),
+        "up",
+        "type",
+        NetworkLink.DUMMY);
   }
 
   @Override

@@ -71,6 +71,9 @@ public final class SwitchOverBenchmark {
   static final String DNS_INTERFACE = "nost0";
   static final String DNS_ADDRESS = "169.254.20.53";
   static final Duration KUBELET_READY = Duration.ofSeconds(60);
+  /** The goal: noneops' window at most this share of the script's. */
+  static final double GOAL = 0.85;
+
   static final Layout LAYOUT = Layout.defaultLayout();
   static final HostPaths PATHS = HostPaths.realHost();
 
@@ -94,6 +97,7 @@ public final class SwitchOverBenchmark {
     builder(repository, cache, older).publish(old);
     builder(repository, cache, newer).publish(old.withContainerd(newer));
 
+    String loadBefore = LoadAverage.oneMinute();
     Samples ours = new Samples("ms");
     Samples baseline = new Samples("ms");
     Samples oursLate = new Samples("ms");
@@ -150,8 +154,10 @@ public final class SwitchOverBenchmark {
             + "artifact server. Window: from the stop of the old stack until kubelet of the new version is active and "
             + "http://127.0.0.1:10248/healthz answers 200. noneops: `Node.upgrade()` over `DbusSystemd` (older → newer build, "
             + "then commit), timed from the `upgrade-stop-stack` STARTED event to the `wait-kubelet` COMPLETED event "
-            + "(`NodeEvent.at`); in between it also ends pods, cleans and sets up host networking, enables the units (a no-op "
-            + "without a reload when their links exist), starts localdns and containerd waiting for each job over D-Bus, imports "
+            + "(`NodeEvent.at`); it stops the three units in one request (all stop jobs enqueued over D-Bus, then awaited), "
+            + "then ends pods, cleans host networking and resets the units' failed state side by side (parallel tasks), flips "
+            + "`current`, sets up host networking (two `ip` processes), enables the units (a no-op without a reload when their "
+            + "links exist), starts localdns and containerd in one request (LocalDNS is ordered before kubelet only), imports "
             + "images, starts kubelet, waits for kubelet's ActiveState on systemd's PropertiesChanged signals and then probes "
             + "healthz in-process every " + NodeTimeouts.DEFAULTS.pollInterval().toMillis()
             + " ms (production's interval). Baseline: a script run inside the "
@@ -164,7 +170,8 @@ public final class SwitchOverBenchmark {
             "| figure | noneops (Node.upgrade) | baseline (stop, ln -sfn, start, poll every 100 ms) | ratio | goal |")
         .line("|---|---|---|---|---|")
         .line("| switch-over window | " + ours.summary() + " | " + baseline.summary() + " | **"
-            + Samples.ratio(ours, baseline) + "** | ≤ 0.9: **" + (ratio <= 0.9 ? "met" : "missed")
+            + Samples.ratio(ours, baseline) + "** | ≤ " + GOAL + ": **"
+            + (ratio <= GOAL ? "met" : "missed")
             + "** |")
         .line("| of which waiting: kubelet's healthz served → seen served | " + oursLate.summary()
             + " | " + baselineLate.summary()
@@ -182,7 +189,12 @@ public final class SwitchOverBenchmark {
                 + "are the host's CLOCK_REALTIME.")
         .paragraph(
             "Where noneops' window goes (median ms of each task completed inside it, nested tasks also counted in their "
-                + "parent): " + breakdown(steps) + ".")
+                + "parent; `upgrade-clear-host` is its three side-by-side children's wall time): "
+                + breakdown(steps) + ".")
+        .paragraph("One-minute load average on " + Runtime.getRuntime().availableProcessors()
+            + " CPUs as the row started and ended: " + loadBefore + " and "
+            + LoadAverage.oneMinute()
+            + LoadAverage.verdict(loadBefore) + ".")
         .writeTo(sectionFile);
   }
 

@@ -9,7 +9,9 @@ import dev.noneops.hostfs.RealHost;
 import dev.noneops.hostfs.mounts.MountInfoParser;
 import dev.noneops.ports.mounts.MountEntry;
 import dev.noneops.ports.mounts.UnmountFlag;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -44,6 +46,9 @@ public final class TeardownBenchmark {
   static final int PODS = 200;
   static final int MOUNTS_PER_POD = 10;
   static final int SHIMS = 500;
+  /** Row 2's node. */
+  static final Shape ROW_SHAPE = new Shape(PODS, MOUNTS_PER_POD, SHIMS);
+
   static final Duration SCRIPT_TIMEOUT = Duration.ofMinutes(5);
 
   private TeardownBenchmark() {}
@@ -60,9 +65,7 @@ public final class TeardownBenchmark {
         unified.resolve("noneops-bench-teardown-" + ProcessHandle.current().pid()));
     Path work = Files.createTempDirectory(Path.of("/var/tmp"), "noneops-bench-teardown-");
     Files.writeString(work.resolve("killall.sh"), KILLALL);
-    Path shimBinary = work.resolve("bin/containerd-shim-runc-v2");
-    Files.createDirectories(Objects.requireNonNull(shimBinary.getParent(), "the shim directory"));
-    Files.copy(Path.of("/usr/bin/perl"), shimBinary, StandardCopyOption.COPY_ATTRIBUTES);
+    Path shimBinary = shimBinary(work);
     Samples ours = new Samples("ms");
     Samples baseline = new Samples("ms");
     List<String> leftovers = new ArrayList<>();
@@ -70,7 +73,11 @@ public final class TeardownBenchmark {
       for (int i = 0; i < runs * 2; i++) {
         boolean noneops = i % 2 == 0;
         SyntheticNode node = SyntheticNode.build(
-            work.resolve("node-" + i), cgroupTop.resolve("run-" + i), unified, shimBinary);
+            work.resolve("node-" + i),
+            cgroupTop.resolve("run-" + i),
+            unified,
+            shimBinary,
+            ROW_SHAPE);
         try {
           long start = System.nanoTime();
           if (noneops) {
@@ -131,8 +138,7 @@ public final class TeardownBenchmark {
         .writeTo(sectionFile);
   }
 
-  private static TeardownReport teardown(SyntheticNode node, Path unified)
-      throws InterruptedException {
+  static TeardownReport teardown(SyntheticNode node, Path unified) throws InterruptedException {
     RealHost real = RealHost.builder().cgroupRoot(node.cgroupDir()).build();
     TeardownSettings settings = TeardownSettings.defaults()
         .withProcessDeadline(Duration.ofSeconds(30))
@@ -146,7 +152,7 @@ public final class TeardownBenchmark {
     return teardown.destroy();
   }
 
-  private static void requirePrivateMountNamespace() throws IOException {
+  static void requirePrivateMountNamespace() throws IOException {
     String outer = System.getenv("NONEOPS_OUTER_MOUNT_NS");
     String here = Files.readSymbolicLink(Path.of("/proc/self/ns/mnt")).toString();
     if (outer == null || outer.isEmpty() || outer.equals(here)) {
@@ -197,10 +203,56 @@ public final class TeardownBenchmark {
       exit 0
       """;
 
+  /**
+   * How big a synthetic node is: its pod cgroups, the mounts below each pod's volumes (7 tmpfs,
+   * then bind mounts, in every 10) and the shim-like processes spread over the pods.
+   */
+  record Shape(int pods, int mountsPerPod, int shims) {
+    Shape {
+      if (pods < 1 || mountsPerPod < 0 || shims < 0) {
+        throw new IllegalArgumentException("not a node's shape: " + pods + " pods, " + mountsPerPod
+            + " mounts per pod, " + shims + " shims");
+      }
+    }
+
+    int mounts() {
+      return pods * mountsPerPod;
+    }
+  }
+
+  /** Copies perl as a shim-like binary into {@code work} (perl can sleep with any argv). */
+  static Path shimBinary(Path work) throws IOException {
+    Path shimBinary = work.resolve("bin/containerd-shim-runc-v2");
+    Files.createDirectories(Objects.requireNonNull(shimBinary.getParent(), "the shim directory"));
+    Files.copy(Path.of("/usr/bin/perl"), shimBinary, StandardCopyOption.COPY_ATTRIBUTES);
+    return shimBinary;
+  }
+
+  /**
+   * Forks the shims from one perl parent that reaps them (not from this JVM, which would keep a
+   * reaper thread per child and wake them all as the shims die, inflating the teardown's time
+   * with the shims' number): argv {@code <shim binary> <address> <count>}, one child pid per line
+   * on stdout, then it waits for every child.
+   */
+  static final String FORK_SHIMS = String.join(
+      "",
+      "$| = 1; my ($bin, $address, $n) = @ARGV;",
+      "for my $i (0 .. $n - 1) {",
+      "  my $pid = fork(); die \"fork: $!\" unless defined $pid;",
+      "  if ($pid == 0) {",
+      "    open(STDIN, '<', '/dev/null'); open(STDOUT, '>', '/dev/null');",
+      "    exec {$bin} $bin, '-e', 'sleep 600', '--', '-namespace', 'k8s.io', '-id', \"c$i\",",
+      "      '-address', $address or die \"exec: $!\";",
+      "  }",
+      "  print \"$pid\\n\";",
+      "}",
+      "close(STDOUT); 1 while wait() != -1;");
+
   /** One synthetic node: its host root, pod mounts, shims and pod cgroups; and its own clean-up. */
   record SyntheticNode(
-      Path root, Path cgroupDir, List<Process> shims, HostPaths paths, Layout layout) {
-    static SyntheticNode build(Path root, Path cgroupDir, Path unified, Path shimBinary)
+      Path root, Path cgroupDir, Process parent, List<Long> shims, HostPaths paths, Layout layout) {
+    static SyntheticNode build(
+        Path root, Path cgroupDir, Path unified, Path shimBinary, Shape shape)
         throws IOException, InterruptedException {
       HostPaths paths = new HostPaths(root, root.resolve("etc/systemd/system"));
       Layout layout = new Layout(root.resolve("opt/unbounded/node"));
@@ -213,13 +265,14 @@ public final class TeardownBenchmark {
       Files.createDirectories(Objects.requireNonNull(address.getParent(), "the address directory"));
       Path srv = Files.createDirectories(root.resolve("srv"));
       StringBuilder mounts = new StringBuilder("set -e\n");
-      for (int pod = 0; pod < PODS; pod++) {
+      for (int pod = 0; pod < shape.pods(); pod++) {
         Path volumes = paths.kubeletDir().resolve("pods/pod-" + pod + "/volumes");
-        for (int m = 0; m < MOUNTS_PER_POD; m++) {
+        Files.createDirectories(volumes);
+        for (int m = 0; m < shape.mountsPerPod(); m++) {
           Path target = volumes.resolve(
-              (m < 7 ? "kubernetes.io~empty-dir/v" : "kubernetes.io~local-volume/v") + m);
+              (m % 10 < 7 ? "kubernetes.io~empty-dir/v" : "kubernetes.io~local-volume/v") + m);
           Files.createDirectories(target);
-          if (m < 7) {
+          if (m % 10 < 7) {
             mounts.append("mount -t tmpfs -o size=64k tmpfs ").append(target).append('\n');
           } else {
             Path source = Files.createDirectories(srv.resolve("data-" + pod + "-" + m));
@@ -237,30 +290,34 @@ public final class TeardownBenchmark {
       Files.writeString(script, mounts.toString(), StandardCharsets.UTF_8);
       Shell.check(List.of("sh", script.toString()), Duration.ofMinutes(5));
       Files.delete(script);
-      for (int pod = 0; pod < PODS; pod++) {
+      for (int pod = 0; pod < shape.pods(); pod++) {
         Files.createDirectories(cgroupDir.resolve(podCgroup(pod)));
       }
-      List<Process> shims = new ArrayList<>(SHIMS);
-      for (int i = 0; i < SHIMS; i++) {
-        Process p = new ProcessBuilder(
-                shimBinary.toString(),
-                "-e",
-                "sleep 600",
-                "--",
-                "-namespace",
-                "k8s.io",
-                "-id",
-                "c" + i,
-                "-address",
-                address.toString())
-            .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-            .start();
-        shims.add(p);
-        Files.writeString(
-            cgroupDir.resolve(podCgroup(i % PODS)).resolve("cgroup.procs"), Long.toString(p.pid()));
+      Process parent = new ProcessBuilder(
+              "perl",
+              "-e",
+              FORK_SHIMS,
+              shimBinary.toString(),
+              address.toString(),
+              Integer.toString(shape.shims()))
+          .redirectError(ProcessBuilder.Redirect.INHERIT)
+          .start();
+      List<Long> shims = new ArrayList<>(shape.shims());
+      try (BufferedReader lines = new BufferedReader(
+          new InputStreamReader(parent.getInputStream(), StandardCharsets.UTF_8))) {
+        for (int i = 0; i < shape.shims(); i++) {
+          String line = lines.readLine();
+          if (line == null) {
+            throw new IOException("the shim parent started only " + i + " of " + shape.shims());
+          }
+          long pid = Long.parseLong(line.strip());
+          shims.add(pid);
+          Files.writeString(
+              cgroupDir.resolve(podCgroup(i % shape.pods())).resolve("cgroup.procs"),
+              Long.toString(pid));
+        }
       }
-      return new SyntheticNode(root, cgroupDir, shims, paths, layout);
+      return new SyntheticNode(root, cgroupDir, parent, shims, paths, layout);
     }
 
     static String podCgroup(int pod) {
@@ -282,8 +339,8 @@ public final class TeardownBenchmark {
         left.add(mounts + " mounts");
       }
       long alive = 0;
-      for (Process p : shims) {
-        if (!p.waitFor(5, TimeUnit.SECONDS)) {
+      for (long pid : shims) {
+        if (!gone(pid, Duration.ofSeconds(5))) {
           alive++;
         }
       }
@@ -305,13 +362,37 @@ public final class TeardownBenchmark {
       return left;
     }
 
+    /** Whether the shim {@code pid} ended (gone, or a zombie without argv) within {@code within}. */
+    private static boolean gone(long pid, Duration within) throws InterruptedException {
+      long deadline = System.nanoTime() + within.toNanos();
+      while (shimCommandLine(pid).isPresent()) {
+        if (System.nanoTime() > deadline) {
+          return false;
+        }
+        Thread.sleep(10);
+      }
+      return true;
+    }
+
+    /** The shim's command line while it runs (a reused pid would not be a shim). */
+    private static Optional<String> shimCommandLine(long pid) {
+      try {
+        String cmdline = Files.readString(Path.of("/proc/" + pid + "/cmdline"));
+        return cmdline.contains("-namespace") ? Optional.of(cmdline) : Optional.empty();
+      } catch (IOException e) {
+        return Optional.empty();
+      }
+    }
+
     /** Ends only this node's own processes, lazily detaches only mounts below its root, removes its cgroups and files. */
     void cleanUp() throws Exception {
-      for (Process p : shims) {
-        if (p.isAlive()) {
-          p.destroyForcibly();
-          p.waitFor(10, TimeUnit.SECONDS);
-        }
+      for (long pid : shims) {
+        ProcessHandle.of(pid)
+            .filter(p -> shimCommandLine(pid).isPresent())
+            .ifPresent(ProcessHandle::destroyForcibly);
+      }
+      if (!parent.waitFor(30, TimeUnit.SECONDS)) {
+        parent.destroyForcibly();
       }
       List<MountEntry> left = new ArrayList<>(
           MountInfoParser.parse(Files.readAllBytes(Path.of("/proc/self/mountinfo"))).stream()

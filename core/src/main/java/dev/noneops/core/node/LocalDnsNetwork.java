@@ -9,11 +9,11 @@ import java.util.regex.Pattern;
 
 /**
  * The shared LocalDNS network: a dummy interface holding LocalDNS's link-local address, which
- * host-network pods reach too. Idempotent in three changes where the interface is missing (the
- * upgrade's case, after host networking was cleaned): the dummy link is added, which fails
- * harmlessly when a dummy link of that name is there already (a link of another kind is refused,
- * never given the address); the address is assigned whether or not the link has it; the link is
- * set up. A failure of the host is the network port's {@link HostIOException}.
+ * host-network pods reach too. Idempotent: the dummy link is added already up (one change), which
+ * fails harmlessly when a dummy link of that name is there already (a link of another kind is
+ * refused, never given the address); the address is assigned whether or not the link has it; a
+ * link that was there is set up. Where the interface is missing (the upgrade's case, after host
+ * networking was cleaned) that is two changes of the host. A failure of the host is the network port's {@link HostIOException}.
  */
 final class LocalDnsNetwork {
   private static final Pattern INTERFACE = Pattern.compile("[A-Za-z0-9_.-]{1,15}");
@@ -26,8 +26,10 @@ final class LocalDnsNetwork {
 
   void ensure(LocalDnsSpec dns) throws IOException {
     String ifName = requireInterfaceName(dns.interfaceName());
+    boolean added = false;
     try {
-      network.addDummyLink(ifName);
+      network.addUpDummyLink(ifName);
+      added = true;
     } catch (HostIOException e) {
       Optional<NetworkLink> existing = network.link(ifName);
       if (existing.isEmpty()) {
@@ -42,7 +44,9 @@ final class LocalDnsNetwork {
       }
     }
     network.assignAddress(ifName, dns.bindAddress() + "/32");
-    network.setUp(ifName);
+    if (!added) {
+      network.setUp(ifName);
+    }
   }
 
   /** What {@link #remove} found and did. */

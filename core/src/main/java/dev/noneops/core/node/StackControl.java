@@ -10,6 +10,7 @@ import dev.noneops.ports.systemd.UnitStatus;
 import dev.noneops.ports.time.HostClock;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
@@ -38,6 +39,34 @@ final class StackControl {
 
   public void start(String unit) {
     require(unit, "start", systemd.start(unit, timeouts.unitJob()));
+  }
+
+  /**
+   * Starts {@code units} in one request to systemd ({@link Systemd#startAll}): it runs them side by
+   * side where their ordering allows. Every job must end {@code done}; the first that did not is
+   * thrown, the others' failures suppressed in it.
+   */
+  public void startAll(List<String> units) {
+    requireAll(units, "start", systemd.startAll(units, timeouts.unitJob()));
+  }
+
+  /**
+   * Stops {@code units} in one request to systemd ({@link Systemd#stopAll}), which stops each after
+   * the units ordered after it. Should one be unknown to systemd, they are stopped one by one
+   * instead, an unknown one counting as stopped ({@link #stop}).
+   */
+  public void stopAll(List<String> units) {
+    List<JobResult> results;
+    try {
+      results = systemd.stopAll(units, timeouts.unitJob());
+    } catch (SystemdException e) {
+      if (e.kind() != SystemdException.Kind.NO_SUCH_UNIT) {
+        throw e;
+      }
+      units.forEach(this::stop);
+      return;
+    }
+    requireAll(units, "stop", results);
   }
 
   public void restart(String unit) {
@@ -125,6 +154,24 @@ final class StackControl {
       }
       Duration left = timeout.minus(waited);
       clock.sleep(left.compareTo(timeouts.pollInterval()) < 0 ? left : timeouts.pollInterval());
+    }
+  }
+
+  private void requireAll(List<String> units, String operation, List<JobResult> results) {
+    UnitJobException first = null;
+    for (int i = 0; i < units.size(); i++) {
+      if (!results.get(i).succeeded()) {
+        UnitJobException failed = new UnitJobException(
+            units.get(i), operation, results.get(i), systemd.status(units.get(i)));
+        if (first == null) {
+          first = failed;
+        } else {
+          first.addSuppressed(failed);
+        }
+      }
+    }
+    if (first != null) {
+      throw first;
     }
   }
 

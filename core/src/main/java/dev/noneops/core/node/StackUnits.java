@@ -36,7 +36,8 @@ final class StackUnits {
   /**
    * {@code localdns.service}: CoreDNS with the node's Corefile. The dummy interface and its
    * address are (re)created before start, best effort, so the service also comes up after a
-   * reboot, which drops both.
+   * reboot, which drops both. Ordered before kubelet only (its pods resolve through it):
+   * containerd does not use it, so the two start side by side.
    */
   public static byte[] localDns(LocalDnsSpec spec, Path corefile) {
     String address = spec.bindAddress() + "/32";
@@ -45,7 +46,7 @@ final class StackUnits {
         .set("Description", "Node-local DNS cache (LocalDNS)")
         .set("Wants", "network-online.target")
         .set("After", "network-online.target")
-        .set("Before", "containerd.service kubelet.service")
+        .set("Before", "kubelet.service")
         .section("Service")
         .set("Type", "simple")
         .exec(

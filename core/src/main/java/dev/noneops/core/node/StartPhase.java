@@ -10,8 +10,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Brings the stack up. Not running: GPU setup, the units enabled, LocalDNS, containerd, the staged
- * image archives, kubelet, then a bounded wait for kubelet. Running: restarts only what changed
+ * Brings the stack up. Not running: GPU setup, the units enabled, LocalDNS and containerd (side by
+ * side, in one request to systemd: neither is ordered after the other), the staged image archives,
+ * kubelet, then a bounded wait for kubelet. Running: restarts only what changed
  * (LocalDNS and its wait, containerd, then kubelet after it), then waits for kubelet. The caller
  * holds the lock.
  */
@@ -31,8 +32,9 @@ final class StartPhase {
           () -> node.overrides().setupGpu().orElse(() -> setupGpu(goal)).run()));
       steps.add(
           Task.of("enable-units", () -> node.ports().systemd().enable(HostPaths.STACK_UNITS)));
-      steps.add(Task.of("start-localdns", () -> stack.start(HostPaths.LOCALDNS_UNIT)));
-      steps.add(Task.of("start-containerd", () -> stack.start(HostPaths.CONTAINERD_UNIT)));
+      steps.add(Task.of(
+          "start-localdns-and-containerd",
+          () -> stack.startAll(List.of(HostPaths.LOCALDNS_UNIT, HostPaths.CONTAINERD_UNIT))));
       steps.add(Task.of("import-images", this::importImages));
       steps.add(Task.of("start-kubelet", () -> stack.start(HostPaths.KUBELET_UNIT)));
       steps.add(waitKubelet());

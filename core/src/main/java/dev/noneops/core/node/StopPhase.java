@@ -2,11 +2,15 @@ package dev.noneops.core.node;
 
 import dev.noneops.core.layout.HostPaths;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * Stops the stack in {@link HostPaths#STACK_STOP_ORDER} (kubelet, containerd, LocalDNS), each unit
- * only when its file is the node's (carries the marker): a distribution's kubelet or containerd is
- * never stopped. Every unit is attempted; the first failure is thrown with the others suppressed.
+ * Stops the stack (kubelet, then containerd and LocalDNS, {@link HostPaths#STACK_STOP_ORDER}), each
+ * unit only when its file is the node's (carries the marker): a distribution's kubelet or
+ * containerd is never stopped. The units are stopped in one request, systemd ordering the stops by
+ * the units' dependencies (kubelet first); every unit is attempted and the first failure is thrown
+ * with the others suppressed.
  */
 final class StopPhase {
   private final NodeParts node;
@@ -16,25 +20,14 @@ final class StopPhase {
   }
 
   void run() throws IOException {
-    RuntimeException first = null;
+    List<String> own = new ArrayList<>();
     for (String unit : HostPaths.STACK_STOP_ORDER) {
-      if (!isOwnUnit(unit)) {
-        continue;
-      }
-      try {
-        node.tasks()
-            .execute(Task.of(
-                "stop-" + unit.replace(".service", ""), () -> node.stack().stop(unit)));
-      } catch (RuntimeException e) {
-        if (first == null) {
-          first = e;
-        } else {
-          first.addSuppressed(e);
-        }
+      if (isOwnUnit(unit)) {
+        own.add(unit);
       }
     }
-    if (first != null) {
-      throw first;
+    if (!own.isEmpty()) {
+      node.tasks().execute(Task.of("stop-units", () -> node.stack().stopAll(own)));
     }
   }
 

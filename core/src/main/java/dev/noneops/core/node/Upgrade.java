@@ -14,10 +14,10 @@ import java.util.concurrent.Callable;
 /**
  * {@code upgrade()} (DESIGN.md section 6): prepare the new version beside the active one, prove
  * offline that a rollback is possible, save the shared files, journal, write the new
- * configuration and switch over (stop, end pods, clean host networking, flip, set up host networking,
- * reset the units' failed state and start-rate counters, start, bounded
- * wait). On success the journal and the saved configuration stay until commit. On failure the
- * node is rolled back and an {@link UpgradeFailedException} says why and how the node was left.
+ * configuration and switch over (stop; end pods, clean host networking and reset the units'
+ * failed state and start-rate counters, side by side; flip; set up host networking; start,
+ * bounded wait). On success the journal and the saved configuration stay until commit. On
+ * failure the node is rolled back and an {@link UpgradeFailedException} says why and how the node was left.
  * Every failure before the journal exists changes nothing the running node uses.
  */
 final class Upgrade {
@@ -116,23 +116,39 @@ final class Upgrade {
       try {
         run("upgrade-write-configuration", () -> steps.writeConfiguration(Configuration.TARGET));
         run("upgrade-stop-stack", steps::stopStack);
-        run("upgrade-end-pods", steps::endPods);
-        run(
-            "upgrade-clean-host-networking",
-            () -> steps.cleanHostNetworking(record.targetLocalDns()));
+        ctx.tasks().execute(clearHost(steps, record));
         run("upgrade-switch-current", () -> ctx.currentLink().pointAt(target));
         run(
             "upgrade-set-up-host-networking",
             () -> steps.setUpHostNetworking(Configuration.TARGET));
-        // the previous version's restarts must not use up the start-rate limit the target's start
-        // needs
-        run("upgrade-reset-failed", steps::resetFailed);
         run("upgrade-start-target", () -> steps.startStack(Configuration.TARGET));
       } catch (RuntimeException cause) {
         throw rollBack(steps, record, cause);
       }
       return new UpgradeResult(previous, target);
     }
+  }
+
+  /**
+   * What the stopped stack leaves to clear before the flip, side by side ({@link
+   * TaskRunner#parallel}): end the pods, clean the host networking, and reset the units' failed
+   * state and start-rate counters (the previous version's restarts must not use up the limit the
+   * target's start needs). They touch disjoint parts of the host, and only cleaning the host
+   * networking changes anything a crash leaves (the CNI directories): processes, links and
+   * systemd's counters are gone after a power loss, so every interleaving leaves a disk that the
+   * one-after-the-other order of the simulation leaves too, and the crash-point suite covers them
+   * all ({@code SideBySideUpgradeStepsTest} checks that the other two leave every file as it
+   * was).
+   */
+  private Task clearHost(UpgradeSteps steps, UpgradeRecord record) {
+    return ctx.tasks()
+        .parallel(
+            "upgrade-clear-host",
+            Task.of("upgrade-end-pods", steps::endPods),
+            Task.of(
+                "upgrade-clean-host-networking",
+                () -> steps.cleanHostNetworking(record.targetLocalDns())),
+            Task.of("upgrade-reset-failed", steps::resetFailed));
   }
 
   private UpgradeFailedException rollBack(

@@ -25,14 +25,13 @@ class LocalDnsNetworkTest {
   private final LocalDnsSpec dns = spec("localdns0");
 
   @Test
-  void aMissingInterfaceIsCreatedAddressedAndBroughtUpInThreeChanges() throws Exception {
+  void aMissingInterfaceIsCreatedUpThenAddressedInTwoChanges() throws Exception {
     network.ensure(dns);
 
     assertThat(links.calls)
         .containsExactly(
-            "addDummyLink " + dns.interfaceName(),
-            "assignAddress " + dns.interfaceName() + " " + dns.bindAddress() + "/32",
-            "setUp " + dns.interfaceName());
+            "addUpDummyLink " + dns.interfaceName(),
+            "assignAddress " + dns.interfaceName() + " " + dns.bindAddress() + "/32");
     assertThat(links.links).containsOnlyKeys(dns.interfaceName());
   }
 
@@ -45,7 +44,7 @@ class LocalDnsNetworkTest {
 
     assertThat(links.calls)
         .containsExactly(
-            "addDummyLink " + dns.interfaceName(),
+            "addUpDummyLink " + dns.interfaceName(),
             "link " + dns.interfaceName(),
             "assignAddress " + dns.interfaceName() + " " + dns.bindAddress() + "/32",
             "setUp " + dns.interfaceName());
@@ -166,6 +165,17 @@ class LocalDnsNetworkTest {
     @Override
     public void addDummyLink(String name) throws HostIOException {
       calls.add("addDummyLink " + name);
+      if (refuseAdd) {
+        throw new HostIOException(Errno.EOPNOTSUPP, "add dummy link", name);
+      }
+      if (links.putIfAbsent(name, NetworkLink.DUMMY) != null) {
+        throw new HostIOException(Errno.EEXIST, "add dummy link", name);
+      }
+    }
+
+    @Override
+    public void addUpDummyLink(String name) throws HostIOException {
+      calls.add("addUpDummyLink " + name);
       if (refuseAdd) {
         throw new HostIOException(Errno.EOPNOTSUPP, "add dummy link", name);
       }

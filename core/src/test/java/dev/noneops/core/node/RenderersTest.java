@@ -144,7 +144,7 @@ class RenderersTest {
         Description=Node-local DNS cache (LocalDNS)
         Wants=network-online.target
         After=network-online.target
-        Before=containerd.service kubelet.service
+        Before=kubelet.service
 
         [Service]
         Type=simple

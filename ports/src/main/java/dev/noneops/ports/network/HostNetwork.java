@@ -24,6 +24,16 @@ public interface HostNetwork {
   void addDummyLink(String name) throws IOException;
 
   /**
+   * Creates a dummy link that is up, without addresses, as one change where the host can make it
+   * one (one {@code ip link add <name> up type dummy}); EEXIST, with nothing changed, when a link
+   * of that name exists, whatever its kind. This default adds the link, then sets it up.
+   */
+  default void addUpDummyLink(String name) throws IOException {
+    addDummyLink(name);
+    setUp(name);
+  }
+
+  /**
    * Assigns {@code address} (CIDR, e.g. {@code 169.254.20.10/32}) to the link; an address it
    * already has is assigned again, not refused.
    */

@@ -26,6 +26,27 @@ public interface Systemd {
 
   JobResult restart(String unit, Duration timeout);
 
+  /**
+   * Starts every unit of {@code units} as one request, as {@code systemctl start a b c} does: a
+   * start job is enqueued for each before any is waited for, so systemd runs them side by side
+   * where their ordering dependencies ({@code After=}/{@code Before=}) allow and in that order
+   * where they do not; {@code timeout} bounds the wait for each job. Returns each unit's result, in the
+   * order of {@code units}. A unit systemd does not know is {@link SystemdException.Kind#NO_SUCH_UNIT}
+   * (the jobs of the units before it stay enqueued). This default starts them one after the other.
+   */
+  default List<JobResult> startAll(List<String> units, Duration timeout) {
+    return List.copyOf(units).stream().map(unit -> start(unit, timeout)).toList();
+  }
+
+  /**
+   * Stops every unit of {@code units} as one request, as {@code systemctl stop a b c} does: systemd
+   * stops a unit only after the units ordered after it, and the others side by side. As
+   * {@link #startAll} otherwise; this default stops them one after the other, in the order given.
+   */
+  default List<JobResult> stopAll(List<String> units, Duration timeout) {
+    return List.copyOf(units).stream().map(unit -> stop(unit, timeout)).toList();
+  }
+
   /** The unit's current state; an unknown unit is reported, not thrown. */
   UnitStatus status(String unit);
 

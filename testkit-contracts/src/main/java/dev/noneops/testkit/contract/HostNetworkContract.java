@@ -87,6 +87,33 @@ public abstract class HostNetworkContract {
   }
 
   @Test
+  void aDummyLinkAddedUpIsUpWithoutAddresses() throws IOException {
+    assumeTrue(makesDummyLinks(), "this kernel has no dummy links");
+    network().addUpDummyLink("ct-dummy1");
+    NetworkLink added = network().link("ct-dummy1").orElseThrow();
+    assertThat(added.isDummy()).isTrue();
+    assertThat(added.up()).isTrue();
+    assertThat(added.addresses()).isEmpty();
+    network().deleteLink("ct-dummy1");
+  }
+
+  @Test
+  void aKernelWithoutDummyLinksRefusesOneAddedUpWithEopnotsuppAndAddsNothing() throws IOException {
+    assumeFalse(makesDummyLinks(), "this kernel has dummy links");
+    failsWith(() -> network().addUpDummyLink("ct-dummy1"), Errno.EOPNOTSUPP);
+    assertThat(network().link("ct-dummy1")).isEmpty();
+  }
+
+  @Test
+  void aNameThatIsTakenIsEexistForALinkAddedUpAndItStaysAsItWas() throws IOException {
+    addLinkOfKind("ct-br2", "bridge");
+    failsWith(() -> network().addUpDummyLink("ct-br2"), Errno.EEXIST);
+    NetworkLink kept = network().link("ct-br2").orElseThrow();
+    assertThat(kept.kind()).isEqualTo("bridge");
+    assertThat(kept.up()).isFalse();
+  }
+
+  @Test
   void aKernelWithoutDummyLinksRefusesOneWithEopnotsuppAndAddsNothing() throws IOException {
     assumeFalse(makesDummyLinks(), "this kernel has dummy links");
     failsWith(() -> network().addDummyLink("ct-dummy0"), Errno.EOPNOTSUPP);

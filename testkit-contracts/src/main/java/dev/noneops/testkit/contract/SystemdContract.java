@@ -239,6 +239,47 @@ public abstract class SystemdContract {
   }
 
   @Test
+  void startAllStartsEveryUnitInOneRequestAndStopAllStopsThemAll() throws Exception {
+    String first = sleeper("all-first", "");
+    String second = sleeper("all-second", "After=" + first + "\n");
+    String third = sleeper("all-third", "");
+    systemd().daemonReload();
+    assertThat(systemd().startAll(List.of(second, first, third), JOB))
+        .containsExactly(JobResult.DONE, JobResult.DONE, JobResult.DONE);
+    for (String unit : List.of(first, second, third)) {
+      assertThat(systemd().status(unit).active()).as(unit).isEqualTo(ActiveState.ACTIVE);
+    }
+    assertThat(systemd().stopAll(List.of(second, first, third), JOB))
+        .containsExactly(JobResult.DONE, JobResult.DONE, JobResult.DONE);
+    for (String unit : List.of(first, second, third)) {
+      assertThat(systemd().status(unit).active()).as(unit).isEqualTo(ActiveState.INACTIVE);
+    }
+  }
+
+  @Test
+  void startAllReportsEachUnitsOwnResult() throws Exception {
+    String good = sleeper("all-good", "");
+    String bad = broken("all-bad");
+    systemd().daemonReload();
+    assertThat(systemd().startAll(List.of(good, bad), JOB))
+        .containsExactly(JobResult.DONE, JobResult.FAILED);
+    assertThat(systemd().status(good).isActive()).isTrue();
+  }
+
+  @Test
+  void startAllOrStopAllWithAnUnknownUnitIsNoSuchUnit() {
+    String unknown = unitName("all-unknown");
+    assertThatThrownBy(() -> systemd().startAll(List.of(unknown), JOB))
+        .isInstanceOfSatisfying(
+            SystemdException.class,
+            e -> assertThat(e.kind()).isEqualTo(SystemdException.Kind.NO_SUCH_UNIT));
+    assertThatThrownBy(() -> systemd().stopAll(List.of(unknown), JOB))
+        .isInstanceOfSatisfying(
+            SystemdException.class,
+            e -> assertThat(e.kind()).isEqualTo(SystemdException.Kind.NO_SUCH_UNIT));
+  }
+
+  @Test
   void aRequiredUnitThatFailsFailsTheJobWithDependency() throws Exception {
     String required = broken("required");
     String requiring = sleeper("requiring", "Requires=" + required + "\nAfter=" + required + "\n");

@@ -296,7 +296,8 @@ public final class SimulatedNode {
   /** Makes every start of {@code unit} fail while {@code current} names {@code version}. */
   public void failStartWhileActive(String unit, String version) {
     host.faults()
-        .add(FaultRule.when(call -> call.is("systemd.start", unit)
+        .add(FaultRule.when(call -> (call.is("systemd.start", unit)
+                    || (call.is("systemd.startAll") && call.args().contains(unit)))
                 && activeVersionRaw().filter(version::equals).isPresent())
             .failWith(call -> new SystemdException(
                 SystemdException.Kind.OTHER,
@@ -493,9 +494,12 @@ public final class SimulatedNode {
       boolean job = c.port().equals("systemd")
           && List.of("start", "stop", "restart", "awaitState", "daemonReload", "enable")
               .contains(c.method());
+      boolean jobs = c.is("systemd.startAll") || c.is("systemd.stopAll");
       boolean probe = c.port().equals("probes");
       boolean sleep = c.is("clock.sleep");
-      if (job || probe || sleep) {
+      if (jobs) {
+        out.add(c.name() + "(" + String.join(", ", c.args()) + ")");
+      } else if (job || probe || sleep) {
         out.add(c.name() + (c.args().isEmpty() ? "" : "(" + c.args().get(0) + ")"));
       }
     }

@@ -1,5 +1,6 @@
 package dev.noneops.testkit.system;
 
+import dev.noneops.cli.wiring.DownloadThreads;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.NodeTimeouts;
@@ -13,10 +14,13 @@ import java.util.Optional;
 
 /**
  * Nodes for system tests, composed as the CLI composes them: production layout, host root and
- * unit directory (the ports carry the sandbox), the node's teardown as the backend's destroy, and
- * shorter waits than production so a failing test fails within the class's time budget.
+ * unit directory (the ports carry the sandbox), parallel tasks on threads of their own, the node's
+ * teardown as the backend's destroy, and shorter waits than production so a failing test fails within the class's time budget.
  */
 public final class SandboxNodes {
+  /** Where parallel tasks run, as the CLI's {@link DownloadThreads} (daemon threads, shared). */
+  private static final DownloadThreads PARALLEL = new DownloadThreads();
+
   private SandboxNodes() {}
 
   /** Production timeouts, with kubelet's readiness bounded by {@code kubeletReady}. */
@@ -39,7 +43,10 @@ public final class SandboxNodes {
       Optional<AgentConfig> previous,
       Duration kubeletReady,
       NodeEvents events) {
-    Overrides overrides = Overrides.builder().timeouts(timeouts(kubeletReady)).build();
+    Overrides overrides = Overrides.builder()
+        .timeouts(timeouts(kubeletReady))
+        .parallelExecutor(PARALLEL)
+        .build();
     Teardown teardown = teardown(ports);
     Params.Builder params =
         Params.builder(ports).events(events).overrides(overrides).teardown(teardown::removeAll);

@@ -310,6 +310,24 @@ public final class SimKernel {
       });
     }
 
+    /** One call, as one {@code ip link add <name> up type dummy}. */
+    @Override
+    public void addUpDummyLink(String name) throws IOException {
+      requireName(name);
+      gate.call(PORT, "addUpDummyLink", true, PortGate.args(name), () -> {
+        if (links.containsKey(name)) {
+          throw new HostIOException(
+              Errno.EEXIST, "add dummy link", name, "RTNETLINK answers: File exists", null);
+        }
+        if (!dummyLinks) {
+          throw new HostIOException(
+              Errno.EOPNOTSUPP, "add dummy link", name, "Error: Unknown device type.", null);
+        }
+        links.put(name, new NetworkLink(name, NetworkLink.DUMMY, true, List.of()));
+        return null;
+      });
+    }
+
     @Override
     public void assignAddress(String link, String address) throws IOException {
       requireName(link);

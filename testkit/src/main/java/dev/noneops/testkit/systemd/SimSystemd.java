@@ -181,6 +181,49 @@ public final class SimSystemd implements Systemd {
     });
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>One call: the units start in the order given, each after what it is ordered after and
+   * wants (one of the orders systemd's side-by-side jobs may take).
+   */
+  @Override
+  public List<JobResult> startAll(List<String> unitNames, Duration timeout) {
+    List<String> names = List.copyOf(unitNames);
+    names.forEach(SimSystemd::requireName);
+    return gate.callUnchecked(PORT, "startAll", true, names, () -> {
+      tick();
+      List<JobResult> results = new ArrayList<>();
+      for (String unit : names) {
+        results.add(startUnit(unit, timeout, new HashSet<>(), true));
+      }
+      collectGarbage();
+      return List.copyOf(results);
+    });
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>One call: the units stop in the order given (the caller lists a unit before what it is
+   * ordered after, as systemd would stop them).
+   */
+  @Override
+  public List<JobResult> stopAll(List<String> unitNames, Duration timeout) {
+    List<String> names = List.copyOf(unitNames);
+    names.forEach(SimSystemd::requireName);
+    return gate.callUnchecked(PORT, "stopAll", true, names, () -> {
+      tick();
+      List<JobResult> results = new ArrayList<>();
+      for (String unit : names) {
+        stopUnit(requireLoaded(unit));
+        results.add(JobResult.DONE);
+      }
+      collectGarbage();
+      return List.copyOf(results);
+    });
+  }
+
   @Override
   public JobResult restart(String unit, Duration timeout) {
     requireName(unit);
