@@ -108,6 +108,10 @@ class BootThroughTheGateTest {
         .asString()
         .contains("is missing", "stack stays down", "noneops recover");
     assertThat(bootRecovery().outcome()).isEqualTo("FAILED");
+    assertThat(lab.host.systemd().peek(HostPaths.AGENT_UNIT).isActive())
+        .as("the agent's daemon is only ordered after the gate, not bound to it: it runs, so that"
+            + " status and the journal say why the stack is down")
+        .isTrue();
   }
 
   @Test
