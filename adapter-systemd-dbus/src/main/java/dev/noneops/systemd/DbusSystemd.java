@@ -4,6 +4,7 @@ import dev.noneops.ports.systemd.ActiveState;
 import dev.noneops.ports.systemd.JobResult;
 import dev.noneops.ports.systemd.LoadState;
 import dev.noneops.ports.systemd.ManagerState;
+import dev.noneops.ports.systemd.Subscription;
 import dev.noneops.ports.systemd.Systemd;
 import dev.noneops.ports.systemd.SystemdException;
 import dev.noneops.ports.systemd.SystemdException.Kind;
@@ -21,6 +22,7 @@ import java.util.Set;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.freedesktop.dbus.DBusPath;
 import org.freedesktop.dbus.connections.IDisconnectCallback;
@@ -41,7 +43,8 @@ import org.slf4j.LoggerFactory;
  * handler and then calls {@code Subscribe}, the order systemd documents as race-free; every job
  * method then enqueues its job in {@code replace} mode and waits for the signal carrying the job
  * path systemd returned (see {@link JobTracker}). Signal handlers never block: they hand results
- * over and return. {@link #awaitState} is driven by {@code PropertiesChanged} on the unit's object.
+ * over and return. {@link #awaitState} and {@link #watch} are driven by {@code PropertiesChanged}
+ * on the units' objects.
  */
 public final class DbusSystemd implements Systemd, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DbusSystemd.class);
@@ -164,6 +167,20 @@ public final class DbusSystemd implements Systemd, AutoCloseable {
     } finally {
       unregister(registration);
     }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Driven by {@code PropertiesChanged} of the units' objects, which the connection's {@code
+   * Subscribe()} has systemd send (see {@link UnitStateWatch}); the consumer is called on the
+   * watch's own thread.
+   */
+  @Override
+  public Subscription watch(Set<String> units, Consumer<UnitStatus> onChange) {
+    Objects.requireNonNull(units, "units");
+    Objects.requireNonNull(onChange, "onChange");
+    return UnitStateWatch.start(connection, Set.copyOf(units), this::status, onChange);
   }
 
   /** Registers {@code wake} for {@code PropertiesChanged} of the unit object; it must not block. */
