@@ -135,7 +135,8 @@ class WatchingTheUnitsTest {
       throws InterruptedException {
     long until = System.nanoTime() + within.toNanos();
     while (System.nanoTime() < until) {
-      if (daemon.state()
+      if (daemon
+          .state()
           .lastOperation()
           .map(AgentState.Event::outcome)
           .filter("APPLIED"::equals)

@@ -10,15 +10,14 @@ import dev.noneops.core.daemon.NodeDaemon;
 import dev.noneops.core.daemon.RepaveTimeouts;
 import dev.noneops.ports.cluster.ClusterNode;
 import dev.noneops.ports.machine.KubernetesSpec;
+import dev.noneops.ports.machine.Machine;
 import dev.noneops.ports.machine.MachineCondition;
+import dev.noneops.ports.machine.MachineListener;
 import dev.noneops.ports.machine.MachinePhase;
 import dev.noneops.ports.machine.MachineResource;
 import dev.noneops.ports.machine.MachineSpec;
 import dev.noneops.ports.machine.MachineStatus;
 import dev.noneops.ports.machine.MachineWatch;
-import dev.noneops.ports.machine.MachineListener;
-import dev.noneops.ports.machine.Machine;
-import java.util.Optional;
 import dev.noneops.testkit.gate.FaultRule;
 import dev.noneops.testkit.gate.SimulatedCrash;
 import dev.noneops.testkit.machine.SimClusterNode;
@@ -31,6 +30,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.UnaryOperator;
@@ -336,7 +336,7 @@ class FollowingTheMachineTest {
   // ---- an API server that does not answer ----
 
   @Test
-  void anApiServerThatDoesNotAnswerHoldsUpNeitherTheFileNorTheUnitWatch() {
+  void anApiServerThatDoesNotAnswerHoldsUpNeitherTheFileNorTheUnitWatch() throws Exception {
     CountDownLatch answers = new CountDownLatch(1);
     NodeDaemon daemon = new NodeDaemon(
             lab.host.ports(),
@@ -353,7 +353,7 @@ class FollowingTheMachineTest {
             new Cluster(new SilentMachineResource(api.client(), answers), cluster.client()),
             TIMEOUTS);
     try {
-      assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+      assertTimeoutPreemptively(Duration.ofSeconds(15), () -> {
         daemon.start();
         lab.writeDesired(V1_GREEN);
         daemon.tick();
