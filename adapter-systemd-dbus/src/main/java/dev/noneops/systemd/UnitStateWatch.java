@@ -6,6 +6,7 @@ import dev.noneops.ports.systemd.SystemdException;
 import dev.noneops.ports.systemd.UnitStatus;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -119,15 +120,19 @@ final class UnitStateWatch implements Subscription {
       LOG.debug("{} is in a state this adapter does not know: {}", unit, state);
       return;
     }
+    Variant<?> subState = signal.getPropertiesChanged().get("SubState");
+    Optional<String> sub = subState != null && subState.getValue() instanceof String named
+        ? Optional.of(named)
+        : Optional.empty();
     try {
-      dispatcher.execute(() -> deliver(unit, now));
+      dispatcher.execute(() -> deliver(unit, now, sub));
     } catch (RuntimeException rejected) {
       LOG.debug("a state change of {} after the watch was closed", unit, rejected);
     }
   }
 
-  /** On the watch's thread: the status as read now, with the state the signal carried. */
-  private void deliver(String unit, ActiveState active) {
+  /** On the watch's thread: the status as read now, with the states the signal carried. */
+  private void deliver(String unit, ActiveState active, Optional<String> sub) {
     synchronized (delivering) {
       if (closed || last.put(unit, active) == active) {
         return;
@@ -143,7 +148,7 @@ final class UnitStateWatch implements Subscription {
           unit,
           now.load(),
           active,
-          now.sub(),
+          sub.orElse(now.sub()),
           now.mainPid(),
           now.fragmentPath(),
           now.result(),

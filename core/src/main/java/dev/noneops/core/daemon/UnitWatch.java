@@ -15,7 +15,10 @@ import org.slf4j.Logger;
 /**
  * The daemon's watch on the stack's units: their state changes come from systemd's signals
  * ({@link Systemd#watch}), so a failure is in the journal (priority error) the moment systemd
- * signals it, and {@code onFailure} wakes the daemon's loop. When the signals cannot be subscribed
+ * signals it, and {@code onFailure} wakes the daemon's loop. A failure is a unit that is {@code
+ * failed}, or one whose process died and that systemd restarts: the stack's units are {@code
+ * Restart=always}, so a crash shows as {@code activating (auto-restart)}, never as {@code failed}
+ * (unless the restarts run out). When the signals cannot be subscribed
  * to, that is said once and {@link #poll()} reads the units at every tick instead.
  *
  * <p>Changes may arrive on another thread than the daemon's: the states seen are guarded by this
@@ -23,6 +26,9 @@ import org.slf4j.Logger;
  * own lock).
  */
 final class UnitWatch implements AutoCloseable {
+  private static final String FAILED = "failed";
+  private static final String AUTO_RESTART = "auto-restart";
+
   private final Systemd systemd;
   private final List<String> units;
   private final Logger log;
@@ -84,8 +90,10 @@ final class UnitWatch implements AutoCloseable {
     watch.ifPresent(Subscription::close);
   }
 
-  private void changed(UnitStatus status) {
-    if (seen(status.unit(), name(status.active())) && status.active() == ActiveState.FAILED) {
+  /** A change systemd signalled. */
+  void changed(UnitStatus status) {
+    String now = state(status);
+    if (seen(status.unit(), now) && (now.equals(FAILED) || now.equals(AUTO_RESTART))) {
       onFailure.run();
     }
   }
@@ -93,15 +101,16 @@ final class UnitWatch implements AutoCloseable {
   /** @return whether the unit's state changed */
   private synchronized boolean seen(String unit, String now) {
     String before = states.put(unit, now);
-    if (before == null && now.equals("failed")) {
-      log.error("{} failed", unit);
+    if (before == null && (now.equals(FAILED) || now.equals(AUTO_RESTART))) {
+      log.error("{} failed{}", unit, now.equals(AUTO_RESTART) ? "; systemd restarts it" : "");
       return true;
     }
     if (before == null || before.equals(now)) {
       return false;
     }
     switch (now) {
-      case "failed" -> log.error("{} failed (was {})", unit, before);
+      case FAILED -> log.error("{} failed (was {})", unit, before);
+      case AUTO_RESTART -> log.error("{} failed (was {}); systemd restarts it", unit, before);
       case "active" -> log.info("{} is active again (was {})", unit, before);
       case "inactive", "unknown" -> log.warn("{} is {} (was {})", unit, now, before);
       default -> log.debug("{} is {} (was {})", unit, now, before);
@@ -111,13 +120,17 @@ final class UnitWatch implements AutoCloseable {
 
   private String read(String unit) {
     try {
-      return name(systemd.status(unit).active());
+      return state(systemd.status(unit));
     } catch (RuntimeException e) {
       return "unknown";
     }
   }
 
-  private static String name(ActiveState state) {
-    return state.name().toLowerCase(Locale.ROOT);
+  /** The unit's active state, or {@code auto-restart} while systemd waits to restart it. */
+  private static String state(UnitStatus status) {
+    if (status.active() == ActiveState.ACTIVATING && status.sub().equals(AUTO_RESTART)) {
+      return AUTO_RESTART;
+    }
+    return status.active().name().toLowerCase(Locale.ROOT);
   }
 }

@@ -501,9 +501,13 @@ public final class SimSystemd implements Systemd {
     }
   }
 
-  /** Power loss: every unit is forgotten (loaded again on demand from the durable files), nothing runs. */
+  /**
+   * Power loss: every unit is forgotten (loaded again on demand from the durable files), nothing
+   * runs, and no watch is left (its subscriber died with the host).
+   */
   public void crash() {
     units.clear();
+    watches.clear();
   }
 
   /**
