@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
@@ -58,6 +59,7 @@ public final class DbusSystemd implements Systemd, AutoCloseable {
   private final SystemdManager manager;
   private final UnitStateReader states;
   private final Object closeLock = new Object();
+  private final Set<UnitStateWatch> watches = ConcurrentHashMap.newKeySet();
   private boolean closed;
 
   private DbusSystemd(String address, MachineIdLocator machineIds) {
@@ -180,7 +182,13 @@ public final class DbusSystemd implements Systemd, AutoCloseable {
   public Subscription watch(Set<String> units, Consumer<UnitStatus> onChange) {
     Objects.requireNonNull(units, "units");
     Objects.requireNonNull(onChange, "onChange");
-    return UnitStateWatch.start(connection, Set.copyOf(units), this::status, onChange);
+    UnitStateWatch watch =
+        UnitStateWatch.start(connection, Set.copyOf(units), this::status, onChange);
+    watches.add(watch);
+    return () -> {
+      watches.remove(watch);
+      watch.close();
+    };
   }
 
   /** Registers {@code wake} for {@code PropertiesChanged} of the unit object; it must not block. */
@@ -288,7 +296,10 @@ public final class DbusSystemd implements Systemd, AutoCloseable {
     }
   }
 
-  /** Closes the connection; waiting callers fail with {@link Kind#UNREACHABLE}. Idempotent. */
+  /**
+   * Closes the connection and the watches; waiting callers fail with {@link Kind#UNREACHABLE}.
+   * Idempotent.
+   */
   @Override
   public void close() {
     synchronized (closeLock) {
@@ -299,6 +310,8 @@ public final class DbusSystemd implements Systemd, AutoCloseable {
     }
     jobs.failAll(new SystemdException(
         Kind.UNREACHABLE, "", "systemd adapter for " + address + " is closed"));
+    watches.forEach(UnitStateWatch::close);
+    watches.clear();
     closeQuietly();
   }
 
