@@ -338,20 +338,7 @@ class FollowingTheMachineTest {
   @Test
   void anApiServerThatDoesNotAnswerHoldsUpNeitherTheFileNorTheUnitWatch() throws Exception {
     CountDownLatch answers = new CountDownLatch(1);
-    NodeDaemon daemon = new NodeDaemon(
-            lab.host.ports(),
-            lab.layout,
-            lab.paths,
-            (config, previous) -> config.isPresent()
-                ? lab.node(config.get(), previous)
-                : lab.node(previous.orElseThrow(), previous),
-            new NodeDaemon.Settings(
-                SimulatedNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
-            NodeDaemon.Listener.NONE,
-            log)
-        .followMachine(
-            new Cluster(new SilentMachineResource(api.client(), answers), cluster.client()),
-            TIMEOUTS);
+    NodeDaemon daemon = silentApiDaemon(answers);
     try {
       assertTimeoutPreemptively(Duration.ofSeconds(15), () -> {
         daemon.start();
@@ -367,6 +354,41 @@ class FollowingTheMachineTest {
       answers.countDown();
       daemon.stop(Duration.ofSeconds(10));
     }
+  }
+
+  @Test
+  void aStopWaitsForTheMachinesCallUnderWayForAtMostItsGrace() throws Exception {
+    CountDownLatch answers = new CountDownLatch(1);
+    NodeDaemon daemon = silentApiDaemon(answers);
+    try {
+      daemon.start();
+      long stopping = System.nanoTime();
+      daemon.stop(Duration.ofMillis(300));
+      Duration stopped = Duration.ofNanos(System.nanoTime() - stopping);
+
+      assertThat(stopped).isBetween(Duration.ofMillis(300), Duration.ofSeconds(5));
+      assertThat(log.lines())
+          .anyMatch(l -> l.startsWith("WARN ") && l.contains("Machine operation in progress"));
+    } finally {
+      answers.countDown();
+    }
+  }
+
+  private NodeDaemon silentApiDaemon(CountDownLatch answers) {
+    return new NodeDaemon(
+            lab.host.ports(),
+            lab.layout,
+            lab.paths,
+            (config, previous) -> config.isPresent()
+                ? lab.node(config.get(), previous)
+                : lab.node(previous.orElseThrow(), previous),
+            new NodeDaemon.Settings(
+                SimulatedNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
+            NodeDaemon.Listener.NONE,
+            log)
+        .followMachine(
+            new Cluster(new SilentMachineResource(api.client(), answers), cluster.client()),
+            TIMEOUTS);
   }
 
   /** An API server that takes calls and answers none until {@code answers} is counted down. */
