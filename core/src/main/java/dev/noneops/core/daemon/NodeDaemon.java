@@ -57,11 +57,12 @@ import org.slf4j.Logger;
  *       units are read at every tick;
  *   <li>with a cluster ({@link #followMachine}), the node's {@code Machine}: at start, after the
  *       recovery, the Machine the applied configuration names is registered and watched; a tick
- *       after an event starts one repave pass, off the tick's thread ({@link MachineWorker}: an
- *       API server that does not answer holds up nothing else) (drain, the Node object removed, apply or upgrade,
+ *       after an event starts one repave pass (drain, the Node object removed, apply or upgrade,
  *       kubelet's registration waited for, uncordon, the Machine's status), the first one after
- *       a restart reporting a repave whose upgrade the recovery rolled back. A cluster without the
- *       Machine CRD is one error in the journal; the daemon keeps its other duties.
+ *       a restart reporting a repave whose upgrade the recovery rolled back. That API work runs
+ *       off the tick's thread ({@link MachineWorker}): an API server that does not answer holds
+ *       up nothing else. A cluster without the Machine CRD is one error in the journal; the
+ *       daemon keeps its other duties.
  * </ul>
  *
  * What it did is kept in {@link AgentState} for {@code noneops status}.
