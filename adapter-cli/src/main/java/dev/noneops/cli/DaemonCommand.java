@@ -85,7 +85,7 @@ public final class DaemonCommand extends CliCommand {
           "noneops-daemon-stop");
       Runtime.getRuntime().addShutdownHook(hook);
       try (ServiceManager.Watchdog watchdog = manager.watchdog(daemon)) {
-        daemon.run(stop::get);
+        daemon.run(stop::get, stopGrace);
       } finally {
         cluster.ifPresent(ClusterClients::close);
         finished.countDown();

@@ -4,6 +4,7 @@ import dev.noneops.ports.systemd.ActiveState;
 import dev.noneops.ports.systemd.JobResult;
 import dev.noneops.ports.systemd.LoadState;
 import dev.noneops.ports.systemd.ManagerState;
+import dev.noneops.ports.systemd.Subscription;
 import dev.noneops.ports.systemd.Systemd;
 import dev.noneops.ports.systemd.SystemdException;
 import dev.noneops.ports.systemd.SystemdException.Kind;
@@ -19,9 +20,11 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.freedesktop.dbus.DBusPath;
 import org.freedesktop.dbus.connections.IDisconnectCallback;
@@ -42,7 +45,8 @@ import org.slf4j.LoggerFactory;
  * handler and then calls {@code Subscribe}, the order systemd documents as race-free; every job
  * method then enqueues its job in {@code replace} mode and waits for the signal carrying the job
  * path systemd returned (see {@link JobTracker}). Signal handlers never block: they hand results
- * over and return. {@link #awaitState} is driven by {@code PropertiesChanged} on the unit's object.
+ * over and return. {@link #awaitState} and {@link #watch} are driven by {@code PropertiesChanged}
+ * on the units' objects.
  */
 public final class DbusSystemd implements Systemd, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DbusSystemd.class);
@@ -56,6 +60,7 @@ public final class DbusSystemd implements Systemd, AutoCloseable {
   private final SystemdManager manager;
   private final UnitStateReader states;
   private final Object closeLock = new Object();
+  private final Set<UnitStateWatch> watches = ConcurrentHashMap.newKeySet();
   private boolean closed;
 
   private DbusSystemd(String address, MachineIdLocator machineIds) {
@@ -179,6 +184,26 @@ public final class DbusSystemd implements Systemd, AutoCloseable {
     }
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Driven by {@code PropertiesChanged} of the units' objects, which the connection's {@code
+   * Subscribe()} has systemd send (see {@link UnitStateWatch}); the consumer is called on the
+   * watch's own thread.
+   */
+  @Override
+  public Subscription watch(Set<String> units, Consumer<UnitStatus> onChange) {
+    Objects.requireNonNull(units, "units");
+    Objects.requireNonNull(onChange, "onChange");
+    UnitStateWatch watch =
+        UnitStateWatch.start(connection, Set.copyOf(units), this::status, onChange);
+    watches.add(watch);
+    return () -> {
+      watches.remove(watch);
+      watch.close();
+    };
+  }
+
   /** Registers {@code wake} for {@code PropertiesChanged} of the unit object; it must not block. */
   private AutoCloseable watchProperties(
       String unit, DBusPath unitPath, DBusSigHandler<PropertiesChanged> wake) {
@@ -284,7 +309,10 @@ public final class DbusSystemd implements Systemd, AutoCloseable {
     }
   }
 
-  /** Closes the connection; waiting callers fail with {@link Kind#UNREACHABLE}. Idempotent. */
+  /**
+   * Closes the connection and the watches; waiting callers fail with {@link Kind#UNREACHABLE}.
+   * Idempotent.
+   */
   @Override
   public void close() {
     synchronized (closeLock) {
@@ -295,6 +323,8 @@ public final class DbusSystemd implements Systemd, AutoCloseable {
     }
     jobs.failAll(new SystemdException(
         Kind.UNREACHABLE, "", "systemd adapter for " + address + " is closed"));
+    watches.forEach(UnitStateWatch::close);
+    watches.clear();
     closeQuietly();
   }
 

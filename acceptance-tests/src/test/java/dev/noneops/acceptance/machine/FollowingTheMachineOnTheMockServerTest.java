@@ -81,7 +81,7 @@ class FollowingTheMachineOnTheMockServerTest {
                 SimulatedNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
             NodeDaemon.Listener.NONE,
             new RecordingLog())
-        .followMachine(new Cluster(machines, kubeletRegisters), TIMEOUTS);
+        .followMachine(new Cluster(machines, kubeletRegisters), TIMEOUTS, Runnable::run);
   }
 
   @AfterEach

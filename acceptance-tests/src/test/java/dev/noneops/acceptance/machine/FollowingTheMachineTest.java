@@ -2,6 +2,7 @@ package dev.noneops.acceptance.machine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.daemon.AgentState;
@@ -9,11 +10,14 @@ import dev.noneops.core.daemon.NodeDaemon;
 import dev.noneops.core.daemon.RepaveTimeouts;
 import dev.noneops.ports.cluster.ClusterNode;
 import dev.noneops.ports.machine.KubernetesSpec;
+import dev.noneops.ports.machine.Machine;
 import dev.noneops.ports.machine.MachineCondition;
+import dev.noneops.ports.machine.MachineListener;
 import dev.noneops.ports.machine.MachinePhase;
 import dev.noneops.ports.machine.MachineResource;
 import dev.noneops.ports.machine.MachineSpec;
 import dev.noneops.ports.machine.MachineStatus;
+import dev.noneops.ports.machine.MachineWatch;
 import dev.noneops.testkit.gate.FaultRule;
 import dev.noneops.testkit.gate.SimulatedCrash;
 import dev.noneops.testkit.machine.SimClusterNode;
@@ -26,7 +30,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -73,7 +79,7 @@ class FollowingTheMachineTest {
                 SimulatedNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
             NodeDaemon.Listener.NONE,
             log)
-        .followMachine(new Cluster(machines, nodes), TIMEOUTS);
+        .followMachine(new Cluster(machines, nodes), TIMEOUTS, Runnable::run);
   }
 
   private NodeDaemon daemon() {
@@ -309,7 +315,7 @@ class FollowingTheMachineTest {
                 SimulatedNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
             NodeDaemon.Listener.NONE,
             log)
-        .followMachine(rotating, TIMEOUTS);
+        .followMachine(rotating, TIMEOUTS, Runnable::run);
     daemon.start();
     daemon.tick();
 
@@ -325,6 +331,102 @@ class FollowingTheMachineTest {
         .isEqualTo(beforeRequests);
     assertThat(after.requests()).isPositive();
     assertSucceeded(1);
+  }
+
+  // ---- an API server that does not answer ----
+
+  @Test
+  void anApiServerThatDoesNotAnswerHoldsUpNeitherTheFileNorTheUnitWatch() throws Exception {
+    CountDownLatch answers = new CountDownLatch(1);
+    NodeDaemon daemon = silentApiDaemon(answers);
+    try {
+      assertTimeoutPreemptively(Duration.ofSeconds(15), () -> {
+        daemon.start();
+        lab.writeDesired(V1_GREEN);
+        daemon.tick();
+        daemon.tick();
+        assertThat(state().lastOperation().orElseThrow().outcome()).isEqualTo("APPLIED");
+        lab.host.ports().systemd().kill("kubelet.service", false, 9);
+        daemon.tick();
+      });
+      assertThat(log.errors()).anyMatch(l -> l.contains("kubelet.service failed"));
+    } finally {
+      answers.countDown();
+      daemon.stop(Duration.ofSeconds(10));
+    }
+  }
+
+  @Test
+  void aStopWaitsForTheMachinesCallUnderWayForAtMostItsGrace() throws Exception {
+    CountDownLatch answers = new CountDownLatch(1);
+    NodeDaemon daemon = silentApiDaemon(answers);
+    try {
+      daemon.start();
+      long stopping = System.nanoTime();
+      daemon.stop(Duration.ofMillis(300));
+      Duration stopped = Duration.ofNanos(System.nanoTime() - stopping);
+
+      assertThat(stopped).isBetween(Duration.ofMillis(300), Duration.ofSeconds(5));
+      assertThat(log.lines())
+          .anyMatch(l -> l.startsWith("WARN ") && l.contains("Machine operation in progress"));
+    } finally {
+      answers.countDown();
+    }
+  }
+
+  private NodeDaemon silentApiDaemon(CountDownLatch answers) {
+    return new NodeDaemon(
+            lab.host.ports(),
+            lab.layout,
+            lab.paths,
+            (config, previous) -> config.isPresent()
+                ? lab.node(config.get(), previous)
+                : lab.node(previous.orElseThrow(), previous),
+            new NodeDaemon.Settings(
+                SimulatedNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
+            NodeDaemon.Listener.NONE,
+            log)
+        .followMachine(
+            new Cluster(new SilentMachineResource(api.client(), answers), cluster.client()),
+            TIMEOUTS);
+  }
+
+  /** An API server that takes calls and answers none until {@code answers} is counted down. */
+  private record SilentMachineResource(MachineResource delegate, CountDownLatch answers)
+      implements MachineResource {
+    private void hang() throws IOException {
+      try {
+        answers.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while the API server did not answer", e);
+      }
+    }
+
+    @Override
+    public Optional<Machine> get(String name) throws IOException {
+      hang();
+      return delegate.get(name);
+    }
+
+    @Override
+    public boolean create(String name, MachineSpec spec) throws IOException {
+      hang();
+      return delegate.create(name, spec);
+    }
+
+    @Override
+    public MachineWatch watch(String name, MachineListener listener) throws IOException {
+      hang();
+      return delegate.watch(name, listener);
+    }
+
+    @Override
+    public Machine updateStatus(String name, UnaryOperator<MachineStatus> mutation)
+        throws IOException {
+      hang();
+      return delegate.updateStatus(name, mutation);
+    }
   }
 
   // ---- an agent killed mid-repave ----

@@ -8,20 +8,20 @@ import org.slf4j.helpers.LegacyAbstractLogger;
 import org.slf4j.helpers.MessageFormatter;
 
 /** A logger that keeps every line, as {@code LEVEL message}, for a test to read the journal. */
-final class RecordingLog extends LegacyAbstractLogger {
+public final class RecordingLog extends LegacyAbstractLogger {
   private static final long serialVersionUID = 1L;
 
   private final List<String> lines = new CopyOnWriteArrayList<>();
 
-  RecordingLog() {
+  public RecordingLog() {
     this.name = "recording";
   }
 
-  List<String> lines() {
+  public List<String> lines() {
     return List.copyOf(lines);
   }
 
-  List<String> errors() {
+  public List<String> errors() {
     return lines.stream().filter(l -> l.startsWith("ERROR ")).toList();
   }
 

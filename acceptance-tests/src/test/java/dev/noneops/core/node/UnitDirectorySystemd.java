@@ -4,6 +4,7 @@ import dev.noneops.ports.systemd.ActiveState;
 import dev.noneops.ports.systemd.JobResult;
 import dev.noneops.ports.systemd.LoadState;
 import dev.noneops.ports.systemd.ManagerState;
+import dev.noneops.ports.systemd.Subscription;
 import dev.noneops.ports.systemd.Systemd;
 import dev.noneops.ports.systemd.SystemdException;
 import dev.noneops.ports.systemd.UnitStatus;
@@ -17,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 
 /**
  * A systemd stand-in for the real-kernel suite, whose subject is files, mounts, processes and
@@ -99,6 +101,13 @@ final class UnitDirectorySystemd implements Systemd {
   public synchronized UnitStatus awaitState(
       String unit, Set<ActiveState> wanted, Duration timeout) {
     return status(unit);
+  }
+
+  /** A directory of unit files sends no signals: the caller polls. */
+  @Override
+  public Subscription watch(Set<String> units, Consumer<UnitStatus> onChange) {
+    throw new SystemdException(
+        SystemdException.Kind.OTHER, "", "a directory of unit files sends no signals");
   }
 
   @Override

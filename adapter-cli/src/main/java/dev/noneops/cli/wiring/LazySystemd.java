@@ -3,12 +3,14 @@ package dev.noneops.cli.wiring;
 import dev.noneops.ports.systemd.ActiveState;
 import dev.noneops.ports.systemd.JobResult;
 import dev.noneops.ports.systemd.ManagerState;
+import dev.noneops.ports.systemd.Subscription;
 import dev.noneops.ports.systemd.Systemd;
 import dev.noneops.ports.systemd.UnitStatus;
 import dev.noneops.systemd.DbusSystemd;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -74,6 +76,11 @@ final class LazySystemd implements Systemd, AutoCloseable {
   @Override
   public UnitStatus awaitState(String unit, Set<ActiveState> wanted, Duration timeout) {
     return bus().awaitState(unit, wanted, timeout);
+  }
+
+  @Override
+  public Subscription watch(Set<String> units, Consumer<UnitStatus> onChange) {
+    return bus().watch(units, onChange);
   }
 
   @Override

@@ -4,11 +4,14 @@ import dev.noneops.ports.systemd.ActiveState;
 import dev.noneops.ports.systemd.JobResult;
 import dev.noneops.ports.systemd.LoadState;
 import dev.noneops.ports.systemd.ManagerState;
+import dev.noneops.ports.systemd.Subscription;
 import dev.noneops.ports.systemd.Systemd;
+import dev.noneops.ports.systemd.SystemdException;
 import dev.noneops.ports.systemd.UnitStatus;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * The systemd of the synthetic teardown node: the node has no unit files (the figure is about
@@ -31,6 +34,13 @@ final class NoUnitsSystemd implements Systemd {
   @Override
   public UnitStatus awaitState(String unit, Set<ActiveState> wanted, Duration timeout) {
     return status(unit);
+  }
+
+  /** A node without units has nothing to signal: the caller polls. */
+  @Override
+  public Subscription watch(Set<String> units, Consumer<UnitStatus> onChange) {
+    throw new SystemdException(
+        SystemdException.Kind.OTHER, "", "the synthetic node's systemd sends no signals");
   }
 
   @Override

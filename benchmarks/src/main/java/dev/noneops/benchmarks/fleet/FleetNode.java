@@ -74,7 +74,7 @@ final class FleetNode {
                 SimulatedNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
             NodeDaemon.Listener.NONE,
             NOPLogger.NOP_LOGGER)
-        .followMachine(new Clients(machines, nodes), TIMEOUTS);
+        .followMachine(new Clients(machines, nodes), TIMEOUTS, Runnable::run);
   }
 
   /** {@code config} with the Machine name {@code machine}. */

@@ -21,8 +21,10 @@ import org.slf4j.Logger;
 /**
  * The daemon's side of the node's Machine: once the applied configuration names a Machine and an
  * API server, it registers the Machine ({@link MachineRegistration}), watches it, and runs a pass
- * of the {@link RepaveReconciler} when an event arrived — on the daemon's own thread, at its next
- * tick, so a repave and the configuration file's changes never run at once. The first pass after
+ * of the {@link RepaveReconciler} when an event arrived, at the daemon's next tick — on the
+ * {@link MachineWorker}'s thread, so an API server that does not answer holds up nothing else; a
+ * repave and the configuration file's changes still never run at once, both taking the node lock
+ * (a busy node is tried again). The first pass after
  * the daemon started is {@link RepaveReconciler#reconcileAfterRecovery}. A cluster without the
  * Machine CRD is one error in the journal, and the daemon goes on with its other duties without
  * the Machine; any other failed call is tried again after {@link #RETRY}. When the cluster's

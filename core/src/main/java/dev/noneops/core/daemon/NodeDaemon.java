@@ -19,18 +19,19 @@ import dev.noneops.core.node.UpgradeRefusedException;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.cluster.ClusterNode;
 import dev.noneops.ports.machine.MachineResource;
-import dev.noneops.ports.systemd.UnitStatus;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 
@@ -50,14 +51,18 @@ import org.slf4j.Logger;
  *       running version, {@link Node#upgradeAndCommit(UpgradeOptions)} for another version),
  *       under the node lock; an invalid file is refused with every violation logged and the node
  *       keeps running as it is; a target whose upgrade rolled back is quarantined until the file
- *       changes; a busy node is tried again at the next tick. It also logs the stack's units as
- *       they fail and recover;
+ *       changes; a busy node is tried again at the next tick;
+ *   <li>the stack's units, through systemd's signals ({@link UnitWatch}): a failure is logged the
+ *       moment it is signalled and wakes the loop for a tick at once; without the signals, the
+ *       units are read at every tick;
  *   <li>with a cluster ({@link #followMachine}), the node's {@code Machine}: at start, after the
  *       recovery, the Machine the applied configuration names is registered and watched; a tick
- *       after an event runs one repave pass (drain, the Node object removed, apply or upgrade,
+ *       after an event starts one repave pass (drain, the Node object removed, apply or upgrade,
  *       kubelet's registration waited for, uncordon, the Machine's status), the first one after
- *       a restart reporting a repave whose upgrade the recovery rolled back. A cluster without the
- *       Machine CRD is one error in the journal; the daemon keeps its other duties.
+ *       a restart reporting a repave whose upgrade the recovery rolled back. That API work runs
+ *       off the tick's thread ({@link MachineWorker}): an API server that does not answer holds
+ *       up nothing else. A cluster without the Machine CRD is one error in the journal; the
+ *       daemon keeps its other duties.
  * </ul>
  *
  * What it did is kept in {@link AgentState} for {@code noneops status}.
@@ -133,13 +138,14 @@ public final class NodeDaemon {
   private final Listener listener;
   private final Logger log;
   private final AgentStateStore state;
-  private final Map<String, String> unitStates = new LinkedHashMap<>();
-  private final Map<String, Boolean> reported = new LinkedHashMap<>();
+  private final Set<String> reported = ConcurrentHashMap.newKeySet();
+  private final AtomicBoolean wake = new AtomicBoolean();
+  private final UnitWatch units;
   private volatile Instant heartbeat;
   private volatile boolean operating;
   private Optional<String> handledDigest = Optional.empty();
   private Instant retryRecoveryAt = Instant.MIN;
-  private Optional<MachineFollower> machine = Optional.empty();
+  private Optional<MachineWorker> machine = Optional.empty();
 
   public NodeDaemon(
       HostPorts ports,
@@ -157,17 +163,37 @@ public final class NodeDaemon {
     this.listener = Objects.requireNonNull(listener, "listener");
     this.log = Objects.requireNonNull(log, "log");
     this.state = new AgentStateStore(ports.files(), paths);
+    this.units = new UnitWatch(ports.systemd(), HostPaths.STACK_UNITS, log, () -> wake.set(true));
     this.heartbeat = ports.clock().now();
   }
 
   /**
    * Has this daemon follow the node's Machine through {@code cluster} as well, the repave's waits
-   * bounded by {@code timeouts}. Called before {@link #start()}.
+   * bounded by {@code timeouts}, its API work on a thread of the daemon's own (ended by {@link
+   * #stop}). Called before {@link #start()}.
    *
    * @return this daemon
    */
   public NodeDaemon followMachine(Cluster cluster, RepaveTimeouts timeouts) {
-    machine = Optional.of(new MachineFollower(
+    machine = Optional.of(MachineWorker.onItsOwnThread(follower(cluster, timeouts), log));
+    return this;
+  }
+
+  /**
+   * As {@link #followMachine(Cluster, RepaveTimeouts)}, the API work run by {@code executor}
+   * instead: {@code Runnable::run} has each tick run it on the caller's thread, one step after
+   * the other.
+   *
+   * @return this daemon
+   */
+  public NodeDaemon followMachine(Cluster cluster, RepaveTimeouts timeouts, Executor executor) {
+    machine = Optional.of(MachineWorker.on(
+        Objects.requireNonNull(executor, "executor"), follower(cluster, timeouts), log));
+    return this;
+  }
+
+  private MachineFollower follower(Cluster cluster, RepaveTimeouts timeouts) {
+    return new MachineFollower(
         ports,
         paths,
         nodes,
@@ -178,13 +204,12 @@ public final class NodeDaemon {
         event -> {
           reported.clear();
           update(s -> s.withLastOperation(event));
-        }));
-    return this;
+        });
   }
 
   /**
-   * Recovers, records that it watches the file, reports ready, then registers and watches the
-   * Machine (when it follows one).
+   * Recovers, subscribes to the stack's units' changes, records that it watches the file, reports
+   * ready, then has the Machine registered and watched (when it follows one).
    */
   public void start() {
     Instant now = ports.clock().now();
@@ -200,6 +225,7 @@ public final class NodeDaemon {
     }
     update(s ->
         s.withStartRecovery(recovery).withWatching(new AgentState.Watch(file, now, handledDigest)));
+    units.start();
     listener.ready();
     listener.status("watching " + settings.configFile());
     // after READY=1: an API server that is slow to answer never holds up the service's start
@@ -215,28 +241,52 @@ public final class NodeDaemon {
   }
 
   /**
-   * Runs until {@code stopRequested}: {@link #start()}, then a {@link #tick()} every poll
-   * interval. A stop request is seen between ticks, and within a tick only between operations:
-   * an operation under way is finished (each of its steps is one a crash can interrupt safely,
-   * so a service manager that loses patience loses nothing).
+   * Ends the daemon's watches: the units' subscription, then the Machine's work, waiting up to
+   * {@code grace} for an operation of it under way.
    */
-  public void run(BooleanSupplier stopRequested) throws InterruptedException {
+  public void stop(Duration grace) throws InterruptedException {
+    units.close();
+    if (machine.isPresent()) {
+      machine.get().stop(grace);
+    }
+  }
+
+  /**
+   * Runs until {@code stopRequested}: {@link #start()}, then a {@link #tick()} every poll
+   * interval, or at once when a unit's failure was signalled. A stop request is seen between
+   * ticks, and within a tick only between operations: an operation under way is finished (each
+   * of its steps is one a crash can interrupt safely, so a service manager that loses patience
+   * loses nothing); the Machine's operation under way is waited for up to {@code stopGrace}.
+   */
+  public void run(BooleanSupplier stopRequested, Duration stopGrace) throws InterruptedException {
+    Objects.requireNonNull(stopGrace, "stopGrace");
     start();
     while (!stopRequested.getAsBoolean()) {
       tick();
       Duration slept = Duration.ZERO;
-      while (slept.compareTo(settings.pollInterval()) < 0 && !stopRequested.getAsBoolean()) {
+      while (slept.compareTo(settings.pollInterval()) < 0
+          && !stopRequested.getAsBoolean()
+          && !wake.get()) {
         ports.clock().sleep(SLICE);
         slept = slept.plus(SLICE);
         heartbeat = ports.clock().now();
       }
     }
-    machine.ifPresent(MachineFollower::close);
+    stop(stopGrace);
     log.info("stopping: no operation in progress");
   }
 
-  /** One pass: the configuration file, then the stack's units. */
+  /** {@link #run(BooleanSupplier, Duration)}, waiting for the Machine's operation as it takes. */
+  public void run(BooleanSupplier stopRequested) throws InterruptedException {
+    run(stopRequested, Duration.ofDays(1));
+  }
+
+  /**
+   * One pass: the configuration file, a pass of the Machine's work started (when none is under
+   * way), then the stack's units when they are polled.
+   */
   public void tick() {
+    wake.set(false);
     heartbeat = ports.clock().now();
     if (!recoverAbandonedUpgrade()) {
       followConfigFile();
@@ -249,7 +299,7 @@ public final class NodeDaemon {
         }
       }
     }
-    watchUnits();
+    units.poll();
     heartbeat = ports.clock().now();
   }
 
@@ -498,30 +548,8 @@ public final class NodeDaemon {
     }
   }
 
-  private void watchUnits() {
-    for (String unit : HostPaths.STACK_UNITS) {
-      String now;
-      try {
-        UnitStatus status = ports.systemd().status(unit);
-        now = status.active().name().toLowerCase(Locale.ROOT);
-      } catch (RuntimeException e) {
-        now = "unknown";
-      }
-      String before = unitStates.put(unit, now);
-      if (before != null && !before.equals(now)) {
-        if (now.equals("failed")) {
-          log.error("{} failed (was {})", unit, before);
-        } else if (now.equals("active")) {
-          log.info("{} is active again (was {})", unit, before);
-        } else {
-          log.warn("{} is {} (was {})", unit, now, before);
-        }
-      }
-    }
-  }
-
   private void once(String key, String message) {
-    if (reported.put(key, Boolean.TRUE) == null) {
+    if (reported.add(key)) {
       log.error("{}; the node keeps running as it is", message);
     }
   }
@@ -542,7 +570,8 @@ public final class NodeDaemon {
     AgentState apply(AgentState state);
   }
 
-  private void update(Change change) {
+  /** One writer of the state file at a time: the tick's thread and the Machine's. */
+  private synchronized void update(Change change) {
     try {
       state.write(change.apply(state.read()));
     } catch (IOException | RuntimeException e) {

@@ -3,6 +3,7 @@ package dev.noneops.ports.systemd;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * The systemd manager: unit jobs, unit state, unit files.
@@ -55,6 +56,18 @@ public interface Systemd {
    * and returns the last state seen. Event-driven where the implementation can be.
    */
   UnitStatus awaitState(String unit, Set<ActiveState> wanted, Duration timeout);
+
+  /**
+   * Tells {@code onChange} each time the {@code ActiveState} of one of {@code units} changes, with
+   * the unit's status as it then is, until the subscription is closed: a unit's failure is known
+   * the moment systemd signals it, not at the next poll. Calls come one at a time, possibly on a thread of
+   * the implementation's (they must not block for long); a unit that is not loaded yet, or is
+   * unloaded and loaded again (a daemon-reload, garbage collection), stays watched.
+   *
+   * @throws SystemdException when the manager's signals cannot be subscribed to (a caller then
+   *     polls {@link #status})
+   */
+  Subscription watch(Set<String> units, Consumer<UnitStatus> onChange);
 
   /**
    * Enables unit files (creates their {@code [Install]} symlinks), then reloads if a symlink was

@@ -7,6 +7,7 @@ import dev.noneops.ports.systemd.ActiveState;
 import dev.noneops.ports.systemd.JobResult;
 import dev.noneops.ports.systemd.LoadState;
 import dev.noneops.ports.systemd.ManagerState;
+import dev.noneops.ports.systemd.Subscription;
 import dev.noneops.ports.systemd.Systemd;
 import dev.noneops.ports.systemd.SystemdException;
 import dev.noneops.ports.systemd.UnitStatus;
@@ -15,6 +16,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -228,6 +230,56 @@ public abstract class SystemdContract {
     systemd().daemonReload();
     UnitStatus s = systemd().awaitState(unit, Set.of(ActiveState.ACTIVE), Duration.ofMillis(500));
     assertThat(s.active()).isEqualTo(ActiveState.INACTIVE);
+  }
+
+  @Test
+  void aWatchIsToldOfItsUnitsStateChangesUntilItIsClosed() throws Exception {
+    String unit = sleeper("watched", "");
+    String other = sleeper("unwatched", "");
+    systemd().daemonReload();
+    List<UnitStatus> seen = new CopyOnWriteArrayList<>();
+    try (Subscription watch = systemd().watch(Set.of(unit), seen::add)) {
+      systemd().start(other, JOB);
+      systemd().start(unit, JOB);
+      systemd().kill(unit, false, 9);
+      systemd().awaitState(unit, Set.of(ActiveState.FAILED), JOB);
+      awaitSeen(seen, ActiveState.FAILED);
+    }
+    assertThat(seen).extracting(UnitStatus::unit).containsOnly(unit);
+    assertThat(seen)
+        .extracting(UnitStatus::active)
+        .containsSubsequence(ActiveState.ACTIVE, ActiveState.FAILED);
+    assertThat(seen.get(seen.size() - 1).isFailed()).isTrue();
+    int before = seen.size();
+    systemd().restart(unit, JOB);
+    Thread.sleep(SIGNAL_SETTLE.toMillis());
+    assertThat(seen).as("nothing after the watch was closed").hasSize(before);
+  }
+
+  @Test
+  void aWatchCarriesOnThroughADaemonReload() throws Exception {
+    String unit = sleeper("watched-reload", "");
+    List<UnitStatus> seen = new CopyOnWriteArrayList<>();
+    try (Subscription watch = systemd().watch(Set.of(unit), seen::add)) {
+      systemd().daemonReload();
+      systemd().start(unit, JOB);
+      awaitSeen(seen, ActiveState.ACTIVE);
+      systemd().daemonReload();
+      systemd().kill(unit, false, 9);
+      awaitSeen(seen, ActiveState.FAILED);
+    }
+  }
+
+  /** How long signals still in flight may take to arrive. */
+  private static final Duration SIGNAL_SETTLE = Duration.ofMillis(500);
+
+  private static void awaitSeen(List<UnitStatus> seen, ActiveState state)
+      throws InterruptedException {
+    Instant deadline = Instant.now().plus(JOB);
+    while (seen.stream().noneMatch(s -> s.active() == state) && Instant.now().isBefore(deadline)) {
+      Thread.sleep(20);
+    }
+    assertThat(seen).extracting(UnitStatus::active).contains(state);
   }
 
   @Test

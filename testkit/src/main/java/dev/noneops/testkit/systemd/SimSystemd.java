@@ -7,6 +7,7 @@ import dev.noneops.ports.systemd.ActiveState;
 import dev.noneops.ports.systemd.JobResult;
 import dev.noneops.ports.systemd.LoadState;
 import dev.noneops.ports.systemd.ManagerState;
+import dev.noneops.ports.systemd.Subscription;
 import dev.noneops.ports.systemd.Systemd;
 import dev.noneops.ports.systemd.SystemdException;
 import dev.noneops.ports.systemd.UnitStatus;
@@ -33,6 +34,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 /**
@@ -98,6 +101,7 @@ public final class SimSystemd implements Systemd {
   private final Map<Path, SimProgram> programs = new HashMap<>();
   private ProgramRefusal programRefusal = argv -> Optional.empty();
   private final List<UnitEvent> history = new ArrayList<>();
+  private final List<Watch> watches = new CopyOnWriteArrayList<>();
   private long reloads;
   private ManagerState manager = new ManagerState("252", "running");
 
@@ -290,6 +294,29 @@ public final class SimSystemd implements Systemd {
         });
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Here the consumer is called on the thread that changed the state, as the change is made
+   * (the status's other fields as they are at that moment).
+   */
+  @Override
+  public Subscription watch(Set<String> unitNames, Consumer<UnitStatus> onChange) {
+    Set<String> names = new TreeSet<>();
+    for (String unit : Objects.requireNonNull(unitNames, "units")) {
+      names.add(requireName(unit));
+    }
+    Objects.requireNonNull(onChange, "onChange");
+    return gate.callUnchecked(PORT, "watch", false, PortGate.args(String.join(" ", names)), () -> {
+      Watch watch = new Watch(Set.copyOf(names), onChange);
+      watches.add(watch);
+      return (Subscription) () -> watches.remove(watch);
+    });
+  }
+
+  /** A subscription of {@link #watch}. */
+  private record Watch(Set<String> units, Consumer<UnitStatus> onChange) {}
+
   @Override
   public void enable(List<String> unitNames) {
     List<String> files = requireUnitFiles(unitNames);
@@ -379,7 +406,7 @@ public final class SimSystemd implements Systemd {
       tick();
       Unit u = requireLoaded(unit);
       if (u.active == ActiveState.FAILED) {
-        u.active = ActiveState.INACTIVE;
+        setActive(u, ActiveState.INACTIVE);
         u.sub = "dead";
         event(u.name, "reset-failed");
       }
@@ -517,9 +544,13 @@ public final class SimSystemd implements Systemd {
     }
   }
 
-  /** Power loss: every unit is forgotten (loaded again on demand from the durable files), nothing runs. */
+  /**
+   * Power loss: every unit is forgotten (loaded again on demand from the durable files), nothing
+   * runs, and no watch is left (its subscriber died with the host).
+   */
   public void crash() {
     units.clear();
+    watches.clear();
   }
 
   /**
@@ -746,7 +777,20 @@ public final class SimSystemd implements Systemd {
     if (u.active != ActiveState.ACTIVE) {
       u.activeEnteredAt = Optional.of(clock.now());
     }
-    u.active = ActiveState.ACTIVE;
+    setActive(u, ActiveState.ACTIVE);
+  }
+
+  /** Moves the unit to {@code state}, telling the watches of the unit when that is a change. */
+  private void setActive(Unit u, ActiveState state) {
+    if (u.active == state) {
+      return;
+    }
+    u.active = state;
+    for (Watch watch : watches) {
+      if (watch.units().contains(u.name)) {
+        watch.onChange().accept(statusOf(u));
+      }
+    }
   }
 
   private UnitStatus statusOf(String name) throws IOException {
@@ -754,14 +798,17 @@ public final class SimSystemd implements Systemd {
     if (loaded.isEmpty()) {
       return new UnitStatus(name, LoadState.NOT_FOUND, ActiveState.INACTIVE, "dead", 0, "", "");
     }
-    Unit u = loaded.get();
+    return statusOf(loaded.get());
+  }
+
+  private static UnitStatus statusOf(Unit u) {
     LoadState load = u.definition == null
         ? LoadState.NOT_FOUND
         : u.definition.masked() ? LoadState.MASKED : LoadState.LOADED;
     String fragment = u.definition == null ? "" : u.definition.fragmentPath();
     String result = u.definition != null && u.definition.isService() ? u.result : "";
     return new UnitStatus(
-        name, load, u.active, u.sub, u.mainPid, fragment, result, u.activeEnteredAt);
+        u.name, load, u.active, u.sub, u.mainPid, fragment, result, u.activeEnteredAt);
   }
 
   private JobResult startUnit(String name, Duration timeout, Set<String> visiting, boolean explicit)
@@ -905,7 +952,7 @@ public final class SimSystemd implements Systemd {
         enterActive(u);
         u.sub = "exited";
       } else {
-        u.active = ActiveState.INACTIVE;
+        setActive(u, ActiveState.INACTIVE);
         u.sub = "dead";
       }
       u.mainPid = 0;
@@ -914,7 +961,7 @@ public final class SimSystemd implements Systemd {
     }
     u.mainPid = main.pid();
     if (behaviour instanceof UnitBehaviour.HangsActivating) {
-      u.active = ActiveState.ACTIVATING;
+      setActive(u, ActiveState.ACTIVATING);
       u.sub = "start";
       event(u.name, "activating");
       clock.advance(timeout);
@@ -937,7 +984,7 @@ public final class SimSystemd implements Systemd {
   private Optional<JobResult> runProgram(
       Unit u, UnitDefinition d, SimProcess main, SimProgram program, List<String> argv) {
     u.mainPid = main.pid();
-    u.active = ActiveState.ACTIVATING;
+    setActive(u, ActiveState.ACTIVATING);
     u.sub = "start";
     event(u.name, "activating");
     int status;
@@ -1050,7 +1097,7 @@ public final class SimSystemd implements Systemd {
   }
 
   private void fail(Unit u, String result) {
-    u.active = ActiveState.FAILED;
+    setActive(u, ActiveState.FAILED);
     u.sub = "failed";
     u.result = result;
     u.failAt = Optional.empty();
@@ -1089,7 +1136,7 @@ public final class SimSystemd implements Systemd {
     u.mainPid = 0;
     u.failAt = Optional.empty();
     if (u.active != ActiveState.FAILED) {
-      u.active = ActiveState.INACTIVE;
+      setActive(u, ActiveState.INACTIVE);
       u.sub = "dead";
     }
     processes.removeCgroupIfEmpty("/system.slice/" + u.name);

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
  * The agent as a bootstrap through the CLI jar installs it, on a real systemd 252 in a sandbox:
  * the recovery gate ran before the stack, the daemon reached READY (its unit is
  * {@code Type=notify}) and says what it watches, a changed configuration file is applied by the
- * daemon alone, and a reset takes the agent away again.
+ * daemon alone, kubelet's crash is in the daemon's journal as systemd signals it, and a reset
+ * takes the agent away again.
  */
 class AgentOnRealSystemdSystemTest {
   private static final String DNS_INTERFACE = "noag0";
@@ -116,6 +117,16 @@ class AgentOnRealSystemdSystemTest {
               .stdout())
           .contains("example.com/pool=relabelled");
 
+      long killed = System.nanoTime();
+      assertThat(sandbox
+              .exec("systemctl", "kill", "--kill-who=main", "-s", "KILL", HostPaths.KUBELET_UNIT)
+              .exitCode())
+          .isZero();
+      Duration toLogged = awaitAgentJournal(
+          sandbox, HostPaths.KUBELET_UNIT + " failed", Duration.ofSeconds(4), killed);
+      System.out.println("agent on a real systemd: kubelet's crash in the agent's journal after "
+          + toLogged.toMillis() + " ms (signalled by systemd; the daemon polls every 5 s)");
+
       SandboxCli.Run reset = cli.run("reset");
       assertThat(reset.exitCode()).as(reset.toString()).isZero();
 
@@ -150,6 +161,20 @@ class AgentOnRealSystemdSystemTest {
         .orThrow()
         .stdout()
         .strip();
+  }
+
+  /** Waits for {@code text} in the agent's journal: a crash systemd restarts is in it at once. */
+  private static Duration awaitAgentJournal(
+      SystemdSandbox sandbox, String text, Duration timeout, long sinceNanos) throws Exception {
+    long deadline = sinceNanos + timeout.toNanos();
+    while (System.nanoTime() < deadline) {
+      if (sandbox.journal(HostPaths.AGENT_UNIT).contains(text)) {
+        return Duration.ofNanos(System.nanoTime() - sinceNanos);
+      }
+      Thread.sleep(50);
+    }
+    throw new AssertionError("the agent's journal did not come to say '" + text + "' within "
+        + timeout + ":\n" + sandbox.journal(HostPaths.AGENT_UNIT));
   }
 
   private static Duration awaitContent(Path file, String text, Duration timeout, long sinceNanos)

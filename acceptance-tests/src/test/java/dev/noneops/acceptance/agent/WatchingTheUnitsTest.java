@@ -1,0 +1,150 @@
+package dev.noneops.acceptance.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.noneops.acceptance.machine.RecordingLog;
+import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.daemon.AgentState;
+import dev.noneops.core.daemon.NodeDaemon;
+import dev.noneops.ports.systemd.SystemdException;
+import dev.noneops.testkit.gate.FaultRule;
+import dev.noneops.testkit.node.SimulatedNode;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code noneops daemon} watching the stack's units through systemd's signals: a failure is in the
+ * journal the moment it is signalled and wakes the daemon's loop; without the signals, the daemon
+ * says so once and polls the units at every tick.
+ */
+class WatchingTheUnitsTest {
+  private static final AgentConfig V1 = SimulatedNode.config("1.31.4", "", "blue");
+  private static final AgentConfig V1_GREEN = SimulatedNode.config("1.31.4", "", "green");
+  private static final String KUBELET = "kubelet.service";
+
+  private final RecordingLog log = new RecordingLog();
+  private SimulatedNode lab;
+
+  @BeforeEach
+  void aNodeOnV1WithItsAgent() {
+    lab = new SimulatedNode();
+    lab.bootstrapWithAgent(V1);
+  }
+
+  private NodeDaemon daemon(Duration pollInterval, NodeDaemon.Listener listener) {
+    return new NodeDaemon(
+        lab.host.ports(),
+        lab.layout,
+        lab.paths,
+        (config, previous) -> config.isPresent()
+            ? lab.node(config.get(), previous)
+            : lab.node(previous.orElseThrow(), previous),
+        new NodeDaemon.Settings(SimulatedNode.AGENT_CONFIG_FILE, pollInterval, "amd64"),
+        listener,
+        log);
+  }
+
+  private void killKubelet() {
+    lab.host.ports().systemd().kill(KUBELET, false, 9);
+  }
+
+  @Test
+  void aUnitThatFailsIsInTheJournalTheMomentSystemdSignalsItWithoutATick() {
+    NodeDaemon daemon = daemon(Duration.ofSeconds(5), NodeDaemon.Listener.NONE);
+    daemon.start();
+
+    killKubelet();
+
+    assertThat(log.errors()).anyMatch(l -> l.contains(KUBELET + " failed"));
+  }
+
+  @Test
+  void withoutTheSignalsItSaysSoOnceAndPollsTheUnitsAtEveryTick() {
+    FaultRule noSignals = lab.host
+        .faults()
+        .add(FaultRule.when(c -> c.is("systemd.watch"))
+            .failWith(c -> new SystemdException(SystemdException.Kind.OTHER, "", "no signals")));
+    NodeDaemon daemon = daemon(Duration.ofSeconds(5), NodeDaemon.Listener.NONE);
+    daemon.start();
+    daemon.tick();
+    assertThat(noSignals.fired()).isEqualTo(1);
+
+    killKubelet();
+    assertThat(log.errors()).as("not signalled").noneMatch(l -> l.contains(KUBELET));
+    daemon.tick();
+    daemon.tick();
+
+    assertThat(log.errors()).filteredOn(l -> l.contains(KUBELET + " failed")).hasSize(1);
+    assertThat(log.lines()).filteredOn(l -> l.contains("polls the units")).hasSize(1);
+  }
+
+  @Test
+  void aSignalledFailureWakesTheLoopAtOnceInsteadOfAtTheNextInterval() throws Exception {
+    CountDownLatch ready = new CountDownLatch(1);
+    NodeDaemon daemon = daemon(Duration.ofDays(365), new NodeDaemon.Listener() {
+      @Override
+      public void ready() {
+        ready.countDown();
+      }
+
+      @Override
+      public void status(String line) {}
+    });
+    AtomicBoolean stop = new AtomicBoolean();
+    Thread loop = new Thread(
+        () -> {
+          try {
+            daemon.run(stop::get);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        },
+        "daemon-under-test");
+    loop.start();
+    try {
+      assertThat(ready.await(10, TimeUnit.SECONDS)).isTrue();
+      awaitAWatchedTick(daemon);
+      lab.writeDesired(V1_GREEN);
+
+      killKubelet();
+
+      // a year of 200 ms slices takes the loop minutes: only a woken loop applies the file in time
+      assertThat(awaitApplied(daemon, Duration.ofSeconds(10)))
+          .as("the woken loop read the changed file")
+          .isTrue();
+    } finally {
+      stop.set(true);
+      loop.join(TimeUnit.SECONDS.toMillis(30));
+    }
+  }
+
+  /** The first tick has read the file (it records what it acted on at start, then ticks). */
+  private static void awaitAWatchedTick(NodeDaemon daemon) throws InterruptedException {
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (daemon.state().watching().isEmpty() && System.nanoTime() < until) {
+      Thread.sleep(10);
+    }
+    Thread.sleep(200);
+  }
+
+  private static boolean awaitApplied(NodeDaemon daemon, Duration within)
+      throws InterruptedException {
+    long until = System.nanoTime() + within.toNanos();
+    while (System.nanoTime() < until) {
+      if (daemon
+          .state()
+          .lastOperation()
+          .map(AgentState.Event::outcome)
+          .filter("APPLIED"::equals)
+          .isPresent()) {
+        return true;
+      }
+      Thread.sleep(10);
+    }
+    return false;
+  }
+}
