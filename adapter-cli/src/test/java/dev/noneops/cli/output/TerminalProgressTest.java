@@ -100,6 +100,28 @@ class TerminalProgressTest {
   }
 
   @Test
+  void aDownloadTaskEndsAsOneLineWithItsSizeRateAndTheTaskDurationVerificationIncluded() {
+    progress.onEvent(event(0, "download", NodeEvent.Kind.STARTED, 0));
+    progress.onEvent(event(0, "download-kubelet", NodeEvent.Kind.STARTED, 0));
+    progress.onEvent(download(0, "download-kubelet", 0, 100 * MIB));
+    progress.onEvent(download(4_000, "download-kubelet", 100 * MIB, 100 * MIB));
+
+    assertThat(screen())
+        .as("the full bar stays while the download is verified")
+        .containsExactly(
+            "  … download  4.00 s",
+            "  download-kubelet [████████████████████████] 100.0 / 100.0 MiB  25.0 MiB/s");
+
+    progress.onEvent(event(4_300, "download-kubelet", NodeEvent.Kind.COMPLETED, 4_300));
+    progress.onEvent(download(4_310, "download-kubelet", 100 * MIB, 100 * MIB));
+
+    assertThat(screen())
+        .containsExactly(
+            "  download-kubelet 100.0 MiB at 25.0 MiB/s          ok 4.30 s",
+            "  … download  4.31 s");
+  }
+
+  @Test
   void barsAreRedrawnAtMostTenTimesASecond() {
     progress.onEvent(download(0, "download-kubelet", 0, 100 * MIB));
     progress.onEvent(download(1_000, "download-kubelet", 10 * MIB, 100 * MIB));
