@@ -56,7 +56,9 @@ record DownloadBar(String name, long received, long total, Instant first, Instan
       line.append(mib(received)).append(" MiB");
     }
     line.append("  ").append(String.format(Locale.ROOT, "%.1f MiB/s", rate() / MIB));
-    eta().ifPresent(left -> line.append("  ETA ").append(eta(left)));
+    if (!finished()) {
+      eta().ifPresent(left -> line.append("  ETA ").append(eta(left)));
+    }
     return line.toString();
   }
 

@@ -23,7 +23,8 @@ import org.jline.utils.Display;
  * The node's events as live progress on a terminal: below the lines already printed, a block
  * redrawn in place (JLine's {@link Display}) with each running phase and a bar per download
  * (bytes, rate, time left); above it, one line per phase as it ends, with {@code ok} or {@code
- * failed} and its duration, and a failure's message on the line after. Bars are redrawn at most
+ * failed} and its duration, and a failure's message on the line after. A download's task ends as
+ * one line with its size and rate; its full bar stays until then, while it is verified. Bars are redrawn at most
  * ten times a second, measured on the events' own clock.
  */
 public final class TerminalProgress implements LiveProgress {
@@ -70,9 +71,13 @@ public final class TerminalProgress implements LiveProgress {
 
   private void ended(NodeEvent e, String outcome, int colour, List<String> after) {
     running.remove(e.task());
-    downloads.remove(e.task());
+    DownloadBar bar = downloads.remove(e.task());
+    boolean downloaded = bar != null && bar.finished();
+    if (downloaded) {
+      finished.add(e.task());
+    }
     List<AttributedString> lines = new ArrayList<>();
-    lines.add(outcomeLine(e.task(), outcome, colour, e.duration()));
+    lines.add(outcomeLine(downloaded ? bar.summary() : e.task(), outcome, colour, e.duration()));
     after.forEach(line -> lines.add(new AttributedString(line)));
     printAbove(lines, e.at());
   }
@@ -96,6 +101,12 @@ public final class TerminalProgress implements LiveProgress {
       return; // a repeat of the last event of a download already shown as done
     }
     finished.remove(e.task());
+    if (bar.finished() && running.containsKey(e.task())) {
+      // the task's own end, after verification, prints the download's one line
+      downloads.put(e.task(), bar);
+      draw(e.at(), true);
+      return;
+    }
     if (bar.finished()) {
       downloads.remove(e.task());
       finished.add(e.task());

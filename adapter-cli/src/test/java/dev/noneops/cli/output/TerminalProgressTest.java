@@ -118,7 +118,7 @@ class TerminalProgressTest {
     assertThat(screen())
         .containsExactly(
             "  download-kubelet 100.0 MiB at 25.0 MiB/s          ok 4.30 s",
-            "  … download  4.31 s");
+            "  … download  4.30 s");
   }
 
   @Test
