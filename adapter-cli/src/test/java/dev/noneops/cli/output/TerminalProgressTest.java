@@ -122,6 +122,14 @@ class TerminalProgressTest {
   }
 
   @Test
+  void aBarHasNoRateNorTimeLeftUntilItsBytesCanBeTimed() {
+    progress.onEvent(download(0, "download-containerd", MIB, 100 * MIB));
+
+    assertThat(screen())
+        .containsExactly("  download-containerd [░░░░░░░░░░░░░░░░░░░░░░░░] 1.0 / 100.0 MiB");
+  }
+
+  @Test
   void barsAreRedrawnAtMostTenTimesASecond() {
     progress.onEvent(download(0, "download-kubelet", 0, 100 * MIB));
     progress.onEvent(download(1_000, "download-kubelet", 10 * MIB, 100 * MIB));
