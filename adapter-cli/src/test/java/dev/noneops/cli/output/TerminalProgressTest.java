@@ -6,6 +6,7 @@ import dev.noneops.ports.events.NodeEvent;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -127,6 +128,24 @@ class TerminalProgressTest {
 
     assertThat(screen())
         .containsExactly("  download-containerd [░░░░░░░░░░░░░░░░░░░░░░░░] 1.0 / 100.0 MiB");
+  }
+
+  @Test
+  void aLogLineWrittenToStderrWhileTheBlockIsDrawnGoesAboveItAndTheBlockStaysWhole() {
+    progress.onEvent(event(0, "start", NodeEvent.Kind.STARTED, 0));
+    progress.onEvent(event(0, "wait-kubelet", NodeEvent.Kind.STARTED, 0));
+    PrintStream stderr = progress.stderrAbove();
+
+    stderr.print("13:17:17.242 ERROR Node - task=wait-kubelet");
+    stderr.print(" status=failed\nand a second");
+    stderr.println(" line");
+
+    assertThat(screen())
+        .containsExactly(
+            "13:17:17.242 ERROR Node - task=wait-kubelet status=failed",
+            "and a second line",
+            "  … start  0.00 s",
+            "  … wait-kubelet  0.00 s");
   }
 
   @Test
