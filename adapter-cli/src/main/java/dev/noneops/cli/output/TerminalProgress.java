@@ -1,7 +1,10 @@
 package dev.noneops.cli.output;
 
 import dev.noneops.ports.events.NodeEvent;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -177,6 +180,42 @@ public final class TerminalProgress implements LiveProgress {
   /** One column short of the width, so a line never wraps and the redraw stays in place. */
   private static AttributedString fitted(AttributedString line, int columns) {
     return line.columnLength() < columns ? line : line.columnSubSequence(0, columns - 1);
+  }
+
+  /**
+   * A stream for what else writes to stderr while the block is drawn (log lines): each line it is
+   * given is printed above the block, which is drawn again below it, instead of being written
+   * into the block. After {@link #close()}, lines go straight to the terminal.
+   */
+  public PrintStream stderrAbove() {
+    return new PrintStream(new LinesAbove(), true, terminal.encoding());
+  }
+
+  private synchronized void above(String line) {
+    if (closed) {
+      terminal.writer().println(line);
+      terminal.flush();
+      return;
+    }
+    printAbove(
+        List.of(new AttributedString(line)),
+        lastDrawn.equals(Instant.MIN) ? Instant.EPOCH : lastDrawn);
+  }
+
+  /** Collects bytes up to each line's end and hands the line to {@link #above}. */
+  private final class LinesAbove extends OutputStream {
+    private final ByteArrayOutputStream line = new ByteArrayOutputStream();
+
+    @Override
+    public synchronized void write(int b) {
+      if (b == '\n') {
+        String text = line.toString(terminal.encoding());
+        line.reset();
+        above(text.endsWith("\r") ? text.substring(0, text.length() - 1) : text);
+      } else {
+        line.write(b);
+      }
+    }
   }
 
   @Override

@@ -2,7 +2,9 @@ package dev.noneops.cli.wiring;
 
 import dev.noneops.cli.output.LiveProgress;
 import dev.noneops.cli.output.TerminalProgress;
+import dev.noneops.ports.events.NodeEvent;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.util.Optional;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
@@ -11,7 +13,8 @@ import org.jline.terminal.TerminalBuilder;
  * Opens JLine's system terminal on stderr for {@link TerminalProgress}. Only this class names
  * the terminal library, and it is loaded only when progress is shown on a terminal. JLine gives
  * a dumb terminal when it cannot drive the real one (stdin redirected, say): then empty, and the
- * progress is plain lines.
+ * progress is plain lines. While it is drawn, what is written to {@code System.err} (log lines)
+ * is printed above it.
  */
 final class JLineStderr {
   private JLineStderr() {}
@@ -39,8 +42,33 @@ final class JLineStderr {
       }
       return Optional.empty();
     }
-    TerminalProgress progress = new TerminalProgress(terminal);
+    LiveProgress progress = new LogsAbove(new TerminalProgress(terminal));
     Runtime.getRuntime().addShutdownHook(new Thread(progress::close, "noneops-progress-close"));
     return Optional.of(progress);
+  }
+
+  /**
+   * While the progress is drawn, {@code System.err} (where the log lines go) prints above its
+   * block instead of into it; closing gives the original stream back first.
+   */
+  private static final class LogsAbove implements LiveProgress {
+    private final TerminalProgress progress;
+    private final PrintStream original = System.err;
+
+    LogsAbove(TerminalProgress progress) {
+      this.progress = progress;
+      System.setErr(progress.stderrAbove());
+    }
+
+    @Override
+    public void onEvent(NodeEvent event) {
+      progress.onEvent(event);
+    }
+
+    @Override
+    public void close() {
+      System.setErr(original);
+      progress.close();
+    }
   }
 }
