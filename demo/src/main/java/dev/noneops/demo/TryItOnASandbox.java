@@ -30,8 +30,12 @@ import java.util.stream.Collectors;
  * runs on the host's own systemd: the node it installs is the sandbox's.
  */
 final class TryItOnASandbox implements SandboxShell {
-  /** The CLI inside the sandbox: a script running the demo's jar, as a package would install it. */
-  static final String NONEOPS = "/usr/local/bin/noneops";
+  /**
+   * The CLI of this checkout inside the sandbox: a script running the demo's jar. It comes before
+   * {@code /usr/local/bin/noneops} on the {@code PATH}, the link a bootstrap installs (to the build
+   * it installed) and a reset removes.
+   */
+  static final String NONEOPS = "/usr/local/sbin/noneops";
 
   static final String NAME = "noneops-shell";
 
