@@ -149,6 +149,20 @@ class TerminalProgressTest {
   }
 
   @Test
+  void aRunningPhasesTimeGoesOnBetweenEventsAndNeverBackwards() {
+    progress.onEvent(event(0, "start", NodeEvent.Kind.STARTED, 0));
+    progress.onEvent(event(100, "wait-kubelet", NodeEvent.Kind.STARTED, 0));
+
+    progress.tick(T0.plusMillis(5_100));
+
+    assertThat(screen()).containsExactly("  … start  5.10 s", "  … wait-kubelet  5.00 s");
+
+    progress.tick(T0.plusMillis(4_000));
+
+    assertThat(screen()).containsExactly("  … start  5.10 s", "  … wait-kubelet  5.00 s");
+  }
+
+  @Test
   void barsAreRedrawnAtMostTenTimesASecond() {
     progress.onEvent(download(0, "download-kubelet", 0, 100 * MIB));
     progress.onEvent(download(1_000, "download-kubelet", 10 * MIB, 100 * MIB));
