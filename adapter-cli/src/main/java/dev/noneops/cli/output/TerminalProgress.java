@@ -183,6 +183,17 @@ public final class TerminalProgress implements LiveProgress {
   }
 
   /**
+   * Redraws the block at {@code now} (a clock's time, which may run behind the events' own: never
+   * drawn earlier than the last drawing), so that a running phase's time goes on between events.
+   */
+  public synchronized void tick(Instant now) {
+    if (closed || running.isEmpty() || !now.isAfter(lastDrawn)) {
+      return;
+    }
+    draw(now, true);
+  }
+
+  /**
    * A stream for what else writes to stderr while the block is drawn (log lines): each line it is
    * given is printed above the block, which is drawn again below it, instead of being written
    * into the block. After {@link #close()}, lines go straight to the terminal.

@@ -5,7 +5,11 @@ import dev.noneops.cli.output.TerminalProgress;
 import dev.noneops.ports.events.NodeEvent;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.time.Instant;
 import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
 
@@ -49,15 +53,26 @@ final class JLineStderr {
 
   /**
    * While the progress is drawn, {@code System.err} (where the log lines go) prints above its
-   * block instead of into it; closing gives the original stream back first.
+   * block instead of into it, and the block is redrawn five times a second so that the running
+   * phases' times go on; closing stops the redraws and gives the original stream back first.
    */
   private static final class LogsAbove implements LiveProgress {
+    private static final long TICK_MS = 200;
+
     private final TerminalProgress progress;
     private final PrintStream original = System.err;
+    private final ScheduledExecutorService ticker =
+        Executors.newSingleThreadScheduledExecutor(r -> {
+          Thread t = new Thread(r, "noneops-progress-tick");
+          t.setDaemon(true);
+          return t;
+        });
 
     LogsAbove(TerminalProgress progress) {
       this.progress = progress;
       System.setErr(progress.stderrAbove());
+      ticker.scheduleAtFixedRate(
+          () -> progress.tick(Instant.now()), TICK_MS, TICK_MS, TimeUnit.MILLISECONDS);
     }
 
     @Override
@@ -67,6 +82,7 @@ final class JLineStderr {
 
     @Override
     public void close() {
+      ticker.shutdownNow();
       System.setErr(original);
       progress.close();
     }
