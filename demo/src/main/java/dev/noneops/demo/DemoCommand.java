@@ -8,6 +8,7 @@ import java.util.function.BooleanSupplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -28,20 +29,46 @@ import picocli.CommandLine.Spec;
       "real systemd on a disk with locally served artifacts (real containerd, runc and CNI plugins",
       "from Debian's packages), real pods and a power cut mid-upgrade healed at the next boot, else",
       "on the simulated host. Prints each step, its outcome and duration, and a summary table;",
-      "leaves the host as it was. Run it as 'bin/noneops demo' from the repository."
+      "leaves the host as it was. Run it as 'bin/noneops demo' from the repository.",
+      "",
+      "With --shell, no story: a node to try noneops on by hand. As root it boots the sandboxed",
+      "systemd with the artifacts served and a configuration written, prints the command lines",
+      "that run noneops (or a shell) inside it, and waits until its input ends (Ctrl-D) or it is",
+      "interrupted (Ctrl-C); then it stops the sandbox and removes its disk."
+    },
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  bin/noneops demo                                 the whole lifecycle, told",
+      "  sudo bin/noneops demo --shell --download-rate 2M  a node to try by hand, downloads slowed"
     })
 final class DemoCommand implements Callable<Integer> {
   @Option(names = "--simulated", description = "Use the simulated host even when running as root.")
   boolean simulated;
 
+  @Option(
+      names = "--shell",
+      description = "Boot the sandboxed node and wait, printing how to run noneops in it.")
+  boolean shell;
+
+  @Option(
+      names = "--download-rate",
+      paramLabel = "RATE",
+      converter = DownloadRate.class,
+      description =
+          "With --shell: how fast the artifact server sends each download, bytes per second (512K,"
+              + " 2M) or unlimited (the default), so that progress can be watched.")
+  Long downloadRate;
+
   @Spec
   CommandSpec spec;
 
   private final DemoRunner runner;
+  private final SandboxShell sandboxShell;
   private final BooleanSupplier root;
 
-  DemoCommand(DemoRunner runner, BooleanSupplier root) {
+  DemoCommand(DemoRunner runner, SandboxShell sandboxShell, BooleanSupplier root) {
     this.runner = runner;
+    this.sandboxShell = sandboxShell;
     this.root = root;
   }
 
@@ -49,6 +76,19 @@ final class DemoCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    if (!shell && downloadRate != null) {
+      throw new ParameterException(spec.commandLine(), "--download-rate needs --shell");
+    }
+    if (shell) {
+      if (simulated) {
+        throw new ParameterException(
+            spec.commandLine(), "--shell runs on a sandboxed systemd only, not with --simulated");
+      }
+      long rate = downloadRate == null ? DownloadRate.UNLIMITED : downloadRate;
+      return sandboxShell
+          .open(out, System.in, new SandboxShell.Options(root.getAsBoolean(), rate))
+          .code();
+    }
     ExitCode code = runner.run(out, err, new DemoRunner.Options(simulated, root.getAsBoolean()));
     return code.code();
   }

@@ -24,8 +24,8 @@ public final class DemoMain {
 
   /** The demo's command line over the real process: its story, and whether it runs as root. */
   static CommandLine commandLine() {
-    CommandLine cli =
-        new CommandLine(new DemoCommand(new LifecycleDemo(), () -> new UnixSystem().getUid() == 0));
+    CommandLine cli = new CommandLine(new DemoCommand(
+        new LifecycleDemo(), new TryItOnASandbox(), () -> new UnixSystem().getUid() == 0));
     ErrorReporter errors = new ErrorReporter();
     cli.setExecutionExceptionHandler(errors);
     cli.setParameterExceptionHandler(errors);

@@ -478,38 +478,13 @@ final class LifecycleDemo implements DemoRunner {
     ExitCode tell() throws Exception {
       DemoStory story = new DemoStory(out);
       HostState before = HostState.read();
-      Path jar = Path.of(System.getProperty("noneops.jar", "adapter-cli/target/noneops.jar"))
-          .toAbsolutePath();
-      if (!Files.isRegularFile(jar)) {
-        throw new IllegalStateException("the CLI jar " + jar
-            + " is missing: run the demo through bin/noneops, which builds it");
-      }
-      Path cache = Path.of(System.getProperty("user.home"), ".cache", "noneops", "demo");
+      Path jar = cliJar();
+      Path cache = cache();
       ArtifactRepository repo = new ArtifactRepository(cache.resolve("artifacts"));
       Path image = cache.resolve("images").resolve("busybox.tar");
-      ArtifactSet base =
-          new ArtifactSet(K8S, CONTAINERD_OLD, RUNC, CNI, "1.31.0", "1.11.3", ARCH, false);
       boolean ok = story.step(
           "build artifacts (containerd x2, runc, CNI plugins, busybox from Debian; stand-ins)",
-          () -> {
-            DebianPackages debian = new DebianPackages(cache.resolve("debian"));
-            NodeArtifactBuilder builder =
-                new NodeArtifactBuilder(repo, debian, StandInScripts.ofThisJvm());
-            builder.publish(base);
-            builder.publish(base.withContainerd(CONTAINERD_NEW));
-            builder.publish(base.withContainerd(CONTAINERD_NEW).withBrokenKubelet(K8S_BROKEN));
-            builder.publish(new ArtifactSet(
-                K8S_NEXT, CONTAINERD_NEW, RUNC, CNI, "1.31.0", "1.11.3", ARCH, false));
-            builder.publishDebianCniPlugins(CNI, ARCH);
-            BusyboxImageArchive.write(
-                BusyboxImageArchive.busyboxFrom(debian),
-                image,
-                List.of(RealPods.IMAGE, NodeConstants.SANDBOX_IMAGE),
-                ARCH);
-            return "containerd " + CONTAINERD_OLD.version() + " and " + CONTAINERD_NEW.version()
-                + ", runc " + RUNC.version() + ", CNI plugins " + CNI + " in " + repo.root()
-                + "; busybox image " + RealPods.IMAGE;
-          });
+          () -> publishArtifacts(cache, repo, image));
       if (!ok) {
         story.summary("noneops demo on a sandboxed real systemd");
         return ExitCode.FAILURE;
@@ -596,6 +571,53 @@ final class LifecycleDemo implements DemoRunner {
       story.summary("noneops demo on a sandboxed real systemd");
       return story.allOk() ? ExitCode.OK : ExitCode.FAILURE;
     }
+  }
+
+  /**
+   * The CLI jar the demo runs in its sandboxes: {@code -Dnoneops.jar}, which {@code bin/noneops}
+   * sets to the jar it builds.
+   */
+  static Path cliJar() {
+    Path jar = Path.of(System.getProperty("noneops.jar", "adapter-cli/target/noneops.jar"))
+        .toAbsolutePath();
+    if (!Files.isRegularFile(jar)) {
+      throw new IllegalStateException(
+          "the CLI jar " + jar + " is missing: run the demo through bin/noneops, which builds it");
+    }
+    return jar;
+  }
+
+  /** Where the demo keeps what it downloads and builds between runs. */
+  static Path cache() {
+    return Path.of(System.getProperty("user.home"), ".cache", "noneops", "demo");
+  }
+
+  /**
+   * Publishes into {@code repo} every version the story installs (containerd's two Debian builds,
+   * a kubelet that never gets ready, the next Kubernetes) and writes the busybox image to {@code
+   * image}; what is already there is kept.
+   *
+   * @return what was published, for the story
+   */
+  static String publishArtifacts(Path cache, ArtifactRepository repo, Path image) throws Exception {
+    ArtifactSet base =
+        new ArtifactSet(K8S, CONTAINERD_OLD, RUNC, CNI, "1.31.0", "1.11.3", ARCH, false);
+    DebianPackages debian = new DebianPackages(cache.resolve("debian"));
+    NodeArtifactBuilder builder = new NodeArtifactBuilder(repo, debian, StandInScripts.ofThisJvm());
+    builder.publish(base);
+    builder.publish(base.withContainerd(CONTAINERD_NEW));
+    builder.publish(base.withContainerd(CONTAINERD_NEW).withBrokenKubelet(K8S_BROKEN));
+    builder.publish(
+        new ArtifactSet(K8S_NEXT, CONTAINERD_NEW, RUNC, CNI, "1.31.0", "1.11.3", ARCH, false));
+    builder.publishDebianCniPlugins(CNI, ARCH);
+    BusyboxImageArchive.write(
+        BusyboxImageArchive.busyboxFrom(debian),
+        image,
+        List.of(RealPods.IMAGE, NodeConstants.SANDBOX_IMAGE),
+        ARCH);
+    return "containerd " + CONTAINERD_OLD.version() + " and " + CONTAINERD_NEW.version()
+        + ", runc " + RUNC.version() + ", CNI plugins " + CNI + " in " + repo.root()
+        + "; busybox image " + RealPods.IMAGE;
   }
 
   /** The artifact server answers inside the sandbox, whose network is its own, at its usual URL. */

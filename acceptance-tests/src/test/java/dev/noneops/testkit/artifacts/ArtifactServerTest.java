@@ -1,6 +1,7 @@
 package dev.noneops.testkit.artifacts;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.DownloadArtifact;
@@ -12,7 +13,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.HexFormat;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -101,6 +104,30 @@ class ArtifactServerTest {
     try (ArtifactServer server = ArtifactServer.serve(dir)) {
       assertThat(server.uri().getHost()).isEqualTo("127.0.0.1");
     }
+  }
+
+  @Test
+  void aCappedServerSendsNoFasterThanItsRateAndTheBytesUnchanged(@TempDir Path dir)
+      throws Exception {
+    byte[] content = new byte[384 * 1024];
+    new Random(17).nextBytes(content);
+    Files.write(dir.resolve("blob"), content);
+
+    try (ArtifactServer server = ArtifactServer.serve(dir, 1024 * 1024)) {
+      long start = System.nanoTime();
+      HttpResponse<byte[]> got = get(server.uri("blob").toString());
+      Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+      assertThat(got.body()).isEqualTo(content);
+      assertThat(took).isGreaterThanOrEqualTo(Duration.ofMillis(350));
+    }
+  }
+
+  @Test
+  void aRateMustBePositive(@TempDir Path dir) {
+    assertThatThrownBy(() -> ArtifactServer.serve(dir, 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("bytesPerSecond must be positive");
   }
 
   private HttpResponse<byte[]> get(String url) throws Exception {

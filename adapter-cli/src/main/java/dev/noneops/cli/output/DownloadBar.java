@@ -18,7 +18,7 @@ import java.util.Optional;
 record DownloadBar(String name, long received, long total, Instant first, Instant last) {
   private static final double MIB = 1048576.0;
   private static final int BAR_WIDTH = 24;
-  private static final Duration MEASURABLE = Duration.ofMillis(100);
+  static final Duration MEASURABLE = Duration.ofMillis(100);
 
   boolean finished() {
     return total > 0 && received >= total;
@@ -39,7 +39,10 @@ record DownloadBar(String name, long received, long total, Instant first, Instan
     return Optional.of(Duration.ofMillis((long) ((total - received) * 1000.0 / rate)));
   }
 
-  /** The bar line: {@code name [#####-----] 45.0 / 100.0 MiB  12.3 MiB/s  ETA 5 s}. */
+  /**
+   * The bar line: {@code name [#####-----] 45.0 / 100.0 MiB  12.3 MiB/s  ETA 5 s}, without the
+   * rate and the time left until the download can be {@link #timed()}.
+   */
   String render(boolean unicode) {
     StringBuilder line = new StringBuilder("  ").append(name).append(' ');
     if (total > 0) {
@@ -55,8 +58,12 @@ record DownloadBar(String name, long received, long total, Instant first, Instan
     } else {
       line.append(mib(received)).append(" MiB");
     }
-    line.append("  ").append(String.format(Locale.ROOT, "%.1f MiB/s", rate() / MIB));
-    eta().ifPresent(left -> line.append("  ETA ").append(eta(left)));
+    if (timed()) {
+      line.append("  ").append(String.format(Locale.ROOT, "%.1f MiB/s", rate() / MIB));
+      if (!finished()) {
+        eta().ifPresent(left -> line.append("  ETA ").append(eta(left)));
+      }
+    }
     return line.toString();
   }
 
@@ -66,9 +73,15 @@ record DownloadBar(String name, long received, long total, Instant first, Instan
    */
   String summary() {
     String size = name + " " + mib(received) + " MiB";
-    return Duration.between(first, last).compareTo(MEASURABLE) < 0
-        ? size
-        : size + " at " + String.format(Locale.ROOT, "%.1f MiB/s", rate() / MIB);
+    return timed() ? size + " at " + String.format(Locale.ROOT, "%.1f MiB/s", rate() / MIB) : size;
+  }
+
+  /**
+   * Whether enough time passed since the first event for a rate: the bytes of a first read, over
+   * a millisecond, would claim hundreds of MiB a second.
+   */
+  boolean timed() {
+    return Duration.between(first, last).compareTo(MEASURABLE) >= 0;
   }
 
   private static String mib(long bytes) {

@@ -95,10 +95,14 @@ public final class ProgressPrinter implements NodeEvents {
     if (received < 0) {
       return "  ... " + e.task() + " " + d;
     }
-    double secs = Math.max(Duration.between(first, e.at()).toMillis(), 1) / 1000.0;
+    Duration elapsed = Duration.between(first, e.at());
     String size = total > 0 ? mib(received) + " / " + mib(total) : mib(received);
+    if (elapsed.compareTo(DownloadBar.MEASURABLE) < 0) {
+      return "  ... " + e.task() + ": " + size; // too soon for a rate
+    }
     return "  ... " + e.task() + ": " + size + " at "
-        + String.format(Locale.ROOT, "%.1f MiB/s", received / 1048576.0 / secs);
+        + String.format(
+            Locale.ROOT, "%.1f MiB/s", received / 1048576.0 / (elapsed.toMillis() / 1000.0));
   }
 
   /** A duration the way the CLI prints it: {@code 0.42 s}, {@code 12.3 s}, {@code 2 min 5 s}. */

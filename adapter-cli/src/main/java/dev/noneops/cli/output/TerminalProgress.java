@@ -1,7 +1,10 @@
 package dev.noneops.cli.output;
 
 import dev.noneops.ports.events.NodeEvent;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,7 +26,8 @@ import org.jline.utils.Display;
  * The node's events as live progress on a terminal: below the lines already printed, a block
  * redrawn in place (JLine's {@link Display}) with each running phase and a bar per download
  * (bytes, rate, time left); above it, one line per phase as it ends, with {@code ok} or {@code
- * failed} and its duration, and a failure's message on the line after. Bars are redrawn at most
+ * failed} and its duration, and a failure's message on the line after. A download's task ends as
+ * one line with its size and rate; its full bar stays until then, while it is verified. Bars are redrawn at most
  * ten times a second, measured on the events' own clock.
  */
 public final class TerminalProgress implements LiveProgress {
@@ -70,9 +74,13 @@ public final class TerminalProgress implements LiveProgress {
 
   private void ended(NodeEvent e, String outcome, int colour, List<String> after) {
     running.remove(e.task());
-    downloads.remove(e.task());
+    DownloadBar bar = downloads.remove(e.task());
+    boolean downloaded = bar != null && bar.finished();
+    if (downloaded) {
+      finished.add(e.task());
+    }
     List<AttributedString> lines = new ArrayList<>();
-    lines.add(outcomeLine(e.task(), outcome, colour, e.duration()));
+    lines.add(outcomeLine(downloaded ? bar.summary() : e.task(), outcome, colour, e.duration()));
     after.forEach(line -> lines.add(new AttributedString(line)));
     printAbove(lines, e.at());
   }
@@ -96,6 +104,12 @@ public final class TerminalProgress implements LiveProgress {
       return; // a repeat of the last event of a download already shown as done
     }
     finished.remove(e.task());
+    if (bar.finished() && running.containsKey(e.task())) {
+      // the task's own end, after verification, prints the download's one line
+      downloads.put(e.task(), bar);
+      draw(e.at(), true);
+      return;
+    }
     if (bar.finished()) {
       downloads.remove(e.task());
       finished.add(e.task());
@@ -166,6 +180,53 @@ public final class TerminalProgress implements LiveProgress {
   /** One column short of the width, so a line never wraps and the redraw stays in place. */
   private static AttributedString fitted(AttributedString line, int columns) {
     return line.columnLength() < columns ? line : line.columnSubSequence(0, columns - 1);
+  }
+
+  /**
+   * Redraws the block at {@code now} (a clock's time, which may run behind the events' own: never
+   * drawn earlier than the last drawing), so that a running phase's time goes on between events.
+   */
+  public synchronized void tick(Instant now) {
+    if (closed || running.isEmpty() || !now.isAfter(lastDrawn)) {
+      return;
+    }
+    draw(now, true);
+  }
+
+  /**
+   * A stream for what else writes to stderr while the block is drawn (log lines): each line it is
+   * given is printed above the block, which is drawn again below it, instead of being written
+   * into the block. After {@link #close()}, lines go straight to the terminal.
+   */
+  public PrintStream stderrAbove() {
+    return new PrintStream(new LinesAbove(), true, terminal.encoding());
+  }
+
+  private synchronized void above(String line) {
+    if (closed) {
+      terminal.writer().println(line);
+      terminal.flush();
+      return;
+    }
+    printAbove(
+        List.of(new AttributedString(line)),
+        lastDrawn.equals(Instant.MIN) ? Instant.EPOCH : lastDrawn);
+  }
+
+  /** Collects bytes up to each line's end and hands the line to {@link #above}. */
+  private final class LinesAbove extends OutputStream {
+    private final ByteArrayOutputStream line = new ByteArrayOutputStream();
+
+    @Override
+    public synchronized void write(int b) {
+      if (b == '\n') {
+        String text = line.toString(terminal.encoding());
+        line.reset();
+        above(text.endsWith("\r") ? text.substring(0, text.length() - 1) : text);
+      } else {
+        line.write(b);
+      }
+    }
   }
 
   @Override

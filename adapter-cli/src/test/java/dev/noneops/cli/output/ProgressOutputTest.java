@@ -31,9 +31,23 @@ class ProgressOutputTest {
     assertThat(err.toString().lines())
         .containsExactly(
             "  ... install",
-            "  ... download-kubelet: 0.0 MiB / 100.0 MiB at 0.0 MiB/s",
+            "  ... download-kubelet: 0.0 MiB / 100.0 MiB",
             "  ... download-kubelet: 100.0 MiB / 100.0 MiB at 25.0 MiB/s",
             "  ok  install (4.50 s)");
+  }
+
+  @Test
+  void aDownloadsFirstLineHasNoRateForTheBytesOfItsFirstMillisecond() {
+    ProgressOutput progress =
+        new ProgressOutput(new PrintWriter(err), false, ProgressTerminal.NONE);
+
+    progress.onEvent(event(0, "download-containerd", NodeEvent.Kind.PROGRESS, bytes(1)));
+    progress.onEvent(event(1_000, "download-containerd", NodeEvent.Kind.PROGRESS, bytes(3)));
+
+    assertThat(err.toString().lines())
+        .containsExactly(
+            "  ... download-containerd: 1.0 MiB / 100.0 MiB",
+            "  ... download-containerd: 3.0 MiB / 100.0 MiB at 3.0 MiB/s");
   }
 
   @Test

@@ -6,6 +6,7 @@ import dev.noneops.ports.events.NodeEvent;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -97,6 +98,68 @@ class TerminalProgressTest {
         .containsExactly(
             "  download-kubelet 100.0 MiB at 25.0 MiB/s          ok 4.00 s",
             "  download-runc 10.0 MiB                            ok 0.00 s");
+  }
+
+  @Test
+  void aDownloadTaskEndsAsOneLineWithItsSizeRateAndTheTaskDurationVerificationIncluded() {
+    progress.onEvent(event(0, "download", NodeEvent.Kind.STARTED, 0));
+    progress.onEvent(event(0, "download-kubelet", NodeEvent.Kind.STARTED, 0));
+    progress.onEvent(download(0, "download-kubelet", 0, 100 * MIB));
+    progress.onEvent(download(4_000, "download-kubelet", 100 * MIB, 100 * MIB));
+
+    assertThat(screen())
+        .as("the full bar stays while the download is verified")
+        .containsExactly(
+            "  … download  4.00 s",
+            "  download-kubelet [████████████████████████] 100.0 / 100.0 MiB  25.0 MiB/s");
+
+    progress.onEvent(event(4_300, "download-kubelet", NodeEvent.Kind.COMPLETED, 4_300));
+    progress.onEvent(download(4_310, "download-kubelet", 100 * MIB, 100 * MIB));
+
+    assertThat(screen())
+        .containsExactly(
+            "  download-kubelet 100.0 MiB at 25.0 MiB/s          ok 4.30 s",
+            "  … download  4.30 s");
+  }
+
+  @Test
+  void aBarHasNoRateNorTimeLeftUntilItsBytesCanBeTimed() {
+    progress.onEvent(download(0, "download-containerd", MIB, 100 * MIB));
+
+    assertThat(screen())
+        .containsExactly("  download-containerd [░░░░░░░░░░░░░░░░░░░░░░░░] 1.0 / 100.0 MiB");
+  }
+
+  @Test
+  void aLogLineWrittenToStderrWhileTheBlockIsDrawnGoesAboveItAndTheBlockStaysWhole() {
+    progress.onEvent(event(0, "start", NodeEvent.Kind.STARTED, 0));
+    progress.onEvent(event(0, "wait-kubelet", NodeEvent.Kind.STARTED, 0));
+    PrintStream stderr = progress.stderrAbove();
+
+    stderr.print("13:17:17.242 ERROR Node - task=wait-kubelet");
+    stderr.print(" status=failed\nand a second");
+    stderr.println(" line");
+
+    assertThat(screen())
+        .containsExactly(
+            "13:17:17.242 ERROR Node - task=wait-kubelet status=failed",
+            "and a second line",
+            "  … start  0.00 s",
+            "  … wait-kubelet  0.00 s");
+  }
+
+  @Test
+  void aRunningPhasesTimeGoesOnBetweenEventsAndNeverBackwards() {
+    progress.onEvent(event(0, "start", NodeEvent.Kind.STARTED, 0));
+    progress.onEvent(event(100, "wait-kubelet", NodeEvent.Kind.STARTED, 0));
+
+    progress.tick(T0.plusMillis(5_100));
+
+    assertThat(screen()).containsExactly("  … start  5.10 s", "  … wait-kubelet  5.00 s");
+
+    progress.tick(T0.plusMillis(4_000));
+
+    assertThat(screen()).containsExactly("  … start  5.10 s", "  … wait-kubelet  5.00 s");
   }
 
   @Test

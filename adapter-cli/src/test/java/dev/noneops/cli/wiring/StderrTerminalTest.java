@@ -58,7 +58,7 @@ class StderrTerminalTest {
     assertThat(output.lines())
         .containsExactly(
             "  ... install",
-            "  ... download-kubelet: 0.0 MiB / 100.0 MiB at 0.0 MiB/s",
+            "  ... download-kubelet: 0.0 MiB / 100.0 MiB",
             "  ... download-kubelet: 50.0 MiB / 100.0 MiB at 25.0 MiB/s",
             "  ... download-kubelet: 100.0 MiB / 100.0 MiB at 25.0 MiB/s",
             "  ok  install (5.00 s)");

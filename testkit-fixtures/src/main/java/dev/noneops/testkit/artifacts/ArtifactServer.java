@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -16,27 +17,52 @@ import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A local HTTP artifact server on {@code 127.0.0.1}: serves the regular files below a document
  * root (an {@link ArtifactRepository}) for {@code GET} and {@code HEAD}, 404 for anything else,
  * never a directory listing, never a path outside the root. Every request is recorded, so a test
- * can prove that a verified artifact already present was not downloaded again.
+ * can prove that a verified artifact already present was not downloaded again. {@link
+ * #serve(Path, long)} caps each response's rate, so that a download lasts long enough to be
+ * watched (an operator trying the progress bars, a test acting mid-download).
  */
 public final class ArtifactServer implements AutoCloseable {
+  /** No cap on a response's rate. */
+  public static final long UNLIMITED = Long.MAX_VALUE;
+
+  private static final int CHUNK = 16 * 1024;
+
   private final Path root;
   private final HttpServer server;
   private final ExecutorService executor;
   private final List<String> requests = new CopyOnWriteArrayList<>();
+  private final long bytesPerSecond;
 
-  private ArtifactServer(Path root, HttpServer server, ExecutorService executor) {
+  private ArtifactServer(
+      Path root, HttpServer server, ExecutorService executor, long bytesPerSecond) {
     this.root = root;
     this.server = server;
     this.executor = executor;
+    this.bytesPerSecond = bytesPerSecond;
   }
 
-  /** Serves {@code root} on a free port of {@code 127.0.0.1}. */
+  /** Serves {@code root} on a free port of {@code 127.0.0.1}, as fast as it can. */
   public static ArtifactServer serve(Path root) throws IOException {
+    return serve(root, UNLIMITED);
+  }
+
+  /**
+   * Serves {@code root} on a free port of {@code 127.0.0.1}, each response's body sent at no more
+   * than {@code bytesPerSecond} ({@link #UNLIMITED} for no cap).
+   *
+   * @throws IllegalArgumentException when {@code bytesPerSecond} is not positive
+   */
+  public static ArtifactServer serve(Path root, long bytesPerSecond) throws IOException {
+    if (bytesPerSecond <= 0) {
+      throw new IllegalArgumentException(
+          "bytesPerSecond must be positive (UNLIMITED for no cap): " + bytesPerSecond);
+    }
     Path absolute = root.toAbsolutePath().normalize();
     if (!Files.isDirectory(absolute)) {
       throw new IOException("artifact root is not a directory: " + absolute);
@@ -48,7 +74,7 @@ public final class ArtifactServer implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
-    ArtifactServer artifacts = new ArtifactServer(absolute, server, executor);
+    ArtifactServer artifacts = new ArtifactServer(absolute, server, executor, bytesPerSecond);
     server.createContext("/", artifacts::handle);
     server.setExecutor(executor);
     server.start();
@@ -106,8 +132,34 @@ public final class ArtifactServer implements AutoCloseable {
           exchange.sendResponseHeaders(200, size);
           try (InputStream in = Files.newInputStream(file);
               OutputStream out = exchange.getResponseBody()) {
-            in.transferTo(out);
+            send(in, out);
           }
+        }
+      }
+    }
+  }
+
+  /** Copies {@code in} to {@code out}, pausing so that it never runs ahead of the rate. */
+  private void send(InputStream in, OutputStream out) throws IOException {
+    if (bytesPerSecond == UNLIMITED) {
+      in.transferTo(out);
+      return;
+    }
+    byte[] buffer = new byte[CHUNK];
+    long sent = 0;
+    long start = System.nanoTime();
+    for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+      out.write(buffer, 0, n);
+      sent += n;
+      long due = start + sent * 1_000_000_000L / bytesPerSecond;
+      long ahead = due - System.nanoTime();
+      if (ahead > 0) {
+        try {
+          TimeUnit.NANOSECONDS.sleep(ahead);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new InterruptedIOException(
+              "interrupted while sending at " + bytesPerSecond + " bytes/s");
         }
       }
     }

@@ -144,7 +144,18 @@ public final class SandboxCli {
   }
 
   private List<String> command(String... args) {
-    List<String> command = new ArrayList<>(sandbox.inside(List.of(
+    List<String> command = new ArrayList<>(sandbox.inside(commandInside()));
+    command.addAll(List.of(args));
+    return command;
+  }
+
+  /**
+   * The command that runs the CLI inside the sandbox (to be run there: in its namespaces and
+   * root), the arguments to follow: the JDK of this JVM on the jar at {@value #JAR_IN_SANDBOX},
+   * tuned as {@code bin/noneops} tunes it, with the usual {@code PATH}.
+   */
+  public List<String> commandInside() {
+    return List.of(
         "/usr/bin/env",
         "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
         java.toString(),
@@ -158,8 +169,6 @@ public final class SandboxCli {
         "--add-opens",
         "java.base/sun.nio.ch=ALL-UNNAMED",
         "-jar",
-        JAR_IN_SANDBOX)));
-    command.addAll(List.of(args));
-    return command;
+        JAR_IN_SANDBOX);
   }
 }
