@@ -14,6 +14,7 @@ import dev.noneops.testkit.system.DummyLinkStandIn;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -58,6 +59,10 @@ class AgentOnRealSystemdSystemTest {
       DummyLinkStandIn.installWhereNeeded(sandbox);
       SandboxCli cli = SandboxCli.copiedInto(sandbox, AgentNodeFixture.builtJar());
       AgentNodeFixture.write(sandbox, AgentNodeFixture.CONFIG, node.base());
+      Path operatorsCommand = sandbox.path(HostPaths.AGENT_COMMAND);
+      Files.createDirectories(operatorsCommand.getParent());
+      Files.writeString(operatorsCommand, OPERATORS_COMMAND);
+      Files.setPosixFilePermissions(operatorsCommand, PosixFilePermissions.fromString("rwxr-xr-x"));
 
       SandboxCli.Run bootstrap =
           cli.run("bootstrap", "--no-kernel-modules", "--kubelet-timeout", "60s");
@@ -134,7 +139,6 @@ class AgentOnRealSystemdSystemTest {
           "/etc/systemd/system/" + HostPaths.RECOVERY_GATE_UNIT,
           "/etc/systemd/system/" + HostPaths.AGENT_UNIT,
           HostPaths.AGENT_HOME,
-          HostPaths.AGENT_COMMAND,
           MAN_PAGE,
           HostPaths.realHost().agentState().toString())) {
         assertThat(Files.exists(sandbox.path(gone), LinkOption.NOFOLLOW_LINKS))
@@ -148,8 +152,20 @@ class AgentOnRealSystemdSystemTest {
             .isFalse();
       }
       assertThat(show(sandbox, HostPaths.AGENT_UNIT, "ActiveState")).isEqualTo("inactive");
+      assertThat(Files.isSymbolicLink(operatorsCommand))
+          .as("the operator's own %s, a file, is back", HostPaths.AGENT_COMMAND)
+          .isFalse();
+      assertThat(Files.readString(operatorsCommand))
+          .as("the operator's own %s, put back byte for byte", HostPaths.AGENT_COMMAND)
+          .isEqualTo(OPERATORS_COMMAND);
+      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(operatorsCommand)))
+          .isEqualTo("rwxr-xr-x");
     }
   }
+
+  /** A command of the operator's own at the path where the agent links its command. */
+  private static final String OPERATORS_COMMAND =
+      "#!/bin/sh\necho the operator's own noneops \"$@\"\n";
 
   private static UnitTimes unit(List<UnitTimes> times, String unit) {
     return times.stream().filter(t -> t.unit().equals(unit)).findFirst().orElseThrow();
