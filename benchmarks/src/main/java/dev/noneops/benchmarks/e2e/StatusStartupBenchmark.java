@@ -199,7 +199,7 @@ public final class StatusStartupBenchmark {
   /** One status run with every class load logged, summarised as a table row's cells. */
   private static String classLoads(
       SystemdSandbox sandbox, Path work, Path seen, Path jar, String share) throws Exception {
-    Path log = work.resolve("class-load-" + Math.abs(share.hashCode()) + ".log");
+    Path log = work.resolve("class-load-" + Integer.toHexString(share.hashCode()) + ".log");
     Files.deleteIfExists(seenAs(seen, work, log));
     Shell.run(
         inside(
