@@ -11,7 +11,10 @@ import dev.noneops.core.node.Params;
 import dev.noneops.core.node.RootFs;
 import dev.noneops.hostfs.RealHost;
 import dev.noneops.ports.HostPorts;
+import dev.noneops.ports.systemd.ActiveState;
+import dev.noneops.ports.systemd.LoadState;
 import dev.noneops.ports.systemd.Systemd;
+import dev.noneops.ports.systemd.UnitStatus;
 import dev.noneops.testkit.artifacts.ArtifactRepository;
 import dev.noneops.testkit.artifacts.ArtifactServer;
 import dev.noneops.testkit.artifacts.NodeArtifactBuilder;
@@ -292,7 +295,11 @@ public final class InstallBenchmark {
     return Files.writeString(work.resolve("baseline-install.sh"), script);
   }
 
-  /** prepare() never reaches systemd; a call to it here would be a finding, so it fails loudly. */
+  /**
+   * A host without systemd's units: a first {@code prepare()} asks only whether a kubelet or
+   * containerd of the host's own is loaded (the foreign-stack check), and hears that none is;
+   * any other call would be a finding, so it fails loudly.
+   */
   static Systemd noSystemd() {
     return (Systemd) Proxy.newProxyInstance(
         Systemd.class.getClassLoader(), new Class<?>[] {Systemd.class}, (proxy, method, args) -> {
@@ -302,6 +309,10 @@ public final class InstallBenchmark {
               case "hashCode" -> System.identityHashCode(proxy);
               default -> proxy == args[0];
             };
+          }
+          if (method.getName().equals("status")) {
+            return new UnitStatus(
+                (String) args[0], LoadState.NOT_FOUND, ActiveState.INACTIVE, "dead", 0, "", "");
           }
           throw new IllegalStateException(
               "the install benchmark has no systemd, yet prepare called Systemd."

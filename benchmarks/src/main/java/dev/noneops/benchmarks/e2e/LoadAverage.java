@@ -24,7 +24,8 @@ final class LoadAverage {
   static String verdict(String load) {
     try {
       return Double.parseDouble(load) > Runtime.getRuntime().availableProcessors()
-          ? " (a run under load: other builds shared the machine; wall times stretch with it)"
+          ? " (above the CPU count: the machine was busy, with this run's own work or another's;"
+              + " wall times stretch with it)"
           : "";
     } catch (NumberFormatException e) {
       return "";
