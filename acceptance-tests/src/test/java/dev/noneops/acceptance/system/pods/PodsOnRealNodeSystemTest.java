@@ -19,7 +19,6 @@ import dev.noneops.core.node.Teardown.TeardownReport;
 import dev.noneops.core.node.UpgradeFailedException;
 import dev.noneops.core.node.UpgradeFailedException.RollbackOutcome;
 import dev.noneops.ports.HostPorts;
-import dev.noneops.ports.commands.Command;
 import dev.noneops.ports.events.NodeEvents;
 import dev.noneops.systemd.DbusSystemd;
 import dev.noneops.testkit.artifacts.ArtifactRepository;
@@ -36,7 +35,6 @@ import dev.noneops.testkit.sandbox.HostNetworkSnapshot;
 import dev.noneops.testkit.sandbox.SandboxNetwork;
 import dev.noneops.testkit.sandbox.SystemdSandbox;
 import dev.noneops.testkit.standins.StandInScripts;
-import dev.noneops.testkit.system.DummyLinkStandIn;
 import dev.noneops.testkit.system.SandboxHostPorts;
 import dev.noneops.testkit.system.SandboxNodes;
 import dev.noneops.testkit.system.SandboxRoot;
@@ -591,20 +589,18 @@ class PodsOnRealNodeSystemTest {
     return node;
   }
 
+  /**
+   * The operator's {@code noneops reset}: {@link Node#reset()}, which needs no configuration, and
+   * leaves neither the node's LocalDNS interface nor its pods' bridge.
+   */
   static TeardownReport reset() throws Exception {
-    Teardown teardown = teardown();
-    TeardownReport report = teardown.stop().plus(teardown.removeConfig());
-    String link = ports
-        .commands()
-        .run(Command.of(Duration.ofSeconds(10), "ip", "-d", "link", "show", "dev", DNS_INTERFACE))
-        .stdout();
-    if (link.contains("dummy") || link.contains(DummyLinkStandIn.STAND_IN_TYPE)) {
-      ports
-          .commands()
-          .run(Command.of(Duration.ofSeconds(10), "ip", "link", "delete", "dev", DNS_INTERFACE));
-    }
-    applied().remove();
-    return report.plus(teardown.destroy());
+    Node.ResetResult reset = SandboxNodes.node(
+            ports, Optional.empty(), Optional.empty(), KUBELET_READY, NodeEvents.NONE)
+        .reset();
+    assertThat(sandbox().exec("ip", "link", "show", "dev", RealPods.BRIDGE).exitCode())
+        .as("the pods' bridge %s after the reset (%s)", RealPods.BRIDGE, reset.hostCleanup())
+        .isNotZero();
+    return reset.report();
   }
 
   static long mainPid() {
