@@ -37,8 +37,8 @@ class AgentInstallTest {
         .isEqualTo(0755);
     assertThat(text(BUILD.resolve("bin/noneops")))
         .startsWith("#!/bin/sh\n")
-        .endsWith("exec '/usr/lib/jvm/java-17/bin/java' '-Xmx64m' -jar '" + BUILD
-            + "/lib/noneops.jar' \"$@\"\n");
+        .endsWith("exec '/usr/lib/jvm/java-17/bin/java' '-Xmx64m' '-XX:SharedArchiveFile=" + BUILD
+            + "/lib/noneops.jsa' -jar '" + BUILD + "/lib/noneops.jar' \"$@\"\n");
     assertThat(lab.host.fs().readLink(HOME.resolve("current")))
         .isEqualTo(SimulatedNode.AGENT_BUILD);
     assertThat(lab.host.fs().readLink(COMMAND)).isEqualTo(HOME + "/current/bin/noneops");

@@ -86,7 +86,7 @@ final class AgentUnits {
         .build());
   }
 
-  /** The launcher script of a build: the agent's java, its options and its jar. */
+  /** The launcher script of a build: the agent's java, its options, its class-data archive and its jar. */
   static String launcher(AgentSetup agent, Path jar) {
     StringBuilder out = new StringBuilder("#!/bin/sh\n")
         .append(HostPaths.UNIT_MARKER)
@@ -99,6 +99,8 @@ final class AgentUnits {
     for (String option : agent.jvmOptions()) {
       out.append(' ').append(quote(option));
     }
+    // An archive that is missing or does not match the jar or the JVM is ignored silently.
+    out.append(' ').append(quote("-XX:SharedArchiveFile=" + AgentClassData.archiveOf(jar)));
     return out.append(" -jar ")
         .append(quote(jar.toString()))
         .append(" \"$@\"\n")

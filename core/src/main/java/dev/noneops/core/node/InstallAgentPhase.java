@@ -11,7 +11,8 @@ import java.util.regex.Pattern;
 
 /**
  * Installs the agent build at its stable host path and writes its units: the build's jar and
- * launcher (each written durably, then renamed into place), the {@code current} link switched to
+ * launcher (each written durably, then renamed into place), its class-data archive ({@link
+ * AgentClassData}), the {@code current} link switched to
  * it atomically, the command link on {@code PATH}, a link per man page where {@code man} finds it
  * (through {@code current}, so the switch switches the pages too), the recovery gate with the stack's drop-ins
  * that require it, and the daemon's unit. Every path is recorded in the ownership record, so a
@@ -43,6 +44,7 @@ final class InstallAgentPhase {
         AgentUnits.launcher(agent, jar).getBytes(StandardCharsets.UTF_8),
         EXEC_MODE,
         DIR_MODE);
+    new AgentClassData(node, writer).ensure(agent, jar);
     Set<String> pages = writeManPages(writer, build, agent);
     writer.link(paths.agentCurrent(), agent.buildId());
     writer.link(paths.agentCommand(), paths.agentLauncher().toString());

@@ -96,6 +96,13 @@ class AgentOnRealSystemdSystemTest {
               + show(sandbox, HostPaths.AGENT_UNIT, "SubState"))
           .as(sandbox.journal(HostPaths.AGENT_UNIT))
           .isEqualTo("active/running");
+      String agentPid = show(sandbox, HostPaths.AGENT_UNIT, "MainPID");
+      assertThat(sandbox
+              .exec("grep", "-c", "/lib/noneops.jsa", "/proc/" + agentPid + "/maps")
+              .stdout()
+              .strip())
+          .as("the daemon starts from the installed build's class-data archive, made at install")
+          .isNotIn("", "0");
       assertThat(show(sandbox, HostPaths.AGENT_UNIT, "StatusText"))
           .isEqualTo("watching " + AgentNodeFixture.CONFIG);
       assertThat(show(sandbox, HostPaths.AGENT_UNIT, "WatchdogUSec")).isEqualTo("2min");
