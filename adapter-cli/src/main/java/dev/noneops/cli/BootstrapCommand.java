@@ -5,7 +5,9 @@ import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.node.AgentSetup;
 import dev.noneops.core.node.Node.BootstrapResult;
 import dev.noneops.core.node.Node.ConfigureResult;
+import dev.noneops.core.node.Node.PreflightReport.Check;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -47,9 +49,17 @@ public final class BootstrapCommand extends CliCommand {
           "Do not install this build as the node's agent (its recovery gate at boot and its daemon): for an embedder that runs its own agent. After a power cut, nothing then recovers the node before its stack starts.")
   boolean noAgent;
 
-  /** The JSON document of {@code bootstrap --json}. */
+  /**
+   * The JSON document of {@code bootstrap --json}; {@code warnings} are the preflight checks that
+   * warned, as {@code preflight --json} gives them.
+   */
   public record BootstrapReport(
-      boolean ok, String version, ConfigureResult changed, boolean running, long durationMs) {}
+      boolean ok,
+      String version,
+      ConfigureResult changed,
+      boolean running,
+      long durationMs,
+      List<PreflightCommand.CheckReport> warnings) {}
 
   @Override
   protected ExitCode execute() throws Exception {
@@ -62,10 +72,21 @@ public final class BootstrapCommand extends CliCommand {
       BootstrapResult result =
           ctx.node(Optional.of(cfg), Optional.empty(), agent).bootstrap(!noKernelModules);
       BootstrapReport report = new BootstrapReport(
-          true, result.version(), result.changed(), result.running(), millisSince(start));
+          true,
+          result.version(),
+          result.changed(),
+          result.running(),
+          millisSince(start),
+          result.warnings().stream().map(PreflightCommand.CheckReport::of).toList());
       if (json()) {
         printJson(report);
       } else {
+        // Bootstrap went on past these; they go with the result, as preflight words them.
+        for (Check warning : result.warnings()) {
+          out()
+              .println(
+                  "warning: " + warning.name() + ": " + warning.detail() + "; " + warning.remedy());
+        }
         out()
             .println(
                 "bootstrapped version " + report.version() + " in " + seconds(report.durationMs())

@@ -135,4 +135,30 @@ class PreflightOnSimulatedHostTest {
             + " (on: /swap.img); nothing was changed (noneops preflight says what to do)");
     assertThat(cli.host().snapshot().diff(before)).isEmpty();
   }
+
+  @Test
+  void aBootstrapPastAWarningSaysWhatWarnedBesideItsResultAndInItsJson() throws Exception {
+    cli.host().facts().usableBytes(5L << 30);
+
+    Run boot = cli.run("bootstrap");
+
+    assertThat(boot.exitCode()).as(boot.err()).isEqualTo(ExitCode.OK.code());
+    List<String> out = lines(boot.out());
+    assertThat(out)
+        .as("the free-space warning; not the sysctls, which the bootstrap applied")
+        .hasSize(2);
+    assertThat(out.get(0))
+        .isEqualTo("warning: free-space: 5.0 GiB free under /opt/unbounded/node; an upgrade"
+            + " installs a second version beside the active one, and images need room: keep"
+            + " 10.0 GiB free");
+    assertThat(out.get(1)).startsWith("bootstrapped version ");
+
+    cli.run("reset");
+    Run json = cli.run("--json", "bootstrap");
+    assertThat(json.exitCode()).as(json.err()).isEqualTo(ExitCode.OK.code());
+    JsonNode warnings = new ObjectMapper().readTree(json.out()).get("warnings");
+    assertThat(warnings).hasSize(1);
+    assertThat(warnings.get(0).get("name").asText()).isEqualTo("free-space");
+    assertThat(warnings.get(0).get("verdict").asText()).isEqualTo("warn");
+  }
 }

@@ -183,12 +183,13 @@ public final class Node {
         effectiveConfig().orElseThrow(() -> new NotConfiguredException("bootstrapping"));
     return tasks.call("bootstrap", () -> {
       MachineGoalState goal = goalState();
-      tasks.execute(Task.of("preflight", () -> {
+      PreflightReport preflight = tasks.call("preflight", () -> {
         PreflightReport report = Preflight.of(this, goal, tuneKernel).run();
         if (!report.passed()) {
           throw new PreflightFailedException(report);
         }
-      }));
+        return report;
+      });
       try (NodeLock.Hold hold = lock.acquireCreatingLayout("bootstrap")) {
         prepareOrLeaveNoTrace();
         KernelTuningPhase kernel = new KernelTuningPhase(parts);
@@ -215,9 +216,21 @@ public final class Node {
         if (params.agent().isPresent()) {
           tasks.execute(Task.of("start-agent", agent::startDaemon));
         }
-        return new BootstrapResult(version().orElse(""), changes, running());
+        return new BootstrapResult(
+            version().orElse(""), changes, running(), warningsLeft(preflight, tuneKernel));
       }
     });
+  }
+
+  /**
+   * The preflight's warnings that still hold after a bootstrap: sysctls not in force are not among
+   * them when the bootstrap tuned the kernel, since it applied them (or failed).
+   */
+  private static List<PreflightReport.Check> warningsLeft(
+      PreflightReport preflight, boolean tuneKernel) {
+    return preflight.warnings().stream()
+        .filter(c -> !(tuneKernel && c.name().equals(SysctlsCheck.NAME)))
+        .toList();
   }
 
   /** Checks the goal's version is complete, writes the units and points {@code current} at it. */
@@ -754,12 +767,23 @@ public final class Node {
 
   /**
    * What {@link Node#bootstrap(boolean)} left: the active version, which families of configuration
-   * it wrote, and whether the stack is up.
+   * it wrote, whether the stack is up, and the preflight checks that warned (bootstrap went on
+   * past them, but the operator should know).
    */
-  public record BootstrapResult(String version, ConfigureResult changed, boolean running) {
+  public record BootstrapResult(
+      String version,
+      ConfigureResult changed,
+      boolean running,
+      List<PreflightReport.Check> warnings) {
     public BootstrapResult {
       Objects.requireNonNull(version, "version");
       Objects.requireNonNull(changed, "changed");
+      warnings = List.copyOf(warnings);
+    }
+
+    /** A bootstrap whose preflight raised no warning. */
+    public BootstrapResult(String version, ConfigureResult changed, boolean running) {
+      this(version, changed, running, List.of());
     }
   }
 

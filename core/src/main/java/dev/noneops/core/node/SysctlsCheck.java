@@ -14,6 +14,9 @@ import java.util.Optional;
  * unless it is told to leave the kernel alone.
  */
 final class SysctlsCheck implements PreflightCheck {
+  /** The check's name. */
+  static final String NAME = "sysctls";
+
   private static final int LISTED = 4;
 
   private final KernelTuning kernel;
@@ -26,7 +29,7 @@ final class SysctlsCheck implements PreflightCheck {
 
   @Override
   public String name() {
-    return "sysctls";
+    return NAME;
   }
 
   @Override
