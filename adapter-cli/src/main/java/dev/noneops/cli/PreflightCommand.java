@@ -1,6 +1,7 @@
 package dev.noneops.cli;
 
 import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.node.AgentSetup;
 import dev.noneops.core.node.Node.PreflightReport;
 import dev.noneops.core.node.Node.PreflightReport.Check;
 import java.util.List;
@@ -35,6 +36,12 @@ public final class PreflightCommand extends CliCommand {
           "Check as for 'bootstrap --no-kernel-modules': a kernel module that is missing is then a warning, not a failure.")
   boolean noKernelModules;
 
+  @Option(
+      names = "--no-agent",
+      description =
+          "Check as for 'bootstrap --no-agent': the agent's command on PATH is then not among the files taken over.")
+  boolean noAgent;
+
   /** One check of {@code preflight --json}: {@code verdict} is ok, warn or fail. */
   public record CheckReport(String name, String verdict, String detail, String remedy) {
     static CheckReport of(Check c) {
@@ -51,8 +58,10 @@ public final class PreflightCommand extends CliCommand {
   protected ExitCode execute() throws Exception {
     try (NodeContext ctx = openNode()) {
       AgentConfig cfg = ctx.readConfig(config.file());
+      Optional<AgentSetup> agent =
+          noAgent ? Optional.empty() : environment().agent().forConfig(config.file());
       PreflightReport report =
-          ctx.node(Optional.of(cfg), Optional.empty()).preflight(!noKernelModules);
+          ctx.node(Optional.of(cfg), Optional.empty(), agent).preflight(!noKernelModules);
       if (json()) {
         printJson(new PreflightDocument(
             report.passed(),

@@ -10,6 +10,7 @@ import dev.noneops.testkit.cli.CliOnSimulatedHost;
 import dev.noneops.testkit.cli.CliOnSimulatedHost.Run;
 import dev.noneops.testkit.cli.ConfigJson;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -160,5 +161,22 @@ class PreflightOnSimulatedHostTest {
     assertThat(warnings).hasSize(1);
     assertThat(warnings.get(0).get("name").asText()).isEqualTo("free-space");
     assertThat(warnings.get(0).get("verdict").asText()).isEqualTo("warn");
+  }
+
+  @Test
+  void theHostsOwnNoneopsCommandIsAmongTheFilesTakenOverUnlessNoAgentIsInstalled()
+      throws Exception {
+    cli.withAgent();
+    cli.host().fs().seedFile(Path.of("/usr/local/bin/noneops"), "#!/bin/sh\n", 0755);
+
+    Run withAgent = cli.run("preflight");
+    Run noAgent = cli.run("preflight", "--no-agent");
+
+    assertThat(withAgent.exitCode()).as(withAgent.err()).isEqualTo(ExitCode.OK.code());
+    assertThat(lines(withAgent.out()))
+        .anyMatch(l -> l.startsWith("warn  shared-files ") && l.contains("/usr/local/bin/noneops"));
+    assertThat(lines(noAgent.out()))
+        .anyMatch(l -> l.startsWith("ok    shared-files "))
+        .noneMatch(l -> l.contains("/usr/local/bin/noneops"));
   }
 }

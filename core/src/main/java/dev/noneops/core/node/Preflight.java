@@ -53,7 +53,7 @@ final class Preflight {
         parts));
     checks.add(new ForeignStackCheck(
         new ForeignStackDetector(ports.files(), ports.systemd(), parts.paths(), parts.layout())));
-    checks.add(new SharedFilesCheck(node::plan));
+    checks.add(new SharedFilesCheck(node::plan, parts));
     checks.add(new FreeSpaceCheck(ports.facts(), parts.layout()));
     checks.add(new ArtifactSourcesCheck(ports.downloads(), parts.verifier(), goal));
     return new Preflight(checks);

@@ -2,7 +2,9 @@ package dev.noneops.core.node;
 
 import dev.noneops.core.node.Node.NodePlan;
 import dev.noneops.core.node.Node.PreflightReport.Check;
+import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -16,9 +18,15 @@ final class SharedFilesCheck implements PreflightCheck {
   private static final int LISTED = 5;
 
   private final Supplier<NodePlan> plan;
+  private final NodeParts node;
 
-  SharedFilesCheck(Supplier<NodePlan> plan) {
+  /**
+   * @param plan what the node's configuration writes
+   * @param node the node, whose agent (when it installs one) links its command on {@code PATH}
+   */
+  SharedFilesCheck(Supplier<NodePlan> plan, NodeParts node) {
     this.plan = plan;
+    this.node = node;
   }
 
   @Override
@@ -27,8 +35,9 @@ final class SharedFilesCheck implements PreflightCheck {
   }
 
   @Override
-  public Check run() {
-    List<Path> takenOver = plan.get().takenOver();
+  public Check run() throws IOException {
+    List<Path> takenOver = new ArrayList<>(plan.get().takenOver());
+    takenOver.addAll(agentCommandTakenOver());
     if (takenOver.isEmpty()) {
       return ok("nothing of the host's own at the paths the node writes");
     }
@@ -38,5 +47,20 @@ final class SharedFilesCheck implements PreflightCheck {
     return warn(
         takenOver.size() + " of the host's files would be taken over: " + listed + more,
         "none needed: each is saved and put back at reset; 'noneops plan' lists them all");
+  }
+
+  /**
+   * The agent's command on {@code PATH} when the node installs its agent and a file of the host's
+   * own (one the ownership record does not name) is there: bootstrap saves it and links its own.
+   */
+  private List<Path> agentCommandTakenOver() throws IOException {
+    if (node.params().agent().isEmpty()) {
+      return List.of();
+    }
+    Path command = node.paths().agentCommand();
+    if (node.ports().files().lstat(command).isEmpty() || node.ownership().load().owns(command)) {
+      return List.of();
+    }
+    return List.of(command);
   }
 }
