@@ -612,7 +612,10 @@ public final class Node {
 
   /**
    * What kubelet's allocation launch check asks: the units active, {@code current} a complete and
-   * verified version, no upgrade in flight; every problem otherwise. Read-only.
+   * verified version, no upgrade in flight; every problem otherwise. Read-only. The version is
+   * verified as {@link #prepare()} verifies it before reusing it (a file keeping its size, mode,
+   * inode and times is trusted without being read; anything else is hashed), since kubelet runs
+   * the check often; {@link #verify(List)} hashes every file.
    */
   public LaunchCheck launchCheck() throws IOException {
     return inspection().launchCheck();
