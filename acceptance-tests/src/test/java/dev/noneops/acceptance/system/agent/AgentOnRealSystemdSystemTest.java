@@ -114,7 +114,7 @@ class AgentOnRealSystemdSystemTest {
           sandbox, AgentNodeFixture.CONFIG, AgentNodeFixture.withPool(node.base(), "relabelled"));
       Duration toApplied = awaitContent(applied, "relabelled", Duration.ofSeconds(60), changed);
       System.out.println("agent on a real systemd: a changed configuration file applied after "
-          + toApplied.toMillis() + " ms (daemon polling every 5 s)");
+          + toApplied.toMillis() + " ms (the daemon looks at the file's metadata every 200 ms)");
       Path statePath = sandbox.path(HostPaths.realHost().agentState().toString());
       awaitContent(statePath, "APPLIED", Duration.ofSeconds(10), System.nanoTime());
       JsonNode state = JSON.readTree(Files.readString(statePath));
