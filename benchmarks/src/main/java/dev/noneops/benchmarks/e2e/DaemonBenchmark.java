@@ -3,22 +3,10 @@ package dev.noneops.benchmarks.e2e;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.noneops.core.layout.HostPaths;
-import dev.noneops.core.layout.NodeConstants;
-import dev.noneops.testkit.artifacts.ArtifactRepository;
 import dev.noneops.testkit.artifacts.ArtifactServer;
-import dev.noneops.testkit.artifacts.ArtifactSet;
-import dev.noneops.testkit.artifacts.DebianPackages;
-import dev.noneops.testkit.artifacts.DebianRuntimes;
-import dev.noneops.testkit.artifacts.NodeArtifactBuilder;
-import dev.noneops.testkit.cli.ConfigJson;
 import dev.noneops.testkit.sandbox.SystemdSandbox;
-import dev.noneops.testkit.standins.KubeletStandIn;
-import dev.noneops.testkit.standins.StandInScripts;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.BindException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -48,7 +36,6 @@ import java.util.regex.Pattern;
  * healthz port 10248 free.
  */
 public final class DaemonBenchmark {
-  static final String K8S = "1.31.4";
   static final String AGENT_UNIT = "noneops-agent.service";
   static final String IDLE_UNIT = "bench-idle-jvm.service";
   static final String DNS_INTERFACE = "nodm0";
@@ -58,10 +45,6 @@ public final class DaemonBenchmark {
   static final Duration SAMPLE_EVERY = Duration.ofSeconds(10);
   static final Duration SETTLE = Duration.ofSeconds(30);
   static final Duration POLL_INTERVAL = Duration.ofSeconds(5);
-  static final int CONTAINERD_METRICS_PORT =
-      Integer.parseInt(NodeConstants.CONTAINERD_METRICS_ADDRESS.substring(
-          NodeConstants.CONTAINERD_METRICS_ADDRESS.lastIndexOf(':') + 1));
-  static final Duration PORT_WAIT = Duration.ofMinutes(15);
   static final Duration REACTION_TIMEOUT = Duration.ofMinutes(3);
   static final String LABEL = "\"example.com/pool\": \"demo\"";
   private static final Pattern QUOTED = Pattern.compile("'([^']*)'");
@@ -94,17 +77,7 @@ public final class DaemonBenchmark {
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException(jar + " is missing: `bin/noneops version` builds it");
     }
-    ArtifactSet.Runtime containerd = DebianRuntimes.containerd().older();
-    ArtifactSet.Runtime runc = DebianRuntimes.runc();
-    Path cache = Path.of(System.getProperty("user.home"), ".cache", "noneops");
-    ArtifactRepository repository = new ArtifactRepository(cache.resolve("system-test-artifacts"));
-    new NodeArtifactBuilder(
-            repository,
-            new DebianPackages(
-                cache.resolve("debian").resolve("containerd-" + containerd.debianVersion())),
-            StandInScripts.ofThisJvm())
-        .publish(
-            new ArtifactSet(K8S, containerd, runc, "1.5.1", "1.31.0", "1.11.3", "amd64", false));
+    ExampleAgentNode example = ExampleAgentNode.publish();
     long ticks = Long.parseLong(
         Shell.check(List.of("getconf", "CLK_TCK"), Duration.ofSeconds(10)).out().strip());
 
@@ -127,12 +100,12 @@ public final class DaemonBenchmark {
     int appliedLines;
     Duration boot;
     String started = Instant.now().toString();
-    awaitFree(KubeletStandIn.DEFAULT_HEALTHZ_PORT, CONTAINERD_METRICS_PORT);
-    try (ArtifactServer server = ArtifactServer.serve(repository.root());
+    ExampleAgentNode.awaitPortsFree("daemon benchmark");
+    try (ArtifactServer server = ArtifactServer.serve(example.repositoryRoot());
         SystemdSandbox sandbox = SystemdSandbox.boot("bench-daemon")) {
       boot = sandbox.bootTime();
       SandboxedAgentNode node = new SandboxedAgentNode(sandbox);
-      String base = json(server, containerd.version(), runc);
+      String base = example.json(server, DNS_INTERFACE, DNS_ADDRESS);
       try {
         links = node.provideDummyLinks();
         bootstrapOut = node.bootstrap(jar, base);
@@ -180,7 +153,7 @@ public final class DaemonBenchmark {
         System.err.println("journal of " + AGENT_UNIT + ":\n" + sandbox.journal(AGENT_UNIT));
         throw e;
       } finally {
-        reset(node);
+        node.reset(DNS_INTERFACE);
       }
     }
     String finished = Instant.now().toString();
@@ -433,56 +406,5 @@ public final class DaemonBenchmark {
 
   private static double loadAverage() throws IOException {
     return Double.parseDouble(Files.readString(Path.of("/proc/loadavg"), UTF_8).split(" ")[0]);
-  }
-
-  private static void reset(SandboxedAgentNode node) throws Exception {
-    Shell.Result r = node.noneops("reset");
-    if (r.exitCode() != 0) {
-      System.err.println("noneops reset exited " + r.exitCode() + ": " + r.err().strip());
-    }
-    Shell.run(List.of("ip", "link", "delete", "dev", DNS_INTERFACE), Duration.ofSeconds(10));
-  }
-
-  private static String json(ArtifactServer server, String containerd, ArtifactSet.Runtime runc) {
-    String json = ConfigJson.of(K8S)
-        .withContainerd(containerd)
-        .withRunc(runc.version())
-        .withDownloadsFrom(server.uri().toString())
-        .withLocalDnsBindAddress(DNS_ADDRESS)
-        .json();
-    String bind = "\"BindAddress\": \"" + DNS_ADDRESS + "\"";
-    if (!json.contains(bind)) {
-      throw new IllegalStateException(
-          "the example configuration has no LocalDNS bind address to extend: " + json);
-    }
-    return json.replace(bind, bind + ", \"InterfaceName\": \"" + DNS_INTERFACE + "\"");
-  }
-
-  /**
-   * The sandbox shares the host's network, and other test runs on the machine start stacks too:
-   * waits (up to {@link #PORT_WAIT}) until kubelet's healthz port and containerd's metrics port
-   * are free on every address.
-   */
-  private static void awaitFree(int... ports) throws IOException, InterruptedException {
-    long deadline = System.nanoTime() + PORT_WAIT.toNanos();
-    for (int port : ports) {
-      while (!free(port)) {
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException(
-              "port " + port + " stayed in use by another process for " + PORT_WAIT);
-        }
-        System.err.println("daemon benchmark: port " + port + " is in use; waiting");
-        Thread.sleep(5000);
-      }
-    }
-  }
-
-  private static boolean free(int port) throws IOException {
-    try (ServerSocket socket = new ServerSocket()) {
-      socket.bind(new InetSocketAddress(port));
-      return true;
-    } catch (BindException e) {
-      return false;
-    }
   }
 }

@@ -66,6 +66,19 @@ final class SandboxedAgentNode {
     return r.out().strip();
   }
 
+  /**
+   * Removes the node with the installed {@code noneops reset} (a failure is reported, not thrown,
+   * so that it does not hide the row's own error) and LocalDNS's interface {@code dnsInterface}
+   * from the host network namespace the sandbox shares.
+   */
+  void reset(String dnsInterface) throws Exception {
+    Shell.Result r = noneops("reset");
+    if (r.exitCode() != 0) {
+      System.err.println("noneops reset exited " + r.exitCode() + ": " + r.err().strip());
+    }
+    Shell.run(List.of("ip", "link", "delete", "dev", dnsInterface), Duration.ofSeconds(10));
+  }
+
   /** The journals of the stack's units, for a failure's message. */
   String journals() {
     StringBuilder out = new StringBuilder();

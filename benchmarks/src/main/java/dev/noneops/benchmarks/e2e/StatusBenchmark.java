@@ -1,48 +1,49 @@
 package dev.noneops.benchmarks.e2e;
 
+import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.layout.Layout;
+import dev.noneops.testkit.artifacts.ArtifactServer;
 import dev.noneops.testkit.sandbox.SystemdSandbox;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.Optional;
 
 /**
- * Row 4: wall time and peak RSS of {@code bin/noneops status} on a sandboxed real systemd, against
- * {@code systemctl is-active} of the same three units; both run inside the sandbox through
- * {@code nsenter} and are measured by GNU {@code /usr/bin/time -v}. In the same interleaved loop
- * it measures the floor under {@code status}: the launcher and JVM alone ({@code -version} with
- * {@code bin/noneops}'s flags and CDS archive) and the CLI without host access
- * ({@code noneops version}), so the cost of {@code status}'s own work can be read off by
- * difference.
+ * Row 4: wall time and peak RSS of {@code bin/noneops status} and {@code bin/noneops
+ * allocation-launch-check} on a sandboxed real systemd with a node installed, against
+ * {@code systemctl is-active} of the same three units (and, for the launch check, kubelet's
+ * healthz fetched by {@code curl}).
  *
- * <p>Usage: {@code StatusBenchmark <section.md> <repository root> [runs]}.
+ * <p>The node is bootstrapped through the CLI inside the sandbox ({@link SandboxedAgentNode}), so
+ * its units are active and its daemon {@code noneops-agent.service} runs while the commands are
+ * measured; both are checked before the first run and after the last. In the same interleaved
+ * loop it measures the floor under the commands: the launcher and JVM alone ({@code -version} with
+ * {@code bin/noneops}'s flags and CDS archive), the CLI without host access ({@code noneops
+ * version}) and the harness itself, so the cost of each command's own work can be read off by
+ * difference. Where the CLI has {@code --direct} (the commands answered by the CLI's own JVM
+ * rather than by the running daemon), those variants are measured too.
+ *
+ * <p>Usage: {@code StatusBenchmark <section.md> <repository root> [runs]}. Needs root, GNU
+ * {@code /usr/bin/time}, Debian's containerd packages (cached below {@code ~/.cache/noneops}) and
+ * kubelet's healthz port 10248 free.
  */
 public final class StatusBenchmark {
-  static final List<String> UNITS =
-      List.of("localdns.service", "containerd.service", "kubelet.service");
-  private static final Pattern WALL = Pattern.compile(
-      "Elapsed \\(wall clock\\) time \\(h:mm:ss or m:ss\\): (?:(\\d+):)?(\\d+):([\\d.]+)");
-  private static final Pattern RSS =
-      Pattern.compile("Maximum resident set size \\(kbytes\\): (\\d+)");
-  private static final Pattern USER = Pattern.compile("User time \\(seconds\\): ([\\d.]+)");
-  private static final Pattern SYSTEM = Pattern.compile("System time \\(seconds\\): ([\\d.]+)");
+  static final List<String> UNITS = HostPaths.STACK_UNITS;
+  static final String DNS_INTERFACE = "nosb0";
+  static final String DNS_ADDRESS = "169.254.20.55";
+  static final String CURRENT = Layout.defaultLayout().current().toString();
+  static final String HEALTHZ = "http://127.0.0.1:10248/healthz";
+  static final double WALL_GOAL_MS = 200;
+  static final double RSS_GOAL_MB = 64;
+  /** After bootstrap, before the first run: the node's and the daemon's start-up work is over. */
+  static final Duration SETTLE = Duration.ofSeconds(10);
+
+  private static final Duration COMMAND_TIMEOUT = Duration.ofMinutes(2);
 
   private StatusBenchmark() {}
-
-  /** One command measured in the loop: what it is, what it includes, and its samples. */
-  private record Probe(
-      String label, String includes, List<String> command, Samples wall, Samples cpu, Samples rss) {
-    Probe(String label, String includes, List<String> command) {
-      this(label, includes, command, new Samples("ms"), new Samples("ms"), new Samples("MB"));
-    }
-
-    String row() {
-      return "| " + label + " | " + includes + " | " + wall.summary() + " | " + cpu.medianText()
-          + " | " + rss.summary() + " |";
-    }
-  }
 
   public static void main(String[] args) throws Exception {
     Path sectionFile = Path.of(args[0]);
@@ -51,109 +52,241 @@ public final class StatusBenchmark {
     if (runs < 1 || runs > 100) {
       throw new IllegalArgumentException("runs must be within 1..100: " + runs);
     }
+    Path jar = repo.resolve("adapter-cli/target/noneops.jar");
+    if (!Files.isRegularFile(jar)) {
+      throw new IllegalStateException(jar + " is missing: `bin/noneops version` builds it");
+    }
     String launcher = repo.resolve("bin/noneops").toString();
-    String statusOut;
+    ExampleAgentNode example = ExampleAgentNode.publish();
+    ExampleAgentNode.awaitPortsFree("status benchmark");
+    String loadBefore;
     Duration boot;
-    List<Probe> probes = new ArrayList<>();
-    try (SystemdSandbox sandbox = SystemdSandbox.boot("bench-status")) {
+    String links;
+    String bootstrapOut;
+    String activeBefore;
+    String activeAfter;
+    Optional<String> noDirect;
+    Shell.Result statusOut;
+    Shell.Result checkOut;
+    Probes probes;
+    try (ArtifactServer server = ArtifactServer.serve(example.repositoryRoot());
+        SystemdSandbox sandbox = SystemdSandbox.boot("bench-status")) {
       boot = sandbox.bootTime();
-      List<String> enter = sandbox.inside(List.of("/usr/bin/time", "-v"));
-      Probe status = new Probe(
-          "`noneops status`",
-          "the launcher, the JVM, the CLI, and the host: files read through NIO (no native library), "
-              + "three unit reads over one D-Bus connection",
-          with(enter, "env", "NONEOPS_NO_REBUILD=1", launcher, "status"));
-      Probe baseline = new Probe(
-          "`systemctl is-active` (baseline)",
-          "the same three units",
-          with(enter, "systemctl", "is-active", UNITS.get(0), UNITS.get(1), UNITS.get(2)));
-      probes.add(status);
-      probes.add(baseline);
-      probes.add(new Probe(
-          "`noneops status --json`",
-          "as `status`, the result written by Jackson",
-          with(enter, "env", "NONEOPS_NO_REBUILD=1", launcher, "status", "--json")));
-      probes.add(new Probe(
-          "`noneops version`",
-          "the launcher, the JVM and the CLI (picocli with one command); no host access",
-          with(enter, "env", "NONEOPS_NO_REBUILD=1", launcher, "version")));
-      probes.add(new Probe(
-          "`NONEOPS_JAVA_OPTS=-version noneops version`",
-          "the launcher and the JVM with `bin/noneops`'s flags "
-              + "and CDS archive, started and stopped; no application code",
-          with(
-              enter,
-              "env",
-              "NONEOPS_NO_REBUILD=1",
-              "NONEOPS_JAVA_OPTS=-version",
-              launcher,
-              "version")));
-      statusOut = Shell.run(status.command(), Duration.ofMinutes(2)).out().strip();
-      for (int i = 0; i < runs; i++) {
-        for (Probe probe : probes) {
-          measure(probe);
+      SandboxedAgentNode node = new SandboxedAgentNode(sandbox);
+      try {
+        links = node.provideDummyLinks();
+        bootstrapOut = node.bootstrap(jar, example.json(server, DNS_INTERFACE, DNS_ADDRESS));
+        System.err.printf(
+            "status benchmark: node bootstrapped; settling %d s%n", SETTLE.toSeconds());
+        Thread.sleep(SETTLE.toMillis());
+        activeBefore = requireActive(sandbox, node, "before the first run");
+        TimedCommand timed = new TimedCommand(sandbox);
+        List<String> noneops = List.of("env", "NONEOPS_NO_REBUILD=1", launcher);
+        noDirect = directRejected(timed.plain(with(noneops, "status", "--direct")));
+        probes = probes(timed, launcher, noDirect.isEmpty());
+        statusOut = Shell.run(timed.plain(with(noneops, "status")), COMMAND_TIMEOUT);
+        checkOut =
+            Shell.run(timed.plain(with(noneops, "allocation-launch-check")), COMMAND_TIMEOUT);
+        System.err.printf(
+            "status benchmark: %d runs of %d commands, interleaved%n",
+            runs, probes.all().size());
+        loadBefore = LoadAverage.oneMinute();
+        for (int i = 0; i < runs; i++) {
+          for (Probe probe : probes.all()) {
+            probe.measureOnce();
+          }
         }
+        activeAfter = requireActive(sandbox, node, "after the last run");
+      } catch (RuntimeException e) {
+        System.err.println(node.journals());
+        System.err.println(
+            "journal of " + HostPaths.AGENT_UNIT + ":\n" + sandbox.journal(HostPaths.AGENT_UNIT));
+        throw e;
+      } finally {
+        node.reset(DNS_INTERFACE);
       }
     }
-    Probe status = probes.get(0);
-    Probe baseline = probes.get(1);
-    boolean wallOk = status.wall().median() <= 200;
-    boolean rssOk = status.rss().max() <= 80;
-    Section section = new Section()
-        .heading("4. `noneops status`: wall time and peak memory")
-        .paragraph("A systemd booted in the sandbox of DESIGN section 11 (booted in "
-            + boot.toMillis() + " ms); no node is installed, so "
-            + "both commands ask systemd about three unknown units (`status` needs no configuration). Every command runs inside the "
-            + "sandbox via `nsenter` under GNU `/usr/bin/time -v` (wall clock, user+system CPU time and maximum RSS of the command "
-            + "and its children: for noneops the `bin/noneops` bash launcher plus the JVM, with the launcher's flags and its "
-            + "static CDS archive, made on the host before the sandbox booted). Interleaved, "
-            + runs + " runs each. "
-            + "`noneops status` printed: `" + statusOut.replace('\n', ' ').replace("|", "\\|")
-            + "`.")
-        .line(
-            "| figure | noneops status | baseline (systemctl is-active, 3 units) | ratio | goal |")
-        .line("|---|---|---|---|---|")
-        .line("| wall time | " + status.wall().summary() + " | "
-            + baseline.wall().summary() + " | " + Samples.ratio(status.wall(), baseline.wall())
-            + " | ≤ 200 ms median: **" + (wallOk ? "met" : "missed") + "** |")
-        .line("| peak RSS | " + status.rss().summary() + " | " + baseline.rss().summary() + " | "
-            + Samples.ratio(status.rss(), baseline.rss()) + " | ≤ 80 MB: **"
-            + (rssOk ? "met" : "missed") + "** |")
-        .line("")
-        .paragraph(
-            "The floor under `status`, measured in the same loop: `noneops version` is the CLI without host access, and "
-                + "`-version` passed through `NONEOPS_JAVA_OPTS` makes the same launcher start the same JVM (same flags, same archive) "
-                + "and stop it before any application code runs. What `status` costs above `noneops version` is its own work on the host.")
-        .line("| command | includes | wall time | CPU (user+sys, median) | peak RSS |")
-        .line("|---|---|---|---|---|");
-    for (Probe probe : probes) {
-      section.line(probe.row());
-    }
-    section.line("").writeTo(sectionFile);
+    new StatusSection(runs, probes)
+        .write(
+            sectionFile,
+            new StatusSection.Setting(
+                boot,
+                links,
+                last(bootstrapOut),
+                example.containerdVersion(),
+                activeBefore,
+                activeAfter,
+                noDirect,
+                statusOut,
+                checkOut,
+                loadBefore));
   }
 
-  private static List<String> with(List<String> prefix, String... command) {
+  /** The commands measured, in the order of the interleaved loop; the named ones are in {@link #all}. */
+  record Probes(
+      Probe status,
+      Probe check,
+      Optional<Probe> statusDirect,
+      Optional<Probe> checkDirect,
+      Probe statusBaseline,
+      Probe checkBaseline,
+      List<Probe> all) {}
+
+  private static Probes probes(TimedCommand timed, String launcher, boolean direct) {
+    List<String> noneops = List.of("env", "NONEOPS_NO_REBUILD=1", launcher);
+    String answered = direct
+        ? "the launcher, the JVM and the CLI; the answer from the running daemon over its Unix socket"
+        : "the launcher, the JVM, the CLI, and the host";
+    List<Probe> all = new ArrayList<>();
+    Probe status = add(
+        all,
+        new Probe(
+            "`noneops status`",
+            answered + ": the node's files read through NIO, the units over D-Bus",
+            timed.measured(with(noneops, "status"))));
+    add(
+        all,
+        new Probe(
+            "`noneops status --json`",
+            "as `status`, the result written by Jackson",
+            timed.measured(with(noneops, "status", "--json"))));
+    Probe check = add(
+        all,
+        new Probe(
+            "`noneops allocation-launch-check`",
+            answered
+                + ": `current`'s version verified against its manifest (every file read and hashed), "
+                + "the upgrade journal, the units over D-Bus",
+            timed.measured(with(noneops, "allocation-launch-check"))));
+    add(
+        all,
+        new Probe(
+            "`noneops allocation-launch-check --json`",
+            "as `allocation-launch-check`, the result written by Jackson",
+            timed.measured(with(noneops, "allocation-launch-check", "--json"))));
+    Optional<Probe> statusDirect = Optional.empty();
+    Optional<Probe> checkDirect = Optional.empty();
+    if (direct) {
+      statusDirect = Optional.of(add(
+          all,
+          new Probe(
+              "`noneops status --direct`",
+              "as `status`, answered by the CLI's own JVM rather than by the running daemon",
+              timed.measured(with(noneops, "status", "--direct")))));
+      checkDirect = Optional.of(add(
+          all,
+          new Probe(
+              "`noneops allocation-launch-check --direct`",
+              "as `allocation-launch-check`, answered by the CLI's own JVM rather than by the running daemon",
+              timed.measured(with(noneops, "allocation-launch-check", "--direct")))));
+    }
+    add(
+        all,
+        new Probe(
+            "`/usr/local/bin/noneops allocation-launch-check` (the installed command)",
+            "the command kubelet's launch check runs: the launcher `bootstrap` wrote (the bootstrapping JVM's options, no CDS archive)",
+            timed.measured(List.of(
+                HostPaths.realHost().agentCommand().toString(), "allocation-launch-check"))));
+    add(
+        all,
+        new Probe(
+            "`sha256sum` of the active version's files",
+            "what the launch check's verification reads and hashes, done natively: `find " + CURRENT
+                + "/ -type f -exec sha256sum {} +`",
+            timed.measured(
+                List.of("find", CURRENT + "/", "-type", "f", "-exec", "sha256sum", "{}", "+"))));
+    add(
+        all,
+        new Probe(
+            "`noneops version`",
+            "the launcher, the JVM and the CLI (picocli with one command); no host access",
+            timed.measured(with(noneops, "version"))));
+    add(
+        all,
+        new Probe(
+            "`NONEOPS_JAVA_OPTS=-version noneops version`",
+            "the launcher and the JVM with `bin/noneops`'s flags and CDS archive, started and stopped; no application code",
+            timed.measured(List.of(
+                "env",
+                "NONEOPS_NO_REBUILD=1",
+                "NONEOPS_JAVA_OPTS=-version",
+                launcher,
+                "version"))));
+    Probe statusBaseline = add(
+        all,
+        new Probe(
+            "`systemctl is-active` (baseline of `status`)",
+            "the same three units",
+            timed.measured(with(List.of("systemctl", "is-active"), UNITS.toArray(String[]::new)))));
+    Probe checkBaseline = add(
+        all,
+        new Probe(
+            "`systemctl is-active` + `curl` healthz (baseline of `allocation-launch-check`)",
+            "`sh -c 'systemctl is-active --quiet <the three units> && curl -fsS -m 1 " + HEALTHZ
+                + "'`",
+            timed.measured(List.of(
+                "sh",
+                "-c",
+                "systemctl is-active --quiet " + String.join(" ", UNITS) + " && curl -fsS -m 1 "
+                    + HEALTHZ))));
+    add(
+        all,
+        new Probe(
+            "`/usr/bin/time -v true` (the harness)",
+            "what the harness adds to every command: `/usr/bin/time`'s own start and a process that does nothing",
+            timed.measured(List.of("true"))));
+    return new Probes(
+        status, check, statusDirect, checkDirect, statusBaseline, checkBaseline, List.copyOf(all));
+  }
+
+  private static Probe add(List<Probe> all, Probe probe) {
+    all.add(probe);
+    return probe;
+  }
+
+  /**
+   * Empty when the CLI takes {@code --direct}; otherwise why not: {@code status --direct} exited
+   * 2, picocli's usage error, with this first line on stderr.
+   */
+  private static Optional<String> directRejected(List<String> probe) throws Exception {
+    Shell.Result r = Shell.run(probe, COMMAND_TIMEOUT);
+    if (r.exitCode() != 2) {
+      return Optional.empty();
+    }
+    return Optional.of(r.err().strip().lines().findFirst().orElse("(nothing on stderr)"));
+  }
+
+  /**
+   * The stack's units and the agent's daemon, each active, with the daemon's main PID; otherwise
+   * throws with the journals.
+   */
+  private static String requireActive(
+      SystemdSandbox sandbox, SandboxedAgentNode node, String when) {
+    List<String> units = new ArrayList<>(UNITS);
+    units.add(HostPaths.AGENT_UNIT);
+    List<String> args = new ArrayList<>(List.of("is-active"));
+    args.addAll(units);
+    List<String> states =
+        sandbox.systemctl(args.toArray(String[]::new)).stdout().lines().toList();
+    if (states.size() != units.size() || states.stream().anyMatch(s -> !s.equals("active"))) {
+      throw new IllegalStateException("not every unit is active " + when + ": " + units + " are "
+          + states + "\n" + node.journals() + "journal of " + HostPaths.AGENT_UNIT + ":\n"
+          + sandbox.journal(HostPaths.AGENT_UNIT));
+    }
+    String pid = sandbox
+        .systemctl("show", "-p", "MainPID", "--value", HostPaths.AGENT_UNIT)
+        .stdout()
+        .strip();
+    return "PID " + pid;
+  }
+
+  private static String last(String text) {
+    return text.lines().reduce((a, b) -> b).orElse("");
+  }
+
+  static List<String> with(List<String> prefix, String... command) {
     List<String> all = new ArrayList<>(prefix);
     all.addAll(List.of(command));
     return all;
-  }
-
-  private static void measure(Probe probe) throws Exception {
-    Shell.Result r = Shell.run(probe.command(), Duration.ofMinutes(2));
-    Matcher w = WALL.matcher(r.err());
-    Matcher m = RSS.matcher(r.err());
-    Matcher u = USER.matcher(r.err());
-    Matcher s = SYSTEM.matcher(r.err());
-    if (!w.find() || !m.find() || !u.find() || !s.find()) {
-      throw new IllegalStateException(String.join(" ", probe.command())
-          + " printed no /usr/bin/time -v report: " + r.err().strip());
-    }
-    double hours = w.group(1) == null ? 0 : Double.parseDouble(w.group(1));
-    double millis =
-        ((hours * 60 + Double.parseDouble(w.group(2))) * 60 + Double.parseDouble(w.group(3)))
-            * 1000;
-    probe.wall().add(millis);
-    probe.cpu().add((Double.parseDouble(u.group(1)) + Double.parseDouble(s.group(1))) * 1000);
-    probe.rss().add(Long.parseLong(m.group(1)) / 1024.0);
   }
 }
