@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.security.CodeSource;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
@@ -23,10 +24,23 @@ import java.util.jar.JarFile;
  * This process's own jar as the agent build a bootstrap installs: its id is the build version and
  * the first 12 hex digits of the jar's SHA-256, it runs with the java running this process, and
  * with the JVM options of {@code bin/noneops} (C1 only, the serial GC with a small capped heap,
- * the opens jnr-posix needs); its man pages are those the build packed into the jar.
+ * the opens jnr-posix needs, and on JDK 17 to 21 processes started by {@code vfork}: see {@link
+ * #jvmOptions}); its man pages are those the build packed into the jar.
  */
 final class RunningJarAgent implements AgentBuilds {
-  static final List<String> JVM_OPTIONS = List.of(
+  /**
+   * Starts child processes with {@code vfork} and {@code exec} of the command itself, instead of
+   * the default {@code posix_spawn} of {@code jspawnhelper}, which then execs the command: one
+   * {@code exec} less for each of the agent's short {@code ip}, {@code ss} and {@code ctr}
+   * processes. Supported on Linux by JDK 17 to 21 (the default until JDK 14); JDK 25 deprecates it
+   * with a warning, and a JDK without it would refuse every process start.
+   */
+  static final String VFORK = "-Djdk.lang.Process.launchMechanism=VFORK";
+
+  /** The last JDK feature release {@link #VFORK} is used with. */
+  static final int LAST_VFORK_FEATURE = 21;
+
+  private static final List<String> JVM_OPTIONS = List.of(
       "-XX:TieredStopAtLevel=1",
       "-XX:+UseSerialGC",
       "-XX:-UsePerfData",
@@ -63,9 +77,19 @@ final class RunningJarAgent implements AgentBuilds {
         version + "-" + digest,
         () -> bytes,
         java,
-        JVM_OPTIONS,
+        jvmOptions(Runtime.version().feature()),
         configFile.toAbsolutePath(),
         () -> manPages(jarFile)));
+  }
+
+  /** The agent's JVM options on a JDK of {@code feature} release: {@link #VFORK} on 17 to 21 only. */
+  static List<String> jvmOptions(int feature) {
+    if (feature > LAST_VFORK_FEATURE) {
+      return JVM_OPTIONS;
+    }
+    List<String> options = new ArrayList<>(JVM_OPTIONS);
+    options.add(VFORK);
+    return List.copyOf(options);
   }
 
   /** The man pages the build packed into the jar ({@code man/man1/*.1}), by file name. */

@@ -13,7 +13,10 @@ import java.util.jar.JarOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The agent build's man pages are the section-1 pages the build packed into its jar. */
+/**
+ * The agent build's man pages are the section-1 pages the build packed into its jar; its JVM
+ * starts processes by vfork only on the JDKs that support it without a warning.
+ */
 class RunningJarAgentTest {
   @TempDir
   Path dir;
@@ -35,6 +38,15 @@ class RunningJarAgentTest {
     assertThat(pages).containsOnlyKeys("noneops.1", "noneops-status.1");
     assertThat(new String(pages.get("noneops-status.1"), StandardCharsets.UTF_8))
         .isEqualTo(".TH NONEOPS-STATUS 1");
+  }
+
+  @Test
+  void theAgentStartsProcessesByVforkOnJdk17To21AndByTheDefaultAfter() {
+    assertThat(RunningJarAgent.jvmOptions(17)).contains(RunningJarAgent.VFORK);
+    assertThat(RunningJarAgent.jvmOptions(21)).contains(RunningJarAgent.VFORK);
+    assertThat(RunningJarAgent.jvmOptions(25))
+        .doesNotContain(RunningJarAgent.VFORK)
+        .contains("-XX:+UseSerialGC");
   }
 
   private static void entry(JarOutputStream out, String name, String content) throws IOException {

@@ -155,8 +155,9 @@ public final class SwitchOverBenchmark {
             + "http://127.0.0.1:10248/healthz answers 200. noneops: `Node.upgrade()` over `DbusSystemd` (older → newer build, "
             + "then commit), timed from the `upgrade-stop-stack` STARTED event to the `wait-kubelet` COMPLETED event "
             + "(`NodeEvent.at`); it stops the three units in one request (all stop jobs enqueued over D-Bus, then awaited), "
-            + "then ends pods, cleans host networking and resets the units' failed state side by side (parallel tasks), flips "
-            + "`current`, sets up host networking (two `ip` processes), enables the units (a no-op without a reload when their "
+            + "then ends pods, cleans host networking and resets the units' failed state side by side (parallel tasks; the "
+            + "LocalDNS link, as the target wants it, is read with one `ip` process and kept), flips `current`, sets up host "
+            + "networking (nothing to do for a kept link), enables the units (a no-op without a reload when their "
             + "links exist), starts localdns and containerd in one request (LocalDNS is ordered before kubelet only), imports "
             + "images, starts kubelet, waits for kubelet's ActiveState on systemd's PropertiesChanged signals and then probes "
             + "healthz in-process every " + NodeTimeouts.DEFAULTS.pollInterval().toMillis()

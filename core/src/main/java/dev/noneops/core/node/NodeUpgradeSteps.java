@@ -16,6 +16,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
@@ -32,6 +33,8 @@ final class NodeUpgradeSteps implements UpgradeSteps {
   private final Supplier<MachineGoalState> target;
   private final Supplier<MachineGoalState> applied;
   private final Supplier<String> targetDigest;
+  /** The finding of the last clean-up, until a set-up uses it (they may run on two threads). */
+  private final AtomicReference<CleanedInterface> cleaned = new AtomicReference<>();
 
   NodeUpgradeSteps(
       Node node,
@@ -149,18 +152,30 @@ final class NodeUpgradeSteps implements UpgradeSteps {
   /**
    * Removes the LocalDNS interfaces of the target, of the applied configuration and the one the
    * journal recorded for the target (a recovery's target may be only the applied configuration),
-   * each only when it is a dummy interface; then the CNI configuration and state the node's pods
-   * left, keeping every entry that was there before the node came.
+   * each only when it is a dummy interface, except the one {@code setUpNext} wants when it is
+   * exactly as wanted already (kept, and remembered for {@link #setUpHostNetworking}); then the CNI
+   * configuration and state the node's pods left, keeping every entry that was there before the
+   * node came.
    */
   @Override
-  public void cleanHostNetworking(Optional<LocalDnsInterface> recordedTarget) throws IOException {
+  public void cleanHostNetworking(
+      Optional<LocalDnsInterface> recordedTarget, Configuration setUpNext) throws IOException {
+    cleaned.set(null);
+    LocalDnsInterface wanted = localDnsInterface(setUpNext);
     Set<String> interfaces = new LinkedHashSet<>();
     interfaces.add(target.get().nodeStart().localDns().interfaceName());
     interfaces.add(applied.get().nodeStart().localDns().interfaceName());
     recordedTarget.ifPresent(dns -> interfaces.add(dns.name()));
     LocalDnsNetwork network = new LocalDnsNetwork(ports.network());
     for (String ifName : interfaces) {
-      if (network.remove(ifName) == LocalDnsNetwork.Removal.NOT_A_DUMMY) {
+      LocalDnsNetwork.Removal removal;
+      if (ifName.equals(wanted.name())) {
+        removal = network.keepOrRemove(wanted);
+        cleaned.set(new CleanedInterface(wanted, removal));
+      } else {
+        removal = network.remove(ifName);
+      }
+      if (removal == LocalDnsNetwork.Removal.NOT_A_DUMMY) {
         node.parts()
             .params()
             .log()
@@ -183,10 +198,32 @@ final class NodeUpgradeSteps implements UpgradeSteps {
     }
   }
 
+  /**
+   * Sets up {@code which}'s LocalDNS interface, using what the clean-up before it found (once):
+   * an interface it kept is left as it is, one it removed or found absent is made without being
+   * read again; without such a finding (or one about another interface) the link is read first.
+   */
   @Override
   public void setUpHostNetworking(Configuration which) throws IOException {
-    new LocalDnsNetwork(ports.network()).ensure(goal(which).nodeStart().localDns());
+    LocalDnsSpec dns = goal(which).nodeStart().localDns();
+    LocalDnsNetwork network = new LocalDnsNetwork(ports.network());
+    CleanedInterface found = cleaned.getAndSet(null);
+    if (found == null || !found.wanted().equals(localDnsInterface(which))) {
+      network.ensure(dns);
+      return;
+    }
+    switch (found.removal()) {
+      case KEPT -> {
+        // exactly as wanted when the clean-up read it; what runs in between (the flip, writing a
+        // configuration, whose set-up leaves such an interface as it is) changes no link
+      }
+      case REMOVED, ABSENT -> network.create(dns);
+      case NOT_A_DUMMY -> network.ensure(dns);
+    }
   }
+
+  /** What {@link #cleanHostNetworking} found of the interface its set-up-next configuration wants. */
+  private record CleanedInterface(LocalDnsInterface wanted, LocalDnsNetwork.Removal removal) {}
 
   @Override
   public void resetFailed() {

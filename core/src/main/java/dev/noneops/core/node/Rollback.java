@@ -50,7 +50,9 @@ final class Rollback {
       run("rollback-stop-stack", steps::stopStack);
     }
     run("rollback-end-pods", steps::endPods);
-    run("rollback-clean-host-networking", () -> steps.cleanHostNetworking(record.targetLocalDns()));
+    run(
+        "rollback-clean-host-networking",
+        () -> steps.cleanHostNetworking(record.targetLocalDns(), Configuration.APPLIED));
     run("rollback-switch-current", () -> ctx.currentLink().pointAt(record.previousVersion()));
     run("rollback-write-configuration", () -> steps.writeConfiguration(Configuration.APPLIED));
     boolean complete = ctx.confsnap().state() == Confsnap.State.COMPLETE;

@@ -38,8 +38,9 @@ import org.slf4j.Logger;
  *       mount is retried until its own deadline; only when {@link TeardownSettings#lazyUnmount()}
  *       is set is it then detached. A mount <em>at</em> a root is not unmounted: this node did not
  *       create it (a dedicated disk for {@code /var/lib/kubelet}).
- *   <li>Read the mount table again. Every mount still below a root is reported, and its subtree
- *       is left untouched: nothing is deleted at or below it.
+ *   <li>Read the mount table again (when there was anything below the roots to unmount). Every
+ *       mount still below a root is reported, and its subtree is left untouched: nothing is
+ *       deleted at or below it.
  *   <li>Delete with a walker that never follows a symlink (a symlink is removed as a link) and
  *       never enters another mount: an entry whose {@link FileMeta#mountId()} differs from its
  *       root's, or that the mount table names as a mount point, is kept. Mount ids, not device
@@ -95,8 +96,10 @@ final class SafeTreeRemover {
     if (before.isEmpty()) {
       return;
     }
-    unmountBelow(checked, before.get(), unmountErrors, report);
-    Optional<List<MountEntry>> after = readMounts(checked, report);
+    boolean unmounting = unmountBelow(checked, before.get(), unmountErrors, report);
+    // with nothing below the roots nothing was unmounted: the first read stands (a mount made
+    // since is still never entered, the walk compares mount ids)
+    Optional<List<MountEntry>> after = unmounting ? readMounts(checked, report) : before;
     if (after.isEmpty()) {
       return;
     }
@@ -132,7 +135,8 @@ final class SafeTreeRemover {
     }
   }
 
-  private void unmountBelow(
+  /** Unmounts what {@code table} has strictly below the roots; false when it has nothing there. */
+  private boolean unmountBelow(
       List<Path> roots, List<MountEntry> table, Map<Path, String> errors, ReportBuilder report)
       throws InterruptedException {
     record Indexed(int index, MountEntry entry, Path point) {}
@@ -158,6 +162,7 @@ final class SafeTreeRemover {
         givenUp.add(m.point());
       }
     }
+    return !below.isEmpty();
   }
 
   /** Unmounts the topmost mount at {@code point}, bounded; false when it stayed mounted. */

@@ -147,7 +147,7 @@ final class Upgrade {
             Task.of("upgrade-end-pods", steps::endPods),
             Task.of(
                 "upgrade-clean-host-networking",
-                () -> steps.cleanHostNetworking(record.targetLocalDns())),
+                () -> steps.cleanHostNetworking(record.targetLocalDns(), Configuration.TARGET)),
             Task.of("upgrade-reset-failed", steps::resetFailed));
   }
 

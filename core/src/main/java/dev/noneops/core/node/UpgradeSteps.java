@@ -70,11 +70,19 @@ interface UpgradeSteps {
    * Removes the node's host networking (the LocalDNS interfaces of both configurations, and
    * {@code recordedTarget}, the one the journal says the target set up, which a recovery's steps
    * may not know) and the CNI configuration and state, as a repave does. Only a dummy interface
-   * is ever removed, never another kind of link of that name.
+   * is ever removed, never another kind of link of that name. The interface that {@code
+   * setUpNext}'s set-up wants is kept when it is exactly that already (a dummy link of its name,
+   * up, holding only its address): it is read, not changed.
    */
-  void cleanHostNetworking(Optional<LocalDnsInterface> recordedTarget) throws Exception;
+  void cleanHostNetworking(Optional<LocalDnsInterface> recordedTarget, Configuration setUpNext)
+      throws Exception;
 
-  /** Sets up the host networking of {@code which} (the LocalDNS interface). */
+  /**
+   * Sets up the host networking of {@code which} (the LocalDNS interface). Right after {@link
+   * #cleanHostNetworking} by the same steps, what the clean-up found is used: a kept interface is
+   * left as it is, a removed or absent one is made without reading it first; otherwise the link
+   * is read, then completed.
+   */
   void setUpHostNetworking(Configuration which) throws Exception;
 
   /** Clears failed states and start-rate counters of the node's units, so a restart is not refused. */

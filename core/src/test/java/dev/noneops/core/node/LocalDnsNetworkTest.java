@@ -3,6 +3,7 @@ package dev.noneops.core.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.noneops.core.node.UpgradeRecord.LocalDnsInterface;
 import dev.noneops.ports.Errno;
 import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.network.HostNetwork;
@@ -17,7 +18,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The LocalDNS interface is set up and removed idempotently, in as few changes to the host's
- * links as their state allows; only a dummy interface is ever given the address or removed.
+ * links as their state allows; only a dummy interface is ever given the address or removed, and
+ * one that is exactly as wanted can be kept.
  */
 class LocalDnsNetworkTest {
   private final RecordingLinks links = new RecordingLinks();
@@ -25,22 +27,60 @@ class LocalDnsNetworkTest {
   private final LocalDnsSpec dns = spec("localdns0");
 
   @Test
-  void aMissingInterfaceIsCreatedUpThenAddressedInTwoChanges() throws Exception {
+  void aMissingInterfaceIsReadThenCreatedUpAndAddressedInTwoChanges() throws Exception {
     network.ensure(dns);
+
+    assertThat(links.calls)
+        .containsExactly(
+            "link " + dns.interfaceName(),
+            "addUpDummyLink " + dns.interfaceName(),
+            "assignAddress " + dns.interfaceName() + " " + dns.bindAddress() + "/32");
+    assertThat(links.links)
+        .containsExactly(Map.entry(
+            dns.interfaceName(),
+            new NetworkLink(
+                dns.interfaceName(), NetworkLink.DUMMY, true, List.of(dns.bindAddress() + "/32"))));
+  }
+
+  @Test
+  void anInterfaceThatIsAsWantedIsOnlyRead() throws Exception {
+    network.ensure(dns);
+    links.calls.clear();
+
+    network.ensure(dns);
+
+    assertThat(links.calls).containsExactly("link " + dns.interfaceName());
+  }
+
+  @Test
+  void anExistingInterfaceWithoutTheAddressIsGivenItAndOneThatIsDownIsSetUp() throws Exception {
+    links.seed(dns.interfaceName(), NetworkLink.DUMMY, false, "10.9.9.9/32");
+
+    network.ensure(dns);
+
+    assertThat(links.calls)
+        .containsExactly(
+            "link " + dns.interfaceName(),
+            "assignAddress " + dns.interfaceName() + " " + dns.bindAddress() + "/32",
+            "setUp " + dns.interfaceName());
+    assertThat(links.links.get(dns.interfaceName()).up()).isTrue();
+  }
+
+  @Test
+  void anInterfaceKnownToBeMissingIsCreatedWithoutBeingReadFirst() throws Exception {
+    network.create(dns);
 
     assertThat(links.calls)
         .containsExactly(
             "addUpDummyLink " + dns.interfaceName(),
             "assignAddress " + dns.interfaceName() + " " + dns.bindAddress() + "/32");
-    assertThat(links.links).containsOnlyKeys(dns.interfaceName());
   }
 
   @Test
-  void anExistingInterfaceIsKeptAndItsAddressAssignedAgain() throws Exception {
-    network.ensure(dns);
-    links.calls.clear();
+  void anInterfaceThoughtMissingButThereIsReadAndCompleted() throws Exception {
+    links.seed(dns.interfaceName(), NetworkLink.DUMMY, false);
 
-    network.ensure(dns);
+    network.create(dns);
 
     assertThat(links.calls)
         .containsExactly(
@@ -51,8 +91,18 @@ class LocalDnsNetworkTest {
   }
 
   @Test
+  void aLinkOfAnotherKindThoughtMissingIsRefusedAndGetsNoAddress() {
+    links.seed(dns.interfaceName(), "bridge", false);
+
+    assertThatThrownBy(() -> network.create(dns))
+        .isInstanceOf(NodeException.class)
+        .hasMessageContaining("bridge");
+    assertThat(links.calls).noneMatch(c -> c.startsWith("assignAddress") || c.startsWith("setUp"));
+  }
+
+  @Test
   void aLinkOfTheNameThatIsNotADummyIsRefusedAndGetsNoAddress() {
-    links.links.put(dns.interfaceName(), "bridge");
+    links.seed(dns.interfaceName(), "bridge", false);
 
     assertThatThrownBy(() -> network.ensure(dns))
         .isInstanceOf(NodeException.class)
@@ -103,7 +153,7 @@ class LocalDnsNetworkTest {
 
   @Test
   void aLinkOfTheNameThatIsNotADummyIsNeverDeleted() throws Exception {
-    links.links.put(dns.interfaceName(), "bridge");
+    links.seed(dns.interfaceName(), "bridge", false);
 
     assertThat(network.remove(dns.interfaceName())).isEqualTo(LocalDnsNetwork.Removal.NOT_A_DUMMY);
 
@@ -113,7 +163,7 @@ class LocalDnsNetworkTest {
 
   @Test
   void aLinkWithoutAKindIsNeverDeleted() throws Exception {
-    links.links.put(dns.interfaceName(), "");
+    links.seed(dns.interfaceName(), "", false);
 
     assertThat(network.remove(dns.interfaceName())).isEqualTo(LocalDnsNetwork.Removal.NOT_A_DUMMY);
     assertThat(links.links).containsKey(dns.interfaceName());
@@ -131,6 +181,86 @@ class LocalDnsNetworkTest {
     assertThat(links.links).containsKey(dns.interfaceName());
   }
 
+  @Test
+  void anInterfaceExactlyAsWantedIsKeptAfterOneRead() throws Exception {
+    network.ensure(dns);
+    links.calls.clear();
+
+    assertThat(network.keepOrRemove(wanted(dns))).isEqualTo(LocalDnsNetwork.Removal.KEPT);
+
+    assertThat(links.calls).containsExactly("link " + dns.interfaceName());
+    assertThat(links.links).containsKey(dns.interfaceName());
+  }
+
+  @Test
+  void theIpv6LinkLocalAddressTheKernelGivesAnUpLinkDoesNotCountAsAnotherAddress()
+      throws Exception {
+    links.seed(
+        dns.interfaceName(),
+        NetworkLink.DUMMY,
+        true,
+        dns.bindAddress() + "/32",
+        "fe80::2095:66ff:fe67:6400/64");
+
+    assertThat(network.keepOrRemove(wanted(dns))).isEqualTo(LocalDnsNetwork.Removal.KEPT);
+  }
+
+  @Test
+  void anInterfaceWithAnotherAddressBesidesIsRemoved() throws Exception {
+    links.seed(
+        dns.interfaceName(), NetworkLink.DUMMY, true, dns.bindAddress() + "/32", "10.9.9.9/32");
+
+    assertThat(network.keepOrRemove(wanted(dns))).isEqualTo(LocalDnsNetwork.Removal.REMOVED);
+    assertThat(links.links).isEmpty();
+  }
+
+  @Test
+  void anInterfaceWithAnotherIpv6AddressBesidesIsRemoved() throws Exception {
+    links.seed(
+        dns.interfaceName(), NetworkLink.DUMMY, true, dns.bindAddress() + "/32", "fd00::1/128");
+
+    assertThat(network.keepOrRemove(wanted(dns))).isEqualTo(LocalDnsNetwork.Removal.REMOVED);
+  }
+
+  @Test
+  void anInterfaceWithTheAddressUnderAnotherPrefixIsRemoved() throws Exception {
+    links.seed(dns.interfaceName(), NetworkLink.DUMMY, true, dns.bindAddress() + "/24");
+
+    assertThat(network.keepOrRemove(wanted(dns))).isEqualTo(LocalDnsNetwork.Removal.REMOVED);
+  }
+
+  @Test
+  void anInterfaceWithoutItsAddressIsRemoved() throws Exception {
+    links.seed(dns.interfaceName(), NetworkLink.DUMMY, true);
+
+    assertThat(network.keepOrRemove(wanted(dns))).isEqualTo(LocalDnsNetwork.Removal.REMOVED);
+  }
+
+  @Test
+  void anInterfaceThatIsDownIsRemoved() throws Exception {
+    links.seed(dns.interfaceName(), NetworkLink.DUMMY, false, dns.bindAddress() + "/32");
+
+    assertThat(network.keepOrRemove(wanted(dns))).isEqualTo(LocalDnsNetwork.Removal.REMOVED);
+  }
+
+  @Test
+  void aLinkOfAnotherKindHoldingExactlyTheAddressIsNeitherKeptAsLocalDnsNorTouched()
+      throws Exception {
+    links.seed(dns.interfaceName(), "bridge", true, dns.bindAddress() + "/32");
+
+    assertThat(network.keepOrRemove(wanted(dns))).isEqualTo(LocalDnsNetwork.Removal.NOT_A_DUMMY);
+    assertThat(links.calls).containsExactly("link " + dns.interfaceName());
+  }
+
+  @Test
+  void keepingAnAbsentInterfaceFindsItAbsent() throws Exception {
+    assertThat(network.keepOrRemove(wanted(dns))).isEqualTo(LocalDnsNetwork.Removal.ABSENT);
+  }
+
+  private static LocalDnsInterface wanted(LocalDnsSpec spec) {
+    return new LocalDnsInterface(spec.interfaceName(), spec.bindAddress());
+  }
+
   private static LocalDnsSpec spec(String interfaceName) {
     return new LocalDnsSpec(
         "/opt/unbounded/node/current/bin/coredns",
@@ -142,58 +272,67 @@ class LocalDnsNetworkTest {
         List.of("1.1.1.1"));
   }
 
-  /** Links by name and kind ("" for a link without one, as a physical NIC), recording every call. */
+  /** Links by name with their kind ("" for a link without one, as a physical NIC), state and addresses, recording every call. */
   private static final class RecordingLinks implements HostNetwork {
     final List<String> calls = new ArrayList<>();
-    final Map<String, String> links = new LinkedHashMap<>();
+    final Map<String, NetworkLink> links = new LinkedHashMap<>();
     boolean refuseAdd;
+    boolean refuseDelete;
+
+    /** A link that is there before the test, made without a call. */
+    void seed(String name, String kind, boolean up, String... addresses) {
+      links.put(name, new NetworkLink(name, kind, up, List.of(addresses)));
+    }
 
     @Override
     public List<Listener> listeners(int port) {
       return List.of();
     }
 
-    boolean refuseDelete;
-
     @Override
     public Optional<NetworkLink> link(String name) {
       calls.add("link " + name);
-      return Optional.ofNullable(links.get(name))
-          .map(kind -> new NetworkLink(name, kind, false, List.of()));
+      return Optional.ofNullable(links.get(name));
     }
 
     @Override
     public void addDummyLink(String name) throws HostIOException {
       calls.add("addDummyLink " + name);
-      if (refuseAdd) {
-        throw new HostIOException(Errno.EOPNOTSUPP, "add dummy link", name);
-      }
-      if (links.putIfAbsent(name, NetworkLink.DUMMY) != null) {
-        throw new HostIOException(Errno.EEXIST, "add dummy link", name);
-      }
+      add(name, false);
     }
 
     @Override
     public void addUpDummyLink(String name) throws HostIOException {
       calls.add("addUpDummyLink " + name);
+      add(name, true);
+    }
+
+    private void add(String name, boolean up) throws HostIOException {
       if (refuseAdd) {
         throw new HostIOException(Errno.EOPNOTSUPP, "add dummy link", name);
       }
-      if (links.putIfAbsent(name, NetworkLink.DUMMY) != null) {
+      if (links.containsKey(name)) {
         throw new HostIOException(Errno.EEXIST, "add dummy link", name);
       }
+      seed(name, NetworkLink.DUMMY, up);
     }
 
     @Override
     public void assignAddress(String link, String address) throws HostIOException {
       calls.add("assignAddress " + link + " " + address);
-      existing("assign", link);
+      NetworkLink l = existing("assign", link);
+      List<String> addresses = new ArrayList<>(l.addresses());
+      if (!addresses.contains(address)) {
+        addresses.add(address);
+      }
+      links.put(link, new NetworkLink(link, l.kind(), l.up(), addresses));
     }
 
     @Override
     public void setUp(String link) throws HostIOException {
       calls.add("setUp " + link);
-      existing("set up link", link);
+      NetworkLink l = existing("set up link", link);
+      links.put(link, new NetworkLink(link, l.kind(), true, l.addresses()));
     }
 
     @Override
@@ -206,10 +345,12 @@ class LocalDnsNetworkTest {
       links.remove(name);
     }
 
-    private void existing(String operation, String name) throws HostIOException {
-      if (!links.containsKey(name)) {
+    private NetworkLink existing(String operation, String name) throws HostIOException {
+      NetworkLink l = links.get(name);
+      if (l == null) {
         throw new HostIOException(Errno.ENODEV, operation, name);
       }
+      return l;
     }
   }
 }
