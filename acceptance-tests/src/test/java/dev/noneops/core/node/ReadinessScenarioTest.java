@@ -49,6 +49,22 @@ class ReadinessScenarioTest {
   }
 
   @Test
+  void aHealthyKubeletIsReadyOnTheFirstAnswerWithoutAnotherRoundTripToSystemd() throws Exception {
+    SimulatedNode lab = new SimulatedNode();
+    Node node = lab.bootstrap(lab.goal(SimulatedNode.config()));
+    lab.host.journal().clear();
+
+    node.awaitKubeletReady();
+
+    assertThat(lab.host.journal().calls())
+        .filteredOn(c -> c.is("probes.httpOk"))
+        .hasSize(1);
+    assertThat(lab.host.journal().calls())
+        .as("kubelet's state comes from systemd's signals while healthz is probed")
+        .noneMatch(c -> c.is("systemd.status"));
+  }
+
+  @Test
   void aHangingHealthzIsBoundedByTheSameWait() {
     SimulatedNode lab = new SimulatedNode();
     MachineGoalState goal = lab.goal(SimulatedNode.config());
