@@ -42,10 +42,16 @@ class ReadinessScenarioTest {
     assertThat(lab.host.clock().elapsed().minus(before)).isEqualTo(Duration.ofSeconds(120));
     long polls =
         lab.host.journal().calls().stream().filter(c -> c.is("probes.httpOk")).count();
+    Duration fast = StackControl.HEALTHZ_FIRST_INTERVAL;
+    Duration first = StackControl.HEALTHZ_FIRST_PERIOD;
     Duration interval = NodeTimeouts.DEFAULTS.pollInterval();
+    assertThat(fast).isLessThan(interval);
     assertThat(polls)
-        .as("one probe at once, then one every %s until the deadline", interval)
-        .isEqualTo(Duration.ofSeconds(120).dividedBy(interval) + 1);
+        .as(
+            "one probe at once, one every %s for %s, then one every %s until the deadline",
+            fast, first, interval)
+        .isEqualTo(
+            1 + first.dividedBy(fast) + Duration.ofSeconds(120).minus(first).dividedBy(interval));
   }
 
   @Test
