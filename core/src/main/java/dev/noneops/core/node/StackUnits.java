@@ -99,9 +99,11 @@ final class StackUnits {
   /**
    * {@code kubelet.service}: fixed flags, then the drop-ins' variables. It requires containerd and
    * is ordered after it, so a start of both in one request has systemd start kubelet the moment
-   * containerd is ready and refuse it ({@code dependency}) when containerd's start fails; an
-   * explicit stop or restart of containerd stops or restarts kubelet too, containerd's own exits
-   * and automatic restarts do not. It only wants LocalDNS: kubelet runs without it.
+   * containerd is ready and refuse it ({@code dependency}) when containerd's start fails. systemd
+   * also stops or restarts kubelet with every stop or restart of containerd, explicit or automatic
+   * ({@code Restart=}: systemd 252 restarts a running kubelet after a crashed containerd), and does
+   * not start a kubelet it refused once containerd's automatic restart succeeds. It only wants
+   * LocalDNS: kubelet runs without it.
    */
   public static byte[] kubelet(KubeletSpec spec, LocalDnsSpec localDns, HostPaths paths) {
     List<UnitFile.Arg> args = new ArrayList<>();

@@ -48,7 +48,8 @@ import java.util.regex.Pattern;
  * first and their failure fails the job with {@code dependency}; unordered, the unit starts first
  * and their failure does not touch it, one of the outcomes of systemd's parallel jobs; stopping
  * them stops the dependent, restarting them restarts an active dependent, as systemd's
- * {@code try-restart}; a main process that dies does neither), {@code Wants=} (started first when ordered, failure ignored),
+ * {@code try-restart}; a main process that dies leaves the dependent running, as no
+ * {@code Restart=} is simulated), {@code Wants=} (started first when ordered, failure ignored),
  * {@code ConditionPathExists=},
  * {@code ExecStart=} with {@code Environment=}/{@code EnvironmentFile=} expansion,
  * {@code Type=} (simple, exec, notify, forking, oneshot with {@code RemainAfterExit=}),
