@@ -117,6 +117,24 @@ class SimulatedSystemdTest {
   }
 
   @Test
+  void inOneStartAllARequiredUnitThatFailedIsNotStartedAgainForTheUnitRequiringIt()
+      throws IOException {
+    unit(
+        "kubelet.service",
+        "[Unit]\nRequires=containerd.service\nAfter=containerd.service\n[Service]\n"
+            + "ExecStart=/opt/node/current/bin/kubelet\n");
+    host.systemd().setBehaviour("containerd.service", UnitBehaviour.failsToStart());
+
+    assertThat(systemd.startAll(List.of("containerd.service", "kubelet.service"), T))
+        .containsExactly(JobResult.FAILED, JobResult.DEPENDENCY);
+
+    assertThat(host.systemd().history())
+        .extracting(e -> e.toString())
+        .containsExactly("containerd.service failed", "kubelet.service dependency-failed");
+    assertThat(systemd.status("kubelet.service").isActive()).isFalse();
+  }
+
+  @Test
   void aUnitThatFailsLaterIsSeenFailingWhileWaiting() {
     host.systemd()
         .setBehaviour(

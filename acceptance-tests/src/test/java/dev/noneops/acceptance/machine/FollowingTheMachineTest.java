@@ -484,7 +484,7 @@ class FollowingTheMachineTest {
         lab.host
             .faults()
             .add(FaultRule.when(c -> c.is("systemd.restart", "kubelet.service")
-                    || c.is("systemd.start", "kubelet.service"))
+                    || SimulatedNode.startsUnit(c, "kubelet.service"))
                 .times(1)
                 .failWith(c -> new AgentKilled("mid-upgrade")));
         return deleted;
@@ -530,7 +530,7 @@ class FollowingTheMachineTest {
         lab.host
             .faults()
             .add(FaultRule.when(c -> c.is("systemd.restart", "kubelet.service")
-                    || c.is("systemd.start", "kubelet.service"))
+                    || SimulatedNode.startsUnit(c, "kubelet.service"))
                 .times(1)
                 .failWith(c -> new SimulatedCrash("power cut as the new kubelet starts", 0)));
         return deleted;

@@ -164,6 +164,25 @@ class BootstrapScenarioTest {
   }
 
   @Test
+  void withoutStagedImagesOneRequestStartsLocalDnsContainerdAndKubelet() throws IOException {
+    SimulatedNode lab = new SimulatedNode();
+    MachineGoalState goal = lab.goal(SimulatedNode.config());
+    lab.host.fs().seedFile(Path.of("/var/lib/unbounded/images/notes.txt"), "not an image", 0644);
+
+    lab.bootstrap(goal);
+
+    List<String> starts = new ArrayList<>();
+    for (var call : lab.host.journal().calls()) {
+      if (call.is("systemd.start") || call.is("systemd.startAll")) {
+        starts.add(call.name() + " " + String.join(" ", call.args()));
+      }
+    }
+    assertThat(starts)
+        .containsExactly("systemd.startAll localdns.service containerd.service kubelet.service");
+    assertThat(lab.stackActive()).isTrue();
+  }
+
+  @Test
   void theStackStartsInOrderAndImportsStagedImagesAfterContainerd() throws IOException {
     SimulatedNode lab = new SimulatedNode();
     MachineGoalState goal = lab.goal(SimulatedNode.config());

@@ -51,7 +51,7 @@ class DownloadsOnlyUpgradeRecoveryTest {
   void aDownloadsOnlyUpgradeInterruptedAfterTheFlipIsRolledBackNotCommitted() {
     FaultRule powerCut = lab.host
         .faults()
-        .add(FaultRule.when(call -> call.is("systemd.start", "kubelet.service")
+        .add(FaultRule.when(call -> SimulatedNode.startsUnit(call, "kubelet.service")
                 && lab.activeVersionRaw().filter(target::equals).isPresent())
             .failWith(
                 call -> new SimulatedCrash("power lost while the target's kubelet starts", 0)));

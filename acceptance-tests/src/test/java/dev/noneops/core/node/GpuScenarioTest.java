@@ -57,8 +57,10 @@ class GpuScenarioTest {
             .owns(DROP_IN))
         .isFalse();
     assertThat(lab.host.journal().calls())
-        .filteredOn(c -> c.is("systemd.restart"))
-        .extracting(c -> c.args().get(0))
-        .containsExactly("containerd.service", "kubelet.service");
+        .filteredOn(c ->
+            c.port().equals("systemd") && List.of("start", "stop", "restart").contains(c.method()))
+        .extracting(c -> c.method() + " " + c.args().get(0))
+        .containsExactly(
+            "stop kubelet.service", "restart containerd.service", "start kubelet.service");
   }
 }

@@ -283,6 +283,34 @@ class NodeOnRealSystemdSystemTest {
   }
 
   @Test
+  void aCrashedContainerdIsRestartedBySystemdAndKubeletWhichRequiresItWithIt() throws Exception {
+    bootstrap(base);
+    long containerd = mainPid(HostPaths.CONTAINERD_UNIT);
+    long kubelet = mainPid(HostPaths.KUBELET_UNIT);
+
+    systemd.kill(HostPaths.CONTAINERD_UNIT, false, 9);
+
+    long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+    while (System.nanoTime() < deadline
+        && !(restartedFrom(HostPaths.CONTAINERD_UNIT, containerd)
+            && restartedFrom(HostPaths.KUBELET_UNIT, kubelet))) {
+      Thread.sleep(50);
+    }
+    assertThat(restartedFrom(HostPaths.CONTAINERD_UNIT, containerd))
+        .as("containerd restarted by Restart=always")
+        .isTrue();
+    assertThat(restartedFrom(HostPaths.KUBELET_UNIT, kubelet))
+        .as("systemd 252 restarts a unit that Requires= the one it restarts automatically")
+        .isTrue();
+  }
+
+  /** Whether {@code unit} is active with a main process other than {@code before}. */
+  private static boolean restartedFrom(String unit, long before) {
+    UnitStatus status = systemd.status(unit);
+    return status.isActive() && status.mainPid() != 0 && status.mainPid() != before;
+  }
+
+  @Test
   void upgradeToANewContainerdFlipsCurrentAndKeepsThePreviousVersionUntilPruned() throws Exception {
     bootstrap(base);
     String previous = versionOf(base);

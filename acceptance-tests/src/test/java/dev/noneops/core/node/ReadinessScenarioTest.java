@@ -8,6 +8,9 @@ import dev.noneops.ports.systemd.JobResult;
 import dev.noneops.testkit.health.SimHealthProbes;
 import dev.noneops.testkit.node.SimulatedNode;
 import dev.noneops.testkit.systemd.UnitBehaviour;
+import dev.noneops.testkit.systemd.UnitEvent;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -39,10 +42,32 @@ class ReadinessScenarioTest {
     assertThat(lab.host.clock().elapsed().minus(before)).isEqualTo(Duration.ofSeconds(120));
     long polls =
         lab.host.journal().calls().stream().filter(c -> c.is("probes.httpOk")).count();
+    Duration fast = StackControl.HEALTHZ_FIRST_INTERVAL;
+    Duration first = StackControl.HEALTHZ_FIRST_PERIOD;
     Duration interval = NodeTimeouts.DEFAULTS.pollInterval();
+    assertThat(fast).isLessThan(interval);
     assertThat(polls)
-        .as("one probe at once, then one every %s until the deadline", interval)
-        .isEqualTo(Duration.ofSeconds(120).dividedBy(interval) + 1);
+        .as(
+            "one probe at once, one every %s for %s, then one every %s until the deadline",
+            fast, first, interval)
+        .isEqualTo(
+            1 + first.dividedBy(fast) + Duration.ofSeconds(120).minus(first).dividedBy(interval));
+  }
+
+  @Test
+  void aHealthyKubeletIsReadyOnTheFirstAnswerWithoutAnotherRoundTripToSystemd() throws Exception {
+    SimulatedNode lab = new SimulatedNode();
+    Node node = lab.bootstrap(lab.goal(SimulatedNode.config()));
+    lab.host.journal().clear();
+
+    node.awaitKubeletReady();
+
+    assertThat(lab.host.journal().calls())
+        .filteredOn(c -> c.is("probes.httpOk"))
+        .hasSize(1);
+    assertThat(lab.host.journal().calls())
+        .as("kubelet's state comes from systemd's signals while healthz is probed")
+        .noneMatch(c -> c.is("systemd.status"));
   }
 
   @Test
@@ -65,7 +90,7 @@ class ReadinessScenarioTest {
   }
 
   @Test
-  void aUnitThatFailsToStartStopsTheStartNamingTheUnitAndKubeletIsNotStarted() {
+  void aContainerdThatFailsToStartStopsTheStartNamingItAndSystemdNeverStartsKubelet() {
     SimulatedNode lab = new SimulatedNode();
     MachineGoalState goal = lab.goal(SimulatedNode.config());
     lab.publish(goal);
@@ -79,9 +104,65 @@ class ReadinessScenarioTest {
 
     assertThat(failed.unit()).isEqualTo("containerd.service");
     assertThat(failed.result()).isEqualTo(JobResult.FAILED);
-    assertThat(failed.failedAt()).contains("start › start-localdns-and-containerd");
+    assertThat(failed.failedAt()).contains("start › start-units");
     assertThat(failed).hasMessageStartingWith("start containerd.service: job failed");
-    assertThat(lab.host.journal().calls()).noneMatch(c -> c.is("systemd.start", "kubelet.service"));
+    assertThat(failed.getSuppressed())
+        .singleElement()
+        .isInstanceOfSatisfying(UnitJobException.class, kubelet -> {
+          assertThat(kubelet.unit()).isEqualTo("kubelet.service");
+          assertThat(kubelet.result()).isEqualTo(JobResult.DEPENDENCY);
+        });
+    assertThat(lab.host.systemd().history())
+        .as("kubelet requires containerd: systemd refuses to start it")
+        .noneMatch(e -> e.unit().equals("kubelet.service") && e.event().equals("started"));
+  }
+
+  @Test
+  void aKubeletUnitWrittenBeforeItRequiredContainerdIsNotLeftRunningWhenContainerdFails()
+      throws Exception {
+    SimulatedNode lab = new SimulatedNode();
+    MachineGoalState goal = lab.goal(SimulatedNode.config());
+    lab.publish(goal);
+    lab.host.systemd().setBehaviour("containerd.service", UnitBehaviour.failsToStart());
+    Node node = lab.node(goal);
+    node.provision();
+    ConfigureResult changes = node.configure();
+    Path unit = lab.paths.unit("kubelet.service");
+    String current = new String(lab.host.ports().files().read(unit), StandardCharsets.UTF_8);
+    String older = current
+        .replace("Requires=containerd.service\n", "")
+        .replace(
+            "Wants=network-online.target localdns.service",
+            "Wants=network-online.target containerd.service localdns.service");
+    assertThat(older).isNotEqualTo(current).doesNotContain("Requires=");
+    lab.host.fs().seedFile(unit, older, 0644);
+    lab.host.systemd().daemonReload();
+
+    UnitJobException failed =
+        catchThrowableOfType(UnitJobException.class, () -> node.start(false, changes));
+
+    assertThat(failed.unit()).isEqualTo("containerd.service");
+    assertThat(lab.host.systemd().status("kubelet.service").isActive())
+        .as("a kubelet systemd started beside the failed containerd is stopped again")
+        .isFalse();
+  }
+
+  @Test
+  void aLocalDnsThatFailsToStartStopsTheStartAndLeavesKubeletStopped() {
+    SimulatedNode lab = new SimulatedNode();
+    MachineGoalState goal = lab.goal(SimulatedNode.config());
+    lab.publish(goal);
+    lab.host.systemd().setBehaviour("localdns.service", UnitBehaviour.failsToStart());
+    Node node = lab.node(goal);
+    node.provision();
+    ConfigureResult changes = node.configure();
+
+    UnitJobException failed =
+        catchThrowableOfType(UnitJobException.class, () -> node.start(false, changes));
+
+    assertThat(failed.unit()).isEqualTo("localdns.service");
+    assertThat(lab.host.systemd().status("kubelet.service").isActive()).isFalse();
+    assertThat(lab.host.systemd().status("containerd.service").isActive()).isTrue();
   }
 
   @Test
@@ -89,6 +170,7 @@ class ReadinessScenarioTest {
     SimulatedNode lab = new SimulatedNode();
     Node node = lab.bootstrap(lab.goal(SimulatedNode.config()));
     lab.host.journal().clear();
+    int seen = lab.host.systemd().history().size();
 
     node.restart();
 
@@ -96,10 +178,17 @@ class ReadinessScenarioTest {
         .containsExactly(
             "systemd.restart(localdns.service)",
             "probes.dnsAnswers(169.254.20.10)",
+            "systemd.stop(kubelet.service)",
             "systemd.restart(containerd.service)",
-            "systemd.restart(kubelet.service)",
+            "systemd.start(kubelet.service)",
             "systemd.awaitState(kubelet.service)");
     assertThat(node.running()).isTrue();
+    List<UnitEvent> history = lab.host.systemd().history();
+    assertThat(history.subList(seen, history.size()))
+        .as("kubelet, which requires containerd, restarted once")
+        .filteredOn(e -> e.event().equals("started"))
+        .extracting(UnitEvent::unit)
+        .containsExactly("localdns.service", "containerd.service", "kubelet.service");
   }
 
   @Test

@@ -6,6 +6,7 @@ import dev.noneops.core.node.Node.ConfigureResult;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.gate.PortCall;
 import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.systemd.UnitEvent;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -67,11 +68,12 @@ class ReapplyScenarioTest {
   }
 
   @Test
-  void aContainerdSettingChangeRestartsContainerdThenKubelet() {
+  void aContainerdSettingChangeRestartsContainerdThenKubeletOnce() {
     SimulatedNode lab = new SimulatedNode();
     MachineGoalState goal = lab.goal(SimulatedNode.config());
     lab.bootstrap(goal);
     lab.host.journal().clear();
+    int seen = lab.host.systemd().history().size();
 
     ContainerdSpec c = goal.nodeStart().containerd();
     ContainerdSpec newSandbox = new ContainerdSpec(
@@ -88,15 +90,22 @@ class ReapplyScenarioTest {
     ConfigureResult changes = reapply(lab.node(changed));
 
     assertThat(changes).isEqualTo(new ConfigureResult(true, false, false));
+    // kubelet requires containerd, so a restart of containerd would restart a running kubelet
+    // too: kubelet is stopped first and started after containerd, once
     assertThat(unitJobs(lab))
-        .containsExactly("systemd.restart containerd.service", "systemd.restart kubelet.service");
-    long containerdRestart =
-        lab.host.journal().indexOf(call -> call.is("systemd.restart", "containerd.service"));
-    long kubeletRestart =
-        lab.host.journal().indexOf(call -> call.is("systemd.restart", "kubelet.service"));
+        .containsExactly(
+            "systemd.stop kubelet.service",
+            "systemd.restart containerd.service",
+            "systemd.start kubelet.service");
+    long kubeletStart =
+        lab.host.journal().indexOf(call -> call.is("systemd.start", "kubelet.service"));
     long healthz = lab.host.journal().indexOf(call -> call.is("probes.httpOk"));
-    assertThat(containerdRestart).isLessThan(kubeletRestart);
-    assertThat(kubeletRestart).isLessThan(healthz);
+    assertThat(kubeletStart).isLessThan(healthz);
+    List<UnitEvent> history = lab.host.systemd().history();
+    assertThat(history.subList(seen, history.size()))
+        .filteredOn(e -> e.event().equals("started"))
+        .extracting(UnitEvent::unit)
+        .containsExactly("containerd.service", "kubelet.service");
   }
 
   private static byte[] readDropIn(SimulatedNode lab, String name) {

@@ -158,10 +158,13 @@ public final class SwitchOverBenchmark {
             + "then ends pods, cleans host networking and resets the units' failed state side by side (parallel tasks; the "
             + "LocalDNS link, as the target wants it, is read with one `ip` process and kept), flips `current`, sets up host "
             + "networking (nothing to do for a kept link), enables the units (a no-op without a reload when their "
-            + "links exist), starts localdns and containerd in one request (LocalDNS is ordered before kubelet only), imports "
-            + "images, starts kubelet, waits for kubelet's ActiveState on systemd's PropertiesChanged signals and then probes "
-            + "healthz in-process every " + NodeTimeouts.DEFAULTS.pollInterval().toMillis()
-            + " ms (production's interval). Baseline: a script run inside the "
+            + "links exist), looks for staged image archives (none here) and starts localdns, containerd and kubelet in one "
+            + "request (kubelet is ordered after containerd, LocalDNS before kubelet only), waits "
+            + "for kubelet's ActiveState on systemd's PropertiesChanged signals and then probes healthz in-process every 5 ms "
+            + "for the first second, every "
+            + NodeTimeouts.DEFAULTS.pollInterval().toMillis()
+            + " ms after (production's intervals), kubelet's state meanwhile taken from the same signals. Baseline: a script "
+            + "run inside the "
             + "sandbox via `nsenter`, timed by itself with `date +%s%N`: `systemctl stop kubelet containerd localdns`, "
             + "`ln -sfn <version> current.tmp && mv -T current.tmp current`, `systemctl start localdns containerd kubelet`, then "
             + "every 100 ms `systemctl is-active --quiet kubelet && curl -fsS -m 1 http://127.0.0.1:10248/healthz` until both "

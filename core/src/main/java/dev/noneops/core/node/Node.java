@@ -395,9 +395,10 @@ public final class Node {
   }
 
   /**
-   * Brings the stack up. Not running: GPU setup, LocalDNS, containerd, the staged image archives,
-   * kubelet, then a bounded wait for kubelet. Running: restarts only what changed (containerd
-   * first, and kubelet after it), then waits for kubelet.
+   * Brings the stack up. Not running: GPU setup, then LocalDNS, containerd and kubelet in one
+   * request to systemd (with image archives staged: LocalDNS and containerd, the archives, then
+   * kubelet), then a bounded wait for kubelet. Running: restarts only what changed (containerd
+   * first, and kubelet after it, once), then waits for kubelet.
    */
   public void start(boolean wasRunning, ConfigureResult changes) {
     parts.locked("start", () -> {

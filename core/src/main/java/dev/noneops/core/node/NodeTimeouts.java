@@ -11,7 +11,8 @@ import java.util.Objects;
  * @param localDnsReady how long LocalDNS may take to answer after a (re)start
  * @param pollInterval how often a readiness probe (kubelet's healthz, a LocalDNS query, a pod
  *     cgroup's process list) is repeated while waiting; the probes are local and cheap, so a short
- *     interval sees readiness early without loading the host
+ *     interval sees readiness early without loading the host (kubelet's healthz is probed more
+ *     often still during the first second after kubelet is active, at most every 5 ms)
  * @param probe how long one health probe may take
  * @param command how long a host command of the stack's own ({@code nvidia-ctk}) may take
  * @param imageImport how long importing one image archive may take

@@ -4,7 +4,9 @@ import dev.noneops.core.layout.HostPaths;
 
 /**
  * Soft reboot of the stack: LocalDNS (then wait until it answers), containerd, kubelet (then wait
- * until it is active). The host is not rebooted. The caller holds the lock.
+ * until it is active). kubelet requires containerd, so a restart of containerd would restart a
+ * running kubelet too: kubelet is stopped before containerd restarts and started after it, once.
+ * The host is not rebooted. The caller holds the lock.
  */
 final class RestartPhase {
   private final NodeParts node;
@@ -20,8 +22,9 @@ final class RestartPhase {
     tasks.execute(Task.of(
         "wait-localdns",
         () -> stack.awaitLocalDns(HostPaths.LOCALDNS_UNIT, goal.nodeStart().localDns())));
+    tasks.execute(Task.of("stop-kubelet", () -> stack.stop(HostPaths.KUBELET_UNIT)));
     tasks.execute(Task.of("restart-containerd", () -> stack.restart(HostPaths.CONTAINERD_UNIT)));
-    tasks.execute(Task.of("restart-kubelet", () -> stack.restart(HostPaths.KUBELET_UNIT)));
+    tasks.execute(Task.of("start-kubelet", () -> stack.start(HostPaths.KUBELET_UNIT)));
     tasks.execute(Task.of(
         "wait-kubelet-active",
         () -> stack.awaitActive(

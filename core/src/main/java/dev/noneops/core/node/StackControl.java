@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * Starts, stops and restarts the node's units and waits, boundedly, until they are ready. Every
@@ -23,6 +24,17 @@ import java.util.function.BooleanSupplier;
 final class StackControl {
   /** kubelet's healthz endpoint. */
   static final URI KUBELET_HEALTHZ = NodeConstants.KUBELET_HEALTHZ;
+
+  /**
+   * How often kubelet's healthz is probed during the {@link #HEALTHZ_FIRST_PERIOD} after kubelet
+   * is active (at most the poll interval): a refused connection on loopback costs well under a
+   * millisecond, and an upgraded kubelet usually begins answering within that period, so it is
+   * seen healthy sooner; after it, the poll interval.
+   */
+  static final Duration HEALTHZ_FIRST_INTERVAL = Duration.ofMillis(5);
+
+  /** How long after kubelet is active healthz is probed every {@link #HEALTHZ_FIRST_INTERVAL}. */
+  static final Duration HEALTHZ_FIRST_PERIOD = Duration.ofSeconds(1);
 
   private final Systemd systemd;
   private final HealthProbes probes;
@@ -94,24 +106,33 @@ final class StackControl {
   /**
    * Waits until kubelet is active and its healthz answers 200. The active state is awaited as
    * systemd reports it ({@link Systemd#awaitState}, event-driven over D-Bus); healthz has no event,
-   * so it is then probed every {@link NodeTimeouts#pollInterval()} until it answers, re-checking
-   * that kubelet is still active. One deadline bounds both waits.
+   * so it is then probed, every {@link #HEALTHZ_FIRST_INTERVAL} for the {@link
+   * #HEALTHZ_FIRST_PERIOD} and every {@link NodeTimeouts#pollInterval()} after, until it answers
+   * while kubelet is still active, which systemd's signals tell ({@link WatchedUnitState}) without
+   * a call per round. One deadline bounds both waits.
    */
   public void awaitKubelet(String unit) throws InterruptedException {
     long begin = clock.nanoTime();
-    UnitStatus status =
-        systemd.awaitState(unit, Set.of(ActiveState.ACTIVE), timeouts.kubeletReady());
-    if (!status.isActive()) {
-      throw new ReadinessTimeoutException(
-          unit, Duration.ofNanos(clock.nanoTime() - begin), describe(status));
+    try (WatchedUnitState state = WatchedUnitState.watch(systemd, unit)) {
+      UnitStatus status =
+          systemd.awaitState(unit, Set.of(ActiveState.ACTIVE), timeouts.kubeletReady());
+      if (!status.isActive()) {
+        throw new ReadinessTimeoutException(
+            unit, Duration.ofNanos(clock.nanoTime() - begin), describe(status));
+      }
+      state.seen(status);
+      long active = clock.nanoTime();
+      Duration first = min(HEALTHZ_FIRST_INTERVAL, timeouts.pollInterval());
+      await(
+          unit,
+          "healthz at " + KUBELET_HEALTHZ + " not answering",
+          begin,
+          timeouts.kubeletReady(),
+          () -> clock.nanoTime() - active < HEALTHZ_FIRST_PERIOD.toNanos()
+              ? first
+              : timeouts.pollInterval(),
+          () -> probes.httpOk(KUBELET_HEALTHZ, timeouts.probe()) && state.isActive());
     }
-    await(
-        unit,
-        "healthz at " + KUBELET_HEALTHZ + " not answering",
-        begin,
-        timeouts.kubeletReady(),
-        () -> probes.httpOk(KUBELET_HEALTHZ, timeouts.probe())
-            && systemd.status(unit).isActive());
   }
 
   /** Waits until {@code unit} is active. */
@@ -131,16 +152,22 @@ final class StackControl {
         "no DNS answer on " + dns.bindAddress() + ":" + dns.port(),
         clock.nanoTime(),
         timeouts.localDnsReady(),
+        timeouts::pollInterval,
         () -> probes.dnsAnswers(
             dns.bindAddress(), dns.port(), dns.clusterDomain(), timeouts.probe()));
   }
 
   /**
-   * Polls {@code ready} every poll interval until it holds or {@code timeout} has passed since
-   * {@code begin}; {@code unready} says what is missing while the unit is active.
+   * Polls {@code ready}, pausing {@code pause} between tries, until it holds or {@code timeout} has
+   * passed since {@code begin}; {@code unready} says what is missing while the unit is active.
    */
   private void await(
-      String unit, String unready, long begin, Duration timeout, BooleanSupplier ready)
+      String unit,
+      String unready,
+      long begin,
+      Duration timeout,
+      Supplier<Duration> pause,
+      BooleanSupplier ready)
       throws InterruptedException {
     while (true) {
       if (ready.getAsBoolean()) {
@@ -152,9 +179,12 @@ final class StackControl {
         throw new ReadinessTimeoutException(
             unit, waited, status.isActive() ? "active; " + unready : describe(status));
       }
-      Duration left = timeout.minus(waited);
-      clock.sleep(left.compareTo(timeouts.pollInterval()) < 0 ? left : timeouts.pollInterval());
+      clock.sleep(min(timeout.minus(waited), pause.get()));
     }
+  }
+
+  private static Duration min(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
   }
 
   private void requireAll(List<String> units, String operation, List<JobResult> results) {

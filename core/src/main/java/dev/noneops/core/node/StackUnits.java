@@ -96,7 +96,15 @@ final class StackUnits {
         .build());
   }
 
-  /** {@code kubelet.service}: fixed flags, then the drop-ins' variables. */
+  /**
+   * {@code kubelet.service}: fixed flags, then the drop-ins' variables. It requires containerd and
+   * is ordered after it, so a start of both in one request has systemd start kubelet the moment
+   * containerd is ready and refuse it ({@code dependency}) when containerd's start fails. systemd
+   * also stops or restarts kubelet with every stop or restart of containerd, explicit or automatic
+   * ({@code Restart=}: systemd 252 restarts a running kubelet after a crashed containerd), and does
+   * not start a kubelet it refused once containerd's automatic restart succeeds. It only wants
+   * LocalDNS: kubelet runs without it.
+   */
   public static byte[] kubelet(KubeletSpec spec, LocalDnsSpec localDns, HostPaths paths) {
     List<UnitFile.Arg> args = new ArrayList<>();
     for (String flag : List.of(
@@ -136,7 +144,8 @@ final class StackUnits {
         .set("Description", "kubelet: The Kubernetes Node Agent")
         .set("Documentation", "https://kubernetes.io/docs/")
         .set("ConditionPathExists", spec.kubeletBinPath())
-        .set("Wants", "network-online.target containerd.service localdns.service")
+        .set("Wants", "network-online.target localdns.service")
+        .set("Requires", "containerd.service")
         .set("After", "network-online.target containerd.service localdns.service")
         .section("Service")
         .exec("ExecStart", new UnitFile.Command("", spec.kubeletBinPath(), args))

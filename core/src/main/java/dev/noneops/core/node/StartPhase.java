@@ -10,13 +10,18 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Brings the stack up. Not running: GPU setup, the units enabled, LocalDNS and containerd (side by
- * side, in one request to systemd: neither is ordered after the other), the staged image archives,
- * kubelet, then a bounded wait for kubelet. Running: restarts only what changed
- * (LocalDNS and its wait, containerd, then kubelet after it), then waits for kubelet. The caller
- * holds the lock.
+ * Brings the stack up. Not running: GPU setup, the units enabled, then, when no image archive is
+ * staged, LocalDNS, containerd and kubelet in one request to systemd (kubelet requires containerd
+ * and is ordered after it, so systemd starts it the moment containerd is ready and never when
+ * containerd's start fails); with archives staged, LocalDNS and containerd in one request, the
+ * archives imported, then kubelet, which must find the images. Then a bounded wait for kubelet.
+ * Running: restarts only what changed (LocalDNS and its wait, containerd, kubelet), then waits for
+ * kubelet. The caller holds the lock.
  */
 final class StartPhase {
+  private static final List<String> STACK =
+      List.of(HostPaths.LOCALDNS_UNIT, HostPaths.CONTAINERD_UNIT, HostPaths.KUBELET_UNIT);
+
   private final NodeParts node;
 
   StartPhase(NodeParts node) {
@@ -24,36 +29,77 @@ final class StartPhase {
   }
 
   void run(MachineGoalState goal, boolean wasRunning, ConfigureResult changes) {
+    if (wasRunning) {
+      restartChanged(goal, changes);
+      return;
+    }
+    TaskRunner tasks = node.tasks();
     StackControl stack = node.stack();
-    List<Task> steps = new ArrayList<>();
-    if (!wasRunning) {
-      steps.add(Task.of(
-          "setup-gpu",
-          () -> node.overrides().setupGpu().orElse(() -> setupGpu(goal)).run()));
-      steps.add(
-          Task.of("enable-units", () -> node.ports().systemd().enable(HostPaths.STACK_UNITS)));
-      steps.add(Task.of(
+    tasks.execute(Task.of(
+        "setup-gpu",
+        () -> node.overrides().setupGpu().orElse(() -> setupGpu(goal)).run()));
+    tasks.execute(
+        Task.of("enable-units", () -> node.ports().systemd().enable(HostPaths.STACK_UNITS)));
+    List<Path> archives = tasks.call("find-image-archives", this::stagedImageArchives);
+    if (archives.isEmpty()) {
+      tasks.execute(Task.of("start-units", this::startStack));
+    } else {
+      tasks.execute(Task.of(
           "start-localdns-and-containerd",
           () -> stack.startAll(List.of(HostPaths.LOCALDNS_UNIT, HostPaths.CONTAINERD_UNIT))));
-      steps.add(Task.of("import-images", this::importImages));
+      tasks.execute(Task.of("import-images", () -> importImages(archives)));
+      tasks.execute(Task.of("start-kubelet", () -> stack.start(HostPaths.KUBELET_UNIT)));
+    }
+    tasks.execute(waitKubelet());
+  }
+
+  /**
+   * Restarts what changed. kubelet requires containerd, so restarting containerd while kubelet
+   * runs would restart kubelet as well: when containerd changed, kubelet is stopped first and
+   * started once containerd is back, so it restarts exactly once (and a unit written before it
+   * required containerd restarts it the same way).
+   */
+  private void restartChanged(MachineGoalState goal, ConfigureResult changes) {
+    StackControl stack = node.stack();
+    List<Task> steps = new ArrayList<>();
+    if (changes.localDnsChanged()) {
+      steps.add(Task.of("restart-localdns", () -> stack.restart(HostPaths.LOCALDNS_UNIT)));
+      steps.add(Task.of(
+          "wait-localdns",
+          () -> stack.awaitLocalDns(HostPaths.LOCALDNS_UNIT, goal.nodeStart().localDns())));
+    }
+    if (changes.containerdChanged()) {
+      steps.add(Task.of("stop-kubelet", () -> stack.stop(HostPaths.KUBELET_UNIT)));
+      steps.add(Task.of("restart-containerd", () -> stack.restart(HostPaths.CONTAINERD_UNIT)));
       steps.add(Task.of("start-kubelet", () -> stack.start(HostPaths.KUBELET_UNIT)));
       steps.add(waitKubelet());
-    } else {
-      if (changes.localDnsChanged()) {
-        steps.add(Task.of("restart-localdns", () -> stack.restart(HostPaths.LOCALDNS_UNIT)));
-        steps.add(Task.of(
-            "wait-localdns",
-            () -> stack.awaitLocalDns(HostPaths.LOCALDNS_UNIT, goal.nodeStart().localDns())));
-      }
-      if (changes.containerdChanged()) {
-        steps.add(Task.of("restart-containerd", () -> stack.restart(HostPaths.CONTAINERD_UNIT)));
-      }
-      if (changes.containerdChanged() || changes.kubeletChanged()) {
-        steps.add(Task.of("restart-kubelet", () -> stack.restart(HostPaths.KUBELET_UNIT)));
-        steps.add(waitKubelet());
-      }
+    } else if (changes.kubeletChanged()) {
+      steps.add(Task.of("restart-kubelet", () -> stack.restart(HostPaths.KUBELET_UNIT)));
+      steps.add(waitKubelet());
     }
     steps.forEach(node.tasks()::execute);
+  }
+
+  /**
+   * Starts LocalDNS, containerd and kubelet in one request. When one of them fails, kubelet is not
+   * left running: systemd refuses it when containerd failed, but starts it when only LocalDNS did
+   * (kubelet only wants it), and a kubelet unit written before it required containerd starts
+   * regardless; such a kubelet is stopped again before the failure is thrown.
+   */
+  private void startStack() {
+    StackControl stack = node.stack();
+    try {
+      stack.startAll(STACK);
+    } catch (UnitJobException failed) {
+      if (!failed.unit().equals(HostPaths.KUBELET_UNIT) && stack.isActive(HostPaths.KUBELET_UNIT)) {
+        try {
+          stack.stop(HostPaths.KUBELET_UNIT);
+        } catch (RuntimeException stopFailed) {
+          failed.addSuppressed(stopFailed);
+        }
+      }
+      throw failed;
+    }
   }
 
   private Task waitKubelet() {
@@ -87,27 +133,35 @@ final class StartPhase {
             "update-ldcache");
   }
 
-  private void importImages() throws IOException {
+  /** The staged image archives ({@code *.tar}) in the order listed; none without the directory. */
+  private List<Path> stagedImageArchives() throws IOException {
     Path dir = node.overrides().effectiveImageArchiveDir();
     Optional<FileMeta> meta = node.ports().files().lstat(dir);
     if (meta.isEmpty() || !meta.get().isDirectory()) {
-      return;
+      return List.of();
     }
-    String ctr = node.layout().currentBin().resolve("ctr").toString();
+    List<Path> archives = new ArrayList<>();
     for (String name : node.ports().files().list(dir)) {
       if (name.endsWith(".tar")) {
-        Path archive = dir.resolve(name);
-        node.commands()
-            .require(
-                "import image archive " + archive,
-                node.overrides().timeouts().imageImport(),
-                ctr,
-                "-n",
-                "k8s.io",
-                "images",
-                "import",
-                archive.toString());
+        archives.add(dir.resolve(name));
       }
+    }
+    return List.copyOf(archives);
+  }
+
+  private void importImages(List<Path> archives) throws IOException {
+    String ctr = node.layout().currentBin().resolve("ctr").toString();
+    for (Path archive : archives) {
+      node.commands()
+          .require(
+              "import image archive " + archive,
+              node.overrides().timeouts().imageImport(),
+              ctr,
+              "-n",
+              "k8s.io",
+              "images",
+              "import",
+              archive.toString());
     }
   }
 }

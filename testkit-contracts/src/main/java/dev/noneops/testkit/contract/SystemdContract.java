@@ -340,6 +340,46 @@ public abstract class SystemdContract {
   }
 
   @Test
+  void startAllDoesNotStartAUnitWhoseRequiredUnitFailsInTheSameRequest() throws Exception {
+    String required = broken("all-required");
+    String requiring =
+        sleeper("all-requiring", "Requires=" + required + "\nAfter=" + required + "\n");
+    systemd().daemonReload();
+    assertThat(systemd().startAll(List.of(required, requiring), JOB))
+        .containsExactly(JobResult.FAILED, JobResult.DEPENDENCY);
+    assertThat(systemd().status(requiring).active()).isEqualTo(ActiveState.INACTIVE);
+  }
+
+  @Test
+  void restartingARequiredUnitRestartsTheActiveUnitRequiringIt() throws Exception {
+    String required = sleeper("restart-required", "");
+    String requiring =
+        sleeper("restart-requiring", "Requires=" + required + "\nAfter=" + required + "\n");
+    assertThat(systemd().start(requiring, JOB)).isEqualTo(JobResult.DONE);
+    long before = systemd().status(requiring).mainPid();
+
+    assertThat(systemd().restart(required, JOB)).isEqualTo(JobResult.DONE);
+
+    UnitStatus after = systemd().awaitState(requiring, Set.of(ActiveState.ACTIVE), JOB);
+    assertThat(after.active()).isEqualTo(ActiveState.ACTIVE);
+    assertThat(after.mainPid()).as("a new main process").isNotEqualTo(before).isPositive();
+  }
+
+  @Test
+  void restartingARequiredUnitLeavesAStoppedUnitRequiringItStopped() throws Exception {
+    String required = sleeper("restart-required-alone", "");
+    String requiring =
+        sleeper("restart-requiring-stopped", "Requires=" + required + "\nAfter=" + required + "\n");
+    assertThat(systemd().start(requiring, JOB)).isEqualTo(JobResult.DONE);
+    assertThat(systemd().stop(requiring, JOB)).isEqualTo(JobResult.DONE);
+
+    assertThat(systemd().restart(required, JOB)).isEqualTo(JobResult.DONE);
+
+    assertThat(systemd().status(required).isActive()).isTrue();
+    assertThat(systemd().status(requiring).active()).isEqualTo(ActiveState.INACTIVE);
+  }
+
+  @Test
   void enableCreatesTheInstallLinkAndDisableRemovesIt() throws Exception {
     String unit = sleeper("enable", "");
     systemd().enable(List.of(unit));

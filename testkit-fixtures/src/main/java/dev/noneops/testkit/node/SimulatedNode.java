@@ -293,11 +293,20 @@ public final class SimulatedNode {
     node.awaitKubeletReady();
   }
 
+  /**
+   * Whether {@code call} asks systemd to start {@code unit}: a {@code start} of it, or a
+   * {@code startAll} naming it among others (the node starts kubelet beside containerd when no
+   * image archive is staged).
+   */
+  public static boolean startsUnit(PortCall call, String unit) {
+    return call.is("systemd.start", unit)
+        || (call.is("systemd.startAll") && call.args().contains(unit));
+  }
+
   /** Makes every start of {@code unit} fail while {@code current} names {@code version}. */
   public void failStartWhileActive(String unit, String version) {
     host.faults()
-        .add(FaultRule.when(call -> (call.is("systemd.start", unit)
-                    || (call.is("systemd.startAll") && call.args().contains(unit)))
+        .add(FaultRule.when(call -> startsUnit(call, unit)
                 && activeVersionRaw().filter(version::equals).isPresent())
             .failWith(call -> new SystemdException(
                 SystemdException.Kind.OTHER,

@@ -47,7 +47,9 @@ import java.util.regex.Pattern;
  * unit is also ordered after them, by its {@code After=} or their {@code Before=}, they are started
  * first and their failure fails the job with {@code dependency}; unordered, the unit starts first
  * and their failure does not touch it, one of the outcomes of systemd's parallel jobs; stopping
- * them stops the dependent), {@code Wants=} (started first when ordered, failure ignored),
+ * them stops the dependent, restarting them restarts an active dependent, as systemd's
+ * {@code try-restart}; a main process that dies leaves the dependent running, as no
+ * {@code Restart=} is simulated), {@code Wants=} (started first when ordered, failure ignored),
  * {@code ConditionPathExists=},
  * {@code ExecStart=} with {@code Environment=}/{@code EnvironmentFile=} expansion,
  * {@code Type=} (simple, exec, notify, forking, oneshot with {@code RemainAfterExit=}),
@@ -168,7 +170,7 @@ public final class SimSystemd implements Systemd {
     requireName(unit);
     return gate.callUnchecked(PORT, "start", true, PortGate.args(unit), () -> {
       tick();
-      JobResult result = startUnit(unit, timeout, new HashSet<>(), true);
+      JobResult result = startUnit(unit, timeout, new HashMap<>(), true);
       collectGarbage();
       return result;
     });
@@ -189,7 +191,9 @@ public final class SimSystemd implements Systemd {
    * {@inheritDoc}
    *
    * <p>One call: the units start in the order given, each after what it is ordered after and
-   * wants (one of the orders systemd's side-by-side jobs may take).
+   * wants (one of the orders systemd's side-by-side jobs may take). Every unit has one start job in
+   * the request, as in one systemd transaction: a unit that failed earlier in it is not started
+   * again for a unit that requires it, which then ends {@code dependency}.
    */
   @Override
   public List<JobResult> startAll(List<String> unitNames, Duration timeout) {
@@ -198,8 +202,9 @@ public final class SimSystemd implements Systemd {
     return gate.callUnchecked(PORT, "startAll", true, names, () -> {
       tick();
       List<JobResult> results = new ArrayList<>();
+      Map<String, JobResult> jobs = new HashMap<>();
       for (String unit : names) {
-        results.add(startUnit(unit, timeout, new HashSet<>(), true));
+        results.add(startUnit(unit, timeout, jobs, true));
       }
       collectGarbage();
       return List.copyOf(results);
@@ -239,9 +244,9 @@ public final class SimSystemd implements Systemd {
         stopUnit(d);
       }
       stopUnit(u);
-      JobResult result = startUnit(u.name, timeout, new HashSet<>(), true);
+      JobResult result = startUnit(u.name, timeout, new HashMap<>(), true);
       for (Unit d : dependents) {
-        startUnit(d.name, timeout, new HashSet<>(), false);
+        startUnit(d.name, timeout, new HashMap<>(), false);
       }
       collectGarbage();
       return result;
@@ -577,9 +582,11 @@ public final class SimSystemd implements Systemd {
         }
       }
       Set<String> booted = new HashSet<>();
+      // one transaction: every unit has one start job in it
+      Map<String, JobResult> jobs = new HashMap<>();
       try {
         for (String unit : enabled) {
-          bootInOrder(unit, enabled, booted);
+          bootInOrder(unit, enabled, booted, jobs);
         }
       } catch (IOException e) {
         throw new IllegalStateException("cannot read the unit files of the enabled units", e);
@@ -588,17 +595,18 @@ public final class SimSystemd implements Systemd {
   }
 
   /** Starts {@code unit} after the units of {@code enabled} it is ordered after (an ordering cycle is broken where it closes). */
-  private void bootInOrder(String unit, List<String> enabled, Set<String> booted)
+  private void bootInOrder(
+      String unit, List<String> enabled, Set<String> booted, Map<String, JobResult> jobs)
       throws IOException {
     if (!booted.add(unit)) {
       return;
     }
     for (String other : enabled) {
       if (!other.equals(unit) && orderedBefore(other, unit)) {
-        bootInOrder(other, enabled, booted);
+        bootInOrder(other, enabled, booted, jobs);
       }
     }
-    startUnit(unit, Duration.ofMinutes(5), new HashSet<>(), false);
+    startUnit(unit, Duration.ofMinutes(5), jobs, false);
   }
 
   /** Whether {@code first}'s start job must end before {@code then}'s runs ({@code After=}/{@code Before=}). */
@@ -811,7 +819,12 @@ public final class SimSystemd implements Systemd {
         u.name, load, u.active, u.sub, u.mainPid, fragment, result, u.activeEnteredAt);
   }
 
-  private JobResult startUnit(String name, Duration timeout, Set<String> visiting, boolean explicit)
+  /**
+   * Starts {@code name} and what it pulls in; {@code jobs} holds the request's start jobs so far
+   * (a unit mapped to null is being started: a dependency cycle closes there).
+   */
+  private JobResult startUnit(
+      String name, Duration timeout, Map<String, JobResult> jobs, boolean explicit)
       throws IOException {
     Optional<Unit> loaded = load(name);
     if (loaded.isEmpty() || loaded.get().definition == null) {
@@ -825,14 +838,27 @@ public final class SimSystemd implements Systemd {
     if (d.masked()) {
       throw new SystemdException(SystemdException.Kind.OTHER, name, "Unit " + name + " is masked.");
     }
+    if (jobs.containsKey(name)) {
+      JobResult earlier = jobs.get(name);
+      return earlier == null ? JobResult.DONE : earlier;
+    }
     if (u.active == ActiveState.ACTIVATING) {
       // the start job joins the one still waiting for readiness, and waits as long
       clock.advance(timeout);
       return JobResult.WAIT_TIMEOUT;
     }
-    if (u.active == ActiveState.ACTIVE || !visiting.add(name)) {
+    if (u.active == ActiveState.ACTIVE) {
       return JobResult.DONE;
     }
+    jobs.put(name, null);
+    JobResult result = startJob(u, d, timeout, jobs);
+    jobs.put(name, result);
+    return result;
+  }
+
+  private JobResult startJob(
+      Unit u, UnitDefinition d, Duration timeout, Map<String, JobResult> jobs) throws IOException {
+    String name = u.name;
     boolean wasStarting = u.starting;
     u.starting = true;
     try {
@@ -851,7 +877,7 @@ public final class SimSystemd implements Systemd {
           unordered.add(dep);
           continue;
         }
-        JobResult r = startUnit(dep, timeout, visiting, false);
+        JobResult r = startUnit(dep, timeout, jobs, false);
         if (required && (!r.succeeded() || depUnit.get().active == ActiveState.FAILED)) {
           event(name, "dependency-failed");
           return JobResult.DEPENDENCY;
@@ -859,7 +885,7 @@ public final class SimSystemd implements Systemd {
       }
       JobResult result = startItself(u, d, timeout);
       for (String dep : unordered) {
-        startUnit(dep, timeout, visiting, false);
+        startUnit(dep, timeout, jobs, false);
       }
       return result;
     } finally {

@@ -36,7 +36,7 @@ record PowerCutPoint(
       previous("after-stack-stopped", "upgrade-stop-stack", false, false),
       previous("after-flip", "upgrade-switch-current", false, false),
       previous("after-flip-never-ready", "upgrade-switch-current", true, true),
-      previous("target-starting", "start-localdns-and-containerd", false, true),
+      previous("target-starting", "start-units", false, true),
       new PowerCutPoint(
           "after-applied-persisted",
           "record-applied-config",
