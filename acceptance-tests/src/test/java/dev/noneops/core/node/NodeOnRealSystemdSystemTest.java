@@ -283,7 +283,7 @@ class NodeOnRealSystemdSystemTest {
   }
 
   @Test
-  void aCrashedContainerdIsRestartedBySystemdAndKubeletWhichRequiresItWithIt() throws Exception {
+  void aCrashedContainerdIsRestartedBySystemdAndKubeletKeepsRunning() throws Exception {
     bootstrap(base);
     long containerd = mainPid(HostPaths.CONTAINERD_UNIT);
     long kubelet = mainPid(HostPaths.KUBELET_UNIT);
@@ -291,17 +291,16 @@ class NodeOnRealSystemdSystemTest {
     systemd.kill(HostPaths.CONTAINERD_UNIT, false, 9);
 
     long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-    while (System.nanoTime() < deadline
-        && !(restartedFrom(HostPaths.CONTAINERD_UNIT, containerd)
-            && restartedFrom(HostPaths.KUBELET_UNIT, kubelet))) {
+    while (System.nanoTime() < deadline && !restartedFrom(HostPaths.CONTAINERD_UNIT, containerd)) {
       Thread.sleep(50);
     }
     assertThat(restartedFrom(HostPaths.CONTAINERD_UNIT, containerd))
         .as("containerd restarted by Restart=always")
         .isTrue();
-    assertThat(restartedFrom(HostPaths.KUBELET_UNIT, kubelet))
-        .as("systemd 252 restarts a unit that Requires= the one it restarts automatically")
-        .isTrue();
+    Thread.sleep(500);
+    assertThat(mainPid(HostPaths.KUBELET_UNIT))
+        .as("kubelet only wants containerd: systemd 252 would restart a kubelet that Requires= it")
+        .isEqualTo(kubelet);
   }
 
   /** Whether {@code unit} is active with a main process other than {@code before}. */

@@ -97,13 +97,14 @@ final class StackUnits {
   }
 
   /**
-   * {@code kubelet.service}: fixed flags, then the drop-ins' variables. It requires containerd and
-   * is ordered after it, so a start of both in one request has systemd start kubelet the moment
-   * containerd is ready and refuse it ({@code dependency}) when containerd's start fails. systemd
-   * also stops or restarts kubelet with every stop or restart of containerd, explicit or automatic
-   * ({@code Restart=}: systemd 252 restarts a running kubelet after a crashed containerd), and does
-   * not start a kubelet it refused once containerd's automatic restart succeeds. It only wants
-   * LocalDNS: kubelet runs without it.
+   * {@code kubelet.service}: fixed flags, then the drop-ins' variables. It wants containerd and
+   * LocalDNS and is ordered after both, so a start of all three in one request has systemd start
+   * kubelet the moment containerd is ready. Wants, not {@code Requires=}: with {@code Requires=},
+   * systemd 252 restarts a running kubelet whenever containerd restarts, automatically after a
+   * crash too, and a kubelet whose start it refused because containerd's failed (at boot, say) is
+   * never started once containerd's own {@code Restart=} brings it up, so the node would stay
+   * without kubelet. The node's own start stops a kubelet that systemd started beside a failed
+   * containerd ({@link StartPhase}).
    */
   public static byte[] kubelet(KubeletSpec spec, LocalDnsSpec localDns, HostPaths paths) {
     List<UnitFile.Arg> args = new ArrayList<>();
@@ -144,8 +145,7 @@ final class StackUnits {
         .set("Description", "kubelet: The Kubernetes Node Agent")
         .set("Documentation", "https://kubernetes.io/docs/")
         .set("ConditionPathExists", spec.kubeletBinPath())
-        .set("Wants", "network-online.target localdns.service")
-        .set("Requires", "containerd.service")
+        .set("Wants", "network-online.target containerd.service localdns.service")
         .set("After", "network-online.target containerd.service localdns.service")
         .section("Service")
         .exec("ExecStart", new UnitFile.Command("", spec.kubeletBinPath(), args))

@@ -11,9 +11,10 @@ import java.util.Optional;
 
 /**
  * Brings the stack up. Not running: GPU setup, the units enabled, then, when no image archive is
- * staged, LocalDNS, containerd and kubelet in one request to systemd (kubelet requires containerd
- * and is ordered after it, so systemd starts it the moment containerd is ready and never when
- * containerd's start fails); with archives staged, LocalDNS and containerd in one request, the
+ * staged, LocalDNS, containerd and kubelet in one request to systemd (kubelet is ordered after
+ * containerd, so systemd starts it the moment containerd is ready; a kubelet systemd started
+ * beside a containerd or LocalDNS whose start failed is stopped again before the failure is
+ * thrown); with archives staged, LocalDNS and containerd in one request, the
  * archives imported, then kubelet, which must find the images. Then a bounded wait for kubelet.
  * Running: restarts only what changed (LocalDNS and its wait, containerd, kubelet), then waits for
  * kubelet. The caller holds the lock.
@@ -54,10 +55,10 @@ final class StartPhase {
   }
 
   /**
-   * Restarts what changed. kubelet requires containerd, so restarting containerd while kubelet
-   * runs would restart kubelet as well: when containerd changed, kubelet is stopped first and
-   * started once containerd is back, so it restarts exactly once (and a unit written before it
-   * required containerd restarts it the same way).
+   * Restarts what changed. When containerd changed, kubelet is stopped first and started once
+   * containerd is back, so it restarts exactly once and never talks to a containerd going away
+   * (a unit that {@code Requires=} containerd, as one of an operator's drop-ins may make it,
+   * would otherwise be restarted twice).
    */
   private void restartChanged(MachineGoalState goal, ConfigureResult changes) {
     StackControl stack = node.stack();

@@ -202,8 +202,7 @@ class RenderersTest {
         Description=kubelet: The Kubernetes Node Agent
         Documentation=https://kubernetes.io/docs/
         ConditionPathExists=/opt/unbounded/node/current/bin/kubelet
-        Wants=network-online.target localdns.service
-        Requires=containerd.service
+        Wants=network-online.target containerd.service localdns.service
         After=network-online.target containerd.service localdns.service
 
         [Service]
