@@ -1,9 +1,8 @@
 package dev.noneops.cli;
 
 import dev.noneops.core.layout.NodeConstants;
-import dev.noneops.core.node.Node.LaunchCheck;
-import java.util.Optional;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 
 /**
  * {@code noneops allocation-launch-check} ({@code LaunchCheckCommand}): the command kubelet's
@@ -20,22 +19,11 @@ import picocli.CommandLine.Command;
     footerHeading = "%nExamples:%n",
     footer = {"  noneops allocation-launch-check", "  noneops --json allocation-launch-check"})
 public final class LaunchCheckCommand extends CliCommand {
+  @Mixin
+  DirectOption direct;
 
   @Override
   protected ExitCode execute() throws Exception {
-    try (NodeContext ctx = openNode()) {
-      LaunchCheck report = ctx.node(Optional.empty(), Optional.empty()).launchCheck();
-      if (json()) {
-        printJson(report);
-      } else if (report.healthy()) {
-        out()
-            .println(
-                "healthy: version " + report.version() + ", units active, no upgrade in flight");
-      } else {
-        out().println("unhealthy:");
-        report.problems().forEach(p -> out().println("  - " + p));
-      }
-      return report.healthy() ? ExitCode.OK : ExitCode.UNHEALTHY;
-    }
+    return inspect(Inspection.LAUNCH_CHECK, direct);
   }
 }
