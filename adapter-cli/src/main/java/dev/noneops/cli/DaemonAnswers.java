@@ -5,7 +5,6 @@ import dev.noneops.cli.AnswerProtocol.Request;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -17,14 +16,12 @@ import java.util.function.Consumer;
  * output the command would print ({@link InspectionReport}), which costs the CLI neither its
  * D-Bus connection nor its JSON writer nor most of its start-up. Taken only for a command line
  * the daemon can honour — the command with nothing but {@code --json} and {@code -v} — never
- * with {@value DirectOption#NAME}; on any failure (no daemon, no permission, another build, a
- * timeout, a malformed answer) the caller runs the command itself, as if nothing was asked.
+ * with {@value DirectOption#NAME}; on any failure (no daemon, no permission, another build, no
+ * answer within the inspection's deadline, 2 s for {@code status}, a malformed answer) the caller
+ * runs the command itself, as if nothing was asked.
  * Loads no picocli, D-Bus, Jackson or host adapter class.
  */
 public final class DaemonAnswers {
-  /** How long the whole exchange may take before the CLI inspects the host itself. */
-  public static final Duration DEADLINE = Duration.ofSeconds(2);
-
   private DaemonAnswers() {}
 
   /**
@@ -44,7 +41,7 @@ public final class DaemonAnswers {
     }
     Answer answer;
     try {
-      answer = AnswerClient.ask(socket, request.get(), DEADLINE);
+      answer = AnswerClient.ask(socket, request.get(), request.get().what().deadline());
     } catch (IOException | RuntimeException e) {
       notAnswered.accept(request.get().what().command() + " not answered by the daemon at " + socket
           + " (" + e.getMessage() + "); inspecting the host directly");
