@@ -65,7 +65,7 @@ final class AnswerProtocol {
       if (words.length == 0 || !words[0].equals(MAGIC)) {
         throw new ProtocolException("not a " + MAGIC + " request");
       }
-      if (words.length != 4 || Arrays.stream(words).anyMatch(w -> !isWord(w))) {
+      if (words.length != 4 || !isWord(words[1]) || !isWord(words[2]) || !isWord(words[3])) {
         throw new ProtocolException("expected '" + MAGIC + " BUILD COMMAND text|json'");
       }
       Inspection what = Inspection.named(words[2])
@@ -156,7 +156,15 @@ final class AnswerProtocol {
   }
 
   private static boolean isWord(String s) {
-    return !s.isEmpty() && s.length() <= 128 && s.chars().allMatch(c -> c > ' ' && c < 127);
+    if (s.isEmpty() || s.length() > 128) {
+      return false;
+    }
+    for (int i = 0; i < s.length(); i++) {
+      if (s.charAt(i) <= ' ' || s.charAt(i) >= 127) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static void requireWord(String s, String what) {
