@@ -81,7 +81,8 @@ public final class CdsTrainingCommand extends CliCommand {
    */
   private void trainDaemonAnswers() throws IOException {
     Path scratch = Files.createTempDirectory("noneops-cds-");
-    Path socket = scratch.resolve("run/daemon.sock");
+    Path run = scratch.resolve("run");
+    Path socket = run.resolve("daemon.sock");
     try (DaemonAnswerServer server = DaemonAnswerServer.start(
         socket,
         environment().buildVersion(),
@@ -96,7 +97,7 @@ public final class CdsTrainingCommand extends CliCommand {
           why -> {});
     } finally {
       Files.deleteIfExists(socket);
-      Files.deleteIfExists(socket.getParent());
+      Files.deleteIfExists(run);
       Files.deleteIfExists(scratch);
     }
   }
