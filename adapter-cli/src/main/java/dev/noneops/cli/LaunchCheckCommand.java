@@ -9,7 +9,7 @@ import picocli.CommandLine.Mixin;
  * allocation launch check runs. Exits 0 only when the stack is healthy — its units active,
  * {@code current} a complete and verified version, no upgrade in flight — and otherwise names
  * every problem (a {@code current} that is not a symlink into the layout, or a damaged journal,
- * is one of them).
+ * is one of them). Answered by the running agent's daemon as {@link StatusCommand} is.
  */
 @Command(
     name = NodeConstants.LAUNCH_CHECK_COMMAND,

@@ -9,7 +9,8 @@ import picocli.CommandLine.Mixin;
  * unit's state and uptime), how many pods containerd runs, whether an upgrade is in flight, and what the agent last did (the recovery gate at the last boot, the
  * daemon's recovery at its start, its last change and the target it quarantines). Read-only and
  * needs no root and no configuration; when systemd cannot be reached the rest is still reported,
- * with the reason.
+ * with the reason. While the agent's daemon runs, it answers instead ({@link DaemonAnswers}), with
+ * the same {@link InspectionReport}; this command runs when it does not, or with {@code --direct}.
  */
 @Command(
     name = "status",
