@@ -5,14 +5,19 @@ import dev.noneops.cli.output.ProgressPrinter;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.ports.events.NodeEvent;
 import dev.noneops.ports.systemd.SystemdException;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.LoggerFactory;
+import org.slf4j.helpers.NOPLogger;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -20,8 +25,8 @@ import picocli.CommandLine.Command;
  * Hidden: the training run {@code bin/noneops} uses to build the class-data sharing archive.
  * Loads what every invocation loads — the help of every command, the JSON writer, progress
  * rendering, the host adapters, one unit-status call to systemd (which may fail: where systemd
- * runs it is answered, and the composition root connects the training run to a bus without one) —
- * and prints nothing.
+ * runs it is answered, and the composition root connects the training run to a bus without one),
+ * and one answer of a daemon's socket, as {@code status} asks it — and prints nothing.
  */
 @Command(
     name = CdsTrainingCommand.NAME,
@@ -65,7 +70,35 @@ public final class CdsTrainingCommand extends CliCommand {
         // D-Bus client's classes are loaded by the time the call fails.
       }
     }
+    trainDaemonAnswers();
     LoggerFactory.getLogger(CdsTrainingCommand.class).debug("training run done");
     return ExitCode.OK;
+  }
+
+  /**
+   * The fast path of {@code status} ({@link DaemonAnswers}) and the daemon's side of it: a server
+   * on a socket in a scratch directory, answered once.
+   */
+  private void trainDaemonAnswers() throws IOException {
+    Path scratch = Files.createTempDirectory("noneops-cds-");
+    Path run = scratch.resolve("run");
+    Path socket = run.resolve("daemon.sock");
+    try (DaemonAnswerServer server = DaemonAnswerServer.start(
+        socket,
+        environment().buildVersion(),
+        (what, json) -> new InspectionReport(ExitCode.OK, what.command() + "\n"),
+        NOPLogger.NOP_LOGGER,
+        Duration.ofSeconds(1))) {
+      DaemonAnswers.answer(
+          List.of(Inspection.STATUS.command()),
+          environment().buildVersion(),
+          socket,
+          OutputStream.nullOutputStream(),
+          why -> {});
+    } finally {
+      Files.deleteIfExists(socket);
+      Files.deleteIfExists(run);
+      Files.deleteIfExists(scratch);
+    }
   }
 }

@@ -5,7 +5,9 @@ import dev.noneops.cli.output.ProgressOutput;
 import dev.noneops.cli.output.ProgressTerminal;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.util.Optional;
 import java.util.concurrent.Callable;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
@@ -87,6 +89,31 @@ public abstract class CliCommand implements Callable<Integer> {
   /** Connects to the host for this command. */
   final NodeContext openNode() throws IOException {
     return NodeContext.open(environment(), progress());
+  }
+
+  /**
+   * Inspects the node from this process and prints {@code what} ({@link InspectionReport}): the
+   * command's own path, taken with {@code --direct} or when the agent's daemon did not answer
+   * ({@link DaemonAnswers}).
+   */
+  final ExitCode inspect(Inspection what, DirectOption direct) throws IOException {
+    LoggerFactory.getLogger(getClass())
+        .debug(
+            "{}: inspecting the host from this process{}",
+            what.command(),
+            direct.requested() ? " (" + DirectOption.NAME + ")" : "");
+    try (NodeContext ctx = openNode()) {
+      InspectionReport report = InspectionReport.of(
+          what,
+          json(),
+          ctx.node(Optional.empty(), Optional.empty()),
+          ctx.ports(),
+          ctx.session().paths());
+      PrintWriter out = out();
+      out.print(report.stdout());
+      out.flush();
+      return report.exitCode();
+    }
   }
 
   /** Monotonic now, for the durations a command reports. */

@@ -17,7 +17,9 @@ import picocli.CommandLine.Option;
  * start, tells systemd it is ready ({@code READY=1}) and keeps its watchdog fed, then follows the
  * configuration file (see {@link NodeDaemon}) and, when the applied configuration names a Machine
  * and the wiring gives the host a cluster, the node's Machine. Logs to stderr with syslog priority prefixes, which
- * the journal reads. On SIGTERM it finishes the operation it is in, for at most
+ * the journal reads. While it runs it answers {@code status} and {@code allocation-launch-check}
+ * for the CLI on {@link dev.noneops.core.layout.HostPaths#agentSocket()} ({@link
+ * DaemonAnswerServer}). On SIGTERM it finishes the operation it is in, for at most
  * {@code --stop-grace}, and exits; what a stop beyond that interrupts, the next start recovers.
  */
 @Command(
@@ -28,6 +30,9 @@ import picocli.CommandLine.Option;
     footerHeading = "%nExamples:%n",
     footer = {"  systemctl status noneops-agent", "  journalctl -u noneops-agent -p warning"})
 public final class DaemonCommand extends CliCommand {
+  /** How long the daemon waits for a request line on its socket before it drops the client. */
+  static final Duration ANSWER_READ_TIMEOUT = Duration.ofSeconds(1);
+
   @Mixin
   ConfigOption config;
 
@@ -84,7 +89,18 @@ public final class DaemonCommand extends CliCommand {
           },
           "noneops-daemon-stop");
       Runtime.getRuntime().addShutdownHook(hook);
-      try (ServiceManager.Watchdog watchdog = manager.watchdog(daemon)) {
+      try (ServiceManager.Watchdog watchdog = manager.watchdog(daemon);
+          DaemonAnswerServer answers = DaemonAnswerServer.start(
+              ctx.session().paths().agentSocket(),
+              environment().buildVersion(),
+              (what, asJson) -> InspectionReport.of(
+                  what,
+                  asJson,
+                  ctx.node(Optional.empty(), Optional.empty()),
+                  ctx.ports(),
+                  ctx.session().paths()),
+              log,
+              ANSWER_READ_TIMEOUT)) {
         daemon.run(stop::get, stopGrace);
       } finally {
         cluster.ifPresent(ClusterClients::close);

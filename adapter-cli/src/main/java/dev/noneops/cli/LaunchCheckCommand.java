@@ -1,16 +1,15 @@
 package dev.noneops.cli;
 
 import dev.noneops.core.layout.NodeConstants;
-import dev.noneops.core.node.Node.LaunchCheck;
-import java.util.Optional;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 
 /**
  * {@code noneops allocation-launch-check} ({@code LaunchCheckCommand}): the command kubelet's
  * allocation launch check runs. Exits 0 only when the stack is healthy — its units active,
  * {@code current} a complete and verified version, no upgrade in flight — and otherwise names
  * every problem (a {@code current} that is not a symlink into the layout, or a damaged journal,
- * is one of them).
+ * is one of them). Answered by the running agent's daemon as {@link StatusCommand} is.
  */
 @Command(
     name = NodeConstants.LAUNCH_CHECK_COMMAND,
@@ -20,22 +19,11 @@ import picocli.CommandLine.Command;
     footerHeading = "%nExamples:%n",
     footer = {"  noneops allocation-launch-check", "  noneops --json allocation-launch-check"})
 public final class LaunchCheckCommand extends CliCommand {
+  @Mixin
+  DirectOption direct;
 
   @Override
   protected ExitCode execute() throws Exception {
-    try (NodeContext ctx = openNode()) {
-      LaunchCheck report = ctx.node(Optional.empty(), Optional.empty()).launchCheck();
-      if (json()) {
-        printJson(report);
-      } else if (report.healthy()) {
-        out()
-            .println(
-                "healthy: version " + report.version() + ", units active, no upgrade in flight");
-      } else {
-        out().println("unhealthy:");
-        report.problems().forEach(p -> out().println("  - " + p));
-      }
-      return report.healthy() ? ExitCode.OK : ExitCode.UNHEALTHY;
-    }
+    return inspect(Inspection.LAUNCH_CHECK, direct);
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.node.Teardown.TeardownReport;
 import dev.noneops.core.node.Teardown.TeardownSettings;
+import dev.noneops.ports.files.FileType;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.fs.SimFileSystem.MountKind;
 import dev.noneops.testkit.node.SimulatedNode;
@@ -106,5 +107,30 @@ class TeardownOfABootstrappedNodeTest {
 
     assertThat(report.complete()).as("%s", report).isTrue();
     assertThat(lab.host.ports().files().exists(cniState)).as("%s", report).isFalse();
+  }
+
+  /**
+   * The daemon's run-time directory ({@code /run/noneops}) is the agent's: a reset leaves nothing
+   * of it, not even the socket of a daemon that was killed before it could remove it.
+   */
+  @Test
+  void theTeardownRemovesTheDaemonsRunDirectoryAndAStaleSocket() throws Exception {
+    SimulatedNode lab = new SimulatedNode();
+    lab.bootstrap(SimulatedNode.config("1.31.4", "", "blue"));
+    lab.host.fs().seedDirectory(lab.paths.agentRunDir(), 0700);
+    lab.host.fs().seedNode(lab.paths.agentSocket(), FileType.SOCKET, 0600, 0, 0);
+    Teardown teardown = new Teardown(
+        lab.host.ports(),
+        lab.layout,
+        lab.paths,
+        TeardownSettings.defaults(),
+        LoggerFactory.getLogger(getClass()));
+
+    TeardownReport report = teardown.stop().plus(teardown.removeConfig()).plus(teardown.destroy());
+
+    assertThat(report.complete()).as("%s", report).isTrue();
+    assertThat(lab.host.ports().files().exists(lab.paths.agentRunDir()))
+        .as("%s", report)
+        .isFalse();
   }
 }

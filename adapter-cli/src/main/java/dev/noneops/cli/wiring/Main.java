@@ -3,19 +3,25 @@ package dev.noneops.cli.wiring;
 import dev.noneops.cli.BuildVersionProvider;
 import dev.noneops.cli.CdsTrainingCommand;
 import dev.noneops.cli.CliEnvironment;
+import dev.noneops.cli.DaemonAnswers;
 import dev.noneops.cli.ExitCode;
 import dev.noneops.cli.NoneopsCli;
+import dev.noneops.core.layout.HostPaths;
 import dev.noneops.systemd.DbusSystemd;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.OptionalInt;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 
 /**
- * The composition root of the {@code noneops} CLI: configures logging, wires the real host
- * (kernel and D-Bus adapters) into the commands, runs them, and exits with their code. The only
+ * The composition root of the {@code noneops} CLI: configures logging, lets the running agent's
+ * daemon answer {@code status} and {@code allocation-launch-check} when it can ({@link
+ * DaemonAnswers}), else wires the real host (kernel and D-Bus adapters) into the commands, runs
+ * them, and exits with their code. The only
  * {@code System.exit} of the CLI is here.
  */
 public final class Main {
@@ -25,6 +31,15 @@ public final class Main {
     Logging.configure(List.of(args));
     if (List.of(args).equals(List.of(CdsTrainingCommand.NAME))) {
       System.exit(cdsTraining(args));
+    }
+    OptionalInt answered = DaemonAnswers.answer(
+        List.of(args),
+        BuildVersionProvider.buildVersion(),
+        HostPaths.realHost().agentSocket(),
+        System.out,
+        why -> LoggerFactory.getLogger(Main.class).debug(why));
+    if (answered.isPresent()) {
+      System.exit(answered.getAsInt());
     }
     System.exit(utf8(NoneopsCli.commandLine(realHost(), args)).execute(args));
   }

@@ -45,6 +45,12 @@ public record HostPaths(Path root, Path systemdDir) {
   /** The agent's command on the operator's {@code PATH}, a link into {@link #AGENT_HOME}. */
   public static final String AGENT_COMMAND = "/usr/local/bin/noneops";
 
+  /**
+   * The agent's run-time directory (created by its daemon, root's only), which holds the socket
+   * its daemon answers {@code status} on; gone at a reboot, removed by a reset.
+   */
+  public static final String AGENT_RUN_DIR = "/run/noneops";
+
   /** The stack's units in the order they stop: {@link #STACK_UNITS} reversed. */
   public static final List<String> STACK_STOP_ORDER = reversed(STACK_UNITS);
 
@@ -177,6 +183,16 @@ public record HostPaths(Path root, Path systemdDir) {
   /** The agent's command link on {@code PATH}. */
   public Path agentCommand() {
     return host(AGENT_COMMAND);
+  }
+
+  /** The agent's run-time directory ({@link #AGENT_RUN_DIR}). */
+  public Path agentRunDir() {
+    return host(AGENT_RUN_DIR);
+  }
+
+  /** The socket on which the agent's daemon answers {@code status} for the CLI. */
+  public Path agentSocket() {
+    return agentRunDir().resolve("daemon.sock");
   }
 
   /** The agent's state: the last boot recovery, the last operation, quarantined targets. */

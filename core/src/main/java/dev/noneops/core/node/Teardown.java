@@ -169,8 +169,9 @@ public final class Teardown {
 
   /**
    * Removes the configuration this node wrote at the shared host paths: its units and drop-ins
-   * (stopped and disabled first, then systemd reloaded), the recorded shared files that still
-   * have the recorded content, the directories it created once empty, and the ownership record.
+   * (stopped and disabled first, then systemd reloaded), the agent's state and run-time directory,
+   * the recorded shared files that still have the recorded content, the directories it created
+   * once empty, and the ownership record.
    */
   public TeardownReport removeConfig() throws InterruptedException {
     return locked("remove the node's configuration", report -> {
@@ -179,6 +180,8 @@ public final class Teardown {
       }
       units().remove(report);
       removeAgentState(report);
+      // the stopped daemon's run-time directory (its socket, or one a killed daemon left)
+      treeRemover().remove(List.of(paths.agentRunDir()), true, report);
       new OwnedConfigRemover(ports.files(), paths, layout, dataDirs()).remove(report);
     });
   }

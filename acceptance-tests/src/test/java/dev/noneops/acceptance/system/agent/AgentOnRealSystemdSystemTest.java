@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.noneops.core.layout.HostPaths;
+import dev.noneops.testkit.sandbox.CommandResult;
 import dev.noneops.testkit.sandbox.SandboxCli;
 import dev.noneops.testkit.sandbox.SandboxRequirements;
 import dev.noneops.testkit.sandbox.SystemdSandbox;
@@ -16,6 +17,8 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -25,8 +28,10 @@ import org.junit.jupiter.api.Test;
  * The agent as a bootstrap through the CLI jar installs it, on a real systemd 252 in a sandbox:
  * the recovery gate ran before the stack, the daemon reached READY (its unit is
  * {@code Type=notify}) and says what it watches, a changed configuration file is applied by the
- * daemon alone, kubelet's crash is in the daemon's journal as systemd signals it, and a reset
- * takes the agent away again.
+ * daemon alone, the daemon answers {@code status} and {@code allocation-launch-check} over its
+ * socket with exactly what the commands print themselves, kubelet's crash is in the daemon's
+ * journal as systemd signals it, a stopped daemon leaves status to the command, and a reset takes
+ * the agent away again.
  */
 class AgentOnRealSystemdSystemTest {
   private static final String DNS_INTERFACE = "noag0";
@@ -129,6 +134,13 @@ class AgentOnRealSystemdSystemTest {
               .stdout())
           .contains("example.com/pool=relabelled");
 
+      theRunningDaemonAnswersAsTheCommandItselfPrints(sandbox, cli);
+      aStoppedDaemonLeavesStatusToTheCommandItself(sandbox, cli);
+      sandbox.systemctl("start", HostPaths.AGENT_UNIT).orThrow();
+      assertThat(stat(sandbox, SOCKET.toString()))
+          .as("the socket of the daemon started again")
+          .isEqualTo("socket 600");
+
       long killed = System.nanoTime();
       assertThat(sandbox
               .exec("systemctl", "kill", "--kill-who=main", "-s", "KILL", HostPaths.KUBELET_UNIT)
@@ -159,6 +171,9 @@ class AgentOnRealSystemdSystemTest {
             .isFalse();
       }
       assertThat(show(sandbox, HostPaths.AGENT_UNIT, "ActiveState")).isEqualTo("inactive");
+      assertThat(stat(sandbox, HostPaths.AGENT_RUN_DIR))
+          .as("the daemon's run-time directory after the reset")
+          .isEqualTo("nothing");
       assertThat(Files.isSymbolicLink(operatorsCommand))
           .as("the operator's own %s, a file, is back", HostPaths.AGENT_COMMAND)
           .isFalse();
@@ -167,6 +182,111 @@ class AgentOnRealSystemdSystemTest {
           .isEqualTo(OPERATORS_COMMAND);
       assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(operatorsCommand)))
           .isEqualTo("rwxr-xr-x");
+    }
+  }
+
+  private static final Path SOCKET = HostPaths.realHost().agentSocket();
+
+  /**
+   * With the daemon running, the inspections answered over its socket print, byte for byte, what
+   * {@code --direct} prints (but the uptimes, which move between two calls), exit the same, and
+   * load neither the D-Bus client nor Jackson, which the direct path loads.
+   */
+  private static void theRunningDaemonAnswersAsTheCommandItselfPrints(
+      SystemdSandbox sandbox, SandboxCli cli) throws Exception {
+    assertThat(stat(sandbox, SOCKET.toString()))
+        .as("the daemon's socket, root's only")
+        .isEqualTo("socket 600");
+    assertThat(stat(sandbox, HostPaths.AGENT_RUN_DIR)).isEqualTo("directory 700");
+    for (List<String> command : List.of(
+        List.of("status"),
+        List.of("--json", "status"),
+        List.of("allocation-launch-check"),
+        List.of("allocation-launch-check", "--json"))) {
+      ClassLoadingRun daemon = ClassLoadingRun.of(sandbox, cli, command);
+      List<String> direct = new ArrayList<>(command);
+      direct.add("--direct");
+      ClassLoadingRun itself = ClassLoadingRun.of(sandbox, cli, direct);
+      assertThat(withoutUptimes(daemon.stdout()))
+          .as("%s answered by the daemon and by the command itself", command)
+          .isEqualTo(withoutUptimes(itself.stdout()));
+      assertThat(daemon.exitCode()).as("%s", command).isEqualTo(itself.exitCode());
+      assertThat(daemon.loaded("org.freedesktop.dbus.", "com.fasterxml.jackson.", "jnr."))
+          .as("%s answered by the daemon", command)
+          .isEmpty();
+      assertThat(itself.loaded("org.freedesktop.dbus.", "com.fasterxml.jackson."))
+          .as("%s --direct", command)
+          .isNotEmpty();
+    }
+    System.out.println("agent on a real systemd: status, median of 5 runs of the sandbox CLI"
+        + " (no application class-data archive): answered by the daemon "
+        + medianMillis(cli, "status") + " ms, --direct " + medianMillis(cli, "status", "--direct")
+        + " ms");
+  }
+
+  /**
+   * With the daemon stopped, its socket is gone and {@code status} inspects the host itself:
+   * the daemon's unit inactive, the stack still running.
+   */
+  private static void aStoppedDaemonLeavesStatusToTheCommandItself(
+      SystemdSandbox sandbox, SandboxCli cli) throws Exception {
+    sandbox.systemctl("stop", HostPaths.AGENT_UNIT).orThrow();
+    assertThat(stat(sandbox, SOCKET.toString()))
+        .as("the stopped daemon's socket")
+        .isEqualTo("nothing");
+
+    SandboxCli.Run status = cli.run("status");
+    SandboxCli.Run direct = cli.run("status", "--direct");
+
+    assertThat(status.exitCode()).as(status.toString()).isZero();
+    assertThat(direct.exitCode()).as(direct.toString()).isZero();
+    // inactive/dead, or failed/failed: the JVM ends a SIGTERM with status 143, which the unit
+    // does not count as a success
+    assertThat(status.out())
+        .contains("stack:     running")
+        .containsPattern("daemon:    " + HostPaths.AGENT_UNIT + " (inactive/dead|failed/failed)");
+    assertThat(withoutUptimes(status.out())).isEqualTo(withoutUptimes(direct.out()));
+  }
+
+  private static String withoutUptimes(String out) {
+    return out.replaceAll(", up [0-9dhms ]+\n", ", up ...\n");
+  }
+
+  private static long medianMillis(SandboxCli cli, String... args) throws Exception {
+    List<Long> millis = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      long start = System.nanoTime();
+      cli.run(args);
+      millis.add((System.nanoTime() - start) / 1_000_000);
+    }
+    Collections.sort(millis);
+    return millis.get(2);
+  }
+
+  /** {@code socket 600}, {@code directory 700}, as {@code stat} inside the sandbox sees it. */
+  private static String stat(SystemdSandbox sandbox, String path) {
+    CommandResult stat = sandbox.exec("stat", "-c", "%F %a", path);
+    return stat.exitCode() == 0 ? stat.stdout().strip() : "nothing";
+  }
+
+  /** One run of the sandbox's CLI that logs every class it loads to stderr. */
+  private record ClassLoadingRun(int exitCode, String stdout, String stderr) {
+    static ClassLoadingRun of(SystemdSandbox sandbox, SandboxCli cli, List<String> args) {
+      List<String> command = new ArrayList<>(cli.commandInside());
+      command.add(command.indexOf("-jar"), "-Xlog:class+load=info:stderr");
+      command.addAll(args);
+      CommandResult run = sandbox.exec(command, Duration.ofMinutes(1));
+      return new ClassLoadingRun(run.exitCode(), run.stdout(), run.stderr());
+    }
+
+    /** The loaded classes whose names start with one of {@code prefixes}. */
+    List<String> loaded(String... prefixes) {
+      return stderr
+          .lines()
+          .filter(line -> line.contains("[class,load]"))
+          .map(line -> line.replaceFirst(".*\\[class,load\\] ", "").split(" ")[0])
+          .filter(name -> List.of(prefixes).stream().anyMatch(name::startsWith))
+          .toList();
     }
   }
 
