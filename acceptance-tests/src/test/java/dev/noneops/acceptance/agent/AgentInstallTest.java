@@ -117,6 +117,8 @@ class AgentInstallTest {
 
     assertThat(text(lab.paths.unit(HostPaths.AGENT_UNIT)))
         .contains("Type=notify", "WatchdogSec=", "Restart=always")
+        .as("the JVM ends a SIGTERM with status 143: a stop is a success, not a failed unit")
+        .contains("SuccessExitStatus=143")
         .contains("ExecStart=" + HOME + "/current/bin/noneops daemon --config "
             + SimulatedNode.AGENT_CONFIG_FILE);
     assertThat(lab.host.systemd().isEnabled(HostPaths.AGENT_UNIT, "multi-user.target"))
