@@ -59,8 +59,8 @@ final class AgentUnits {
 
   /**
    * The daemon's unit: {@code Type=notify} (ready once its start-up recovery is done), a
-   * watchdog it keeps alive, restarted always, and a stop timeout long enough to finish the step
-   * it is in.
+   * watchdog it keeps alive, restarted always, a stop timeout long enough to finish the step it is
+   * in, and the JVM's status after a SIGTERM (143) counted as a clean stop.
    */
   static byte[] daemon(HostPaths paths, Path configFile) {
     return UnitFileWriter.render(UnitFile.builder()
@@ -77,6 +77,8 @@ final class AgentUnits {
                 paths.agentLauncher().toString(), "daemon", "--config", configFile.toString()))
         .set("Restart", "always")
         .set("RestartSec", "5")
+        // the JVM ends a SIGTERM with 128 + 15: a stop, not a failure
+        .set("SuccessExitStatus", "143")
         .set("WatchdogSec", "120")
         .set("TimeoutStartSec", "15min")
         .set("TimeoutStopSec", "90")
