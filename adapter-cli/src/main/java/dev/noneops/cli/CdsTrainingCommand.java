@@ -49,7 +49,7 @@ public final class CdsTrainingCommand extends CliCommand {
         writer,
         "cds-training",
         new VersionCommand.VersionReport(
-            environment().buildVersion(), Runtime.version().toString()));
+            BuildVersionProvider.buildIdentity(), Runtime.version().toString()));
     ProgressPrinter progress = new ProgressPrinter(writer, false);
     progress.onEvent(new NodeEvent(
         Instant.now(),
@@ -85,13 +85,13 @@ public final class CdsTrainingCommand extends CliCommand {
     Path socket = run.resolve("daemon.sock");
     try (DaemonAnswerServer server = DaemonAnswerServer.start(
         socket,
-        environment().buildVersion(),
+        BuildVersionProvider.buildIdentity(),
         (what, json) -> new InspectionReport(ExitCode.OK, what.command() + "\n"),
         NOPLogger.NOP_LOGGER,
         Duration.ofSeconds(1))) {
       DaemonAnswers.answer(
           List.of(Inspection.STATUS.command()),
-          environment().buildVersion(),
+          BuildVersionProvider.buildIdentity(),
           socket,
           OutputStream.nullOutputStream(),
           why -> {});

@@ -92,7 +92,7 @@ public final class DaemonCommand extends CliCommand {
       try (ServiceManager.Watchdog watchdog = manager.watchdog(daemon);
           DaemonAnswerServer answers = DaemonAnswerServer.start(
               ctx.session().paths().agentSocket(),
-              environment().buildVersion(),
+              BuildVersionProvider.buildIdentity(),
               (what, asJson) -> InspectionReport.of(
                   what,
                   asJson,

@@ -34,7 +34,7 @@ public final class Main {
     }
     OptionalInt answered = DaemonAnswers.answer(
         List.of(args),
-        BuildVersionProvider.buildVersion(),
+        BuildVersionProvider.buildIdentity(),
         HostPaths.realHost().agentSocket(),
         System.out,
         why -> LoggerFactory.getLogger(Main.class).debug(why));
