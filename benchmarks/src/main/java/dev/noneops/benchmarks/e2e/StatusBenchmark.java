@@ -155,7 +155,7 @@ public final class StatusBenchmark {
         new Probe(
             "`noneops allocation-launch-check`",
             answered
-                + ": `current`'s version verified against its manifest (every file read and hashed), "
+                + ": `current`'s version verified against its manifest (as `prepare` checks it: each file's size, mode, inode and times against the manifest, a file whose stamps differ read and hashed), "
                 + "the upgrade journal, the units over D-Bus",
             timed.measured(with(noneops, "allocation-launch-check"))));
     add(
@@ -184,7 +184,7 @@ public final class StatusBenchmark {
         all,
         new Probe(
             "`/usr/local/bin/noneops allocation-launch-check` (the installed command)",
-            "the command kubelet's launch check runs: the launcher `bootstrap` wrote (the bootstrapping JVM's options, no CDS archive)",
+            "the command kubelet's launch check runs: the launcher `bootstrap` wrote (the bootstrapping JVM's options and the class-data archive `bootstrap` made for the installed jar)",
             timed.measured(List.of(
                 HostPaths.realHost().agentCommand().toString(), "allocation-launch-check"))));
     add(

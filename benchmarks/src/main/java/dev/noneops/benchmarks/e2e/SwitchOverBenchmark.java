@@ -33,6 +33,7 @@ import dev.noneops.testkit.system.SandboxHostPorts;
 import dev.noneops.testkit.system.SandboxNodes;
 import dev.noneops.testkit.system.SandboxRoot;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.net.BindException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -152,7 +153,16 @@ public final class SwitchOverBenchmark {
             + newer.version() + " (version `" + to
             + "`); kubelet and CoreDNS are the stand-ins, served from a loopback HTTP "
             + "artifact server. Window: from the stop of the old stack until kubelet of the new version is active and "
-            + "http://127.0.0.1:10248/healthz answers 200. noneops: `Node.upgrade()` over `DbusSystemd` (older → newer build, "
+            + "http://127.0.0.1:10248/healthz answers 200. noneops: `Node.upgrade()` over `DbusSystemd` in a JVM with "
+            + "the options `bin/noneops` and the agent's unit give the product's JVM (`"
+            + String.join(
+                " ",
+                ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                    .filter(a -> a.startsWith("-XX:TieredStopAtLevel")
+                        || a.startsWith("-XX:+UseSerialGC")
+                        || a.startsWith("-Xmx"))
+                    .toList())
+            + "`) (older → newer build, "
             + "then commit), timed from the `upgrade-stop-stack` STARTED event to the `wait-kubelet` COMPLETED event "
             + "(`NodeEvent.at`); it stops the three units in one request (all stop jobs enqueued over D-Bus, then awaited), "
             + "then ends pods, cleans host networking and resets the units' failed state side by side (parallel tasks; the "

@@ -4,9 +4,10 @@ import dev.noneops.core.layout.HostPaths;
 
 /**
  * Soft reboot of the stack: LocalDNS (then wait until it answers), containerd, kubelet (then wait
- * until it is active). kubelet requires containerd, so a restart of containerd would restart a
- * running kubelet too: kubelet is stopped before containerd restarts and started after it, once.
- * The host is not rebooted. The caller holds the lock.
+ * until it is active). kubelet is stopped before containerd restarts and started after it, once,
+ * so it never talks to a containerd going away (and a kubelet an operator's drop-in made {@code
+ * Requires=} containerd is not restarted twice). The host is not rebooted. The caller holds the
+ * lock.
  */
 final class RestartPhase {
   private final NodeParts node;
