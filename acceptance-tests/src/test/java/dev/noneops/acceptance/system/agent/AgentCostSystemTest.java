@@ -82,7 +82,7 @@ class AgentCostSystemTest {
         "  reboot start -> kubelet healthz, with the agent (gate + daemon): " + summary(withGate),
         "  reboot start -> kubelet healthz, --no-agent:                   " + summary(withoutGate),
         "  the gate's own run (noneops recover --at-boot, start -> exited): " + summary(gateRuns),
-        "  changed config file -> applied (daemon polls every 5 s):         " + summary(toApplied));
+        "  changed config file -> applied (daemon looks every 200 ms):      " + summary(toApplied));
     System.out.println(report);
     Files.writeString(
         Files.createDirectories(Path.of("target", "power-cuts")).resolve("agent-cost.txt"),
