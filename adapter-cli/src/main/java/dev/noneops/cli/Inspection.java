@@ -10,7 +10,10 @@ import java.util.Optional;
  */
 enum Inspection {
   STATUS("status", Duration.ofSeconds(2)),
-  /** Longer: it hashes every file of the active version, as the command itself would. */
+  /**
+   * Longer: a file of the active version whose stamps changed since its manifest is hashed, as
+   * the command itself would, and waiting costs less than the command hashing it again.
+   */
   LAUNCH_CHECK(NodeConstants.LAUNCH_CHECK_COMMAND, Duration.ofSeconds(10));
 
   private final String command;
