@@ -20,9 +20,6 @@ import java.util.Optional;
  * kubelet. The caller holds the lock.
  */
 final class StartPhase {
-  private static final List<String> STACK =
-      List.of(HostPaths.LOCALDNS_UNIT, HostPaths.CONTAINERD_UNIT, HostPaths.KUBELET_UNIT);
-
   private final NodeParts node;
 
   StartPhase(NodeParts node) {
@@ -83,14 +80,14 @@ final class StartPhase {
 
   /**
    * Starts LocalDNS, containerd and kubelet in one request. When one of them fails, kubelet is not
-   * left running: systemd refuses it when containerd failed, but starts it when only LocalDNS did
-   * (kubelet only wants it), and a kubelet unit written before it required containerd starts
-   * regardless; such a kubelet is stopped again before the failure is thrown.
+   * left running: it only wants containerd and LocalDNS, so systemd starts it after either's start
+   * failed (a drop-in of the operator's that makes it require containerd has systemd refuse it
+   * instead); such a kubelet is stopped again before the failure is thrown.
    */
   private void startStack() {
     StackControl stack = node.stack();
     try {
-      stack.startAll(STACK);
+      stack.startAll(HostPaths.STACK_UNITS);
     } catch (UnitJobException failed) {
       if (!failed.unit().equals(HostPaths.KUBELET_UNIT) && stack.isActive(HostPaths.KUBELET_UNIT)) {
         try {
