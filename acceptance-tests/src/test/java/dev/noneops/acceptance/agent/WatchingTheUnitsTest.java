@@ -4,15 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.acceptance.machine.RecordingLog;
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.core.daemon.AgentState;
 import dev.noneops.core.daemon.NodeDaemon;
 import dev.noneops.ports.systemd.SystemdException;
 import dev.noneops.testkit.gate.FaultRule;
 import dev.noneops.testkit.node.SimulatedNode;
 import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -84,67 +80,16 @@ class WatchingTheUnitsTest {
 
   @Test
   void aSignalledFailureWakesTheLoopAtOnceInsteadOfAtTheNextInterval() throws Exception {
-    CountDownLatch ready = new CountDownLatch(1);
-    NodeDaemon daemon = daemon(Duration.ofDays(365), new NodeDaemon.Listener() {
-      @Override
-      public void ready() {
-        ready.countDown();
-      }
-
-      @Override
-      public void status(String line) {}
-    });
-    AtomicBoolean stop = new AtomicBoolean();
-    Thread loop = new Thread(
-        () -> {
-          try {
-            daemon.run(stop::get);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-        },
-        "daemon-under-test");
-    loop.start();
-    try {
-      assertThat(ready.await(10, TimeUnit.SECONDS)).isTrue();
-      awaitAWatchedTick(daemon);
-      lab.writeDesired(V1_GREEN);
+    try (DaemonLoop loop = DaemonLoop.start(lab, DaemonLoop.NEVER, log)) {
+      long reads = loop.configReads();
 
       killKubelet();
 
-      // a year of 200 ms slices takes the loop minutes: only a woken loop applies the file in time
-      assertThat(awaitApplied(daemon, Duration.ofSeconds(10)))
-          .as("the woken loop read the changed file")
+      // the file is unchanged, so its metadata wakes nothing: only the signal can have the loop
+      // tick (read its file) within a year's poll interval
+      assertThat(loop.awaitTickAfter(reads, Duration.ofSeconds(10)))
+          .as("the woken loop ticked")
           .isTrue();
-    } finally {
-      stop.set(true);
-      loop.join(TimeUnit.SECONDS.toMillis(30));
     }
-  }
-
-  /** The first tick has read the file (it records what it acted on at start, then ticks). */
-  private static void awaitAWatchedTick(NodeDaemon daemon) throws InterruptedException {
-    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (daemon.state().watching().isEmpty() && System.nanoTime() < until) {
-      Thread.sleep(10);
-    }
-    Thread.sleep(200);
-  }
-
-  private static boolean awaitApplied(NodeDaemon daemon, Duration within)
-      throws InterruptedException {
-    long until = System.nanoTime() + within.toNanos();
-    while (System.nanoTime() < until) {
-      if (daemon
-          .state()
-          .lastOperation()
-          .map(AgentState.Event::outcome)
-          .filter("APPLIED"::equals)
-          .isPresent()) {
-        return true;
-      }
-      Thread.sleep(10);
-    }
-    return false;
   }
 }
