@@ -58,9 +58,16 @@ final class AgentClassData {
       files.createDirectories(scratch, SCRATCH_MODE);
       Path classes = scratch.resolve("classes.lst");
       Path dumped = scratch.resolve(ARCHIVE);
-      run(agent, "-XX:DumpLoadedClassList=" + classes, "-jar", jar.toString(), TRAINING_COMMAND);
       run(
           agent,
+          "list the classes its commands load",
+          "-XX:DumpLoadedClassList=" + classes,
+          "-jar",
+          jar.toString(),
+          TRAINING_COMMAND);
+      run(
+          agent,
+          "dump those classes",
           "-Xshare:dump",
           "-XX:SharedClassListFile=" + classes,
           "-XX:SharedArchiveFile=" + dumped,
@@ -103,12 +110,9 @@ final class AgentClassData {
     return result.succeeded();
   }
 
-  private void run(AgentSetup agent, String... arguments) throws IOException {
+  private void run(AgentSetup agent, String purpose, String... arguments) throws IOException {
     node.commands()
-        .require(
-            "make the agent's class-data archive",
-            TRAINING_TIMEOUT,
-            argv(agent, arguments).toArray(String[]::new));
+        .require(purpose, TRAINING_TIMEOUT, argv(agent, arguments).toArray(String[]::new));
   }
 
   private static List<String> argv(AgentSetup agent, String... arguments) {
