@@ -197,7 +197,7 @@ final class SharedFileWriter {
   }
 
   private void takeOver(Path path, FileMeta meta) throws IOException {
-    originals.saveIfAbsent(path, meta);
+    originals.save(path, meta);
     takenOver.add(path);
   }
 
