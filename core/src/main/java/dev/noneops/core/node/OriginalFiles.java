@@ -91,10 +91,42 @@ final class OriginalFiles {
   }
 
   /**
+   * Whether what is at {@code path} ({@code meta}) is the saved original itself: a take-over
+   * that a crash interrupted after the path was recorded but before the node wrote it.
+   */
+  public boolean isSavedOriginal(Path path, FileMeta meta) throws IOException {
+    Optional<JsonNode> doc = read(path);
+    if (doc.isEmpty()) {
+      return false;
+    }
+    JsonNode d = doc.get();
+    if ("symlink".equals(d.path("kind").asText())) {
+      return meta.isSymlink() && files.readLink(path).equals(d.path("target").asText());
+    }
+    return meta.isRegularFile()
+        && Integer.toOctalString(meta.mode() & 07777).equals(d.path("mode").asText())
+        && Arrays.equals(
+            files.read(path), Base64.getDecoder().decode(d.path("content").asText()));
+  }
+
+  /**
    * Puts the saved original of {@code path} back in place of what is there (durably: content,
    * mode, then owner) and forgets it; false when none is saved.
    */
   public boolean restore(Path path) throws IOException {
+    if (!putBack(path)) {
+      return false;
+    }
+    forget(path);
+    return true;
+  }
+
+  /**
+   * {@link #restore} without forgetting the save: a caller that records first that the node no
+   * longer owns the path then {@link #forget}s it, so a crash in between leaves a save of exactly
+   * what is there.
+   */
+  public boolean putBack(Path path) throws IOException {
     Optional<JsonNode> doc = read(path);
     if (doc.isEmpty()) {
       return false;
@@ -121,7 +153,6 @@ final class OriginalFiles {
         files.chownDurably(path, uid, gid);
       }
     }
-    forget(path);
     return true;
   }
 
