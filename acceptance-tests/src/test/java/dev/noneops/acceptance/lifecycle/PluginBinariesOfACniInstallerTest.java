@@ -18,6 +18,7 @@ import dev.noneops.testkit.SimulatedHost;
 import dev.noneops.testkit.cli.CliOnSimulatedHost;
 import dev.noneops.testkit.cli.CliOnSimulatedHost.Run;
 import dev.noneops.testkit.cli.ConfigJson;
+import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -107,6 +108,28 @@ class PluginBinariesOfACniInstallerTest {
     List<String> disowned = new ArrayList<>();
     doc.get("disowned").forEach(d -> disowned.add(d.get("path").asText()));
     assertThat(disowned).containsExactly(HOST_LOCAL.toString());
+  }
+
+  @Test
+  void planSaysWhichPathsTheNodeWouldStopOwningAndChangesNothing() throws IOException {
+    CliOnSimulatedHost cli = new CliOnSimulatedHost(SimulatedHost.create());
+    cli.configure(CliOnSimulatedHost.CONFIG, ConfigJson.of("1.31.4").json());
+    cli.run("bootstrap");
+    anInstallerCopiesItsOwn(cli.host(), "host-local");
+    FileTreeSnapshot before = cli.host().snapshot();
+
+    Run plan = cli.run("plan");
+
+    assertThat(plan.exitCode()).as(plan.out() + plan.err()).isZero();
+    assertThat(plan.out())
+        .contains(HOST_LOCAL + " no longer holds the node's link")
+        .doesNotContain(OwnershipFiles.DISOWNED);
+    assertThat(cli.host().snapshot()).isEqualTo(before);
+  }
+
+  /** The file beside the ownership record that lists the disowned paths. */
+  private static final class OwnershipFiles {
+    static final String DISOWNED = "disowned.json";
   }
 
   @Test
