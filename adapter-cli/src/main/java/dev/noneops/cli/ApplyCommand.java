@@ -2,6 +2,8 @@ package dev.noneops.cli;
 
 import dev.noneops.core.node.Node.ApplyResult;
 import dev.noneops.core.node.Node.ConfigureResult;
+import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -30,9 +32,17 @@ public final class ApplyCommand extends CliCommand {
   @Mixin
   WaitOption waits;
 
-  /** The JSON document of {@code apply --json}. */
+  /**
+   * The JSON document of {@code apply --json}; {@code disowned} lists the shared paths this apply
+   * found replaced by something else and stopped owning.
+   */
   public record ApplyReport(
-      boolean ok, String version, ConfigureResult changed, boolean running, long durationMs) {}
+      boolean ok,
+      String version,
+      ConfigureResult changed,
+      boolean running,
+      long durationMs,
+      List<String> disowned) {}
 
   @Override
   protected ExitCode execute() throws Exception {
@@ -42,11 +52,17 @@ public final class ApplyCommand extends CliCommand {
       ApplyResult result =
           ctx.node(Optional.of(ctx.readConfig(config.file())), Optional.empty()).apply();
       ApplyReport report = new ApplyReport(
-          true, result.version(), result.changes(), result.running(), millisSince(start));
+          true,
+          result.version(),
+          result.changes(),
+          result.running(),
+          millisSince(start),
+          result.disowned().stream().map(Path::toString).toList());
       if (json()) {
         printJson(report);
       } else {
         out().println(summary(result));
+        printDisowned(out(), result.disowned());
       }
     }
     return ExitCode.OK;
@@ -59,6 +75,12 @@ public final class ApplyCommand extends CliCommand {
         ? "applied: " + describe(changes) + " changed; "
             + (result.wasRunning() ? "restarted what changed" : "started the stack")
         : "applied: nothing changed" + (result.wasRunning() ? "" : "; started the stack");
+  }
+
+  /** One line per path the operation stopped owning, said once: the operation that disowned it. */
+  static void printDisowned(PrintWriter out, List<Path> disowned) {
+    disowned.forEach(p -> out.println("no longer owned: " + p
+        + " (something else replaced the node's link there; it is left as it is)"));
   }
 
   static String describe(ConfigureResult c) {

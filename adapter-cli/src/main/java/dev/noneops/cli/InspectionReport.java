@@ -116,6 +116,13 @@ record InspectionReport(ExitCode exitCode, String stdout) {
     printAgentEvent(out, "boot:      ", agent.bootRecovery());
     printAgentEvent(out, "agent:     ", agent.startRecovery());
     printAgentEvent(out, "last:      ", agent.lastOperation());
+    if (!r.disowned().isEmpty()) {
+      out.println("disowned:  "
+          + r.disowned().stream()
+              .map(d -> d.path() + " (a " + d.found() + " replaced the node's link)")
+              .collect(Collectors.joining(", "))
+          + "; no longer the node's, left as they are");
+    }
     if (agent.quarantinedTarget() != null) {
       out.println("quarantined: " + agent.quarantinedTarget()
           + " rolled back; the agent does not try it again until its configuration file changes");

@@ -5,6 +5,8 @@ import dev.noneops.core.node.Node.CommittedUpgrade;
 import dev.noneops.core.node.Node.PruneReport;
 import dev.noneops.core.node.Node.UpgradeResult;
 import dev.noneops.core.node.UpgradeOptions;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -43,14 +45,18 @@ public final class UpgradeCommand extends CliCommand {
       description = "Retry an upgrade to a version and configuration that was rolled back before.")
   boolean force;
 
-  /** The JSON document of {@code upgrade --json}. */
+  /**
+   * The JSON document of {@code upgrade --json}; {@code disowned} lists the shared paths this
+   * upgrade found replaced by something else and stopped owning.
+   */
   public record UpgradeReport(
       boolean ok,
       String previousVersion,
       String targetVersion,
       boolean versionChanged,
       PruneReport pruned,
-      long durationMs) {}
+      long durationMs,
+      List<String> disowned) {}
 
   @Override
   protected ExitCode execute() throws Exception {
@@ -74,7 +80,8 @@ public final class UpgradeCommand extends CliCommand {
           result.targetVersion(),
           result.versionChanged(),
           done.pruned().orElse(null),
-          millisSince(start));
+          millisSince(start),
+          result.disowned().stream().map(Path::toString).toList());
       if (json()) {
         printJson(report);
       } else {
@@ -83,6 +90,7 @@ public final class UpgradeCommand extends CliCommand {
                     ? "upgraded " + result.previousVersion() + " -> " + result.targetVersion()
                     : "reconfigured " + result.targetVersion() + " (same binaries)")
                 + " in " + BootstrapCommand.seconds(report.durationMs()));
+        ApplyCommand.printDisowned(out(), result.disowned());
         done.pruned().ifPresent(pruned -> PruneCommand.printText(out(), pruned));
       }
     }

@@ -89,6 +89,32 @@ class JsonOutputSchemasTest {
   }
 
   @Test
+  void theDisownedPathsOfApplyUpgradeAndStatusMatchTheirSchemas() throws IOException {
+    cli.configure(CONFIG, BASE.json());
+    cli.run("bootstrap");
+    Path hostLocal = Path.of("/opt/cni/bin/host-local");
+    Path loopback = Path.of("/opt/cni/bin/loopback");
+    SimulatedHost host = cli.host();
+    host.fs().writeVolatile(Path.of("/opt/cni/bin/.host-local.new"), new byte[] {0x7f}, 0755);
+    host.fs().rename(Path.of("/opt/cni/bin/.host-local.new"), hostLocal);
+
+    String apply = json("apply");
+    host.fs().writeVolatile(Path.of("/opt/cni/bin/.loopback.new"), new byte[] {0x7f}, 0755);
+    host.fs().rename(Path.of("/opt/cni/bin/.loopback.new"), loopback);
+    cli.configure(CONFIG, BASE.withContainerd("1.7.23").json());
+    String upgrade = json("upgrade");
+    String status = json("status");
+
+    assertMatches("apply", apply);
+    assertThat(apply).contains(hostLocal.toString());
+    assertMatches("upgrade", upgrade);
+    assertThat(upgrade).contains(loopback.toString()).doesNotContain(hostLocal.toString());
+    assertMatches("status", status);
+    assertThat(status).contains("\"found\" : \"regular file\"");
+    assertThat(errors("status", status.replace("\"found\"", "\"what\""))).isNotEmpty();
+  }
+
+  @Test
   void everyProgressLineMatchesTheEventSchema() throws IOException {
     cli.configure(CONFIG, BASE.json());
     Run boot = cli.run("--json", "bootstrap");

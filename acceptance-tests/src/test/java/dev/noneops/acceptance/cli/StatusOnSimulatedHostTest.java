@@ -73,6 +73,7 @@ class StatusOnSimulatedHostTest {
             "appliedConfig",
             "appliedMachineName",
             "command",
+            "disowned",
             "installed",
             "installedVersions",
             "pods",

@@ -17,6 +17,7 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -25,6 +26,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -65,12 +67,14 @@ final class Confsnap {
   private final HostFiles files;
   private final Path dir;
   private final SharedPathScope scope;
+  private final OwnershipStore ownership;
 
   /** The saved configuration of the node with {@code layout} whose shared paths are {@code hostPaths}'. */
   public Confsnap(HostFiles files, Layout layout, HostPaths hostPaths) {
     this.files = Objects.requireNonNull(files, "files");
     this.dir = Objects.requireNonNull(layout, "layout").confsnap();
     this.scope = new SharedPathScope(hostPaths);
+    this.ownership = new OwnershipStore(files, hostPaths.ownershipRecord());
   }
 
   /** The snapshot directory. */
@@ -168,16 +172,19 @@ final class Confsnap {
    * or owner differs, re-points a symlink, deletes what was absent (a directory only once it is
    * empty; one that holds entries nobody saved is left; at a path the node owns only as a
    * directory, nothing but an empty directory). Files already as saved are not touched,
-   * so restoring twice changes nothing the second time.
+   * so restoring twice changes nothing the second time. A path the node disowned since the save
+   * (something else replaced its link) is left as it is: it is no longer the node's to restore.
    *
    * @return the paths that had to be changed
    */
   public List<Path> restore() throws IOException {
     List<SavedFile> saved = new ArrayList<>(read());
     Collections.reverse(saved);
+    Set<Path> disowned = new HashSet<>();
+    ownership.disowned().forEach(d -> disowned.add(d.path()));
     List<Path> changed = new ArrayList<>();
     for (SavedFile s : saved) {
-      if (restoreOne(s)) {
+      if (!disowned.contains(s.path()) && restoreOne(s)) {
         changed.add(s.path());
       }
     }

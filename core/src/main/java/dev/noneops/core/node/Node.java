@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 
@@ -319,10 +320,12 @@ public final class Node {
         throw new VersionChangeRefusedException(wanted, active);
       }
       boolean wasRunning = running();
+      Set<Path> disownedBefore = disownedPaths();
       ConfigureResult changes = configure();
+      List<Path> disowned = newlyDisowned(disownedBefore);
       start(wasRunning, changes);
       recordApplied(config);
-      return new ApplyResult(active, wasRunning, changes, running());
+      return new ApplyResult(active, wasRunning, changes, running(), disowned);
     });
   }
 
@@ -491,7 +494,37 @@ public final class Node {
         this::goalState,
         this::previousGoalState,
         () -> ConfigDigest.of(config).hex());
-    return upgradeOperation("upgrade", () -> new Upgrade(upgradeContext()).run(steps, force));
+    return upgradeOperation("upgrade", () -> {
+      Set<Path> disownedBefore = disownedPaths();
+      UpgradeResult result = new Upgrade(upgradeContext()).run(steps, force);
+      return new UpgradeResult(
+          result.previousVersion(), result.targetVersion(), newlyDisowned(disownedBefore));
+    });
+  }
+
+  private Set<Path> disownedPaths() throws IOException {
+    Set<Path> paths = new TreeSet<>();
+    parts.ownership().disowned().forEach(d -> paths.add(d.path()));
+    return paths;
+  }
+
+  /** The paths disowned since {@code before}, each said once in the log too. */
+  private List<Path> newlyDisowned(Set<Path> before) throws IOException {
+    List<Path> added = new ArrayList<>();
+    for (OwnershipStore.Disowned d : parts.ownership().disowned()) {
+      if (!before.contains(d.path())) {
+        added.add(d.path());
+        parts
+            .params()
+            .log()
+            .atWarn()
+            .addKeyValue("path", d.path())
+            .addKeyValue("found", d.found())
+            .log("a " + d.found() + " replaced the node's link; the node no longer owns it and"
+                + " leaves it as it is");
+      }
+    }
+    return added;
   }
 
   /**
@@ -759,13 +792,25 @@ public final class Node {
 
   /**
    * What {@link Node#apply()} did: the active version it reconfigured, whether the stack was running
-   * before, which families of files changed, and whether the stack runs now.
+   * before, which families of files changed, whether the stack runs now, and the shared paths it
+   * found replaced by something else and stopped owning (left as they are; said once, here).
    */
   public record ApplyResult(
-      String version, boolean wasRunning, ConfigureResult changes, boolean running) {
+      String version,
+      boolean wasRunning,
+      ConfigureResult changes,
+      boolean running,
+      List<Path> disowned) {
     public ApplyResult {
       Objects.requireNonNull(version, "version");
       Objects.requireNonNull(changes, "changes");
+      disowned = List.copyOf(disowned);
+    }
+
+    /** An apply that disowned nothing. */
+    public ApplyResult(
+        String version, boolean wasRunning, ConfigureResult changes, boolean running) {
+      this(version, wasRunning, changes, running, List.of());
     }
   }
 
@@ -817,9 +862,20 @@ public final class Node {
 
   /**
    * A successful upgrade: the node now runs {@code targetVersion}. The journal and saved
-   * configuration stay until the caller has persisted the applied config and calls commit.
+   * configuration stay until the caller has persisted the applied config and calls commit. {@code
+   * disowned} lists the shared paths the upgrade found replaced by something else and stopped
+   * owning (left as they are).
    */
-  public record UpgradeResult(String previousVersion, String targetVersion) {
+  public record UpgradeResult(String previousVersion, String targetVersion, List<Path> disowned) {
+    public UpgradeResult {
+      disowned = List.copyOf(disowned);
+    }
+
+    /** An upgrade that disowned nothing. */
+    public UpgradeResult(String previousVersion, String targetVersion) {
+      this(previousVersion, targetVersion, List.of());
+    }
+
     /** Whether binaries changed, not only configuration. */
     public boolean versionChanged() {
       return !previousVersion.equals(targetVersion);
@@ -1007,6 +1063,8 @@ public final class Node {
    * @param pods how many pods containerd runs, or why that is unknown
    * @param agentUnit the agent's daemon ({@code noneops-agent.service}) as systemd reports it;
    *     null when systemd cannot be reached
+   * @param disowned the shared paths the node no longer owns because something else replaced
+   *     its link there (a CNI installer's own plugin binary), sorted; left as they are
    */
   public record NodeStatus(
       boolean installed,
@@ -1020,7 +1078,16 @@ public final class Node {
       String appliedMachineName,
       List<VersionSize> versionSizes,
       Pods pods,
-      Unit agentUnit) {
+      Unit agentUnit,
+      List<Disowned> disowned) {
+
+    /**
+     * A shared path the node no longer owns.
+     *
+     * @param path the host path
+     * @param found what replaced the node's link there, e.g. {@code regular file}
+     */
+    public record Disowned(String path, String found) {}
 
     /**
      * One unit's state as systemd reports it, in lower case.

@@ -72,7 +72,10 @@ final class NodeInspection {
         applied.map(AgentConfig::machineName).orElse(null),
         sizes(installed, active.map(a -> a.replaceAll("/+$", ""))),
         podCounter().count(containerdActive(units)),
-        agent);
+        agent,
+        parts.ownership().disowned().stream()
+            .map(d -> new NodeStatus.Disowned(d.path().toString(), d.found()))
+            .toList());
   }
 
   private static NodeStatus.Unit unitOf(UnitStatus s) {

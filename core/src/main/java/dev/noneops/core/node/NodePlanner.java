@@ -77,7 +77,8 @@ final class NodePlanner {
     removed.removeAll(shared.takenOver());
     for (Path path : planned.touched()) {
       if ((planned.removed().contains(path) && !shared.takenOver().contains(path))
-          || path.startsWith(originals)) {
+          || path.startsWith(originals)
+          || path.equals(store.disownedPath())) {
         continue;
       }
       Optional<FileMeta> meta = host.lstat(path);
@@ -98,6 +99,10 @@ final class NodePlanner {
       }
     }
 
+    for (Path path : shared.disowned()) {
+      notes.add(path + " no longer holds the node's link (something else replaced it): the node"
+          + " would stop owning it and leave it as it is");
+    }
     List<String> starts = new ArrayList<>();
     List<String> restarts = new ArrayList<>();
     boolean running = node.running();

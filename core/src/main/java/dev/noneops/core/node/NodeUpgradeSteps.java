@@ -96,12 +96,16 @@ final class NodeUpgradeSteps implements UpgradeSteps {
     return out;
   }
 
-  /** Every path writing {@code goal}'s configuration would touch, found without writing anything. */
+  /**
+   * Every path writing {@code goal}'s configuration would touch, found without writing anything;
+   * the list of disowned paths excepted, which is never saved (a rollback does not take a path
+   * back from what replaced the node's link).
+   */
   private Set<Path> plan(MachineGoalState goal) throws IOException {
     PlannedWrites planned = new PlannedWrites(ports.files());
+    OwnershipStore store = new OwnershipStore(planned, node.parts().paths().ownershipRecord());
     NodeConfigWriter writer = new NodeConfigWriter(
-        new SharedFileWriter(
-            planned, new OwnershipStore(planned, node.parts().paths().ownershipRecord())),
+        new SharedFileWriter(planned, store),
         node.parts().paths(),
         node.parts().layout(),
         new VersionVerifier(planned, node.parts().layout()));
@@ -109,7 +113,9 @@ final class NodeUpgradeSteps implements UpgradeSteps {
     writer.writeKubelet(goal);
     writer.writeLocalDns(goal);
     writer.writeHost(goal);
-    return planned.touched();
+    Set<Path> touched = new TreeSet<>(planned.touched());
+    touched.remove(store.disownedPath());
+    return touched;
   }
 
   @Override

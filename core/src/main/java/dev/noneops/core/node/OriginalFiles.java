@@ -11,6 +11,7 @@ import dev.noneops.ports.files.HostFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Objects;
 import java.util.Optional;
@@ -57,15 +58,14 @@ final class OriginalFiles {
   }
 
   /**
-   * Saves what is at {@code path} now (a regular file or a symlink), durably, unless an original
-   * is already saved: the first one is the host's.
+   * Saves what is at {@code path} now (a regular file or a symlink), durably, in place of any
+   * earlier save: the caller takes over a path the node does not own, so what is there now is
+   * the host's, and a save left by a take-over a crash interrupted before the path was recorded
+   * is older than it.
    *
    * @throws IOException when the entry is neither a regular file nor a symlink
    */
-  public void saveIfAbsent(Path path, FileMeta meta) throws IOException {
-    if (has(path)) {
-      return;
-    }
+  public void save(Path path, FileMeta meta) throws IOException {
     ObjectNode doc = JSON.createObjectNode();
     doc.put("path", path.toString());
     if (meta.isSymlink()) {
@@ -81,8 +81,32 @@ final class OriginalFiles {
       throw new IOException(
           "cannot take over " + path + ": a " + meta.type() + " is there, not a file or a link");
     }
+    byte[] encoded = JSON.writeValueAsBytes(doc);
+    Path saved = savedAt(path);
+    if (files.exists(saved) && Arrays.equals(files.read(saved), encoded)) {
+      return;
+    }
     files.createDirectories(dir, DIR_MODE);
-    files.writeDurably(savedAt(path), JSON.writeValueAsBytes(doc), 0600);
+    files.writeDurably(saved, encoded, 0600);
+  }
+
+  /**
+   * Whether what is at {@code path} ({@code meta}) is the saved original itself: a take-over
+   * that a crash interrupted after the path was recorded but before the node wrote it.
+   */
+  public boolean isSavedOriginal(Path path, FileMeta meta) throws IOException {
+    Optional<JsonNode> doc = read(path);
+    if (doc.isEmpty()) {
+      return false;
+    }
+    JsonNode d = doc.get();
+    if ("symlink".equals(d.path("kind").asText())) {
+      return meta.isSymlink() && files.readLink(path).equals(d.path("target").asText());
+    }
+    return meta.isRegularFile()
+        && Integer.toOctalString(meta.mode() & 07777).equals(d.path("mode").asText())
+        && Arrays.equals(
+            files.read(path), Base64.getDecoder().decode(d.path("content").asText()));
   }
 
   /**
@@ -90,6 +114,19 @@ final class OriginalFiles {
    * mode, then owner) and forgets it; false when none is saved.
    */
   public boolean restore(Path path) throws IOException {
+    if (!putBack(path)) {
+      return false;
+    }
+    forget(path);
+    return true;
+  }
+
+  /**
+   * {@link #restore} without forgetting the save: a caller that records first that the node no
+   * longer owns the path then {@link #forget}s it, so a crash in between leaves a save of exactly
+   * what is there.
+   */
+  public boolean putBack(Path path) throws IOException {
     Optional<JsonNode> doc = read(path);
     if (doc.isEmpty()) {
       return false;
@@ -116,7 +153,6 @@ final class OriginalFiles {
         files.chownDurably(path, uid, gid);
       }
     }
-    forget(path);
     return true;
   }
 

@@ -23,6 +23,7 @@ import java.util.Optional;
  * the node created is removed only when empty. Anything changed since, or not recorded, is kept
  * and reported. A file or link that was at the path before the node came (saved in
  * {@link OriginalFiles} when the node took it over) is put back as it was instead of removed.
+ * A path the node disowned because something else replaced its link there is left and reported.
  * Two cases need no record because the content proves the origin: a CNI plugin
  * link in {@code /opt/cni/bin} pointing into this node's layout (it would dangle once the layout
  * is gone), and units carrying the marker line (handled by {@link UnitTeardown} first).
@@ -64,6 +65,7 @@ final class OwnedConfigRemover {
     for (OwnedEntry entry : leaves) {
       removeLeaf(entry, report);
     }
+    reportDisowned(report);
     removeCniLinksIntoLayout(report);
     directories.sort(Comparator.comparing(OwnedEntry::path).reversed());
     for (OwnedEntry dir : directories) {
@@ -229,6 +231,26 @@ final class OwnedConfigRemover {
       } else if (!HostIOException.hasErrno(e, Errno.ENOENT)) {
         report.failed(dir, "remove", e);
       }
+    }
+  }
+
+  /** The paths the node disowned (something else replaced its link there): kept, and said so. */
+  private void reportDisowned(ReportBuilder report) {
+    try {
+      for (OwnershipStore.Disowned d : store.disowned()) {
+        if (files.lstat(d.path()).isPresent()) {
+          report.kept(
+              Reason.CHANGED_BY_OTHERS,
+              d.path(),
+              "no longer this node's: a " + d.found() + " replaced its link"
+                  + (originals.has(d.path())
+                      ? "; the file that was here before the node is saved at "
+                          + originals.savedAt(d.path())
+                      : ""));
+        }
+      }
+    } catch (IOException e) {
+      report.failed(store.disownedPath(), "read the list of disowned paths", e);
     }
   }
 

@@ -9,9 +9,11 @@ import dev.noneops.ports.files.HostFiles;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.TreeMap;
 
 /**
  * Loads and durably saves the {@link OwnershipRecord} as JSON (mode 0600) at one path,
@@ -22,8 +24,19 @@ import java.util.Objects;
  *                        {"path":"/opt/cni/bin/bridge","kind":"symlink","target":"…"},
  *                        {"path":"/etc/containerd","kind":"directory","mode":"0755"}]}
  * </pre>
+ *
+ * <p>Beside it, {@value #DISOWNED_FILE} lists the paths the node no longer owns because something
+ * else replaced what it had written there (a CNI installer's binary renamed over the node's
+ * plugin link): {@code {"format":1,"paths":[{"path":"/opt/cni/bin/host-local","found":"regular
+ * file"}]}}. {@link #load()} leaves those paths out of the record, so nothing the node does with
+ * its record (rewrite, save for an upgrade, remove at teardown) touches them again. The list is
+ * never part of an upgrade's saved configuration: a rollback does not take a path back from what
+ * replaced it.
  */
 final class OwnershipStore {
+  /** The file beside the record that lists the disowned paths. */
+  static final String DISOWNED_FILE = "disowned.json";
+
   static final int FORMAT = 1;
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -40,18 +53,104 @@ final class OwnershipStore {
     return recordPath;
   }
 
-  /** The saved record; {@link OwnershipRecord#EMPTY} when none was saved yet. */
+  /** Where the disowned paths are listed. */
+  public Path disownedPath() {
+    return recordPath.resolveSibling(DISOWNED_FILE);
+  }
+
+  /**
+   * The saved record without the disowned paths; {@link OwnershipRecord#EMPTY} when none was
+   * saved yet.
+   */
   public OwnershipRecord load() throws IOException {
     if (!files.exists(recordPath)) {
       return OwnershipRecord.EMPTY;
     }
     byte[] content = files.read(recordPath);
+    OwnershipRecord record;
     try {
-      return parse(content);
+      record = parse(content);
     } catch (IOException | RuntimeException e) {
       throw new IOException(
           "ownership record " + recordPath + " is unreadable: " + e.getMessage(), e);
     }
+    for (Disowned d : disowned()) {
+      record = record.without(d.path());
+    }
+    return record;
+  }
+
+  /**
+   * A path the node no longer owns.
+   *
+   * @param path the absolute host path
+   * @param found what replaced the node's entry there, e.g. {@code regular file}
+   */
+  record Disowned(Path path, String found) {
+    Disowned {
+      Objects.requireNonNull(path, "path");
+      Objects.requireNonNull(found, "found");
+    }
+  }
+
+  /** The disowned paths, sorted; empty when there are none. */
+  public List<Disowned> disowned() throws IOException {
+    Path list = disownedPath();
+    if (!files.exists(list)) {
+      return List.of();
+    }
+    try {
+      JsonNode root = JSON.readTree(files.read(list));
+      if (root == null || root.path("format").asInt(-1) != FORMAT) {
+        throw new IOException("unknown format " + (root == null ? "(empty)" : root.path("format")));
+      }
+      TreeMap<Path, Disowned> out = new TreeMap<>();
+      for (JsonNode node : root.path("paths")) {
+        Path path = Path.of(node.path("path").asText());
+        if (!path.isAbsolute()) {
+          throw new IOException("path '" + path + "' is not absolute");
+        }
+        out.put(path, new Disowned(path, node.path("found").asText()));
+      }
+      return List.copyOf(out.values());
+    } catch (IOException | RuntimeException e) {
+      throw new IOException(
+          "list of disowned paths " + list + " is unreadable: " + e.getMessage(), e);
+    }
+  }
+
+  /** Durably adds {@code path} to the disowned paths, {@code found} saying what replaced it. */
+  public void disown(Path path, String found) throws IOException {
+    TreeMap<Path, Disowned> all = new TreeMap<>();
+    disowned().forEach(d -> all.put(d.path(), d));
+    all.put(path, new Disowned(path, found));
+    saveDisowned(all.values());
+  }
+
+  /** Durably removes {@code path} from the disowned paths (the node owns it again). */
+  public void reown(Path path) throws IOException {
+    List<Disowned> all = new ArrayList<>(disowned());
+    if (all.removeIf(d -> d.path().equals(path))) {
+      saveDisowned(all);
+    }
+  }
+
+  private void saveDisowned(Collection<Disowned> all) throws IOException {
+    Path list = disownedPath();
+    if (all.isEmpty()) {
+      if (files.exists(list)) {
+        files.removeDurably(list);
+      }
+      return;
+    }
+    ObjectNode root = JSON.createObjectNode();
+    root.put("format", FORMAT);
+    ArrayNode paths = root.putArray("paths");
+    for (Disowned d : all) {
+      paths.addObject().put("path", d.path().toString()).put("found", d.found());
+    }
+    files.createDirectories(list.getParent(), 0750);
+    files.writeDurably(list, JSON.writeValueAsBytes(root), 0600);
   }
 
   /** Durably replaces the saved record, creating its directory (0750) if needed. */
@@ -60,8 +159,9 @@ final class OwnershipStore {
     files.writeDurably(recordPath, serialize(record), 0600);
   }
 
-  /** Durably removes the saved record; nothing happens when there is none. */
+  /** Durably removes the list of disowned paths, then the saved record; nothing to do when there is none. */
   public void delete() throws IOException {
+    saveDisowned(List.of());
     if (files.exists(recordPath)) {
       files.removeDurably(recordPath);
     }

@@ -9,9 +9,12 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Writes shared host files only when they differ, and records each as this node's in the
@@ -28,6 +31,12 @@ import java.util.Optional;
  * the path go ({@link #removeOwned}, or teardown). A path the node takes over is recorded before
  * it is written, so a crash at any instant never leaves a file of the node's that a later apply
  * would take for the host's; {@link #takenOver()} lists the paths taken over by this writer.
+ *
+ * <p>A link of the node's that something else replaced (a CNI installer renames its own
+ * {@code host-local} over the node's link) is that something's now: the writer disowns the path
+ * durably ({@link OwnershipStore#disown}) before it goes on, leaves what is there, and from then
+ * on neither writes nor removes it; {@link #disowned()} lists the paths this writer disowned. A
+ * disowned path that is gone again is the node's to link anew.
  */
 final class SharedFileWriter {
   /** The mode of parent directories created for shared files unless a caller asks otherwise. */
@@ -37,7 +46,9 @@ final class SharedFileWriter {
   private final OwnershipStore store;
   private final OriginalFiles originals;
   private final List<Path> takenOver = new ArrayList<>();
+  private final List<Path> disowned = new ArrayList<>();
   private OwnershipRecord record;
+  private Set<Path> disownedBefore;
 
   /** A writer whose saved originals live beside the ownership record ({@link #originalsBeside}). */
   public SharedFileWriter(HostFiles files, OwnershipStore store) {
@@ -57,6 +68,11 @@ final class SharedFileWriter {
   /** The paths this writer found with something of the host's there and took over, in order. */
   public List<Path> takenOver() {
     return List.copyOf(takenOver);
+  }
+
+  /** The paths this writer found replaced by something else and stopped owning, in order. */
+  public List<Path> disowned() {
+    return List.copyOf(disowned);
   }
 
   /** The record as this writer last saw or saved it. */
@@ -99,14 +115,27 @@ final class SharedFileWriter {
 
   /**
    * Points symlink {@code link} at {@code target} unless it already does; true when it changed. A
-   * regular file of the host's at {@code link} is taken over (saved, then replaced by the link); a
-   * directory or other entry in the way is an error.
+   * regular file of the host's at {@code link} is taken over (saved, then replaced by the link);
+   * what replaced a link of the node's is disowned and left; a directory or other entry in the
+   * way of a link the node does not own is an error.
    */
   public boolean link(Path link, String target) throws IOException {
     OwnedEntry entry = new OwnedEntry(link, OwnedEntry.Kind.SYMLINK, target, 0);
     Optional<FileMeta> meta = files.lstat(link);
+    if (disownedBefore().contains(link)) {
+      if (meta.isPresent()) {
+        return false;
+      }
+      remember(entry);
+      store.reown(link);
+      disownedBefore.remove(link);
+    }
     boolean taking = !record().owns(link);
-    if (meta.isPresent() && !meta.get().isSymlink() && !(taking && meta.get().isRegularFile())) {
+    if (!taking && meta.isPresent() && replaced(record().get(link).orElseThrow(), meta.get())) {
+      disown(link, meta.get());
+      return false;
+    }
+    if (meta.isPresent() && !meta.get().isSymlink() && !meta.get().isRegularFile()) {
       throw new IOException(
           "cannot link " + link + " -> " + target + ": a " + meta.get().type() + " is in the way");
     }
@@ -127,6 +156,40 @@ final class SharedFileWriter {
     files.symlinkDurably(link, target);
     remember(entry);
     return true;
+  }
+
+  /**
+   * Whether something else replaced the node's link {@code entry}: a non-link is there that is
+   * not the host's saved original (which a take-over a crash interrupted leaves in place).
+   */
+  private boolean replaced(OwnedEntry entry, FileMeta meta) throws IOException {
+    return entry.kind() == OwnedEntry.Kind.SYMLINK
+        && !meta.isSymlink()
+        && !originals.isSavedOriginal(entry.path(), meta);
+  }
+
+  /** Durably stops owning {@code path}, which something else replaced with {@code meta}'s kind. */
+  private void disown(Path path, FileMeta meta) throws IOException {
+    store.disown(path, describe(meta));
+    disownedBefore().add(path);
+    record = record().without(path);
+    disowned.add(path);
+  }
+
+  private static String describe(FileMeta meta) {
+    return switch (meta.type()) {
+      case REGULAR -> "regular file";
+      case DIRECTORY -> "directory";
+      default -> meta.type().name().toLowerCase(Locale.ROOT);
+    };
+  }
+
+  private Set<Path> disownedBefore() throws IOException {
+    if (disownedBefore == null) {
+      disownedBefore = new HashSet<>();
+      store.disowned().forEach(d -> disownedBefore.add(d.path()));
+    }
+    return disownedBefore;
   }
 
   /**
@@ -159,18 +222,25 @@ final class SharedFileWriter {
   /**
    * Removes {@code path} when this node recorded it and it still is what was recorded (same
    * sha256 or link target), putting back what was there before the node when that was saved;
-   * forgets it either way. True when it removed or restored something.
+   * forgets it either way (a link something else replaced is disowned). True when it removed or
+   * restored something.
    */
   public boolean removeOwned(Path path) throws IOException {
     Optional<OwnedEntry> entry = record().get(path);
     if (entry.isEmpty()) {
       return false;
     }
-    boolean removed = false;
     Optional<FileMeta> meta = files.lstat(path);
+    if (meta.isPresent() && replaced(entry.get(), meta.get())) {
+      disown(path, meta.get());
+      return false;
+    }
+    boolean removed = false;
+    boolean putBack = false;
     if (meta.isEmpty() || stillOurs(entry.get(), meta.get())) {
-      if (originals.restore(path)) {
+      if (originals.putBack(path)) {
         removed = true;
+        putBack = true;
       } else if (meta.isPresent()) {
         files.removeDurably(path);
         removed = true;
@@ -178,6 +248,9 @@ final class SharedFileWriter {
     }
     record = record().without(path);
     store.save(record);
+    if (putBack) {
+      originals.forget(path);
+    }
     return removed;
   }
 
@@ -197,7 +270,7 @@ final class SharedFileWriter {
   }
 
   private void takeOver(Path path, FileMeta meta) throws IOException {
-    originals.saveIfAbsent(path, meta);
+    originals.save(path, meta);
     takenOver.add(path);
   }
 

@@ -18,7 +18,8 @@ import java.util.TreeSet;
  *       kubeconfigs and CA certificate, the sysctl and modules-load presets, the applied config
  *       with its checksum and the ownership record),
  *   <li>or lies in a directory only the node writes into (kubelet's drop-ins, containerd's
- *       {@code conf.d}, LocalDNS's configuration, the CNI plugin links),
+ *       {@code conf.d}, LocalDNS's configuration, the CNI plugin links, and the saved originals
+ *       of the host's files it takes over),
  *   <li>or, saved as absent (which restore removes only once it is an empty directory), is a
  *       directory the node creates: kubelet's data and static-pod directories, and every ancestor
  *       of the paths above strictly below the root.
@@ -49,7 +50,8 @@ final class SharedPathScope {
         paths.kubeletDropInDir(),
         paths.containerdConfDir(),
         paths.localDnsConfigDir(),
-        paths.cniBinDir()));
+        paths.cniBinDir(),
+        paths.ownershipRecord().resolveSibling(SharedFileWriter.ORIGINALS_DIR)));
     directories.addAll(List.of(paths.kubeletDir(), paths.manifestsDir()));
     Set<Path> owned = new TreeSet<>(files);
     owned.addAll(trees);

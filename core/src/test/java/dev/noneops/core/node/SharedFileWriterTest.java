@@ -93,6 +93,65 @@ class SharedFileWriterTest {
   }
 
   @Test
+  void aLinkSomethingElseReplacedIsDisownedAndLeftUntilItIsGone() throws IOException {
+    Path link = Path.of("/opt/cni/bin/host-local");
+    String target = "/opt/unbounded/node/current/libexec/cni/host-local";
+    new SharedFileWriter(files, store).link(link, target);
+    files.removeDurably(link);
+    files.writeDurably(link, bytes("an installer's host-local"), 0755);
+
+    SharedFileWriter writer = new SharedFileWriter(files, store);
+    assertThat(writer.link(link, target)).isFalse();
+    SharedFileWriter again = new SharedFileWriter(files, store);
+    assertThat(again.link(link, target)).isFalse();
+
+    assertThat(writer.disowned()).containsExactly(link);
+    assertThat(again.disowned()).as("said once").isEmpty();
+    assertThat(files.read(link)).isEqualTo(bytes("an installer's host-local"));
+    assertThat(store.load().owns(link)).isFalse();
+    assertThat(store.disowned()).containsExactly(new OwnershipStore.Disowned(link, "regular file"));
+
+    files.removeDurably(link);
+    assertThat(new SharedFileWriter(files, store).link(link, target)).isTrue();
+    assertThat(files.readLink(link)).isEqualTo(target);
+    assertThat(store.load().owns(link)).isTrue();
+    assertThat(store.disowned()).isEmpty();
+  }
+
+  @Test
+  void removingALinkSomethingElseReplacedDisownsItAndLeavesIt() throws IOException {
+    Path link = Path.of("/opt/cni/bin/portmap");
+    SharedFileWriter writer = new SharedFileWriter(files, store);
+    writer.link(link, "/opt/unbounded/node/current/libexec/cni/portmap");
+    files.removeDurably(link);
+    files.writeDurably(link, bytes("an installer's portmap"), 0755);
+
+    assertThat(writer.removeOwned(link)).isFalse();
+
+    assertThat(files.read(link)).isEqualTo(bytes("an installer's portmap"));
+    assertThat(writer.disowned()).containsExactly(link);
+    assertThat(store.disowned()).extracting(OwnershipStore.Disowned::path).containsExactly(link);
+  }
+
+  @Test
+  void aTakeOverACrashCutBeforeTheLinkWasWrittenGoesOnRatherThanDisowning() throws IOException {
+    Path file = Path.of("/opt/cni/bin/portmap");
+    String target = "/opt/unbounded/node/current/libexec/cni/portmap";
+    files.createDirectories(file.getParent(), 0755);
+    files.writeDurably(file, bytes("the host's portmap"), 0755);
+    SharedFileWriter.originalsBeside(files, store).save(file, files.lstat(file).orElseThrow());
+    store.save(
+        OwnershipRecord.EMPTY.with(new OwnedEntry(file, OwnedEntry.Kind.SYMLINK, target, 0)));
+
+    SharedFileWriter writer = new SharedFileWriter(files, store);
+
+    assertThat(writer.link(file, target)).isTrue();
+    assertThat(writer.disowned()).isEmpty();
+    assertThat(writer.removeOwned(file)).isTrue();
+    assertThat(files.read(file)).isEqualTo(bytes("the host's portmap"));
+  }
+
+  @Test
   void removeOwnedRemovesOnlyWhatIsStillOursAndForgetsIt() throws IOException {
     SharedFileWriter writer = new SharedFileWriter(files, store);
     Path dropIn = Path.of("/etc/containerd/conf.d/99-nvidia-runtime.toml");
