@@ -1,0 +1,83 @@
+package dev.noneops.core.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.noneops.core.config.AgentConfig;
+import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.process.SimProcess;
+import dev.noneops.testkit.systemd.UnitBehaviour;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code apply} on a node where part of the stack is stopped: a unit that runs with a changed
+ * configuration is restarted, a stopped one is started, and a unit the call did not start is
+ * never stopped by it.
+ */
+class ApplyOnAPartlyRunningStackTest {
+  private static final String LOCALDNS = "localdns.service";
+  private static final String CONTAINERD = "containerd.service";
+  private static final String KUBELET = "kubelet.service";
+  private static final AgentConfig BLUE = SimulatedNode.config(Map.of("example.com/pool", "blue"));
+  private static final AgentConfig GREEN =
+      SimulatedNode.config(Map.of("example.com/pool", "green"));
+
+  @Test
+  void aRunningKubeletWhoseLabelsChangedIsRestartedWhileLocalDnsWasStopped() {
+    SimulatedNode lab = new SimulatedNode();
+    lab.bootstrap(BLUE);
+    stop(lab, LOCALDNS);
+
+    lab.node(GREEN).apply();
+
+    assertThat(kubelet(lab).argv())
+        .as("the kubelet that runs has the new labels")
+        .anySatisfy(arg -> assertThat(arg).contains("example.com/pool=green"));
+    assertThat(lab.stackActive()).isTrue();
+    assertThat(lab.applied()).contains(GREEN);
+  }
+
+  @Test
+  void aLocalDnsThatFailsToStartLeavesTheKubeletThatRanBeforeRunning() {
+    SimulatedNode lab = new SimulatedNode();
+    lab.bootstrap(BLUE);
+    stop(lab, LOCALDNS);
+    lab.host.systemd().setBehaviour(LOCALDNS, UnitBehaviour.failsToStart());
+    long kubeletBefore = kubelet(lab).pid();
+
+    UnitJobException failed =
+        catchThrowableOfType(UnitJobException.class, () -> lab.node(BLUE).apply());
+
+    assertThat(failed.unit()).isEqualTo(LOCALDNS);
+    assertThat(lab.host.systemd().mainProcess(KUBELET).map(SimProcess::pid))
+        .as("the kubelet that ran before the call still runs")
+        .contains(kubeletBefore);
+  }
+
+  @Test
+  void aContainerdThatFailsToStartLeavesTheKubeletThatRanBeforeRunning() {
+    SimulatedNode lab = new SimulatedNode();
+    lab.bootstrap(BLUE);
+    stop(lab, CONTAINERD);
+    lab.host.systemd().setBehaviour(CONTAINERD, UnitBehaviour.failsToStart());
+    long kubeletBefore = kubelet(lab).pid();
+
+    UnitJobException failed =
+        catchThrowableOfType(UnitJobException.class, () -> lab.node(BLUE).apply());
+
+    assertThat(failed.unit()).isEqualTo(CONTAINERD);
+    assertThat(lab.host.systemd().mainProcess(KUBELET).map(SimProcess::pid))
+        .as("the kubelet that ran before the call still runs")
+        .contains(kubeletBefore);
+  }
+
+  private static void stop(SimulatedNode lab, String unit) {
+    lab.host.systemd().stop(unit, Duration.ofSeconds(5));
+  }
+
+  private static SimProcess kubelet(SimulatedNode lab) {
+    return lab.host.systemd().mainProcess(KUBELET).orElseThrow();
+  }
+}
