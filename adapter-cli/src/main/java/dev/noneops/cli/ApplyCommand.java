@@ -17,7 +17,7 @@ import picocli.CommandLine.Mixin;
     name = "apply",
     header = "Reconfigure the running node in place",
     description =
-        "Write the configuration, restart only the services whose configuration changed (containerd first), wait for kubelet, and record the applied configuration. A configuration that needs other binaries is refused: use 'noneops upgrade'.",
+        "Write the configuration, restart each running service whose configuration changed (kubelet after containerd), start each service that is not running, wait for kubelet, and record the applied configuration once every service runs it. A service that ran is not left stopped. A configuration that needs other binaries is refused: use 'noneops upgrade'.",
     footerHeading = "%nExamples:%n",
     footer = {
       "  noneops apply --config /etc/unbounded/agent/config.json",
@@ -30,9 +30,18 @@ public final class ApplyCommand extends CliCommand {
   @Mixin
   WaitOption waits;
 
-  /** The JSON document of {@code apply --json}. */
+  /**
+   * The JSON document of {@code apply --json}: {@code restarted} and {@code started} name the
+   * units restarted and started, {@code running} whether the whole stack runs.
+   */
   public record ApplyReport(
-      boolean ok, String version, ConfigureResult changed, boolean running, long durationMs) {}
+      boolean ok,
+      String version,
+      ConfigureResult changed,
+      List<String> restarted,
+      List<String> started,
+      boolean running,
+      long durationMs) {}
 
   @Override
   protected ExitCode execute() throws Exception {
@@ -42,7 +51,13 @@ public final class ApplyCommand extends CliCommand {
       ApplyResult result =
           ctx.node(Optional.of(ctx.readConfig(config.file())), Optional.empty()).apply();
       ApplyReport report = new ApplyReport(
-          true, result.version(), result.changes(), result.running(), millisSince(start));
+          true,
+          result.version(),
+          result.changes(),
+          result.restarted(),
+          result.started(),
+          result.running(),
+          millisSince(start));
       if (json()) {
         printJson(report);
       } else {
@@ -52,13 +67,22 @@ public final class ApplyCommand extends CliCommand {
     return ExitCode.OK;
   }
 
-  /** The line {@code apply} prints: what changed, and what it restarted or started. */
+  /**
+   * The line {@code apply} prints: what changed, the units it restarted and the units it started,
+   * e.g. {@code applied: kubelet changed; restarted kubelet.service; started localdns.service}.
+   */
   static String summary(ApplyResult result) {
     ConfigureResult changes = result.changes();
-    return changes.anyChanged()
-        ? "applied: " + describe(changes) + " changed; "
-            + (result.wasRunning() ? "restarted what changed" : "started the stack")
-        : "applied: nothing changed" + (result.wasRunning() ? "" : "; started the stack");
+    StringBuilder line = new StringBuilder("applied: ")
+        .append(changes.anyChanged() ? describe(changes) : "nothing")
+        .append(" changed");
+    if (!result.restarted().isEmpty()) {
+      line.append("; restarted ").append(String.join(", ", result.restarted()));
+    }
+    if (!result.started().isEmpty()) {
+      line.append("; started ").append(String.join(", ", result.started()));
+    }
+    return line.toString();
   }
 
   static String describe(ConfigureResult c) {

@@ -30,8 +30,12 @@ class ApplyOnAPartlyRunningStackTest {
     lab.bootstrap(BLUE);
     stop(lab, LOCALDNS);
 
-    lab.node(GREEN).apply();
+    Node.ApplyResult result = lab.node(GREEN).apply();
 
+    assertThat(result.wasRunning()).isFalse();
+    assertThat(result.restarted()).containsExactly(KUBELET);
+    assertThat(result.started()).containsExactly(LOCALDNS);
+    assertThat(result.running()).isTrue();
     assertThat(kubelet(lab).argv())
         .as("the kubelet that runs has the new labels")
         .anySatisfy(arg -> assertThat(arg).contains("example.com/pool=green"));
@@ -71,6 +75,41 @@ class ApplyOnAPartlyRunningStackTest {
     assertThat(lab.host.systemd().mainProcess(KUBELET).map(SimProcess::pid))
         .as("the kubelet that ran before the call still runs")
         .contains(kubeletBefore);
+  }
+
+  @Test
+  void aStoppedUnitWhoseConfigurationChangedIsStartedAndTheRunningOnesAreLeftAlone() {
+    SimulatedNode lab = new SimulatedNode();
+    lab.bootstrap(BLUE);
+    stop(lab, KUBELET);
+    long containerdBefore = mainPid(lab, CONTAINERD);
+    long localDnsBefore = mainPid(lab, LOCALDNS);
+
+    Node.ApplyResult result = lab.node(GREEN).apply();
+
+    assertThat(result.restarted()).isEmpty();
+    assertThat(result.started()).containsExactly(KUBELET);
+    assertThat(kubelet(lab).argv())
+        .anySatisfy(arg -> assertThat(arg).contains("example.com/pool=green"));
+    assertThat(mainPid(lab, CONTAINERD)).isEqualTo(containerdBefore);
+    assertThat(mainPid(lab, LOCALDNS)).isEqualTo(localDnsBefore);
+    assertThat(lab.applied()).contains(GREEN);
+  }
+
+  @Test
+  void aRunningStackRestartsOnlyTheUnitWhoseConfigurationChanged() {
+    SimulatedNode lab = new SimulatedNode();
+    lab.bootstrap(BLUE);
+
+    Node.ApplyResult result = lab.node(GREEN).apply();
+
+    assertThat(result.wasRunning()).isTrue();
+    assertThat(result.restarted()).containsExactly(KUBELET);
+    assertThat(result.started()).isEmpty();
+  }
+
+  private static long mainPid(SimulatedNode lab, String unit) {
+    return lab.host.systemd().mainProcess(unit).orElseThrow().pid();
   }
 
   private static void stop(SimulatedNode lab, String unit) {

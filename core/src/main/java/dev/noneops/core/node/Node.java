@@ -300,9 +300,12 @@ public final class Node {
   /**
    * Reconfigures the running node in place, under one hold of the node lock: refuses a
    * configuration that needs other binaries than the active version's (that is an upgrade) before
-   * it changes anything, then {@link #configure()}, {@link #start(boolean, ConfigureResult)} of what
-   * changed (or of the whole stack when it was not running), and the applied configuration
-   * recorded last.
+   * it changes anything, then {@link #configure()}; each unit that runs and whose configuration
+   * changed is restarted (LocalDNS; containerd, and kubelet after it when kubelet runs; kubelet),
+   * each unit that does not run is started (its start reads the new configuration), and kubelet
+   * is waited for; a unit that ran is never left stopped by it. Only then, with every unit running
+   * the new configuration, is it recorded as applied; a failed restart or start throws and leaves
+   * the record as it was.
    *
    * @throws VersionChangeRefusedException when the configuration needs another version
    * @throws dev.noneops.core.node.NodeAbsentException when no node is installed on this host
@@ -320,9 +323,11 @@ public final class Node {
       }
       boolean wasRunning = running();
       ConfigureResult changes = configure();
-      start(wasRunning, changes);
+      StartPhase.StackChanges done =
+          parts.locked("start", () -> new StartPhase(parts).apply(goalState(), changes));
       recordApplied(config);
-      return new ApplyResult(active, wasRunning, changes, running());
+      return new ApplyResult(
+          active, wasRunning, changes, running(), done.restarted(), done.started());
     });
   }
 
@@ -758,14 +763,23 @@ public final class Node {
   }
 
   /**
-   * What {@link Node#apply()} did: the active version it reconfigured, whether the stack was running
-   * before, which families of files changed, and whether the stack runs now.
+   * What {@link Node#apply()} did: the active version it reconfigured, whether the whole stack was
+   * running before, which families of files changed, whether the whole stack runs now, the units
+   * it restarted (running with a changed configuration, or kubelet after containerd) and the units
+   * it started (they were not running), each in the stack's order.
    */
   public record ApplyResult(
-      String version, boolean wasRunning, ConfigureResult changes, boolean running) {
+      String version,
+      boolean wasRunning,
+      ConfigureResult changes,
+      boolean running,
+      List<String> restarted,
+      List<String> started) {
     public ApplyResult {
       Objects.requireNonNull(version, "version");
       Objects.requireNonNull(changes, "changes");
+      restarted = List.copyOf(restarted);
+      started = List.copyOf(started);
     }
   }
 
