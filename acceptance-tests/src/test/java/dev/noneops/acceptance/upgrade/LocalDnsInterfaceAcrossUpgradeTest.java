@@ -75,6 +75,34 @@ class LocalDnsInterfaceAcrossUpgradeTest {
   }
 
   @Test
+  void aRenamedInterfaceTakesTheAddressOnlyAfterTheOldStackStoppedAndTheOldInterfaceWent() {
+    AgentConfig renamed = withLocalDns("nodedns1", "169.254.20.10");
+    lab.bootstrap(V1);
+    lab.publish(renamed);
+    long begin = lab.host.journal().calls().size();
+    AtomicLong stopped = new AtomicLong(-1);
+
+    lab.node(Params.builder(lab.host.ports()).config(renamed).previous(V1).events(e -> {
+          if (e.task().equals("upgrade-stop-stack") && e.kind() == NodeEvent.Kind.STARTED) {
+            stopped.set(lab.host.journal().calls().size());
+          }
+        }))
+        .upgrade();
+
+    List<PortCall> calls = networkCallsSince(begin);
+    assertThat(
+            mutating(calls.stream().filter(c -> c.sequence() <= stopped.get()).toList()))
+        .as("no link changes while the old stack runs")
+        .isEmpty();
+    assertThat(mutating(calls))
+        .as("the address leaves localdns0 before nodedns1 gets it")
+        .containsExactly(
+            "network.deleteLink(localdns0) *",
+            "network.addUpDummyLink(nodedns1) *",
+            "network.assignAddress(nodedns1, 169.254.20.10/32) *");
+  }
+
+  @Test
   void anInterfaceWithAnotherAddressBesidesIsMadeAgainWithOnlyItsOwn() {
     List<PortCall> calls = networkCallsOfTheSwitchOverTo(
         V2, lab -> lab.host.ports().network().assignAddress(INTERFACE, "10.9.9.9/32"));
