@@ -298,6 +298,15 @@ public final class Node {
   }
 
   /**
+   * {@link #configure(MachineGoalState)} without the LocalDNS network: an upgrade and a rollback
+   * write a configuration while the other one's interface may still hold the address, and set
+   * the interface up themselves once the stack is stopped and the host networking cleaned.
+   */
+  ConfigureResult writeConfiguration(MachineGoalState goal) {
+    return parts.locked("configure", () -> new ConfigurePhase(parts).run(goal, false));
+  }
+
+  /**
    * Reconfigures the running node in place, under one hold of the node lock: refuses a
    * configuration that needs other binaries than the active version's (that is an upgrade) before
    * it changes anything, then {@link #configure()}; each unit that runs and whose configuration
