@@ -167,12 +167,13 @@ public final class Node {
    * stop it); then, holding the lock, the
    * version is installed and verified (a failure there leaves no trace either), the kernel
    * modules listed and loaded, the units written, the version activated, the configuration
-   * written (the sysctl presets among it), the sysctls applied — so kubelet, which
-   * runs with {@code --protect-kernel-defaults}, finds them in force — the stack started, and the
-   * applied configuration recorded last.
+   * written, the sysctl presets written and applied — so kubelet, which runs with {@code
+   * --protect-kernel-defaults}, finds them in force — the stack started, and the applied
+   * configuration recorded last.
    *
    * @param tuneKernel false for a host whose kernel is not this node's to change (a sandbox, a
-   *     container): no module file, no module loaded, no sysctl preset applied
+   *     container): no module file, no module loaded, no sysctl preset written or applied, then
+   *     or by a later configuration (the values kubelet checks are the operator's to set)
    * @throws PreflightFailedException when a preflight check failed (the host runs its own stack,
    *     a port is taken, ...)
    * @throws NotConfiguredException when the node has no configuration to record
@@ -209,6 +210,7 @@ public final class Node {
             Task.of("activate-version", () -> activate.run(goal.rootFs().versionName())));
         ConfigureResult changes = configure(goal);
         if (tuneKernel) {
+          tasks.execute(Task.of("write-sysctls", kernel::writeSysctls));
           tasks.execute(Task.of("apply-sysctls", kernel::applySysctls));
         }
         start(running(), changes);
