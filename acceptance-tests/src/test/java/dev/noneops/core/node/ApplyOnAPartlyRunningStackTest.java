@@ -108,6 +108,22 @@ class ApplyOnAPartlyRunningStackTest {
     assertThat(result.started()).isEmpty();
   }
 
+  @Test
+  void aKubeletStoppedForAContainerdRestartThatFailedIsStartedAgain() {
+    SimulatedNode lab = new SimulatedNode();
+    Node node = lab.bootstrap(BLUE);
+    lab.host.systemd().setBehaviour(CONTAINERD, UnitBehaviour.failsToStart());
+
+    UnitJobException failed = catchThrowableOfType(
+        UnitJobException.class,
+        () -> node.start(true, new Node.ConfigureResult(true, false, false)));
+
+    assertThat(failed.unit()).isEqualTo(CONTAINERD);
+    assertThat(lab.host.systemd().peek(KUBELET).isActive())
+        .as("the kubelet that ran before the call runs again")
+        .isTrue();
+  }
+
   private static long mainPid(SimulatedNode lab, String unit) {
     return lab.host.systemd().mainProcess(unit).orElseThrow().pid();
   }
