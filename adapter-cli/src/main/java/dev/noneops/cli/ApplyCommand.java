@@ -19,7 +19,7 @@ import picocli.CommandLine.Mixin;
     name = "apply",
     header = "Reconfigure the running node in place",
     description =
-        "Write the configuration, restart only the services whose configuration changed (containerd first), wait for kubelet, and record the applied configuration. A configuration that needs other binaries is refused: use 'noneops upgrade'.",
+        "Write the configuration, restart each running service whose configuration changed (kubelet after containerd), start each service that is not running, wait for kubelet, and record the applied configuration once every service runs it. A service that ran is not left stopped. A configuration that needs other binaries is refused: use 'noneops upgrade'.",
     footerHeading = "%nExamples:%n",
     footer = {
       "  noneops apply --config /etc/unbounded/agent/config.json",
@@ -33,13 +33,16 @@ public final class ApplyCommand extends CliCommand {
   WaitOption waits;
 
   /**
-   * The JSON document of {@code apply --json}; {@code disowned} lists the shared paths this apply
-   * found replaced by something else and stopped owning.
+   * The JSON document of {@code apply --json}: {@code restarted} and {@code started} name the
+   * units restarted and started, {@code running} whether the whole stack runs, {@code disowned}
+   * the shared paths this apply found replaced by something else and stopped owning.
    */
   public record ApplyReport(
       boolean ok,
       String version,
       ConfigureResult changed,
+      List<String> restarted,
+      List<String> started,
       boolean running,
       long durationMs,
       List<String> disowned) {}
@@ -55,6 +58,8 @@ public final class ApplyCommand extends CliCommand {
           true,
           result.version(),
           result.changes(),
+          result.restarted(),
+          result.started(),
           result.running(),
           millisSince(start),
           result.disowned().stream().map(Path::toString).toList());
@@ -68,13 +73,22 @@ public final class ApplyCommand extends CliCommand {
     return ExitCode.OK;
   }
 
-  /** The line {@code apply} prints: what changed, and what it restarted or started. */
+  /**
+   * The line {@code apply} prints: what changed, the units it restarted and the units it started,
+   * e.g. {@code applied: kubelet changed; restarted kubelet.service; started localdns.service}.
+   */
   static String summary(ApplyResult result) {
     ConfigureResult changes = result.changes();
-    return changes.anyChanged()
-        ? "applied: " + describe(changes) + " changed; "
-            + (result.wasRunning() ? "restarted what changed" : "started the stack")
-        : "applied: nothing changed" + (result.wasRunning() ? "" : "; started the stack");
+    StringBuilder line = new StringBuilder("applied: ")
+        .append(changes.anyChanged() ? describe(changes) : "nothing")
+        .append(" changed");
+    if (!result.restarted().isEmpty()) {
+      line.append("; restarted ").append(String.join(", ", result.restarted()));
+    }
+    if (!result.started().isEmpty()) {
+      line.append("; started ").append(String.join(", ", result.started()));
+    }
+    return line.toString();
   }
 
   /** One line per path the operation stopped owning, said once: the operation that disowned it. */

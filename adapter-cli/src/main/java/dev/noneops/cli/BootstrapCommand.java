@@ -40,7 +40,7 @@ public final class BootstrapCommand extends CliCommand {
   @Option(
       names = "--no-kernel-modules",
       description =
-          "Do not list and load the node's kernel modules nor apply its sysctls: for a host whose kernel is not this node's to change (a sandbox, a container). Pod networking may then not work.")
+          "Leave the kernel alone, now and at the next boot: no kernel module listed for boot or loaded, no sysctl preset written or applied (a later apply or upgrade writes none either). For a host whose kernel is not this node's to change (a sandbox, a container). kubelet runs with --protect-kernel-defaults, so the host must have the sysctls the preflight names in force; pod networking may need overlay and br_netfilter.")
   boolean noKernelModules;
 
   @Option(

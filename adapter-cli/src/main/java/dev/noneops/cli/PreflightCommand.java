@@ -33,7 +33,7 @@ public final class PreflightCommand extends CliCommand {
   @Option(
       names = "--no-kernel-modules",
       description =
-          "Check as for 'bootstrap --no-kernel-modules': a kernel module that is missing is then a warning, not a failure.")
+          "Check as for 'bootstrap --no-kernel-modules', which leaves the kernel alone: a kernel module that is missing is then a warning, not a failure, and the sysctls not in force are named with the values the host must set.")
   boolean noKernelModules;
 
   @Option(

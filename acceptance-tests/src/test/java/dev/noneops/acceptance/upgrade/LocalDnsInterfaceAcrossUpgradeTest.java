@@ -19,10 +19,10 @@ import org.junit.jupiter.api.function.ThrowingConsumer;
  * The LocalDNS interface in an upgrade's switch-over (from the stop of the old stack on): when
  * the target wants the interface that is there (a dummy link of its name, up, holding exactly its
  * address), cleaning the host networking reads it and leaves it, and setting the host networking
- * up after the flip does not touch it either. A link that differs (another address besides) or a
- * target that moves the address has it removed and made again, as the target wants it. Writing
- * the target's configuration, before the stop, already sets up a renamed interface (the old one
- * then goes) and brings a link that is down up.
+ * up after the flip does not touch it either. A link that differs (another address besides, or
+ * down) or a target that moves the address has it removed and made again, as the target wants
+ * it; a renamed interface is made after the old one went. No link changes before the old stack
+ * is stopped: writing the target's configuration does not touch the host networking.
  */
 class LocalDnsInterfaceAcrossUpgradeTest {
   private static final String INTERFACE = "localdns0";
@@ -59,19 +59,50 @@ class LocalDnsInterfaceAcrossUpgradeTest {
   }
 
   @Test
-  void aRenamedInterfaceIsMadeByTheTargetsConfigurationAndTheOldOneRemoved() {
+  void aRenamedInterfaceIsMadeAfterTheOldOneWasRemoved() {
     AgentConfig renamed = withLocalDns("nodedns1", "169.254.20.10");
 
     List<PortCall> calls = networkCallsOfTheSwitchOverTo(renamed, lab -> {});
 
-    // writing the target's configuration before the stop set nodedns1 up as the target wants it
     assertThat(calls)
         .extracting(PortCall::toString)
         .containsExactly(
-            "network.link(nodedns1)", "network.link(localdns0)", "network.deleteLink(localdns0) *");
+            "network.link(nodedns1)",
+            "network.link(localdns0)",
+            "network.deleteLink(localdns0) *",
+            "network.addUpDummyLink(nodedns1) *",
+            "network.assignAddress(nodedns1, 169.254.20.10/32) *");
     assertThat(lab.host.kernel().link(INTERFACE)).isEmpty();
     assertThat(lab.host.kernel().link("nodedns1"))
         .contains(new NetworkLink("nodedns1", NetworkLink.DUMMY, true, List.of(ADDRESS)));
+  }
+
+  @Test
+  void aRenamedInterfaceTakesTheAddressOnlyAfterTheOldStackStoppedAndTheOldInterfaceWent() {
+    AgentConfig renamed = withLocalDns("nodedns1", "169.254.20.10");
+    lab.bootstrap(V1);
+    lab.publish(renamed);
+    long begin = lab.host.journal().calls().size();
+    AtomicLong stopped = new AtomicLong(-1);
+
+    lab.node(Params.builder(lab.host.ports()).config(renamed).previous(V1).events(e -> {
+          if (e.task().equals("upgrade-stop-stack") && e.kind() == NodeEvent.Kind.STARTED) {
+            stopped.set(lab.host.journal().calls().size());
+          }
+        }))
+        .upgrade();
+
+    List<PortCall> calls = networkCallsSince(begin);
+    assertThat(
+            mutating(calls.stream().filter(c -> c.sequence() <= stopped.get()).toList()))
+        .as("no link changes while the old stack runs")
+        .isEmpty();
+    assertThat(mutating(calls))
+        .as("the address leaves localdns0 before nodedns1 gets it")
+        .containsExactly(
+            "network.deleteLink(localdns0) *",
+            "network.addUpDummyLink(nodedns1) *",
+            "network.assignAddress(nodedns1, 169.254.20.10/32) *");
   }
 
   @Test
@@ -91,14 +122,20 @@ class LocalDnsInterfaceAcrossUpgradeTest {
   }
 
   @Test
-  void anInterfaceThatIsDownIsSetUpByTheTargetsConfigurationAndThenKept() {
+  void anInterfaceThatIsDownIsMadeAgainUp() {
     List<PortCall> calls = networkCallsOfTheSwitchOverTo(V2, lab -> {
       lab.host.kernel().removeLink(INTERFACE);
       lab.host.kernel().seedLink(INTERFACE, NetworkLink.DUMMY);
       lab.host.ports().network().assignAddress(INTERFACE, ADDRESS);
     });
 
-    assertThat(calls).extracting(PortCall::toString).containsExactly("network.link(localdns0)");
+    assertThat(calls)
+        .extracting(PortCall::toString)
+        .containsExactly(
+            "network.link(localdns0)",
+            "network.deleteLink(localdns0) *",
+            "network.addUpDummyLink(localdns0) *",
+            "network.assignAddress(localdns0, 169.254.20.10/32) *");
     assertThat(lab.host.kernel().link(INTERFACE))
         .contains(new NetworkLink(INTERFACE, NetworkLink.DUMMY, true, List.of(ADDRESS)));
   }

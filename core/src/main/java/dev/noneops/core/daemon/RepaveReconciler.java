@@ -166,9 +166,10 @@ final class RepaveReconciler {
     try {
       if (active.isPresent() && active.get().equals(wanted)) {
         Node.ApplyResult applyResult = node.apply();
-        if (!applyResult.changes().kubeletChanged()) {
-          // a Node object is registered when kubelet starts: a repave that changes nothing of
-          // kubelet's still makes it register again
+        if (!applyResult.restarted().contains(HostPaths.KUBELET_UNIT)
+            && !applyResult.started().contains(HostPaths.KUBELET_UNIT)) {
+          // a Node object is registered when kubelet starts: a repave that neither restarted nor
+          // started kubelet still makes it register again
           ports.systemd().restart(HostPaths.KUBELET_UNIT, KUBELET_RESTART);
         }
       } else {

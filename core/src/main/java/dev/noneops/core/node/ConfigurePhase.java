@@ -4,8 +4,9 @@ import dev.noneops.core.node.Node.ConfigureResult;
 
 /**
  * Writes a goal's configuration at its host paths (containerd, kubelet, LocalDNS, the host's own
- * files), sets up the LocalDNS network and reloads systemd if a unit changed. The caller holds
- * the lock.
+ * files), sets up the LocalDNS network unless told not to (an upgrade sets the target's up only
+ * once the old stack is stopped and its interface gone) and reloads systemd if a unit changed.
+ * The caller holds the lock.
  */
 final class ConfigurePhase {
   private final NodeParts node;
@@ -14,18 +15,28 @@ final class ConfigurePhase {
     this.node = node;
   }
 
-  /** @return which families of files differed from what was on disk */
+  /** {@link #run(MachineGoalState, boolean)} that sets up the LocalDNS network. */
   ConfigureResult run(MachineGoalState goal) {
+    return run(goal, true);
+  }
+
+  /**
+   * @param setUpNetwork whether to set up the goal's LocalDNS interface too
+   * @return which families of files differed from what was on disk
+   */
+  ConfigureResult run(MachineGoalState goal, boolean setUpNetwork) {
     TaskRunner tasks = node.tasks();
     NodeConfigWriter writer = node.configWriter();
     boolean containerd = tasks.call("configure-containerd", () -> writer.writeContainerd(goal));
     boolean kubelet = tasks.call("configure-kubelet", () -> writer.writeKubelet(goal));
     boolean localDns = tasks.call("configure-localdns", () -> writer.writeLocalDns(goal));
     tasks.execute(Task.of("configure-host", () -> writer.writeHost(goal)));
-    tasks.execute(Task.of(
-        "setup-localdns-network",
-        () ->
-            new LocalDnsNetwork(node.ports().network()).ensure(goal.nodeStart().localDns())));
+    if (setUpNetwork) {
+      tasks.execute(Task.of(
+          "setup-localdns-network",
+          () -> new LocalDnsNetwork(node.ports().network())
+              .ensure(goal.nodeStart().localDns())));
+    }
     if (writer.unitsChanged()) {
       tasks.execute(Task.of("reload-systemd", () -> node.ports().systemd().daemonReload()));
     }

@@ -168,12 +168,13 @@ public final class Node {
    * stop it); then, holding the lock, the
    * version is installed and verified (a failure there leaves no trace either), the kernel
    * modules listed and loaded, the units written, the version activated, the configuration
-   * written (the sysctl presets among it), the sysctls applied — so kubelet, which
-   * runs with {@code --protect-kernel-defaults}, finds them in force — the stack started, and the
-   * applied configuration recorded last.
+   * written, the sysctl presets written and applied — so kubelet, which runs with {@code
+   * --protect-kernel-defaults}, finds them in force — the stack started, and the applied
+   * configuration recorded last.
    *
    * @param tuneKernel false for a host whose kernel is not this node's to change (a sandbox, a
-   *     container): no module file, no module loaded, no sysctl preset applied
+   *     container): no module file, no module loaded, no sysctl preset written or applied, then
+   *     or by a later configuration (the values kubelet checks are the operator's to set)
    * @throws PreflightFailedException when a preflight check failed (the host runs its own stack,
    *     a port is taken, ...)
    * @throws NotConfiguredException when the node has no configuration to record
@@ -210,6 +211,7 @@ public final class Node {
             Task.of("activate-version", () -> activate.run(goal.rootFs().versionName())));
         ConfigureResult changes = configure(goal);
         if (tuneKernel) {
+          tasks.execute(Task.of("write-sysctls", kernel::writeSysctls));
           tasks.execute(Task.of("apply-sysctls", kernel::applySysctls));
         }
         start(running(), changes);
@@ -299,11 +301,23 @@ public final class Node {
   }
 
   /**
+   * {@link #configure(MachineGoalState)} without the LocalDNS network: an upgrade and a rollback
+   * write a configuration while the other one's interface may still hold the address, and set
+   * the interface up themselves once the stack is stopped and the host networking cleaned.
+   */
+  ConfigureResult writeConfiguration(MachineGoalState goal) {
+    return parts.locked("configure", () -> new ConfigurePhase(parts).run(goal, false));
+  }
+
+  /**
    * Reconfigures the running node in place, under one hold of the node lock: refuses a
    * configuration that needs other binaries than the active version's (that is an upgrade) before
-   * it changes anything, then {@link #configure()}, {@link #start(boolean, ConfigureResult)} of what
-   * changed (or of the whole stack when it was not running), and the applied configuration
-   * recorded last.
+   * it changes anything, then {@link #configure()}; each unit that runs and whose configuration
+   * changed is restarted (LocalDNS; containerd, and kubelet after it when kubelet runs; kubelet),
+   * each unit that does not run is started (its start reads the new configuration), and kubelet
+   * is waited for; a unit that ran is never left stopped by it. Only then, with every unit running
+   * the new configuration, is it recorded as applied; a failed restart or start throws and leaves
+   * the record as it was.
    *
    * @throws VersionChangeRefusedException when the configuration needs another version
    * @throws dev.noneops.core.node.NodeAbsentException when no node is installed on this host
@@ -323,9 +337,11 @@ public final class Node {
       Set<Path> disownedBefore = disownedPaths();
       ConfigureResult changes = configure();
       List<Path> disowned = newlyDisowned(disownedBefore);
-      start(wasRunning, changes);
+      StartPhase.StackChanges done =
+          parts.locked("start", () -> new StartPhase(parts).apply(goalState(), changes));
       recordApplied(config);
-      return new ApplyResult(active, wasRunning, changes, running(), disowned);
+      return new ApplyResult(
+          active, wasRunning, changes, running(), done.restarted(), done.started(), disowned);
     });
   }
 
@@ -791,26 +807,27 @@ public final class Node {
   }
 
   /**
-   * What {@link Node#apply()} did: the active version it reconfigured, whether the stack was running
-   * before, which families of files changed, whether the stack runs now, and the shared paths it
-   * found replaced by something else and stopped owning (left as they are; said once, here).
+   * What {@link Node#apply()} did: the active version it reconfigured, whether the whole stack was
+   * running before, which families of files changed, whether the whole stack runs now, the units
+   * it restarted (running with a changed configuration, or kubelet after containerd) and the units
+   * it started (they were not running), each in the stack's order, and the
+   * shared paths it found replaced by something else and stopped owning (left as they are; said
+   * once, here).
    */
   public record ApplyResult(
       String version,
       boolean wasRunning,
       ConfigureResult changes,
       boolean running,
+      List<String> restarted,
+      List<String> started,
       List<Path> disowned) {
     public ApplyResult {
       Objects.requireNonNull(version, "version");
       Objects.requireNonNull(changes, "changes");
+      restarted = List.copyOf(restarted);
+      started = List.copyOf(started);
       disowned = List.copyOf(disowned);
-    }
-
-    /** An apply that disowned nothing. */
-    public ApplyResult(
-        String version, boolean wasRunning, ConfigureResult changes, boolean running) {
-      this(version, wasRunning, changes, running, List.of());
     }
   }
 

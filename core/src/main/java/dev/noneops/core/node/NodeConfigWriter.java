@@ -102,14 +102,26 @@ final class NodeConfigWriter {
     return changed;
   }
 
-  /** The sysctl presets and the {@code /opt/cni/bin} links of the goal's version. */
+  /**
+   * The sysctl presets kept current ({@link #keepSysctlCurrent}) and the {@code /opt/cni/bin}
+   * links of the goal's version.
+   */
   public boolean writeHost(MachineGoalState goal) throws IOException {
-    boolean changed = writeSysctl();
+    boolean changed = keepSysctlCurrent();
     changed |= writeCniLinks(goal.rootFs().versionName());
     return changed;
   }
 
-  /** The sysctl presets alone (the part of {@link #writeHost} that needs no installed version). */
+  /**
+   * The sysctl presets, rewritten only when the node's kernel tuning wrote them before (the
+   * ownership record lists the file): a node bootstrapped to leave the kernel alone never gets a
+   * preset that the next boot's systemd-sysctl would apply.
+   */
+  public boolean keepSysctlCurrent() throws IOException {
+    return writer.record().owns(paths.sysctlFile()) && writeSysctl();
+  }
+
+  /** The sysctl presets, what the node's kernel tuning writes. */
   public boolean writeSysctl() throws IOException {
     return writer.write(paths.sysctlFile(), HostTuningRenderer.sysctl(), CONFIG_MODE);
   }

@@ -60,7 +60,11 @@ final class NodePlanner {
     }
     ConfigureResult changes = new ConfigureResult(
         writer.writeContainerd(goal), writer.writeKubelet(goal), writer.writeLocalDns(goal));
-    writer.writeSysctl();
+    if (action == NodePlan.Action.BOOTSTRAP) {
+      writer.writeSysctl();
+    } else {
+      writer.keepSysctlCurrent();
+    }
     if (verifier.manifest(target).isPresent()) {
       writer.writeCniLinks(target);
     } else {

@@ -118,9 +118,10 @@ final class NodeUpgradeSteps implements UpgradeSteps {
     return touched;
   }
 
+  /** Writes {@code which}'s files and units; its LocalDNS interface is {@link #setUpHostNetworking}'s. */
   @Override
   public void writeConfiguration(Configuration which) {
-    node.configure(goal(which));
+    node.writeConfiguration(goal(which));
   }
 
   @Override
@@ -221,7 +222,7 @@ final class NodeUpgradeSteps implements UpgradeSteps {
     switch (found.removal()) {
       case KEPT -> {
         // exactly as wanted when the clean-up read it; what runs in between (the flip, writing a
-        // configuration, whose set-up leaves such an interface as it is) changes no link
+        // configuration) changes no link
       }
       case REMOVED, ABSENT -> network.create(dns);
       case NOT_A_DUMMY -> network.ensure(dns);

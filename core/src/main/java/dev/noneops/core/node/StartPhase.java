@@ -6,18 +6,21 @@ import dev.noneops.ports.files.FileMeta;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Brings the stack up. Not running: GPU setup, the units enabled, then, when no image archive is
  * staged, LocalDNS, containerd and kubelet in one request to systemd (kubelet is ordered after
  * containerd, so systemd starts it the moment containerd is ready; a kubelet systemd started
  * beside a containerd or LocalDNS whose start failed is stopped again before the failure is
- * thrown); with archives staged, LocalDNS and containerd in one request, the
- * archives imported, then kubelet, which must find the images. Then a bounded wait for kubelet.
- * Running: restarts only what changed (LocalDNS and its wait, containerd, kubelet), then waits for
- * kubelet. The caller holds the lock.
+ * thrown, unless it ran before the start); with archives staged, LocalDNS and containerd in one
+ * request, the archives imported, then kubelet, which must find the images. Then a bounded wait
+ * for kubelet. Running: restarts only what changed (LocalDNS and its wait, containerd, kubelet),
+ * then waits for kubelet. {@link #apply} does both for a stack that runs in part. The caller holds
+ * the lock.
  */
 final class StartPhase {
   private final NodeParts node;
@@ -28,9 +31,48 @@ final class StartPhase {
 
   void run(MachineGoalState goal, boolean wasRunning, ConfigureResult changes) {
     if (wasRunning) {
-      restartChanged(goal, changes);
+      restartChanged(goal, changes, Set.copyOf(HostPaths.STACK_UNITS));
       return;
     }
+    startStopped(goal);
+  }
+
+  /**
+   * Brings the stack to {@code changes}' configuration whatever part of it runs: each unit that
+   * runs and whose configuration changed is restarted (LocalDNS, then waited for; containerd with
+   * kubelet stopped before and started after it, when kubelet runs; kubelet), then the units that
+   * do not run are started as {@link #run} starts a stopped stack (a start reads the new
+   * configuration), then kubelet is waited for. A unit that runs is never stopped for good: kubelet
+   * stopped for containerd's restart is started again even when that restart failed.
+   *
+   * @return the units restarted and the units started, each in the stack's order
+   */
+  StackChanges apply(MachineGoalState goal, ConfigureResult changes) {
+    Set<String> active = new LinkedHashSet<>();
+    for (String unit : HostPaths.STACK_UNITS) {
+      if (node.stack().isActive(unit)) {
+        active.add(unit);
+      }
+    }
+    List<String> stopped =
+        HostPaths.STACK_UNITS.stream().filter(u -> !active.contains(u)).toList();
+    if (stopped.isEmpty()) {
+      return new StackChanges(restartChanged(goal, changes, active), List.of());
+    }
+    List<String> restarted = restartChangedWithoutWait(goal, changes, active);
+    startStopped(goal);
+    return new StackChanges(restarted, stopped);
+  }
+
+  /** The units {@link #apply} restarted and started, each in the stack's order. */
+  record StackChanges(List<String> restarted, List<String> started) {
+    StackChanges {
+      restarted = List.copyOf(restarted);
+      started = List.copyOf(started);
+    }
+  }
+
+  private void startStopped(MachineGoalState goal) {
     TaskRunner tasks = node.tasks();
     StackControl stack = node.stack();
     tasks.execute(Task.of(
@@ -52,44 +94,88 @@ final class StartPhase {
   }
 
   /**
-   * Restarts what changed. When containerd changed, kubelet is stopped first and started once
-   * containerd is back, so it restarts exactly once and never talks to a containerd going away
-   * (a unit that {@code Requires=} containerd, as one of an operator's drop-ins may make it,
-   * would otherwise be restarted twice).
+   * Restarts what changed among the {@code active} units, then waits for kubelet when it was
+   * restarted.
+   *
+   * @return the units restarted
    */
-  private void restartChanged(MachineGoalState goal, ConfigureResult changes) {
-    StackControl stack = node.stack();
-    List<Task> steps = new ArrayList<>();
-    if (changes.localDnsChanged()) {
-      steps.add(Task.of("restart-localdns", () -> stack.restart(HostPaths.LOCALDNS_UNIT)));
-      steps.add(Task.of(
-          "wait-localdns",
-          () -> stack.awaitLocalDns(HostPaths.LOCALDNS_UNIT, goal.nodeStart().localDns())));
+  private List<String> restartChanged(
+      MachineGoalState goal, ConfigureResult changes, Set<String> active) {
+    List<String> restarted = restartChangedWithoutWait(goal, changes, active);
+    if (restarted.contains(HostPaths.KUBELET_UNIT)) {
+      node.tasks().execute(waitKubelet());
     }
-    if (changes.containerdChanged()) {
-      steps.add(Task.of("stop-kubelet", () -> stack.stop(HostPaths.KUBELET_UNIT)));
-      steps.add(Task.of("restart-containerd", () -> stack.restart(HostPaths.CONTAINERD_UNIT)));
-      steps.add(Task.of("start-kubelet", () -> stack.start(HostPaths.KUBELET_UNIT)));
-      steps.add(waitKubelet());
-    } else if (changes.kubeletChanged()) {
-      steps.add(Task.of("restart-kubelet", () -> stack.restart(HostPaths.KUBELET_UNIT)));
-      steps.add(waitKubelet());
-    }
-    steps.forEach(node.tasks()::execute);
+    return restarted;
   }
 
   /**
-   * Starts LocalDNS, containerd and kubelet in one request. When one of them fails, kubelet is not
-   * left running: it only wants containerd and LocalDNS, so systemd starts it after either's start
-   * failed (a drop-in of the operator's that makes it require containerd has systemd refuse it
-   * instead); such a kubelet is stopped again before the failure is thrown.
+   * Restarts what changed among the {@code active} units. When containerd changed, a running
+   * kubelet is stopped first and started once containerd is back (also when containerd's restart
+   * failed: the call does not leave stopped a kubelet that ran), so it restarts exactly once and
+   * never talks to a containerd going away (a unit that {@code Requires=} containerd, as one of an
+   * operator's drop-ins may make it, would otherwise be restarted twice). A containerd that does
+   * not run is left to be started; a running kubelet then keeps running and finds it.
+   *
+   * @return the units restarted, in the stack's order
+   */
+  private List<String> restartChangedWithoutWait(
+      MachineGoalState goal, ConfigureResult changes, Set<String> active) {
+    TaskRunner tasks = node.tasks();
+    StackControl stack = node.stack();
+    List<String> restarted = new ArrayList<>();
+    if (changes.localDnsChanged() && active.contains(HostPaths.LOCALDNS_UNIT)) {
+      restarted.add(HostPaths.LOCALDNS_UNIT);
+      tasks.execute(Task.of("restart-localdns", () -> stack.restart(HostPaths.LOCALDNS_UNIT)));
+      tasks.execute(Task.of(
+          "wait-localdns",
+          () -> stack.awaitLocalDns(HostPaths.LOCALDNS_UNIT, goal.nodeStart().localDns())));
+    }
+    boolean kubeletRuns = active.contains(HostPaths.KUBELET_UNIT);
+    if (changes.containerdChanged() && active.contains(HostPaths.CONTAINERD_UNIT)) {
+      restarted.add(HostPaths.CONTAINERD_UNIT);
+      if (kubeletRuns) {
+        restarted.add(HostPaths.KUBELET_UNIT);
+        tasks.execute(Task.of("stop-kubelet", () -> stack.stop(HostPaths.KUBELET_UNIT)));
+        Task startKubelet = Task.of("start-kubelet", () -> stack.start(HostPaths.KUBELET_UNIT));
+        try {
+          tasks.execute(
+              Task.of("restart-containerd", () -> stack.restart(HostPaths.CONTAINERD_UNIT)));
+        } catch (RuntimeException failed) {
+          try {
+            tasks.execute(startKubelet);
+          } catch (RuntimeException startFailed) {
+            failed.addSuppressed(startFailed);
+          }
+          throw failed;
+        }
+        tasks.execute(startKubelet);
+      } else {
+        tasks.execute(
+            Task.of("restart-containerd", () -> stack.restart(HostPaths.CONTAINERD_UNIT)));
+      }
+    } else if (changes.kubeletChanged() && kubeletRuns) {
+      restarted.add(HostPaths.KUBELET_UNIT);
+      tasks.execute(Task.of("restart-kubelet", () -> stack.restart(HostPaths.KUBELET_UNIT)));
+    }
+    return List.copyOf(restarted);
+  }
+
+  /**
+   * Starts LocalDNS, containerd and kubelet in one request. When one of them fails, a kubelet this
+   * start brought up is not left running: it only wants containerd and LocalDNS, so systemd starts
+   * it after either's start failed (a drop-in of the operator's that makes it require containerd
+   * has systemd refuse it instead); such a kubelet is stopped again before the failure is thrown.
+   * A kubelet that ran before the start is left running.
    */
   private void startStack() {
     StackControl stack = node.stack();
+    boolean kubeletRan = stack.isActive(HostPaths.KUBELET_UNIT);
     try {
       stack.startAll(HostPaths.STACK_UNITS);
     } catch (UnitJobException failed) {
-      if (!failed.unit().equals(HostPaths.KUBELET_UNIT) && stack.isActive(HostPaths.KUBELET_UNIT)) {
+      if (!kubeletRan
+          && !failed.unit().equals(HostPaths.KUBELET_UNIT)
+          && stack.isActive(HostPaths.KUBELET_UNIT)) {
         try {
           stack.stop(HostPaths.KUBELET_UNIT);
         } catch (RuntimeException stopFailed) {

@@ -32,27 +32,33 @@ final class SysctlsCheck implements PreflightCheck {
     return NAME;
   }
 
+  private static String listed(List<String> entries) {
+    return String.join(", ", entries.subList(0, Math.min(LISTED, entries.size())))
+        + (entries.size() > LISTED ? " and " + (entries.size() - LISTED) + " more" : "");
+  }
+
   @Override
   public Check run() throws IOException {
     List<String> differ = new ArrayList<>();
+    List<String> wantedOfDiffer = new ArrayList<>();
     for (Map.Entry<String, String> wanted : HostTuningRenderer.SYSCTLS.entrySet()) {
       Optional<String> now = kernel.sysctl(wanted.getKey());
       if (now.isEmpty() || !now.get().equals(wanted.getValue())) {
         differ.add(wanted.getKey() + "=" + now.orElse("(absent)"));
+        wantedOfDiffer.add(wanted.getKey() + "=" + wanted.getValue());
       }
     }
     int total = HostTuningRenderer.SYSCTLS.size();
     if (differ.isEmpty()) {
       return ok("all " + total + " in force");
     }
-    String listed = String.join(", ", differ.subList(0, Math.min(LISTED, differ.size())))
-        + (differ.size() > LISTED ? " and " + (differ.size() - LISTED) + " more" : "");
+    String listed = listed(differ);
     String detail = differ.size() + " of " + total + " not in force: " + listed;
     return tuneKernel
         ? warn(detail, "none: bootstrap applies them (loading br_netfilter first)")
         : warn(
             detail,
-            "set them on the host (/etc/sysctl.d/99-kubernetes.conf lists them), or let bootstrap"
-                + " tune the kernel; kubelet refuses other values");
+            "set them on the host (" + String.join(", ", wantedOfDiffer)
+                + "), or let bootstrap tune the kernel; kubelet refuses other values");
   }
 }

@@ -48,7 +48,12 @@ interface UpgradeSteps {
    */
   Set<Path> sharedFiles(Set<Configuration> which) throws Exception;
 
-  /** Writes the configuration and units of {@code which} at their host paths and reloads systemd if units changed. */
+  /**
+   * Writes the configuration and units of {@code which} at their host paths and reloads systemd if
+   * units changed. No link is changed: {@code which}'s LocalDNS interface is set up by {@link
+   * #setUpHostNetworking}, after the other stack is stopped, so an address that moves to another
+   * interface is never on two links at once.
+   */
   void writeConfiguration(Configuration which) throws Exception;
 
   /**
