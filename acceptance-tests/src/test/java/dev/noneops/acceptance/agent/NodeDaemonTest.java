@@ -13,6 +13,7 @@ import dev.noneops.testkit.node.SimulatedNode;
 import dev.noneops.testkit.process.ProcessSpec;
 import dev.noneops.testkit.process.SimProcess;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -271,6 +272,36 @@ class NodeDaemonTest {
       assertThat(e.kind()).isEqualTo("recovery");
       assertThat(e.outcome()).isEqualTo("ROLLED_BACK");
     });
+  }
+
+  @Test
+  void aJournalOfThePreviousFormatNamesNoOwnerAndIsRecoveredAtTheDaemonsStartNotWhileItWatches()
+      throws IOException {
+    NodeDaemon daemon = daemon();
+    daemon.start();
+    SimProcess embedder = embeddingAgent();
+    lab.host.actAs(embedder);
+    lab.node(V2, Optional.of(V1)).upgrade();
+    lab.host.actAsAgent();
+    String journal =
+        new String(lab.host.ports().files().read(lab.layout.journal()), StandardCharsets.UTF_8);
+    lab.host
+        .fs()
+        .seedFile(
+            lab.layout.journal(),
+            journal.replaceAll(",\\s*\"owner\"\\s*:\\s*\\{[^}]*\\}", ""),
+            0600);
+    assertThat(
+            new String(lab.host.ports().files().read(lab.layout.journal()), StandardCharsets.UTF_8))
+        .doesNotContain("owner");
+
+    daemon.tick();
+    assertThat(lab.activeVersionRaw()).as("left while it watches").contains(lab.versionOf(V2));
+    assertThat(lab.exists(lab.layout.journal())).isTrue();
+
+    daemon().start();
+    assertThat(lab.activeVersionRaw()).as("recovered at start").contains(lab.versionOf(V1));
+    assertThat(lab.exists(lab.layout.journal())).isFalse();
   }
 
   @Test

@@ -14,9 +14,16 @@ public class NodeBusyException extends NoneopsException {
   private final String operation;
 
   public NodeBusyException(Path lockFile, String operation) {
-    super(
+    this(
+        lockFile,
+        operation,
         "node busy: cannot " + operation + " because another process holds " + lockFile
             + " (an upgrade, recovery, prune or reconfiguration is running); nothing was changed, retry when it has finished");
+  }
+
+  /** A busy node whose {@code message} says by what. */
+  protected NodeBusyException(Path lockFile, String operation, String message) {
+    super(message);
     this.lockFile = lockFile;
     this.operation = operation;
   }
