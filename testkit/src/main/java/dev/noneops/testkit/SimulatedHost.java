@@ -116,7 +116,7 @@ public final class SimulatedHost {
     facts = new SimHostFacts(gate, fs, this::bootId);
     notifier = new SimServiceNotifier(gate, clock);
     ports = new HostPorts(
-        new SimHostFiles(gate, fs),
+        new SimHostFiles(gate, fs, () -> processes.self().pid()),
         systemd,
         commands,
         new SimProcessTable(gate, processes),
