@@ -5,6 +5,7 @@ import dev.noneops.core.node.Node.CommittedUpgrade;
 import dev.noneops.core.node.Node.PruneReport;
 import dev.noneops.core.node.Node.UpgradeResult;
 import dev.noneops.core.node.UpgradeOptions;
+import java.time.Duration;
 import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -27,6 +28,14 @@ import picocli.CommandLine.Option;
       "  noneops upgrade --config new.json --force   # retry a target that rolled back"
     })
 public final class UpgradeCommand extends CliCommand {
+  @Mixin
+  LockTimeoutOption lock;
+
+  @Override
+  protected Duration lockTimeout() {
+    return lock.timeout();
+  }
+
   @Mixin
   ConfigOption config;
 

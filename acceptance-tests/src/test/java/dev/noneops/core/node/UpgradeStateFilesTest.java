@@ -10,6 +10,7 @@ import dev.noneops.ports.files.HostFiles;
 import dev.noneops.testkit.SimulatedHost;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.gate.SimulatedCrash;
+import dev.noneops.testkit.process.SimProcesses;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -276,9 +277,9 @@ class UpgradeStateFilesTest {
         NodeLock.Hold inner = mine.acquire("configure")) {
       assertThatThrownBy(() -> other.acquire("prune versions"))
           .isInstanceOf(NodeBusyException.class)
-          .hasMessage(
-              "node busy: cannot prune versions because another process holds " + layout.lock()
-                  + " (an upgrade, recovery, prune or reconfiguration is running); nothing was changed, retry when it has finished");
+          .hasMessage("node busy: cannot prune versions because pid " + SimProcesses.AGENT.pid()
+              + " holds " + layout.lock()
+              + "; nothing was changed, retry when it has finished");
     }
     try (NodeLock.Hold now = other.acquire("prune versions")) {
       assertThat(other.isHeld()).isTrue();
