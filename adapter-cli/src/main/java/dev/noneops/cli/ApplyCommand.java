@@ -4,6 +4,7 @@ import dev.noneops.core.node.Node.ApplyResult;
 import dev.noneops.core.node.Node.ConfigureResult;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -26,6 +27,14 @@ import picocli.CommandLine.Mixin;
       "  noneops plan --config /etc/unbounded/agent/config.json   # see first what it would change"
     })
 public final class ApplyCommand extends CliCommand {
+  @Mixin
+  LockTimeoutOption lock;
+
+  @Override
+  protected Duration lockTimeout() {
+    return lock.timeout();
+  }
+
   @Mixin
   ConfigOption config;
 

@@ -32,6 +32,14 @@ import picocli.CommandLine.Option;
     })
 public final class BootstrapCommand extends CliCommand {
   @Mixin
+  LockTimeoutOption lock;
+
+  @Override
+  protected Duration lockTimeout() {
+    return lock.timeout();
+  }
+
+  @Mixin
   ConfigOption config;
 
   @Mixin

@@ -3,8 +3,10 @@ package dev.noneops.cli;
 import dev.noneops.cli.output.Json;
 import dev.noneops.cli.output.ProgressOutput;
 import dev.noneops.cli.output.ProgressTerminal;
+import dev.noneops.core.node.LockWait;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.slf4j.LoggerFactory;
@@ -88,7 +90,21 @@ public abstract class CliCommand implements Callable<Integer> {
 
   /** Connects to the host for this command. */
   final NodeContext openNode() throws IOException {
-    return NodeContext.open(environment(), progress());
+    PrintWriter err = err();
+    return NodeContext.open(environment(), progress())
+        .lockWait(new LockWait(lockTimeout(), line -> {
+          err.println("noneops " + name() + ": " + line);
+          err.flush();
+        }));
+  }
+
+  /**
+   * How long this command waits for the node lock another process holds: an operator's mutating
+   * command has {@code --lock-timeout} ({@link LockTimeoutOption}); the others (the daemon, which
+   * tries again at its next tick, and the commands that take no lock) are refused at once.
+   */
+  protected Duration lockTimeout() {
+    return Duration.ZERO;
   }
 
   /**

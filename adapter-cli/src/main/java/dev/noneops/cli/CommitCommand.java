@@ -1,8 +1,10 @@
 package dev.noneops.cli;
 
 import dev.noneops.core.node.UpgradeRecord;
+import java.time.Duration;
 import java.util.Optional;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 
 /**
  * {@code noneops commit}: ends a successful upgrade whose configuration the caller recorded —
@@ -17,6 +19,13 @@ import picocli.CommandLine.Command;
     footerHeading = "%nExamples:%n",
     footer = {"  noneops commit"})
 public final class CommitCommand extends CliCommand {
+  @Mixin
+  LockTimeoutOption lock;
+
+  @Override
+  protected Duration lockTimeout() {
+    return lock.timeout();
+  }
 
   /** The JSON document of {@code commit --json}. */
   public record CommitReport(

@@ -7,6 +7,7 @@ import dev.noneops.core.config.AgentConfigParser;
 import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.config.InvalidConfigException;
 import dev.noneops.core.node.AgentSetup;
+import dev.noneops.core.node.LockWait;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.NodeTimeouts;
 import dev.noneops.core.node.Overrides;
@@ -33,6 +34,7 @@ final class NodeContext implements AutoCloseable {
   private final DownloadThreads downloadThreads = new DownloadThreads();
   private Optional<Duration> kubeletTimeout = Optional.empty();
   private Optional<Logger> log = Optional.empty();
+  private LockWait lockWait = LockWait.NONE;
 
   private NodeContext(HostSession session, LiveProgress progress) {
     this.session = session;
@@ -45,6 +47,12 @@ final class NodeContext implements AutoCloseable {
 
   NodeContext kubeletTimeout(Optional<Duration> timeout) {
     this.kubeletTimeout = timeout;
+    return this;
+  }
+
+  /** Has the nodes' operations wait for the node lock as {@code wait} says. */
+  NodeContext lockWait(LockWait wait) {
+    this.lockWait = wait;
     return this;
   }
 
@@ -112,6 +120,7 @@ final class NodeContext implements AutoCloseable {
         .systemdDir(session.paths().systemdDir())
         .timeouts(t)
         .parallelExecutor(downloadThreads)
+        .lockWait(lockWait)
         .build();
     Params.Builder params = Params.builder(ports()).events(progress).overrides(overrides);
     log.ifPresent(params::log);

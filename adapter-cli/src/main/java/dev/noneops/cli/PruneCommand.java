@@ -3,10 +3,12 @@ package dev.noneops.cli;
 import dev.noneops.core.node.Node.PruneReport;
 import dev.noneops.core.node.Node.PruneReport.KeptVersion;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 
 /**
  * {@code noneops prune}: removes every installed version except the active one, keeping any that
@@ -20,6 +22,13 @@ import picocli.CommandLine.Command;
     footerHeading = "%nExamples:%n",
     footer = {"  noneops prune", "  noneops versions   # see first what would be kept and why"})
 public final class PruneCommand extends CliCommand {
+  @Mixin
+  LockTimeoutOption lock;
+
+  @Override
+  protected Duration lockTimeout() {
+    return lock.timeout();
+  }
 
   /** The JSON document of {@code prune --json}. */
   public record PruneResult(

@@ -4,6 +4,7 @@ import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.daemon.RecoveryGate;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.Node.RecoveryResult;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.Command;
@@ -28,6 +29,15 @@ import picocli.CommandLine.Option;
       "  systemctl status noneops-recover   # the gate's last run at boot"
     })
 public final class RecoverCommand extends CliCommand {
+  @Mixin
+  LockTimeoutOption lock;
+
+  /** The gate never waits: pulled in by a unit an operation starts, it would hold up that very operation. */
+  @Override
+  protected Duration lockTimeout() {
+    return atBoot ? Duration.ZERO : lock.timeout();
+  }
+
   @Mixin
   WaitOption waits;
 

@@ -2,9 +2,11 @@ package dev.noneops.cli;
 
 import dev.noneops.core.node.Node.ResetResult;
 import dev.noneops.core.node.Teardown.TeardownReport;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 
 /**
  * {@code noneops reset}: removes the node in the reset order — stop, the configuration it wrote
@@ -20,6 +22,13 @@ import picocli.CommandLine.Command;
     footerHeading = "%nExamples:%n",
     footer = {"  noneops reset", "  noneops --json reset | jq .report.kept"})
 public final class ResetCommand extends CliCommand {
+  @Mixin
+  LockTimeoutOption lock;
+
+  @Override
+  protected Duration lockTimeout() {
+    return lock.timeout();
+  }
 
   /** The JSON document of {@code reset --json}. */
   public record ResetReport(

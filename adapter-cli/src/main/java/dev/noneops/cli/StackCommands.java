@@ -4,6 +4,7 @@ import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.Node.ConfigureResult;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -49,6 +50,14 @@ final class StackCommands {
       footer = {"  noneops start"})
   public static final class StartCommand extends CliCommand {
     @Mixin
+    LockTimeoutOption lock;
+
+    @Override
+    protected Duration lockTimeout() {
+      return lock.timeout();
+    }
+
+    @Mixin
     ConfigOption config;
 
     @Mixin
@@ -74,6 +83,14 @@ final class StackCommands {
       footerHeading = "%nExamples:%n",
       footer = {"  noneops stop"})
   public static final class StopCommand extends CliCommand {
+    @Mixin
+    LockTimeoutOption lock;
+
+    @Override
+    protected Duration lockTimeout() {
+      return lock.timeout();
+    }
+
     @Override
     protected ExitCode execute() throws Exception {
       requireRoot();
@@ -95,6 +112,14 @@ final class StackCommands {
       footerHeading = "%nExamples:%n",
       footer = {"  noneops restart"})
   public static final class RestartCommand extends CliCommand {
+    @Mixin
+    LockTimeoutOption lock;
+
+    @Override
+    protected Duration lockTimeout() {
+      return lock.timeout();
+    }
+
     @Mixin
     ConfigOption config;
 

@@ -7,6 +7,7 @@ import dev.noneops.core.node.Node.UpgradeResult;
 import dev.noneops.core.node.UpgradeOptions;
 import java.nio.file.Path;
 import java.util.List;
+import java.time.Duration;
 import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -29,6 +30,14 @@ import picocli.CommandLine.Option;
       "  noneops upgrade --config new.json --force   # retry a target that rolled back"
     })
 public final class UpgradeCommand extends CliCommand {
+  @Mixin
+  LockTimeoutOption lock;
+
+  @Override
+  protected Duration lockTimeout() {
+    return lock.timeout();
+  }
+
   @Mixin
   ConfigOption config;
 

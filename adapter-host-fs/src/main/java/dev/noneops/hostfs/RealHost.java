@@ -36,6 +36,7 @@ import dev.noneops.ports.mounts.UnmountFlag;
 import dev.noneops.ports.network.HostNetwork;
 import dev.noneops.ports.process.Cgroups;
 import dev.noneops.ports.process.ProcessDetail;
+import dev.noneops.ports.process.ProcessIdentity;
 import dev.noneops.ports.process.ProcessInfo;
 import dev.noneops.ports.process.ProcessTable;
 import dev.noneops.ports.service.ServiceNotifier;
@@ -327,6 +328,16 @@ public final class RealHost {
     @Override
     public Optional<ProcessInfo> get(long pid, Set<ProcessDetail> details) throws IOException {
       return delegate.get().get(pid, details);
+    }
+
+    @Override
+    public ProcessIdentity self() throws IOException {
+      return delegate.get().self();
+    }
+
+    @Override
+    public Optional<ProcessIdentity> identity(long pid) throws IOException {
+      return delegate.get().identity(pid);
     }
 
     @Override

@@ -113,10 +113,10 @@ public final class SimulatedHost {
     systemd.setProgramRefusal(new KubeletKernelDefaults(kernel::sysctl)::refusal);
     artifacts = new SimArtifactRepository(gate.monitor());
     probes = new SimHealthProbes(gate, clock, unit -> systemd.peek(unit).isActive());
-    facts = new SimHostFacts(gate, fs);
+    facts = new SimHostFacts(gate, fs, this::bootId);
     notifier = new SimServiceNotifier(gate, clock);
     ports = new HostPorts(
-        new SimHostFiles(gate, fs),
+        new SimHostFiles(gate, fs, () -> processes.self().pid()),
         systemd,
         commands,
         new SimProcessTable(gate, processes),
@@ -275,6 +275,23 @@ public final class SimulatedHost {
   /** Whether a crash fired and the host waits for {@link #crash()}. */
   public boolean halted() {
     return gate.halted();
+  }
+
+  /**
+   * Has the ports called as {@code process} (spawned by the test: an embedding agent, say) until
+   * {@link #actAsAgent()}; what the node records as its own process is then that one.
+   */
+  public void actAs(SimProcess process) {
+    synchronized (gate.monitor()) {
+      processes.actAs(process);
+    }
+  }
+
+  /** Has the ports called as the agent's own process again ({@link SimProcesses#AGENT}). */
+  public void actAsAgent() {
+    synchronized (gate.monitor()) {
+      processes.actAsAgent();
+    }
   }
 
   /** Identifies the current boot; changes with every {@link #crash()}. */

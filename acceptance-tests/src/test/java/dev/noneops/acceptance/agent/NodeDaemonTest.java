@@ -5,10 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.daemon.AgentState;
 import dev.noneops.core.daemon.NodeDaemon;
+import dev.noneops.core.node.Node;
 import dev.noneops.core.node.UpgradeOptions;
+import dev.noneops.core.node.UpgradeRecord;
 import dev.noneops.ports.files.HostLock;
 import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.process.ProcessSpec;
+import dev.noneops.testkit.process.SimProcess;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -209,6 +215,93 @@ class NodeDaemonTest {
 
     daemon.tick();
     assertThat(lab.applied()).as("then the changed file is followed").contains(V1_GREEN);
+  }
+
+  /** A process of the host's other than the daemon: an agent that embeds the node as a library. */
+  private SimProcess embeddingAgent() {
+    lab.host.installExecutable(Path.of("/usr/local/bin/embedder"), "embedder");
+    return lab.host.spawn(ProcessSpec.of("/usr/local/bin/embedder", "embedder"));
+  }
+
+  @Test
+  void anUpgradeAnEmbeddingAgentFinishedIsLeftForItToCommitWhileItPersistsTheAppliedConfig() {
+    NodeDaemon daemon = daemon();
+    daemon.start();
+    SimProcess embedder = embeddingAgent();
+    lab.host.actAs(embedder);
+    Node node = lab.node(V2, Optional.of(V1));
+    node.upgrade();
+    lab.host.actAsAgent();
+
+    daemon.tick();
+    lab.host.actAs(embedder);
+    lab.persistApplied(V2);
+    lab.host.actAsAgent();
+    daemon.tick();
+    lab.host.actAs(embedder);
+    Optional<UpgradeRecord> committed = node.commit();
+    lab.host.actAsAgent();
+
+    assertThat(committed)
+        .as("the journal was still there to commit")
+        .hasValueSatisfying(r -> assertThat(r.targetVersion()).isEqualTo(lab.versionOf(V2)));
+    assertThat(lab.activeVersionRaw()).contains(lab.versionOf(V2));
+    assertThat(lab.applied()).contains(V2);
+    assertThat(lab.exists(lab.layout.journal())).isFalse();
+    assertThat(lab.stackActive()).isTrue();
+    assertThat(state().lastOperation()).as("nothing rolled back").isEmpty();
+    assertThat(state().quarantined()).as("nothing quarantined").isEmpty();
+  }
+
+  @Test
+  void anUpgradeWhoseEmbeddingAgentDiedIsRecoveredAtTheNextTick() {
+    NodeDaemon daemon = daemon();
+    daemon.start();
+    SimProcess embedder = embeddingAgent();
+    lab.host.actAs(embedder);
+    lab.node(V2, Optional.of(V1)).upgrade();
+    lab.host.actAsAgent();
+    lab.host.processes().exit(embedder.pid());
+
+    daemon.tick();
+
+    assertThat(lab.exists(lab.layout.journal())).as("recovered").isFalse();
+    assertThat(lab.activeVersionRaw()).contains(lab.versionOf(V1));
+    assertThat(lab.stackActive()).isTrue();
+    assertThat(state().lastOperation()).hasValueSatisfying(e -> {
+      assertThat(e.kind()).isEqualTo("recovery");
+      assertThat(e.outcome()).isEqualTo("ROLLED_BACK");
+    });
+  }
+
+  @Test
+  void aJournalOfThePreviousFormatNamesNoOwnerAndIsRecoveredAtTheDaemonsStartNotWhileItWatches()
+      throws IOException {
+    NodeDaemon daemon = daemon();
+    daemon.start();
+    SimProcess embedder = embeddingAgent();
+    lab.host.actAs(embedder);
+    lab.node(V2, Optional.of(V1)).upgrade();
+    lab.host.actAsAgent();
+    String journal =
+        new String(lab.host.ports().files().read(lab.layout.journal()), StandardCharsets.UTF_8);
+    lab.host
+        .fs()
+        .seedFile(
+            lab.layout.journal(),
+            journal.replaceAll(",\\s*\"owner\"\\s*:\\s*\\{[^}]*\\}", ""),
+            0600);
+    assertThat(
+            new String(lab.host.ports().files().read(lab.layout.journal()), StandardCharsets.UTF_8))
+        .doesNotContain("owner");
+
+    daemon.tick();
+    assertThat(lab.activeVersionRaw()).as("left while it watches").contains(lab.versionOf(V2));
+    assertThat(lab.exists(lab.layout.journal())).isTrue();
+
+    daemon().start();
+    assertThat(lab.activeVersionRaw()).as("recovered at start").contains(lab.versionOf(V1));
+    assertThat(lab.exists(lab.layout.journal())).isFalse();
   }
 
   @Test

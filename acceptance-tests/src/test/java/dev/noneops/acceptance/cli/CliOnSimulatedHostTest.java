@@ -14,7 +14,10 @@ import dev.noneops.testkit.cli.ConfigJson;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.gate.PortCall;
 import dev.noneops.testkit.gate.SimulatedCrash;
+import dev.noneops.testkit.process.ProcessSpec;
+import dev.noneops.testkit.process.SimProcess;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -126,6 +129,60 @@ class CliOnSimulatedHostTest {
       assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCode.BUSY.code());
       assertThat(run.err()).contains("busy");
     }
+  }
+
+  /** The node lock, taken by another noneops process (an operator's upgrade) that runs on. */
+  private HostLock heldByAnotherNoneops(SimProcess other) throws Exception {
+    cli.host().actAs(other);
+    try {
+      return cli.host().ports().files().tryLock(cli.layout().lock()).orElseThrow();
+    } finally {
+      cli.host().actAsAgent();
+    }
+  }
+
+  private SimProcess anotherNoneops() {
+    cli.host().installExecutable(Path.of("/usr/local/bin/noneops"), "noneops");
+    return cli.host()
+        .spawn(ProcessSpec.of("/usr/local/bin/noneops", "noneops", "upgrade", "--json"));
+  }
+
+  @Test
+  void aMutatingCommandWaitsForTheLockAndProceedsWhenItIsReleasedWithinTheBound() throws Exception {
+    cli.configure(CONFIG, BASE.json());
+    cli.run("bootstrap");
+    SimProcess other = anotherNoneops();
+    HostLock held = heldByAnotherNoneops(other);
+    cli.host().clock().schedule(Duration.ofSeconds(3), held::close);
+    Duration before = cli.host().clock().elapsed();
+
+    Run run = cli.run("prune", "--lock-timeout", "10s");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.err())
+        .contains("noneops prune: waiting up to 10s for the node lock "
+            + cli.layout().lock() + ", held by pid " + other.pid() + " (noneops upgrade --json)");
+    assertThat(cli.host().clock().elapsed().minus(before))
+        .isBetween(Duration.ofSeconds(3), Duration.ofSeconds(4));
+  }
+
+  @Test
+  void aMutatingCommandGivesUpAfterTheBoundWithExit5NamingTheHolder() throws Exception {
+    cli.configure(CONFIG, BASE.json());
+    cli.run("bootstrap");
+    SimProcess other = anotherNoneops();
+    Duration before = cli.host().clock().elapsed();
+
+    try (HostLock held = heldByAnotherNoneops(other)) {
+      Run run = cli.run("prune", "--lock-timeout", "2s");
+
+      assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCode.BUSY.code());
+      assertThat(run.err())
+          .contains("node busy: cannot prune versions because pid " + other.pid()
+              + " (noneops upgrade --json) holds " + cli.layout().lock() + " (waited 2s)");
+    }
+    assertThat(cli.host().clock().elapsed().minus(before))
+        .isBetween(Duration.ofSeconds(2), Duration.ofSeconds(3));
   }
 
   @Test

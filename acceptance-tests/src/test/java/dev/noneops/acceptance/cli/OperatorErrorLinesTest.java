@@ -1,6 +1,7 @@
 package dev.noneops.acceptance.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.atIndex;
 
 import dev.noneops.cli.ExitCode;
 import dev.noneops.ports.files.HostLock;
@@ -98,11 +99,20 @@ class OperatorErrorLinesTest {
 
       assertThat(run.exitCode()).isEqualTo(ExitCode.BUSY.code());
       assertThat(run.err().lines())
-          .singleElement()
-          .satisfies(line -> assertThat(line)
-              .startsWith("noneops upgrade: node busy: ")
-              .contains(cli.layout().lock().toString())
-              .contains("nothing was changed, retry when it has finished"));
+          .as("the line that it waits, then the one that it gave up")
+          .hasSize(2)
+          .satisfies(
+              line -> assertThat(line)
+                  .startsWith("noneops upgrade: waiting up to 60s for the node lock ")
+                  .contains(cli.layout().lock().toString()),
+              atIndex(0))
+          .satisfies(
+              line -> assertThat(line)
+                  .startsWith("noneops upgrade: node busy: ")
+                  .contains(cli.layout().lock().toString())
+                  .contains("(waited 60s)")
+                  .contains("nothing was changed, retry when it has finished"),
+              atIndex(1));
     }
   }
 

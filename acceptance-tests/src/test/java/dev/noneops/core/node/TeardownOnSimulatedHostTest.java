@@ -466,7 +466,7 @@ class TeardownOnSimulatedHostTest {
   @Test
   void aTeardownWhileAnotherProcessHoldsTheNodeLockIsRefusedUnchanged() throws Exception {
     SimNode node = SimNode.running();
-    Optional<HostLock> other = node.host.fs().tryLock(node.layout.lock());
+    Optional<HostLock> other = node.host.fs().tryLock(node.layout.lock(), 4321);
     assertThat(other).isPresent();
     FileTreeSnapshot before = node.host.snapshot();
 

@@ -10,6 +10,7 @@ import dev.noneops.ports.files.HostFiles;
 import dev.noneops.testkit.SimulatedHost;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.gate.SimulatedCrash;
+import dev.noneops.testkit.process.SimProcesses;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -196,6 +197,39 @@ class UpgradeStateFilesTest {
   }
 
   @Test
+  void theJournalRecordsItsOwnerAndReadsOneWithoutItAsUnknown() throws IOException {
+    UpgradeJournal journal = new UpgradeJournal(files, layout);
+    UpgradeRecord record = new UpgradeRecord(
+        "1.31.2-aaaa",
+        "1.31.3-bbbb",
+        "c".repeat(64),
+        Instant.parse("2026-01-01T00:00:00Z"),
+        Optional.empty(),
+        Optional.of(new UpgradeRecord.Owner(4242, 987654, "6f1c2a0e-4b8d-4f57-9a3e-2d5c7b1e9f04")));
+    journal.write(record);
+    assertThat(journal.read()).contains(record);
+
+    host.fs()
+        .seedFile(
+            layout.journal(),
+            "{\"schema\":1,\"previousVersion\":\"1.31.2-aaaa\",\"targetVersion\":\"1.31.3-bbbb\","
+                + "\"configDigest\":\"d\",\"startedAt\":\"2026-01-01T00:00:00Z\"}",
+            0600);
+    assertThat(journal.read()).get().extracting(UpgradeRecord::owner).isEqualTo(Optional.empty());
+
+    host.fs()
+        .seedFile(
+            layout.journal(),
+            "{\"schema\":1,\"previousVersion\":\"1.31.2-aaaa\",\"targetVersion\":\"1.31.3-bbbb\","
+                + "\"configDigest\":\"d\",\"startedAt\":\"2026-01-01T00:00:00Z\","
+                + "\"owner\":{\"pid\":\"4242\",\"startTime\":1,\"bootId\":\"b\"}}",
+            0600);
+    assertThatThrownBy(journal::read)
+        .isInstanceOf(CorruptStateException.class)
+        .hasMessageContaining("field 'owner.pid' missing or not an integer");
+  }
+
+  @Test
   void aCorruptJournalIsAnErrorNamingTheFileNeverIgnored() throws IOException {
     UpgradeJournal journal = new UpgradeJournal(files, layout);
     host.fs().seedFile(layout.journal(), "{\"schema\":1,\"previousVersion\":\"../etc\"", 0600);
@@ -243,9 +277,9 @@ class UpgradeStateFilesTest {
         NodeLock.Hold inner = mine.acquire("configure")) {
       assertThatThrownBy(() -> other.acquire("prune versions"))
           .isInstanceOf(NodeBusyException.class)
-          .hasMessage(
-              "node busy: cannot prune versions because another process holds " + layout.lock()
-                  + " (an upgrade, recovery, prune or reconfiguration is running); nothing was changed, retry when it has finished");
+          .hasMessage("node busy: cannot prune versions because pid " + SimProcesses.AGENT.pid()
+              + " holds " + layout.lock()
+              + "; nothing was changed, retry when it has finished");
     }
     try (NodeLock.Hold now = other.acquire("prune versions")) {
       assertThat(other.isHeld()).isTrue();

@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -35,6 +36,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Supplier;
 import jnr.posix.FileStat;
@@ -62,6 +64,7 @@ public final class PosixHostFiles implements HostFiles {
   private static final int COPY_BUFFER = 64 * 1024;
   private static final int MAX_NAME_IN_TEMP = 96;
   private static final int LOCK_FILE_MODE = 0600;
+  private static final Path PROC_LOCKS = Path.of("/proc/locks");
   private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY =
       PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
 
@@ -478,6 +481,23 @@ public final class PosixHostFiles implements HostFiles {
       return Optional.empty();
     }
     return Optional.of(new FlockLock(syscalls, lockFile, fd.getAsInt()));
+  }
+
+  @Override
+  public OptionalLong lockHolder(Path lockFile) throws IOException {
+    Optional<FileMeta> meta = lstat(lockFile);
+    if (meta.isEmpty() || !meta.get().isRegularFile()) {
+      return OptionalLong.empty();
+    }
+    List<String> lines;
+    try {
+      lines = Files.readAllLines(PROC_LOCKS, StandardCharsets.US_ASCII);
+    } catch (NoSuchFileException e) {
+      return OptionalLong.empty();
+    } catch (IOException e) {
+      throw IoErrors.translate(e, "read", PROC_LOCKS);
+    }
+    return ProcLocks.holder(lines, meta.get().device(), meta.get().inode());
   }
 
   private void move(Path temp, Path target) throws IOException {

@@ -160,6 +160,15 @@ public final class LinuxHostFacts implements HostFacts {
     return names;
   }
 
+  @Override
+  public String bootId() throws IOException {
+    String id = readTrimmed(procRoot.resolve("sys/kernel/random/boot_id"));
+    if (id.isEmpty()) {
+      throw new IOException(procRoot.resolve("sys/kernel/random/boot_id") + " is empty");
+    }
+    return id;
+  }
+
   private static String readTrimmed(Path file) throws IOException {
     try {
       return Files.readString(file, StandardCharsets.UTF_8).strip();

@@ -1,5 +1,6 @@
 package dev.noneops.hostfs.process;
 
+import dev.noneops.ports.process.ProcessIdentity;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -15,6 +16,31 @@ import java.util.Set;
 public final class ProcFormats {
 
   private ProcFormats() {}
+
+  /**
+   * The identity in a {@code /proc/<pid>/stat} line: its pid (field 1) and {@code starttime}
+   * (field 22). The command name (field 2, in parentheses) may hold spaces and parentheses, so
+   * the fields after it are counted from its last {@code ')'}.
+   *
+   * @throws IllegalArgumentException when the line is not in that format
+   */
+  public static ProcessIdentity statIdentity(String stat) {
+    int open = stat.indexOf(" (");
+    int close = stat.lastIndexOf(") ");
+    if (open <= 0 || close < open) {
+      throw new IllegalArgumentException("not a /proc/<pid>/stat line: " + stat);
+    }
+    String[] after = stat.substring(close + 2).strip().split(" ");
+    if (after.length < 20) {
+      throw new IllegalArgumentException("a /proc/<pid>/stat line with too few fields: " + stat);
+    }
+    try {
+      return new ProcessIdentity(
+          Long.parseLong(stat.substring(0, open)), Long.parseLong(after[19]));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("not a /proc/<pid>/stat line: " + stat, e);
+    }
+  }
 
   /** {@code cmdline}: arguments separated (and usually terminated) by NUL. */
   public static List<String> argv(byte[] cmdline) {

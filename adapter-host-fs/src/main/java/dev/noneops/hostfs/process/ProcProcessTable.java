@@ -4,9 +4,11 @@ import dev.noneops.hostfs.internal.io.IoErrors;
 import dev.noneops.hostfs.nativeio.Syscalls;
 import dev.noneops.ports.Errno;
 import dev.noneops.ports.process.ProcessDetail;
+import dev.noneops.ports.process.ProcessIdentity;
 import dev.noneops.ports.process.ProcessInfo;
 import dev.noneops.ports.process.ProcessTable;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,6 +34,7 @@ public final class ProcProcessTable implements ProcessTable {
   private static final Path CGROUP = Path.of("cgroup");
   private static final Path MAPS = Path.of("maps");
   private static final Path EXE = Path.of("exe");
+  private static final Path STAT = Path.of("stat");
   private static final int SINGLE_PROCESS_BUFFER = 4 * 1024;
 
   private final Path procRoot;
@@ -83,6 +86,38 @@ public final class ProcProcessTable implements ProcessTable {
     boolean maps = Objects.requireNonNull(details, "details").contains(ProcessDetail.MAPPED_FILES);
     return read(
         pid, procRoot.resolve(Long.toString(pid)), maps, new ProcFileReader(SINGLE_PROCESS_BUFFER));
+  }
+
+  @Override
+  public ProcessIdentity self() throws IOException {
+    return identityIn(procRoot.resolve("self"))
+        .orElseThrow(() -> new IOException("no " + procRoot.resolve("self/stat")));
+  }
+
+  @Override
+  public Optional<ProcessIdentity> identity(long pid) throws IOException {
+    if (pid <= 0) {
+      throw new IllegalArgumentException("pid must be positive: " + pid);
+    }
+    return identityIn(procRoot.resolve(Long.toString(pid)));
+  }
+
+  private static Optional<ProcessIdentity> identityIn(Path dir) throws IOException {
+    Path stat = dir.resolve(STAT);
+    String line;
+    try {
+      line = Files.readString(stat, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      if (vanished(e)) {
+        return Optional.empty();
+      }
+      throw IoErrors.translate(e, "read", stat);
+    }
+    try {
+      return Optional.of(ProcFormats.statIdentity(line.strip()));
+    } catch (IllegalArgumentException e) {
+      throw new IOException(stat + ": " + e.getMessage(), e);
+    }
   }
 
   @Override

@@ -3,6 +3,7 @@ package dev.noneops.hostfs.process;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.noneops.ports.process.ProcessIdentity;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -25,6 +26,16 @@ class ProcFormatsTest {
     Arrays.fill(buffer, (byte) 'X');
     System.arraycopy(content, 0, buffer, 0, content.length);
     return buffer;
+  }
+
+  @Test
+  void aStatLineGivesThePidAndTheStartTimeCountedFromTheLastParenthesis() {
+    String stat = "4242 (a) (b c) S 1 4242 4242 0 -1 4194560 100 0 0 0 5 3 0 0 20 0 1 0 987654 "
+        + "1000 200 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 0 0 0 0 0 0";
+    assertThat(ProcFormats.statIdentity(stat)).isEqualTo(new ProcessIdentity(4242, 987654));
+    assertThatThrownBy(() -> ProcFormats.statIdentity("4242 (short) S 1"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("too few fields");
   }
 
   @Test

@@ -14,6 +14,7 @@ import dev.noneops.core.node.Node;
 import dev.noneops.core.node.Node.RecoveryResult;
 import dev.noneops.core.node.NodeBusyException;
 import dev.noneops.core.node.UpgradeFailedException;
+import dev.noneops.core.node.UpgradeInProgressException;
 import dev.noneops.core.node.UpgradeOptions;
 import dev.noneops.core.node.UpgradeRefusedException;
 import dev.noneops.ports.HostPorts;
@@ -43,9 +44,10 @@ import org.slf4j.Logger;
  *   <li>{@link #start()}: recovers what a crash interrupted (after the recovery gate at boot there
  *       is nothing left to do; a daemon restarted on a running node may find an operation of its
  *       own to finish), then tells the service manager it is ready;
- *   <li>each {@link #tick()}: first, an upgrade journal that no operation's lock holds (its
- *       agent died: a killed {@code noneops upgrade}) is recovered, as a boot would, before
- *       anything is applied over it; then it reads the configuration file; a changed, valid file (one whose
+ *   <li>each {@link #tick()}: first, an upgrade journal whose owner is gone (the process that ran
+ *       it died: a killed {@code noneops upgrade}) is recovered, as a boot would, before anything
+ *       is applied over it; one whose owner still runs (an embedding agent between its upgrade and
+ *       its commit) is left to it; then it reads the configuration file; a changed, valid file (one whose
  *       content differs from the last the daemon acted on, remembered across restarts, so an
  *       operator's own {@code noneops upgrade} is not undone by a file that did not change) is applied
  *       through the same operations as the CLI ({@link Node#apply()} for a configuration of the
@@ -327,6 +329,14 @@ public final class NodeDaemon {
   }
 
   private AgentState.Event recover() {
+    return recover(false);
+  }
+
+  /**
+   * @param watching whether the daemon watches the node already (a tick), where only an upgrade
+   *     whose owner is gone is recovered; at its start, one whose journal names no owner is too
+   */
+  private AgentState.Event recover(boolean watching) {
     Instant now = ports.clock().now();
     Optional<AgentConfig> applied;
     try {
@@ -358,7 +368,10 @@ public final class NodeDaemon {
     }
     operating = true;
     try {
-      RecoveryResult r = nodes.node(applied, applied).recoverUpgrade(applied.get());
+      Node node = nodes.node(applied, applied);
+      RecoveryResult r = watching
+          ? node.recoverAbandonedUpgrade(applied.get())
+          : node.recoverUpgrade(applied.get());
       String detail = r.outcome() == RecoveryResult.Outcome.NOTHING_TO_DO
           ? "nothing in flight"
           : r.outcome().name().toLowerCase(Locale.ROOT).replace('_', ' ')
@@ -374,6 +387,12 @@ public final class NodeDaemon {
           "start-recovery",
           r.startError().isPresent() ? "FAILED" : r.outcome().name(),
           r.startError().map(e -> detail + "; the stack did not start: " + e).orElse(detail));
+    } catch (UpgradeInProgressException inProgress) {
+      if (reported.add("in-progress " + inProgress.getMessage())) {
+        log.info("not recovering: {}", inProgress.operatorMessage());
+      }
+      return new AgentState.Event(
+          ports.clock().now(), "start-recovery", "IN_PROGRESS", inProgress.operatorMessage());
     } catch (NodeBusyException busy) {
       log.info("an operation holds the node lock ({}); it recovers on its own", busy.operation());
       return new AgentState.Event(
@@ -388,9 +407,12 @@ public final class NodeDaemon {
   }
 
   /**
-   * An upgrade journal while no operation holds the node lock is an upgrade whose agent died
-   * (every operation that writes one holds the lock until it has committed or rolled back): it is
-   * recovered, as at a boot, before anything else is applied over it.
+   * An upgrade journal whose owner is gone (the process that ran the upgrade died: a killed {@code
+   * noneops upgrade}) is recovered, as at a boot, before anything else is applied over it. One
+   * whose owner still runs is left to it: the spec lets an embedding agent release the node
+   * between its upgrade and its commit while it persists the applied configuration. One that
+   * names no owner (of a previous format) is recovered only at a start. Nothing is applied over
+   * either.
    *
    * @return whether the tick found one (recovered, or to try again when the lock is free)
    */
@@ -406,8 +428,8 @@ public final class NodeDaemon {
     if (ports.clock().now().isBefore(retryRecoveryAt)) {
       return true;
     }
-    AgentState.Event recovery = recover();
-    if (recovery.outcome().equals("LIVE_NODE")) {
+    AgentState.Event recovery = recover(true);
+    if (recovery.outcome().equals("LIVE_NODE") || recovery.outcome().equals("IN_PROGRESS")) {
       return true;
     }
     if (recovery.outcome().equals("FAILED")) {

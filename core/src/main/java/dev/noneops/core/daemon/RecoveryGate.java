@@ -8,6 +8,7 @@ import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.Node.RecoveryResult;
 import dev.noneops.core.node.NodeBusyException;
+import dev.noneops.core.node.UpgradeInProgressException;
 import dev.noneops.ports.files.HostFiles;
 import dev.noneops.ports.time.HostClock;
 import java.io.IOException;
@@ -26,8 +27,9 @@ import java.util.function.Function;
  * <p>What it decides:
  *
  * <ul>
- *   <li>no node on the host, or an operation holds the node lock (the gate was pulled in by a
- *       unit started on a live node, not at boot): it passes and changes nothing;
+ *   <li>no node on the host, or an operation holds the node lock or owns an upgrade in progress
+ *       (the gate was pulled in by a unit started on a live node, not at boot): it passes and
+ *       changes nothing;
  *   <li>nothing in flight: it passes (after removing what interrupted writes left), even when the
  *       applied configuration is missing or unreadable — the node on disk is consistent — and
  *       says so;
@@ -128,6 +130,11 @@ public final class RecoveryGate {
     try {
       RecoveryResult r = nodeFor.apply(applied.get()).recoverAtBoot(applied.get());
       return new Result(Outcome.valueOf(r.outcome().name()), describe(r));
+    } catch (UpgradeInProgressException inProgress) {
+      return new Result(
+          Outcome.LIVE_NODE,
+          "the node is live, not booting: " + inProgress.operatorMessage()
+              + "; nothing to recover here");
     } catch (NodeBusyException busy) {
       return new Result(
           Outcome.LIVE_NODE,

@@ -586,10 +586,28 @@ public final class Node {
 
   /**
    * Finishes an upgrade a crash interrupted, given the applied config the daemon starts with
-   * (see {@link UpgradeRecovery}).
+   * (see {@link UpgradeRecovery}). An upgrade whose owner (the process that ran it) still runs is
+   * not interrupted: it is that process's to commit.
+   *
+   * @throws UpgradeInProgressException when the journal's owner, another process, still runs;
+   *     nothing was changed
    */
   public RecoveryResult recoverUpgrade(AgentConfig applied) {
-    return recover(applied, UpgradeRecovery.Mode.LIVE);
+    return recover(applied, UpgradeRecovery.Mode.LIVE, UpgradeRecovery.Claim.UNLESS_OWNER_RUNS);
+  }
+
+  /**
+   * {@link #recoverUpgrade(AgentConfig)} as the daemon runs it while it watches the node: only an
+   * upgrade whose owner is gone (or is this process) is taken for interrupted, and {@code
+   * applied} must still be the applied configuration once the node lock is held.
+   *
+   * @throws UpgradeInProgressException when the journal's owner still runs, or the journal names
+   *     none (those are recovered at a start); nothing was changed
+   * @throws NodeBusyException when another process holds the node lock, or the applied
+   *     configuration changed since {@code applied} was read
+   */
+  public RecoveryResult recoverAbandonedUpgrade(AgentConfig applied) {
+    return recover(applied, UpgradeRecovery.Mode.LIVE, UpgradeRecovery.Claim.ONLY_ABANDONED);
   }
 
   /**
@@ -602,10 +620,11 @@ public final class Node {
    *     node is live, not booting)
    */
   public RecoveryResult recoverAtBoot(AgentConfig applied) {
-    return recover(applied, UpgradeRecovery.Mode.BOOT);
+    return recover(applied, UpgradeRecovery.Mode.BOOT, UpgradeRecovery.Claim.UNLESS_OWNER_RUNS);
   }
 
-  private RecoveryResult recover(AgentConfig applied, UpgradeRecovery.Mode mode) {
+  private RecoveryResult recover(
+      AgentConfig applied, UpgradeRecovery.Mode mode, UpgradeRecovery.Claim claim) {
     Objects.requireNonNull(applied, "applied");
     if (!hasLayout()) {
       return new RecoveryResult(
@@ -631,7 +650,7 @@ public final class Node {
     return upgradeOperation(
         "recover-upgrade",
         () -> new UpgradeRecovery(upgradeContext(), mode)
-            .run(steps, ConfigDigest.of(applied).hex()));
+            .run(steps, ConfigDigest.of(applied).hex(), claim));
   }
 
   /**
@@ -696,6 +715,7 @@ public final class Node {
         paths,
         tasks,
         lock,
+        new UpgradeOwners(ports.processes(), ports.facts()),
         teardown()::removeTree,
         params.log());
   }

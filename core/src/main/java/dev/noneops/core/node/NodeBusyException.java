@@ -2,6 +2,7 @@ package dev.noneops.core.node;
 
 import dev.noneops.core.NoneopsException;
 import java.nio.file.Path;
+import java.time.Duration;
 
 /**
  * Another process holds the node's lock: a mutating operation is already running (an upgrade, a
@@ -14,9 +15,35 @@ public class NodeBusyException extends NoneopsException {
   private final String operation;
 
   public NodeBusyException(Path lockFile, String operation) {
-    super(
+    this(
+        lockFile,
+        operation,
         "node busy: cannot " + operation + " because another process holds " + lockFile
             + " (an upgrade, recovery, prune or reconfiguration is running); nothing was changed, retry when it has finished");
+  }
+
+  /**
+   * A node whose lock {@code holder} (its pid and command, or "another process") kept it,
+   * after waiting {@code waited} (zero: refused at once).
+   */
+  public NodeBusyException(Path lockFile, String operation, String holder, Duration waited) {
+    this(
+        lockFile,
+        operation,
+        "node busy: cannot " + operation + " because " + holder + " holds " + lockFile
+            + (waited.isZero() ? "" : " (waited " + seconds(waited) + ")")
+            + "; nothing was changed, retry when it has finished");
+  }
+
+  /** {@code 60s}, {@code 1.5s}: a wait as a line says it. */
+  static String seconds(Duration d) {
+    long millis = d.toMillis();
+    return millis % 1000 == 0 ? millis / 1000 + "s" : millis / 1000.0 + "s";
+  }
+
+  /** A busy node whose {@code message} says by what. */
+  protected NodeBusyException(Path lockFile, String operation, String message) {
+    super(message);
     this.lockFile = lockFile;
     this.operation = operation;
   }

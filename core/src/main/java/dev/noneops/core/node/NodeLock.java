@@ -3,17 +3,24 @@ package dev.noneops.core.node;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.ports.files.HostFiles;
 import dev.noneops.ports.files.HostLock;
+import dev.noneops.ports.process.ProcessTable;
+import dev.noneops.ports.time.HostClock;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
 
 /**
  * The one exclusive lock ({@link Layout#lock()}) that serialises every mutating operation on a
- * node across processes. A second process is refused at once with a {@link NodeBusyException}
- * instead of waiting. Within one process the lock is re-entrant: an upgrade that prepares a
+ * node across processes. A second process waits for it up to its {@link LockWait} (saying once
+ * which process holds it: the kernel's word, {@code /proc/locks}, never a file anyone could
+ * write), then is refused with a {@link NodeBusyException} naming the holder; with no wait it is
+ * refused at once. Within one process the lock is re-entrant: an upgrade that prepares a
  * version and writes configuration through operations that take the lock themselves holds it
  * once. The kernel releases it when the holder dies, so a crash never leaves the node locked.
  *
@@ -24,17 +31,39 @@ import java.util.Optional;
 final class NodeLock {
   private static final int ROOT_MODE = 0755;
 
+  private static final Duration RETRY = Duration.ofMillis(200);
+
   private final HostFiles files;
   private final Layout layout;
+  private final LockWait wait;
+  private final Optional<HostClock> clock;
+  private final Optional<ProcessTable> processes;
   /** Guards {@link #held} and {@link #depth}; private, so no caller can hold it from outside. */
   private final Object monitor = new Object();
 
   private HostLock held;
   private int depth;
 
+  /** A lock that refuses at once when another process holds it. */
   public NodeLock(HostFiles files, Layout layout) {
     this.files = Objects.requireNonNull(files, "files");
     this.layout = Objects.requireNonNull(layout, "layout");
+    this.wait = LockWait.NONE;
+    this.clock = Optional.empty();
+    this.processes = Optional.empty();
+  }
+
+  /**
+   * A lock that waits up to {@code wait} for another process to release it, on {@code clock},
+   * naming the holder by its command line from {@code processes}.
+   */
+  public NodeLock(
+      HostFiles files, Layout layout, LockWait wait, HostClock clock, ProcessTable processes) {
+    this.files = Objects.requireNonNull(files, "files");
+    this.layout = Objects.requireNonNull(layout, "layout");
+    this.wait = Objects.requireNonNull(wait, "wait");
+    this.clock = Optional.of(Objects.requireNonNull(clock, "clock"));
+    this.processes = Optional.of(Objects.requireNonNull(processes, "processes"));
   }
 
   /** A hold of the lock, released by {@link #close()}. */
@@ -78,11 +107,7 @@ final class NodeLock {
         }
         createLayout();
       }
-      Optional<HostLock> lock = files.tryLock(layout.lock());
-      if (lock.isEmpty()) {
-        throw new NodeBusyException(layout.lock(), operation);
-      }
-      held = lock.get();
+      held = take(operation);
     }
     depth++;
     return new Hold() {
@@ -98,6 +123,68 @@ final class NodeLock {
         }
       }
     };
+  }
+
+  /** The lock, waited for up to the bound; the busy error names its holder. */
+  private HostLock take(String operation) throws IOException {
+    Optional<HostLock> lock = files.tryLock(layout.lock());
+    if (lock.isPresent()) {
+      return lock.get();
+    }
+    String holder = holder();
+    if (wait.bound().isZero() || clock.isEmpty()) {
+      throw new NodeBusyException(layout.lock(), operation, holder, Duration.ZERO);
+    }
+    HostClock c = clock.get();
+    wait.waiting()
+        .accept("waiting up to " + NodeBusyException.seconds(wait.bound()) + " for the node lock "
+            + layout.lock() + ", held by " + holder);
+    long deadline = c.nanoTime() + wait.bound().toNanos();
+    while (true) {
+      long left = deadline - c.nanoTime();
+      if (left <= 0) {
+        throw new NodeBusyException(layout.lock(), operation, holder(), wait.bound());
+      }
+      try {
+        c.sleep(Duration.ofNanos(Math.min(left, RETRY.toNanos())));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new NodeBusyException(layout.lock(), operation, holder, wait.bound());
+      }
+      lock = files.tryLock(layout.lock());
+      if (lock.isPresent()) {
+        return lock.get();
+      }
+    }
+  }
+
+  /** Who holds the lock, as the kernel says: its pid and, when it can be read, its command. */
+  private String holder() {
+    OptionalLong pid;
+    try {
+      pid = files.lockHolder(layout.lock());
+    } catch (IOException | RuntimeException e) {
+      pid = OptionalLong.empty();
+    }
+    if (pid.isEmpty()) {
+      return "another process";
+    }
+    String command = "";
+    if (processes.isPresent()) {
+      try {
+        command = processes
+            .get()
+            .get(pid.getAsLong(), Set.of())
+            .map(p -> String.join(" ", p.argv()))
+            .orElse("");
+      } catch (IOException | RuntimeException e) {
+        command = "";
+      }
+    }
+    if (command.length() > 120) {
+      command = command.substring(0, 117) + "...";
+    }
+    return "pid " + pid.getAsLong() + (command.isBlank() ? "" : " (" + command + ")");
   }
 
   /** Creates the layout, noting durably which of its parents did not exist before. */

@@ -32,7 +32,7 @@ record NodeParts(
         layout,
         overrides.hostPaths(),
         new TaskRunner(params.log(), params.events(), ports.clock(), overrides.parallelExecutor()),
-        new NodeLock(ports.files(), layout),
+        new NodeLock(ports.files(), layout, overrides.lockWait(), ports.clock(), ports.processes()),
         new StackControl(ports.systemd(), ports.probes(), ports.clock(), overrides.timeouts()),
         new HostCommands(ports.commands(), overrides.timeouts().command()),
         new VersionVerifier(ports.files(), layout));

@@ -22,6 +22,8 @@ import java.util.concurrent.Executor;
  * @param timeouts the bounds of every wait
  * @param parallelExecutor where parallel tasks (downloads) run; {@code Runnable::run} runs them
  *     one after the other, deterministically
+ * @param lockWait how long an operation waits for the node lock another process holds; by
+ *     default it is refused at once
  */
 public record Overrides(
     Layout layout,
@@ -32,7 +34,8 @@ public record Overrides(
     Optional<Hook> setupGpu,
     Optional<Hook> waitKubelet,
     NodeTimeouts timeouts,
-    Executor parallelExecutor) {
+    Executor parallelExecutor,
+    LockWait lockWait) {
 
   /** Where staged container image archives are found unless overridden. */
   public static final String DEFAULT_IMAGE_ARCHIVE_DIR = "/var/lib/unbounded/images";
@@ -49,6 +52,7 @@ public record Overrides(
     Objects.requireNonNull(waitKubelet, "waitKubelet");
     Objects.requireNonNull(timeouts, "timeouts");
     Objects.requireNonNull(parallelExecutor, "parallelExecutor");
+    Objects.requireNonNull(lockWait, "lockWait");
   }
 
   /** The shared host paths these overrides select. */
@@ -77,6 +81,7 @@ public record Overrides(
     b.waitKubelet = waitKubelet;
     b.timeouts = timeouts;
     b.parallelExecutor = parallelExecutor;
+    b.lockWait = lockWait;
     return b;
   }
 
@@ -91,6 +96,7 @@ public record Overrides(
     private Optional<Hook> waitKubelet = Optional.empty();
     private NodeTimeouts timeouts = NodeTimeouts.DEFAULTS;
     private Executor parallelExecutor = Runnable::run;
+    private LockWait lockWait = LockWait.NONE;
 
     public Builder layout(Layout layout) {
       this.layout = layout;
@@ -137,6 +143,11 @@ public record Overrides(
       return this;
     }
 
+    public Builder lockWait(LockWait lockWait) {
+      this.lockWait = lockWait;
+      return this;
+    }
+
     public Overrides build() {
       return new Overrides(
           layout,
@@ -147,7 +158,8 @@ public record Overrides(
           setupGpu,
           waitKubelet,
           timeouts,
-          parallelExecutor);
+          parallelExecutor,
+          lockWait);
     }
   }
 

@@ -10,6 +10,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -136,6 +137,11 @@ final class PlannedWrites implements HostFiles {
   @Override
   public Optional<HostLock> tryLock(Path lockFile) {
     throw new IllegalStateException("planning writes takes no lock: " + lockFile);
+  }
+
+  @Override
+  public OptionalLong lockHolder(Path lockFile) throws IOException {
+    return host.lockHolder(lockFile);
   }
 
   private void touch(Path path) {

@@ -6,6 +6,7 @@ import dev.noneops.core.node.UpgradeFailedException.RollbackOutcome;
 import dev.noneops.core.node.UpgradeRecord.LocalDnsInterface;
 import dev.noneops.core.node.UpgradeRefusedException.Reason;
 import dev.noneops.core.node.UpgradeSteps.Configuration;
+import java.io.IOException;
 import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Optional;
@@ -102,7 +103,7 @@ final class Upgrade {
       }
 
       UpgradeRecord record = new UpgradeRecord(
-          previous, target, digest, ctx.clock().now(), Optional.of(targetLocalDns));
+          previous, target, digest, ctx.clock().now(), Optional.of(targetLocalDns), owner());
       try {
         run("upgrade-write-journal", () -> journal.write(record));
       } catch (RuntimeException e) {
@@ -140,6 +141,22 @@ final class Upgrade {
    * all ({@code SideBySideUpgradeStepsTest} checks that the other two leave every file as it
    * was).
    */
+  /**
+   * This process as the upgrade's owner; empty (the journal then reads as one of the previous
+   * format, recovered only at a start) when the host cannot say which process or boot this is.
+   */
+  private Optional<UpgradeRecord.Owner> owner() {
+    try {
+      return Optional.of(ctx.owners().self());
+    } catch (IOException | RuntimeException e) {
+      ctx.log()
+          .atWarn()
+          .addKeyValue("error", e.getMessage())
+          .log("cannot tell which process and boot this is; the upgrade journal names no owner");
+      return Optional.empty();
+    }
+  }
+
   private Task clearHost(UpgradeSteps steps, UpgradeRecord record) {
     return ctx.tasks()
         .parallel(

@@ -9,7 +9,7 @@ import org.slf4j.Logger;
 
 /**
  * What the upgrade operations share: the host's files and clock, the layout and the shared host
- * paths, the task runner that logs and reports each phase, the node's lock, and the mount-safe
+ * paths, the task runner that logs and reports each phase, the node's lock, who owns an upgrade, and the mount-safe
  * remover used for stale staging and pruned versions.
  */
 record UpgradeContext(
@@ -19,6 +19,7 @@ record UpgradeContext(
     HostPaths hostPaths,
     TaskRunner tasks,
     NodeLock lock,
+    UpgradeOwners owners,
     TreeRemover remover,
     Logger log) {
   public UpgradeContext {
@@ -28,6 +29,7 @@ record UpgradeContext(
     Objects.requireNonNull(layout, "layout");
     Objects.requireNonNull(tasks, "tasks");
     Objects.requireNonNull(lock, "lock");
+    Objects.requireNonNull(owners, "owners");
     Objects.requireNonNull(remover, "remover");
     Objects.requireNonNull(log, "log");
   }

@@ -23,9 +23,10 @@ import java.util.Optional;
  * the recovery that an upgrade was in flight.
  *
  * <p>The file carries a schema number; a newer schema, a missing field or malformed JSON is a
- * {@link CorruptStateException} naming the file, never silently ignored. The one optional field,
- * {@code targetLocalDns} (the target's LocalDNS interface), is absent from journals written
- * before it was recorded, and then read as unknown.
+ * {@link CorruptStateException} naming the file, never silently ignored. The optional fields,
+ * {@code targetLocalDns} (the target's LocalDNS interface) and {@code owner} (the process that
+ * ran the upgrade: pid, start time, boot id), are absent from journals written before they were
+ * recorded, and then read as unknown.
  */
 final class UpgradeJournal {
   /** The schema this code writes and understands. */
@@ -85,6 +86,12 @@ final class UpgradeJournal {
       n.put("interfaceName", dns.name());
       n.put("bindAddress", dns.address());
     });
+    record.owner().ifPresent(owner -> {
+      ObjectNode n = node.putObject("owner");
+      n.put("pid", owner.pid());
+      n.put("startTime", owner.startTime());
+      n.put("bootId", owner.bootId());
+    });
     try {
       return JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(node);
     } catch (JsonProcessingException e) {
@@ -127,7 +134,36 @@ final class UpgradeJournal {
     if (digest.isBlank()) {
       throw new CorruptStateException(path, WHAT, "field 'configDigest' is blank");
     }
-    return new UpgradeRecord(previous, target, digest, startedAt, localDns(path, node));
+    return new UpgradeRecord(
+        previous, target, digest, startedAt, localDns(path, node), owner(path, node));
+  }
+
+  /** The upgrade's owner; empty when the field is absent (a journal of a previous format). */
+  private static Optional<UpgradeRecord.Owner> owner(Path path, JsonNode node) {
+    JsonNode owner = node.get("owner");
+    if (owner == null || owner.isNull()) {
+      return Optional.empty();
+    }
+    if (!owner.isObject()) {
+      throw new CorruptStateException(path, WHAT, "field 'owner' is not an object");
+    }
+    long pid = longField(path, owner, "pid");
+    long startTime = longField(path, owner, "startTime");
+    String bootId = textField(path, owner, "bootId");
+    try {
+      return Optional.of(new UpgradeRecord.Owner(pid, startTime, bootId));
+    } catch (IllegalArgumentException e) {
+      throw new CorruptStateException(path, WHAT, "field 'owner': " + e.getMessage(), e);
+    }
+  }
+
+  private static long longField(Path path, JsonNode node, String field) {
+    JsonNode value = node.get(field);
+    if (value == null || !value.canConvertToLong() || !value.isIntegralNumber()) {
+      throw new CorruptStateException(
+          path, WHAT, "field 'owner." + field + "' missing or not an integer");
+    }
+    return value.longValue();
   }
 
   /** The target's LocalDNS interface; empty when the field is absent (a journal of the previous format). */

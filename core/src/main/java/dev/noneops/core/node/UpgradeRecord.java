@@ -20,13 +20,16 @@ import java.util.regex.Pattern;
  * @param startedAt when the upgrade began
  * @param targetLocalDns the LocalDNS interface the target sets up; empty when unknown (a journal
  *     written before it was recorded)
+ * @param owner the process that ran the upgrade, which may release the node until it commits;
+ *     empty when unknown (a journal written before it was recorded)
  */
 public record UpgradeRecord(
     String previousVersion,
     String targetVersion,
     String configDigest,
     Instant startedAt,
-    Optional<LocalDnsInterface> targetLocalDns) {
+    Optional<LocalDnsInterface> targetLocalDns,
+    Optional<Owner> owner) {
 
   public UpgradeRecord {
     VersionNames.requireSafe(previousVersion);
@@ -37,12 +40,29 @@ public record UpgradeRecord(
     }
     Objects.requireNonNull(startedAt, "startedAt");
     Objects.requireNonNull(targetLocalDns, "targetLocalDns");
+    Objects.requireNonNull(owner, "owner");
+  }
+
+  /** A record whose owner is unknown. */
+  public UpgradeRecord(
+      String previousVersion,
+      String targetVersion,
+      String configDigest,
+      Instant startedAt,
+      Optional<LocalDnsInterface> targetLocalDns) {
+    this(previousVersion, targetVersion, configDigest, startedAt, targetLocalDns, Optional.empty());
   }
 
   /** A record whose target's LocalDNS interface is unknown. */
   public UpgradeRecord(
       String previousVersion, String targetVersion, String configDigest, Instant startedAt) {
-    this(previousVersion, targetVersion, configDigest, startedAt, Optional.empty());
+    this(
+        previousVersion,
+        targetVersion,
+        configDigest,
+        startedAt,
+        Optional.empty(),
+        Optional.empty());
   }
 
   /** Whether the upgrade changes binaries, not only configuration. */
@@ -79,6 +99,36 @@ public record UpgradeRecord(
           && NAME.matcher(name).matches()
           && !name.equals(".")
           && !name.equals("..");
+    }
+  }
+
+  /**
+   * The process that ran an upgrade: it may release the node between the upgrade and its commit
+   * (to persist the applied configuration), and until it is gone its upgrade is in progress, not
+   * interrupted. A process is the same one only with the same pid and start time in the same boot.
+   *
+   * @param pid its process id
+   * @param startTime its start time, in clock ticks after boot
+   * @param bootId the boot it ran in
+   */
+  public record Owner(long pid, long startTime, String bootId) {
+    public Owner {
+      if (pid <= 0) {
+        throw new IllegalArgumentException("the owner's pid must be positive: " + pid);
+      }
+      if (startTime < 0) {
+        throw new IllegalArgumentException(
+            "the owner's start time must not be negative: " + startTime);
+      }
+      Objects.requireNonNull(bootId, "bootId");
+      if (bootId.isBlank()) {
+        throw new IllegalArgumentException("the owner's boot id must not be blank");
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "pid " + pid + " (started at tick " + startTime + " of boot " + bootId + ")";
     }
   }
 }

@@ -1,7 +1,10 @@
 package dev.noneops.core.node;
 
+import dev.noneops.core.config.AppliedConfigStore;
+import dev.noneops.core.config.ConfigDigest;
 import dev.noneops.core.node.Node.RecoveryResult;
 import dev.noneops.core.node.UpgradeSteps.Configuration;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -30,7 +33,14 @@ import java.util.TreeSet;
  *       configuration ({@link Rollback}).
  * </ul>
  *
- * Recovery may itself be interrupted and run again; once it has finished, running it again
+ * An upgrade is interrupted only when its owner is gone: a journal naming a process that still
+ * runs in this boot (one that released the node between its upgrade and its commit, while it
+ * persists the applied configuration) is that process's, and recovery refuses it with {@link
+ * UpgradeInProgressException}, changing nothing; a journal naming this very process is this
+ * process's to recover. A journal that names no owner (of a previous format) is recovered when
+ * the {@link Claim} allows it: at a start, not while the agent watches.
+ *
+ * <p>Recovery may itself be interrupted and run again; once it has finished, running it again
  * changes nothing.
  */
 final class UpgradeRecovery {
@@ -43,6 +53,14 @@ final class UpgradeRecovery {
      * consistent, the stack is neither stopped nor started (systemd starts it after the gate).
      */
     BOOT
+  }
+
+  /** Which journals a recovery takes for interrupted. */
+  enum Claim {
+    /** One whose owner is gone or is this process, and one that names no owner. */
+    UNLESS_OWNER_RUNS,
+    /** Only one whose owner is gone or is this process: the daemon's check while it watches. */
+    ONLY_ABANDONED
   }
 
   private final UpgradeContext ctx;
@@ -65,11 +83,28 @@ final class UpgradeRecovery {
    * @param appliedDigest that applied config's digest
    */
   public RecoveryResult run(UpgradeSteps steps, String appliedDigest) throws Exception {
+    return run(steps, appliedDigest, Claim.UNLESS_OWNER_RUNS);
+  }
+
+  /**
+   * Recovers the node when {@code claim} takes its journal for interrupted.
+   *
+   * @throws UpgradeInProgressException when it does not; nothing was changed
+   */
+  public RecoveryResult run(UpgradeSteps steps, String appliedDigest, Claim claim)
+      throws Exception {
     Objects.requireNonNull(steps, "steps");
     Objects.requireNonNull(appliedDigest, "appliedDigest");
+    Objects.requireNonNull(claim, "claim");
     try (NodeLock.Hold hold = ctx.lock().acquire("recover-upgrade")) {
-      List<Path> stale = new ArrayList<>(sweep(steps));
       Optional<UpgradeRecord> journaled = ctx.journal().read();
+      if (journaled.isPresent()) {
+        requireInterrupted(journaled.get(), claim);
+        if (claim == Claim.ONLY_ABANDONED) {
+          requireAppliedUnchanged(appliedDigest);
+        }
+      }
+      List<Path> stale = new ArrayList<>(sweep(steps));
       Confsnap confsnap = ctx.confsnap();
       if (journaled.isEmpty()) {
         if (confsnap.state() != Confsnap.State.ABSENT) {
@@ -104,6 +139,33 @@ final class UpgradeRecovery {
           mode == Mode.LIVE ? rollback.startPrevious().map(Upgrade::oneLine) : Optional.empty();
       rollback.finish();
       return new RecoveryResult(RecoveryResult.Outcome.ROLLED_BACK, journaled, stale, startError);
+    }
+  }
+
+  private void requireInterrupted(UpgradeRecord record, Claim claim) throws IOException {
+    Optional<UpgradeRecord.Owner> owner = record.owner();
+    boolean interrupted = owner.isEmpty()
+        ? claim == Claim.UNLESS_OWNER_RUNS
+        : ctx.owners().isGone(owner.get()) || ctx.owners().isSelf(owner.get());
+    if (!interrupted) {
+      throw new UpgradeInProgressException(ctx.layout().lock(), "recover-upgrade", record);
+    }
+  }
+
+  /**
+   * The applied configuration the caller read before it had the node lock is still the one on
+   * disk: what decides between commit and rollback is read under the lock.
+   */
+  private void requireAppliedUnchanged(String appliedDigest) throws IOException {
+    AppliedConfigStore store = new AppliedConfigStore(ctx.files(), ctx.hostPaths());
+    Optional<String> now = store.read().map(c -> ConfigDigest.of(c).hex());
+    if (!now.equals(Optional.of(appliedDigest))) {
+      throw new NodeBusyException(
+          ctx.layout().lock(),
+          "recover-upgrade",
+          "node busy: the applied configuration at " + ctx.hostPaths().appliedConfig()
+              + " changed while recovery waited for the node lock; nothing was changed, it is read"
+              + " again at the next try");
     }
   }
 

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * The host's file system, with the durability discipline every mutation must follow.
@@ -152,4 +153,10 @@ public interface HostFiles {
    * blocking; empty when another process holds it.
    */
   Optional<HostLock> tryLock(Path lockFile) throws IOException;
+
+  /**
+   * The process holding the lock {@link #tryLock} takes on {@code lockFile}, as the kernel tells
+   * it; empty when none holds it, the file does not exist, or the kernel does not say.
+   */
+  OptionalLong lockHolder(Path lockFile) throws IOException;
 }

@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * Reads the {@link HostInfo} of the machine the agent runs on, and the facts a preflight asks
- * about it: whether this process is privileged, the swap in use, the space left on a file system.
+ * about it: whether this process is privileged, the swap in use, the space left on a file system, and which boot this is.
  */
 public interface HostFacts {
   HostInfo read() throws IOException;
@@ -22,4 +22,10 @@ public interface HostFacts {
    * nearest existing ancestor when {@code path} does not exist yet.
    */
   long usableBytes(Path path) throws IOException;
+
+  /**
+   * Identifies the current boot ({@code /proc/sys/kernel/random/boot_id}): the same for every
+   * process until the host reboots, a different one after.
+   */
+  String bootId() throws IOException;
 }

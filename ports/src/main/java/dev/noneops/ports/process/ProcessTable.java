@@ -44,6 +44,15 @@ public interface ProcessTable {
     return get(pid).map(p -> p.withOnly(details));
   }
 
+  /** This process: the one calling the port. */
+  ProcessIdentity self() throws IOException;
+
+  /**
+   * The identity of the process {@code pid} (its start time tells it from a later process that
+   * reuses the pid); empty when no such process exists.
+   */
+  Optional<ProcessIdentity> identity(long pid) throws IOException;
+
   /**
    * Sends {@code signal} to {@code pid}. Returns false when the process no longer exists
    * (ESRCH); other failures (EPERM) are errors.

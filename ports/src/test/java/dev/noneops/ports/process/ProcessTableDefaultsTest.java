@@ -30,6 +30,16 @@ class ProcessTableDefaultsTest {
     }
 
     @Override
+    public ProcessIdentity self() {
+      return new ProcessIdentity(1, 1);
+    }
+
+    @Override
+    public Optional<ProcessIdentity> identity(long pid) {
+      return Optional.empty();
+    }
+
+    @Override
     public boolean signal(long pid, int signal) {
       return false;
     }

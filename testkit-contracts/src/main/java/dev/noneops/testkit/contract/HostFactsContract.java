@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The {@link HostFacts} contract for the facts a preflight asks: whether this process is
  * privileged (its effective uid), the swap in use, and the space left on the file system of a path
- * (of its nearest existing ancestor when it does not exist yet). A subclass supplies the port and
+ * (of its nearest existing ancestor when it does not exist yet), and the boot's id. A subclass supplies the port and
  * a way to set the host's side of each fact.
  */
 public abstract class HostFactsContract {
@@ -50,5 +50,12 @@ public abstract class HostFactsContract {
     long below = facts().usableBytes(dir.resolve("not/there/yet"));
     assertThat(there).isPositive();
     assertThat(below).isBetween(there - SLACK, there + SLACK);
+  }
+
+  @Test
+  void theBootIdIsTheSameAtEveryReadWithinABoot() throws Exception {
+    String id = facts().bootId();
+    assertThat(id).isNotBlank().isEqualTo(id.strip());
+    assertThat(facts().bootId()).isEqualTo(id);
   }
 }

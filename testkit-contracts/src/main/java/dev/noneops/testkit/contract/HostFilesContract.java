@@ -28,6 +28,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 public abstract class HostFilesContract {
 
   /** The port under test. */
+  /** The pid of the process that runs the test, as the port knows it. */
+  protected abstract long thisProcess();
+
   protected abstract HostFiles files();
 
   /** An existing, empty, writable directory of this test. */
@@ -566,6 +569,19 @@ public abstract class HostFilesContract {
     Optional<HostLock> again = files().tryLock(lockFile);
     assertThat(again).isPresent();
     again.get().close();
+  }
+
+  @Test
+  void aLockNamesTheProcessHoldingItUntilItIsReleased() throws IOException {
+    Path lockFile = p(".lock");
+    assertThat(files().lockHolder(lockFile)).as("no file, no holder").isEmpty();
+    HostLock lock = files().tryLock(lockFile).orElseThrow();
+    try {
+      assertThat(files().lockHolder(lockFile)).hasValue(thisProcess());
+    } finally {
+      lock.close();
+    }
+    assertThat(files().lockHolder(lockFile)).isEmpty();
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.ports.process.ProcessDetail;
+import dev.noneops.ports.process.ProcessIdentity;
 import dev.noneops.ports.process.ProcessInfo;
 import dev.noneops.ports.process.ProcessTable;
 import java.util.List;
@@ -144,5 +145,31 @@ public abstract class ProcessTableContract {
     awaitGone(pid);
     assertThat(processes().get(pid)).isEmpty();
     assertThat(processes().signal(pid, SIGKILL)).isFalse();
+  }
+
+  @Test
+  void aProcessIsIdentifiedByItsPidAndStartTimeUntilItIsGone() throws Exception {
+    long first = startLongRunning("contract-identity-a");
+    long second = startLongRunning("contract-identity-b");
+    try {
+      ProcessIdentity a = processes().identity(first).orElseThrow();
+      ProcessIdentity b = processes().identity(second).orElseThrow();
+      assertThat(a.pid()).isEqualTo(first);
+      assertThat(b.pid()).isEqualTo(second);
+      assertThat(b.startTime()).isGreaterThanOrEqualTo(a.startTime());
+      assertThat(processes().identity(first)).contains(a);
+    } finally {
+      processes().signal(first, SIGKILL);
+      processes().signal(second, SIGKILL);
+      awaitGone(first);
+      awaitGone(second);
+    }
+    assertThat(processes().identity(first)).isEmpty();
+  }
+
+  @Test
+  void theCallingProcessIsOneOfTheTable() throws Exception {
+    ProcessIdentity self = processes().self();
+    assertThat(processes().identity(self.pid())).contains(self);
   }
 }

@@ -650,5 +650,10 @@ public final class SimulatedNode {
     public long usableBytes(Path path) throws IOException {
       return host.usableBytes(path);
     }
+
+    @Override
+    public String bootId() throws IOException {
+      return host.bootId();
+    }
   }
 }

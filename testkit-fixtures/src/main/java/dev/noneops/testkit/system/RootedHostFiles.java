@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * {@link HostFiles} whose absolute paths are the sandbox's: every call goes to the real adapter
@@ -115,5 +116,10 @@ public final class RootedHostFiles implements HostFiles {
   @Override
   public Optional<HostLock> tryLock(Path lockFile) throws IOException {
     return host.tryLock(out(lockFile));
+  }
+
+  @Override
+  public OptionalLong lockHolder(Path lockFile) throws IOException {
+    return host.lockHolder(out(lockFile));
   }
 }

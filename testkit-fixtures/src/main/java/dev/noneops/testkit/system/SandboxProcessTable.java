@@ -1,5 +1,6 @@
 package dev.noneops.testkit.system;
 
+import dev.noneops.ports.process.ProcessIdentity;
 import dev.noneops.ports.process.ProcessInfo;
 import dev.noneops.ports.process.ProcessTable;
 import java.io.IOException;
@@ -41,6 +42,18 @@ public final class SandboxProcessTable implements ProcessTable {
   @Override
   public Optional<ProcessInfo> get(long pid) throws IOException {
     return inSandbox(pid) ? host.get(pid).map(this::translate) : Optional.empty();
+  }
+
+  /** The calling process, which need not be one of the sandbox's (a test drives the node from outside). */
+  @Override
+  public ProcessIdentity self() throws IOException {
+    return host.self();
+  }
+
+  /** Any process's identity, the calling process's included (reading it signals nothing). */
+  @Override
+  public Optional<ProcessIdentity> identity(long pid) throws IOException {
+    return host.identity(pid);
   }
 
   @Override

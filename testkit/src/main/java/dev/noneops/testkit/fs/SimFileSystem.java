@@ -23,6 +23,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.LongSupplier;
@@ -61,7 +62,7 @@ public final class SimFileSystem {
 
   private final PortGate gate;
   private final List<SimMount> mounts = new ArrayList<>();
-  private final Map<Inode, Object> locks = new IdentityHashMap<>();
+  private final Map<Inode, Holder> locks = new IdentityHashMap<>();
   private final ChangeClock changeClock;
   private final SimSuperblock rootFs;
   private long nextMountId = 21;
@@ -530,8 +531,8 @@ public final class SimFileSystem {
     return l;
   }
 
-  /** An exclusive lock on the file's inode; empty while anyone else holds it. */
-  public Optional<HostLock> tryLock(Path lockFile) throws IOException {
+  /** An exclusive lock on the file's inode for the process {@code pid}; empty while anyone else holds it. */
+  public Optional<HostLock> tryLock(Path lockFile, long pid) throws IOException {
     Located l = locate(lockFile, true, "open");
     Inode file = l.inode();
     if (file == null) {
@@ -545,7 +546,7 @@ public final class SimFileSystem {
     if (locks.containsKey(file)) {
       return Optional.empty();
     }
-    Object token = new Object();
+    Holder token = new Holder(pid);
     locks.put(file, token);
     Inode locked = file;
     return Optional.of(new HostLock() {
@@ -561,6 +562,28 @@ public final class SimFileSystem {
         }
       }
     });
+  }
+
+  /** The process holding a lock on the file at {@code path}; empty when none does. */
+  public OptionalLong lockHolder(Path path) throws IOException {
+    Located l = locate(path, true, "open");
+    if (!l.exists() || !locks.containsKey(l.inode())) {
+      return OptionalLong.empty();
+    }
+    return OptionalLong.of(locks.get(l.inode()).pid());
+  }
+
+  /** Who holds a lock: one object per hold, so a stale hold's release frees nothing. */
+  private static final class Holder {
+    private final long pid;
+
+    Holder(long pid) {
+      this.pid = pid;
+    }
+
+    long pid() {
+      return pid;
+    }
   }
 
   /** Whether someone holds a lock on the file at {@code path}. */

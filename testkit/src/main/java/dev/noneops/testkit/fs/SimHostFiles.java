@@ -10,6 +10,8 @@ import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.function.LongSupplier;
 
 /** The {@link HostFiles} port over the simulated file system; every call goes through the gate. */
 public final class SimHostFiles implements HostFiles {
@@ -17,10 +19,13 @@ public final class SimHostFiles implements HostFiles {
 
   private final PortGate gate;
   private final SimFileSystem fs;
+  private final LongSupplier caller;
 
-  public SimHostFiles(PortGate gate, SimFileSystem fs) {
+  /** @param caller the pid of the process calling the port, which a lock it takes names */
+  public SimHostFiles(PortGate gate, SimFileSystem fs, LongSupplier caller) {
     this.gate = gate;
     this.fs = fs;
+    this.caller = caller;
   }
 
   @Override
@@ -151,7 +156,18 @@ public final class SimHostFiles implements HostFiles {
 
   @Override
   public Optional<HostLock> tryLock(Path lockFile) throws IOException {
-    return gate.call(PORT, "tryLock", true, PortGate.args(lockFile), () -> fs.tryLock(lockFile));
+    return gate.call(
+        PORT,
+        "tryLock",
+        true,
+        PortGate.args(lockFile),
+        () -> fs.tryLock(lockFile, caller.getAsLong()));
+  }
+
+  @Override
+  public OptionalLong lockHolder(Path lockFile) throws IOException {
+    return gate.call(
+        PORT, "lockHolder", false, PortGate.args(lockFile), () -> fs.lockHolder(lockFile));
   }
 
   private static String octal(int mode) {

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The {@link HostFacts} port with facts a test sets; defaults describe a plain amd64 host. The
@@ -33,9 +34,13 @@ public final class SimHostFacts implements HostFacts {
   private List<String> swaps = List.of();
   private long usableBytes = DEFAULT_USABLE_BYTES;
 
-  public SimHostFacts(PortGate gate, SimFileSystem fs) {
+  private final Supplier<String> bootId;
+
+  /** @param bootId the current boot's id (it changes with every simulated reboot) */
+  public SimHostFacts(PortGate gate, SimFileSystem fs, Supplier<String> bootId) {
     this.gate = Objects.requireNonNull(gate, "gate");
     this.fs = Objects.requireNonNull(fs, "fs");
+    this.bootId = Objects.requireNonNull(bootId, "bootId");
   }
 
   public void set(HostInfo info) {
@@ -79,6 +84,11 @@ public final class SimHostFacts implements HostFacts {
   public long usableBytes(Path path) throws IOException {
     Objects.requireNonNull(path, "path");
     return gate.call("facts", "usableBytes", false, PortGate.args(path), () -> usableBytes);
+  }
+
+  @Override
+  public String bootId() throws IOException {
+    return gate.call("facts", "bootId", false, List.of(), bootId::get);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.noneops.testkit.process;
 
 import dev.noneops.ports.process.ProcessDetail;
+import dev.noneops.ports.process.ProcessIdentity;
 import dev.noneops.ports.process.ProcessInfo;
 import dev.noneops.ports.process.ProcessTable;
 import dev.noneops.testkit.gate.PortGate;
@@ -58,6 +59,16 @@ public final class SimProcessTable implements ProcessTable {
         false,
         PortGate.args(pid),
         () -> processes.process(pid).map(p -> processes.info(p).withOnly(details)));
+  }
+
+  @Override
+  public ProcessIdentity self() throws IOException {
+    return gate.call(PORT, "self", false, List.of(), processes::self);
+  }
+
+  @Override
+  public Optional<ProcessIdentity> identity(long pid) throws IOException {
+    return gate.call(PORT, "identity", false, PortGate.args(pid), () -> processes.identity(pid));
   }
 
   @Override

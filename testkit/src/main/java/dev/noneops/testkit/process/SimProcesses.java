@@ -2,9 +2,12 @@ package dev.noneops.testkit.process;
 
 import dev.noneops.ports.Errno;
 import dev.noneops.ports.HostIOException;
+import dev.noneops.ports.process.ProcessIdentity;
 import dev.noneops.ports.process.ProcessInfo;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
@@ -15,6 +18,10 @@ import java.util.function.Predicate;
 /**
  * The simulated kernel's process table and cgroup v2 tree. Signals kill processes the way their
  * default dispositions do; {@code cgroup.kill} can be switched off to model kernels before 5.14.
+ *
+ * <p>The process calling the ports ({@link #self()}) is {@link #AGENT} unless a test has it act as
+ * a process it spawned ({@link #actAs}): an embedding agent, say, that may later die. The agent's
+ * own process is not listed, as the test's JVM is no process of the simulated host's.
  */
 public final class SimProcesses {
   public static final int SIGHUP = 1;
@@ -34,7 +41,13 @@ public final class SimProcesses {
   private final TreeSet<String> cgroups = new TreeSet<>();
   private final List<BiConsumer<SimProcess, Integer>> exitListeners = new ArrayList<>();
   private final Predicate<String> fileExists;
+  /** The process that calls the ports unless a test has it act as another. */
+  public static final ProcessIdentity AGENT = new ProcessIdentity(100, 1);
+
+  private final Map<Long, Long> startTimes = new HashMap<>();
   private long nextPid = 1000;
+  private long ticks = 1;
+  private ProcessIdentity self = AGENT;
   private boolean cgroupsAvailable = true;
   private boolean killSupported = true;
 
@@ -67,6 +80,7 @@ public final class SimProcesses {
     SimProcess p = new SimProcess(
         nextPid++, spec.exe(), spec.argv(), spec.cgroup(), mapped, spec.ignoredSignals(), unit);
     table.put(p.pid(), p);
+    startTimes.put(p.pid(), ++ticks);
     return p;
   }
 
@@ -80,6 +94,30 @@ public final class SimProcesses {
 
   public Optional<SimProcess> process(long pid) {
     return Optional.ofNullable(table.get(pid));
+  }
+
+  /** The identity of a live process (its start time is the order it was spawned in); empty when none. */
+  public Optional<ProcessIdentity> identity(long pid) {
+    if (pid == AGENT.pid()) {
+      return Optional.of(AGENT);
+    }
+    return process(pid).map(p -> new ProcessIdentity(p.pid(), startTimes.get(p.pid())));
+  }
+
+  /** The process calling the ports. */
+  public ProcessIdentity self() {
+    return self;
+  }
+
+  /** Has the ports called as {@code process} until {@link #actAsAgent()}. */
+  public void actAs(SimProcess process) {
+    self = identity(process.pid())
+        .orElseThrow(() -> new IllegalArgumentException("no process " + process.pid()));
+  }
+
+  /** Has the ports called as {@link #AGENT} again. */
+  public void actAsAgent() {
+    self = AGENT;
   }
 
   /** Every live process, by pid. */
@@ -119,6 +157,7 @@ public final class SimProcesses {
 
   private void exit(SimProcess p, int signal) {
     table.remove(p.pid());
+    startTimes.remove(p.pid());
     for (BiConsumer<SimProcess, Integer> l : List.copyOf(exitListeners)) {
       l.accept(p, signal);
     }
@@ -225,6 +264,8 @@ public final class SimProcesses {
   /** Power loss: every process is gone (without exit notifications), the cgroup tree is empty again. */
   public void crash() {
     table.clear();
+    startTimes.clear();
+    self = AGENT;
     cgroups.clear();
     cgroups.add("/");
   }

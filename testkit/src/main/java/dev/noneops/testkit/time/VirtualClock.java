@@ -4,6 +4,9 @@ import dev.noneops.ports.time.HostClock;
 import dev.noneops.testkit.gate.PortGate;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -18,6 +21,10 @@ public final class VirtualClock implements HostClock {
   private final PortGate gate;
   private Instant now = EPOCH;
   private long nanos = 1_000_000_000L;
+  private final List<Scheduled> scheduled = new ArrayList<>();
+
+  /** An action the test has happen once the clock reaches {@code at} (monotonic nanos). */
+  private record Scheduled(long at, Runnable action) {}
 
   public VirtualClock(PortGate gate) {
     this.gate = Objects.requireNonNull(gate, "gate");
@@ -57,9 +64,32 @@ public final class VirtualClock implements HostClock {
     if (duration.isNegative()) {
       throw new IllegalArgumentException("time only moves forward: " + duration);
     }
+    List<Runnable> due = new ArrayList<>();
     synchronized (gate.monitor()) {
       now = now.plus(duration);
       nanos += duration.toNanos();
+      for (Iterator<Scheduled> i = scheduled.iterator(); i.hasNext(); ) {
+        Scheduled s = i.next();
+        if (s.at() <= nanos) {
+          due.add(s.action());
+          i.remove();
+        }
+      }
+    }
+    due.forEach(Runnable::run);
+  }
+
+  /**
+   * Has {@code action} happen (on the thread that moves the clock) once time has moved {@code
+   * after} past now: another process's doing while the code under test sleeps, say.
+   */
+  public void schedule(Duration after, Runnable action) {
+    Objects.requireNonNull(action, "action");
+    if (after.isNegative()) {
+      throw new IllegalArgumentException("cannot schedule in the past: " + after);
+    }
+    synchronized (gate.monitor()) {
+      scheduled.add(new Scheduled(nanos + after.toNanos(), action));
     }
   }
 

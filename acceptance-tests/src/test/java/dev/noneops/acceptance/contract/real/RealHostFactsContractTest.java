@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The {@link HostFacts} contract on {@link LinuxHostFacts}, over a proc tree the test lays out
- * ({@code self/status}, {@code swaps}) and a host root on this machine's file system; plus the
+ * ({@code self/status}, {@code swaps}, the boot id) and a host root on this machine's file system; plus the
  * adapter on the machine's own {@code /proc}.
  */
 class RealHostFactsContractTest extends HostFactsContract {
@@ -34,6 +34,9 @@ class RealHostFactsContractTest extends HostFactsContract {
     Files.createDirectories(proc.resolve("sys/kernel"));
     Files.writeString(proc.resolve("sys/kernel/osrelease"), "6.1.0\n");
     Files.writeString(proc.resolve("sys/kernel/hostname"), "node\n");
+    Files.createDirectories(proc.resolve("sys/kernel/random"));
+    Files.writeString(
+        proc.resolve("sys/kernel/random/boot_id"), "6f1c2a0e-4b8d-4f57-9a3e-2d5c7b1e9f04\n");
     Files.createDirectories(host.resolve("var/lib"));
     facts = new LinuxHostFacts(proc, host, "amd64");
   }
@@ -77,5 +80,7 @@ class RealHostFactsContractTest extends HostFactsContract {
     assertThat(own.privileged()).isEqualTo(root);
     assertThat(own.usableBytes(Path.of("/")))
         .isEqualTo(Files.getFileStore(Path.of("/")).getUsableSpace());
+    assertThat(own.bootId())
+        .isEqualTo(Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).strip());
   }
 }

@@ -37,6 +37,11 @@ class RealHostFilesContractTest extends HostFilesContract {
   }
 
   @Override
+  protected long thisProcess() {
+    return ProcessHandle.current().pid();
+  }
+
+  @Override
   protected HostFiles files() {
     return FILES;
   }

@@ -7,6 +7,7 @@ import dev.noneops.ports.files.HostFiles;
 import dev.noneops.testkit.SimulatedHost;
 import dev.noneops.testkit.contract.HostFilesContract;
 import dev.noneops.testkit.contract.MountFixture;
+import dev.noneops.testkit.process.SimProcesses;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -19,6 +20,11 @@ class SimulatedHostFilesContractTest extends HostFilesContract {
 
   SimulatedHostFilesContractTest() throws IOException {
     host.fs().seedDirectory(scratch, 0755);
+  }
+
+  @Override
+  protected long thisProcess() {
+    return SimProcesses.AGENT.pid();
   }
 
   @Override
