@@ -36,11 +36,12 @@ class AgentBuildsOnAHostTest {
     if (!lab.exists(configFile)) {
       lab.host.fs().seedFile(configFile, CONFIG.toJson(), 0600);
     }
-    byte[] jar = build.equals(SimulatedNode.AGENT_BUILD)
+    AgentSetup first = SimulatedNode.agent();
+    byte[] jar = build.equals(first.buildId())
         ? SimulatedNode.agentJar()
         : ("agent jar of " + build + "\n").getBytes(StandardCharsets.UTF_8);
     AgentSetup agent = new AgentSetup(
-        build, jar::clone, Path.of("/usr/lib/jvm/java-17/bin/java"), List.of(), configFile);
+        build, jar::clone, first.java(), first.jvmOptions(), configFile, first.manPages());
     lab.node(Params.builder(lab.host.ports()).config(CONFIG).agent(agent)).bootstrap(true);
   }
 

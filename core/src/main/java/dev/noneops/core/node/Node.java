@@ -205,9 +205,8 @@ public final class Node {
         tasks.execute(Task.of(
             "check-version", () -> activate.requireComplete(goal.rootFs().versionName())));
         InstallAgentPhase agent = new InstallAgentPhase(parts);
-        params
-            .agent()
-            .ifPresent(setup -> tasks.execute(Task.of("install-agent", () -> agent.run(setup))));
+        boolean agentChanged = params.agent().isPresent()
+            && tasks.call("install-agent", () -> agent.run(params.agent().get()));
         if (tuneKernel) {
           tasks.execute(Task.of("load-kernel-modules", kernel::loadModules));
         }
@@ -222,7 +221,7 @@ public final class Node {
         start(running(), changes);
         recordApplied(config);
         if (params.agent().isPresent()) {
-          tasks.execute(Task.of("start-agent", agent::startDaemon));
+          tasks.execute(Task.of("start-agent", () -> agent.startDaemon(agentChanged)));
         }
         return new BootstrapResult(
             version().orElse(""), changes, running(), warningsLeft(preflight, tuneKernel));
