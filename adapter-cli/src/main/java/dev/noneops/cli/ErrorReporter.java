@@ -3,6 +3,7 @@ package dev.noneops.cli;
 import dev.noneops.cli.output.Json;
 import dev.noneops.core.NoneopsException;
 import dev.noneops.core.config.InvalidConfigException;
+import dev.noneops.core.config.WritableByOthersException;
 import dev.noneops.core.node.NodeBusyException;
 import dev.noneops.core.node.UpgradeFailedException;
 import dev.noneops.core.node.UpgradeFailedException.RollbackOutcome;
@@ -39,6 +40,7 @@ public final class ErrorReporter implements IExecutionExceptionHandler, IParamet
   public ErrorReporter() {
     map(CliException.class, e -> ((CliException) e).exitCode());
     map(InvalidConfigException.class, e -> ExitCode.INVALID_CONFIG);
+    map(WritableByOthersException.class, e -> ExitCode.INVALID_CONFIG);
     map(NodeBusyException.class, e -> ExitCode.BUSY);
     map(
         UpgradeFailedException.class,

@@ -8,6 +8,8 @@ import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.config.ConfigDigest;
 import dev.noneops.core.config.InvalidConfigException;
 import dev.noneops.core.config.InvalidConfigException.ConfigViolation;
+import dev.noneops.core.config.RootOnlyPath;
+import dev.noneops.core.config.WritableByOthersException;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.Node;
@@ -47,7 +49,11 @@ import org.slf4j.Logger;
  *   <li>each {@link #tick()}: first, an upgrade journal whose owner is gone (the process that ran
  *       it died: a killed {@code noneops upgrade}) is recovered, as a boot would, before anything
  *       is applied over it; one whose owner still runs (an embedding agent between its upgrade and
- *       its commit) is left to it; then it reads the configuration file; a changed, valid file (one whose
+ *       its commit) is left to it; then it reads the configuration file, unless a user or group
+ *       other than root can change it or a directory above it ({@link RootOnlyPath}): such a file
+ *       is not read nor applied, the node keeps the configuration applied last, and the refusal,
+ *       naming the entry, its owner and mode, is logged once and recorded ({@code UNTRUSTED}); a
+ *       changed, valid file (one whose
  *       content differs from the last the daemon acted on, remembered across restarts, so an
  *       operator's own {@code noneops upgrade} is not undone by a file that did not change) is applied
  *       through the same operations as the CLI ({@link Node#apply()} for a configuration of the
@@ -468,6 +474,15 @@ public final class NodeDaemon {
     fileAtSlice = fileAtTick;
     byte[] bytes;
     try {
+      new RootOnlyPath(ports.files()).require("the configuration file", settings.configFile());
+    } catch (WritableByOthersException e) {
+      refuseUntrusted(e);
+      return;
+    } catch (IOException e) {
+      once("unreadable", "cannot check " + settings.configFile() + ": " + e.getMessage());
+      return;
+    }
+    try {
       if (!ports.files().exists(settings.configFile())) {
         once("missing", "the configuration file " + settings.configFile() + " is missing");
         return;
@@ -599,6 +614,20 @@ public final class NodeDaemon {
       operating = false;
       listener.status("watching " + settings.configFile());
     }
+  }
+
+  /**
+   * A file others can change is not read: the node keeps the configuration applied last. Said
+   * once (logged and recorded as the last operation) until something else happens.
+   */
+  private void refuseUntrusted(WritableByOthersException e) {
+    String key = "untrusted " + e.getMessage();
+    if (reported.contains(key)) {
+      return;
+    }
+    log.error("{}; not applied, the node keeps running as it is", e.getMessage());
+    record("refused", "UNTRUSTED", e.getMessage());
+    reported.add(key);
   }
 
   private void once(String key, String message) {

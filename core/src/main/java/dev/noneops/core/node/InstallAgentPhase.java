@@ -1,10 +1,14 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.layout.HostPaths;
+import dev.noneops.ports.files.FileMeta;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
@@ -17,12 +21,16 @@ import java.util.regex.Pattern;
  * (through {@code current}, so the switch switches the pages too), the recovery gate with the stack's drop-ins
  * that require it, and the daemon's unit. Every path is recorded in the ownership record, so a
  * reset removes exactly these (and puts back a {@code /usr/local/bin/noneops} that was there
- * before). Idempotent: a second run over the same build changes nothing.
+ * before). The build that was current before is kept, named by the {@code previous} link; older
+ * builds it installed are removed. Idempotent: a second run over the same build changes nothing.
  */
 final class InstallAgentPhase {
   private static final int FILE_MODE = 0644;
   private static final int EXEC_MODE = 0755;
   private static final int DIR_MODE = 0755;
+  /** The link, in the agent's home, to the build that was current before the current one. */
+  private static final String PREVIOUS = "previous";
+
   private static final String MAN_SECTION = "share/man/man1";
   private static final Pattern MAN_PAGE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}\\.1");
 
@@ -32,21 +40,32 @@ final class InstallAgentPhase {
     this.node = node;
   }
 
-  /** Installs the build and its units; reloads systemd when a unit changed. */
-  void run(AgentSetup agent) throws IOException {
+  /**
+   * Installs the build and its units, reloads systemd when a unit changed, and removes the builds
+   * older than the previous one ({@link OldAgentBuilds}).
+   *
+   * @return whether what the daemon runs changed (its build, launcher or unit): a daemon already
+   *     running must be restarted to run it
+   */
+  boolean run(AgentSetup agent) throws IOException {
     HostPaths paths = node.paths();
     SharedFileWriter writer = new SharedFileWriter(node.ports().files(), node.ownership());
     Path build = paths.agentHome().resolve(agent.buildId());
     Path jar = build.resolve("lib/noneops.jar");
-    writer.write(jar, agent.jar().read(), FILE_MODE, DIR_MODE);
-    writer.write(
+    boolean changed = writer.write(jar, agent.jar().read(), FILE_MODE, DIR_MODE);
+    changed |= writer.write(
         build.resolve("bin/noneops"),
         AgentUnits.launcher(agent, jar).getBytes(StandardCharsets.UTF_8),
         EXEC_MODE,
         DIR_MODE);
     new AgentClassData(node, writer).ensure(agent, jar);
     Set<String> pages = writeManPages(writer, build, agent);
-    writer.link(paths.agentCurrent(), agent.buildId());
+    Optional<String> before = linkTarget(writer, paths.agentCurrent());
+    changed |= writer.link(paths.agentCurrent(), agent.buildId());
+    Path previous = paths.agentHome().resolve(PREVIOUS);
+    if (before.isPresent() && !before.get().equals(agent.buildId())) {
+      writer.link(previous, before.get());
+    }
     writer.link(paths.agentCommand(), paths.agentLauncher().toString());
     linkManPages(writer, pages);
     boolean unitsChanged = writer.write(
@@ -55,11 +74,27 @@ final class InstallAgentPhase {
       unitsChanged |=
           writer.write(AgentUnits.gateDropInPath(paths, unit), AgentUnits.gateDropIn(), FILE_MODE);
     }
-    unitsChanged |= writer.write(
+    boolean daemonChanged = writer.write(
         paths.unit(HostPaths.AGENT_UNIT), AgentUnits.daemon(paths, agent.configFile()), FILE_MODE);
-    if (unitsChanged) {
+    if (unitsChanged || daemonChanged) {
       node.ports().systemd().daemonReload();
     }
+    Set<String> keep = new HashSet<>(List.of(agent.buildId()));
+    linkTarget(writer, previous).ifPresent(keep::add);
+    new OldAgentBuilds(node.ports().files(), writer).prune(paths.agentHome(), keep);
+    return changed || daemonChanged;
+  }
+
+  /** The target of a link the node made; empty when it made none there. */
+  private Optional<String> linkTarget(SharedFileWriter writer, Path link) throws IOException {
+    Optional<OwnedEntry> entry = writer.record().get(link);
+    if (entry.isEmpty() || entry.get().kind() != OwnedEntry.Kind.SYMLINK) {
+      return Optional.empty();
+    }
+    Optional<FileMeta> meta = node.ports().files().lstat(link);
+    return meta.isPresent() && meta.get().isSymlink()
+        ? Optional.of(node.ports().files().readLink(link))
+        : Optional.empty();
   }
 
   /** The build's man pages, in its {@code share/man/man1}, before the build becomes current. */
@@ -98,9 +133,16 @@ final class InstallAgentPhase {
     }
   }
 
-  /** Enables the gate and the daemon, and starts the daemon. */
-  void startDaemon() {
+  /**
+   * Enables the gate and the daemon, and starts the daemon; restarts it when it runs already and
+   * {@code changed} (another build or unit was installed), so that what runs is what is installed.
+   */
+  void startDaemon(boolean changed) {
     node.ports().systemd().enable(AgentUnits.units());
-    node.stack().start(HostPaths.AGENT_UNIT);
+    if (changed && node.stack().isActive(HostPaths.AGENT_UNIT)) {
+      node.stack().restart(HostPaths.AGENT_UNIT);
+    } else {
+      node.stack().start(HostPaths.AGENT_UNIT);
+    }
   }
 }

@@ -4,6 +4,7 @@ import dev.noneops.core.NoneopsException;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.config.ConfigDigest;
+import dev.noneops.core.config.RootOnlyPath;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.layout.VersionNames;
@@ -178,12 +179,19 @@ public final class Node {
    * @throws PreflightFailedException when a preflight check failed (the host runs its own stack,
    *     a port is taken, ...)
    * @throws NotConfiguredException when the node has no configuration to record
+   * @throws dev.noneops.core.config.WritableByOthersException when the agent it installs would
+   *     follow a configuration file, or run a java, that a user or group other than root can
+   *     change (checked first, before anything is written)
    */
   @SuppressWarnings("try")
   public BootstrapResult bootstrap(boolean tuneKernel) {
     AgentConfig config =
         effectiveConfig().orElseThrow(() -> new NotConfiguredException("bootstrapping"));
     return tasks.call("bootstrap", () -> {
+      if (params.agent().isPresent()) {
+        tasks.execute(
+            Task.of("check-agent-files", () -> requireRootOnly(params.agent().get())));
+      }
       MachineGoalState goal = goalState();
       PreflightReport preflight = tasks.call("preflight", () -> {
         PreflightReport report = Preflight.of(this, goal, tuneKernel).run();
@@ -199,9 +207,8 @@ public final class Node {
         tasks.execute(Task.of(
             "check-version", () -> activate.requireComplete(goal.rootFs().versionName())));
         InstallAgentPhase agent = new InstallAgentPhase(parts);
-        params
-            .agent()
-            .ifPresent(setup -> tasks.execute(Task.of("install-agent", () -> agent.run(setup))));
+        boolean agentChanged = params.agent().isPresent()
+            && tasks.call("install-agent", () -> agent.run(params.agent().get()));
         if (tuneKernel) {
           tasks.execute(Task.of("load-kernel-modules", kernel::loadModules));
         }
@@ -217,12 +224,22 @@ public final class Node {
         start(running(), changes);
         recordApplied(config);
         if (params.agent().isPresent()) {
-          tasks.execute(Task.of("start-agent", agent::startDaemon));
+          tasks.execute(Task.of("start-agent", () -> agent.startDaemon(agentChanged)));
         }
         return new BootstrapResult(
             version().orElse(""), changes, running(), warningsLeft(preflight, tuneKernel));
       }
     });
+  }
+
+  /**
+   * Refuses an agent whose configuration file (which its daemon follows as root) or java (which
+   * its launcher runs as root at every boot) a user or group other than root can change.
+   */
+  private void requireRootOnly(AgentSetup agent) throws IOException {
+    RootOnlyPath rootOnly = new RootOnlyPath(ports.files());
+    rootOnly.require("the agent's configuration file", agent.configFile());
+    rootOnly.require("the agent's java", agent.java());
   }
 
   /**

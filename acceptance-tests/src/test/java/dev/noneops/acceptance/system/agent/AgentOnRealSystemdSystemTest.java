@@ -141,6 +141,8 @@ class AgentOnRealSystemdSystemTest {
           .as("the socket of the daemon started again")
           .isEqualTo("socket 600");
 
+      aSecondBootstrapWithAnotherFileRestartsTheDaemon(sandbox, cli);
+
       long killed = System.nanoTime();
       assertThat(sandbox
               .exec("systemctl", "kill", "--kill-who=main", "-s", "KILL", HostPaths.KUBELET_UNIT)
@@ -186,6 +188,33 @@ class AgentOnRealSystemdSystemTest {
   }
 
   private static final Path SOCKET = HostPaths.realHost().agentSocket();
+
+  /**
+   * A bootstrap run again with another configuration file rewrites the daemon's unit and restarts
+   * the daemon, which then watches the new file: not the old daemon left running on the old one.
+   */
+  private static void aSecondBootstrapWithAnotherFileRestartsTheDaemon(
+      SystemdSandbox sandbox, SandboxCli cli) throws Exception {
+    String before = show(sandbox, HostPaths.AGENT_UNIT, "MainPID");
+    String other = "/etc/unbounded/agent/other.json";
+    AgentNodeFixture.write(sandbox, other, AgentNodeFixture.withPool(node.base(), "relabelled"));
+
+    SandboxCli.Run again =
+        cli.run("bootstrap", "--no-kernel-modules", "--kubelet-timeout", "60s", "--config", other);
+
+    assertThat(again.exitCode())
+        .as("%s%n%s", again, sandbox.journal(HostPaths.AGENT_UNIT))
+        .isZero();
+    assertThat(show(sandbox, HostPaths.AGENT_UNIT, "MainPID"))
+        .as("the daemon runs again, on the unit that was installed")
+        .isNotEqualTo(before);
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (!show(sandbox, HostPaths.AGENT_UNIT, "StatusText").equals("watching " + other)
+        && System.nanoTime() < deadline) {
+      Thread.sleep(100);
+    }
+    assertThat(show(sandbox, HostPaths.AGENT_UNIT, "StatusText")).isEqualTo("watching " + other);
+  }
 
   /**
    * With the daemon running, the inspections answered over its socket print, byte for byte, what
