@@ -8,6 +8,7 @@ import dev.noneops.core.daemon.AgentState;
 import dev.noneops.core.daemon.NodeDaemon;
 import dev.noneops.testkit.node.SimulatedNode;
 import java.time.Duration;
+import java.time.Instant;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -46,8 +47,9 @@ class LosingTheSystemBusTest {
   }
 
   @Test
-  void whileSystemdIsUnreachableTheWatchdogGoesUnfedAndTheDaemonSaysSo() {
+  void whileSystemdIsUnreachableTheWatchdogGoesUnfedAndTheDaemonSaysSinceWhen() {
     assertThat(daemon.alive(WATCHDOG)).isTrue();
+    Instant lost = lab.host.clock().now();
     lab.host.systemd().loseBus();
 
     daemon.tick();
@@ -55,12 +57,14 @@ class LosingTheSystemBusTest {
     assertThat(daemon.alive(WATCHDOG))
         .as("no keep-alive while systemd is unreachable")
         .isFalse();
+    assertThat(daemon.systemdUnreachableSince()).contains(lost);
     assertThat(log.errors()).anyMatch(l -> l.contains("systemd is unreachable"));
 
     lab.host.systemd().regainBus();
     daemon.tick();
 
     assertThat(daemon.alive(WATCHDOG)).isTrue();
+    assertThat(daemon.systemdUnreachableSince()).isEmpty();
     assertThat(log.lines()).anyMatch(l -> l.contains("systemd is reachable again"));
   }
 
