@@ -98,7 +98,8 @@ public final class DaemonCommand extends CliCommand {
                   asJson,
                   ctx.node(Optional.empty(), Optional.empty()),
                   ctx.ports(),
-                  ctx.session().paths()),
+                  ctx.session().paths(),
+                  daemon.systemdUnreachableSince()),
               log,
               ANSWER_READ_TIMEOUT)) {
         daemon.run(stop::get, stopGrace);

@@ -34,10 +34,25 @@ record InspectionReport(ExitCode exitCode, String stdout) {
   static InspectionReport of(
       Inspection what, boolean json, Node node, HostPorts ports, HostPaths paths)
       throws IOException {
+    return of(what, json, node, ports, paths, Optional.empty());
+  }
+
+  /**
+   * As {@link #of(Inspection, boolean, Node, HostPorts, HostPaths)}, answered by the running
+   * agent, which says since when it cannot reach systemd (empty while it can).
+   */
+  static InspectionReport of(
+      Inspection what,
+      boolean json,
+      Node node,
+      HostPorts ports,
+      HostPaths paths,
+      Optional<Instant> systemdUnreachableSince)
+      throws IOException {
     StringWriter text = new StringWriter();
     PrintWriter out = new PrintWriter(text);
     ExitCode exit = switch (what) {
-      case STATUS -> status(out, json, node, ports, paths);
+      case STATUS -> status(out, json, node, ports, paths, systemdUnreachableSince);
       case LAUNCH_CHECK -> launchCheck(out, json, node);
     };
     out.flush();
@@ -45,10 +60,16 @@ record InspectionReport(ExitCode exitCode, String stdout) {
   }
 
   private static ExitCode status(
-      PrintWriter out, boolean json, Node node, HostPorts ports, HostPaths paths)
+      PrintWriter out,
+      boolean json,
+      Node node,
+      HostPorts ports,
+      HostPaths paths,
+      Optional<Instant> systemdUnreachableSince)
       throws IOException {
     NodeStatus report = node.status();
-    AgentReport agent = AgentReport.of(AgentState.read(ports.files(), paths));
+    AgentReport agent =
+        AgentReport.of(AgentState.read(ports.files(), paths), systemdUnreachableSince);
     if (json) {
       ObjectNode document = Json.MAPPER.valueToTree(report);
       document.set("agent", Json.MAPPER.valueToTree(agent));
@@ -112,6 +133,10 @@ record InspectionReport(ExitCode exitCode, String stdout) {
           + (r.agentUnit().load().equals("not_found")
               ? "not installed (" + HostPaths.AGENT_UNIT + " not found)"
               : HostPaths.AGENT_UNIT + " " + describe(r.agentUnit(), now)));
+    }
+    if (agent.systemdUnreachableSince() != null) {
+      out.println("systemd:   unreachable from the agent since " + agent.systemdUnreachableSince()
+          + "; it waits for systemd and sends the watchdog no keep-alive");
     }
     printAgentEvent(out, "boot:      ", agent.bootRecovery());
     printAgentEvent(out, "agent:     ", agent.startRecovery());

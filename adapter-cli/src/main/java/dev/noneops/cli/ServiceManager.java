@@ -11,8 +11,8 @@ import org.slf4j.Logger;
  * The daemon's side of the notification protocol: {@code READY=1}, {@code STATUS=} and
  * {@code STOPPING=1} through the {@link ServiceNotifier} port, and a watchdog thread that sends
  * {@code WATCHDOG=1} at half the unit's {@code WatchdogSec=} for as long as the daemon is alive
- * ({@link NodeDaemon#alive(Duration)}): a loop that stops moving outside an operation stops the
- * keep-alives, and systemd restarts the daemon. A failed notification is logged, never fatal.
+ * ({@link NodeDaemon#alive(Duration)}): a loop that stops moving outside an operation, or a daemon
+ * that cannot reach systemd, stops the keep-alives, and systemd restarts the daemon. A failed notification is logged, never fatal.
  */
 final class ServiceManager implements NodeDaemon.Listener {
   private final ServiceNotifier notifier;
@@ -55,6 +55,10 @@ final class ServiceManager implements NodeDaemon.Listener {
           while (!Thread.currentThread().isInterrupted()) {
             if (daemon.alive(interval.get())) {
               send("WATCHDOG=1", notifier::watchdog);
+            } else if (daemon.systemdUnreachableSince().isPresent()) {
+              log.error(
+                  "systemd has been unreachable since {}: no keep-alive",
+                  daemon.systemdUnreachableSince().get());
             } else {
               log.error("the daemon's loop has not moved for {}: no keep-alive", interval.get());
             }

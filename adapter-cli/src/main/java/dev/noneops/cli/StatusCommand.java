@@ -1,6 +1,8 @@
 package dev.noneops.cli;
 
 import dev.noneops.core.daemon.AgentState;
+import java.time.Instant;
+import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -33,14 +35,16 @@ public final class StatusCommand extends CliCommand {
 
   /**
    * What the agent last did, the {@code agent} object of {@code status --json} (each field null
-   * when nothing is recorded).
+   * when nothing is recorded), and since when the running agent cannot reach systemd (null while
+   * it can, and when the command inspected the host itself).
    */
   public record AgentReport(
       AgentEvent bootRecovery,
       AgentEvent startRecovery,
       AgentEvent lastOperation,
-      String quarantinedTarget) {
-    static AgentReport of(AgentState state) {
+      String quarantinedTarget,
+      String systemdUnreachableSince) {
+    static AgentReport of(AgentState state, Optional<Instant> systemdUnreachableSince) {
       return new AgentReport(
           state.bootRecovery().map(AgentEvent::of).orElse(null),
           state.startRecovery().map(AgentEvent::of).orElse(null),
@@ -48,7 +52,8 @@ public final class StatusCommand extends CliCommand {
           state.quarantined().stream()
               .map(AgentState.Quarantine::targetVersion)
               .findFirst()
-              .orElse(null));
+              .orElse(null),
+          systemdUnreachableSince.map(Instant::toString).orElse(null));
     }
   }
 

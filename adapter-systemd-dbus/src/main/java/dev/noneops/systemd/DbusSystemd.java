@@ -15,6 +15,7 @@ import dev.noneops.systemd.internal.dbus.SystemdManager.JobRemoved;
 import dev.noneops.systemd.internal.dbus.UnitFileChange;
 import java.io.IOException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -28,7 +29,6 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.freedesktop.dbus.DBusPath;
 import org.freedesktop.dbus.connections.IDisconnectCallback;
-import org.freedesktop.dbus.connections.impl.DBusConnection;
 import org.freedesktop.dbus.exceptions.DBusException;
 import org.freedesktop.dbus.interfaces.DBusSigHandler;
 import org.freedesktop.dbus.interfaces.Properties.PropertiesChanged;
@@ -47,6 +47,11 @@ import org.slf4j.LoggerFactory;
  * path systemd returned (see {@link JobTracker}). Signal handlers never block: they hand results
  * over and return. {@link #awaitState} and {@link #watch} are driven by {@code PropertiesChanged}
  * on the units' objects.
+ *
+ * <p>A connection that breaks (the system bus restarted) fails the jobs waited for and every call
+ * until the adapter has reconnected on its own: it tries again after 100 ms, doubling the wait up
+ * to 5 s ({@link ReconnectBackoff}), subscribes again, and moves every open watch to the new
+ * connection, which tells it of the changes it missed.
  */
 public final class DbusSystemd implements Systemd, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DbusSystemd.class);
@@ -55,30 +60,29 @@ public final class DbusSystemd implements Systemd, AutoCloseable {
   private static final Duration STATE_RECHECK = Duration.ofSeconds(1);
 
   private final String address;
+  private final MachineIdLocator machineIds;
   private final JobTracker jobs = new JobTracker();
-  private final DBusConnection connection;
-  private final SystemdManager manager;
-  private final UnitStateReader states;
   private final Object closeLock = new Object();
   private final Set<UnitStateWatch> watches = ConcurrentHashMap.newKeySet();
+  /** The working session; {@code null} from the moment its connection broke until one is back. */
+  private volatile BusSession bus;
+
+  private volatile Instant brokeAt;
+  private Thread reconnector;
   private boolean closed;
 
   private DbusSystemd(String address, MachineIdLocator machineIds) {
     this.address = address;
-    this.connection = BusConnector.open(address, machineIds, new FailWaitersOnDisconnect());
-    try {
-      this.manager = connection.getRemoteObject(
-          SystemdManager.BUS_NAME, SystemdManager.OBJECT_PATH, SystemdManager.class);
-      connection.addSigHandler(JobRemoved.class, new ForwardJobRemoved());
-      manager.Subscribe();
-    } catch (DBusException failure) {
-      closeQuietly();
-      throw SystemdErrors.fromSetup("subscribe to the manager at " + address, "", failure);
-    } catch (RuntimeException failure) {
-      closeQuietly();
-      throw SystemdErrors.fromCall("subscribe to the manager at " + address, "", failure);
-    }
-    this.states = new UnitStateReader(connection);
+    this.machineIds = machineIds;
+    this.bus = openSession();
+  }
+
+  private BusSession openSession() {
+    BusSession[] opened = new BusSession[1];
+    BusSession session = BusSession.open(
+        address, machineIds, new ForwardJobRemoved(), new OnDisconnect(() -> opened[0]));
+    opened[0] = session;
+    return session;
   }
 
   /** Connects to the system bus: {@code $DBUS_SYSTEM_BUS_ADDRESS}, else {@code /run/dbus/system_bus_socket}. */
@@ -110,47 +114,49 @@ public final class DbusSystemd implements Systemd, AutoCloseable {
   @Override
   public void daemonReload() {
     call("daemon-reload", "", () -> {
-      manager.Reload();
+      bus().manager().Reload();
       return null;
     });
   }
 
   @Override
   public JobResult start(String unit, Duration timeout) {
-    return runJob("start", unit, timeout, manager::StartUnit);
+    return runJob("start", unit, timeout, (manager, name) -> manager.StartUnit(name, MODE_REPLACE));
   }
 
   @Override
   public JobResult stop(String unit, Duration timeout) {
-    return runJob("stop", unit, timeout, manager::StopUnit);
+    return runJob("stop", unit, timeout, (manager, name) -> manager.StopUnit(name, MODE_REPLACE));
   }
 
   @Override
   public JobResult restart(String unit, Duration timeout) {
-    return runJob("restart", unit, timeout, manager::RestartUnit);
+    return runJob(
+        "restart", unit, timeout, (manager, name) -> manager.RestartUnit(name, MODE_REPLACE));
   }
 
   /** {@inheritDoc} All the jobs are enqueued first, then each is awaited within one deadline. */
   @Override
   public List<JobResult> startAll(List<String> units, Duration timeout) {
-    return runJobs("start", units, timeout, manager::StartUnit);
+    return runJobs(
+        "start", units, timeout, (manager, name) -> manager.StartUnit(name, MODE_REPLACE));
   }
 
   /** {@inheritDoc} All the jobs are enqueued first, then each is awaited within one deadline. */
   @Override
   public List<JobResult> stopAll(List<String> units, Duration timeout) {
-    return runJobs("stop", units, timeout, manager::StopUnit);
+    return runJobs("stop", units, timeout, (manager, name) -> manager.StopUnit(name, MODE_REPLACE));
   }
 
   @Override
   public ManagerState manager() {
-    return states.manager();
+    return bus().states().manager();
   }
 
   @Override
   public UnitStatus status(String unit) {
     UnitNames.requireUnitName(unit);
-    return states.read(unit, loadUnit(unit));
+    return bus().states().read(unit, loadUnit(unit));
   }
 
   @Override
@@ -166,7 +172,7 @@ public final class DbusSystemd implements Systemd, AutoCloseable {
     AutoCloseable registration = watchProperties(unit, unitPath, signal -> changed.release());
     try {
       while (true) {
-        UnitStatus current = states.read(unit, unitPath);
+        UnitStatus current = bus().states().read(unit, unitPath);
         if (wanted.contains(current.active()) || deadline.passed()) {
           return current;
         }
@@ -196,7 +202,7 @@ public final class DbusSystemd implements Systemd, AutoCloseable {
     Objects.requireNonNull(units, "units");
     Objects.requireNonNull(onChange, "onChange");
     UnitStateWatch watch =
-        UnitStateWatch.start(connection, Set.copyOf(units), this::status, onChange);
+        UnitStateWatch.start(bus().connection(), Set.copyOf(units), this::status, onChange);
     watches.add(watch);
     return () -> {
       watches.remove(watch);
@@ -212,7 +218,7 @@ public final class DbusSystemd implements Systemd, AutoCloseable {
           .withType(PropertiesChanged.class)
           .withPath(unitPath.getPath())
           .build();
-      return connection.addSigHandler(rule, wake);
+      return bus().connection().addSigHandler(rule, wake);
     } catch (DBusException failure) {
       throw SystemdErrors.fromSetup("watch the state of", unit, failure);
     }
@@ -232,8 +238,10 @@ public final class DbusSystemd implements Systemd, AutoCloseable {
     if (files.isEmpty()) {
       return;
     }
-    EnableUnitFilesResult<Boolean, List<UnitFileChange>> result =
-        call("enable", String.join(" ", files), () -> manager.EnableUnitFiles(files, false, false));
+    EnableUnitFilesResult<Boolean, List<UnitFileChange>> result = call(
+        "enable",
+        String.join(" ", files),
+        () -> bus().manager().EnableUnitFiles(files, false, false));
     if (!result.changes().isEmpty()) {
       daemonReload();
     }
@@ -245,8 +253,8 @@ public final class DbusSystemd implements Systemd, AutoCloseable {
     if (files.isEmpty()) {
       return;
     }
-    List<UnitFileChange> changes =
-        call("disable", String.join(" ", files), () -> manager.DisableUnitFiles(files, false));
+    List<UnitFileChange> changes = call(
+        "disable", String.join(" ", files), () -> bus().manager().DisableUnitFiles(files, false));
     if (!changes.isEmpty()) {
       daemonReload();
     }
@@ -264,7 +272,7 @@ public final class DbusSystemd implements Systemd, AutoCloseable {
     UnitNames.requireUnitName(unit);
     try {
       call("reset-failed", unit, () -> {
-        manager.ResetFailedUnit(unit);
+        bus().manager().ResetFailedUnit(unit);
         return null;
       });
     } catch (SystemdException notLoaded) {
@@ -287,7 +295,7 @@ public final class DbusSystemd implements Systemd, AutoCloseable {
     }
     try {
       call("kill", unit, () -> {
-        manager.KillUnit(unit, all ? "all" : "main", signal);
+        bus().manager().KillUnit(unit, all ? "all" : "main", signal);
         return null;
       });
     } catch (SystemdException notLoaded) {
@@ -315,24 +323,125 @@ public final class DbusSystemd implements Systemd, AutoCloseable {
    */
   @Override
   public void close() {
+    BusSession open;
+    Thread reconnecting;
     synchronized (closeLock) {
       if (closed) {
         return;
       }
       closed = true;
+      open = bus;
+      bus = null;
+      reconnecting = reconnector;
+    }
+    if (reconnecting != null) {
+      reconnecting.interrupt();
     }
     jobs.failAll(new SystemdException(
         Kind.UNREACHABLE, "", "systemd adapter for " + address + " is closed"));
     watches.forEach(UnitStateWatch::close);
     watches.clear();
-    closeQuietly();
+    if (open != null) {
+      open.close(address);
+    }
+  }
+
+  /** The working session, or {@link Kind#UNREACHABLE} while the connection is broken. */
+  private BusSession bus() {
+    BusSession session = bus;
+    if (session != null) {
+      return session;
+    }
+    synchronized (closeLock) {
+      if (closed) {
+        throw new SystemdException(
+            Kind.UNREACHABLE, "", "systemd adapter for " + address + " is closed");
+      }
+      throw new SystemdException(
+          Kind.UNREACHABLE,
+          "",
+          "the D-Bus connection to " + address + " broke at " + brokeAt + "; reconnecting");
+    }
+  }
+
+  /**
+   * The connection of {@code broken} broke: waiting jobs fail {@link Kind#UNREACHABLE}, calls
+   * fail so until a new session is open, and the reconnecting thread is started.
+   */
+  private void connectionBroke(BusSession broken, IOException cause) {
+    synchronized (closeLock) {
+      if (closed || broken == null || bus != broken) {
+        return;
+      }
+      bus = null;
+      brokeAt = Instant.now();
+      LOG.warn(
+          "the D-Bus connection to {} broke ({}); reconnecting",
+          address,
+          cause == null ? "not connected" : cause.getMessage());
+      jobs.failAll(new SystemdException(
+          Kind.UNREACHABLE,
+          "",
+          "D-Bus connection to " + address + " broke"
+              + (cause == null ? "" : ": " + cause.getMessage()),
+          cause));
+      Thread thread = new Thread(() -> reconnect(broken), "systemd-bus-reconnect");
+      thread.setDaemon(true);
+      reconnector = thread;
+      thread.start();
+    }
+    broken.close(address);
+  }
+
+  /** On the reconnecting thread: tries until a session is open and every watch moved to it. */
+  private void reconnect(BusSession broken) {
+    ReconnectBackoff backoff = new ReconnectBackoff();
+    while (!Thread.currentThread().isInterrupted()) {
+      try {
+        Thread.sleep(backoff.next().toMillis());
+      } catch (InterruptedException e) {
+        return;
+      }
+      BusSession session;
+      try {
+        session = openSession();
+      } catch (RuntimeException stillAway) {
+        LOG.debug("reconnecting to D-Bus at {} failed", address, stillAway);
+        continue;
+      }
+      synchronized (closeLock) {
+        if (closed) {
+          session.close(address);
+          return;
+        }
+        jobs.reconnected();
+        bus = session;
+        reconnector = null;
+      }
+      // a warning, as the break was: an operator sees both by default
+      LOG.warn(
+          "reconnected to D-Bus at {} after {} ms",
+          address,
+          Duration.between(brokeAt, Instant.now()).toMillis());
+      for (UnitStateWatch watch : watches) {
+        try {
+          watch.attach(session.connection());
+        } catch (SystemdException failure) {
+          LOG.warn("cannot watch the units again after reconnecting: {}", failure.getMessage());
+        }
+      }
+      return;
+    }
   }
 
   private JobResult runJob(
-      String action, String unit, Duration timeout, BiFunction<String, String, DBusPath> enqueue) {
+      String action,
+      String unit,
+      Duration timeout,
+      BiFunction<SystemdManager, String, DBusPath> enqueue) {
     UnitNames.requireUnitName(unit);
     Deadline deadline = Deadline.after(timeout);
-    DBusPath job = call(action, unit, () -> enqueue.apply(unit, MODE_REPLACE));
+    DBusPath job = call(action, unit, () -> enqueue.apply(bus().manager(), unit));
     return awaitJob(action, unit, job, deadline);
   }
 
@@ -340,13 +449,13 @@ public final class DbusSystemd implements Systemd, AutoCloseable {
       String action,
       List<String> units,
       Duration timeout,
-      BiFunction<String, String, DBusPath> enqueue) {
+      BiFunction<SystemdManager, String, DBusPath> enqueue) {
     List<String> names = List.copyOf(units);
     names.forEach(UnitNames::requireUnitName);
     Deadline deadline = Deadline.after(timeout);
     List<DBusPath> enqueued = new ArrayList<>();
     for (String unit : names) {
-      enqueued.add(call(action, unit, () -> enqueue.apply(unit, MODE_REPLACE)));
+      enqueued.add(call(action, unit, () -> enqueue.apply(bus().manager(), unit)));
     }
     List<JobResult> results = new ArrayList<>();
     for (int i = 0; i < names.size(); i++) {
@@ -387,7 +496,7 @@ public final class DbusSystemd implements Systemd, AutoCloseable {
   }
 
   private DBusPath loadUnit(String unit) {
-    return call("load", unit, () -> manager.LoadUnit(unit));
+    return call("load", unit, () -> bus().manager().LoadUnit(unit));
   }
 
   private static List<String> requireUnitFiles(List<String> units) {
@@ -396,18 +505,16 @@ public final class DbusSystemd implements Systemd, AutoCloseable {
   }
 
   private <T> T call(String action, String unit, Supplier<T> remoteCall) {
+    BusSession session = bus;
     try {
       return remoteCall.get();
     } catch (RuntimeException failure) {
-      throw SystemdErrors.fromCall(action, unit, failure);
-    }
-  }
-
-  private void closeQuietly() {
-    try {
-      connection.close();
-    } catch (IOException | RuntimeException failure) {
-      LOG.debug("closing the D-Bus connection to {} failed", address, failure);
+      SystemdException mapped = SystemdErrors.fromCall(action, unit, failure);
+      if (session != null && !session.connection().isConnected()) {
+        // a break dbus-java has not told of (yet): reconnect all the same
+        connectionBroke(session, null);
+      }
+      throw mapped;
     }
   }
 
@@ -419,15 +526,17 @@ public final class DbusSystemd implements Systemd, AutoCloseable {
     }
   }
 
-  /** Wakes every waiting job with {@link Kind#UNREACHABLE} when the bus connection breaks. */
-  private final class FailWaitersOnDisconnect implements IDisconnectCallback {
+  /** Tells the adapter that the connection of one session broke. */
+  private final class OnDisconnect implements IDisconnectCallback {
+    private final Supplier<BusSession> session;
+
+    OnDisconnect(Supplier<BusSession> session) {
+      this.session = session;
+    }
+
     @Override
     public void disconnectOnError(IOException cause) {
-      jobs.failAll(new SystemdException(
-          Kind.UNREACHABLE,
-          "",
-          "D-Bus connection to " + address + " broke: " + cause.getMessage(),
-          cause));
+      connectionBroke(session.get(), cause);
     }
 
     @Override

@@ -96,6 +96,13 @@ final class JobTracker {
     waiting.values().forEach(waiter -> waiter.completeExceptionally(cause));
   }
 
+  /** The bus is reachable again: later waits no longer fail with the cause given to {@link #failAll}. */
+  void reconnected() {
+    synchronized (lock) {
+      failure = null;
+    }
+  }
+
   /** How many ended jobs nobody has claimed yet (for tests of the buffer bound). */
   int unclaimedCount() {
     synchronized (lock) {

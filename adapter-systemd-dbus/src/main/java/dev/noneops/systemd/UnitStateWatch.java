@@ -40,7 +40,7 @@ final class UnitStateWatch implements Subscription {
   private final Consumer<UnitStatus> onChange;
   private final ExecutorService dispatcher;
   private final Object delivering = new Object();
-  private AutoCloseable registration;
+  private AutoCloseable registration; // guarded by delivering
   private volatile boolean closed;
 
   private UnitStateWatch(
@@ -65,21 +65,76 @@ final class UnitStateWatch implements Subscription {
       Consumer<UnitStatus> onChange) {
     UnitStateWatch watch = new UnitStateWatch(units, status, onChange);
     try {
-      DBusMatchRule rule = DBusMatchRuleBuilder.create()
-          .withType(PropertiesChanged.class)
-          .withPathNamespace(UNIT_OBJECTS)
-          .build();
-      watch.registration = connection.addSigHandler(rule, watch::signalled);
+      watch.register(connection);
       for (String unit : units) {
         watch.last.put(unit, status.apply(unit).active());
       }
       return watch;
-    } catch (DBusException failure) {
-      watch.close();
-      throw SystemdErrors.fromSetup("watch the state of", String.join(" ", units), failure);
     } catch (RuntimeException failure) {
       watch.close();
       throw failure;
+    }
+  }
+
+  /**
+   * Moves the watch to a new {@code connection} (the old one broke): its signals from now on, and
+   * each unit whose state is not the one last told is told as it is now, a change the watch
+   * missed while it had no connection.
+   */
+  void attach(DBusConnection connection) {
+    AutoCloseable old;
+    synchronized (delivering) {
+      if (closed) {
+        return;
+      }
+      old = registration;
+    }
+    unregister(old);
+    register(connection);
+    for (String unit : unitsByPath.values()) {
+      UnitStatus now;
+      try {
+        now = status.apply(unit);
+      } catch (SystemdException | IllegalArgumentException unreadable) {
+        LOG.debug("cannot read the state of {} after reconnecting", unit, unreadable);
+        continue;
+      }
+      try {
+        dispatcher.execute(() -> deliver(unit, now.active(), Optional.of(now.sub())));
+      } catch (RuntimeException rejected) {
+        LOG.debug("a state change of {} after the watch was closed", unit, rejected);
+      }
+    }
+  }
+
+  private void register(DBusConnection connection) {
+    try {
+      DBusMatchRule rule = DBusMatchRuleBuilder.create()
+          .withType(PropertiesChanged.class)
+          .withPathNamespace(UNIT_OBJECTS)
+          .build();
+      AutoCloseable added = connection.addSigHandler(rule, this::signalled);
+      synchronized (delivering) {
+        if (!closed) {
+          registration = added;
+          return;
+        }
+      }
+      unregister(added);
+    } catch (DBusException failure) {
+      throw SystemdErrors.fromSetup(
+          "watch the state of", String.join(" ", unitsByPath.values()), failure);
+    }
+  }
+
+  private static void unregister(AutoCloseable registration) {
+    if (registration == null) {
+      return;
+    }
+    try {
+      registration.close();
+    } catch (Exception failure) {
+      LOG.debug("removing the unit watch's PropertiesChanged handler failed", failure);
     }
   }
 
@@ -165,12 +220,10 @@ final class UnitStateWatch implements Subscription {
       closed = true;
     }
     dispatcher.shutdownNow();
-    if (registration != null) {
-      try {
-        registration.close();
-      } catch (Exception failure) {
-        LOG.debug("removing the unit watch's PropertiesChanged handler failed", failure);
-      }
+    AutoCloseable current;
+    synchronized (delivering) {
+      current = registration;
     }
+    unregister(current);
   }
 }

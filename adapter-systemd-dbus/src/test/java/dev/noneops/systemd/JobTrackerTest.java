@@ -85,4 +85,14 @@ class JobTrackerTest {
     assertThatThrownBy(() -> tracker.await(JOB, Deadline.after(Duration.ofSeconds(1))))
         .isSameAs(broken);
   }
+
+  @Test
+  void onceReconnectedWaitsWorkAgain() throws Exception {
+    tracker.failAll(new SystemdException(Kind.UNREACHABLE, "", "bus gone"));
+
+    tracker.reconnected();
+    tracker.jobRemoved(JOB, "done");
+
+    assertThat(tracker.await(JOB, Deadline.after(Duration.ofSeconds(1)))).contains("done");
+  }
 }

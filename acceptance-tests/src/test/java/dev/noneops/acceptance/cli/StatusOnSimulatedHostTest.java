@@ -90,6 +90,10 @@ class StatusOnSimulatedHostTest {
         .isEqualTo("{\"running\":1,\"tasks\":2,\"unknownBecause\":null}");
     assertThat(doc.get("versionSizes").get(0).get("version").asText()).isEqualTo(version);
     assertThat(doc.get("versionSizes").get(0).get("bytes").asLong()).isPositive();
+    assertThat(doc.get("agent").has("systemdUnreachableSince"))
+        .as("said by a running agent, null when the command inspected the host itself")
+        .isTrue();
+    assertThat(doc.get("agent").get("systemdUnreachableSince").isNull()).isTrue();
   }
 
   @Test

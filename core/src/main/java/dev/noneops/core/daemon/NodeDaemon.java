@@ -23,6 +23,7 @@ import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.cluster.ClusterNode;
 import dev.noneops.ports.files.FileMeta;
 import dev.noneops.ports.machine.MachineResource;
+import dev.noneops.ports.systemd.SystemdException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -68,6 +69,11 @@ import org.slf4j.Logger;
  *   <li>the stack's units, through systemd's signals ({@link UnitWatch}): a failure is logged the
  *       moment it is signalled and wakes the loop for a tick at once; without the signals, the
  *       units are read at every tick;
+ *   <li>systemd itself: each tick first reads the manager's state; while systemd does not answer
+ *       (the system bus restarted, say) the tick does nothing else, which is logged once: a
+ *       changed file waits for systemd instead of failing against it, {@link #alive} is false so
+ *       the watchdog goes unfed (a systemd that stays unreachable restarts the daemon), and
+ *       {@link #systemdUnreachableSince} says since when;
  *   <li>with a cluster ({@link #followMachine}), the node's {@code Machine}: at start, after the
  *       recovery, the Machine the applied configuration names is registered and watched; a tick
  *       after an event starts one repave pass (drain, the Node object removed, apply or upgrade,
@@ -155,6 +161,7 @@ public final class NodeDaemon {
   private final AtomicBoolean wake = new AtomicBoolean();
   private final UnitWatch units;
   private volatile Instant heartbeat;
+  private volatile Optional<Instant> systemdUnreachableSince = Optional.empty();
   private volatile boolean operating;
   private Optional<String> handledDigest = Optional.empty();
   private Optional<FileMeta> fileAtTick = Optional.empty();
@@ -306,6 +313,10 @@ public final class NodeDaemon {
   public void tick() {
     wake.set(false);
     heartbeat = ports.clock().now();
+    if (!systemdReachable()) {
+      heartbeat = ports.clock().now();
+      return;
+    }
     if (!recoverAbandonedUpgrade()) {
       followConfigFile();
       if (machine.isPresent()) {
@@ -322,11 +333,48 @@ public final class NodeDaemon {
   }
 
   /**
-   * Whether the daemon is alive for a watchdog: its loop moved within {@code within}, or it is in
-   * an operation (whose every wait has its own timeout).
+   * Whether the daemon is alive for a watchdog: it reached systemd at its last tick, and its loop
+   * moved within {@code within} or it is in an operation (whose every wait has its own timeout).
+   * A daemon that cannot reach systemd is not alive: should systemd stay unreachable for the
+   * watchdog's interval, systemd restarts the daemon.
    */
   public boolean alive(Duration within) {
-    return operating || Duration.between(heartbeat, ports.clock().now()).compareTo(within) <= 0;
+    return systemdUnreachableSince.isEmpty()
+        && (operating || Duration.between(heartbeat, ports.clock().now()).compareTo(within) <= 0);
+  }
+
+  /**
+   * Since when the daemon cannot reach systemd (a call failed at each tick since); empty while
+   * it can.
+   */
+  public Optional<Instant> systemdUnreachableSince() {
+    return systemdUnreachableSince;
+  }
+
+  /**
+   * At a tick: whether systemd answers (its manager's state is read). While it does not, the tick
+   * does nothing else: a changed file waits for systemd rather than fail against it, and is
+   * applied at the first tick after systemd is back.
+   */
+  private boolean systemdReachable() {
+    try {
+      ports.systemd().manager();
+    } catch (SystemdException e) {
+      if (systemdUnreachableSince.isEmpty()) {
+        systemdUnreachableSince = Optional.of(ports.clock().now());
+        log.error(
+            "systemd is unreachable ({}): the daemon waits for it, and sends the watchdog no"
+                + " keep-alive until it is back",
+            e.getMessage());
+      }
+      return false;
+    }
+    systemdUnreachableSince.ifPresent(since -> log.info(
+        "systemd is reachable again (unreachable since {}, {} s)",
+        since,
+        Duration.between(since, ports.clock().now()).toSeconds()));
+    systemdUnreachableSince = Optional.empty();
+    return true;
   }
 
   /** What the daemon has recorded. */

@@ -54,6 +54,13 @@ public abstract class SystemdContract {
   /** Whether {@code <unit dir>/<target>.wants/<unit>} exists. */
   protected abstract boolean wantsLinkExists(String target, String unit) throws Exception;
 
+  /**
+   * Has the system bus the port talks over go away and come back ({@code systemctl restart
+   * dbus.service}), returning once the bus is back: the port's connection is broken, and the port
+   * must find the bus again on its own.
+   */
+  protected abstract void restartBus() throws Exception;
+
   /** A unit name for this suite; subclasses may make it unique per run. */
   protected String unitName(String stem) {
     return "noneops-contract-" + stem + ".service";
@@ -267,6 +274,42 @@ public abstract class SystemdContract {
       systemd().daemonReload();
       systemd().kill(unit, false, 9);
       awaitSeen(seen, ActiveState.FAILED);
+    }
+  }
+
+  @Test
+  void aWatchAndTheCallsCarryOnOnceTheBusCameBack() throws Exception {
+    String unit = sleeper("watched-bus", "");
+    systemd().daemonReload();
+    systemd().start(unit, JOB);
+    List<UnitStatus> seen = new CopyOnWriteArrayList<>();
+    try (Subscription watch = systemd().watch(Set.of(unit), seen::add)) {
+      restartBus();
+      awaitReachable();
+      systemd().kill(unit, false, 9);
+      awaitSeen(seen, ActiveState.FAILED);
+    }
+    assertThat(systemd().restart(unit, JOB)).isEqualTo(JobResult.DONE);
+    assertThat(systemd().status(unit).active()).isEqualTo(ActiveState.ACTIVE);
+  }
+
+  /** How long a port may take to find the bus again once it is back. */
+  protected static final Duration RECONNECT = Duration.ofSeconds(10);
+
+  private void awaitReachable() throws InterruptedException {
+    Instant deadline = Instant.now().plus(RECONNECT);
+    while (true) {
+      try {
+        systemd().manager();
+        return;
+      } catch (SystemdException unreachable) {
+        if (unreachable.kind() != SystemdException.Kind.UNREACHABLE
+            || !Instant.now().isBefore(deadline)) {
+          throw new AssertionError(
+              "systemd is not reachable " + RECONNECT + " after the bus came back", unreachable);
+        }
+      }
+      Thread.sleep(50);
     }
   }
 

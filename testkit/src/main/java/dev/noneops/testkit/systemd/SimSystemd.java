@@ -67,7 +67,8 @@ import java.util.regex.Pattern;
  *
  * <p>Tests script units with {@link #setBehaviour} and give programs a behaviour with
  * {@link #installProgram} (a program runs inside its unit's start job and may call back into the
- * host's ports); {@link #history()} lists what happened.
+ * host's ports); {@link #history()} lists what happened. {@link #loseBus()} and {@link
+ * #regainBus()} model the system bus going away and coming back.
  */
 public final class SimSystemd implements Systemd {
   private static final String PORT = "systemd";
@@ -105,6 +106,7 @@ public final class SimSystemd implements Systemd {
   private final List<UnitEvent> history = new ArrayList<>();
   private final List<Watch> watches = new CopyOnWriteArrayList<>();
   private long reloads;
+  private Optional<Instant> busLostAt = Optional.empty();
   private ManagerState manager = new ManagerState("252", "running");
 
   /** One unit's runtime state. */
@@ -154,11 +156,32 @@ public final class SimSystemd implements Systemd {
     processes.onExit(this::processExited);
   }
 
+  /** A unit's state without loading it: a unit that is not loaded is inactive. */
+  private ActiveState activeOf(String name) {
+    Unit u = units.get(name);
+    return u == null ? ActiveState.INACTIVE : u.active;
+  }
+
+  /** One call of the port through the gate; {@link SystemdException.Kind#UNREACHABLE} while the bus is lost. */
+  private <T> T call(
+      String method, boolean mutating, List<String> args, PortGate.IoAction<T> action) {
+    return gate.callUnchecked(PORT, method, mutating, args, () -> {
+      if (busLostAt.isPresent()) {
+        throw new SystemdException(
+            SystemdException.Kind.UNREACHABLE,
+            args.isEmpty() ? "" : args.get(0),
+            "systemd: the D-Bus connection broke at " + busLostAt.get()
+                + " (the system bus went away) and is not back yet");
+      }
+      return action.run();
+    });
+  }
+
   // ---------------------------------------------------------------- the port
 
   @Override
   public void daemonReload() {
-    gate.callUnchecked(PORT, "daemonReload", true, List.of(), () -> {
+    call("daemonReload", true, List.of(), () -> {
       tick();
       reload();
       return null;
@@ -168,7 +191,7 @@ public final class SimSystemd implements Systemd {
   @Override
   public JobResult start(String unit, Duration timeout) {
     requireName(unit);
-    return gate.callUnchecked(PORT, "start", true, PortGate.args(unit), () -> {
+    return call("start", true, PortGate.args(unit), () -> {
       tick();
       JobResult result = startUnit(unit, timeout, new HashMap<>(), true);
       collectGarbage();
@@ -179,7 +202,7 @@ public final class SimSystemd implements Systemd {
   @Override
   public JobResult stop(String unit, Duration timeout) {
     requireName(unit);
-    return gate.callUnchecked(PORT, "stop", true, PortGate.args(unit), () -> {
+    return call("stop", true, PortGate.args(unit), () -> {
       tick();
       stopUnit(requireLoaded(unit));
       collectGarbage();
@@ -199,7 +222,7 @@ public final class SimSystemd implements Systemd {
   public List<JobResult> startAll(List<String> unitNames, Duration timeout) {
     List<String> names = List.copyOf(unitNames);
     names.forEach(SimSystemd::requireName);
-    return gate.callUnchecked(PORT, "startAll", true, names, () -> {
+    return call("startAll", true, names, () -> {
       tick();
       List<JobResult> results = new ArrayList<>();
       Map<String, JobResult> jobs = new HashMap<>();
@@ -221,7 +244,7 @@ public final class SimSystemd implements Systemd {
   public List<JobResult> stopAll(List<String> unitNames, Duration timeout) {
     List<String> names = List.copyOf(unitNames);
     names.forEach(SimSystemd::requireName);
-    return gate.callUnchecked(PORT, "stopAll", true, names, () -> {
+    return call("stopAll", true, names, () -> {
       tick();
       List<JobResult> results = new ArrayList<>();
       for (String unit : names) {
@@ -236,7 +259,7 @@ public final class SimSystemd implements Systemd {
   @Override
   public JobResult restart(String unit, Duration timeout) {
     requireName(unit);
-    return gate.callUnchecked(PORT, "restart", true, PortGate.args(unit), () -> {
+    return call("restart", true, PortGate.args(unit), () -> {
       tick();
       Unit u = requireLoaded(unit);
       List<Unit> dependents = activeDependentsRequiring(u.name);
@@ -255,7 +278,7 @@ public final class SimSystemd implements Systemd {
 
   @Override
   public ManagerState manager() {
-    return gate.callUnchecked(PORT, "manager", false, List.of(), () -> manager);
+    return call("manager", false, List.of(), () -> manager);
   }
 
   /** What {@link #manager()} reports: systemd 252, running, unless a test sets otherwise. */
@@ -268,7 +291,7 @@ public final class SimSystemd implements Systemd {
   @Override
   public UnitStatus status(String unit) {
     requireName(unit);
-    return gate.callUnchecked(PORT, "status", false, PortGate.args(unit), () -> {
+    return call("status", false, PortGate.args(unit), () -> {
       tick();
       UnitStatus status = statusOf(unit);
       collectGarbage();
@@ -283,20 +306,19 @@ public final class SimSystemd implements Systemd {
     if (wanted.isEmpty()) {
       throw new IllegalArgumentException("awaitState needs at least one wanted state for " + unit);
     }
-    return gate.callUnchecked(
-        PORT, "awaitState", false, PortGate.args(unit, new TreeSet<>(wanted), timeout), () -> {
-          Instant deadline = clock.now().plus(timeout);
-          while (true) {
-            tick();
-            UnitStatus s = statusOf(name);
-            Instant now = clock.now();
-            if (wanted.contains(s.active()) || !now.isBefore(deadline)) {
-              return s;
-            }
-            Duration left = Duration.between(now, deadline);
-            clock.advance(left.compareTo(POLL) < 0 ? left : POLL);
-          }
-        });
+    return call("awaitState", false, PortGate.args(unit, new TreeSet<>(wanted), timeout), () -> {
+      Instant deadline = clock.now().plus(timeout);
+      while (true) {
+        tick();
+        UnitStatus s = statusOf(name);
+        Instant now = clock.now();
+        if (wanted.contains(s.active()) || !now.isBefore(deadline)) {
+          return s;
+        }
+        Duration left = Duration.between(now, deadline);
+        clock.advance(left.compareTo(POLL) < 0 ? left : POLL);
+      }
+    });
   }
 
   /**
@@ -312,15 +334,29 @@ public final class SimSystemd implements Systemd {
       names.add(requireName(unit));
     }
     Objects.requireNonNull(onChange, "onChange");
-    return gate.callUnchecked(PORT, "watch", false, PortGate.args(String.join(" ", names)), () -> {
+    return call("watch", false, PortGate.args(String.join(" ", names)), () -> {
       Watch watch = new Watch(Set.copyOf(names), onChange);
+      for (String name : names) {
+        watch.told().put(name, activeOf(name));
+      }
       watches.add(watch);
       return (Subscription) () -> watches.remove(watch);
     });
   }
 
-  /** A subscription of {@link #watch}. */
-  private record Watch(Set<String> units, Consumer<UnitStatus> onChange) {}
+  /** A subscription of {@link #watch}, with the state it last told of each unit. */
+  private record Watch(
+      Set<String> units, Consumer<UnitStatus> onChange, Map<String, ActiveState> told) {
+    Watch(Set<String> units, Consumer<UnitStatus> onChange) {
+      this(units, onChange, new HashMap<>());
+    }
+
+    void tell(UnitStatus status) {
+      if (told.put(status.unit(), status.active()) != status.active()) {
+        onChange.accept(status);
+      }
+    }
+  }
 
   @Override
   public void enable(List<String> unitNames) {
@@ -328,7 +364,7 @@ public final class SimSystemd implements Systemd {
     if (files.isEmpty()) {
       return;
     }
-    gate.callUnchecked(PORT, "enable", true, PortGate.args(String.join(" ", files)), () -> {
+    call("enable", true, PortGate.args(String.join(" ", files)), () -> {
       // systemd finds every unit file before it links any: one missing file enables none
       List<UnitDefinition> found = new ArrayList<>();
       for (String file : files) {
@@ -357,7 +393,7 @@ public final class SimSystemd implements Systemd {
     if (names.isEmpty()) {
       return;
     }
-    gate.callUnchecked(PORT, "disable", true, PortGate.args(String.join(" ", names)), () -> {
+    call("disable", true, PortGate.args(String.join(" ", names)), () -> {
       for (String unit : names) {
         if (unit.startsWith("/")) {
           // DisableUnitFiles takes unit names only (systemctl passes the file name of a path)
@@ -407,7 +443,7 @@ public final class SimSystemd implements Systemd {
   @Override
   public void resetFailed(String unit) {
     requireName(unit);
-    gate.callUnchecked(PORT, "resetFailed", true, PortGate.args(unit), () -> {
+    call("resetFailed", true, PortGate.args(unit), () -> {
       tick();
       Unit u = requireLoaded(unit);
       if (u.active == ActiveState.FAILED) {
@@ -428,25 +464,24 @@ public final class SimSystemd implements Systemd {
       throw new IllegalArgumentException(
           "not a signal number (1.." + MAX_SIGNAL + "): " + signal + " for " + unit);
     }
-    gate.callUnchecked(
-        PORT, "kill", true, PortGate.args(unit, all ? "all" : "main", signal), () -> {
-          tick();
-          Unit u = requireLoaded(unit);
-          List<Long> targets = new ArrayList<>();
-          if (all) {
-            // systemd signals whatever the unit's cgroup holds, and nothing is no error
-            targets.addAll(processesOf(u));
-          } else if (u.mainPid != 0) {
-            targets.add(u.mainPid);
-          } else {
-            throw new SystemdException(
-                SystemdException.Kind.OTHER, u.name, "No main process to kill for " + u.name);
-          }
-          for (long pid : targets) {
-            processes.signal(pid, signal);
-          }
-          return null;
-        });
+    call("kill", true, PortGate.args(unit, all ? "all" : "main", signal), () -> {
+      tick();
+      Unit u = requireLoaded(unit);
+      List<Long> targets = new ArrayList<>();
+      if (all) {
+        // systemd signals whatever the unit's cgroup holds, and nothing is no error
+        targets.addAll(processesOf(u));
+      } else if (u.mainPid != 0) {
+        targets.add(u.mainPid);
+      } else {
+        throw new SystemdException(
+            SystemdException.Kind.OTHER, u.name, "No main process to kill for " + u.name);
+      }
+      for (long pid : targets) {
+        processes.signal(pid, signal);
+      }
+      return null;
+    });
   }
 
   // ---------------------------------------------------------------- test controls (not journaled)
@@ -550,12 +585,48 @@ public final class SimSystemd implements Systemd {
   }
 
   /**
+   * The system bus went away ({@code systemctl restart dbus.service}, or dbus killed): until
+   * {@link #regainBus()}, every call fails {@link SystemdException.Kind#UNREACHABLE} and no watch
+   * is told of a change. Units run on, as systemd does without its bus.
+   */
+  public void loseBus() {
+    synchronized (gate.monitor()) {
+      if (busLostAt.isEmpty()) {
+        busLostAt = Optional.of(clock.now());
+      }
+    }
+  }
+
+  /**
+   * The system bus is back and the port has found it again: calls work, and each watch is told
+   * of every unit whose state changed while the bus was away (as the port reads them once it is
+   * back), then of changes as they come.
+   */
+  public void regainBus() {
+    synchronized (gate.monitor()) {
+      if (busLostAt.isEmpty()) {
+        return;
+      }
+      busLostAt = Optional.empty();
+      for (Watch watch : watches) {
+        for (String unit : watch.units()) {
+          Unit u = units.get(unit);
+          if (u != null && watch.told().get(unit) != u.active) {
+            watch.tell(statusOf(u));
+          }
+        }
+      }
+    }
+  }
+
+  /**
    * Power loss: every unit is forgotten (loaded again on demand from the durable files), nothing
    * runs, and no watch is left (its subscriber died with the host).
    */
   public void crash() {
     units.clear();
     watches.clear();
+    busLostAt = Optional.empty();
   }
 
   /**
@@ -794,9 +865,12 @@ public final class SimSystemd implements Systemd {
       return;
     }
     u.active = state;
+    if (busLostAt.isPresent()) {
+      return;
+    }
     for (Watch watch : watches) {
       if (watch.units().contains(u.name)) {
-        watch.onChange().accept(statusOf(u));
+        watch.tell(statusOf(u));
       }
     }
   }

@@ -1,9 +1,12 @@
 package dev.noneops.acceptance.contract.real;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.noneops.acceptance.system.SystemdSandboxExtension;
 import dev.noneops.ports.systemd.Systemd;
 import dev.noneops.systemd.DbusSystemd;
 import dev.noneops.testkit.contract.SystemdContract;
+import dev.noneops.testkit.sandbox.CommandResult;
 import dev.noneops.testkit.sandbox.SystemdSandbox;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -62,6 +65,15 @@ class DbusSystemdContractTest extends SystemdContract {
   @Override
   protected void deleteUnitFileKeepingLinks(String name) throws IOException {
     Files.deleteIfExists(unitDir().resolve(name));
+  }
+
+  @Override
+  protected void restartBus() {
+    SystemdSandbox sandbox = SANDBOX.sandbox();
+    CommandResult restarted = sandbox.systemctl("restart", "dbus.service");
+    assertThat(restarted.succeeded())
+        .as("systemctl restart dbus.service: %s", restarted)
+        .isTrue();
   }
 
   @Override

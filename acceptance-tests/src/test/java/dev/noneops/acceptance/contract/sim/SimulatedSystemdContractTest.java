@@ -46,6 +46,12 @@ class SimulatedSystemdContractTest extends SystemdContract {
   }
 
   @Override
+  protected void restartBus() {
+    host.systemd().loseBus();
+    host.systemd().regainBus();
+  }
+
+  @Override
   protected String unitFilePath(String name) {
     return UNITS.resolve(name).toString();
   }

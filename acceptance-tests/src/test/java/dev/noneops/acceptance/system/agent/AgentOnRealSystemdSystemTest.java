@@ -30,7 +30,8 @@ import org.junit.jupiter.api.Test;
  * {@code Type=notify}) and says what it watches, a changed configuration file is applied by the
  * daemon alone, the daemon answers {@code status} and {@code allocation-launch-check} over its
  * socket with exactly what the commands print themselves, kubelet's crash is in the daemon's
- * journal as systemd signals it, a stopped daemon leaves status to the command, and a reset takes
+ * journal as systemd signals it, also after the system bus restarted (when a changed file is still
+ * applied, by the same daemon), a stopped daemon leaves status to the command, and a reset takes
  * the agent away again.
  */
 class AgentOnRealSystemdSystemTest {
@@ -152,6 +153,8 @@ class AgentOnRealSystemdSystemTest {
           sandbox, HostPaths.KUBELET_UNIT + " failed", Duration.ofSeconds(4), killed);
       System.out.println("agent on a real systemd: kubelet's crash in the agent's journal after "
           + toLogged.toMillis() + " ms (signalled by systemd; the daemon polls every 5 s)");
+
+      aRestartedSystemBusLeavesTheDaemonWatchingAndFollowing(sandbox);
 
       SandboxCli.Run reset = cli.run("reset");
       assertThat(reset.exitCode()).as(reset.toString()).isZero();
@@ -325,6 +328,84 @@ class AgentOnRealSystemdSystemTest {
 
   private static UnitTimes unit(List<UnitTimes> times, String unit) {
     return times.stream().filter(t -> t.unit().equals(unit)).findFirst().orElseThrow();
+  }
+
+  /**
+   * After {@code systemctl restart dbus.service} the same daemon, connected again on its own, has
+   * kubelet's next crash in its journal as systemd signals it and applies a changed file.
+   */
+  private static void aRestartedSystemBusLeavesTheDaemonWatchingAndFollowing(SystemdSandbox sandbox)
+      throws Exception {
+    String agentPid = show(sandbox, HostPaths.AGENT_UNIT, "MainPID");
+    awaitActive(sandbox, HostPaths.KUBELET_UNIT, Duration.ofSeconds(30));
+    String failed = HostPaths.KUBELET_UNIT + " failed";
+    String cursor = journalCursor(sandbox);
+
+    sandbox.systemctl("restart", "dbus.service").orThrow();
+    long restarted = System.nanoTime();
+    while (!journalAfter(sandbox, cursor).contains("reconnected to D-Bus")
+        && System.nanoTime() < restarted + Duration.ofSeconds(10).toNanos()) {
+      Thread.sleep(50);
+    }
+    assertThat(journalAfter(sandbox, cursor))
+        .as("the daemon reconnected within 10 s of the bus restarting")
+        .contains("reconnected to D-Bus");
+    System.out.println("agent on a real systemd: the daemon reconnected "
+        + Duration.ofNanos(System.nanoTime() - restarted).toMillis()
+        + " ms after dbus.service restarted");
+
+    long killed = System.nanoTime();
+    sandbox
+        .exec("systemctl", "kill", "--kill-who=main", "-s", "KILL", HostPaths.KUBELET_UNIT)
+        .orThrow();
+    long deadline = killed + Duration.ofSeconds(10).toNanos();
+    while (!journalAfter(sandbox, cursor).contains(failed) && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    assertThat(journalAfter(sandbox, cursor))
+        .as("kubelet's crash after the bus restarted, in the agent's journal within 10 s")
+        .contains(failed);
+    System.out.println("agent on a real systemd: after dbus.service restarted, kubelet's crash in"
+        + " the agent's journal after "
+        + Duration.ofNanos(System.nanoTime() - killed).toMillis()
+        + " ms");
+
+    Path applied = sandbox.path(HostPaths.realHost().appliedConfig().toString());
+    long changed = System.nanoTime();
+    AgentNodeFixture.write(
+        sandbox,
+        AgentNodeFixture.CONFIG,
+        AgentNodeFixture.withPool(node.base(), "after-bus-restart"));
+    awaitContent(applied, "after-bus-restart", Duration.ofSeconds(60), changed);
+    assertThat(show(sandbox, HostPaths.AGENT_UNIT, "MainPID"))
+        .as("the same daemon, not one the watchdog had systemd restart")
+        .isEqualTo(agentPid);
+  }
+
+  private static void awaitActive(SystemdSandbox sandbox, String unit, Duration timeout)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!show(sandbox, unit, "ActiveState").equals("active") && System.nanoTime() < deadline) {
+      Thread.sleep(100);
+    }
+    assertThat(show(sandbox, unit, "ActiveState")).as(unit).isEqualTo("active");
+  }
+
+  /** The cursor of the agent's last journal entry. */
+  private static String journalCursor(SystemdSandbox sandbox) {
+    String out = sandbox
+        .exec("journalctl", "--no-pager", "-u", HostPaths.AGENT_UNIT, "-n", "1", "--show-cursor")
+        .orThrow()
+        .stdout();
+    String marker = "-- cursor: ";
+    return out.substring(out.lastIndexOf(marker) + marker.length()).strip();
+  }
+
+  /** The agent's journal after the entry at {@code cursor}. */
+  private static String journalAfter(SystemdSandbox sandbox, String cursor) {
+    return sandbox
+        .exec("journalctl", "--no-pager", "-u", HostPaths.AGENT_UNIT, "--after-cursor=" + cursor)
+        .stdout();
   }
 
   private static String show(SystemdSandbox sandbox, String unit, String property) {
