@@ -65,6 +65,7 @@ class FollowingTheMachineTest {
     lab.bootstrapWithAgent(V1);
     lab.publish(V2);
     cluster.registerNode(NODE);
+    lab.onKubeletStart(() -> cluster.kubeletStarted(NODE));
   }
 
   private NodeDaemon daemon(MachineResource machines, ClusterNode nodes) {

@@ -48,6 +48,7 @@ class RepaveFromTheMachineTest {
   private final SimulatedClusterApi cluster = new SimulatedClusterApi();
   private SimulatedNode lab;
   private RepaveReconciler reconciler;
+  private boolean kubeletRegisters = true;
 
   @BeforeEach
   void aRegisteredNodeOnV1() {
@@ -56,6 +57,11 @@ class RepaveFromTheMachineTest {
     lab.publish(V2);
     new MachineRegistration(api.client()).register(V1);
     cluster.registerNode(NODE);
+    lab.onKubeletStart(() -> {
+      if (kubeletRegisters) {
+        cluster.kubeletStarted(NODE);
+      }
+    });
     reconciler = reconcilerWith(cluster.client());
   }
 
@@ -172,7 +178,7 @@ class RepaveFromTheMachineTest {
 
   @Test
   void aNodeKubeletDoesNotRegisterAgainIsReportedFailedAfterItsBound() {
-    cluster.kubeletRegistersAgain(false);
+    kubeletRegisters = false;
     askRepave(1, k -> k.withVersion("1.31.5"));
 
     assertThat(reconciler.reconcile()).isEqualTo(Outcome.NOT_REGISTERED);
@@ -236,6 +242,21 @@ class RepaveFromTheMachineTest {
 
     assertThat(lab.activeVersionRaw()).contains(lab.versionOf(V1));
     assertThat(lab.applied()).contains(V1_GREEN);
+  }
+
+  /**
+   * A kubelet registers its Node once per start of its process: a repave that deletes the Node and
+   * changes nothing of kubelet's restarts kubelet itself, or the Node never comes back.
+   */
+  @Test
+  void aRepaveThatChangesNothingOfKubeletsRestartsItSoTheNodeRegistersAgain() {
+    askRepave(1, k -> k);
+
+    assertThat(reconciler.reconcile()).isEqualTo(Outcome.REPAVED);
+
+    assertThat(cluster.nodeObject(NODE))
+        .hasValueSatisfying(n -> assertThat(n.unschedulable()).isFalse());
+    assertThat(lab.activeVersionRaw()).contains(lab.versionOf(V1));
   }
 
   @Test
