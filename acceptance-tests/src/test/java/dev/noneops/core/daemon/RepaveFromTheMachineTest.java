@@ -259,6 +259,26 @@ class RepaveFromTheMachineTest {
     assertThat(lab.activeVersionRaw()).contains(lab.versionOf(V1));
   }
 
+  /**
+   * The Node is deleted before the new version is installed; when the install fails the old
+   * kubelet runs on untouched, and a kubelet registers only when it starts: the repave restarts it
+   * so that the node comes back into the cluster, reported Failed with the cause.
+   */
+  @Test
+  void aTargetThatCannotBeInstalledLeavesTheNodeRegisteredAgain() {
+    askRepave(1, k -> k.withVersion("1.31.6"));
+
+    assertThat(reconciler.reconcile()).isEqualTo(Outcome.ROLLED_BACK);
+
+    assertThat(lab.activeVersionRaw()).contains(lab.versionOf(V1));
+    assertThat(cluster.nodeObject(NODE))
+        .as("registered again by the restarted kubelet, and schedulable")
+        .hasValueSatisfying(n -> assertThat(n.unschedulable()).isFalse());
+    assertThat(status().phase()).isEqualTo(MachinePhase.FAILED);
+    assertThat(status().condition(MachineCondition.REPAVED).orElseThrow().message())
+        .contains("1.31.6");
+  }
+
   @Test
   void aTargetThatRollsBackIsReportedFailedAndNotRetried() {
     lab.kubeletNeverReady.add(lab.versionOf(V2));
