@@ -20,6 +20,7 @@ import dev.noneops.ports.machine.MachinePhase;
 import dev.noneops.ports.machine.MachineResource;
 import dev.noneops.ports.machine.MachineSpec;
 import dev.noneops.ports.machine.MachineStatus;
+import dev.noneops.ports.systemd.JobResult;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -40,7 +41,9 @@ import java.util.stream.Collectors;
  * apply} when the version stays (kubelet restarted when the apply did not, so that it registers
  * again) or {@code upgradeAndCommit} (which persists the applied configuration, commits and prunes)
  * when it changes; kubelet's new Node object is waited for (bounded) and uncordoned; phase {@code
- * Joining} with {@code Repaved} True/Succeeded. The counter is acknowledged in every outcome but a
+ * Joining} with {@code Repaved} True/Succeeded. A repave that fails once the Node is deleted brings
+ * it back all the same: kubelet registers only when it starts, so one the failure left running is
+ * restarted when the Node does not come back by itself. The counter is acknowledged in every outcome but a
  * busy node and a failed call to the API server (the next event tries again): a target that rolled
  * back is reported {@code Failed} with the cause and not tried again until the counter is raised
  * again. Each pass reads the Machine afresh, so an event that arrives late or twice changes
@@ -177,17 +180,17 @@ final class RepaveReconciler {
     } catch (NodeBusyException busy) {
       return Outcome.BUSY;
     } catch (UpgradeFailedException e) {
-      rejoin();
+      String rejoined = rejoinAfterFailure();
       report(
           asked,
           MachinePhase.FAILED,
           MachineCondition.Status.FALSE,
           "RolledBack",
-          e.operatorMessage());
+          e.operatorMessage() + rejoined);
       return Outcome.ROLLED_BACK;
     } catch (NoneopsException e) {
-      rejoin();
-      return fail(asked, "Failed", e.operatorMessage());
+      String rejoined = rejoinAfterFailure();
+      return fail(asked, "Failed", e.operatorMessage() + rejoined);
     }
     if (!rejoin()) {
       report(
@@ -231,18 +234,47 @@ final class RepaveReconciler {
           .filter(e -> !e.at().isBefore(pending.get().lastTransitionTime()))
           .findFirst();
       if (rolledBack.isPresent()) {
-        rejoin();
+        String rejoined = rejoinAfterFailure();
         report(
             asked,
             MachinePhase.FAILED,
             MachineCondition.Status.FALSE,
             "RolledBack",
             "repave " + asked + " was interrupted (the agent stopped during its upgrade) and the"
-                + " recovery rolled it back: " + rolledBack.get().detail());
+                + " recovery rolled it back: " + rolledBack.get().detail() + rejoined);
         return Outcome.ROLLED_BACK;
       }
     }
     return reconcile(machine);
+  }
+
+  /**
+   * {@link #rejoin()} after a repave that failed once the Node was deleted. A failure before the
+   * stack was touched (a target that cannot be downloaded) leaves the old kubelet running, and a
+   * kubelet registers its Node only when it starts: when the Node has not come back within one
+   * {@link RepaveTimeouts#poll()}, kubelet is restarted (one that a rollback has just started is
+   * restarted once more, which costs it nothing).
+   *
+   * @return "" when the node is registered and uncordoned again, else a sentence saying why not,
+   *     to add to the report
+   */
+  private String rejoinAfterFailure() {
+    if (!awaitRegistered(timeouts.poll())) {
+      try {
+        JobResult restarted = ports.systemd().restart(HostPaths.KUBELET_UNIT, KUBELET_RESTART);
+        if (!restarted.succeeded()) {
+          return "; kubelet could not be restarted to register the Node " + nodeName
+              + " again: its restart job ended " + restarted;
+        }
+      } catch (RuntimeException e) {
+        return "; kubelet could not be restarted to register the Node " + nodeName + " again: "
+            + e.getMessage();
+      }
+    }
+    return rejoin()
+        ? ""
+        : "; kubelet did not register the Node " + nodeName + " again within "
+            + timeouts.registration();
   }
 
   /**
@@ -251,7 +283,21 @@ final class RepaveReconciler {
    * @return false when it did not register within {@link RepaveTimeouts#registration()}
    */
   private boolean rejoin() {
-    long deadline = ports.clock().nanoTime() + timeouts.registration().toNanos();
+    if (!awaitRegistered(timeouts.registration())) {
+      return false;
+    }
+    NodeDrain.call(
+        () -> {
+          cluster.uncordon(nodeName);
+          return null;
+        },
+        "uncordon " + nodeName);
+    return true;
+  }
+
+  /** @return whether the Node is registered within {@code bound} */
+  private boolean awaitRegistered(Duration bound) {
+    long deadline = ports.clock().nanoTime() + bound.toNanos();
     while (NodeDrain.call(() -> cluster.node(nodeName), "read the Node " + nodeName)
         .isEmpty()) {
       if (ports.clock().nanoTime() - deadline >= 0) {
@@ -264,12 +310,6 @@ final class RepaveReconciler {
         throw new ClusterCallException("interrupted while waiting for " + nodeName, e);
       }
     }
-    NodeDrain.call(
-        () -> {
-          cluster.uncordon(nodeName);
-          return null;
-        },
-        "uncordon " + nodeName);
     return true;
   }
 
