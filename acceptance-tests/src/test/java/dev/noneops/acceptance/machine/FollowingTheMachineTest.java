@@ -476,6 +476,58 @@ class FollowingTheMachineTest {
   }
 
   @Test
+  void killedAfterTheDrainOfANodeTheOperatorHadCordonedTheRestartedAgentKeepsTheCordon()
+      throws IOException {
+    cluster.client().cordon(NODE);
+    NodeDaemon first = daemon(api.client(), killedBeforeTheNodeIsRemoved());
+    first.start();
+    askRepave(1, k -> k.withVersion("1.31.5"));
+    assertThatThrownBy(first::tick).isInstanceOf(AgentKilled.class);
+
+    NodeDaemon second = daemon();
+    second.start();
+    second.tick();
+
+    assertThat(lab.activeVersionRaw()).contains(lab.versionOf(V2));
+    assertThat(cluster.nodeObject(NODE).orElseThrow().unschedulable())
+        .as("the operator's cordon, kept on the Node registered again")
+        .isTrue();
+    assertSucceeded(1);
+  }
+
+  /**
+   * The cordon a restarted agent finds is the one its drain put before it was killed, not an
+   * operator's: the repave remembered, on the host, that the node was schedulable.
+   */
+  @Test
+  void killedAfterTheDrainTheRestartedAgentWhoseDrainIsBlockedUncordonsTheNode() {
+    NodeDaemon first = daemon(api.client(), killedBeforeTheNodeIsRemoved());
+    first.start();
+    askRepave(1, k -> k.withVersion("1.31.5"));
+    assertThatThrownBy(first::tick).isInstanceOf(AgentKilled.class);
+    assertThat(cluster.nodeObject(NODE).orElseThrow().unschedulable()).isTrue();
+    cluster.bindPod(NODE, "shop", "web-1", Map.of("app", "web"));
+    cluster.putBudget("shop", "web", Map.of("app", "web"), 0);
+
+    NodeDaemon second = daemon();
+    second.start();
+    second.tick();
+
+    assertThat(status().condition(MachineCondition.REPAVED).orElseThrow().reason())
+        .isEqualTo("DrainBlocked");
+    assertThat(cluster.nodeObject(NODE).orElseThrow().unschedulable()).isFalse();
+  }
+
+  private ClusterNode killedBeforeTheNodeIsRemoved() {
+    return new ClusterNodeDelegate(cluster.client()) {
+      @Override
+      public boolean deleteNode(String node) {
+        throw new AgentKilled("after the drain");
+      }
+    };
+  }
+
+  @Test
   void killedMidUpgradeTheRestartedAgentRecoversFirstThenReportsTheRollback() {
     ClusterNode killedDuringTheUpgrade = new ClusterNodeDelegate(cluster.client()) {
       @Override

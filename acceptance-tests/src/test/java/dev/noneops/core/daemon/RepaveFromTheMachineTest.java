@@ -126,6 +126,35 @@ class RepaveFromTheMachineTest {
   }
 
   @Test
+  void aBlockedDrainLeavesTheCordonTheOperatorHadPutInPlace() throws IOException {
+    cluster.client().cordon(NODE);
+    cluster.bindPod(NODE, "shop", "web-1", Map.of("app", "web"));
+    cluster.putBudget("shop", "web", Map.of("app", "web"), 0);
+    askRepave(1, k -> k.withVersion("1.31.5"));
+
+    assertThat(reconciler.reconcile()).isEqualTo(Outcome.DRAIN_BLOCKED);
+
+    assertThat(cluster.nodeObject(NODE))
+        .as("cordoned by the operator before the repave: the repave undoes only its own cordon")
+        .hasValueSatisfying(n -> assertThat(n.unschedulable()).isTrue());
+    assertThat(status().condition(MachineCondition.REPAVED).orElseThrow().message())
+        .contains("cordoned before the repave");
+  }
+
+  @Test
+  void aNodeTheOperatorHadCordonedIsCordonedAgainOnceItRegistersAgain() throws IOException {
+    cluster.client().cordon(NODE);
+    askRepave(1, k -> k.withVersion("1.31.5"));
+
+    assertThat(reconciler.reconcile()).isEqualTo(Outcome.REPAVED);
+
+    assertThat(lab.activeVersionRaw()).contains(lab.versionOf(V2));
+    assertThat(cluster.nodeObject(NODE))
+        .as("the Node kubelet registered again carries the operator's cordon")
+        .hasValueSatisfying(n -> assertThat(n.unschedulable()).isTrue());
+  }
+
+  @Test
   void aBudgetThatAllowsADisruptionBeforeTheBoundLetsTheRepaveGoOn() {
     cluster.bindPod(NODE, "shop", "web-1", Map.of("app", "web"));
     cluster.putBudget("shop", "web", Map.of("app", "web"), 0);
