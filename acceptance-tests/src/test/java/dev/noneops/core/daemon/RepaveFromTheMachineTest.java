@@ -356,6 +356,8 @@ class RepaveFromTheMachineTest {
   private Map<String, String> withoutAgentState(Map<String, String> files) {
     Map<String, String> out = new TreeMap<>(files);
     out.remove(lab.paths.agentState().toString());
+    // the repave under way remembers whether the node was cordoned before it began
+    out.remove(lab.paths.agentState().resolveSibling("repave-cordon").toString());
     return out;
   }
 

@@ -22,6 +22,7 @@ import dev.noneops.ports.machine.MachineSpec;
 import dev.noneops.ports.machine.MachineStatus;
 import dev.noneops.ports.systemd.JobResult;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -48,7 +49,10 @@ import java.util.stream.Collectors;
  * back is reported {@code Failed} with the cause and not tried again until the counter is raised
  * again. Each pass reads the Machine afresh, so an event that arrives late or twice changes
  * nothing, and every step can be run again after a daemon that died in it: cordoning twice,
- * evicting pods that are gone, deleting a deleted Node are no-ops.
+ * evicting pods that are gone, deleting a deleted Node are no-ops. A node the operator had
+ * cordoned before the repave stays cordoned whatever the outcome, also on the Node kubelet
+ * registers again: whether it was is recorded on the host ({@link CordonBeforeRepave}) before the
+ * drain cordons it, so that a restarted daemon does not take its own cordon for the operator's.
  */
 final class RepaveReconciler {
   /** What one pass did. */
@@ -151,11 +155,12 @@ final class RepaveReconciler {
       return fail(asked, "Failed", e.operatorMessage());
     }
     String change = active.orElse("(none)") + " → " + wanted;
+    boolean cordonedBefore = cordonedBeforeRepave();
     status(s -> s.withPhase(MachinePhase.PROVISIONING)
         .withCondition(condition(
             MachineCondition.Status.FALSE, "Pending", "repave " + asked + ": " + change)));
     try {
-      new NodeDrain(cluster, ports.clock(), timeouts).drain(nodeName);
+      new NodeDrain(cluster, ports.clock(), timeouts).drain(nodeName, cordonedBefore);
     } catch (DrainBlockedException e) {
       report(
           asked,
@@ -278,7 +283,9 @@ final class RepaveReconciler {
   }
 
   /**
-   * Waits until kubelet has registered the Node again, then uncordons it.
+   * Waits until kubelet has registered the Node again, then uncordons it, or cordons it when it
+   * was cordoned before the repave (the Node's deletion lost the operator's cordon; the repave puts
+   * it back).
    *
    * @return false when it did not register within {@link RepaveTimeouts#registration()}
    */
@@ -286,13 +293,53 @@ final class RepaveReconciler {
     if (!awaitRegistered(timeouts.registration())) {
       return false;
     }
+    boolean cordonedBefore = recorded(CordonBeforeRepave::read).orElse(false);
     NodeDrain.call(
         () -> {
-          cluster.uncordon(nodeName);
+          if (cordonedBefore) {
+            cluster.cordon(nodeName);
+          } else {
+            cluster.uncordon(nodeName);
+          }
           return null;
         },
-        "uncordon " + nodeName);
+        (cordonedBefore ? "cordon " : "uncordon ") + nodeName);
     return true;
+  }
+
+  /**
+   * Whether the node was cordoned before this repave began: as recorded on the host by the pass
+   * that began it (an agent killed mid-repave finds its own cordon on the Node, which is not the
+   * operator's), else as the Node is now, recorded before the drain cordons it.
+   */
+  private boolean cordonedBeforeRepave() {
+    Optional<Boolean> recorded = recorded(CordonBeforeRepave::read);
+    if (recorded.isPresent()) {
+      return recorded.get();
+    }
+    boolean cordoned = NodeDrain.call(() -> cluster.node(nodeName), "read the Node " + nodeName)
+        .map(n -> n.unschedulable())
+        .orElse(false);
+    recorded(record -> {
+      record.write(cordoned);
+      return Optional.empty();
+    });
+    return cordoned;
+  }
+
+  private interface RecordCall<T> {
+    Optional<T> run(CordonBeforeRepave record) throws IOException;
+  }
+
+  private <T> Optional<T> recorded(RecordCall<T> call) {
+    try {
+      return call.run(new CordonBeforeRepave(ports.files(), paths));
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "the record of whether " + nodeName + " was cordoned before the repave: "
+              + e.getMessage(),
+          e);
+    }
   }
 
   /** @return whether the Node is registered within {@code bound} */
@@ -366,6 +413,11 @@ final class RepaveReconciler {
         .withOperations(
             s.operations().withRepaveCounter(Math.max(asked, s.operations().repaveCounter())))
         .withCondition(condition(repaved, reason, message)));
+    // the repave ended: the next one looks at the Node afresh
+    recorded(record -> {
+      record.clear();
+      return Optional.empty();
+    });
   }
 
   private MachineCondition condition(
