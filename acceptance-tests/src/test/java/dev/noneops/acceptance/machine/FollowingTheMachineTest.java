@@ -207,6 +207,36 @@ class FollowingTheMachineTest {
     assertThat(state().lastOperation().orElseThrow().outcome()).isEqualTo("ROLLED_BACK");
   }
 
+  /**
+   * A signed artifact URL is a credential: the Machine's condition and the daemon's log name the
+   * URL that failed, its query keys kept so the operator can tell which, and none of its values.
+   */
+  @Test
+  void aSignedArtifactUrlThatFailsIsReportedAndLoggedWithoutItsSecrets() {
+    String signature = "wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLEKEY";
+    AgentConfig signed = SimulatedNode.configWithDownloads(
+        "{\"Kubernetes\": {\"URL\": \"https://artifacts.example.com/k8s/v%s/%s/%s"
+            + "?X-Amz-Credential=AKIDEXAMPLE&X-Amz-Signature=" + signature + "\"}}");
+    lab = new SimulatedNode();
+    lab.bootstrapWithAgent(signed);
+    lab.onKubeletStart(() -> cluster.kubeletStarted(NODE));
+    NodeDaemon daemon = daemon();
+    daemon.start();
+
+    askRepave(1, k -> k.withVersion("1.31.5"));
+    daemon.tick();
+
+    MachineCondition repaved = status().condition(MachineCondition.REPAVED).orElseThrow();
+    assertThat(repaved.status()).isEqualTo(MachineCondition.Status.FALSE);
+    assertThat(repaved.message())
+        .contains("https://artifacts.example.com/k8s/v1.31.5/", "X-Amz-Signature=")
+        .doesNotContain(signature, "AKIDEXAMPLE");
+    assertThat(log.lines())
+        .anySatisfy(line -> assertThat(line).contains("X-Amz-Signature="))
+        .noneSatisfy(line -> assertThat(line).contains(signature))
+        .noneSatisfy(line -> assertThat(line).contains("AKIDEXAMPLE"));
+  }
+
   @Test
   void aStatusWriteThatMeetsAnotherWriterIsReadAgainAndKeepsWhatTheOtherWrote() {
     MachineCondition theirs = new MachineCondition(
