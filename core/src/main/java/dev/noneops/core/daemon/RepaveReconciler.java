@@ -11,6 +11,7 @@ import dev.noneops.core.node.Node;
 import dev.noneops.core.node.NodeBusyException;
 import dev.noneops.core.node.UpgradeFailedException;
 import dev.noneops.core.node.UpgradeOptions;
+import dev.noneops.core.node.UrlRedaction;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.cluster.ClusterNode;
 import dev.noneops.ports.machine.KubernetesSpec;
@@ -408,7 +409,7 @@ final class RepaveReconciler {
       MachineCondition.Status repaved,
       String reason,
       String message) {
-    lastReport = phase.word() + " (" + reason + "): " + message;
+    lastReport = phase.word() + " (" + reason + "): " + UrlRedaction.redact(message);
     status(s -> s.withPhase(phase)
         .withOperations(
             s.operations().withRepaveCounter(Math.max(asked, s.operations().repaveCounter())))
@@ -422,8 +423,13 @@ final class RepaveReconciler {
 
   private MachineCondition condition(
       MachineCondition.Status status, String reason, String message) {
+    // a condition leaves the host: an artifact's signed URL in a failure must not
     return new MachineCondition(
-        MachineCondition.REPAVED, status, reason, message, ports.clock().now());
+        MachineCondition.REPAVED,
+        status,
+        reason,
+        UrlRedaction.redact(message),
+        ports.clock().now());
   }
 
   private void status(UnaryOperator<MachineStatus> change) {
