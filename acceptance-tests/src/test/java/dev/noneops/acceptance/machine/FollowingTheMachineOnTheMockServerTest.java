@@ -8,17 +8,14 @@ import dev.noneops.core.daemon.RepaveTimeouts;
 import dev.noneops.kubernetes.KubernetesClusterNode;
 import dev.noneops.kubernetes.KubernetesMachineResource;
 import dev.noneops.ports.cluster.ClusterNode;
-import dev.noneops.ports.cluster.NodeObject;
 import dev.noneops.ports.machine.Machine;
 import dev.noneops.ports.machine.MachineCondition;
 import dev.noneops.ports.machine.MachinePhase;
 import dev.noneops.ports.machine.MachineResource;
-import dev.noneops.ports.systemd.ActiveState;
 import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
@@ -58,18 +55,7 @@ class FollowingTheMachineOnTheMockServerTest {
     cluster.registerNode(NODE);
     machines = KubernetesMachineResource.connect(cluster.connection());
     nodes = KubernetesClusterNode.connect(cluster.connection());
-    ClusterNode kubeletRegisters = new ClusterNodeDelegate(nodes) {
-      @Override
-      public Optional<NodeObject> node(String node) throws IOException {
-        Optional<NodeObject> found = super.node(node);
-        if (found.isEmpty()
-            && lab.host.systemd().peek("kubelet.service").active() == ActiveState.ACTIVE) {
-          cluster.registerNode(node);
-          return super.node(node);
-        }
-        return found;
-      }
-    };
+    lab.onKubeletStart(() -> cluster.kubeletStarted(NODE));
     daemon = new NodeDaemon(
             lab.host.ports(),
             lab.layout,
@@ -81,7 +67,7 @@ class FollowingTheMachineOnTheMockServerTest {
                 SimulatedNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
             NodeDaemon.Listener.NONE,
             new RecordingLog())
-        .followMachine(new Cluster(machines, kubeletRegisters), TIMEOUTS, Runnable::run);
+        .followMachine(new Cluster(machines, nodes), TIMEOUTS, Runnable::run);
   }
 
   @AfterEach

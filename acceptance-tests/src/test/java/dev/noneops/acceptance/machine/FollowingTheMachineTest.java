@@ -65,6 +65,7 @@ class FollowingTheMachineTest {
     lab.bootstrapWithAgent(V1);
     lab.publish(V2);
     cluster.registerNode(NODE);
+    lab.onKubeletStart(() -> cluster.kubeletStarted(NODE));
   }
 
   private NodeDaemon daemon(MachineResource machines, ClusterNode nodes) {
@@ -204,6 +205,36 @@ class FollowingTheMachineTest {
         .isZero();
     assertThat(lab.activeVersionRaw()).contains(lab.versionOf(V1));
     assertThat(state().lastOperation().orElseThrow().outcome()).isEqualTo("ROLLED_BACK");
+  }
+
+  /**
+   * A signed artifact URL is a credential: the Machine's condition and the daemon's log name the
+   * URL that failed, its query keys kept so the operator can tell which, and none of its values.
+   */
+  @Test
+  void aSignedArtifactUrlThatFailsIsReportedAndLoggedWithoutItsSecrets() {
+    String signature = "wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLEKEY";
+    AgentConfig signed = SimulatedNode.configWithDownloads(
+        "{\"Kubernetes\": {\"URL\": \"https://artifacts.example.com/k8s/v%s/%s/%s"
+            + "?X-Amz-Credential=AKIDEXAMPLE&X-Amz-Signature=" + signature + "\"}}");
+    lab = new SimulatedNode();
+    lab.bootstrapWithAgent(signed);
+    lab.onKubeletStart(() -> cluster.kubeletStarted(NODE));
+    NodeDaemon daemon = daemon();
+    daemon.start();
+
+    askRepave(1, k -> k.withVersion("1.31.5"));
+    daemon.tick();
+
+    MachineCondition repaved = status().condition(MachineCondition.REPAVED).orElseThrow();
+    assertThat(repaved.status()).isEqualTo(MachineCondition.Status.FALSE);
+    assertThat(repaved.message())
+        .contains("https://artifacts.example.com/k8s/v1.31.5/", "X-Amz-Signature=")
+        .doesNotContain(signature, "AKIDEXAMPLE");
+    assertThat(log.lines())
+        .anySatisfy(line -> assertThat(line).contains("X-Amz-Signature="))
+        .noneSatisfy(line -> assertThat(line).contains(signature))
+        .noneSatisfy(line -> assertThat(line).contains("AKIDEXAMPLE"));
   }
 
   @Test
@@ -472,6 +503,58 @@ class FollowingTheMachineTest {
     assertThat(lab.activeVersionRaw()).contains(lab.versionOf(V2));
     assertThat(cluster.nodeObject(NODE).orElseThrow().unschedulable()).isFalse();
     assertSucceeded(1);
+  }
+
+  @Test
+  void killedAfterTheDrainOfANodeTheOperatorHadCordonedTheRestartedAgentKeepsTheCordon()
+      throws IOException {
+    cluster.client().cordon(NODE);
+    NodeDaemon first = daemon(api.client(), killedBeforeTheNodeIsRemoved());
+    first.start();
+    askRepave(1, k -> k.withVersion("1.31.5"));
+    assertThatThrownBy(first::tick).isInstanceOf(AgentKilled.class);
+
+    NodeDaemon second = daemon();
+    second.start();
+    second.tick();
+
+    assertThat(lab.activeVersionRaw()).contains(lab.versionOf(V2));
+    assertThat(cluster.nodeObject(NODE).orElseThrow().unschedulable())
+        .as("the operator's cordon, kept on the Node registered again")
+        .isTrue();
+    assertSucceeded(1);
+  }
+
+  /**
+   * The cordon a restarted agent finds is the one its drain put before it was killed, not an
+   * operator's: the repave remembered, on the host, that the node was schedulable.
+   */
+  @Test
+  void killedAfterTheDrainTheRestartedAgentWhoseDrainIsBlockedUncordonsTheNode() {
+    NodeDaemon first = daemon(api.client(), killedBeforeTheNodeIsRemoved());
+    first.start();
+    askRepave(1, k -> k.withVersion("1.31.5"));
+    assertThatThrownBy(first::tick).isInstanceOf(AgentKilled.class);
+    assertThat(cluster.nodeObject(NODE).orElseThrow().unschedulable()).isTrue();
+    cluster.bindPod(NODE, "shop", "web-1", Map.of("app", "web"));
+    cluster.putBudget("shop", "web", Map.of("app", "web"), 0);
+
+    NodeDaemon second = daemon();
+    second.start();
+    second.tick();
+
+    assertThat(status().condition(MachineCondition.REPAVED).orElseThrow().reason())
+        .isEqualTo("DrainBlocked");
+    assertThat(cluster.nodeObject(NODE).orElseThrow().unschedulable()).isFalse();
+  }
+
+  private ClusterNode killedBeforeTheNodeIsRemoved() {
+    return new ClusterNodeDelegate(cluster.client()) {
+      @Override
+      public boolean deleteNode(String node) {
+        throw new AgentKilled("after the drain");
+      }
+    };
   }
 
   @Test

@@ -49,6 +49,16 @@ final class MockCluster implements AutoCloseable {
     ClusterObjects.registerNode(admin, node, true);
   }
 
+  /**
+   * {@code node}'s kubelet started: it registers its Node, ready, when there is none, and leaves an
+   * existing one as it is (a restarted kubelet does not uncordon).
+   */
+  void kubeletStarted(String node) {
+    if (admin.nodes().withName(node).get() == null) {
+      registerNode(node);
+    }
+  }
+
   /** A ReplicaSet's pod with {@code labels} bound to {@code node}. */
   void bindPod(String node, String namespace, String name, Map<String, String> labels) {
     ClusterObjects.bindPod(admin, node, new PodOnNode(namespace, name, false, false), labels);

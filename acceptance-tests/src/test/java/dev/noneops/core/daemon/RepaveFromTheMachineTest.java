@@ -48,6 +48,7 @@ class RepaveFromTheMachineTest {
   private final SimulatedClusterApi cluster = new SimulatedClusterApi();
   private SimulatedNode lab;
   private RepaveReconciler reconciler;
+  private boolean kubeletRegisters = true;
 
   @BeforeEach
   void aRegisteredNodeOnV1() {
@@ -56,6 +57,11 @@ class RepaveFromTheMachineTest {
     lab.publish(V2);
     new MachineRegistration(api.client()).register(V1);
     cluster.registerNode(NODE);
+    lab.onKubeletStart(() -> {
+      if (kubeletRegisters) {
+        cluster.kubeletStarted(NODE);
+      }
+    });
     reconciler = reconcilerWith(cluster.client());
   }
 
@@ -120,6 +126,35 @@ class RepaveFromTheMachineTest {
   }
 
   @Test
+  void aBlockedDrainLeavesTheCordonTheOperatorHadPutInPlace() throws IOException {
+    cluster.client().cordon(NODE);
+    cluster.bindPod(NODE, "shop", "web-1", Map.of("app", "web"));
+    cluster.putBudget("shop", "web", Map.of("app", "web"), 0);
+    askRepave(1, k -> k.withVersion("1.31.5"));
+
+    assertThat(reconciler.reconcile()).isEqualTo(Outcome.DRAIN_BLOCKED);
+
+    assertThat(cluster.nodeObject(NODE))
+        .as("cordoned by the operator before the repave: the repave undoes only its own cordon")
+        .hasValueSatisfying(n -> assertThat(n.unschedulable()).isTrue());
+    assertThat(status().condition(MachineCondition.REPAVED).orElseThrow().message())
+        .contains("cordoned before the repave");
+  }
+
+  @Test
+  void aNodeTheOperatorHadCordonedIsCordonedAgainOnceItRegistersAgain() throws IOException {
+    cluster.client().cordon(NODE);
+    askRepave(1, k -> k.withVersion("1.31.5"));
+
+    assertThat(reconciler.reconcile()).isEqualTo(Outcome.REPAVED);
+
+    assertThat(lab.activeVersionRaw()).contains(lab.versionOf(V2));
+    assertThat(cluster.nodeObject(NODE))
+        .as("the Node kubelet registered again carries the operator's cordon")
+        .hasValueSatisfying(n -> assertThat(n.unschedulable()).isTrue());
+  }
+
+  @Test
   void aBudgetThatAllowsADisruptionBeforeTheBoundLetsTheRepaveGoOn() {
     cluster.bindPod(NODE, "shop", "web-1", Map.of("app", "web"));
     cluster.putBudget("shop", "web", Map.of("app", "web"), 0);
@@ -172,7 +207,7 @@ class RepaveFromTheMachineTest {
 
   @Test
   void aNodeKubeletDoesNotRegisterAgainIsReportedFailedAfterItsBound() {
-    cluster.kubeletRegistersAgain(false);
+    kubeletRegisters = false;
     askRepave(1, k -> k.withVersion("1.31.5"));
 
     assertThat(reconciler.reconcile()).isEqualTo(Outcome.NOT_REGISTERED);
@@ -238,6 +273,41 @@ class RepaveFromTheMachineTest {
     assertThat(lab.applied()).contains(V1_GREEN);
   }
 
+  /**
+   * A kubelet registers its Node once per start of its process: a repave that deletes the Node and
+   * changes nothing of kubelet's restarts kubelet itself, or the Node never comes back.
+   */
+  @Test
+  void aRepaveThatChangesNothingOfKubeletsRestartsItSoTheNodeRegistersAgain() {
+    askRepave(1, k -> k);
+
+    assertThat(reconciler.reconcile()).isEqualTo(Outcome.REPAVED);
+
+    assertThat(cluster.nodeObject(NODE))
+        .hasValueSatisfying(n -> assertThat(n.unschedulable()).isFalse());
+    assertThat(lab.activeVersionRaw()).contains(lab.versionOf(V1));
+  }
+
+  /**
+   * The Node is deleted before the new version is installed; when the install fails the old
+   * kubelet runs on untouched, and a kubelet registers only when it starts: the repave restarts it
+   * so that the node comes back into the cluster, reported Failed with the cause.
+   */
+  @Test
+  void aTargetThatCannotBeInstalledLeavesTheNodeRegisteredAgain() {
+    askRepave(1, k -> k.withVersion("1.31.6"));
+
+    assertThat(reconciler.reconcile()).isEqualTo(Outcome.ROLLED_BACK);
+
+    assertThat(lab.activeVersionRaw()).contains(lab.versionOf(V1));
+    assertThat(cluster.nodeObject(NODE))
+        .as("registered again by the restarted kubelet, and schedulable")
+        .hasValueSatisfying(n -> assertThat(n.unschedulable()).isFalse());
+    assertThat(status().phase()).isEqualTo(MachinePhase.FAILED);
+    assertThat(status().condition(MachineCondition.REPAVED).orElseThrow().message())
+        .contains("1.31.6");
+  }
+
   @Test
   void aTargetThatRollsBackIsReportedFailedAndNotRetried() {
     lab.kubeletNeverReady.add(lab.versionOf(V2));
@@ -286,6 +356,8 @@ class RepaveFromTheMachineTest {
   private Map<String, String> withoutAgentState(Map<String, String> files) {
     Map<String, String> out = new TreeMap<>(files);
     out.remove(lab.paths.agentState().toString());
+    // the repave under way remembers whether the node was cordoned before it began
+    out.remove(lab.paths.agentState().resolveSibling("repave-cordon").toString());
     return out;
   }
 

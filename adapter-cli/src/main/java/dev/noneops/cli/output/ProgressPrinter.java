@@ -2,6 +2,7 @@ package dev.noneops.cli.output;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.noneops.core.node.UrlRedaction;
 import dev.noneops.ports.events.NodeEvent;
 import dev.noneops.ports.events.NodeEvents;
 import java.io.PrintWriter;
@@ -19,6 +20,9 @@ import java.util.Objects;
  * A failure is one {@code FAIL} line with its message, at the step that failed; the steps around
  * it end with an {@code end} line naming that step.
  * With {@code --json} each event is one JSON line instead (NDJSON), for tools that follow along.
+ * This is the output when stderr is not a terminal, a log (the agent's daemon writes to the
+ * journal): the URLs in it are redacted ({@link UrlRedaction}); a terminal's live progress shows
+ * them in full to the operator at the node.
  */
 public final class ProgressPrinter implements NodeEvents {
   private static final Duration DOWNLOAD_LINE_INTERVAL = Duration.ofSeconds(1);
@@ -42,9 +46,11 @@ public final class ProgressPrinter implements NodeEvents {
         line.put("task", event.task());
         line.put("kind", event.kind().name());
         line.put("durationMs", event.duration().toMillis());
-        event.error().ifPresent(e -> line.put("error", e));
+        event.error().ifPresent(e -> line.put("error", UrlRedaction.redact(e)));
         if (!event.details().isEmpty()) {
-          line.put("details", event.details());
+          Map<String, String> details = new LinkedHashMap<>();
+          event.details().forEach((k, v) -> details.put(k, UrlRedaction.redact(v)));
+          line.put("details", details);
         }
         err.println(Json.MAPPER
             .writer()
@@ -53,7 +59,7 @@ public final class ProgressPrinter implements NodeEvents {
       } else {
         String text = text(event);
         if (text != null) {
-          err.println(text);
+          err.println(UrlRedaction.redact(text));
         }
       }
       err.flush();

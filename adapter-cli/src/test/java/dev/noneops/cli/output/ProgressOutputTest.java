@@ -36,6 +36,35 @@ class ProgressOutputTest {
             "  ok  install (4.50 s)");
   }
 
+  /**
+   * Without a terminal stderr is a log (the agent's daemon writes to the journal): a failure's
+   * signed URL keeps its query keys and loses their values, in plain and in JSON lines.
+   */
+  @Test
+  void withoutATerminalAFailuresSignedUrlIsRedacted() {
+    String failure = "artifact kubelet from https://dl.example.com/kubelet"
+        + "?X-Amz-Credential=AKIDEXAMPLE&X-Amz-Signature=0a1b2c3d: HTTP 403";
+    NodeEvent failed = new NodeEvent(
+        T0,
+        "download-kubelet",
+        NodeEvent.Kind.FAILED,
+        Duration.ZERO,
+        Optional.of(failure),
+        Map.of());
+    StringWriter json = new StringWriter();
+    ProgressOutput plain = new ProgressOutput(new PrintWriter(err), false, ProgressTerminal.NONE);
+    ProgressOutput ndjson = new ProgressOutput(new PrintWriter(json), true, ProgressTerminal.NONE);
+
+    plain.onEvent(failed);
+    ndjson.onEvent(failed);
+    plain.close();
+    ndjson.close();
+
+    assertThat(err.toString() + json)
+        .contains("?X-Amz-Credential=REDACTED&X-Amz-Signature=REDACTED: HTTP 403")
+        .doesNotContain("AKIDEXAMPLE", "0a1b2c3d");
+  }
+
   @Test
   void aDownloadsFirstLineHasNoRateForTheBytesOfItsFirstMillisecond() {
     ProgressOutput progress =

@@ -61,6 +61,7 @@ final class FleetNode {
       lab.kubeletNeverReady.add(lab.versionOf(named(target, name)));
     }
     cluster.registerNode(name);
+    lab.onKubeletStart(() -> cluster.kubeletStarted(name));
     machines = api.client();
     nodes = cluster.client();
     daemon = new NodeDaemon(

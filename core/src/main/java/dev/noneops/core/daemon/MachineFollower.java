@@ -3,6 +3,7 @@ package dev.noneops.core.daemon;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.node.UrlRedaction;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.machine.MachineEvent;
 import dev.noneops.ports.machine.MachineResource;
@@ -117,13 +118,20 @@ final class MachineFollower {
         }
       }
     } catch (MachineCallException | ClusterCallException e) {
-      log.warn("Machine {}: {}; trying again in {}", machineName, e.getMessage(), RETRY);
+      log.warn(
+          "Machine {}: {}; trying again in {}",
+          machineName,
+          UrlRedaction.redact(e.getMessage()),
+          RETRY);
       changed.set(true);
       retryAt = ports.clock().now().plus(RETRY);
     } catch (RuntimeException e) {
       // the daemon's other duties go on; the repave is tried again, as after a failed call
       log.error(
-          "Machine {}: the repave pass failed: {}; trying again in {}", machineName, e, RETRY);
+          "Machine {}: the repave pass failed: {}; trying again in {}",
+          machineName,
+          UrlRedaction.redact(e.toString()),
+          RETRY);
       changed.set(true);
       retryAt = ports.clock().now().plus(RETRY);
     }
@@ -182,13 +190,16 @@ final class MachineFollower {
             "{}; the agent follows its configuration file without the Machine", e.getMessage());
         withoutCrd = true;
       } else {
-        log.warn("{}; trying again in {}", e.getMessage(), RETRY);
+        log.warn("{}; trying again in {}", UrlRedaction.redact(e.getMessage()), RETRY);
         retryAt = ports.clock().now().plus(RETRY);
       }
       return false;
     } catch (IOException | IllegalArgumentException e) {
       log.warn(
-          "cannot watch Machine {}: {}; trying again in {}", machineName, e.getMessage(), RETRY);
+          "cannot watch Machine {}: {}; trying again in {}",
+          machineName,
+          UrlRedaction.redact(e.getMessage()),
+          RETRY);
       retryAt = ports.clock().now().plus(RETRY);
       return false;
     }

@@ -1,5 +1,6 @@
 package dev.noneops.core.daemon;
 
+import dev.noneops.core.node.UrlRedaction;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Executor;
@@ -83,7 +84,8 @@ final class MachineWorker {
           work.run();
         } catch (RuntimeException e) {
           log.error(
-              "the Machine follower failed: {}; it tries again at a later tick", e.toString());
+              "the Machine follower failed: {}; it tries again at a later tick",
+              UrlRedaction.redact(e.toString()));
         } finally {
           busy.set(false);
         }

@@ -19,6 +19,7 @@ import dev.noneops.core.node.UpgradeFailedException;
 import dev.noneops.core.node.UpgradeInProgressException;
 import dev.noneops.core.node.UpgradeOptions;
 import dev.noneops.core.node.UpgradeRefusedException;
+import dev.noneops.core.node.UrlRedaction;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.cluster.ClusterNode;
 import dev.noneops.ports.files.FileMeta;
@@ -432,7 +433,9 @@ public final class NodeDaemon {
               + r.upgrade()
                   .map(u -> ": " + u.previousVersion() + " → " + u.targetVersion())
                   .orElse("");
-      r.startError().ifPresent(e -> log.error("after recovery the stack did not start: {}", e));
+      r.startError()
+          .ifPresent(e -> log.error(
+              "after recovery the stack did not start: {}", UrlRedaction.redact(e.toString())));
       if (r.outcome() != RecoveryResult.Outcome.NOTHING_TO_DO) {
         log.warn("recovered at start: {}", detail);
       }
@@ -452,7 +455,7 @@ public final class NodeDaemon {
       return new AgentState.Event(
           ports.clock().now(), "start-recovery", "LIVE_NODE", "an operation held the node lock");
     } catch (NoneopsException e) {
-      log.error("recovery failed: {}", e.operatorMessage());
+      log.error("recovery failed: {}", UrlRedaction.redact(e.operatorMessage()));
       return new AgentState.Event(
           ports.clock().now(), "start-recovery", "FAILED", e.operatorMessage());
     } finally {
@@ -646,16 +649,16 @@ public final class NodeDaemon {
           "the node is busy ({}); trying again in {}", busy.operation(), settings.pollInterval());
       return false;
     } catch (UpgradeFailedException e) {
-      log.error("{}", e.operatorMessage());
+      log.error("{}", UrlRedaction.redact(e.operatorMessage()));
       record("upgrade", "ROLLED_BACK", e.operatorMessage());
       quarantine(digest, e.targetVersion(), e.operatorMessage());
       return true;
     } catch (UpgradeRefusedException e) {
-      log.error("upgrade refused: {}", e.operatorMessage());
+      log.error("upgrade refused: {}", UrlRedaction.redact(e.operatorMessage()));
       record("upgrade", "REFUSED", e.operatorMessage());
       return true;
     } catch (NoneopsException e) {
-      log.error("{}", e.operatorMessage());
+      log.error("{}", UrlRedaction.redact(e.operatorMessage()));
       record("apply", "FAILED", e.operatorMessage());
       return true;
     } finally {

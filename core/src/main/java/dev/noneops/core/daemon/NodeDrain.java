@@ -20,13 +20,16 @@ import java.util.Set;
  * PodDisruptionBudget refuses, and waits until the evicted pods are gone — all within {@link
  * RepaveTimeouts#drain()}. On the bound it uncordons the node and throws {@link
  * DrainBlockedException} naming the pods that stayed; a call the API server refuses or cannot be
- * asked ends the drain with the node uncordoned as well ({@link ClusterCallException}). A Node object that does not exist (an
- * interrupted repave already removed it) cannot be cordoned; its pods are still evicted.
+ * asked ends the drain with the node uncordoned as well ({@link ClusterCallException}). Only the
+ * drain's own cordon is undone: a node that was cordoned before the repave stays cordoned. A Node
+ * object that does not exist (an interrupted repave already removed it) cannot be cordoned; its
+ * pods are still evicted.
  */
 final class NodeDrain {
   private final ClusterNode cluster;
   private final HostClock clock;
   private final RepaveTimeouts timeouts;
+  private boolean cordonedBefore;
 
   NodeDrain(ClusterNode cluster, HostClock clock, RepaveTimeouts timeouts) {
     this.cluster = cluster;
@@ -37,12 +40,16 @@ final class NodeDrain {
   /**
    * Drains {@code node}.
    *
+   * @param cordonedBefore whether the node was cordoned before the repave began: that cordon is
+   *     not the drain's to undo
    * @return how many pods were evicted
-   * @throws DrainBlockedException on the bound, the node uncordoned
+   * @throws DrainBlockedException on the bound, the node uncordoned unless it was cordoned before
    * @throws ClusterCallException when the API server refuses a call or cannot be reached
    */
-  int drain(String node) {
-    boolean cordoned = cordon(node);
+  int drain(String node, boolean cordonedBefore) {
+    this.cordonedBefore = cordonedBefore;
+    // the cordon to undo should the drain not finish: the drain's own, never an operator's
+    boolean cordoned = cordon(node) && !cordonedBefore;
     try {
       return evictAll(node, cordoned);
     } catch (ClusterCallException e) {
@@ -121,11 +128,15 @@ final class NodeDrain {
     }
     return new DrainBlockedException(
         "the drain of " + node + " did not finish within " + timeouts.drain() + ": "
-            + String.join("; ", why) + "; the node is uncordoned and nothing on the host changed",
+            + String.join("; ", why)
+            + (cordonedBefore
+                ? "; the node stays cordoned (it was cordoned before the repave)"
+                : "; the node is uncordoned")
+            + " and nothing on the host changed",
         blocking);
   }
 
-  /** @return whether the Node existed and is cordoned now */
+  /** @return whether the Node existed and is cordoned now (by this drain or before it) */
   private boolean cordon(String node) {
     try {
       cluster.cordon(node);

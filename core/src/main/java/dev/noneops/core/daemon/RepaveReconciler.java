@@ -11,6 +11,7 @@ import dev.noneops.core.node.Node;
 import dev.noneops.core.node.NodeBusyException;
 import dev.noneops.core.node.UpgradeFailedException;
 import dev.noneops.core.node.UpgradeOptions;
+import dev.noneops.core.node.UrlRedaction;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.cluster.ClusterNode;
 import dev.noneops.ports.machine.KubernetesSpec;
@@ -20,7 +21,9 @@ import dev.noneops.ports.machine.MachinePhase;
 import dev.noneops.ports.machine.MachineResource;
 import dev.noneops.ports.machine.MachineSpec;
 import dev.noneops.ports.machine.MachineStatus;
+import dev.noneops.ports.systemd.JobResult;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -40,12 +43,17 @@ import java.util.stream.Collectors;
  * apply} when the version stays (kubelet restarted when the apply did not, so that it registers
  * again) or {@code upgradeAndCommit} (which persists the applied configuration, commits and prunes)
  * when it changes; kubelet's new Node object is waited for (bounded) and uncordoned; phase {@code
- * Joining} with {@code Repaved} True/Succeeded. The counter is acknowledged in every outcome but a
+ * Joining} with {@code Repaved} True/Succeeded. A repave that fails once the Node is deleted brings
+ * it back all the same: kubelet registers only when it starts, so one the failure left running is
+ * restarted when the Node does not come back by itself. The counter is acknowledged in every outcome but a
  * busy node and a failed call to the API server (the next event tries again): a target that rolled
  * back is reported {@code Failed} with the cause and not tried again until the counter is raised
  * again. Each pass reads the Machine afresh, so an event that arrives late or twice changes
  * nothing, and every step can be run again after a daemon that died in it: cordoning twice,
- * evicting pods that are gone, deleting a deleted Node are no-ops.
+ * evicting pods that are gone, deleting a deleted Node are no-ops. A node the operator had
+ * cordoned before the repave stays cordoned whatever the outcome, also on the Node kubelet
+ * registers again: whether it was is recorded on the host ({@link CordonBeforeRepave}) before the
+ * drain cordons it, so that a restarted daemon does not take its own cordon for the operator's.
  */
 final class RepaveReconciler {
   /** What one pass did. */
@@ -148,11 +156,12 @@ final class RepaveReconciler {
       return fail(asked, "Failed", e.operatorMessage());
     }
     String change = active.orElse("(none)") + " → " + wanted;
+    boolean cordonedBefore = cordonedBeforeRepave();
     status(s -> s.withPhase(MachinePhase.PROVISIONING)
         .withCondition(condition(
             MachineCondition.Status.FALSE, "Pending", "repave " + asked + ": " + change)));
     try {
-      new NodeDrain(cluster, ports.clock(), timeouts).drain(nodeName);
+      new NodeDrain(cluster, ports.clock(), timeouts).drain(nodeName, cordonedBefore);
     } catch (DrainBlockedException e) {
       report(
           asked,
@@ -178,17 +187,17 @@ final class RepaveReconciler {
     } catch (NodeBusyException busy) {
       return Outcome.BUSY;
     } catch (UpgradeFailedException e) {
-      rejoin();
+      String rejoined = rejoinAfterFailure();
       report(
           asked,
           MachinePhase.FAILED,
           MachineCondition.Status.FALSE,
           "RolledBack",
-          e.operatorMessage());
+          e.operatorMessage() + rejoined);
       return Outcome.ROLLED_BACK;
     } catch (NoneopsException e) {
-      rejoin();
-      return fail(asked, "Failed", e.operatorMessage());
+      String rejoined = rejoinAfterFailure();
+      return fail(asked, "Failed", e.operatorMessage() + rejoined);
     }
     if (!rejoin()) {
       report(
@@ -232,14 +241,14 @@ final class RepaveReconciler {
           .filter(e -> !e.at().isBefore(pending.get().lastTransitionTime()))
           .findFirst();
       if (rolledBack.isPresent()) {
-        rejoin();
+        String rejoined = rejoinAfterFailure();
         report(
             asked,
             MachinePhase.FAILED,
             MachineCondition.Status.FALSE,
             "RolledBack",
             "repave " + asked + " was interrupted (the agent stopped during its upgrade) and the"
-                + " recovery rolled it back: " + rolledBack.get().detail());
+                + " recovery rolled it back: " + rolledBack.get().detail() + rejoined);
         return Outcome.ROLLED_BACK;
       }
     }
@@ -247,12 +256,97 @@ final class RepaveReconciler {
   }
 
   /**
-   * Waits until kubelet has registered the Node again, then uncordons it.
+   * {@link #rejoin()} after a repave that failed once the Node was deleted. A failure before the
+   * stack was touched (a target that cannot be downloaded) leaves the old kubelet running, and a
+   * kubelet registers its Node only when it starts: when the Node has not come back within one
+   * {@link RepaveTimeouts#poll()}, kubelet is restarted (one that a rollback has just started is
+   * restarted once more, which costs it nothing).
+   *
+   * @return "" when the node is registered and uncordoned again, else a sentence saying why not,
+   *     to add to the report
+   */
+  private String rejoinAfterFailure() {
+    if (!awaitRegistered(timeouts.poll())) {
+      try {
+        JobResult restarted = ports.systemd().restart(HostPaths.KUBELET_UNIT, KUBELET_RESTART);
+        if (!restarted.succeeded()) {
+          return "; kubelet could not be restarted to register the Node " + nodeName
+              + " again: its restart job ended " + restarted;
+        }
+      } catch (RuntimeException e) {
+        return "; kubelet could not be restarted to register the Node " + nodeName + " again: "
+            + e.getMessage();
+      }
+    }
+    return rejoin()
+        ? ""
+        : "; kubelet did not register the Node " + nodeName + " again within "
+            + timeouts.registration();
+  }
+
+  /**
+   * Waits until kubelet has registered the Node again, then uncordons it, or cordons it when it
+   * was cordoned before the repave (the Node's deletion lost the operator's cordon; the repave puts
+   * it back).
    *
    * @return false when it did not register within {@link RepaveTimeouts#registration()}
    */
   private boolean rejoin() {
-    long deadline = ports.clock().nanoTime() + timeouts.registration().toNanos();
+    if (!awaitRegistered(timeouts.registration())) {
+      return false;
+    }
+    boolean cordonedBefore = recorded(CordonBeforeRepave::read).orElse(false);
+    NodeDrain.call(
+        () -> {
+          if (cordonedBefore) {
+            cluster.cordon(nodeName);
+          } else {
+            cluster.uncordon(nodeName);
+          }
+          return null;
+        },
+        (cordonedBefore ? "cordon " : "uncordon ") + nodeName);
+    return true;
+  }
+
+  /**
+   * Whether the node was cordoned before this repave began: as recorded on the host by the pass
+   * that began it (an agent killed mid-repave finds its own cordon on the Node, which is not the
+   * operator's), else as the Node is now, recorded before the drain cordons it.
+   */
+  private boolean cordonedBeforeRepave() {
+    Optional<Boolean> recorded = recorded(CordonBeforeRepave::read);
+    if (recorded.isPresent()) {
+      return recorded.get();
+    }
+    boolean cordoned = NodeDrain.call(() -> cluster.node(nodeName), "read the Node " + nodeName)
+        .map(n -> n.unschedulable())
+        .orElse(false);
+    recorded(record -> {
+      record.write(cordoned);
+      return Optional.empty();
+    });
+    return cordoned;
+  }
+
+  private interface RecordCall<T> {
+    Optional<T> run(CordonBeforeRepave record) throws IOException;
+  }
+
+  private <T> Optional<T> recorded(RecordCall<T> call) {
+    try {
+      return call.run(new CordonBeforeRepave(ports.files(), paths));
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "the record of whether " + nodeName + " was cordoned before the repave: "
+              + e.getMessage(),
+          e);
+    }
+  }
+
+  /** @return whether the Node is registered within {@code bound} */
+  private boolean awaitRegistered(Duration bound) {
+    long deadline = ports.clock().nanoTime() + bound.toNanos();
     while (NodeDrain.call(() -> cluster.node(nodeName), "read the Node " + nodeName)
         .isEmpty()) {
       if (ports.clock().nanoTime() - deadline >= 0) {
@@ -265,12 +359,6 @@ final class RepaveReconciler {
         throw new ClusterCallException("interrupted while waiting for " + nodeName, e);
       }
     }
-    NodeDrain.call(
-        () -> {
-          cluster.uncordon(nodeName);
-          return null;
-        },
-        "uncordon " + nodeName);
     return true;
   }
 
@@ -322,17 +410,27 @@ final class RepaveReconciler {
       MachineCondition.Status repaved,
       String reason,
       String message) {
-    lastReport = phase.word() + " (" + reason + "): " + message;
+    lastReport = phase.word() + " (" + reason + "): " + UrlRedaction.redact(message);
     status(s -> s.withPhase(phase)
         .withOperations(
             s.operations().withRepaveCounter(Math.max(asked, s.operations().repaveCounter())))
         .withCondition(condition(repaved, reason, message)));
+    // the repave ended: the next one looks at the Node afresh
+    recorded(record -> {
+      record.clear();
+      return Optional.empty();
+    });
   }
 
   private MachineCondition condition(
       MachineCondition.Status status, String reason, String message) {
+    // a condition leaves the host: an artifact's signed URL in a failure must not
     return new MachineCondition(
-        MachineCondition.REPAVED, status, reason, message, ports.clock().now());
+        MachineCondition.REPAVED,
+        status,
+        reason,
+        UrlRedaction.redact(message),
+        ports.clock().now());
   }
 
   private void status(UnaryOperator<MachineStatus> change) {

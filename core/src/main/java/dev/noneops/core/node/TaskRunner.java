@@ -117,7 +117,7 @@ final class TaskRunner {
           .addKeyValue("duration", took)
           .addKeyValue("status", "failed")
           .addKeyValue("failedAt", failedAt)
-          .addKeyValue("error", failure.getMessage())
+          .addKeyValue("error", UrlRedaction.redact(failure.getMessage()))
           .log("failed");
       emit(
           name,

@@ -158,6 +158,20 @@ public abstract class ClusterNodeContract {
     assertThat(resource().deleteNode("worker-1")).isFalse();
   }
 
+  @Test
+  void aDeletedNodeStaysDeletedUntilKubeletRegistersItAgain() throws Exception {
+    registerNodeAsKubelet("worker-1", true);
+    resource().deleteNode("worker-1");
+
+    for (int read = 1; read <= 3; read++) {
+      assertThat(resource().node("worker-1"))
+          .as("read %d after the delete: nothing registers a Node but its kubelet", read)
+          .isEmpty();
+    }
+    registerNodeAsKubelet("worker-1", true);
+    assertThat(resource().node("worker-1")).contains(new NodeObject("worker-1", true, false));
+  }
+
   private void awaitGone(String node, PodOnNode pod) throws Exception {
     long deadline = System.nanoTime() + GONE_WAIT.toNanos();
     List<PodOnNode> left = resource().podsOn(node);

@@ -403,6 +403,20 @@ public final class SimulatedNode {
     return node;
   }
 
+  /**
+   * Runs {@code registers} each time the host's {@code kubelet.service} starts (a restart, a boot,
+   * a start after an upgrade): what a kubelet does once per start of its process, registering its
+   * Node, is wired to a simulated cluster this way.
+   */
+  public SimulatedNode onKubeletStart(Runnable registers) {
+    host.systemd().onEvent(event -> {
+      if (event.unit().equals(HostPaths.KUBELET_UNIT) && event.event().equals("started")) {
+        registers.run();
+      }
+    });
+    return this;
+  }
+
   /** The lines the recovery gate wrote to its journal, one a run, oldest first (kept across crashes). */
   private final List<String> gateJournal = new CopyOnWriteArrayList<>();
 

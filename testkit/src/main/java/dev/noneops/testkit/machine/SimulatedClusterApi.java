@@ -17,9 +17,11 @@ import java.util.TreeMap;
  * eviction is refused ({@code 429}) while a budget selecting the pod allows no disruption, and an
  * accepted one uses up one of the budget's allowed disruptions (as the API server's eviction
  * does), and the pod goes away (at once, or after {@link #evictedPodsLingerFor} listings, as a pod
- * in its grace period). Kubelet's registration is stood in for: a deleted Node object registers
- * again, ready, at the second read of it after the delete ({@link #kubeletRegistersAgain}), or
- * when the test says ({@link #registerNode}).
+ * in its grace period). Kubelet registers its Node once per start of its process, as a real one
+ * does: {@link #kubeletStarted} (a fixture calls it when the node's simulated {@code
+ * kubelet.service} starts) creates the Node when there is none and leaves an existing one as it
+ * is, cordon and all; a Node deleted while kubelet runs stays deleted until kubelet starts again.
+ * {@link #registerNode} is a Node a kubelet registered before the test looked.
  *
  * <p>One server serves any number of nodes, each through its own {@link #client()}; the other
  * methods are the cluster's side (not counted as a node's requests).
@@ -29,9 +31,7 @@ public final class SimulatedClusterApi {
   private final Map<String, NodeState> nodes = new TreeMap<>();
   private final Map<String, Pod> pods = new TreeMap<>();
   private final Map<String, Budget> budgets = new TreeMap<>();
-  private final Map<String, Integer> readsUntilRegistered = new HashMap<>();
   private final Map<String, Integer> lingering = new HashMap<>();
-  private boolean registersAgain = true;
   private int lingerListings;
   private boolean unreachable;
 
@@ -46,7 +46,16 @@ public final class SimulatedClusterApi {
   public void registerNode(String node) {
     synchronized (lock) {
       nodes.put(node, new NodeState(true, false));
-      readsUntilRegistered.remove(node);
+    }
+  }
+
+  /**
+   * {@code node}'s kubelet process started: it registers its Node, ready and schedulable, when
+   * there is none; an existing one is kept as it is (a restarted kubelet does not uncordon).
+   */
+  public void kubeletStarted(String node) {
+    synchronized (lock) {
+      nodes.putIfAbsent(node, new NodeState(true, false));
     }
   }
 
@@ -55,17 +64,6 @@ public final class SimulatedClusterApi {
     synchronized (lock) {
       NodeState current = existing(node);
       nodes.put(node, new NodeState(ready, current.unschedulable));
-    }
-  }
-
-  /**
-   * Whether a deleted Node object registers again by itself (true by default): at the second read
-   * of it after the delete, as kubelet does once it restarts; false leaves that to {@link
-   * #registerNode}.
-   */
-  public void kubeletRegistersAgain(boolean automatic) {
-    synchronized (lock) {
-      registersAgain = automatic;
     }
   }
 
@@ -142,14 +140,6 @@ public final class SimulatedClusterApi {
   Optional<NodeObject> readNode(String node) throws ClusterNodeException {
     synchronized (lock) {
       requireReachable(node);
-      Integer left = readsUntilRegistered.get(node);
-      if (left != null) {
-        if (left <= 1) {
-          registerNode(node);
-        } else {
-          readsUntilRegistered.put(node, left - 1);
-        }
-      }
       return nodeObject(node);
     }
   }
@@ -226,11 +216,7 @@ public final class SimulatedClusterApi {
   boolean removeNode(String node) throws ClusterNodeException {
     synchronized (lock) {
       requireReachable(node);
-      boolean existed = nodes.remove(node) != null;
-      if (existed && registersAgain) {
-        readsUntilRegistered.put(node, 2);
-      }
-      return existed;
+      return nodes.remove(node) != null;
     }
   }
 

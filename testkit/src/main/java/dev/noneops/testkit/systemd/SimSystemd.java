@@ -105,6 +105,7 @@ public final class SimSystemd implements Systemd {
   private ProgramRefusal programRefusal = argv -> Optional.empty();
   private final List<UnitEvent> history = new ArrayList<>();
   private final List<Watch> watches = new CopyOnWriteArrayList<>();
+  private final List<Consumer<UnitEvent>> eventListeners = new CopyOnWriteArrayList<>();
   private long reloads;
   private Optional<Instant> busLostAt = Optional.empty();
   private ManagerState manager = new ManagerState("252", "running");
@@ -525,6 +526,15 @@ public final class SimSystemd implements Systemd {
     synchronized (gate.monitor()) {
       programs.put(exe.normalize(), program);
     }
+  }
+
+  /**
+   * Tells {@code listener} of every later {@link UnitEvent} as it happens, on the thread that made
+   * it: what a program outside the manager sees of a unit (a kubelet's process registering its
+   * Node when it starts). Not a request to systemd: no port call is recorded.
+   */
+  public void onEvent(Consumer<UnitEvent> listener) {
+    eventListeners.add(Objects.requireNonNull(listener, "listener"));
   }
 
   /** Everything that happened to units, oldest first. */
@@ -1362,6 +1372,8 @@ public final class SimSystemd implements Systemd {
   }
 
   private void event(String unit, String what) {
-    history.add(new UnitEvent(clock.now(), unit, what));
+    UnitEvent event = new UnitEvent(clock.now(), unit, what);
+    history.add(event);
+    eventListeners.forEach(listener -> listener.accept(event));
   }
 }

@@ -10,10 +10,6 @@ class SimulatedClusterNodeContractTest extends ClusterNodeContract {
   private final SimulatedClusterApi api = new SimulatedClusterApi();
   private final ClusterNode resource = api.client();
 
-  SimulatedClusterNodeContractTest() {
-    api.kubeletRegistersAgain(false);
-  }
-
   @Override
   protected ClusterNode resource() {
     return resource;
