@@ -305,6 +305,19 @@ class TeardownOnSimulatedHostTest {
         .isEmpty();
   }
 
+  @Test
+  void containerdsDataGoesWhenOnlyTheNodesNamespaceHoldsData() throws Exception {
+    SimNode node = SimNode.running();
+    seedMetadata(node, "meta-k8s.io.db");
+    Teardown teardown = node.teardown();
+
+    TeardownReport report = reset(teardown);
+
+    assertThat(report.complete()).as("%s", report).isTrue();
+    assertThat(node.fs().lstat(node.paths.containerdStateDir())).isEmpty();
+    assertThat(teardown.present()).isFalse();
+  }
+
   /** containerd's metadata database as a real containerd wrote it (see the resource's README). */
   private static void seedMetadata(SimNode node, String resource) throws Exception {
     Path db = node.paths.containerdStateDir().resolve("io.containerd.metadata.v1.bolt/meta.db");
