@@ -99,6 +99,34 @@ class ResetOperationTest {
   }
 
   /**
+   * A bridge that was on the host before the node came is the host's, even when the node's own
+   * CNI configuration, written after the node came, names it (an operator's {@code cni0}, say):
+   * the bridge plugin found it and used it, and reset leaves it.
+   */
+  @Test
+  void resetLeavesABridgeFromBeforeTheNodeThatTheNodesCniConfigurationNames() throws Exception {
+    SimulatedNode lab = new SimulatedNode();
+    lab.host.kernel().seedLink("cni0", "bridge");
+    lab.bootstrap(SimulatedNode.config());
+    lab.host.fs().createDirectories(Path.of("/etc/cni/net.d"), 0755);
+    lab.host.fs().seedFile(Path.of("/etc/cni/net.d/10-pods.conflist"), """
+        {"cniVersion": "0.4.0", "name": "pods", "plugins": [
+          {"type": "bridge", "bridge": "cni0", "ipam": {"type": "host-local"}},
+          {"type": "bridge", "bridge": "nopods0", "ipam": {"type": "host-local"}}]}
+        """, 0644);
+    lab.host.kernel().seedLink("nopods0", "bridge");
+
+    ResetResult reset = lab.node(Params.builder(lab.host.ports())).reset();
+
+    assertThat(reset.hostCleanup())
+        .containsExactly("LocalDNS interface localdns0", "CNI bridge nopods0");
+    assertThat(lab.host.kernel().link("cni0"))
+        .as("the bridge that was there before the node")
+        .isPresent();
+    assertThat(lab.host.kernel().link("nopods0")).isEmpty();
+  }
+
+  /**
    * A node provisioned before the CNI entries were recorded cannot tell its configurations from
    * another runtime's: reset removes no bridge rather than guess (and says nothing removed).
    */
