@@ -366,9 +366,10 @@ class PodsOnRealNodeSystemTest {
    * Another client of the node's containerd (Docker installed after the node, on its default
    * socket, keeps its containers in the {@code moby} namespace): a container it started keeps its
    * snapshot and its metadata through the reset, which keeps containerd's data directory whole,
-   * names the namespace and stays incomplete. A containerd started on that directory afterwards
-   * serves the container again, still running under its shim; once the operator removed it, the
-   * reset run again completes.
+   * names the namespace and stays incomplete; the container's process, and its bundle with the
+   * root filesystem mounted below {@code /run/containerd}, stay too. A containerd started on that
+   * directory afterwards lists the namespace's containers and snapshots as before; once the
+   * operator removed them, the reset run again completes.
    */
   @Test
   void aContainerOfAnotherNamespaceOnTheNodesContainerdKeepsItsSnapshotAndMetadataThroughTheReset()
