@@ -99,6 +99,88 @@ class ResetOperationTest {
   }
 
   /**
+   * A bridge that was on the host before the node came is the host's, even when the node's own
+   * CNI configuration, written after the node came, names it (an operator's {@code cni0}, say):
+   * the bridge plugin found it and used it, and reset leaves it.
+   */
+  @Test
+  void resetLeavesABridgeFromBeforeTheNodeThatTheNodesCniConfigurationNames() throws Exception {
+    SimulatedNode lab = new SimulatedNode();
+    lab.host.kernel().seedLink("cni0", "bridge");
+    lab.bootstrap(SimulatedNode.config());
+    lab.host.fs().createDirectories(Path.of("/etc/cni/net.d"), 0755);
+    lab.host.fs().seedFile(Path.of("/etc/cni/net.d/10-pods.conflist"), """
+        {"cniVersion": "0.4.0", "name": "pods", "plugins": [
+          {"type": "bridge", "bridge": "cni0", "ipam": {"type": "host-local"}},
+          {"type": "bridge", "bridge": "nopods0", "ipam": {"type": "host-local"}}]}
+        """, 0644);
+    lab.host.kernel().seedLink("nopods0", "bridge");
+
+    ResetResult reset = lab.node(Params.builder(lab.host.ports())).reset();
+
+    assertThat(reset.hostCleanup())
+        .containsExactly("LocalDNS interface localdns0", "CNI bridge nopods0");
+    assertThat(lab.host.kernel().link("cni0"))
+        .as("the bridge that was there before the node")
+        .isPresent();
+    assertThat(lab.host.kernel().link("nopods0")).isEmpty();
+  }
+
+  /**
+   * A node provisioned before the links were recorded (its CNI entries were) has no record of the
+   * host's links, and its stack may have made its bridges since: a provision run again does not
+   * take the links it finds for the host's, and reset removes the bridges its configuration names
+   * as it did before the record existed.
+   */
+  @Test
+  void aNodeProvisionedBeforeLinksWereRecordedRemovesTheBridgesItsConfigurationNamesAsBefore()
+      throws Exception {
+    SimulatedNode lab = new SimulatedNode();
+    lab.bootstrap(SimulatedNode.config());
+    lab.host.fs().delete(lab.layout.linksBefore());
+    lab.host.fs().createDirectories(Path.of("/etc/cni/net.d"), 0755);
+    lab.host.fs().seedFile(Path.of("/etc/cni/net.d/10-pods.conflist"), """
+        {"cniVersion": "0.4.0", "name": "pods", "plugins": [
+          {"type": "bridge", "bridge": "cni0", "ipam": {"type": "host-local"}}]}
+        """, 0644);
+    lab.host.kernel().seedLink("cni0", "bridge");
+    lab.bootstrap(SimulatedNode.config());
+    assertThat(lab.exists(lab.layout.linksBefore()))
+        .as("no record taken once the node's stack may have run")
+        .isFalse();
+
+    ResetResult reset = lab.node(Params.builder(lab.host.ports())).reset();
+
+    assertThat(reset.hostCleanup())
+        .containsExactly("LocalDNS interface localdns0", "CNI bridge cni0");
+    assertThat(lab.host.kernel().link("cni0")).isEmpty();
+  }
+
+  /** An unreadable record of the links keeps every named bridge, and the reset says why. */
+  @Test
+  void anUnreadableRecordOfTheLinksKeepsEveryNamedBridgeAndFailsTheReset() throws Exception {
+    SimulatedNode lab = new SimulatedNode();
+    lab.bootstrap(SimulatedNode.config());
+    lab.host.fs().seedFile(lab.layout.linksBefore(), "{\"format\": 1, \"links\": [\"a/b\"]}", 0600);
+    lab.host.fs().createDirectories(Path.of("/etc/cni/net.d"), 0755);
+    lab.host.fs().seedFile(Path.of("/etc/cni/net.d/10-pods.conflist"), """
+        {"cniVersion": "0.4.0", "name": "pods", "plugins": [
+          {"type": "bridge", "bridge": "nopods0", "ipam": {"type": "host-local"}}]}
+        """, 0644);
+    lab.host.kernel().seedLink("nopods0", "bridge");
+
+    ResetResult reset = lab.node(Params.builder(lab.host.ports())).reset();
+
+    assertThat(reset.hostCleanup()).containsExactly("LocalDNS interface localdns0");
+    assertThat(lab.host.kernel().link("nopods0")).isPresent();
+    assertThat(reset.complete()).isFalse();
+    assertThat(reset.report().blocking()).singleElement().satisfies(k -> {
+      assertThat(k.subject()).isEqualTo("link nopods0");
+      assertThat(k.detail()).contains(lab.layout.linksBefore().toString());
+    });
+  }
+
+  /**
    * A node provisioned before the CNI entries were recorded cannot tell its configurations from
    * another runtime's: reset removes no bridge rather than guess (and says nothing removed).
    */

@@ -271,6 +271,63 @@ class TeardownOnSimulatedHostTest {
     assertThat(report.complete()).isTrue();
   }
 
+  /**
+   * Docker installed after the node, on the node's containerd, keeps its containers in the {@code
+   * moby} namespace of containerd's one metadata database and their root filesystems among the
+   * node's snapshots: containerd's data directory is kept whole, and the reset stays incomplete
+   * naming the namespaces, so the node is still present and the reset can run again.
+   */
+  @Test
+  void containerdsDataIsKeptWholeWhileANamespaceOtherThanTheNodesHoldsData() throws Exception {
+    SimNode node = SimNode.running();
+    Path data = node.paths.containerdStateDir();
+    seedMetadata(node, "meta-k8s.io-moby-plugins.moby.db");
+    Path mobyRootfs =
+        data.resolve("io.containerd.snapshotter.v1.overlayfs/snapshots/2/fs/bin/httpd");
+    node.fs().seedDirectory(mobyRootfs.getParent(), 0755);
+    node.fs().seedFile(mobyRootfs, "docker's container", 0755);
+    FileTreeSnapshot before = node.host.snapshot(data);
+    Teardown teardown = node.teardown();
+
+    TeardownReport report = reset(teardown);
+
+    assertThat(node.host.snapshot(data)).isEqualTo(before);
+    assertThat(report.blocking()).anySatisfy(k -> {
+      assertThat(k.subject()).isEqualTo(data.toString());
+      assertThat(k.detail()).contains("moby", "plugins.moby").doesNotContain("k8s.io,");
+    });
+    assertThat(report.complete()).isFalse();
+    assertThat(teardown.present())
+        .as("the layout directory stays so the reset can run again")
+        .isTrue();
+    assertThat(node.fs().lstat(node.paths.kubeletDir()))
+        .as("the rest is removed")
+        .isEmpty();
+  }
+
+  @Test
+  void containerdsDataGoesWhenOnlyTheNodesNamespaceHoldsData() throws Exception {
+    SimNode node = SimNode.running();
+    seedMetadata(node, "meta-k8s.io.db");
+    Teardown teardown = node.teardown();
+
+    TeardownReport report = reset(teardown);
+
+    assertThat(report.complete()).as("%s", report).isTrue();
+    assertThat(node.fs().lstat(node.paths.containerdStateDir())).isEmpty();
+    assertThat(teardown.present()).isFalse();
+  }
+
+  /** containerd's metadata database as a real containerd wrote it (see the resource's README). */
+  private static void seedMetadata(SimNode node, String resource) throws Exception {
+    Path db = node.paths.containerdStateDir().resolve("io.containerd.metadata.v1.bolt/meta.db");
+    node.fs().seedDirectory(db.getParent(), 0700);
+    try (var in =
+        TeardownOnSimulatedHostTest.class.getResourceAsStream("/containerd/" + resource)) {
+      node.fs().seedFile(db, in.readAllBytes(), 0644);
+    }
+  }
+
   @Test
   void aHostDirectoryBindMountedIntoAPodVolumeSurvivesWhetherOrNotItUnmounts() throws Exception {
     SimNode node = SimNode.running();

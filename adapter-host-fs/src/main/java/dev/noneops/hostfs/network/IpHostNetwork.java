@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
 /**
  * {@link HostNetwork} over iproute2, run through a {@link CommandRunner} (so a runner that enters
  * another network namespace moves the whole port there): {@code ip -j -d addr show dev} reads a
- * link (its kind is {@code linkinfo.info_kind}), {@code ip link add ... [up] type dummy},
+ * link (its kind is {@code linkinfo.info_kind}), {@code ip -j link show} lists them, {@code ip link add ... [up] type dummy},
  * {@code ip addr replace}, {@code ip link set dev ... up} and {@code ip link delete dev} change
  * it. A failure's errno is the one {@code ip}'s error line names. The sockets bound to a port come
  * from iproute2's {@code ss -H -l -n -t -u}.
@@ -55,6 +55,43 @@ public final class IpHostNetwork implements HostNetwork {
       return Optional.empty();
     }
     throw CommandErrors.of("show link", name, show, shown);
+  }
+
+  /** {@inheritDoc} From {@code ip -j link show}: each object's {@code ifname}. */
+  @Override
+  public List<String> linkNames() throws IOException {
+    Command show = Command.of(timeout, "ip", "-j", "link", "show");
+    CommandResult shown = commands.run(show);
+    if (!shown.succeeded()) {
+      throw CommandErrors.of("list links", "ip", show, shown);
+    }
+    JsonNode links;
+    try {
+      links = JSON.readTree(shown.stdout());
+    } catch (JsonProcessingException e) {
+      throw new HostIOException(
+          Errno.EIO,
+          "list links",
+          "ip",
+          "'ip -j link show' answered no JSON: " + e.getOriginalMessage(),
+          e);
+    }
+    if (links == null || !links.isArray()) {
+      throw new HostIOException(
+          Errno.EIO,
+          "list links",
+          "ip",
+          "'ip -j link show' answered " + shown.stdout().strip(),
+          null);
+    }
+    List<String> names = new ArrayList<>();
+    for (JsonNode link : links) {
+      if (link.hasNonNull("ifname")) {
+        names.add(link.get("ifname").asText());
+      }
+    }
+    names.sort(null);
+    return names;
   }
 
   @Override

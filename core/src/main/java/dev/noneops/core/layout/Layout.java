@@ -31,6 +31,7 @@ public record Layout(Path root) {
   public static final String TEARDOWN = ".teardown";
   public static final String CREATED_PARENTS = ".created-parents";
   public static final String CNI_BEFORE = ".cni-before.json";
+  public static final String LINKS_BEFORE = ".links-before.json";
   public static final String BIN = "bin";
   public static final String CNI = "libexec/cni";
 
@@ -111,6 +112,14 @@ public record Layout(Path root) {
    */
   public Path cniBefore() {
     return root.resolve(CNI_BEFORE);
+  }
+
+  /**
+   * The durable record, taken once when the node is provisioned, of the network links the host
+   * had before the node came: the host's, never removed.
+   */
+  public Path linksBefore() {
+    return root.resolve(LINKS_BEFORE);
   }
 
   public Path staging() {

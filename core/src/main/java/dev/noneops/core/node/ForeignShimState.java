@@ -19,11 +19,17 @@ import java.util.Set;
  * whatever its own state directory: the shim's socket, {@code s/<sha256 of address/namespace/id>};
  * runc's state of its container, {@code runc/<namespace>/<id>} (the shim's default runc root);
  * and the directory of its container's standard I/O fifos that {@code ctr} made, {@code
- * fifo/<n>/<id>-std{in,out,err}}. A teardown that removed them would leave the other runtime
+ * fifo/<n>/<id>-std{in,out,err}}; and, for a shim of the containerd whose state directory this
+ * is (Docker's on the node's containerd, say), its bundle {@code
+ * io.containerd.runtime.v2.task/<namespace>/<id>}, where its container's root filesystem is
+ * mounted. A teardown that removed them would leave the other runtime
  * unable to reach its running container (runc answers "container does not exist"), so they are
  * kept while the shim lives.
  */
 final class ForeignShimState {
+  /** Where a containerd whose state directory is the run directory keeps its shims' bundles. */
+  private static final String TASKS = "io.containerd.runtime.v2.task";
+
   private static final List<String> FIFOS = List.of("-stdin", "-stdout", "-stderr");
 
   private final HostFiles files;
@@ -51,6 +57,10 @@ final class ForeignShimState {
         continue;
       }
       ids.add(id.get());
+      Path bundles = runDir.resolve(TASKS).resolve(namespace.get());
+      entries.add(bundles.getParent());
+      entries.add(bundles);
+      trees.add(bundles.resolve(id.get()));
       Path runc = runDir.resolve("runc").resolve(namespace.get());
       entries.add(runc.getParent());
       entries.add(runc);

@@ -264,13 +264,20 @@ public final class Node {
   }
 
   /**
-   * Records which entries of the CNI configuration and state directories are there before the
-   * node's stack first runs (once: a provision run again keeps the first record).
+   * Records which entries of the CNI configuration and state directories, and which network
+   * links, are there before the node's stack first runs (once: a provision run again keeps the
+   * first record). The links are recorded first and only while the CNI entries are not: a node
+   * provisioned before links were recorded may have run its stack, so the links it has now are no
+   * record of the host's.
    */
   private void recordCniEntriesBefore() {
-    tasks.execute(Task.of(
-        "record-cni-entries",
-        () -> new CniEntriesBefore(ports.files(), paths, layout).recordIfAbsent()));
+    tasks.execute(Task.of("record-cni-entries", () -> {
+      CniEntriesBefore cni = new CniEntriesBefore(ports.files(), paths, layout);
+      if (!ports.files().exists(cni.path())) {
+        new LinksBefore(ports.files(), ports.network(), layout).recordIfAbsent();
+      }
+      cni.recordIfAbsent();
+    }));
   }
 
   private void recordApplied(AgentConfig config) {
@@ -760,9 +767,14 @@ public final class Node {
           .read()
           .map(c -> c.normalized().localDns().interfaceName())
           .orElse(AgentConfig.DEFAULT_LOCALDNS_INTERFACE);
-      List<String> bridges =
+      List<String> named =
           CniBridges.named(ports.files(), paths.cniConfDir(), cniEntriesBeforeOrNone());
-      TeardownReport report = teardown.stop().plus(teardown.removeConfig());
+      TeardownReport hostsLinks = linksFromBefore(named);
+      List<String> bridges = named.stream()
+          .filter(
+              b -> hostsLinks.kept().stream().noneMatch(k -> k.subject().equals(linkSubject(b))))
+          .toList();
+      TeardownReport report = teardown.stop().plus(teardown.removeConfig()).plus(hostsLinks);
       List<String> hostCleanup = new ArrayList<>(removeLocalDnsInterface(dnsInterface));
       hostCleanup.addAll(removeCniBridges(bridges));
       applied.remove();
@@ -791,6 +803,42 @@ public final class Node {
     } catch (CorruptStateException e) {
       return Optional.empty();
     }
+  }
+
+  /**
+   * Which of the bridges the node's CNI configuration names were on the host before the node
+   * came ({@link LinksBefore}), each as kept: the host's, never removed. Without a record (a node
+   * provisioned before links were recorded) none is, as before the record existed; an unreadable
+   * record keeps every one, as a failure that names the record.
+   */
+  private TeardownReport linksFromBefore(List<String> bridges) throws IOException {
+    Set<String> before;
+    TeardownReport.Reason reason = TeardownReport.Reason.FROM_BEFORE_THE_NODE;
+    String why =
+        "a bridge the host had before the node came, which the node's CNI configuration" + " names";
+    try {
+      Optional<Set<String>> recorded =
+          new LinksBefore(ports.files(), ports.network(), layout).load();
+      if (recorded.isEmpty()) {
+        return TeardownReport.empty();
+      }
+      before = recorded.get();
+    } catch (CorruptStateException e) {
+      before = Set.copyOf(bridges);
+      reason = TeardownReport.Reason.FAILED;
+      why = "not removed: " + e.getMessage();
+    }
+    List<TeardownReport.Kept> kept = new ArrayList<>();
+    for (String bridge : bridges) {
+      if (before.contains(bridge)) {
+        kept.add(new TeardownReport.Kept(reason, linkSubject(bridge), why));
+      }
+    }
+    return new TeardownReport(List.of(), kept);
+  }
+
+  private static String linkSubject(String link) {
+    return "link " + link;
   }
 
   /** Removes the pods' bridges {@link CniBridges} found, now that the stack and its pods are gone. */

@@ -18,7 +18,9 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.SortedMap;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,7 +46,9 @@ import org.slf4j.LoggerFactory;
  * address and namespace (or run from the layout) inside the node's cgroups; the pod cgroups; and
  * the data directories {@code /var/lib/kubelet}, {@code /var/lib/containerd}, {@code
  * /run/containerd} and the layout, minus whatever is mounted below them and cannot be unmounted,
- * and minus what running shims of other runtimes keep in {@code /run/containerd}; and what the
+ * minus what running shims of other runtimes keep in {@code /run/containerd}, and minus {@code
+ * /var/lib/containerd} whole while its metadata holds a namespace other than {@code k8s.io}
+ * (reported, blocking completion); and what the
  * node's pods added to {@code /etc/cni/net.d} and {@code /var/lib/cni}, never an entry that was
  * there before the node came.
  */
@@ -221,8 +225,12 @@ public final class Teardown {
               ports.cgroups(), ports.processes(), ports.systemd(), ports.clock(), paths, settings)
           .killAndRemove(report);
       SafeTreeRemover remover = treeRemover();
+      boolean keepContainerdData = containerdDataOfOtherNamespaces(report);
       remover.remove(
-          dataDirs().stream().filter(d -> !d.equals(paths.containerdRunDir())).toList(),
+          dataDirs().stream()
+              .filter(d -> !d.equals(paths.containerdRunDir()))
+              .filter(d -> !(keepContainerdData && d.equals(paths.containerdStateDir())))
+              .toList(),
           true,
           report);
       removeRunDir(foreignShims, remover, report);
@@ -289,6 +297,42 @@ public final class Teardown {
 
   public Task destroyTask() {
     return destroyTask(report -> {});
+  }
+
+  /**
+   * Whether containerd's data directory stays whole because its metadata ({@link
+   * ContainerdNamespaces}) holds a namespace other than the node's {@code k8s.io}, such as
+   * Docker's {@code moby} on the node's containerd: their containers' records and the snapshots
+   * their root filesystems are share one database and one snapshot store with the node's, so
+   * nothing of them can go without the rest. Kept too, as a failure, when the metadata cannot be
+   * read. Either blocks completion: part of the node stays, and the operator decides.
+   */
+  private boolean containerdDataOfOtherNamespaces(ReportBuilder report) {
+    Path dataDir = paths.containerdStateDir();
+    ContainerdNamespaces metadata = new ContainerdNamespaces(ports.files(), dataDir);
+    SortedMap<String, String> namespaces;
+    try {
+      namespaces = metadata.list();
+    } catch (IOException e) {
+      report.failed(
+          dataDir, "read which containerd namespaces hold data (kept whole until it can be)", e);
+      return true;
+    }
+    namespaces.remove(ShimIdentity.KUBERNETES_NAMESPACE);
+    if (namespaces.isEmpty()) {
+      return false;
+    }
+    report.kept(
+        Reason.OTHER_NAMESPACES,
+        dataDir,
+        "containerd's metadata (" + metadata.database() + ") holds namespaces other than the"
+            + " node's " + ShimIdentity.KUBERNETES_NAMESPACE + ": "
+            + namespaces.entrySet().stream()
+                .map(e -> e.getKey() + " (" + e.getValue() + ")")
+                .collect(Collectors.joining(", "))
+            + "; kept whole, the node's own data in it too; once they are not needed (or moved"
+            + " away) remove it or run 'noneops reset' again");
+    return true;
   }
 
   /**
@@ -591,6 +635,12 @@ public final class Teardown {
        * came (a foreign runtime's): the host's, left as they were.
        */
       FROM_BEFORE_THE_NODE(false),
+      /**
+       * containerd's data directory, whose metadata holds namespaces other than the node's (Docker's
+       * {@code moby} on the node's containerd, say): their data shares the database and the
+       * snapshot store with the node's, so the directory is kept whole and the node with it.
+       */
+      OTHER_NAMESPACES(true),
       /** A directory still holding entries that were kept for one of the other reasons. */
       HOLDS_KEPT_ENTRIES(false),
       /**

@@ -290,6 +290,12 @@ class LocalDnsNetworkTest {
     }
 
     @Override
+    public List<String> linkNames() {
+      calls.add("linkNames");
+      return links.keySet().stream().sorted().toList();
+    }
+
+    @Override
     public Optional<NetworkLink> link(String name) {
       calls.add("link " + name);
       return Optional.ofNullable(links.get(name));

@@ -20,6 +20,9 @@ public interface HostNetwork {
   /** The link named {@code name} with its kind, state and addresses; empty when there is none. */
   Optional<NetworkLink> link(String name) throws IOException;
 
+  /** The names of every link the host has, whatever its kind, sorted. */
+  List<String> linkNames() throws IOException;
+
   /** Creates a dummy link, down and without addresses; EEXIST when a link of that name exists, whatever its kind. */
   void addDummyLink(String name) throws IOException;
 

@@ -60,6 +60,16 @@ public abstract class HostNetworkContract {
   }
 
   @Test
+  void everyLinkIsListedByNameWhateverItsKind() throws IOException {
+    assertThat(network().linkNames()).contains("lo").doesNotContain("ct-br3");
+    addLinkOfKind("ct-br3", "bridge");
+    List<String> names = network().linkNames();
+    assertThat(names).contains("lo", "ct-br3").isSorted();
+    network().deleteLink("ct-br3");
+    assertThat(network().linkNames()).doesNotContain("ct-br3");
+  }
+
+  @Test
   void loopbackIsALinkWithoutAKind() throws IOException {
     NetworkLink lo = network().link("lo").orElseThrow();
     assertThat(lo.name()).isEqualTo("lo");

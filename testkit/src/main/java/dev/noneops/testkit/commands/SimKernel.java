@@ -294,6 +294,12 @@ public final class SimKernel {
     }
 
     @Override
+    public List<String> linkNames() throws IOException {
+      return gate.call(
+          PORT, "linkNames", false, PortGate.args(), () -> List.copyOf(links.keySet()));
+    }
+
+    @Override
     public void addDummyLink(String name) throws IOException {
       requireName(name);
       gate.call(PORT, "addDummyLink", true, PortGate.args(name), () -> {

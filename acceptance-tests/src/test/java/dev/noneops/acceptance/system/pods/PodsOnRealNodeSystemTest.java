@@ -42,6 +42,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
@@ -358,6 +359,159 @@ class PodsOnRealNodeSystemTest {
           .isFalse();
     } finally {
       foreign.remove();
+    }
+  }
+
+  /**
+   * Another client of the node's containerd (Docker installed after the node, on its default
+   * socket, keeps its containers in the {@code moby} namespace): a container it started keeps its
+   * snapshot and its metadata through the reset, which keeps containerd's data directory whole,
+   * names the namespace and stays incomplete; the container's process, and its bundle with the
+   * root filesystem mounted below {@code /run/containerd}, stay too. A containerd started on that
+   * directory afterwards lists the namespace's containers and snapshots as before; once the
+   * operator removed them, the reset run again completes.
+   */
+  @Test
+  void aContainerOfAnotherNamespaceOnTheNodesContainerdKeepsItsSnapshotAndMetadataThroughTheReset()
+      throws Exception {
+    bootstrap(base);
+    String archive = Overrides.DEFAULT_IMAGE_ARCHIVE_DIR + "/busybox.tar";
+    String nodeCtr = LAYOUT.currentBin().resolve("ctr").toString();
+    Path afterNode = sandbox().path("/opt/after-node/bin");
+    Files.createDirectories(afterNode);
+    for (String name : List.of("containerd", "containerd-shim-runc-v2", "ctr")) {
+      Files.copy(foreignContainerd.resolve(name), afterNode.resolve(name));
+      afterNode.resolve(name).toFile().setExecutable(true, false);
+    }
+    Files.copy(foreignRunc, afterNode.resolve("runc"));
+    afterNode.resolve("runc").toFile().setExecutable(true, false);
+    sandbox().exec(nodeCtr, "-n", "moby", "images", "import", archive).orThrow();
+    sandbox()
+        .exec(
+            nodeCtr,
+            "-n",
+            "moby",
+            "run",
+            "-d",
+            "--cpu-shares",
+            "0",
+            "--runc-binary",
+            "/opt/after-node/bin/runc",
+            RealPods.IMAGE,
+            "docker-web",
+            "/bin/sleep",
+            "2147483647")
+        .orThrow();
+    String snapshots = mobyCtr(nodeCtr, "snapshots", "ls");
+    String containers = mobyCtr(nodeCtr, "containers", "ls");
+    String task = mobyCtr(nodeCtr, "tasks", "ls");
+    assertThat(snapshots).contains("docker-web");
+    assertThat(task).contains("docker-web").contains("RUNNING");
+    long pid = Long.parseLong(task.lines()
+        .filter(l -> l.startsWith("docker-web "))
+        .findFirst()
+        .orElseThrow()
+        .trim()
+        .split("\\s+")[1]);
+
+    String bundle = "/run/containerd/io.containerd.runtime.v2.task/moby/docker-web";
+    TeardownReport report;
+    String bundleAfter;
+    try {
+      report = reset();
+      bundleAfter = sandbox()
+          .exec(
+              "sh",
+              "-c",
+              "cat " + bundle + "/config.json >/dev/null && mountpoint " + bundle + "/rootfs")
+          .stdout();
+    } finally {
+      Files.writeString(
+          sandbox().path("/opt/after-node/config.toml"),
+          "version = 2\ndisabled_plugins = [\"io.containerd.grpc.v1.cri\"]\n",
+          UTF_8);
+      sandbox()
+          .exec(
+              "systemd-run",
+              "--unit",
+              "after-node-containerd.service",
+              "-E",
+              "PATH=/opt/after-node/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+              "/opt/after-node/bin/containerd",
+              "--config",
+              "/opt/after-node/config.toml")
+          .orThrow();
+    }
+    String ctr = "/opt/after-node/bin/ctr";
+    try {
+      awaitCtr(ctr);
+      assertThat(report.blocking()).as("%s", report).singleElement().satisfies(k -> {
+        assertThat(k.reason()).isEqualTo(TeardownReport.Reason.OTHER_NAMESPACES);
+        assertThat(k.subject()).isEqualTo("/var/lib/containerd");
+        assertThat(k.detail()).contains("moby (1 containers");
+      });
+      assertThat(teardown().present())
+          .as("the node stays for a reset run again")
+          .isTrue();
+      assertThat(mobyCtr(ctr, "snapshots", "ls"))
+          .as("docker-web's snapshot, through the reset")
+          .isEqualTo(snapshots);
+      assertThat(mobyCtr(ctr, "containers", "ls"))
+          .as("the moby namespace's containers")
+          .isEqualTo(containers);
+      assertThat(bundleAfter)
+          .as("docker-web's bundle, its root filesystem mounted")
+          .contains("is a mountpoint");
+      assertThat(sandbox().exec("test", "-e", "/proc/" + pid).succeeded())
+          .as("docker-web's process, through the reset")
+          .isTrue();
+
+      // the operator ends the container (its shim ran the node's binary, removed with the
+      // node's version, so no other containerd takes it over) and removes the namespace
+      sandbox()
+          .exec(
+              "sh",
+              "-c",
+              "kill -9 " + pid + " $(cat /proc/" + pid + "/status | awk '/^PPid/ {print $2}');"
+                  + " sleep 1; r=/run/containerd/io.containerd.runtime.v2.task/moby/docker-web/rootfs;"
+                  + " if mountpoint -q $r; then umount $r; fi")
+          .orThrow();
+      sandbox().exec(ctr, "-n", "moby", "containers", "delete", "docker-web").orThrow();
+      sandbox()
+          .exec(
+              ctr,
+              "-n",
+              "moby",
+              "images",
+              "rm",
+              "--sync",
+              RealPods.IMAGE,
+              NodeConstants.SANDBOX_IMAGE)
+          .orThrow();
+      sandbox().exec(ctr, "namespaces", "rm", "moby").orThrow();
+    } finally {
+      sandbox().systemctl("stop", "after-node-containerd.service");
+      sandbox().exec("rm", "-rf", "/opt/after-node");
+    }
+    TeardownReport again = reset();
+    assertThat(again.complete()).as("%s", again).isTrue();
+    assertThat(teardown().present()).isFalse();
+  }
+
+  private static String mobyCtr(String ctr, String... args) {
+    List<String> argv = new ArrayList<>(List.of(ctr, "-n", "moby"));
+    argv.addAll(List.of(args));
+    return sandbox().exec(argv, Duration.ofSeconds(60)).orThrow().stdout();
+  }
+
+  private static void awaitCtr(String ctr) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (!sandbox().exec(ctr, "version").succeeded()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("no containerd serves after the reset: "
+            + sandbox().journal("after-node-containerd.service"));
+      }
+      Thread.sleep(100);
     }
   }
 
