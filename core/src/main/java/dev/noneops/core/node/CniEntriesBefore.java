@@ -1,10 +1,7 @@
 package dev.noneops.core.node;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.ports.Errno;
@@ -39,26 +36,26 @@ import java.util.TreeSet;
  * looked at.
  */
 final class CniEntriesBefore {
-  static final int FORMAT = 1;
   /** The CNI configuration's parent, recorded so a teardown knows whether the node created it. */
   static final String CONF_PARENT = "/etc/cni";
 
-  private static final ObjectMapper JSON =
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-
   private final HostFiles files;
   private final HostPaths paths;
-  private final Path record;
+  private final RecordBeforeTheNode record;
 
   CniEntriesBefore(HostFiles files, HostPaths paths, Layout layout) {
     this.files = Objects.requireNonNull(files, "files");
     this.paths = Objects.requireNonNull(paths, "paths");
-    this.record = Objects.requireNonNull(layout, "layout").cniBefore();
+    this.record = new RecordBeforeTheNode(
+        files,
+        Objects.requireNonNull(layout, "layout").cniBefore(),
+        "the record of the CNI entries from before the node",
+        "entries");
   }
 
   /** Where the record is kept. */
   Path path() {
-    return record;
+    return record.path();
   }
 
   /** The trees the record covers: {@code /etc/cni} and {@code /var/lib/cni}, below the host root. */
@@ -68,18 +65,14 @@ final class CniEntriesBefore {
 
   /** Records what is in the CNI trees now, durably, unless a record was taken already. */
   void recordIfAbsent() throws IOException {
-    if (files.exists(record)) {
+    if (record.exists()) {
       return;
     }
-    ObjectNode doc = JSON.createObjectNode();
-    doc.put("format", FORMAT);
-    ArrayNode roots = doc.putArray("roots");
-    roots().forEach(r -> roots.add(r.toString()));
-    ArrayNode entries = doc.putArray("entries");
-    for (Path entry : walk()) {
-      entries.add(entry.toString());
-    }
-    files.writeDurably(record, JSON.writeValueAsBytes(doc), 0600);
+    List<String> entries = walk().stream().map(Path::toString).toList();
+    record.writeIfAbsent(entries, doc -> {
+      ArrayNode roots = doc.putArray("roots");
+      roots().forEach(r -> roots.add(r.toString()));
+    });
   }
 
   /**
@@ -90,30 +83,15 @@ final class CniEntriesBefore {
    *     CNI trees
    */
   Optional<Set<Path>> load() throws IOException {
-    if (!files.exists(record)) {
+    Optional<List<JsonNode>> entries = record.readList();
+    if (entries.isEmpty()) {
       return Optional.empty();
     }
-    JsonNode doc;
-    try {
-      doc = JSON.readTree(files.read(record));
-    } catch (IOException e) {
-      throw new CorruptStateException(
-          record, "the record of the CNI entries from before the node", e.getMessage(), e);
-    }
-    if (doc == null
-        || doc.path("format").asInt(-1) != FORMAT
-        || !doc.path("entries").isArray()) {
-      throw new CorruptStateException(
-          record, "the record of the CNI entries from before the node", "unknown format");
-    }
     Set<Path> out = new TreeSet<>();
-    for (JsonNode e : doc.path("entries")) {
+    for (JsonNode e : entries.get()) {
       Path p = Path.of(e.asText()).normalize();
       if (!e.isTextual() || !p.isAbsolute() || roots().stream().noneMatch(p::startsWith)) {
-        throw new CorruptStateException(
-            record,
-            "the record of the CNI entries from before the node",
-            "names " + e + ", which is not below " + roots());
+        throw record.corrupt("names " + e + ", which is not below " + roots());
       }
       out.add(p);
     }

@@ -1,15 +1,11 @@
 package dev.noneops.core.node;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.ports.files.HostFiles;
 import dev.noneops.ports.network.HostNetwork;
 import java.io.IOException;
-import java.nio.file.Path;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -28,32 +24,25 @@ import java.util.regex.Pattern;
  * </pre>
  */
 final class LinksBefore {
-  static final int FORMAT = 1;
-
   private static final Pattern NAME = Pattern.compile("[^/:\\s]{1,15}");
-  private static final ObjectMapper JSON =
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-  private final HostFiles files;
   private final HostNetwork network;
-  private final Path record;
+  private final RecordBeforeTheNode record;
 
   LinksBefore(HostFiles files, HostNetwork network, Layout layout) {
-    this.files = Objects.requireNonNull(files, "files");
     this.network = Objects.requireNonNull(network, "network");
-    this.record = Objects.requireNonNull(layout, "layout").linksBefore();
+    this.record = new RecordBeforeTheNode(
+        files,
+        Objects.requireNonNull(layout, "layout").linksBefore(),
+        "the record of the links from before the node",
+        "links");
   }
 
   /** Records the links the host has now, durably, unless a record was taken already. */
   void recordIfAbsent() throws IOException {
-    if (files.exists(record)) {
-      return;
+    if (!record.exists()) {
+      record.writeIfAbsent(new TreeSet<>(network.linkNames()), doc -> {});
     }
-    ObjectNode doc = JSON.createObjectNode();
-    doc.put("format", FORMAT);
-    ArrayNode links = doc.putArray("links");
-    new TreeSet<>(network.linkNames()).forEach(links::add);
-    files.writeDurably(record, JSON.writeValueAsBytes(doc), 0600);
   }
 
   /**
@@ -63,27 +52,14 @@ final class LinksBefore {
    * @throws CorruptStateException when the record cannot be read or names no link name
    */
   Optional<Set<String>> load() throws IOException {
-    if (!files.exists(record)) {
+    Optional<List<JsonNode>> links = record.readList();
+    if (links.isEmpty()) {
       return Optional.empty();
     }
-    JsonNode doc;
-    try {
-      doc = JSON.readTree(files.read(record));
-    } catch (IOException e) {
-      throw new CorruptStateException(
-          record, "the record of the links from before the node", e.getMessage(), e);
-    }
-    if (doc == null
-        || doc.path("format").asInt(-1) != FORMAT
-        || !doc.path("links").isArray()) {
-      throw new CorruptStateException(
-          record, "the record of the links from before the node", "unknown format");
-    }
     Set<String> out = new TreeSet<>();
-    for (JsonNode link : doc.path("links")) {
+    for (JsonNode link : links.get()) {
       if (!link.isTextual() || !NAME.matcher(link.asText()).matches()) {
-        throw new CorruptStateException(
-            record, "the record of the links from before the node", "names " + link);
+        throw record.corrupt("names " + link);
       }
       out.add(link.asText());
     }
