@@ -274,6 +274,28 @@ class RepaveFromTheMachineTest {
   }
 
   /**
+   * New labels change kubelet's configuration while LocalDNS happens to be stopped: kubelet must
+   * still run the new labels and start again, or the Node the repave deleted never comes back.
+   */
+  @Test
+  void newLabelsWithLocalDnsStoppedRestartKubeletSoTheNodeRegistersAgainWithThem() {
+    lab.host.systemd().stop("localdns.service", Duration.ofSeconds(5));
+    askRepave(
+        1,
+        k -> new KubernetesSpec(
+            "",
+            Map.of("example.com/pool", "green"),
+            k.registerWithTaints(),
+            k.bootstrapTokenRef()));
+
+    assertThat(reconciler.reconcile()).isEqualTo(Outcome.REPAVED);
+
+    assertThat(cluster.nodeObject(NODE))
+        .hasValueSatisfying(n -> assertThat(n.unschedulable()).isFalse());
+    assertThat(lab.applied()).contains(V1_GREEN);
+  }
+
+  /**
    * A kubelet registers its Node once per start of its process: a repave that deletes the Node and
    * changes nothing of kubelet's restarts kubelet itself, or the Node never comes back.
    */
