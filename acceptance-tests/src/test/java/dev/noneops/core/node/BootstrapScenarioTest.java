@@ -69,6 +69,7 @@ class BootstrapScenarioTest {
             "+ /opt/unbounded/node directory 0755",
             "+ /opt/unbounded/node/.cni-before.json regular 0600",
             "+ /opt/unbounded/node/.created-parents regular 0644",
+            "+ /opt/unbounded/node/.links-before.json regular 0600",
             "+ /opt/unbounded/node/.lock regular 0600",
             "+ /opt/unbounded/node/<v> directory 0755",
             "+ /opt/unbounded/node/<v>/MANIFEST.json regular 0644",
