@@ -58,9 +58,12 @@ final class ForeignShimState {
       }
       ids.add(id.get());
       Path bundles = runDir.resolve(TASKS).resolve(namespace.get());
-      entries.add(bundles.getParent());
-      entries.add(bundles);
-      trees.add(bundles.resolve(id.get()));
+      if (isDirectory(bundles.resolve(id.get()))) {
+        // only a shim of the containerd that keeps this run directory has its bundle here
+        entries.add(bundles.getParent());
+        entries.add(bundles);
+        trees.add(bundles.resolve(id.get()));
+      }
       Path runc = runDir.resolve("runc").resolve(namespace.get());
       entries.add(runc.getParent());
       entries.add(runc);
