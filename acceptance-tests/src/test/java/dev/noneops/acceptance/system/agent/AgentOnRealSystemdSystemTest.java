@@ -142,7 +142,7 @@ class AgentOnRealSystemdSystemTest {
           .as("the socket of the daemon started again")
           .isEqualTo("socket 600");
 
-      aSecondBootstrapWithAnotherFileRestartsTheDaemon(sandbox, cli);
+      String followed = aSecondBootstrapWithAnotherFileRestartsTheDaemon(sandbox, cli);
 
       long killed = System.nanoTime();
       assertThat(sandbox
@@ -154,7 +154,7 @@ class AgentOnRealSystemdSystemTest {
       System.out.println("agent on a real systemd: kubelet's crash in the agent's journal after "
           + toLogged.toMillis() + " ms (signalled by systemd; the daemon polls every 5 s)");
 
-      aRestartedSystemBusLeavesTheDaemonWatchingAndFollowing(sandbox);
+      aRestartedSystemBusLeavesTheDaemonWatchingAndFollowing(sandbox, followed);
 
       SandboxCli.Run reset = cli.run("reset");
       assertThat(reset.exitCode()).as(reset.toString()).isZero();
@@ -195,8 +195,9 @@ class AgentOnRealSystemdSystemTest {
   /**
    * A bootstrap run again with another configuration file rewrites the daemon's unit and restarts
    * the daemon, which then watches the new file: not the old daemon left running on the old one.
+   * Returns the file the daemon now follows.
    */
-  private static void aSecondBootstrapWithAnotherFileRestartsTheDaemon(
+  private static String aSecondBootstrapWithAnotherFileRestartsTheDaemon(
       SystemdSandbox sandbox, SandboxCli cli) throws Exception {
     String before = show(sandbox, HostPaths.AGENT_UNIT, "MainPID");
     String other = "/etc/unbounded/agent/other.json";
@@ -217,6 +218,7 @@ class AgentOnRealSystemdSystemTest {
       Thread.sleep(100);
     }
     assertThat(show(sandbox, HostPaths.AGENT_UNIT, "StatusText")).isEqualTo("watching " + other);
+    return other;
   }
 
   /**
@@ -334,8 +336,8 @@ class AgentOnRealSystemdSystemTest {
    * After {@code systemctl restart dbus.service} the same daemon, connected again on its own, has
    * kubelet's next crash in its journal as systemd signals it and applies a changed file.
    */
-  private static void aRestartedSystemBusLeavesTheDaemonWatchingAndFollowing(SystemdSandbox sandbox)
-      throws Exception {
+  private static void aRestartedSystemBusLeavesTheDaemonWatchingAndFollowing(
+      SystemdSandbox sandbox, String followed) throws Exception {
     String agentPid = show(sandbox, HostPaths.AGENT_UNIT, "MainPID");
     awaitActive(sandbox, HostPaths.KUBELET_UNIT, Duration.ofSeconds(30));
     String failed = HostPaths.KUBELET_UNIT + " failed";
@@ -373,10 +375,13 @@ class AgentOnRealSystemdSystemTest {
     Path applied = sandbox.path(HostPaths.realHost().appliedConfig().toString());
     long changed = System.nanoTime();
     AgentNodeFixture.write(
-        sandbox,
-        AgentNodeFixture.CONFIG,
-        AgentNodeFixture.withPool(node.base(), "after-bus-restart"));
-    awaitContent(applied, "after-bus-restart", Duration.ofSeconds(60), changed);
+        sandbox, followed, AgentNodeFixture.withPool(node.base(), "after-bus-restart"));
+    try {
+      awaitContent(applied, "after-bus-restart", Duration.ofSeconds(60), changed);
+    } catch (AssertionError e) {
+      throw new AssertionError(
+          e.getMessage() + "; the agent's journal:\n" + sandbox.journal(HostPaths.AGENT_UNIT), e);
+    }
     assertThat(show(sandbox, HostPaths.AGENT_UNIT, "MainPID"))
         .as("the same daemon, not one the watchdog had systemd restart")
         .isEqualTo(agentPid);
