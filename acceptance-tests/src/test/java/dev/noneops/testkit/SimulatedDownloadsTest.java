@@ -12,6 +12,7 @@ import dev.noneops.testkit.download.SimArtifactRepository;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,6 +28,22 @@ class SimulatedDownloadsTest {
   private final ArtifactDownloader downloads = host.ports().downloads();
   private final URI url = URI.create("https://dl.sim/kubernetes/v1.31.2/bin/linux/amd64/kubelet");
   private final Path dest = Path.of("/opt/kubelet");
+
+  @Test
+  void theSha256OfASignedUrlIsPublishedBesideItsPathWithTheQueryKept() throws IOException {
+    URI signed = URI.create("https://bucket.example.com/k8s/kubelet?X-Amz-Signature=5ec12e7");
+
+    String hex = host.artifacts().publishWithSha256(signed, new byte[10]);
+
+    assertThat(new String(
+                downloads.fetch(
+                    URI.create(
+                        "https://bucket.example.com/k8s/kubelet.sha256?X-Amz-Signature=5ec12e7"),
+                    100),
+                StandardCharsets.US_ASCII)
+            .trim())
+        .isEqualTo(hex);
+  }
 
   @Test
   void aSecondDownloadOfVerifiedContentTransfersZeroBytes() throws IOException {

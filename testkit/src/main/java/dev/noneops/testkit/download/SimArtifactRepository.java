@@ -36,11 +36,25 @@ public final class SimArtifactRepository {
     }
   }
 
-  /** Serves {@code bytes} at {@code url} and their SHA-256 (hex, newline-terminated) at {@code url + ".sha256"}. */
+  /**
+   * Serves {@code bytes} at {@code url} and their SHA-256 (hex, newline-terminated) beside it, at
+   * its path plus {@code .sha256} with its query kept ({@code .../kubelet.sha256?X-Amz-...}), as
+   * Kubernetes' release site and its mirrors publish it.
+   */
   public String publishWithSha256(URI url, byte[] bytes) {
     String hex = sha256Hex(bytes);
     publish(url, bytes);
-    publish(URI.create(url + ".sha256"), (hex + "\n").getBytes(StandardCharsets.US_ASCII));
+    String raw = url.toString();
+    int pathEnd = raw.length();
+    for (char c : new char[] {'?', '#'}) {
+      int at = raw.indexOf(c);
+      if (at >= 0 && at < pathEnd) {
+        pathEnd = at;
+      }
+    }
+    publish(
+        URI.create(raw.substring(0, pathEnd) + ".sha256" + raw.substring(pathEnd)),
+        (hex + "\n").getBytes(StandardCharsets.US_ASCII));
     return hex;
   }
 
