@@ -3,6 +3,7 @@ package dev.noneops.core.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AgentConfigParser;
 import dev.noneops.core.config.DownloadArtifact;
 import dev.noneops.core.layout.Layout;
@@ -55,6 +56,9 @@ class RealDownloadVerificationTest {
       "arm64",
       false);
 
+  private static final HostInfo AMD64_HOST =
+      new HostInfo("amd64", "6.1.0", "worker-1", List.of(), false, List.of());
+
   @TempDir
   Path temp;
 
@@ -77,9 +81,7 @@ class RealDownloadVerificationTest {
         .json()
         .getBytes(StandardCharsets.UTF_8);
     goal = GoalStateResolver.resolve(
-            AgentConfigParser.parseAndValidate(config, "amd64"),
-            new HostInfo("amd64", "6.1.0", "worker-1", List.of(), false, List.of()),
-            layout)
+            AgentConfigParser.parseAndValidate(config, "amd64"), AMD64_HOST, layout)
         .rootFs();
   }
 
@@ -103,6 +105,44 @@ class RealDownloadVerificationTest {
             "GET /localdns/v1.11.3/coredns_1.11.3_linux_amd64.tgz.sha256 200");
     assertThat(Files.readString(repository.root().resolve("runc/v1.1.12/runc.sha256sum")))
         .contains("runc.amd64", "runc.arm64");
+  }
+
+  @Test
+  void anArtifactAtASignedUrlIsVerifiedAgainstTheChecksumBesideItsPathWithTheQueryKept()
+      throws IOException {
+    String query = "X-Amz-Credential=AKIA%2F20261204&X-Amz-Signature=5ec12e7";
+    server.requiringQuery(query);
+    String templateQuery = query.replace("%", "%%");
+    AgentConfig config = AgentConfigParser.parseAndValidate(
+        ConfigJson.of("1.31.2")
+            .withDownloadsFrom(server.uri().toString())
+            .json()
+            .getBytes(StandardCharsets.UTF_8),
+        "amd64");
+    String base = server.uri().toString();
+    AgentConfig signed = config.withDownloads(new AgentConfig.Downloads(
+        signedUrl(base + "/kubernetes/v%s/bin/linux/%s/%s?" + templateQuery),
+        signedUrl(base + "/containerd/v%s/containerd-%s-linux-%s.tar.gz?" + templateQuery),
+        signedUrl(base + "/runc/v%s/runc.%s?" + templateQuery),
+        signedUrl(base + "/cni/v%s/cni-plugins-linux-%s-v%s.tgz?" + templateQuery),
+        signedUrl(base + "/crictl/v%s/crictl-v%s-%s-%s.tar.gz?" + templateQuery),
+        signedUrl(base + "/localdns/v%s/coredns_%s_linux_%s.tgz?" + templateQuery)));
+
+    installer().install(GoalStateResolver.resolve(signed, AMD64_HOST, layout).rootFs());
+
+    assertThat(server.requests())
+        .contains(
+            "GET /kubernetes/v1.31.2/bin/linux/amd64/kubelet.sha256 200",
+            "GET /containerd/v2.0.4/containerd-2.0.4-linux-amd64.tar.gz.sha256sum 200",
+            "GET /runc/v1.1.12/runc.sha256sum 200",
+            "GET /cni/v1.5.1/cni-plugins-linux-amd64-v1.5.1.tgz.sha256 200",
+            "GET /crictl/v1.31.0/crictl-v1.31.0-linux-amd64.tar.gz.sha256 200",
+            "GET /localdns/v1.11.3/coredns_1.11.3_linux_amd64.tgz.sha256 200")
+        .noneMatch(request -> request.endsWith(" 403"));
+  }
+
+  private static AgentConfig.Download signedUrl(String template) {
+    return new AgentConfig.Download("", template, "");
   }
 
   @ParameterizedTest

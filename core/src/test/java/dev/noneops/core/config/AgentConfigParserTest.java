@@ -133,9 +133,10 @@ class AgentConfigParserTest {
   @Test
   void rejectsAMisspeltNestedKey() {
     assertThat(parseViolations(bytes(with(tokenTree(), "Downloads.Containerd.Verison", "2.1.0"))))
-        .containsExactly(new ConfigViolation(
-            "Downloads.Containerd.Verison",
-            "unknown key; expected one of: BaseURL, URL, Version, SHA256, AllowUnverified"));
+        .containsExactly(
+            new ConfigViolation(
+                "Downloads.Containerd.Verison",
+                "unknown key; expected one of: BaseURL, URL, Version, SHA256, SHA256URL, AllowUnverified"));
   }
 
   @Test

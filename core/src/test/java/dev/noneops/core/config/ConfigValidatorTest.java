@@ -640,6 +640,45 @@ class ConfigValidatorTest {
     }
 
     @Test
+    void rejectsAChecksumUrlTemplateAsAUrlTemplate() {
+      assertOnlyViolation(
+          with(tokenTree(), "Downloads.Runc.SHA256URL", "https://mirror/%s/%s/%s/SUMS"),
+          "Downloads.Runc.SHA256URL",
+          "is not a usable URL template: it %s refers to argument 3 but only 2 are available (arguments in order: version, arch)");
+      assertOnlyViolation(
+          with(tokenTree(), "Downloads.CNI.SHA256URL", "ftp://m/cni/%s.sha256"),
+          "Downloads.CNI.SHA256URL",
+          "does not render to a valid URL (for example 'ftp://m/cni/1.0.0.sha256'): must be an http or https URL, "
+              + "got 'ftp://m/cni/1.0.0.sha256'");
+    }
+
+    @Test
+    void acceptsAChecksumUrlOfItsOwnWithAQuery() {
+      var tree = with(
+          tokenTree(), "Downloads.Containerd.SHA256URL", "https://m/c/%s/c-%s-%s.sha256sum?sig=1");
+      tree = with(tree, "Downloads.Kubernetes.SHA256URL", "https://m/k/%s/%s/%s.sha256?sig=2");
+      tree = with(tree, "Downloads.Kubernetes.SHA256.kubelet", "0".repeat(64));
+      assertThat(violations(tree)).isEmpty();
+    }
+
+    @Test
+    void rejectsAChecksumUrlThatAPinnedDigestLeavesWithoutEffect() {
+      var tree = with(tokenTree(), "Downloads.Crictl.SHA256URL", "https://m/crictl.sha256");
+      assertOnlyViolation(
+          with(tree, "Downloads.Crictl.SHA256", "0".repeat(64)),
+          "Downloads.Crictl.SHA256URL",
+          "is never read: the pinned Downloads.Crictl.SHA256 wins; set one of them");
+      tree = with(tokenTree(), "Downloads.Kubernetes.SHA256URL", "https://m/%s/%s/%s.sha256");
+      for (String binary : List.of("kubelet", "kubectl", "kube-proxy")) {
+        tree = with(tree, "Downloads.Kubernetes.SHA256." + binary, "0".repeat(64));
+      }
+      assertOnlyViolation(
+          tree,
+          "Downloads.Kubernetes.SHA256URL",
+          "is never read: the pinned Downloads.Kubernetes.SHA256 wins; set one of them");
+    }
+
+    @Test
     void acceptsPinnedDigestsAndAnExplicitOptOutOfVerification() {
       String hex = "0123456789abcdef".repeat(4);
       var tree =

@@ -220,6 +220,48 @@ class GoalStateResolverTest {
   }
 
   @Test
+  void theChecksumOfASignedUrlIsBesideItsPathWithTheQueryKept() {
+    String query = "?X-Amz-Credential=AKIA%2F20261204&X-Amz-Signature=abc123";
+    String inTemplate = query.replace("%", "%%");
+    var tree =
+        with(tokenTree(), "Downloads.Kubernetes.URL", "https://m/k8s/v%s/%s/%s" + inTemplate);
+    tree =
+        with(tree, "Downloads.Containerd.URL", "https://m/c/%s/containerd-%s-%s.tgz" + inTemplate);
+    tree = with(tree, "Downloads.Runc.URL", "https://m/r/v%s/runc.%s" + inTemplate);
+    MachineGoalState gs = resolve(tree);
+
+    assertThat(((Artifact.Checksum.Published) artifact(gs, "kubelet").checksum()).url())
+        .hasToString("https://m/k8s/v1.31.2/amd64/kubelet.sha256" + query);
+    assertThat(((Artifact.Checksum.Published) artifact(gs, "containerd").checksum()).url())
+        .hasToString("https://m/c/2.0.4/containerd-2.0.4-amd64.tgz.sha256sum" + query);
+    assertThat(((Artifact.Checksum.Published) artifact(gs, "runc").checksum()).url())
+        .hasToString("https://m/r/v1.1.12/runc.sha256sum" + query);
+    assertThat(((Artifact.Checksum.Published) artifact(gs, "runc").checksum()).entry())
+        .isEqualTo("runc.amd64");
+  }
+
+  @Test
+  void aChecksumUrlOfItsOwnIsATemplateWithTheArtifactsArgumentsAndNamesNoOtherVersion() {
+    var tree = with(tokenTree(), "Downloads.Kubernetes.URL", "https://m/k8s/v%s/%s/%s?sig=1");
+    tree = with(tree, "Downloads.Kubernetes.SHA256URL", "https://m/k8s/v%s/%s/%s.sha256?sig=2");
+    tree = with(tree, "Downloads.Runc.SHA256URL", "https://sums.example.com/runc/v%s/SUMS?sig=3");
+    MachineGoalState gs = resolve(tree);
+
+    assertThat(artifact(gs, "kube-proxy").checksum())
+        .isEqualTo(new Artifact.Checksum.Published(
+            URI.create("https://m/k8s/v1.31.2/amd64/kube-proxy.sha256?sig=2")));
+    assertThat(artifact(gs, "runc").checksum())
+        .isEqualTo(new Artifact.Checksum.Published(
+            URI.create("https://sums.example.com/runc/v1.1.12/SUMS?sig=3"), "runc.amd64", false));
+    assertThat(gs.rootFs().versionName())
+        .as("where the checksum is read changes no binary")
+        .isEqualTo(
+            resolve(with(tokenTree(), "Downloads.Kubernetes.URL", "https://m/k8s/v%s/%s/%s?sig=1"))
+                .rootFs()
+                .versionName());
+  }
+
+  @Test
   void aBaseUrlReplacesTheDefaultBaseWithOneTrailingSlashTrimmed() {
     var tree = with(tokenTree(), "Downloads.Kubernetes.BaseURL", "https://mirror.example.com/k8s/");
     tree = with(tree, "Downloads.Containerd.BaseURL", "https://mirror.example.com/containerd");

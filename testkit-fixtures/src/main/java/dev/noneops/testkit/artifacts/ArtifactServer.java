@@ -38,6 +38,7 @@ public final class ArtifactServer implements AutoCloseable {
   private final ExecutorService executor;
   private final List<String> requests = new CopyOnWriteArrayList<>();
   private final long bytesPerSecond;
+  private volatile String requiredQuery;
 
   private ArtifactServer(
       Path root, HttpServer server, ExecutorService executor, long bytesPerSecond) {
@@ -91,6 +92,15 @@ public final class ArtifactServer implements AutoCloseable {
     return uri().resolve("/" + path);
   }
 
+  /**
+   * From now on answers 403 to a request whose query is not exactly {@code query} (without the
+   * {@code ?}), as a mirror does that takes one token in the query of every file's URL.
+   */
+  public ArtifactServer requiringQuery(String query) {
+    this.requiredQuery = Objects.requireNonNull(query, "query");
+    return this;
+  }
+
   /** Every request so far, as {@code "<METHOD> <path> <status>"}, in order. */
   public List<String> requests() {
     return List.copyOf(requests);
@@ -115,9 +125,13 @@ public final class ArtifactServer implements AutoCloseable {
       String method = exchange.getRequestMethod();
       String rawPath = exchange.getRequestURI().getPath();
       Path file = resolve(rawPath);
+      String required = requiredQuery;
       if (!method.equals("GET") && !method.equals("HEAD")) {
         requests.add(method + " " + rawPath + " 405");
         exchange.sendResponseHeaders(405, -1);
+      } else if (required != null && !required.equals(exchange.getRequestURI().getRawQuery())) {
+        requests.add(method + " " + rawPath + " 403");
+        exchange.sendResponseHeaders(403, -1);
       } else if (file == null || !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
         requests.add(method + " " + rawPath + " 404");
         exchange.sendResponseHeaders(404, -1);
