@@ -336,13 +336,17 @@ public record AgentConfig(
    *     {@code kubectl}, {@code kube-proxy}), for every other artifact under {@link #SINGLE_FILE}
    * @param allowUnverified install the artifact without a digest when neither a pinned one nor the
    *     published checksum can be had (a published checksum that is there is still checked)
+   * @param sha256Url a URL template, with the arguments of {@code url}, of the checksum document
+   *     to read instead of the one beside the artifact: for a signed artifact URL, whose signature
+   *     does not cover a URL derived from it
    */
   public record Download(
       String baseUrl,
       String url,
       String version,
       SortedMap<String, String> sha256,
-      boolean allowUnverified) {
+      boolean allowUnverified,
+      String sha256Url) {
     /** The key of the one pinned digest of an artifact that is a single file. */
     public static final String SINGLE_FILE = "";
 
@@ -353,6 +357,17 @@ public record AgentConfig(
       Objects.requireNonNull(url, "url");
       Objects.requireNonNull(version, "version");
       sha256 = Collections.unmodifiableSortedMap(new TreeMap<>(sha256));
+      Objects.requireNonNull(sha256Url, "sha256Url");
+    }
+
+    /** An override verified against the checksum published beside the artifact, or a pinned one. */
+    public Download(
+        String baseUrl,
+        String url,
+        String version,
+        SortedMap<String, String> sha256,
+        boolean allowUnverified) {
+      this(baseUrl, url, version, sha256, allowUnverified, "");
     }
 
     /** An override of where an artifact comes from, verified against its published checksum. */
@@ -365,7 +380,8 @@ public record AgentConfig(
           && url.isEmpty()
           && version.isEmpty()
           && sha256.isEmpty()
-          && !allowUnverified;
+          && !allowUnverified
+          && sha256Url.isEmpty();
     }
 
     /** The pinned digest of {@code file} ({@link #SINGLE_FILE}, or a Kubernetes binary's name). */
@@ -376,7 +392,7 @@ public record AgentConfig(
     Download normalized() {
       TreeMap<String, String> lower = new TreeMap<>();
       sha256.forEach((file, hex) -> lower.put(file, hex.toLowerCase(Locale.ROOT)));
-      return new Download(baseUrl, url, stripV(version), lower, allowUnverified);
+      return new Download(baseUrl, url, stripV(version), lower, allowUnverified, sha256Url);
     }
   }
 

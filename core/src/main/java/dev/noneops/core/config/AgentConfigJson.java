@@ -138,6 +138,7 @@ final class AgentConfigJson {
         } else {
           d.pinned(AgentConfig.Download.SINGLE_FILE).ifPresent(hex -> source.put("SHA256", hex));
         }
+        putIfSet(source, "SHA256URL", d.sha256Url());
         if (d.allowUnverified()) {
           source.put("AllowUnverified", true);
         }

@@ -74,7 +74,7 @@ public final class AgentConfigParser {
   private static final List<String> CNI_KEYS = List.of("PluginVersion");
   private static final List<String> ATTEST_KEYS = List.of("URL");
   private static final List<String> DOWNLOAD_KEYS =
-      List.of("BaseURL", "URL", "Version", "SHA256", "AllowUnverified");
+      List.of("BaseURL", "URL", "Version", "SHA256", "SHA256URL", "AllowUnverified");
   static final String KUBERNETES_PINS_REASON =
       "must be an object of kubelet, kubectl and kube-proxy digests (Kubernetes publishes one per binary)";
   private static final List<String> LOCALDNS_KEYS =
@@ -258,7 +258,8 @@ public final class AgentConfigParser {
               d.string("URL"),
               d.string("Version"),
               pins(a, d),
-              d.bool("AllowUnverified")));
+              d.bool("AllowUnverified"),
+              d.string("SHA256URL")));
     }
     return new AgentConfig.Downloads(
         byArtifact.get(DownloadArtifact.KUBERNETES),

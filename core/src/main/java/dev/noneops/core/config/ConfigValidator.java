@@ -218,20 +218,17 @@ final class ConfigValidator {
         c.baseUrl(path + ".BaseURL", d.baseUrl());
       }
       if (!d.url().isEmpty()) {
-        Optional<String> problem =
-            UrlTemplate.problem(d.url(), artifact.templateArgs().size());
-        if (problem.isPresent()) {
+        checkTemplate(c, artifact, path + ".URL", d.url());
+      }
+      if (!d.sha256Url().isEmpty()) {
+        checkTemplate(c, artifact, path + ".SHA256URL", d.sha256Url());
+        boolean everyFilePinned = artifact == DownloadArtifact.KUBERNETES
+            ? d.sha256().keySet().containsAll(DownloadArtifact.KUBERNETES_BINARIES)
+            : d.pinned(AgentConfig.Download.SINGLE_FILE).isPresent();
+        if (everyFilePinned) {
           c.add(
-              path + ".URL",
-              "is not a usable URL template: it " + problem.get() + " (arguments in order: "
-                  + String.join(", ", artifact.templateArgs()) + ")");
-        } else {
-          String sample = artifact.url(d, "1.0.0", "amd64", "kubelet");
-          urlProblem(sample, Set.of("http", "https"), true)
-              .ifPresent(p -> c.add(
-                  path + ".URL",
-                  "does not render to a valid URL (for example " + ConfigText.quote(sample) + "): "
-                      + p));
+              path + ".SHA256URL",
+              "is never read: the pinned " + path + ".SHA256 wins; set one of them");
         }
       }
       d.sha256().forEach((file, hex) -> {
@@ -249,6 +246,25 @@ final class ConfigValidator {
         c.nameable(path + ".Version", d.version());
       }
     }
+  }
+
+  /** A {@code URL} or {@code SHA256URL} template: usable with the artifact's arguments, rendering an http(s) URL. */
+  private static void checkTemplate(
+      Checks c, DownloadArtifact artifact, String path, String template) {
+    Optional<String> problem =
+        UrlTemplate.problem(template, artifact.templateArgs().size());
+    if (problem.isPresent()) {
+      c.add(
+          path,
+          "is not a usable URL template: it " + problem.get() + " (arguments in order: "
+              + String.join(", ", artifact.templateArgs()) + ")");
+      return;
+    }
+    String sample = artifact.render(template, "1.0.0", "amd64", "kubelet");
+    urlProblem(sample, Set.of("http", "https"), true)
+        .ifPresent(p -> c.add(
+            path,
+            "does not render to a valid URL (for example " + ConfigText.quote(sample) + "): " + p));
   }
 
   private static void checkLocalDns(Checks c, AgentConfig config) {

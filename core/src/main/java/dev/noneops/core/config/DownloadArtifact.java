@@ -2,13 +2,15 @@ package dev.noneops.core.config;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The downloadable artifacts and their upstream URL rules. The default URL is
  * {@code <defaultBase><path>}; a {@code BaseURL} override replaces {@code <defaultBase>} (one
  * trailing {@code /} trimmed); a {@code URL} override is a {@link UrlTemplate} rendered with
- * {@link #templateArgs()} in order, and wins over {@code BaseURL}. Versions are passed without a
- * leading {@code v}.
+ * {@link #templateArgs()} in order, and wins over {@code BaseURL}; a {@code SHA256URL} override is
+ * such a template too, naming the checksum document. Versions are passed without a leading
+ * {@code v}.
  */
 public enum DownloadArtifact {
   KUBERNETES(
@@ -87,10 +89,7 @@ public enum DownloadArtifact {
   public String url(AgentConfig.Download override, String version, String arch, String binary) {
     Objects.requireNonNull(override, "override");
     if (!override.url().isEmpty()) {
-      List<String> args = templateArgs.stream()
-          .map(name -> argument(name, version, arch, binary))
-          .toList();
-      return UrlTemplate.render(override.url(), args);
+      return render(override.url(), version, arch, binary);
     }
     String base = override.baseUrl().isEmpty() ? defaultBase : trimOneSlash(override.baseUrl());
     return base
@@ -98,6 +97,28 @@ public enum DownloadArtifact {
             .replace("{arch}", arch)
             .replace("{os}", OS)
             .replace("{binary}", binary);
+  }
+
+  /**
+   * The URL of this artifact's checksum document as configured ({@code SHA256URL}, a template with
+   * the arguments of {@code URL}), or empty when the one published beside the artifact is read.
+   *
+   * @throws IllegalArgumentException when the template is unusable (validation reports it first)
+   */
+  public Optional<String> checksumUrl(
+      AgentConfig.Download override, String version, String arch, String binary) {
+    Objects.requireNonNull(override, "override");
+    if (override.sha256Url().isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(render(override.sha256Url(), version, arch, binary));
+  }
+
+  /** {@code template} ({@code URL} or {@code SHA256URL}) rendered with this artifact's arguments. */
+  String render(String template, String version, String arch, String binary) {
+    return UrlTemplate.render(
+        template,
+        templateArgs.stream().map(name -> argument(name, version, arch, binary)).toList());
   }
 
   private static String argument(String name, String version, String arch, String binary) {

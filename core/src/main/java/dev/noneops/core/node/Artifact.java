@@ -24,7 +24,9 @@ public record Artifact(String name, URI url, Checksum checksum, Install install)
   /** Where an artifact's expected SHA-256 comes from. */
   public sealed interface Checksum {
     /**
-     * The digest is published beside the artifact in the document at {@code url}: a bare hex
+     * The digest is published in the document at {@code url}, beside the artifact's path (its
+     * query kept) unless the configuration names the document's own URL
+     * ({@code Downloads.<X>.SHA256URL}): a bare hex
      * digest (Kubernetes' {@code .sha256}) or {@code sha256sum} lines {@code <hex>  <file>}
      * (containerd's {@code .sha256sum}, the CNI plugins', crictl's and CoreDNS' {@code .sha256});
      * of a document listing several files (runc's {@code runc.sha256sum}, one line per
@@ -34,11 +36,24 @@ public record Artifact(String name, URI url, Checksum checksum, Install install)
      *     document holds one digest
      * @param unverifiedAllowed when the document cannot be fetched, the artifact is installed
      *     without a digest instead of being refused (the configuration's {@code AllowUnverified})
+     * @param advice what the refusal of an artifact whose document cannot be had tells the
+     *     operator to set, e.g. {@link #ADVICE}
      */
-    record Published(URI url, String entry, boolean unverifiedAllowed) implements Checksum {
+    record Published(URI url, String entry, boolean unverifiedAllowed, String advice)
+        implements Checksum {
+      /** The advice of an artifact whose configuration entry is not known. */
+      public static final String ADVICE =
+          "pin its digest (Downloads.<artifact>.SHA256) or allow it unverified (Downloads.<artifact>.AllowUnverified)";
+
       public Published {
         Objects.requireNonNull(url, "url");
         Objects.requireNonNull(entry, "entry");
+        Objects.requireNonNull(advice, "advice");
+      }
+
+      /** A document whose refusal gives the general {@link #ADVICE}. */
+      public Published(URI url, String entry, boolean unverifiedAllowed) {
+        this(url, entry, unverifiedAllowed, ADVICE);
       }
 
       /** A required document holding one digest. */

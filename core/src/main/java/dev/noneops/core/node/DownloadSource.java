@@ -10,15 +10,16 @@ import java.util.TreeMap;
  * An override of where one artifact comes from and how it is verified. {@code url} (a template
  * with positional {@code %s}) wins over {@code baseUrl}; {@code version} wins over the configured
  * version; {@code sha256} pins digests as {@link AgentConfig.Download#sha256()} does;
- * {@code allowUnverified} as {@link AgentConfig.Download#allowUnverified()}. Empty strings mean
- * "not overridden".
+ * {@code allowUnverified} as {@link AgentConfig.Download#allowUnverified()}; {@code sha256Url} as
+ * {@link AgentConfig.Download#sha256Url()}. Empty strings mean "not overridden".
  */
 record DownloadSource(
     String baseUrl,
     String url,
     String version,
     SortedMap<String, String> sha256,
-    boolean allowUnverified) {
+    boolean allowUnverified,
+    String sha256Url) {
   public static final DownloadSource NONE = new DownloadSource("", "", "");
 
   public DownloadSource {
@@ -26,6 +27,17 @@ record DownloadSource(
     Objects.requireNonNull(url, "url");
     Objects.requireNonNull(version, "version");
     sha256 = Collections.unmodifiableSortedMap(new TreeMap<>(sha256));
+    Objects.requireNonNull(sha256Url, "sha256Url");
+  }
+
+  /** An override verified against the checksum published beside the artifact, or a pinned one. */
+  public DownloadSource(
+      String baseUrl,
+      String url,
+      String version,
+      SortedMap<String, String> sha256,
+      boolean allowUnverified) {
+    this(baseUrl, url, version, sha256, allowUnverified, "");
   }
 
   /** An override of where an artifact comes from, verified against its published checksum. */
@@ -40,12 +52,13 @@ record DownloadSource(
         download.url(),
         download.version(),
         download.sha256(),
-        download.allowUnverified());
+        download.allowUnverified(),
+        download.sha256Url());
   }
 
   /** This override as a configuration's {@code Downloads.<Artifact>} entry. */
   public AgentConfig.Download toConfig() {
-    return new AgentConfig.Download(baseUrl, url, version, sha256, allowUnverified);
+    return new AgentConfig.Download(baseUrl, url, version, sha256, allowUnverified, sha256Url);
   }
 
   public boolean isEmpty() {
@@ -53,6 +66,7 @@ record DownloadSource(
         && url.isEmpty()
         && version.isEmpty()
         && sha256.isEmpty()
-        && !allowUnverified;
+        && !allowUnverified
+        && sha256Url.isEmpty();
   }
 }

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Resolves the goal state of a host-native node from its configuration and the host's facts:
@@ -108,42 +109,61 @@ final class GoalStateResolver {
       for (String binary : KUBERNETES_BINARIES) {
         URI url = URI.create(
             DownloadArtifact.KUBERNETES.url(downloads.kubernetes(), kubernetes, arch, binary));
+        URI document = checksumUrl(DownloadArtifact.KUBERNETES, kubernetes, binary)
+            .orElseGet(() -> BesideTheArtifact.withSuffix(url, ".sha256"));
         artifacts.add(new Artifact(
             binary,
             url,
-            checksum(DownloadArtifact.KUBERNETES, binary, sidecar(url, ".sha256"), ""),
+            checksum(DownloadArtifact.KUBERNETES, binary, url, document, ""),
             new Artifact.Install.Binary(binary)));
       }
       URI containerdUrl = uri(DownloadArtifact.CONTAINERD, containerd);
       artifacts.add(new Artifact(
           "containerd",
           containerdUrl,
-          single(DownloadArtifact.CONTAINERD, sidecar(containerdUrl, ".sha256sum"), containerdUrl),
+          single(
+              DownloadArtifact.CONTAINERD,
+              containerd,
+              containerdUrl,
+              BesideTheArtifact.withSuffix(containerdUrl, ".sha256sum")),
           new Artifact.Install.Tarball("bin/", Layout.BIN, List.of())));
       URI runcUrl = uri(DownloadArtifact.RUNC, runc);
       artifacts.add(new Artifact(
           "runc",
           runcUrl,
-          single(DownloadArtifact.RUNC, runcUrl.resolve(RUNC_CHECKSUMS), runcUrl),
+          single(
+              DownloadArtifact.RUNC,
+              runc,
+              runcUrl,
+              BesideTheArtifact.sibling(runcUrl, RUNC_CHECKSUMS)),
           new Artifact.Install.Binary("runc")));
       URI cniUrl = uri(DownloadArtifact.CNI, cni);
       artifacts.add(new Artifact(
           "cni-plugins",
           cniUrl,
-          single(DownloadArtifact.CNI, sidecar(cniUrl, ".sha256"), cniUrl),
+          single(
+              DownloadArtifact.CNI, cni, cniUrl, BesideTheArtifact.withSuffix(cniUrl, ".sha256")),
           new Artifact.Install.Tarball("", Layout.CNI, List.of())));
       URI crictlUrl = uri(DownloadArtifact.CRICTL, crictl);
       artifacts.add(new Artifact(
           "crictl",
           crictlUrl,
-          single(DownloadArtifact.CRICTL, sidecar(crictlUrl, ".sha256"), crictlUrl),
+          single(
+              DownloadArtifact.CRICTL,
+              crictl,
+              crictlUrl,
+              BesideTheArtifact.withSuffix(crictlUrl, ".sha256")),
           new Artifact.Install.Tarball("", Layout.BIN, List.of("crictl"))));
       URI coredns = URI.create(
           DownloadArtifact.LOCALDNS.url(downloads.localDns(), localDns, arch, LOCALDNS_BINARY));
       artifacts.add(new Artifact(
           LOCALDNS_BINARY,
           coredns,
-          single(DownloadArtifact.LOCALDNS, sidecar(coredns, ".sha256"), coredns),
+          single(
+              DownloadArtifact.LOCALDNS,
+              localDns,
+              coredns,
+              BesideTheArtifact.withSuffix(coredns, ".sha256")),
           new Artifact.Install.Tarball("", Layout.BIN, List.of(LOCALDNS_BINARY))));
       return artifacts;
     }
@@ -152,22 +172,49 @@ final class GoalStateResolver {
       return URI.create(artifact.url(downloads.of(artifact), version, host.arch(), ""));
     }
 
-    /** The checksum of a single-file artifact, whose checksum document names it by its file name. */
-    private Artifact.Checksum single(DownloadArtifact artifact, URI document, URI url) {
-      return checksum(artifact, AgentConfig.Download.SINGLE_FILE, document, fileName(url));
+    /** The checksum document's own URL the configuration names ({@code SHA256URL}), if any. */
+    private Optional<URI> checksumUrl(DownloadArtifact artifact, String version, String binary) {
+      return artifact
+          .checksumUrl(downloads.of(artifact), version, host.arch(), binary)
+          .map(URI::create);
+    }
+
+    /**
+     * The checksum of a single-file artifact, whose checksum document names it by its file name:
+     * at the configured URL, else at {@code beside}.
+     */
+    private Artifact.Checksum single(
+        DownloadArtifact artifact, String version, URI url, URI beside) {
+      URI document = checksumUrl(artifact, version, "").orElse(beside);
+      return checksum(artifact, AgentConfig.Download.SINGLE_FILE, url, document, fileName(url));
     }
 
     /** A pinned digest wins; else the published document, which the configuration may allow to be missing. */
     private Artifact.Checksum checksum(
-        DownloadArtifact artifact, String pinKey, URI document, String entry) {
+        DownloadArtifact artifact, String pinKey, URI url, URI document, String entry) {
       AgentConfig.Download d = downloads.of(artifact);
       return d.pinned(pinKey)
           .<Artifact.Checksum>map(Artifact.Checksum.Pinned::new)
-          .orElseGet(() -> new Artifact.Checksum.Published(document, entry, d.allowUnverified()));
+          .orElseGet(() -> new Artifact.Checksum.Published(
+              document, entry, d.allowUnverified(), advice(artifact, pinKey, url)));
     }
 
-    private static URI sidecar(URI url, String suffix) {
-      return URI.create(url + suffix);
+    /**
+     * What the refusal of an artifact whose checksum cannot be had advises. An artifact URL with a
+     * query is likely signed, and a signature covers its own path only: unless the configuration
+     * names the checksum's own URL, the advice names the key that does.
+     */
+    private String advice(DownloadArtifact artifact, String pinKey, URI url) {
+      String entry = "Downloads." + artifact.jsonName();
+      if (url.getRawQuery() == null || !downloads.of(artifact).sha256Url().isEmpty()) {
+        return Artifact.Checksum.Published.ADVICE;
+      }
+      String pin = pinKey.equals(AgentConfig.Download.SINGLE_FILE)
+          ? entry + ".SHA256"
+          : entry + ".SHA256." + pinKey;
+      return "a signed URL's signature rarely covers the checksum's URL derived from it: set the"
+          + " checksum's own URL (" + entry + ".SHA256URL), pin its digest (" + pin
+          + ") or allow it unverified (" + entry + ".AllowUnverified)";
     }
 
     private static String fileName(URI url) {

@@ -330,7 +330,7 @@ final class VersionInstaller {
         InstallException.Reason.CHECKSUM_UNAVAILABLE,
         "artifact " + artifact.name() + " from " + artifact.url()
             + " cannot be verified: its published checksum " + published.url() + " " + why
-            + "; pin its digest (Downloads.<artifact>.SHA256) or allow it unverified (Downloads.<artifact>.AllowUnverified)",
+            + "; " + published.advice(),
         cause);
   }
 

@@ -90,6 +90,21 @@ class AgentConfigJsonTest {
   }
 
   @Test
+  void theChecksumsOwnUrlIsKeptInTheAppliedConfigAndItsDigest() {
+    AgentConfig config = ConfigFixtures.config(ConfigFixtures.with(
+        ConfigFixtures.tokenTree(),
+        "Downloads.Runc.SHA256URL",
+        "https://m/runc/v%s/runc.sha256sum?sig=1"));
+
+    assertThat(AgentConfigJson.canonicalString(config))
+        .contains(
+            "\"Downloads\":{\"Runc\":{\"SHA256URL\":\"https://m/runc/v%s/runc.sha256sum?sig=1\"}}");
+    assertThat(AgentConfigParser.parse(AgentConfigJson.applied(config))).isEqualTo(config);
+    assertThat(ConfigDigest.of(config))
+        .isNotEqualTo(ConfigDigest.of(ConfigFixtures.config(ConfigFixtures.tokenTree())));
+  }
+
+  @Test
   void canonicalFormSortsKeysAndIgnoresFormattingAndKeyOrder() {
     AgentConfig a = config(tokenTree());
     AgentConfig b = AgentConfigParser.parse(
