@@ -17,4 +17,12 @@ public interface AgentBuilds {
 
   /** The setup that installs this build with a daemon watching {@code configFile}. */
   Optional<AgentSetup> forConfig(Path configFile) throws IOException;
+
+  /**
+   * The java running this process, which the agent's launcher runs as root: the daemon and the
+   * recovery gate check at every start that root alone can change it.
+   */
+  default Path java() {
+    return Path.of(System.getProperty("java.home"), "bin", "java");
+  }
 }

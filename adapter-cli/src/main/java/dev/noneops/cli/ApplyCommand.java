@@ -61,8 +61,9 @@ public final class ApplyCommand extends CliCommand {
     requireRoot();
     long start = now();
     try (NodeContext ctx = openNode().kubeletTimeout(waits.kubeletTimeout())) {
-      ApplyResult result =
-          ctx.node(Optional.of(ctx.readConfig(config.file())), Optional.empty()).apply();
+      ApplyResult result = ctx.node(
+              Optional.of(readFollowedConfig(ctx, config.file())), Optional.empty())
+          .apply();
       ApplyReport report = new ApplyReport(
           true,
           result.version(),

@@ -74,7 +74,9 @@ public final class BootstrapCommand extends CliCommand {
     requireRoot();
     long start = now();
     try (NodeContext ctx = openNode().kubeletTimeout(waits.kubeletTimeout())) {
-      AgentConfig cfg = ctx.readConfig(config.file());
+      AgentConfig cfg = noAgent
+          ? readFollowedConfig(ctx, config.file())
+          : ctx.readConfig(config.file()); // check-agent-files judges it before anything changes
       Optional<AgentSetup> agent =
           noAgent ? Optional.empty() : environment().agent().forConfig(config.file());
       BootstrapResult result =

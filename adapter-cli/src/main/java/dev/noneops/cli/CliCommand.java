@@ -3,9 +3,12 @@ package dev.noneops.cli;
 import dev.noneops.cli.output.Json;
 import dev.noneops.cli.output.ProgressOutput;
 import dev.noneops.cli.output.ProgressTerminal;
+import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.config.RootOnlyPath;
 import dev.noneops.core.node.LockWait;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -74,6 +77,20 @@ public abstract class CliCommand implements Callable<Integer> {
           "'noneops " + name()
               + "' changes the host and must run as root (try sudo); nothing was changed");
     }
+  }
+
+  /**
+   * The configuration in {@code file}, which this command follows: run as root, only when no user
+   * or group but root can change the file or a directory or link on the way to it, checked before
+   * it is read.
+   *
+   * @throws dev.noneops.core.config.WritableByOthersException when others can change it (exit 3)
+   */
+  protected final AgentConfig readFollowedConfig(NodeContext ctx, Path file) throws IOException {
+    if (environment().privileged().getAsBoolean()) {
+      new RootOnlyPath(ctx.ports().files()).require("the configuration file", file);
+    }
+    return ctx.readConfig(file);
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.noneops.cli;
 
+import dev.noneops.core.config.RootOnlyPath;
 import dev.noneops.core.daemon.NodeDaemon;
 import dev.noneops.core.daemon.RepaveTimeouts;
 import java.time.Duration;
@@ -13,7 +14,8 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code noneops daemon}: the node's agent, run by {@code noneops-agent.service}. Recovers at
+ * {@code noneops daemon}: the node's agent, run by {@code noneops-agent.service}. Refuses to run,
+ * with one line and exit 3, on a java a user or group other than root can change. Recovers at
  * start, tells systemd it is ready ({@code READY=1}) and keeps its watchdog fed, then follows the
  * configuration file (see {@link NodeDaemon}) and, when the applied configuration names a Machine
  * and the wiring gives the host a cluster, the node's Machine. Logs to stderr with syslog priority prefixes, which
@@ -26,7 +28,7 @@ import picocli.CommandLine.Option;
     name = "daemon",
     header = "Run the node's agent (noneops-agent.service)",
     description =
-        "Recover what a crash interrupted, tell systemd it is ready, then follow the configuration file: apply each valid change, refuse an invalid one with every violation, and quarantine a target whose upgrade rolled back until the file changes. When the applied configuration names a Machine, register it and follow it: a raised repave counter drains the node, removes its Node object, upgrades or applies, and reports the outcome in the Machine's status (credentials: kubelet's own kubeconfig, the bootstrap kubeconfig before the node has joined).",
+        "Refuse to run on a java that a user or group other than root can change (one line, exit 3). Recover what a crash interrupted, tell systemd it is ready, then follow the configuration file: apply each valid change, refuse an invalid one with every violation, and quarantine a target whose upgrade rolled back until the file changes. When the applied configuration names a Machine, register it and follow it: a raised repave counter drains the node, removes its Node object, upgrades or applies, and reports the outcome in the Machine's status (credentials: kubelet's own kubeconfig, the bootstrap kubeconfig before the node has joined).",
     footerHeading = "%nExamples:%n",
     footer = {"  systemctl status noneops-agent", "  journalctl -u noneops-agent -p warning"})
 public final class DaemonCommand extends CliCommand {
@@ -61,6 +63,9 @@ public final class DaemonCommand extends CliCommand {
     JournalLogger log =
         new JournalLogger("noneops-agent", err(), verbosity() > 0 ? Level.DEBUG : Level.INFO);
     try (NodeContext ctx = openNode().kubeletTimeout(waits.kubeletTimeout()).log(log)) {
+      // the launcher runs this java as root at every start: run only on one root alone can change
+      new RootOnlyPath(ctx.ports().files())
+          .require("the agent's java", environment().agent().java());
       ServiceManager manager = new ServiceManager(ctx.ports().notifier(), log);
       Optional<ClusterClients> cluster = ctx.session().openCluster();
       NodeDaemon daemon = new NodeDaemon(

@@ -6,7 +6,7 @@ import java.util.Map;
 /**
  * Every exit status the CLI returns: the one table scripts and the README rely on. Codes above 2
  * name the situations an operator's automation reacts to differently (retry later, fix the
- * configuration, rerun as root, the upgrade was undone).
+ * configuration or who can write it, rerun as root, the upgrade was undone).
  */
 public enum ExitCode {
   OK(0, "success"),
@@ -14,7 +14,9 @@ public enum ExitCode {
   USAGE(2, "bad command line: unknown command or option, missing or malformed argument"),
   INVALID_CONFIG(
       3,
-      "the agent configuration is unreadable or invalid; every violation is listed; nothing changed"),
+      "the agent configuration is unreadable or invalid (every violation is listed), or a file"
+          + " root would follow (the configuration file, the agent's java) is writable by a user"
+          + " or group other than root; nothing changed"),
   NOT_ROOT(4, "the command changes the host and must run as root; nothing changed"),
   BUSY(5, "another noneops operation holds the node lock; nothing changed, retry when it finished"),
   ROLLED_BACK(6, "the upgrade failed and was rolled back: the previous version runs again"),

@@ -53,7 +53,7 @@ public final class PlanCommand extends CliCommand {
   @Override
   protected ExitCode execute() throws Exception {
     try (NodeContext ctx = openNode()) {
-      AgentConfig cfg = ctx.readConfig(config.file());
+      AgentConfig cfg = readFollowedConfig(ctx, config.file());
       NodePlan plan = ctx.node(Optional.of(cfg), Optional.empty()).plan();
       PlanReport report = new PlanReport(
           plan.action().command(),

@@ -20,7 +20,7 @@ import picocli.CommandLine.Option;
     name = "preflight",
     header = "Check the host before a bootstrap",
     description =
-        "Changing nothing: root, systemd's version and state, cgroup v2, the kernel modules and sysctls, swap, the ports kubelet and LocalDNS bind, a kubelet or containerd of the host's own, host files at the shared paths, free space under the layout, and whether the artifact sources answer. One line per check (ok, warn or FAIL), then what to do about each warning and failure. Bootstrap runs the same checks and stops on a failure. Exits 0 when no check failed, 7 when one did.",
+        "Changing nothing: root, systemd's version and state, cgroup v2, the kernel modules and sysctls, swap, the ports kubelet and LocalDNS bind, a kubelet or containerd of the host's own, host files at the shared paths, free space under the layout, whether the artifact sources answer, and (unless --no-agent) whether root alone can change the configuration file and the java the agent would follow (agent-files). One line per check (ok, warn or FAIL), then what to do about each warning and failure. Bootstrap runs the same checks and stops on a failure. Exits 0 when no check failed, 7 when one did.",
     footerHeading = "%nExamples:%n",
     footer = {
       "  noneops preflight --config /etc/unbounded/agent/config.json",

@@ -1,9 +1,12 @@
 package dev.noneops.cli;
 
 import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.config.RootOnlyPath;
+import dev.noneops.core.config.WritableByOthersException;
 import dev.noneops.core.daemon.RecoveryGate;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.Node.RecoveryResult;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -47,7 +50,7 @@ public final class RecoverCommand extends CliCommand {
   @Option(
       names = "--at-boot",
       description =
-          "Run as the recovery gate (noneops-recover.service) runs it at boot, before the stack's units: make the node consistent, start nothing. Exits 1 with one line when the node cannot be made consistent; the stack's units, which require the gate, then stay down.")
+          "Run as the recovery gate (noneops-recover.service) runs it at boot, before the stack's units: make the node consistent, start nothing. Exits 1 with one line when the node cannot be made consistent; the stack's units, which require the gate, then stay down. On a java a user or group other than root can change it does no recovery work: it passes with nothing in flight, saying why, and exits 1 with an upgrade in flight.")
   boolean atBoot;
 
   /** The JSON document of {@code recover --json}. */
@@ -99,20 +102,32 @@ public final class RecoverCommand extends CliCommand {
   }
 
   /** The recovery gate: one line on stdout, or the gate's failure (one line on stderr, exit 1). */
-  private ExitCode gate(NodeContext ctx) {
-    RecoveryGate.Result result = new RecoveryGate(
-            ctx.ports().files(),
-            ctx.session().layout(),
-            ctx.session().paths(),
-            ctx.ports().clock(),
-            applied -> ctx.node(Optional.of(applied), Optional.of(applied)))
-        .run();
+  private ExitCode gate(NodeContext ctx) throws IOException {
+    RecoveryGate gate = new RecoveryGate(
+        ctx.ports().files(),
+        ctx.session().layout(),
+        ctx.session().paths(),
+        ctx.ports().clock(),
+        applied -> ctx.node(Optional.of(applied), Optional.of(applied)));
+    Optional<WritableByOthersException> untrusted = untrustedJava(ctx);
+    RecoveryGate.Result result = untrusted.isPresent() ? gate.refuse(untrusted.get()) : gate.run();
     if (json()) {
       printJson(result);
     } else {
       out().println("noneops recovery gate: " + result.line());
     }
     return ExitCode.OK;
+  }
+
+  /** Why the java running the gate is not root's alone, if it is not. */
+  private Optional<WritableByOthersException> untrustedJava(NodeContext ctx) throws IOException {
+    try {
+      new RootOnlyPath(ctx.ports().files())
+          .require("the agent's java", environment().agent().java());
+      return Optional.empty();
+    } catch (WritableByOthersException e) {
+      return Optional.of(e);
+    }
   }
 
   private ExitCode nothingToRecover(long start) {

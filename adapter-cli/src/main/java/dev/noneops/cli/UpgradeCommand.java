@@ -72,7 +72,7 @@ public final class UpgradeCommand extends CliCommand {
     requireRoot();
     long start = now();
     try (NodeContext ctx = openNode().kubeletTimeout(waits.kubeletTimeout())) {
-      AgentConfig cfg = ctx.readConfig(config.file());
+      AgentConfig cfg = readFollowedConfig(ctx, config.file());
       AgentConfig previous = ctx.applied()
           .read()
           .orElseThrow(

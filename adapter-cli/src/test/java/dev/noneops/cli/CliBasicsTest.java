@@ -71,6 +71,16 @@ class CliBasicsTest {
   }
 
   @Test
+  void theHelpsExitCode3AlsoNamesAFileRootWouldFollowThatOthersCanWrite() {
+    String help = CliRun.of(NO_HOST, "--help").out().replaceAll("\\s+", " ");
+
+    assertThat(help)
+        .contains(" 3 the agent configuration is unreadable or invalid")
+        .contains("or a file root would follow (the configuration file, the agent's java) is"
+            + " writable by a user or group other than root; nothing changed");
+  }
+
+  @Test
   void subcommandHelpDocumentsTheExitCodesAsWell() {
     assertThat(CliRun.of(NO_HOST, "version", "--help").out())
         .contains("Exit codes:")

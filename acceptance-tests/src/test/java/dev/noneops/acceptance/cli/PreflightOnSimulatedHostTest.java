@@ -179,4 +179,48 @@ class PreflightOnSimulatedHostTest {
         .anyMatch(l -> l.startsWith("ok    shared-files "))
         .noneMatch(l -> l.contains("/usr/local/bin/noneops"));
   }
+
+  @Test
+  void theAgentsFilesThatOnlyRootCanChangePassAsACheck() {
+    cli.withAgent();
+
+    Run run = cli.run("preflight");
+
+    assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCode.OK.code());
+    assertThat(lines(run.out()))
+        .contains("ok    agent-files           only root can change the configuration file "
+            + CliOnSimulatedHost.CONFIG + " and the java /usr/lib/jvm/java-17/bin/java");
+  }
+
+  @Test
+  void aJavaInAUsersHomeFailsTheAgentFilesCheckNamingTheEntryItsOwnerAndMode() throws Exception {
+    cli.withAgent();
+    cli.host().fs().seedDirectory(Path.of("/usr/lib/jvm"), 0777);
+
+    Run run = cli.run("preflight");
+
+    assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCode.UNHEALTHY.code());
+    assertThat(lines(run.out()))
+        .contains("FAIL  agent-files           the agent's java /usr/lib/jvm/java-17/bin/java is"
+            + " refused: /usr/lib/jvm (owner 0, mode 0777) is writable by its group and by"
+            + " others; root follows only a file that no user or group but root can write, nor"
+            + " any directory above it");
+    assertThat(run.err()).isEmpty();
+  }
+
+  @Test
+  void aConfigurationFileAUserOwnsFailsTheAgentFilesCheckAlsoInTheJson() throws Exception {
+    cli.withAgent();
+    cli.host().fs().seedOwner(CliOnSimulatedHost.CONFIG, 1000, 1000);
+
+    Run run = cli.run("--json", "preflight");
+
+    assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCode.UNHEALTHY.code());
+    JsonNode doc = new ObjectMapper().readTree(run.out());
+    assertThat(doc.get("failed").toString()).isEqualTo("[\"agent-files\"]");
+    JsonNode check = doc.get("checks").get(doc.get("checks").size() - 1);
+    assertThat(check.get("name").asText()).isEqualTo("agent-files");
+    assertThat(check.get("detail").asText())
+        .contains(CliOnSimulatedHost.CONFIG.toString(), "owner 1000", "other than root");
+  }
 }

@@ -71,7 +71,7 @@ final class RunningJarAgent implements AgentBuilds {
     byte[] bytes = Files.readAllBytes(jar.get());
     String digest = HexFormat.of().formatHex(sha256(bytes)).substring(0, 12);
     String version = buildVersion.replaceAll("[^A-Za-z0-9._-]", "_");
-    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    Path java = java();
     Path jarFile = jar.get();
     return Optional.of(new AgentSetup(
         version + "-" + digest,

@@ -3,6 +3,7 @@ package dev.noneops.core.daemon;
 import dev.noneops.core.NoneopsException;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AppliedConfigStore;
+import dev.noneops.core.config.WritableByOthersException;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.Node;
@@ -36,7 +37,10 @@ import java.util.function.Function;
  *   <li>an upgrade in flight and the applied configuration missing or unreadable: it fails with
  *       {@link RecoveryGateException}, and the stack stays down rather than run a half-switched
  *       node;
- *   <li>recovery itself failing: {@link RecoveryGateException} as well.
+ *   <li>recovery itself failing: {@link RecoveryGateException} as well;
+ *   <li>run on a java a user or group other than root can change ({@link
+ *       #refuse(WritableByOthersException)}): no recovery work; it passes with nothing in flight
+ *       and keeps the stack down with an upgrade in flight.
  * </ul>
  *
  * Each run is recorded as {@link AgentState#bootRecovery()}.
@@ -80,7 +84,12 @@ public final class RecoveryGate {
     NOTHING_TO_DO,
     COMMITTED,
     ROLLED_BACK,
-    ROLLBACK_FINISHED
+    ROLLBACK_FINISHED,
+    /**
+     * The java the gate runs on is one a user or group other than root can change: it did no
+     * recovery work, and nothing was in flight.
+     */
+    REFUSED
   }
 
   /**
@@ -97,6 +106,38 @@ public final class RecoveryGate {
       record("FAILED", e.getMessage());
       throw e;
     }
+  }
+
+  /**
+   * Runs the gate on a java that a user or group other than root can change ({@code untrusted}):
+   * it does no recovery work, not even a clean-up. With nothing in flight the node on disk is
+   * consistent, so the gate passes and the stack starts, its line saying why nothing was
+   * recovered; with an upgrade in flight the stack stays down rather than run a half-switched node.
+   *
+   * @throws RecoveryGateException when an upgrade is in flight; the stack stays down
+   */
+  public Result refuse(WritableByOthersException untrusted) {
+    Objects.requireNonNull(untrusted, "untrusted");
+    if (!exists(layout.root())) {
+      return new Result(Outcome.NO_NODE, "no node on this host; nothing to recover");
+    }
+    String refused = "refused to recover: " + untrusted.getMessage();
+    if (exists(layout.journal())) {
+      RecoveryGateException e = new RecoveryGateException(
+          "noneops recovery gate: " + refused + "; an upgrade is in flight ("
+              + layout.journal() + "), so the node's stack stays down. Make "
+              + untrusted.entry() + " root's alone and run `noneops recover`, or remove the node"
+              + " with `noneops reset`",
+          untrusted);
+      record("FAILED", e.getMessage());
+      throw e;
+    }
+    Result result = new Result(
+        Outcome.REFUSED,
+        refused + "; nothing in flight, so the stack starts, and the agent does not run until"
+            + " root alone can change " + untrusted.entry());
+    record(result.outcome().name(), result.line());
+    return result;
   }
 
   private Result decide() {

@@ -79,6 +79,11 @@ public final class Node {
     return parts;
   }
 
+  /** The agent a bootstrap of this node installs, if any. */
+  Optional<AgentSetup> agent() {
+    return params.agent();
+  }
+
   /**
    * The resolved goal state with the host-native paths (binaries under {@code current/bin}, CNI
    * under {@code current/libexec/cni}); resolved once, on first use.
@@ -237,7 +242,11 @@ public final class Node {
    * its launcher runs as root at every boot) a user or group other than root can change.
    */
   private void requireRootOnly(AgentSetup agent) throws IOException {
-    RootOnlyPath rootOnly = new RootOnlyPath(ports.files());
+    requireRootOnly(new RootOnlyPath(ports.files()), agent);
+  }
+
+  /** {@link #requireRootOnly(AgentSetup)} with {@code rootOnly}; also preflight's {@link AgentFilesCheck}. */
+  static void requireRootOnly(RootOnlyPath rootOnly, AgentSetup agent) throws IOException {
     rootOnly.require("the agent's configuration file", agent.configFile());
     rootOnly.require("the agent's java", agent.java());
   }
@@ -378,8 +387,9 @@ public final class Node {
    * Every check that bootstrap, apply and upgrade rely on, as kubeadm's preflight, changing
    * nothing: root, systemd, cgroup v2, the kernel modules and sysctls, swap, the ports the stack
    * binds, a kubelet or containerd of the host's own, host files at the shared paths, free space
-   * under the layout, and whether the artifact sources answer. {@link #bootstrap(boolean)} runs
-   * the same checks first.
+   * under the layout, whether the artifact sources answer, and, for a node that installs the
+   * agent, whether root alone can change its configuration file and java. {@link
+   * #bootstrap(boolean)} runs the same checks first.
    *
    * @param tuneKernel false as for a bootstrap that leaves the kernel alone: a missing module is
    *     then a warning, not a failure

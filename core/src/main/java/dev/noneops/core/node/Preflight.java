@@ -1,5 +1,6 @@
 package dev.noneops.core.node;
 
+import dev.noneops.core.config.RootOnlyPath;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.NodeConstants;
 import dev.noneops.core.node.Node.PreflightReport;
@@ -13,7 +14,8 @@ import java.util.List;
 /**
  * Runs every preflight check of a node in order, changing nothing: the host (root, systemd,
  * cgroup v2, kernel modules and sysctls, swap), the ports the stack binds, a stack of the host's
- * own, files at the shared paths, free space, the artifact sources. A check that cannot look
+ * own, files at the shared paths, free space, the artifact sources, and the files the agent a bootstrap
+ * installs follows as root. A check that cannot look
  * fails, saying why.
  */
 final class Preflight {
@@ -56,6 +58,9 @@ final class Preflight {
     checks.add(new SharedFilesCheck(node::plan, parts));
     checks.add(new FreeSpaceCheck(ports.facts(), parts.layout()));
     checks.add(new ArtifactSourcesCheck(ports.downloads(), parts.verifier(), goal));
+    node.agent()
+        .ifPresent(
+            agent -> checks.add(new AgentFilesCheck(new RootOnlyPath(ports.files()), agent)));
     return new Preflight(checks);
   }
 

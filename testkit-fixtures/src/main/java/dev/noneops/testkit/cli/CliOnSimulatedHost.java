@@ -1,5 +1,6 @@
 package dev.noneops.testkit.cli;
 
+import dev.noneops.cli.AgentBuilds;
 import dev.noneops.cli.CliEnvironment;
 import dev.noneops.cli.HostSession;
 import dev.noneops.cli.NoneopsCli;
@@ -154,7 +155,17 @@ public final class CliOnSimulatedHost {
         () -> HostSession.unmanaged(ports(), layout, paths),
         () -> root,
         "0.0.0-simulated",
-        configFile -> withAgent ? Optional.of(agentWatching(configFile)) : Optional.empty());
+        new AgentBuilds() {
+          @Override
+          public Optional<AgentSetup> forConfig(Path configFile) {
+            return withAgent ? Optional.of(agentWatching(configFile)) : Optional.empty();
+          }
+
+          @Override
+          public Path java() {
+            return SimulatedNode.agent().java();
+          }
+        });
   }
 
   private static AgentSetup agentWatching(Path configFile) {
