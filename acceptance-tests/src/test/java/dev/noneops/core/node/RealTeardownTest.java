@@ -202,11 +202,22 @@ class RealTeardownTest {
     assertThat(node.paths.containerdStateDir()).doesNotExist();
     assertThat(node.paths.containerdRunDir()).doesNotExist();
     assertThat(node.pod("pod-a")).doesNotExist();
-    assertThat(node.layout.binDir(RealNode.VERSION)).doesNotExist();
+    if (shims != null) {
+      // another containerd's shim runs the node's shim binary: its version stays while it runs
+      assertThat(node.shimBinary()).exists();
+      assertThat(subjects(report.kept(Reason.USED_BY_FOREIGN_SHIMS)))
+          .contains(node.layout.versionDir(RealNode.VERSION).toString());
+    } else {
+      assertThat(node.layout.binDir(RealNode.VERSION)).doesNotExist();
+    }
 
-    // Once whoever held the mounts lets go, running the teardown again finishes it.
+    // Once whoever held the mounts (and ran the node's shim binary) lets go, running the
+    // teardown again finishes it.
     StandIns.end(dataHolder);
     StandIns.end(csiHolder);
+    if (shims != null) {
+      shims.endForeign();
+    }
     TeardownReport rerun = teardown.destroy();
 
     assertThat(rerun.complete()).as("%s", rerun).isTrue();
@@ -329,7 +340,15 @@ class RealTeardownTest {
     assertThat(report.removed(Action.CGROUP_KILLED))
         .extracting(Removed::detail)
         .anyMatch(d -> d.contains("cgroup.kill"));
-    assertThat(report.complete()).as("%s", report).isTrue();
+    assertThat(report.blocking())
+        .as("only the version another containerd's shim runs its binary from stays")
+        .extracting(Kept::reason)
+        .containsOnly(Reason.USED_BY_FOREIGN_SHIMS);
+    assertThat(report.kept(Reason.USED_BY_FOREIGN_SHIMS)).anySatisfy(k -> {
+      assertThat(k.subject()).isEqualTo(node.layout.versionDir(RealNode.VERSION).toString());
+      assertThat(k.detail()).contains("pid " + shims.foreignShims().get(2).pid() + " ");
+    });
+    assertThat(node.shimBinary()).exists();
   }
 
   /** This node's shim and container, and foreign ones, each in its cgroup. */
@@ -371,6 +390,13 @@ class RealTeardownTest {
       assertThat(foreignContainer.isAlive()).isTrue();
       assertThat(report.removed(Action.SHIM_KILLED))
           .anyMatch(r -> r.subject().startsWith("pid " + ours.get(0).pid() + " "));
+    }
+
+    void endForeign() throws InterruptedException {
+      for (Process p : foreignShims) {
+        StandIns.end(p);
+      }
+      StandIns.end(foreignContainer);
     }
   }
 

@@ -268,7 +268,64 @@ class TeardownOnSimulatedHostTest {
     for (SimProcess ours : node.shims) {
       assertThat(node.host.processes().process(ours.pid())).isEmpty();
     }
-    assertThat(report.complete()).isTrue();
+    assertThat(report.blocking())
+        .as("only the version whose shim binary the moby shim runs, and the link to it, stay")
+        .extracting(Kept::reason)
+        .containsOnly(Reason.USED_BY_FOREIGN_SHIMS);
+  }
+
+  /**
+   * Docker on the node's containerd runs its containers' shims from the node's version (the shim
+   * containerd found next to itself) and runc from there too: while such a shim runs, the teardown
+   * keeps that version whole and the link to it, so a containerd started later can still manage
+   * the container, and stays incomplete naming the shim. Once the shim is gone, the reset run
+   * again finishes.
+   */
+  @Test
+  void aVersionWhoseShimBinaryAShimOfAnotherNamespaceRunsStaysUntilThatShimIsGone()
+      throws Exception {
+    SimNode node = SimNode.running();
+    SimProcess mobyShim = node.host.spawn(ProcessSpec.of(
+            node.shimBinary().toString(),
+            node.layout.currentBin().resolve("containerd-shim-runc-v2").toString(),
+            "-namespace",
+            "moby",
+            "-id",
+            "d2",
+            "-address",
+            node.containerdAddress().toString())
+        .inCgroup(SimNode.CONTAINERD_CGROUP));
+    Path version = node.shimBinary().getParent().getParent();
+    FileTreeSnapshot before = node.host.snapshot(version);
+    Teardown teardown = node.teardown();
+
+    TeardownReport report = reset(teardown);
+
+    assertThat(node.host.processes().process(mobyShim.pid())).isPresent();
+    assertThat(node.fs().lstat(node.shimBinary())).as("the shim's binary").isPresent();
+    assertThat(node.fs().lstat(node.shimBinary().resolveSibling("runc")))
+        .as("runc, which the shim runs")
+        .isPresent();
+    assertThat(node.host.snapshot(version))
+        .as("the version whose shim and runc the moby shim runs")
+        .isEqualTo(before);
+    assertThat(node.fs().readLink(node.layout.current()))
+        .as("the link the shim's argv names")
+        .isEqualTo(version.getFileName().toString());
+    assertThat(report.blocking()).anySatisfy(k -> {
+      assertThat(k.reason()).isEqualTo(Reason.USED_BY_FOREIGN_SHIMS);
+      assertThat(k.subject()).isEqualTo(version.toString());
+      assertThat(k.detail()).contains("pid " + mobyShim.pid(), "moby");
+    });
+    assertThat(report.complete()).isFalse();
+    assertThat(teardown.present()).as("the node stays for a reset run again").isTrue();
+
+    node.host.processes().exit(mobyShim.pid());
+    TeardownReport again = reset(teardown);
+
+    assertThat(again.complete()).as("%s", again).isTrue();
+    assertThat(teardown.present()).isFalse();
+    assertThat(node.fs().lstat(node.layout.root())).isEmpty();
   }
 
   /**

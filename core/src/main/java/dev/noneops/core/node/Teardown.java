@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
@@ -48,9 +49,10 @@ import org.slf4j.LoggerFactory;
  * /run/containerd} and the layout, minus whatever is mounted below them and cannot be unmounted,
  * minus what running shims of other runtimes keep in {@code /run/containerd}, and minus {@code
  * /var/lib/containerd} whole while its metadata holds a namespace other than {@code k8s.io}
- * (reported, blocking completion); and what the
- * node's pods added to {@code /etc/cni/net.d} and {@code /var/lib/cni}, never an entry that was
- * there before the node came.
+ * (reported, blocking completion), and minus the version (and the layout's links to it) whose
+ * shim binary a running shim of another runtime executes (reported, blocking completion); and
+ * what the node's pods added to {@code /etc/cni/net.d} and {@code /var/lib/cni}, never an entry
+ * that was there before the node came.
  */
 public final class Teardown {
   /** The CNI plugins' state directory (host-local's reservations), below the host root. */
@@ -235,8 +237,16 @@ public final class Teardown {
           report);
       removeRunDir(foreignShims, remover, report);
       cniStateCleaner().clean(true, report);
-      removeCurrentLink(report);
-      remover.remove(layoutEntriesButTheNote(report), true, report);
+      LayoutUsedByForeignShims.Used used = layoutUsedBy(foreignShims, report);
+      if (!used.keeps(layout.current())) {
+        removeCurrentLink(report);
+      }
+      remover.remove(
+          layoutEntriesButTheNote(report).stream()
+              .filter(entry -> !used.keeps(entry))
+              .toList(),
+          true,
+          report);
       if (report.hasBlocking()) {
         report.kept(
             Reason.HOLDS_KEPT_ENTRIES,
@@ -333,6 +343,45 @@ public final class Teardown {
             + "; kept whole, the node's own data in it too; once they are not needed (or moved"
             + " away) remove it or run 'noneops reset' again");
     return true;
+  }
+
+  /**
+   * What of the layout running shims of other runtimes run from ({@link
+   * LayoutUsedByForeignShims}), each reported as kept, blocking completion: a version removed under
+   * such a shim leaves its container running with no containerd able to manage it again.
+   */
+  private LayoutUsedByForeignShims.Used layoutUsedBy(
+      List<ProcessInfo> foreignShims, ReportBuilder report) {
+    LayoutUsedByForeignShims.Used used;
+    try {
+      used = new LayoutUsedByForeignShims(ports.files(), layout.root()).of(foreignShims);
+    } catch (IOException e) {
+      if (HostIOException.hasErrno(e, Errno.ENOENT)) {
+        return LayoutUsedByForeignShims.Used.nothing();
+      }
+      report.failed(layout.root(), "find what running shims of other runtimes run from", e);
+      // no entry of the layout can be told safe to remove
+      return LayoutUsedByForeignShims.Used.everything();
+    }
+    for (Map.Entry<Path, List<ProcessInfo>> version : used.versions().entrySet()) {
+      report.kept(
+          Reason.USED_BY_FOREIGN_SHIMS,
+          version.getKey(),
+          "running shims of other runtimes (another namespace or containerd) run their shim"
+              + " binary from this version, and its runc: "
+              + version.getValue().stream()
+                  .map(ShimReaper::describe)
+                  .collect(Collectors.joining(", "))
+              + "; kept whole so a containerd started later can still manage their containers;"
+              + " once they are gone run 'noneops reset' again");
+    }
+    for (Map.Entry<Path, Path> link : used.links().entrySet()) {
+      report.kept(
+          Reason.USED_BY_FOREIGN_SHIMS,
+          link.getKey(),
+          "the link to " + link.getValue() + ", which running shims of other runtimes run from");
+    }
+    return used;
   }
 
   /**
@@ -641,6 +690,13 @@ public final class Teardown {
        * snapshot store with the node's, so the directory is kept whole and the node with it.
        */
       OTHER_NAMESPACES(true),
+      /**
+       * A version of the node (and a link of the layout to it) whose shim binary running shims of
+       * other runtimes execute (Docker's {@code moby} on the node's containerd, say), with the
+       * runc they use: a containerd started later needs both to manage their containers, so the
+       * version stays whole, and the node with it, until those shims are gone.
+       */
+      USED_BY_FOREIGN_SHIMS(true),
       /** A directory still holding entries that were kept for one of the other reasons. */
       HOLDS_KEPT_ENTRIES(false),
       /**

@@ -367,8 +367,10 @@ class PodsOnRealNodeSystemTest {
    * socket, keeps its containers in the {@code moby} namespace): a container it started keeps its
    * snapshot and its metadata through the reset, which keeps containerd's data directory whole,
    * names the namespace and stays incomplete; the container's process, and its bundle with the
-   * root filesystem mounted below {@code /run/containerd}, stay too. A containerd started on that
-   * directory afterwards lists the namespace's containers and snapshots as before; once the
+   * root filesystem mounted below {@code /run/containerd}, stay too; and so does the node's version
+   * whose {@code containerd-shim-runc-v2} the container's shim runs (containerd found it beside
+   * itself), with its runc. A containerd started on that directory afterwards lists the
+   * namespace's containers and snapshots as before and takes the running task over; once the
    * operator removed them, the reset run again completes.
    */
   @Test
@@ -413,6 +415,21 @@ class PodsOnRealNodeSystemTest {
         .orElseThrow()
         .trim()
         .split("\\s+")[1]);
+    long shimPid = Long.parseLong(sandbox()
+        .exec("awk", "/^PPid/ {print $2}", "/proc/" + pid + "/status")
+        .orThrow()
+        .stdout()
+        .trim());
+    String shimBinary = sandbox()
+        .exec("readlink", "/proc/" + shimPid + "/exe")
+        .orThrow()
+        .stdout()
+        .trim();
+    assertThat(shimBinary)
+        .as("docker-web's shim runs the node's shim binary")
+        .startsWith(LAYOUT.root() + "/")
+        .endsWith("/bin/containerd-shim-runc-v2");
+    String version = Path.of(shimBinary).getParent().getParent().toString();
 
     String bundle = "/run/containerd/io.containerd.runtime.v2.task/moby/docker-web";
     TeardownReport report;
@@ -445,11 +462,27 @@ class PodsOnRealNodeSystemTest {
     String ctr = "/opt/after-node/bin/ctr";
     try {
       awaitCtr(ctr);
-      assertThat(report.blocking()).as("%s", report).singleElement().satisfies(k -> {
-        assertThat(k.reason()).isEqualTo(TeardownReport.Reason.OTHER_NAMESPACES);
-        assertThat(k.subject()).isEqualTo("/var/lib/containerd");
-        assertThat(k.detail()).contains("moby (1 containers");
+      assertThat(report.blocking())
+          .as("%s", report)
+          .extracting(TeardownReport.Kept::reason)
+          .containsOnly(
+              TeardownReport.Reason.OTHER_NAMESPACES, TeardownReport.Reason.USED_BY_FOREIGN_SHIMS);
+      assertThat(report.kept(TeardownReport.Reason.OTHER_NAMESPACES))
+          .singleElement()
+          .satisfies(k -> {
+            assertThat(k.subject()).isEqualTo("/var/lib/containerd");
+            assertThat(k.detail()).contains("moby (1 containers");
+          });
+      assertThat(report.kept(TeardownReport.Reason.USED_BY_FOREIGN_SHIMS)).anySatisfy(k -> {
+        assertThat(k.subject()).isEqualTo(version);
+        assertThat(k.detail()).contains(shimBinary + " -namespace moby -id docker-web");
       });
+      assertThat(sandbox().exec("test", "-x", shimBinary).succeeded())
+          .as("the shim binary docker-web's shim runs, through the reset")
+          .isTrue();
+      assertThat(sandbox().exec("test", "-x", version + "/bin/runc").succeeded())
+          .as("the node's runc beside it")
+          .isTrue();
       assertThat(teardown().present())
           .as("the node stays for a reset run again")
           .isTrue();
@@ -465,17 +498,19 @@ class PodsOnRealNodeSystemTest {
       assertThat(sandbox().exec("test", "-e", "/proc/" + pid).succeeded())
           .as("docker-web's process, through the reset")
           .isTrue();
+      assertThat(mobyCtr(ctr, "tasks", "ls"))
+          .as("docker-web's task, taken over by the containerd started after the reset")
+          .contains("docker-web")
+          .contains(Long.toString(pid))
+          .contains("RUNNING");
 
-      // the operator ends the container (its shim ran the node's binary, removed with the
-      // node's version, so no other containerd takes it over) and removes the namespace
+      // the operator ends the container through that containerd and removes the namespace
       sandbox()
-          .exec(
-              "sh",
-              "-c",
-              "kill -9 " + pid + " $(cat /proc/" + pid + "/status | awk '/^PPid/ {print $2}');"
-                  + " sleep 1; r=/run/containerd/io.containerd.runtime.v2.task/moby/docker-web/rootfs;"
-                  + " if mountpoint -q $r; then umount $r; fi")
+          .exec(ctr, "-n", "moby", "tasks", "kill", "-s", "SIGKILL", "docker-web")
           .orThrow();
+      awaitGone(pid);
+      sandbox().exec(ctr, "-n", "moby", "tasks", "delete", "docker-web").orThrow();
+      awaitGone(shimPid);
       sandbox().exec(ctr, "-n", "moby", "containers", "delete", "docker-web").orThrow();
       sandbox()
           .exec(
@@ -502,6 +537,16 @@ class PodsOnRealNodeSystemTest {
     List<String> argv = new ArrayList<>(List.of(ctr, "-n", "moby"));
     argv.addAll(List.of(args));
     return sandbox().exec(argv, Duration.ofSeconds(60)).orThrow().stdout();
+  }
+
+  private static void awaitGone(long pid) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (sandbox().exec("test", "-e", "/proc/" + pid).succeeded()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("pid " + pid + " did not end");
+      }
+      Thread.sleep(100);
+    }
   }
 
   private static void awaitCtr(String ctr) throws InterruptedException {
