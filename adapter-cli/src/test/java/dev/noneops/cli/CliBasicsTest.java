@@ -81,6 +81,15 @@ class CliBasicsTest {
   }
 
   @Test
+  void theHelpsExitCode5SaysHowLongAMutatingCommandWaitedForTheLock() {
+    String help = CliRun.of(NO_HOST, "--help").out().replaceAll("\\s+", " ");
+
+    assertThat(help)
+        .contains(" 5 another noneops operation holds the node lock, waited for up to"
+            + " --lock-timeout (60 s by default); nothing changed, retry when it finished");
+  }
+
+  @Test
   void subcommandHelpDocumentsTheExitCodesAsWell() {
     assertThat(CliRun.of(NO_HOST, "version", "--help").out())
         .contains("Exit codes:")
