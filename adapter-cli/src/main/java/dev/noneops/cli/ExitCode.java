@@ -18,7 +18,10 @@ public enum ExitCode {
           + " root would follow (the configuration file, the agent's java) is writable by a user"
           + " or group other than root; nothing changed"),
   NOT_ROOT(4, "the command changes the host and must run as root; nothing changed"),
-  BUSY(5, "another noneops operation holds the node lock; nothing changed, retry when it finished"),
+  BUSY(
+      5,
+      "another noneops operation holds the node lock, waited for up to --lock-timeout (60 s by"
+          + " default); nothing changed, retry when it finished"),
   ROLLED_BACK(6, "the upgrade failed and was rolled back: the previous version runs again"),
   UNHEALTHY(
       7,
