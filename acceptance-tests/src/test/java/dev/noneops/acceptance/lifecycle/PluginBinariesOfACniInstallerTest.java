@@ -195,6 +195,36 @@ class PluginBinariesOfACniInstallerTest {
     assertTheInstallersBinaryIsThere(lab.host, HOST_LOCAL);
   }
 
+  /** An installer that links its own binary renames that link over the node's, as a copy does. */
+  private static void anInstallerLinksItsOwn(SimulatedHost host, String plugin, String target) {
+    try {
+      Path temp = CNI_BIN.resolve("." + plugin + ".new");
+      host.ports().files().symlinkDurably(temp, target);
+      host.fs().rename(temp, CNI_BIN.resolve(plugin));
+      host.fs().fsync(CNI_BIN);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Test
+  void aLinkAnInstallerPutOverTheNodesIsItsOwnThroughApplyAndReset() throws IOException {
+    SimulatedNode lab = new SimulatedNode();
+    lab.bootstrap(V1);
+    String installers = "/opt/calico/bin/host-local";
+    anInstallerLinksItsOwn(lab.host, "host-local", installers);
+
+    Node.ApplyResult applied = lab.node(V1).apply();
+    lab.node(V1).apply();
+    assertThat(applied.disowned()).containsExactly(HOST_LOCAL);
+    assertThat(lab.host.ports().files().readLink(HOST_LOCAL)).isEqualTo(installers);
+
+    lab.node(V1).reset();
+
+    assertThat(lab.host.ports().files().readLink(HOST_LOCAL)).isEqualTo(installers);
+    assertThat(lab.host.fs().lstat(BRIDGE)).isEmpty();
+  }
+
   @Test
   void resetLeavesTheInstallersBinaries() throws IOException {
     SimulatedNode lab = new SimulatedNode();
