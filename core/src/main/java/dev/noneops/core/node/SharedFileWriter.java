@@ -131,7 +131,10 @@ final class SharedFileWriter {
       disownedBefore.remove(link);
     }
     boolean taking = !record().owns(link);
-    if (!taking && meta.isPresent() && replaced(record().get(link).orElseThrow(), meta.get())) {
+    if (!taking
+        && meta.isPresent()
+        && (replaced(record().get(link).orElseThrow(), meta.get())
+            || relinked(record().get(link).orElseThrow(), meta.get(), target))) {
       disown(link, meta.get());
       return false;
     }
@@ -166,6 +169,19 @@ final class SharedFileWriter {
     return entry.kind() == OwnedEntry.Kind.SYMLINK
         && !meta.isSymlink()
         && !originals.isSavedOriginal(entry.path(), meta);
+  }
+
+  /**
+   * Whether something else put a link of its own over the node's link {@code entry}: a link is
+   * there that leads neither where the record says nor to {@code wanted} (where this write leads,
+   * which a crash between the link and its record can leave).
+   */
+  private boolean relinked(OwnedEntry entry, FileMeta meta, String wanted) throws IOException {
+    if (entry.kind() != OwnedEntry.Kind.SYMLINK || !meta.isSymlink()) {
+      return false;
+    }
+    String now = files.readLink(entry.path());
+    return !now.equals(entry.fingerprint()) && !now.equals(wanted);
   }
 
   /** Durably stops owning {@code path}, which something else replaced with {@code meta}'s kind. */
