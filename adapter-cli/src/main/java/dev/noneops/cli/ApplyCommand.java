@@ -1,7 +1,7 @@
 package dev.noneops.cli;
 
-import dev.noneops.core.node.Node.ApplyResult;
-import dev.noneops.core.node.Node.ConfigureResult;
+import dev.noneops.core.node.ApplyResult;
+import dev.noneops.core.node.ConfigureResult;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -6,9 +6,9 @@ import dev.noneops.cli.StatusCommand.AgentReport;
 import dev.noneops.cli.output.Json;
 import dev.noneops.core.daemon.AgentState;
 import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.node.LaunchCheckReport;
 import dev.noneops.core.node.Node;
-import dev.noneops.core.node.Node.LaunchCheck;
-import dev.noneops.core.node.Node.NodeStatus;
+import dev.noneops.core.node.NodeStatus;
 import dev.noneops.ports.HostPorts;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -81,7 +81,7 @@ record InspectionReport(ExitCode exitCode, String stdout) {
   }
 
   private static ExitCode launchCheck(PrintWriter out, boolean json, Node node) throws IOException {
-    LaunchCheck report = node.launchCheck();
+    LaunchCheckReport report = node.launchCheck();
     if (json) {
       Json.print(out, Inspection.LAUNCH_CHECK.command(), report);
     } else if (report.healthy()) {

@@ -2,7 +2,7 @@ package dev.noneops.cli;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.node.Node;
-import dev.noneops.core.node.Node.NodePlan;
+import dev.noneops.core.node.NodePlan;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;

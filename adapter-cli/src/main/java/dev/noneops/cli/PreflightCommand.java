@@ -2,8 +2,8 @@ package dev.noneops.cli;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.node.AgentSetup;
-import dev.noneops.core.node.Node.PreflightReport;
-import dev.noneops.core.node.Node.PreflightReport.Check;
+import dev.noneops.core.node.PreflightReport;
+import dev.noneops.core.node.PreflightReport.Check;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;

@@ -1,7 +1,7 @@
 package dev.noneops.cli;
 
-import dev.noneops.core.node.Node.PruneReport;
-import dev.noneops.core.node.Node.PruneReport.KeptVersion;
+import dev.noneops.core.node.PruneResult;
+import dev.noneops.core.node.PruneResult.KeptVersion;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
@@ -31,7 +31,7 @@ public final class PruneCommand extends CliCommand {
   }
 
   /** The JSON document of {@code prune --json}. */
-  public record PruneResult(
+  public record PruneReport(
       boolean ok,
       List<String> removed,
       List<KeptVersion> kept,
@@ -41,9 +41,9 @@ public final class PruneCommand extends CliCommand {
   protected ExitCode execute() throws Exception {
     requireRoot();
     try (NodeContext ctx = openNode()) {
-      PruneReport report = ctx.node(Optional.empty(), Optional.empty()).pruneVersions();
+      PruneResult report = ctx.node(Optional.empty(), Optional.empty()).pruneVersions();
       if (json()) {
-        printJson(new PruneResult(
+        printJson(new PruneReport(
             report.leftBehind().isEmpty(), report.removed(), report.kept(), report.leftBehind()));
       } else {
         printText(out(), report);
@@ -52,7 +52,7 @@ public final class PruneCommand extends CliCommand {
     }
   }
 
-  static void printText(PrintWriter out, PruneReport report) {
+  static void printText(PrintWriter out, PruneResult report) {
     if (report.removed().isEmpty() && report.kept().isEmpty()) {
       out.println("pruned: nothing besides the active version is installed");
     }

@@ -5,7 +5,7 @@ import dev.noneops.core.config.RootOnlyPath;
 import dev.noneops.core.config.WritableByOthersException;
 import dev.noneops.core.daemon.RecoveryGate;
 import dev.noneops.core.node.Node;
-import dev.noneops.core.node.Node.RecoveryResult;
+import dev.noneops.core.node.RecoveryResult;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.noneops.cli;
 
-import dev.noneops.core.node.Node.ResetResult;
-import dev.noneops.core.node.Teardown.TeardownReport;
+import dev.noneops.core.node.ResetResult;
+import dev.noneops.core.node.TeardownReport;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

@@ -1,8 +1,8 @@
 package dev.noneops.cli;
 
 import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.node.ConfigureResult;
 import dev.noneops.core.node.Node;
-import dev.noneops.core.node.Node.ConfigureResult;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Optional;

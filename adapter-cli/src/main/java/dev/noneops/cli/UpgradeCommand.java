@@ -1,10 +1,10 @@
 package dev.noneops.cli;
 
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.core.node.Node.CommittedUpgrade;
-import dev.noneops.core.node.Node.PruneReport;
-import dev.noneops.core.node.Node.UpgradeResult;
+import dev.noneops.core.node.PruneResult;
+import dev.noneops.core.node.UpgradeAndCommitResult;
 import dev.noneops.core.node.UpgradeOptions;
+import dev.noneops.core.node.UpgradeResult;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -63,7 +63,7 @@ public final class UpgradeCommand extends CliCommand {
       String previousVersion,
       String targetVersion,
       boolean versionChanged,
-      PruneReport pruned,
+      PruneResult pruned,
       long durationMs,
       List<String> disowned) {}
 
@@ -80,7 +80,7 @@ public final class UpgradeCommand extends CliCommand {
                   ExitCode.FAILURE,
                   "no applied configuration at " + ctx.applied().path()
                       + ": an upgrade starts from a bootstrapped node (run 'noneops bootstrap'); nothing was changed"));
-      CommittedUpgrade done = ctx.node(Optional.of(cfg), Optional.of(previous))
+      UpgradeAndCommitResult done = ctx.node(Optional.of(cfg), Optional.of(previous))
           .upgradeAndCommit(new UpgradeOptions(force, !noPrune));
       UpgradeResult result = done.upgrade();
       UpgradeReport report = new UpgradeReport(

@@ -1,7 +1,7 @@
 package dev.noneops.cli;
 
 import dev.noneops.core.layout.VersionNames;
-import dev.noneops.core.node.Node.VerifyReport;
+import dev.noneops.core.node.VerifyReport;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

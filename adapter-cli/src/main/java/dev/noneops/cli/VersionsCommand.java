@@ -1,6 +1,6 @@
 package dev.noneops.cli;
 
-import dev.noneops.core.node.Node.InstalledVersions;
+import dev.noneops.core.node.InstalledVersions;
 import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.Command;

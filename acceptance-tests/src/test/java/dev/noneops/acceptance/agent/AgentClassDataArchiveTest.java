@@ -2,8 +2,8 @@ package dev.noneops.acceptance.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.noneops.core.node.Node.ResetResult;
 import dev.noneops.core.node.Params;
+import dev.noneops.core.node.ResetResult;
 import dev.noneops.ports.commands.Command;
 import dev.noneops.testkit.commands.CommandOutcome;
 import dev.noneops.testkit.fs.FileTreeSnapshot;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.core.node.Node.ApplyResult;
-import dev.noneops.core.node.Node.CommittedUpgrade;
-import dev.noneops.core.node.Node.ConfigureResult;
+import dev.noneops.core.node.ApplyResult;
+import dev.noneops.core.node.ConfigureResult;
 import dev.noneops.core.node.NodeBusyException;
+import dev.noneops.core.node.UpgradeAndCommitResult;
 import dev.noneops.core.node.UpgradeOptions;
 import dev.noneops.core.node.VersionChangeRefusedException;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
@@ -66,7 +66,8 @@ class ApplyAndCommittedUpgradeTest {
     lab.bootstrap(V1);
     lab.publish(V2);
 
-    CommittedUpgrade done = lab.node(V2, Optional.of(V1)).upgradeAndCommit(UpgradeOptions.DEFAULTS);
+    UpgradeAndCommitResult done =
+        lab.node(V2, Optional.of(V1)).upgradeAndCommit(UpgradeOptions.DEFAULTS);
 
     assertThat(done.upgrade().previousVersion()).isEqualTo(lab.versionOf(V1));
     assertThat(done.upgrade().targetVersion()).isEqualTo(lab.versionOf(V2));
@@ -84,7 +85,7 @@ class ApplyAndCommittedUpgradeTest {
     lab.bootstrap(V1);
     lab.publish(V2);
 
-    CommittedUpgrade done =
+    UpgradeAndCommitResult done =
         lab.node(V2, Optional.of(V1)).upgradeAndCommit(new UpgradeOptions(false, false));
 
     assertThat(done.pruned()).isEmpty();

@@ -2,8 +2,8 @@ package dev.noneops.acceptance.lifecycle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.noneops.core.node.ConfigureResult;
 import dev.noneops.core.node.Node;
-import dev.noneops.core.node.Node.ConfigureResult;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;

@@ -6,11 +6,12 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.node.ApplyResult;
 import dev.noneops.core.node.Node;
-import dev.noneops.core.node.Node.CommittedUpgrade;
 import dev.noneops.core.node.Overrides;
 import dev.noneops.core.node.Params;
 import dev.noneops.core.node.ReadinessTimeoutException;
+import dev.noneops.core.node.UpgradeAndCommitResult;
 import dev.noneops.core.node.UpgradeFailedException;
 import dev.noneops.core.node.UpgradeFailedException.RollbackOutcome;
 import dev.noneops.core.node.UpgradeOptions;
@@ -155,7 +156,8 @@ class PluginBinariesOfACniInstallerTest {
     anInstallerCopiesItsOwn(lab.host, "host-local");
     lab.publish(V2);
 
-    CommittedUpgrade done = lab.node(V2, Optional.of(V1)).upgradeAndCommit(UpgradeOptions.DEFAULTS);
+    UpgradeAndCommitResult done =
+        lab.node(V2, Optional.of(V1)).upgradeAndCommit(UpgradeOptions.DEFAULTS);
 
     assertThat(done.upgrade().targetVersion()).isEqualTo(lab.versionOf(V2));
     assertTheInstallersBinaryIsThere(lab.host, HOST_LOCAL);
@@ -214,7 +216,7 @@ class PluginBinariesOfACniInstallerTest {
     String installers = "/opt/calico/bin/host-local";
     anInstallerLinksItsOwn(lab.host, "host-local", installers);
 
-    Node.ApplyResult applied = lab.node(V1).apply();
+    ApplyResult applied = lab.node(V1).apply();
     lab.node(V1).apply();
     assertThat(applied.disowned()).containsExactly(HOST_LOCAL);
     assertThat(lab.host.ports().files().readLink(HOST_LOCAL)).isEqualTo(installers);

@@ -2,8 +2,8 @@ package dev.noneops.acceptance.lifecycle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.noneops.core.node.Node.ResetResult;
 import dev.noneops.core.node.Params;
+import dev.noneops.core.node.ResetResult;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.node.SimulatedNode;
 import java.nio.file.Path;

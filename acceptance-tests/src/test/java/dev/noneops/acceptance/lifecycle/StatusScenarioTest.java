@@ -3,9 +3,10 @@ package dev.noneops.acceptance.lifecycle;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.node.InstalledVersions;
 import dev.noneops.core.node.Node;
-import dev.noneops.core.node.Node.NodeStatus;
-import dev.noneops.core.node.Node.NodeStatus.Pods;
+import dev.noneops.core.node.NodeStatus;
+import dev.noneops.core.node.NodeStatus.Pods;
 import dev.noneops.ports.commands.Command;
 import dev.noneops.testkit.commands.CommandOutcome;
 import dev.noneops.testkit.node.SimulatedNode;
@@ -55,7 +56,7 @@ class StatusScenarioTest {
   void theActiveVersionHasItsSizeFromItsManifest() throws Exception {
     NodeStatus status = node.status();
 
-    Node.InstalledVersions.Version listed = node.installedVersions().versions().get(0);
+    InstalledVersions.Version listed = node.installedVersions().versions().get(0);
     assertThat(status.versionSizes())
         .containsExactly(new NodeStatus.VersionSize(
             status.activeVersion(), true, listed.bytes(), listed.files()));

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import com.google.common.hash.Hashing;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AgentConfigParser;
-import dev.noneops.core.node.Node.CommittedUpgrade;
+import dev.noneops.core.node.UpgradeAndCommitResult;
 import dev.noneops.core.node.UpgradeFailedException;
 import dev.noneops.core.node.UpgradeFailedException.RollbackOutcome;
 import dev.noneops.core.node.UpgradeOptions;
@@ -67,7 +67,7 @@ class TakeOverInAnUpgradeTest {
   void anUpgradeFromATokenToAnExecCredentialTakesOverKubeletsKubeconfig() throws IOException {
     SimulatedNode lab = aTokenNodeWhoseKubeletWroteItsKubeconfig();
 
-    CommittedUpgrade done =
+    UpgradeAndCommitResult done =
         lab.node(EXEC, Optional.of(TOKEN)).upgradeAndCommit(UpgradeOptions.DEFAULTS);
 
     assertThat(done.upgrade().targetVersion()).isEqualTo(lab.versionOf(EXEC));

@@ -3,12 +3,13 @@ package dev.noneops.acceptance.preflight;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.noneops.core.node.BootstrapResult;
 import dev.noneops.core.node.MachineGoalState;
 import dev.noneops.core.node.Node;
-import dev.noneops.core.node.Node.PreflightReport;
-import dev.noneops.core.node.Node.PreflightReport.Check;
-import dev.noneops.core.node.Node.PreflightReport.Verdict;
 import dev.noneops.core.node.PreflightFailedException;
+import dev.noneops.core.node.PreflightReport;
+import dev.noneops.core.node.PreflightReport.Check;
+import dev.noneops.core.node.PreflightReport.Verdict;
 import dev.noneops.ports.Errno;
 import dev.noneops.ports.network.Listener;
 import dev.noneops.ports.systemd.ManagerState;
@@ -289,7 +290,7 @@ class PreflightScenarioTest {
     lab.host.systemd().setManager(new ManagerState("252", "degraded"));
     lab.host.facts().usableBytes(5L << 30);
 
-    Node.BootstrapResult result = node.bootstrap(true);
+    BootstrapResult result = node.bootstrap(true);
 
     assertThat(result.running()).isTrue();
   }

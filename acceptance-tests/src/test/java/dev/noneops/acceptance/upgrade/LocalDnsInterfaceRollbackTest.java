@@ -3,7 +3,7 @@ package dev.noneops.acceptance.upgrade;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.core.node.Node.RecoveryResult;
+import dev.noneops.core.node.RecoveryResult;
 import dev.noneops.ports.network.NetworkLink;
 import dev.noneops.testkit.node.SimulatedNode;
 import java.util.List;

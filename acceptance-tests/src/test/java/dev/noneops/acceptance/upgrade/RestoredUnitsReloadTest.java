@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.layout.HostPaths;
-import dev.noneops.core.node.Node.RecoveryResult;
+import dev.noneops.core.node.RecoveryResult;
 import dev.noneops.core.node.UpgradeFailedException;
 import dev.noneops.testkit.gate.FaultRule;
 import dev.noneops.testkit.gate.SimulatedCrash;

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.ConfigDigest;
 import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.node.ConfigureResult;
 import dev.noneops.core.node.Node;
-import dev.noneops.core.node.Node.ConfigureResult;
-import dev.noneops.core.node.Node.PruneReport;
+import dev.noneops.core.node.PruneResult;
 import dev.noneops.core.node.UpgradeFailedException;
 import dev.noneops.core.node.UpgradeFailedException.RollbackOutcome;
 import dev.noneops.core.node.UpgradeRefusedException;
@@ -161,7 +161,7 @@ class UpgradeSequencesPropertyTest {
         lab.node(applied).recoverUpgrade(applied);
         pending = Optional.empty();
       } else if (step instanceof Prune) {
-        PruneReport report = lab.node(applied).pruneVersions();
+        PruneResult report = lab.node(applied).pruneVersions();
         assertThat(report.removed()).doesNotContain(lab.activeVersionRaw().orElseThrow());
       } else {
         throw new IllegalStateException("unknown step " + step);

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.node.Node;
-import dev.noneops.core.node.Node.UpgradeResult;
+import dev.noneops.core.node.UpgradeResult;
 import dev.noneops.testkit.node.SimulatedNode;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

@@ -30,7 +30,7 @@ class ApplyOnAPartlyRunningStackTest {
     lab.bootstrap(BLUE);
     stop(lab, LOCALDNS);
 
-    Node.ApplyResult result = lab.node(GREEN).apply();
+    ApplyResult result = lab.node(GREEN).apply();
 
     assertThat(result.wasRunning()).isFalse();
     assertThat(result.restarted()).containsExactly(KUBELET);
@@ -85,7 +85,7 @@ class ApplyOnAPartlyRunningStackTest {
     long containerdBefore = mainPid(lab, CONTAINERD);
     long localDnsBefore = mainPid(lab, LOCALDNS);
 
-    Node.ApplyResult result = lab.node(GREEN).apply();
+    ApplyResult result = lab.node(GREEN).apply();
 
     assertThat(result.restarted()).isEmpty();
     assertThat(result.started()).containsExactly(KUBELET);
@@ -101,7 +101,7 @@ class ApplyOnAPartlyRunningStackTest {
     SimulatedNode lab = new SimulatedNode();
     lab.bootstrap(BLUE);
 
-    Node.ApplyResult result = lab.node(GREEN).apply();
+    ApplyResult result = lab.node(GREEN).apply();
 
     assertThat(result.wasRunning()).isTrue();
     assertThat(result.restarted()).containsExactly(KUBELET);
@@ -115,8 +115,7 @@ class ApplyOnAPartlyRunningStackTest {
     lab.host.systemd().setBehaviour(CONTAINERD, UnitBehaviour.failsToStart());
 
     UnitJobException failed = catchThrowableOfType(
-        UnitJobException.class,
-        () -> node.start(true, new Node.ConfigureResult(true, false, false)));
+        UnitJobException.class, () -> node.start(true, new ConfigureResult(true, false, false)));
 
     assertThat(failed.unit()).isEqualTo(CONTAINERD);
     assertThat(lab.host.systemd().peek(KUBELET).isActive())

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AppliedConfigStore;
-import dev.noneops.core.node.Teardown.TeardownReport;
-import dev.noneops.core.node.Teardown.TeardownSettings;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.node.SimulatedNode;
 import java.nio.file.Path;
@@ -79,7 +77,7 @@ class CniEntriesFromBeforeTheNodeTest {
         lab.host.ports(),
         lab.layout,
         lab.paths,
-        TeardownSettings.defaults(),
+        TeardownOptions.defaults(),
         LoggerFactory.getLogger(getClass()));
   }
 

@@ -2,7 +2,6 @@ package dev.noneops.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.noneops.core.node.Node.ConfigureResult;
 import dev.noneops.ports.host.HostInfo;
 import dev.noneops.testkit.commands.CommandOutcome;
 import dev.noneops.testkit.host.SimHostFacts;

@@ -2,7 +2,6 @@ package dev.noneops.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.noneops.core.node.Node.LaunchCheck;
 import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -30,7 +29,7 @@ class LaunchCheckScenarioTest {
     content[content.length - 2] ^= 1;
     lab.host.fs().corruptContent(runc, content);
 
-    LaunchCheck check = node.launchCheck();
+    LaunchCheckReport check = node.launchCheck();
 
     assertThat(check.healthy()).as(check.problems().toString()).isTrue();
     assertThat(node.verify(List.of(v)).ok()).as("verify reads every file").isFalse();
@@ -48,7 +47,7 @@ class LaunchCheckScenarioTest {
         .writeDurably(
             runc, "#!/bin/sh\necho another runc\n".getBytes(StandardCharsets.UTF_8), 0755);
 
-    LaunchCheck check = node.launchCheck();
+    LaunchCheckReport check = node.launchCheck();
 
     assertThat(check.healthy()).isFalse();
     assertThat(String.join("\n", check.problems()))

@@ -2,11 +2,9 @@ package dev.noneops.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.noneops.core.node.Teardown.TeardownReport;
-import dev.noneops.core.node.Teardown.TeardownReport.Action;
-import dev.noneops.core.node.Teardown.TeardownReport.Kept;
-import dev.noneops.core.node.Teardown.TeardownReport.Reason;
-import dev.noneops.core.node.Teardown.TeardownSettings;
+import dev.noneops.core.node.TeardownReport.Action;
+import dev.noneops.core.node.TeardownReport.Kept;
+import dev.noneops.core.node.TeardownReport.Reason;
 import dev.noneops.hostfs.RealHost;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -52,7 +50,7 @@ class MovedProcTeardownTest {
     UnitDirectorySystemd systemd = new UnitDirectorySystemd(node.paths.systemdDir())
         .running("kubelet.service", "containerd.service");
     List<String> machineCgroupsBefore = listing(MACHINE_CGROUPS);
-    TeardownSettings settings = TeardownSettings.defaults()
+    TeardownOptions settings = TeardownOptions.defaults()
         .withUnmountDeadline(Duration.ofMillis(500))
         .withProcessDeadline(Duration.ofSeconds(10))
         .withCgroupDeadline(Duration.ofSeconds(10));

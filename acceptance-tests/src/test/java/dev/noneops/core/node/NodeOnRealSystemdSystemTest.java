@@ -13,14 +13,7 @@ import dev.noneops.core.config.AgentConfigParser;
 import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.node.Node.ConfigureResult;
-import dev.noneops.core.node.Node.NodeStatus;
-import dev.noneops.core.node.Node.PreflightReport;
-import dev.noneops.core.node.Node.PreflightReport.Verdict;
-import dev.noneops.core.node.Node.PruneReport;
-import dev.noneops.core.node.Node.RecoveryResult;
-import dev.noneops.core.node.Node.UpgradeResult;
-import dev.noneops.core.node.Teardown.TeardownReport;
+import dev.noneops.core.node.PreflightReport.Verdict;
 import dev.noneops.core.node.UpgradeFailedException.RollbackOutcome;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.commands.Command;
@@ -337,7 +330,7 @@ class NodeOnRealSystemdSystemTest {
     assertThat(node.running()).isTrue();
     assertContainerdRunsFrom(target);
 
-    PruneReport pruned = node.pruneVersions();
+    PruneResult pruned = node.pruneVersions();
     assertThat(pruned.removed()).containsExactly(previous);
     assertThat(ports.files().exists(LAYOUT.versionDir(previous))).as("pruned").isFalse();
     assertThat(ports.files().exists(LAYOUT.manifest(target))).isTrue();

@@ -3,7 +3,6 @@ package dev.noneops.core.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.noneops.core.node.Node.ConfigureResult;
 import dev.noneops.ports.systemd.JobResult;
 import dev.noneops.testkit.health.SimHealthProbes;
 import dev.noneops.testkit.node.SimulatedNode;

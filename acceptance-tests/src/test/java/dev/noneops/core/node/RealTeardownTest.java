@@ -3,12 +3,10 @@ package dev.noneops.core.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.noneops.core.node.Teardown.TeardownReport;
-import dev.noneops.core.node.Teardown.TeardownReport.Action;
-import dev.noneops.core.node.Teardown.TeardownReport.Kept;
-import dev.noneops.core.node.Teardown.TeardownReport.Reason;
-import dev.noneops.core.node.Teardown.TeardownReport.Removed;
-import dev.noneops.core.node.Teardown.TeardownSettings;
+import dev.noneops.core.node.TeardownReport.Action;
+import dev.noneops.core.node.TeardownReport.Kept;
+import dev.noneops.core.node.TeardownReport.Reason;
+import dev.noneops.core.node.TeardownReport.Removed;
 import dev.noneops.hostfs.RealHost;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.mounts.MountEntry;
@@ -78,14 +76,14 @@ class RealTeardownTest {
     }
   }
 
-  private Teardown teardown(TeardownSettings settings) {
+  private Teardown teardown(TeardownOptions settings) {
     HostPorts ports = real.ports(systemd);
     return new Teardown(
         ports, node.layout, node.paths, settings, LoggerFactory.getLogger(RealTeardownTest.class));
   }
 
-  private static TeardownSettings quick() {
-    return TeardownSettings.defaults()
+  private static TeardownOptions quick() {
+    return TeardownOptions.defaults()
         .withUnmountDeadline(Duration.ofMillis(500))
         .withProcessDeadline(Duration.ofSeconds(10))
         .withCgroupDeadline(Duration.ofSeconds(10));

@@ -2,8 +2,6 @@ package dev.noneops.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.noneops.core.node.Teardown.TeardownReport;
-import dev.noneops.core.node.Teardown.TeardownSettings;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.testkit.SimulatedHost;
 import dev.noneops.testkit.fs.SimFileSystem;
@@ -54,7 +52,7 @@ class SafeTreeRemoverMountReadsTest {
             ports.files(),
             ports.mounts(),
             ports.clock(),
-            TeardownSettings.defaults(),
+            TeardownOptions.defaults(),
             LoggerFactory.getLogger(getClass()))
         .remove(List.of(ROOT));
   }

@@ -2,10 +2,8 @@ package dev.noneops.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.noneops.core.node.Teardown.TeardownReport;
-import dev.noneops.core.node.Teardown.TeardownReport.Kept;
-import dev.noneops.core.node.Teardown.TeardownReport.Reason;
-import dev.noneops.core.node.Teardown.TeardownSettings;
+import dev.noneops.core.node.TeardownReport.Kept;
+import dev.noneops.core.node.TeardownReport.Reason;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.mounts.MountEntry;
 import dev.noneops.testkit.SimulatedHost;
@@ -69,7 +67,7 @@ class SafeTreeRemoverPropertiesTest {
         ports.files(),
         ports.mounts(),
         ports.clock(),
-        TeardownSettings.defaults(),
+        TeardownOptions.defaults(),
         LoggerFactory.getLogger(getClass()));
 
     TeardownReport report = remover.remove(List.of(ROOT));

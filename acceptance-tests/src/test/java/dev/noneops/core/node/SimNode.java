@@ -2,7 +2,6 @@ package dev.noneops.core.node;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.node.Teardown.TeardownSettings;
 import dev.noneops.ports.files.FileType;
 import dev.noneops.ports.files.HostFiles;
 import dev.noneops.ports.systemd.Systemd;
@@ -71,10 +70,10 @@ final class SimNode {
   }
 
   Teardown teardown() {
-    return teardown(TeardownSettings.defaults());
+    return teardown(TeardownOptions.defaults());
   }
 
-  Teardown teardown(TeardownSettings settings) {
+  Teardown teardown(TeardownOptions settings) {
     return new Teardown(
         host.ports(), layout, paths, settings, LoggerFactory.getLogger(SimNode.class));
   }

@@ -5,8 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.node.Teardown.TeardownReport;
-import dev.noneops.core.node.Teardown.TeardownReport.Reason;
+import dev.noneops.core.node.TeardownReport.Reason;
 import dev.noneops.testkit.SimulatedHost;
 import dev.noneops.testkit.process.ProcessSpec;
 import dev.noneops.testkit.process.SimProcess;
@@ -171,7 +170,7 @@ class TeardownEvidenceTest {
         host.ports(),
         layout,
         paths,
-        dev.noneops.core.node.Teardown.TeardownSettings.defaults(),
+        dev.noneops.core.node.TeardownOptions.defaults(),
         LoggerFactory.getLogger(TeardownEvidenceTest.class));
   }
 }

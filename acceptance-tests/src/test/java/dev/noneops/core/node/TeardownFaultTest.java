@@ -2,9 +2,8 @@ package dev.noneops.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.noneops.core.node.Teardown.TeardownReport;
-import dev.noneops.core.node.Teardown.TeardownReport.Kept;
-import dev.noneops.core.node.Teardown.TeardownReport.Reason;
+import dev.noneops.core.node.TeardownReport.Kept;
+import dev.noneops.core.node.TeardownReport.Reason;
 import dev.noneops.ports.Errno;
 import dev.noneops.ports.systemd.SystemdException;
 import dev.noneops.testkit.fs.FileTreeSnapshot;

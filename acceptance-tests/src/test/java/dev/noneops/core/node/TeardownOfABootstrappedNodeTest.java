@@ -3,8 +3,6 @@ package dev.noneops.core.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.config.AppliedConfigStore;
-import dev.noneops.core.node.Teardown.TeardownReport;
-import dev.noneops.core.node.Teardown.TeardownSettings;
 import dev.noneops.ports.files.FileType;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.fs.SimFileSystem.MountKind;
@@ -55,7 +53,7 @@ class TeardownOfABootstrappedNodeTest {
         lab.host.ports(),
         lab.layout,
         lab.paths,
-        TeardownSettings.defaults(),
+        TeardownOptions.defaults(),
         LoggerFactory.getLogger(getClass()));
     assertThat(teardown.present()).isTrue();
 
@@ -100,7 +98,7 @@ class TeardownOfABootstrappedNodeTest {
         lab.host.ports(),
         lab.layout,
         lab.paths,
-        TeardownSettings.defaults(),
+        TeardownOptions.defaults(),
         LoggerFactory.getLogger(getClass()));
 
     TeardownReport report = teardown.stop().plus(teardown.removeConfig()).plus(teardown.destroy());
@@ -123,7 +121,7 @@ class TeardownOfABootstrappedNodeTest {
         lab.host.ports(),
         lab.layout,
         lab.paths,
-        TeardownSettings.defaults(),
+        TeardownOptions.defaults(),
         LoggerFactory.getLogger(getClass()));
 
     TeardownReport report = teardown.stop().plus(teardown.removeConfig()).plus(teardown.destroy());

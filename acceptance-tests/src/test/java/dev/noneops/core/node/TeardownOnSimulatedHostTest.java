@@ -5,12 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.noneops.core.layout.HostPaths;
-import dev.noneops.core.node.Teardown.TeardownReport;
-import dev.noneops.core.node.Teardown.TeardownReport.Action;
-import dev.noneops.core.node.Teardown.TeardownReport.Kept;
-import dev.noneops.core.node.Teardown.TeardownReport.Reason;
-import dev.noneops.core.node.Teardown.TeardownReport.Removed;
-import dev.noneops.core.node.Teardown.TeardownSettings;
+import dev.noneops.core.node.TeardownReport.Action;
+import dev.noneops.core.node.TeardownReport.Kept;
+import dev.noneops.core.node.TeardownReport.Reason;
+import dev.noneops.core.node.TeardownReport.Removed;
 import dev.noneops.ports.events.NodeEvents;
 import dev.noneops.ports.files.HostLock;
 import dev.noneops.ports.systemd.ActiveState;
@@ -478,8 +476,8 @@ class TeardownOnSimulatedHostTest {
     node.fs().mount(csi, MountKind.DISK, "ext4", "/dev/rbd0", false);
     node.fs().setBusy(csi, true);
 
-    TeardownReport report = reset(node.teardown(
-        dev.noneops.core.node.Teardown.TeardownSettings.defaults().withLazyUnmount(true)));
+    TeardownReport report = reset(
+        node.teardown(dev.noneops.core.node.TeardownOptions.defaults().withLazyUnmount(true)));
 
     assertThat(report.removed(Action.UNMOUNTED)).anySatisfy(r -> {
       assertThat(r.subject()).isEqualTo(csi.toString());
@@ -598,7 +596,7 @@ class TeardownOnSimulatedHostTest {
         node.host.ports(),
         node.layout,
         node.paths,
-        TeardownSettings.defaults(),
+        TeardownOptions.defaults(),
         LoggerFactory.getLogger(getClass()),
         lock);
 

@@ -2,10 +2,9 @@ package dev.noneops.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.noneops.core.node.Teardown.TeardownReport;
-import dev.noneops.core.node.Teardown.TeardownReport.Action;
-import dev.noneops.core.node.Teardown.TeardownReport.Kept;
-import dev.noneops.core.node.Teardown.TeardownReport.Reason;
+import dev.noneops.core.node.TeardownReport.Action;
+import dev.noneops.core.node.TeardownReport.Kept;
+import dev.noneops.core.node.TeardownReport.Reason;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.core.node.Node.PruneReport;
 import dev.noneops.testkit.node.SimulatedNode;
 import dev.noneops.testkit.process.ProcessSpec;
 import java.io.IOException;
@@ -49,7 +48,7 @@ class VersionPruningTest {
 
   @Test
   void anUnreferencedOldVersionIsRemovedAndTheActiveOneKept() {
-    PruneReport report = node.pruneVersions();
+    PruneResult report = node.pruneVersions();
 
     assertThat(report.removed()).containsExactly(v1);
     assertThat(report.reasonsKept(v2)).anySatisfy(r -> assertThat(r).startsWith("active version"));
@@ -74,7 +73,7 @@ class VersionPruningTest {
             .inCgroup("/system.slice/containerd.service"))
         .pid();
 
-    PruneReport report = node.pruneVersions();
+    PruneResult report = node.pruneVersions();
 
     assertThat(report.removed()).isEmpty();
     assertThat(report.reasonsKept(v1)).contains("process " + pid + " executes " + shim);
@@ -91,7 +90,7 @@ class VersionPruningTest {
       lab.host.fs().seedFile(taskDir("c0ffee").resolve("config.json"), "{}", 0644);
     }
 
-    PruneReport report = node.pruneVersions();
+    PruneResult report = node.pruneVersions();
 
     assertThat(report.removed()).isEmpty();
     assertThat(report.reasonsKept(v1))
@@ -111,7 +110,7 @@ class VersionPruningTest {
               0644);
     }
 
-    PruneReport report = node.pruneVersions();
+    PruneResult report = node.pruneVersions();
 
     assertThat(report.reasonsKept(v1))
         .singleElement()
@@ -127,7 +126,7 @@ class VersionPruningTest {
         .spawn(ProcessSpec.of("/usr/bin/sleep", "sleep", "1000").mapping(lib + " (deleted)"))
         .pid();
 
-    PruneReport report = node.pruneVersions();
+    PruneResult report = node.pruneVersions();
 
     assertThat(report.reasonsKept(v1)).containsExactly("process " + pid + " maps " + lib);
   }
@@ -140,7 +139,7 @@ class VersionPruningTest {
     Node upgrading = fresh.node(V2, Optional.of(V1));
     upgrading.upgrade();
 
-    PruneReport report = upgrading.pruneVersions();
+    PruneResult report = upgrading.pruneVersions();
 
     assertThat(report.removed()).isEmpty();
     assertThat(report.reasonsKept(v1))

@@ -4,9 +4,9 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AgentConfigParser;
+import dev.noneops.core.node.ApplyResult;
 import dev.noneops.core.node.Node;
-import dev.noneops.core.node.Node.ApplyResult;
-import dev.noneops.core.node.Node.NodePlan;
+import dev.noneops.core.node.NodePlan;
 import dev.noneops.testkit.cli.ConfigJson;
 import dev.noneops.testkit.node.SimulatedNode;
 import java.nio.file.Path;

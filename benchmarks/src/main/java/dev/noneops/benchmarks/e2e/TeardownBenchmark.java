@@ -3,8 +3,8 @@ package dev.noneops.benchmarks.e2e;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.Teardown;
-import dev.noneops.core.node.Teardown.TeardownReport;
-import dev.noneops.core.node.Teardown.TeardownSettings;
+import dev.noneops.core.node.TeardownOptions;
+import dev.noneops.core.node.TeardownReport;
 import dev.noneops.hostfs.RealHost;
 import dev.noneops.hostfs.mounts.MountInfoParser;
 import dev.noneops.ports.mounts.MountEntry;
@@ -140,7 +140,7 @@ public final class TeardownBenchmark {
 
   static TeardownReport teardown(SyntheticNode node, Path unified) throws InterruptedException {
     RealHost real = RealHost.builder().cgroupRoot(node.cgroupDir()).build();
-    TeardownSettings settings = TeardownSettings.defaults()
+    TeardownOptions settings = TeardownOptions.defaults()
         .withProcessDeadline(Duration.ofSeconds(30))
         .withCgroupDeadline(Duration.ofSeconds(30));
     Teardown teardown = new Teardown(

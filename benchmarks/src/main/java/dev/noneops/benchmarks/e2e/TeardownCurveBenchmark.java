@@ -3,7 +3,7 @@ package dev.noneops.benchmarks.e2e;
 import dev.noneops.benchmarks.e2e.TeardownBenchmark.Shape;
 import dev.noneops.benchmarks.e2e.TeardownBenchmark.SyntheticNode;
 import dev.noneops.core.node.Teardown;
-import dev.noneops.core.node.Teardown.TeardownReport;
+import dev.noneops.core.node.TeardownReport;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,9 +1,9 @@
 package dev.noneops.benchmarks.e2e;
 
 import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.node.InstalledVersions;
 import dev.noneops.core.node.Node;
-import dev.noneops.core.node.Node.InstalledVersions;
-import dev.noneops.core.node.Node.PruneReport;
+import dev.noneops.core.node.PruneResult;
 import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -83,7 +83,7 @@ public final class VersionsCurveBenchmark {
             + all.versions().size());
       }
       start = ThreadCpu.millis();
-      PruneReport report = node.pruneVersions();
+      PruneResult report = node.pruneVersions();
       pruned.add(ThreadCpu.millis() - start);
       if (report.removed().size() != installed - 1) {
         throw new IllegalStateException("prune removed " + report.removed() + " of " + installed

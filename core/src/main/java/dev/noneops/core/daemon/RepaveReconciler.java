@@ -7,6 +7,7 @@ import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.config.InvalidConfigException;
 import dev.noneops.core.config.InvalidConfigException.ConfigViolation;
 import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.node.ApplyResult;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.NodeBusyException;
 import dev.noneops.core.node.UpgradeFailedException;
@@ -174,7 +175,7 @@ final class RepaveReconciler {
     NodeDrain.call(() -> cluster.deleteNode(nodeName), "delete the Node object " + nodeName);
     try {
       if (active.isPresent() && active.get().equals(wanted)) {
-        Node.ApplyResult applyResult = node.apply();
+        ApplyResult applyResult = node.apply();
         if (!applyResult.restarted().contains(HostPaths.KUBELET_UNIT)
             && !applyResult.started().contains(HostPaths.KUBELET_UNIT)) {
           // a Node object is registered when kubelet starts: a repave that neither restarted nor

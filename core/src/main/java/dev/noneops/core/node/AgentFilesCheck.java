@@ -2,7 +2,7 @@ package dev.noneops.core.node;
 
 import dev.noneops.core.config.RootOnlyPath;
 import dev.noneops.core.config.WritableByOthersException;
-import dev.noneops.core.node.Node.PreflightReport.Check;
+import dev.noneops.core.node.PreflightReport.Check;
 import java.io.IOException;
 
 /**

@@ -1,7 +1,7 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.node.Artifact.Checksum.Published;
-import dev.noneops.core.node.Node.PreflightReport.Check;
+import dev.noneops.core.node.PreflightReport.Check;
 import dev.noneops.ports.download.ArtifactDownloader;
 import java.io.IOException;
 import java.io.InterruptedIOException;

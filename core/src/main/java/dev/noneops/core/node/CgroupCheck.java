@@ -1,6 +1,6 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.node.Node.PreflightReport.Check;
+import dev.noneops.core.node.PreflightReport.Check;
 import dev.noneops.ports.process.Cgroups;
 
 /** kubelet and containerd run pods in the cgroup v2 (unified) hierarchy, which reset also walks. */

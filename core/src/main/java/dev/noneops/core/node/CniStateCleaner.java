@@ -1,8 +1,8 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.layout.HostPaths;
-import dev.noneops.core.node.Teardown.TeardownReport.Action;
-import dev.noneops.core.node.Teardown.TeardownReport.Reason;
+import dev.noneops.core.node.TeardownReport.Action;
+import dev.noneops.core.node.TeardownReport.Reason;
 import dev.noneops.ports.Errno;
 import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.files.FileMeta;

@@ -1,7 +1,5 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.node.Node.ConfigureResult;
-
 /**
  * Writes a goal's configuration at its host paths (containerd, kubelet, LocalDNS, the host's own
  * files), sets up the LocalDNS network unless told not to (an upgrade sets the target's up only

@@ -1,6 +1,6 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.node.Node.PreflightReport.Check;
+import dev.noneops.core.node.PreflightReport.Check;
 import java.io.IOException;
 import java.util.List;
 

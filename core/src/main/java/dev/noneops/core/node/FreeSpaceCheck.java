@@ -1,7 +1,7 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.node.Node.PreflightReport.Check;
+import dev.noneops.core.node.PreflightReport.Check;
 import dev.noneops.ports.host.HostFacts;
 import java.io.IOException;
 import java.util.Locale;

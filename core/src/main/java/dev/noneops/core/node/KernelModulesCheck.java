@@ -1,6 +1,6 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.node.Node.PreflightReport.Check;
+import dev.noneops.core.node.PreflightReport.Check;
 import dev.noneops.ports.kernel.KernelTuning;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -8,15 +8,12 @@ import dev.noneops.core.config.RootOnlyPath;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.layout.VersionNames;
-import dev.noneops.core.node.Teardown.TeardownReport;
-import dev.noneops.core.node.Teardown.TeardownSettings;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.files.FileMeta;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -589,7 +586,7 @@ public final class Node {
    * @throws NotConfiguredException when the node has no configuration
    */
   @SuppressWarnings("try")
-  public CommittedUpgrade upgradeAndCommit(UpgradeOptions options) {
+  public UpgradeAndCommitResult upgradeAndCommit(UpgradeOptions options) {
     Objects.requireNonNull(options, "options");
     AgentConfig config =
         effectiveConfig().orElseThrow(() -> new NotConfiguredException("upgrading"));
@@ -600,9 +597,9 @@ public final class Node {
             "record-applied-config",
             () -> new AppliedConfigStore(ports.files(), paths).write(config)));
         commit();
-        Optional<PruneReport> pruned =
+        Optional<PruneResult> pruned =
             options.prune() ? Optional.of(pruneVersions()) : Optional.empty();
-        return new CommittedUpgrade(result, pruned);
+        return new UpgradeAndCommitResult(result, pruned);
       }
     });
   }
@@ -692,9 +689,9 @@ public final class Node {
    * something still uses (see {@link VersionPruner}).
    */
   @SuppressWarnings("try")
-  public PruneReport pruneVersions() {
+  public PruneResult pruneVersions() {
     if (!hasLayout()) {
-      return new PruneReport(List.of(), List.of(), Map.of());
+      return new PruneResult(List.of(), List.of(), Map.of());
     }
     return upgradeOperation("prune-versions", () -> {
       try (NodeLock.Hold hold = lock.acquire("prune versions")) {
@@ -720,7 +717,7 @@ public final class Node {
    * inode and times is trusted without being read; anything else is hashed), since kubelet runs
    * the check often; {@link #verify(List)} hashes every file.
    */
-  public LaunchCheck launchCheck() throws IOException {
+  public LaunchCheckReport launchCheck() throws IOException {
     return inspection().launchCheck();
   }
 
@@ -880,7 +877,7 @@ public final class Node {
    * teardown run while this node holds the lock re-enters it instead of being refused as busy.
    */
   public Teardown teardown() {
-    return new Teardown(ports, layout, paths, TeardownSettings.defaults(), params.log(), lock);
+    return new Teardown(ports, layout, paths, TeardownOptions.defaults(), params.log(), lock);
   }
 
   private boolean hasLayout() {
@@ -899,439 +896,5 @@ public final class Node {
     } catch (Exception e) {
       throw new NodeException(operation + ": " + e.getMessage(), e);
     }
-  }
-
-  /**
-   * What {@link Node#apply()} did: the active version it reconfigured, whether the whole stack was
-   * running before, which families of files changed, whether the whole stack runs now, the units
-   * it restarted (running with a changed configuration, or kubelet after containerd) and the units
-   * it started (they were not running), each in the stack's order, and the
-   * shared paths it found replaced by something else and stopped owning (left as they are; said
-   * once, here).
-   */
-  public record ApplyResult(
-      String version,
-      boolean wasRunning,
-      ConfigureResult changes,
-      boolean running,
-      List<String> restarted,
-      List<String> started,
-      List<Path> disowned) {
-    public ApplyResult {
-      Objects.requireNonNull(version, "version");
-      Objects.requireNonNull(changes, "changes");
-      restarted = List.copyOf(restarted);
-      started = List.copyOf(started);
-      disowned = List.copyOf(disowned);
-    }
-  }
-
-  /**
-   * What {@link Node#bootstrap(boolean)} left: the active version, which families of configuration
-   * it wrote, whether the stack is up, and the preflight checks that warned (bootstrap went on
-   * past them, but the operator should know).
-   */
-  public record BootstrapResult(
-      String version,
-      ConfigureResult changed,
-      boolean running,
-      List<PreflightReport.Check> warnings) {
-    public BootstrapResult {
-      Objects.requireNonNull(version, "version");
-      Objects.requireNonNull(changed, "changed");
-      warnings = List.copyOf(warnings);
-    }
-
-    /** A bootstrap whose preflight raised no warning. */
-    public BootstrapResult(String version, ConfigureResult changed, boolean running) {
-      this(version, changed, running, List.of());
-    }
-  }
-
-  /**
-   * What {@link Node#configure()} changed on disk, per family of files, so a running node restarts
-   * only what changed.
-   */
-  public record ConfigureResult(
-      boolean containerdChanged, boolean kubeletChanged, boolean localDnsChanged) {
-    public static final ConfigureResult UNCHANGED = new ConfigureResult(false, false, false);
-
-    public boolean anyChanged() {
-      return containerdChanged || kubeletChanged || localDnsChanged;
-    }
-  }
-
-  /**
-   * What {@link Node#upgradeAndCommit(UpgradeOptions)} did: the upgrade, committed with its applied
-   * configuration recorded, and the prune that followed (empty when it was not asked for).
-   */
-  public record CommittedUpgrade(UpgradeResult upgrade, Optional<PruneReport> pruned) {
-    public CommittedUpgrade {
-      Objects.requireNonNull(upgrade, "upgrade");
-      Objects.requireNonNull(pruned, "pruned");
-    }
-  }
-
-  /**
-   * A successful upgrade: the node now runs {@code targetVersion}. The journal and saved
-   * configuration stay until the caller has persisted the applied config and calls commit. {@code
-   * disowned} lists the shared paths the upgrade found replaced by something else and stopped
-   * owning (left as they are).
-   */
-  public record UpgradeResult(String previousVersion, String targetVersion, List<Path> disowned) {
-    public UpgradeResult {
-      disowned = List.copyOf(disowned);
-    }
-
-    /** An upgrade that disowned nothing. */
-    public UpgradeResult(String previousVersion, String targetVersion) {
-      this(previousVersion, targetVersion, List.of());
-    }
-
-    /** Whether binaries changed, not only configuration. */
-    public boolean versionChanged() {
-      return !previousVersion.equals(targetVersion);
-    }
-  }
-
-  /**
-   * What {@code recoverUpgrade} found and did.
-   *
-   * @param outcome what it did about the upgrade
-   * @param upgrade the interrupted upgrade it finished, if there was one
-   * @param staleRemoved temp files, stale staging and orphaned saved configuration it removed
-   * @param startError when the stack was (re)started and did not become ready, why
-   */
-  public record RecoveryResult(
-      Outcome outcome,
-      Optional<UpgradeRecord> upgrade,
-      List<Path> staleRemoved,
-      Optional<String> startError) {
-
-    /** What recovery did about the upgrade in flight. */
-    public enum Outcome {
-      /** No upgrade was in flight. */
-      NOTHING_TO_DO,
-      /** The upgrade had finished and the caller had persisted its configuration: it was committed. */
-      COMMITTED,
-      /** The upgrade had not finished: the node was rolled back to the version the journal recorded. */
-      ROLLED_BACK,
-      /** A rollback had already restored everything; only its clean-up was left, and was done. */
-      ROLLBACK_FINISHED
-    }
-
-    public RecoveryResult {
-      staleRemoved = List.copyOf(staleRemoved);
-    }
-  }
-
-  /**
-   * What {@link Node#reset()} did: whether a node was there, the teardown's report (everything
-   * removed and everything kept, with why), and what it removed of the host's networking (LocalDNS's
-   * interface).
-   */
-  public record ResetResult(boolean wasPresent, TeardownReport report, List<String> hostCleanup) {
-    public ResetResult {
-      Objects.requireNonNull(report, "report");
-      hostCleanup = List.copyOf(hostCleanup);
-    }
-
-    /** Whether nothing blocks the reset. */
-    public boolean complete() {
-      return report.complete();
-    }
-  }
-
-  /**
-   * What {@link VersionPruner} did: the versions removed, the versions kept with their reasons, and
-   * for a version whose removal could not finish (a mount inside it, say) what was left behind.
-   */
-  public record PruneReport(
-      List<String> removed, List<KeptVersion> kept, Map<String, List<String>> leftBehind) {
-    public PruneReport {
-      removed = List.copyOf(removed);
-      kept = List.copyOf(kept);
-      leftBehind = Map.copyOf(leftBehind);
-    }
-
-    /** The reasons {@code version} was kept; empty when it was not kept. */
-    public List<String> reasonsKept(String version) {
-      return kept.stream()
-          .filter(k -> k.version().equals(version))
-          .findFirst()
-          .map(KeptVersion::reasons)
-          .orElse(List.of());
-    }
-
-    /**
-     * An installed version that pruning kept, and every reason it was kept (the active version, a
-     * process executing from it, a containerd task pointing at its shim, ...).
-     */
-    public record KeptVersion(String version, List<String> reasons) {
-      public KeptVersion {
-        Objects.requireNonNull(version, "version");
-        reasons = List.copyOf(reasons);
-        if (reasons.isEmpty()) {
-          throw new IllegalArgumentException("a kept version needs a reason: " + version);
-        }
-      }
-    }
-  }
-
-  /**
-   * What bringing the node to its configuration would change, found without changing anything
-   * (see {@link Node#plan()}): the shared host files that would be created, changed or removed,
-   * the units and drop-ins among them, the services that would be started or restarted (in that
-   * order), and the artifacts that would be downloaded.
-   *
-   * @param action bootstrap (nothing active), apply (the active version is the target) or upgrade
-   * @param targetVersion the version the configuration needs
-   * @param activeVersion the version {@code current} points at; empty before a bootstrap
-   * @param targetInstalled whether the target version is installed and verified
-   * @param configurationChanged whether the configuration differs from the applied one (or none is
-   *     recorded)
-   * @param created paths that do not exist yet and would be written (files, links, directories)
-   * @param changed existing paths whose content, mode or link target would be rewritten
-   * @param removed paths this node wrote before that would be removed
-   * @param takenOver existing paths with something of the host's that the node would take over:
-   *     saved first, and put back as they were when the node is reset
-   * @param units the unit files and drop-ins among {@code created} and {@code changed}
-   * @param starts the services that would be started, in start order (the stack is not running)
-   * @param restarts the services that would be restarted, in restart order
-   * @param downloads the artifacts that would be downloaded (empty when the target is installed)
-   * @param notes what the lists cannot say, one sentence each: an upgrade in flight first, that
-   *     there is nothing to do last
-   */
-  public record NodePlan(
-      Action action,
-      String targetVersion,
-      Optional<String> activeVersion,
-      boolean targetInstalled,
-      boolean configurationChanged,
-      List<Path> created,
-      List<Path> changed,
-      List<Path> removed,
-      List<Path> takenOver,
-      List<Path> units,
-      List<String> starts,
-      List<String> restarts,
-      List<Artifact> downloads,
-      List<String> notes) {
-
-    /** Which operation the configuration calls for. */
-    public enum Action {
-      BOOTSTRAP,
-      APPLY,
-      UPGRADE;
-
-      /** The CLI command that performs it. */
-      public String command() {
-        return name().toLowerCase(Locale.ROOT);
-      }
-    }
-
-    public NodePlan {
-      Objects.requireNonNull(action, "action");
-      Objects.requireNonNull(targetVersion, "targetVersion");
-      Objects.requireNonNull(activeVersion, "activeVersion");
-      created = List.copyOf(created);
-      changed = List.copyOf(changed);
-      removed = List.copyOf(removed);
-      takenOver = List.copyOf(takenOver);
-      units = List.copyOf(units);
-      starts = List.copyOf(starts);
-      restarts = List.copyOf(restarts);
-      downloads = List.copyOf(downloads);
-      notes = List.copyOf(notes);
-    }
-
-    /** Whether applying would change no file and start or restart nothing. */
-    public boolean nothingToDo() {
-      return created.isEmpty()
-          && changed.isEmpty()
-          && removed.isEmpty()
-          && starts.isEmpty()
-          && restarts.isEmpty()
-          && downloads.isEmpty();
-    }
-  }
-
-  /**
-   * The node as it is, read without the lock and without a configuration (see
-   * {@link Node#status()}): what is installed and active, the stack's units (or why systemd could
-   * not say), an upgrade in flight, the applied configuration.
-   *
-   * @param installed whether a version is active or installed
-   * @param activeVersion the version {@code current} names; null when there is none
-   * @param installedVersions the complete and incomplete versions of the layout
-   * @param running whether every unit of the stack is active
-   * @param units each unit of the stack, in start order; empty when systemd cannot be reached
-   * @param systemdError why systemd could not be asked; null when it answered
-   * @param upgradeInFlight the upgrade whose journal is on disk; null when none is
-   * @param appliedConfig whether an applied configuration is recorded
-   * @param appliedMachineName the machine name of the applied configuration; null without one
-   * @param versionSizes each installed version's size on disk, in the order of
-   *     {@code installedVersions}
-   * @param pods how many pods containerd runs, or why that is unknown
-   * @param agentUnit the agent's daemon ({@code noneops-agent.service}) as systemd reports it;
-   *     null when systemd cannot be reached
-   * @param disowned the shared paths the node no longer owns because something else replaced
-   *     its link there (a CNI installer's own plugin binary), sorted; left as they are
-   */
-  public record NodeStatus(
-      boolean installed,
-      String activeVersion,
-      List<String> installedVersions,
-      boolean running,
-      Map<String, Unit> units,
-      String systemdError,
-      UpgradeInFlight upgradeInFlight,
-      boolean appliedConfig,
-      String appliedMachineName,
-      List<VersionSize> versionSizes,
-      Pods pods,
-      Unit agentUnit,
-      List<Disowned> disowned) {
-
-    /**
-     * A shared path the node no longer owns.
-     *
-     * @param path the host path
-     * @param found what replaced the node's link there, e.g. {@code regular file}
-     */
-    public record Disowned(String path, String found) {}
-
-    /**
-     * One unit's state as systemd reports it, in lower case.
-     *
-     * @param activeSince when the unit last became active (ISO-8601); null unless it is active
-     */
-    public record Unit(String load, String active, String sub, long mainPid, String activeSince) {}
-
-    /** An installed version's size: a complete one's from its manifest, another's from the disk. */
-    public record VersionSize(String version, boolean active, long bytes, long files) {}
-
-    /**
-     * The pods containerd runs, as its {@code ctr} answers in the {@code k8s.io} namespace.
-     *
-     * @param running the pod sandboxes with a running task; null when unknown
-     * @param tasks every running task (pod sandboxes and containers); null when unknown
-     * @param unknownBecause why a count is unknown (containerd is not active, {@code ctr} did not
-     *     answer); null when both are known
-     */
-    public record Pods(Integer running, Integer tasks, String unknownBecause) {
-      static Pods unknown(String why) {
-        return new Pods(null, null, why);
-      }
-    }
-
-    /** An upgrade whose journal is on disk: it ends with {@code noneops recover} or a commit. */
-    public record UpgradeInFlight(String previousVersion, String targetVersion, String startedAt) {}
-  }
-
-  /**
-   * What {@link Node#preflight(boolean)} found: every check in the order run, each with its
-   * verdict, what it saw and, unless it passed, what to do about it.
-   */
-  public record PreflightReport(List<Check> checks) {
-    /** How a check came out. */
-    public enum Verdict {
-      /** Nothing to do. */
-      OK,
-      /** Bootstrap goes on, but the operator should know (or act). */
-      WARN,
-      /** Bootstrap would not work, and stops before it changes anything. */
-      FAIL
-    }
-
-    /**
-     * One check's outcome.
-     *
-     * @param name the check, e.g. {@code cgroup-v2}
-     * @param detail what it found
-     * @param remedy what to do about a warning or failure; empty when it passed
-     */
-    public record Check(String name, Verdict verdict, String detail, String remedy) {
-      public Check {
-        Objects.requireNonNull(name, "name");
-        Objects.requireNonNull(verdict, "verdict");
-        Objects.requireNonNull(detail, "detail");
-        Objects.requireNonNull(remedy, "remedy");
-      }
-    }
-
-    public PreflightReport {
-      checks = List.copyOf(checks);
-    }
-
-    /** Whether no check failed (warnings pass). */
-    public boolean passed() {
-      return failures().isEmpty();
-    }
-
-    public List<Check> failures() {
-      return checks.stream().filter(c -> c.verdict() == Verdict.FAIL).toList();
-    }
-
-    public List<Check> warnings() {
-      return checks.stream().filter(c -> c.verdict() == Verdict.WARN).toList();
-    }
-
-    /** The check named {@code name}. */
-    public Optional<Check> check(String name) {
-      return checks.stream().filter(c -> c.name().equals(name)).findFirst();
-    }
-  }
-
-  /**
-   * Whether the node is healthy as kubelet's allocation launch check asks (see
-   * {@link Node#launchCheck()}): its units active, {@code current} a complete and verified
-   * version, no upgrade in flight; otherwise every problem, one sentence each.
-   *
-   * @param healthy whether there is no problem
-   * @param version the active version; null when there is none or {@code current} is not valid
-   * @param problems what is wrong, in the order checked (version, upgrade, units)
-   */
-  public record LaunchCheck(boolean healthy, String version, List<String> problems) {}
-
-  /**
-   * Every installed version with its size, whether it is active and why a prune would keep it,
-   * and every version an interrupted prune is still removing (see {@link Node#installedVersions()}).
-   *
-   * @param activeVersion the target of {@code current}; null when there is none
-   * @param versions the installed versions, then the ones being removed
-   */
-  public record InstalledVersions(String activeVersion, List<Version> versions) {
-
-    /**
-     * One installed version, or one being removed (the next recover or prune finishes it). Sizes
-     * come from the manifest of a complete version and from the disk otherwise.
-     */
-    public record Version(
-        String version,
-        boolean active,
-        boolean complete,
-        boolean beingRemoved,
-        long bytes,
-        long files,
-        List<String> keptBecause) {}
-  }
-
-  /**
-   * Installed versions checked against their manifests: every file's size, mode and SHA-256 (see
-   * {@link Node#verify(List)}).
-   *
-   * @param ok whether every version checked is verified
-   * @param versions the verdict on each version, in the order asked
-   */
-  public record VerifyReport(boolean ok, List<Verdict> versions) {
-
-    /**
-     * One version's verdict.
-     *
-     * @param state {@code VERIFIED}, {@code CORRUPT}, {@code INCOMPLETE} or {@code ABSENT}
-     * @param problems what differs from the manifest, one line each
-     */
-    public record Verdict(String version, String state, boolean verified, List<String> problems) {}
   }
 }

@@ -1,9 +1,7 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.layout.HostPaths;
-import dev.noneops.core.node.Node.ConfigureResult;
 import dev.noneops.core.node.Params.NodeTeardown;
-import dev.noneops.core.node.Teardown.TeardownReport;
 import dev.noneops.ports.systemd.UnitStatus;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -3,10 +3,6 @@ package dev.noneops.core.node;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.node.Node.InstalledVersions;
-import dev.noneops.core.node.Node.LaunchCheck;
-import dev.noneops.core.node.Node.NodeStatus;
-import dev.noneops.core.node.Node.VerifyReport;
 import dev.noneops.ports.files.HostFiles;
 import dev.noneops.ports.systemd.Systemd;
 import dev.noneops.ports.systemd.SystemdException;
@@ -122,7 +118,7 @@ final class NodeInspection {
         : DiskUsage.of(files, layout.versionDir(version));
   }
 
-  LaunchCheck launchCheck() throws IOException {
+  LaunchCheckReport launchCheck() throws IOException {
     List<String> problems = new ArrayList<>();
     String version = verifiedActiveVersion(problems);
     try {
@@ -143,7 +139,7 @@ final class NodeInspection {
     } catch (SystemdException e) {
       problems.add("systemd cannot be asked about the units: " + e.getMessage());
     }
-    return new LaunchCheck(problems.isEmpty(), version, problems);
+    return new LaunchCheckReport(problems.isEmpty(), version, problems);
   }
 
   /** The active version, or null with the reason added to {@code problems}; a version that does not verify is a problem too. */

@@ -4,8 +4,6 @@ import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.config.ConfigDigest;
 import dev.noneops.core.layout.HostPaths;
-import dev.noneops.core.node.Node.ConfigureResult;
-import dev.noneops.core.node.Node.NodePlan;
 import dev.noneops.ports.files.FileMeta;
 import dev.noneops.ports.files.HostFiles;
 import java.io.IOException;

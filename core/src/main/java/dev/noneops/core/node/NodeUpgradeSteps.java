@@ -2,8 +2,6 @@ package dev.noneops.core.node;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.node.Node.ConfigureResult;
-import dev.noneops.core.node.Teardown.TeardownReport;
 import dev.noneops.core.node.UpgradeRecord.LocalDnsInterface;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.systemd.SystemdException;

@@ -1,9 +1,8 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.layout.HostPaths;
-import dev.noneops.core.node.Teardown.TeardownReport.Action;
-import dev.noneops.core.node.Teardown.TeardownReport.Reason;
-import dev.noneops.core.node.Teardown.TeardownSettings;
+import dev.noneops.core.node.TeardownReport.Action;
+import dev.noneops.core.node.TeardownReport.Reason;
 import dev.noneops.ports.Errno;
 import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.process.Cgroups;
@@ -44,7 +43,7 @@ final class PodCgroupKiller {
   private final Systemd systemd;
   private final HostClock clock;
   private final HostPaths paths;
-  private final TeardownSettings settings;
+  private final TeardownOptions settings;
 
   PodCgroupKiller(
       Cgroups cgroups,
@@ -52,7 +51,7 @@ final class PodCgroupKiller {
       Systemd systemd,
       HostClock clock,
       HostPaths paths,
-      TeardownSettings settings) {
+      TeardownOptions settings) {
     this.cgroups = cgroups;
     this.processes = processes;
     this.systemd = systemd;

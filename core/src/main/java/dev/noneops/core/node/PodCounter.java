@@ -1,6 +1,6 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.node.Node.NodeStatus.Pods;
+import dev.noneops.core.node.NodeStatus.Pods;
 import dev.noneops.ports.commands.Command;
 import dev.noneops.ports.commands.CommandResult;
 import dev.noneops.ports.commands.CommandRunner;

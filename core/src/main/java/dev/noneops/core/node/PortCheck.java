@@ -1,7 +1,7 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.layout.HostPaths;
-import dev.noneops.core.node.Node.PreflightReport.Check;
+import dev.noneops.core.node.PreflightReport.Check;
 import dev.noneops.ports.files.HostFiles;
 import dev.noneops.ports.network.HostNetwork;
 import dev.noneops.ports.network.Listener;

@@ -1,6 +1,6 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.node.Node.PreflightReport.Check;
+import dev.noneops.core.node.PreflightReport.Check;
 import java.io.IOException;
 
 /**
@@ -14,14 +14,14 @@ interface PreflightCheck {
   Check run() throws IOException;
 
   default Check ok(String detail) {
-    return new Check(name(), Node.PreflightReport.Verdict.OK, detail, "");
+    return new Check(name(), PreflightReport.Verdict.OK, detail, "");
   }
 
   default Check warn(String detail, String remedy) {
-    return new Check(name(), Node.PreflightReport.Verdict.WARN, detail, remedy);
+    return new Check(name(), PreflightReport.Verdict.WARN, detail, remedy);
   }
 
   default Check fail(String detail, String remedy) {
-    return new Check(name(), Node.PreflightReport.Verdict.FAIL, detail, remedy);
+    return new Check(name(), PreflightReport.Verdict.FAIL, detail, remedy);
   }
 }

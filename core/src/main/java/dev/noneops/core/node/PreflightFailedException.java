@@ -1,7 +1,6 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.node.Node.PreflightReport;
-import dev.noneops.core.node.Node.PreflightReport.Check;
+import dev.noneops.core.node.PreflightReport.Check;
 import java.util.List;
 import java.util.stream.Collectors;
 

@@ -1,10 +1,9 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.node.Teardown.TeardownReport;
-import dev.noneops.core.node.Teardown.TeardownReport.Action;
-import dev.noneops.core.node.Teardown.TeardownReport.Kept;
-import dev.noneops.core.node.Teardown.TeardownReport.Reason;
-import dev.noneops.core.node.Teardown.TeardownReport.Removed;
+import dev.noneops.core.node.TeardownReport.Action;
+import dev.noneops.core.node.TeardownReport.Kept;
+import dev.noneops.core.node.TeardownReport.Reason;
+import dev.noneops.core.node.TeardownReport.Removed;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;

@@ -1,9 +1,7 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.node.Teardown.TeardownReport;
-import dev.noneops.core.node.Teardown.TeardownReport.Action;
-import dev.noneops.core.node.Teardown.TeardownReport.Reason;
-import dev.noneops.core.node.Teardown.TeardownSettings;
+import dev.noneops.core.node.TeardownReport.Action;
+import dev.noneops.core.node.TeardownReport.Reason;
 import dev.noneops.ports.Errno;
 import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.files.FileMeta;
@@ -35,7 +33,7 @@ import org.slf4j.Logger;
  * <ol>
  *   <li>Read the mount table and unmount everything strictly below the roots, deepest first (and
  *       for mounts stacked on one point, the topmost first), with {@code UMOUNT_NOFOLLOW}. A busy
- *       mount is retried until its own deadline; only when {@link TeardownSettings#lazyUnmount()}
+ *       mount is retried until its own deadline; only when {@link TeardownOptions#lazyUnmount()}
  *       is set is it then detached. A mount <em>at</em> a root is not unmounted: this node did not
  *       create it (a dedicated disk for {@code /var/lib/kubelet}).
  *   <li>Read the mount table again (when there was anything below the roots to unmount). Every
@@ -57,11 +55,11 @@ final class SafeTreeRemover {
   private final HostFiles files;
   private final MountTable mounts;
   private final HostClock clock;
-  private final TeardownSettings settings;
+  private final TeardownOptions settings;
   private final Logger log;
 
   public SafeTreeRemover(
-      HostFiles files, MountTable mounts, HostClock clock, TeardownSettings settings, Logger log) {
+      HostFiles files, MountTable mounts, HostClock clock, TeardownOptions settings, Logger log) {
     this.files = Objects.requireNonNull(files, "files");
     this.mounts = Objects.requireNonNull(mounts, "mounts");
     this.clock = Objects.requireNonNull(clock, "clock");

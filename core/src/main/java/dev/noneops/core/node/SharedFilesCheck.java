@@ -1,7 +1,6 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.node.Node.NodePlan;
-import dev.noneops.core.node.Node.PreflightReport.Check;
+import dev.noneops.core.node.PreflightReport.Check;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

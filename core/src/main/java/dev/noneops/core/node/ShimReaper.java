@@ -1,9 +1,8 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.node.ShimIdentity.Verdict;
-import dev.noneops.core.node.Teardown.TeardownReport.Action;
-import dev.noneops.core.node.Teardown.TeardownReport.Reason;
-import dev.noneops.core.node.Teardown.TeardownSettings;
+import dev.noneops.core.node.TeardownReport.Action;
+import dev.noneops.core.node.TeardownReport.Reason;
 import dev.noneops.ports.process.ProcessInfo;
 import dev.noneops.ports.process.ProcessTable;
 import dev.noneops.ports.time.HostClock;
@@ -22,10 +21,10 @@ final class ShimReaper {
   private final ProcessTable processes;
   private final HostClock clock;
   private final ShimIdentity identity;
-  private final TeardownSettings settings;
+  private final TeardownOptions settings;
 
   ShimReaper(
-      ProcessTable processes, HostClock clock, ShimIdentity identity, TeardownSettings settings) {
+      ProcessTable processes, HostClock clock, ShimIdentity identity, TeardownOptions settings) {
     this.processes = processes;
     this.clock = clock;
     this.identity = identity;

@@ -1,7 +1,6 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.layout.HostPaths;
-import dev.noneops.core.node.Node.ConfigureResult;
 import dev.noneops.ports.files.FileMeta;
 import java.io.IOException;
 import java.nio.file.Path;

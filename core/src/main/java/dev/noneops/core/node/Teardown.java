@@ -2,8 +2,8 @@ package dev.noneops.core.node;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.node.Teardown.TeardownReport.Action;
-import dev.noneops.core.node.Teardown.TeardownReport.Reason;
+import dev.noneops.core.node.TeardownReport.Action;
+import dev.noneops.core.node.TeardownReport.Reason;
 import dev.noneops.ports.Errno;
 import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.HostPorts;
@@ -12,7 +12,6 @@ import dev.noneops.ports.process.ProcessInfo;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -61,18 +60,17 @@ public final class Teardown {
   private final HostPorts ports;
   private final Layout layout;
   private final HostPaths paths;
-  private final TeardownSettings settings;
+  private final TeardownOptions settings;
   private final Logger log;
   private final NodeLock lock;
 
   /** A teardown with default settings, logging to this class's logger. */
   public Teardown(HostPorts ports, Layout layout, HostPaths paths) {
-    this(
-        ports, layout, paths, TeardownSettings.defaults(), LoggerFactory.getLogger(Teardown.class));
+    this(ports, layout, paths, TeardownOptions.defaults(), LoggerFactory.getLogger(Teardown.class));
   }
 
   public Teardown(
-      HostPorts ports, Layout layout, HostPaths paths, TeardownSettings settings, Logger log) {
+      HostPorts ports, Layout layout, HostPaths paths, TeardownOptions settings, Logger log) {
     this(
         ports,
         layout,
@@ -90,7 +88,7 @@ public final class Teardown {
       HostPorts ports,
       Layout layout,
       HostPaths paths,
-      TeardownSettings settings,
+      TeardownOptions settings,
       Logger log,
       NodeLock lock) {
     this.ports = Objects.requireNonNull(ports, "ports");
@@ -631,248 +629,5 @@ public final class Teardown {
         throw new TeardownIncompleteException(name, report);
       }
     });
-  }
-
-  /**
-   * What a teardown did: everything it removed (or stopped, killed, unmounted), and everything it
-   * kept with the reason. Foreign things a teardown deliberately left alone are listed as kept too,
-   * so an operator sees that they were recognised, not overlooked.
-   *
-   * @param removed what the teardown removed, stopped, killed or unmounted, in order
-   * @param kept what it left in place, each with why
-   */
-  public record TeardownReport(List<Removed> removed, List<Kept> kept) {
-
-    /** What was done to a removed item. */
-    public enum Action {
-      UNIT_STOPPED,
-      UNIT_DISABLED,
-      UNIT_FILE_REMOVED,
-      SYSTEMD_RELOADED,
-      CONFIG_FILE_REMOVED,
-      /** A file or link that was at a shared path before the node came was put back as it was. */
-      ORIGINAL_RESTORED,
-      DIRECTORY_REMOVED,
-      SHIM_KILLED,
-      CGROUP_KILLED,
-      CGROUP_REMOVED,
-      UNMOUNTED,
-      TREE_REMOVED,
-      /** A symlink inside a removed tree was removed as a link; its target was not followed. */
-      SYMLINK_REMOVED
-    }
-
-    /** Why something was kept. */
-    public enum Reason {
-      /** A unit or drop-in without this node's marker line. */
-      FOREIGN_UNIT(false),
-      /** A container shim of another runtime (another containerd address or namespace). */
-      FOREIGN_SHIM(false),
-      /** A shared file whose content differs from what this node wrote. */
-      CHANGED_BY_OTHERS(false),
-      /** A shared file this node has no ownership record of. */
-      NOT_RECORDED(false),
-      /** A path this teardown would remove is a symlink; it was neither followed nor removed. */
-      SYMLINK_NOT_FOLLOWED(false),
-      /**
-       * A mount at a data directory itself (a dedicated disk for {@code /var/lib/kubelet}, say):
-       * this node did not create it, so it stays mounted; what lay on it was removed.
-       */
-      FOREIGN_MOUNT(false),
-      /**
-       * Entries of the CNI configuration or state directories that were there before the node
-       * came (a foreign runtime's): the host's, left as they were.
-       */
-      FROM_BEFORE_THE_NODE(false),
-      /**
-       * containerd's data directory, whose metadata holds namespaces other than the node's (Docker's
-       * {@code moby} on the node's containerd, say): their data shares the database and the
-       * snapshot store with the node's, so the directory is kept whole and the node with it.
-       */
-      OTHER_NAMESPACES(true),
-      /**
-       * A version of the node (and a link of the layout to it) whose shim binary running shims of
-       * other runtimes execute (Docker's {@code moby} on the node's containerd, say), with the
-       * runc they use: a containerd started later needs both to manage their containers, so the
-       * version stays whole, and the node with it, until those shims are gone.
-       */
-      USED_BY_FOREIGN_SHIMS(true),
-      /** A directory still holding entries that were kept for one of the other reasons. */
-      HOLDS_KEPT_ENTRIES(false),
-      /**
-       * A pod cgroup hierarchy that was not looked at: the host offers no cgroup v2 hierarchy (none
-       * is mounted, or none was given to a host whose proc root is moved).
-       */
-      NO_CGROUP_HIERARCHY(false),
-      /** A mount below a data directory that could not be unmounted; its subtree is untouched. */
-      STILL_MOUNTED(true),
-      /** A unit, process or cgroup of this node that did not stop by the deadline. */
-      STILL_RUNNING(true),
-      /** A host operation failed; the error is in the detail. */
-      FAILED(true);
-
-      private final boolean blocksCompletion;
-
-      Reason(boolean blocksCompletion) {
-        this.blocksCompletion = blocksCompletion;
-      }
-
-      /** Whether a kept item of this kind means part of this node is still on the host. */
-      public boolean blocksCompletion() {
-        return blocksCompletion;
-      }
-    }
-
-    /** One thing removed, stopped, killed or unmounted. */
-    public record Removed(Action action, String subject, String detail) {
-      public Removed {
-        Objects.requireNonNull(action, "action");
-        Objects.requireNonNull(subject, "subject");
-        Objects.requireNonNull(detail, "detail");
-      }
-
-      @Override
-      public String toString() {
-        return action + " " + subject + (detail.isEmpty() ? "" : " (" + detail + ")");
-      }
-    }
-
-    /** One thing kept, and why. */
-    public record Kept(Reason reason, String subject, String detail) {
-      public Kept {
-        Objects.requireNonNull(reason, "reason");
-        Objects.requireNonNull(subject, "subject");
-        Objects.requireNonNull(detail, "detail");
-      }
-
-      @Override
-      public String toString() {
-        return "KEPT " + subject + ": " + reason + (detail.isEmpty() ? "" : " (" + detail + ")");
-      }
-    }
-
-    public TeardownReport {
-      removed = List.copyOf(removed);
-      kept = List.copyOf(kept);
-    }
-
-    /** A report of nothing done and nothing kept. */
-    public static TeardownReport empty() {
-      return new TeardownReport(List.of(), List.of());
-    }
-
-    /**
-     * Whether nothing of this node was left behind: no kept item blocks completion. Foreign things
-     * that were kept on purpose do not count.
-     */
-    public boolean complete() {
-      return kept.stream().noneMatch(k -> k.reason().blocksCompletion());
-    }
-
-    /** The kept items that block completion. */
-    public List<Kept> blocking() {
-      return kept.stream().filter(k -> k.reason().blocksCompletion()).toList();
-    }
-
-    /** The kept items with {@code reason}. */
-    public List<Kept> kept(Reason reason) {
-      return kept.stream().filter(k -> k.reason() == reason).toList();
-    }
-
-    /** The removed items with {@code action}. */
-    public List<Removed> removed(Action action) {
-      return removed.stream().filter(r -> r.action() == action).toList();
-    }
-
-    /** This report followed by {@code next}, as for the steps of one reset run in order. */
-    public TeardownReport plus(TeardownReport next) {
-      List<Removed> r = new ArrayList<>(removed);
-      r.addAll(next.removed);
-      List<Kept> k = new ArrayList<>(kept);
-      k.addAll(next.kept);
-      return new TeardownReport(r, k);
-    }
-
-    /** One line per item: removed items first, then kept ones. */
-    @Override
-    public String toString() {
-      List<String> lines = new ArrayList<>();
-      removed.forEach(r -> lines.add(r.toString()));
-      kept.forEach(k -> lines.add(k.toString()));
-      return lines.isEmpty() ? "nothing to do" : String.join("\n", lines);
-    }
-  }
-
-  /**
-   * The bounds and switches of a teardown. Every wait is bounded, so a teardown on a sick host
-   * ends with a report instead of hanging.
-   *
-   * @param unitStopTimeout how long one unit may take to stop before its processes are killed
-   * @param processDeadline how long killed shims may take to disappear
-   * @param cgroupDeadline how long a pod cgroup subtree may take to empty and be removed
-   * @param unmountDeadline how long one busy mount is retried before it is given up (or detached)
-   * @param pollInterval the pause between re-checks while waiting
-   * @param lazyUnmount whether a mount that stays busy is detached ({@code MNT_DETACH}) as a last
-   *     resort. Off by default: a detached mount disappears from the namespace but keeps its
-   *     filesystem alive for whoever still uses it, which an operator should choose knowingly
-   */
-  public record TeardownSettings(
-      Duration unitStopTimeout,
-      Duration processDeadline,
-      Duration cgroupDeadline,
-      Duration unmountDeadline,
-      Duration pollInterval,
-      boolean lazyUnmount) {
-
-    public TeardownSettings {
-      requirePositive(unitStopTimeout, "unitStopTimeout");
-      requirePositive(processDeadline, "processDeadline");
-      requirePositive(cgroupDeadline, "cgroupDeadline");
-      requirePositive(unmountDeadline, "unmountDeadline");
-      requirePositive(pollInterval, "pollInterval");
-    }
-
-    /** 90 s per unit, 10 s for shims, 30 s for cgroups, 10 s per mount, 100 ms polls, no lazy unmount. */
-    public static TeardownSettings defaults() {
-      return new TeardownSettings(
-          Duration.ofSeconds(90),
-          Duration.ofSeconds(10),
-          Duration.ofSeconds(30),
-          Duration.ofSeconds(10),
-          Duration.ofMillis(100),
-          false);
-    }
-
-    public TeardownSettings withLazyUnmount(boolean lazy) {
-      return new TeardownSettings(
-          unitStopTimeout, processDeadline, cgroupDeadline, unmountDeadline, pollInterval, lazy);
-    }
-
-    public TeardownSettings withUnmountDeadline(Duration deadline) {
-      return new TeardownSettings(
-          unitStopTimeout, processDeadline, cgroupDeadline, deadline, pollInterval, lazyUnmount);
-    }
-
-    public TeardownSettings withProcessDeadline(Duration deadline) {
-      return new TeardownSettings(
-          unitStopTimeout, deadline, cgroupDeadline, unmountDeadline, pollInterval, lazyUnmount);
-    }
-
-    public TeardownSettings withCgroupDeadline(Duration deadline) {
-      return new TeardownSettings(
-          unitStopTimeout, processDeadline, deadline, unmountDeadline, pollInterval, lazyUnmount);
-    }
-
-    public TeardownSettings withUnitStopTimeout(Duration timeout) {
-      return new TeardownSettings(
-          timeout, processDeadline, cgroupDeadline, unmountDeadline, pollInterval, lazyUnmount);
-    }
-
-    private static void requirePositive(Duration d, String name) {
-      Objects.requireNonNull(d, name);
-      if (d.isNegative() || d.isZero()) {
-        throw new IllegalArgumentException(name + " must be positive: " + d);
-      }
-    }
   }
 }

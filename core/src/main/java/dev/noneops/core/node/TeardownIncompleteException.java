@@ -1,7 +1,6 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.NoneopsException;
-import dev.noneops.core.node.Teardown.TeardownReport;
 import java.util.Objects;
 import java.util.stream.Collectors;
 

@@ -1,9 +1,8 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.layout.HostPaths;
-import dev.noneops.core.node.Teardown.TeardownReport.Action;
-import dev.noneops.core.node.Teardown.TeardownReport.Reason;
-import dev.noneops.core.node.Teardown.TeardownSettings;
+import dev.noneops.core.node.TeardownReport.Action;
+import dev.noneops.core.node.TeardownReport.Reason;
 import dev.noneops.core.node.UnitFiles.Scan;
 import dev.noneops.core.node.UnitFiles.UnitFile;
 import dev.noneops.ports.Errno;
@@ -36,9 +35,9 @@ final class UnitTeardown {
   private final Systemd systemd;
   private final UnitFiles unitFiles;
   private final HostPaths paths;
-  private final TeardownSettings settings;
+  private final TeardownOptions settings;
 
-  UnitTeardown(HostFiles files, Systemd systemd, HostPaths paths, TeardownSettings settings) {
+  UnitTeardown(HostFiles files, Systemd systemd, HostPaths paths, TeardownOptions settings) {
     this.files = files;
     this.systemd = systemd;
     this.paths = paths;

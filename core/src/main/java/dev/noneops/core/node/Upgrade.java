@@ -1,7 +1,6 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.NoneopsException;
-import dev.noneops.core.node.Node.UpgradeResult;
 import dev.noneops.core.node.UpgradeFailedException.RollbackOutcome;
 import dev.noneops.core.node.UpgradeRecord.LocalDnsInterface;
 import dev.noneops.core.node.UpgradeRefusedException.Reason;

@@ -2,7 +2,6 @@ package dev.noneops.core.node;
 
 import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.config.ConfigDigest;
-import dev.noneops.core.node.Node.RecoveryResult;
 import dev.noneops.core.node.UpgradeSteps.Configuration;
 import java.io.IOException;
 import java.nio.file.Path;

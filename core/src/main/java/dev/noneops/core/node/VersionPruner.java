@@ -3,8 +3,7 @@ package dev.noneops.core.node;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.layout.VersionNames;
-import dev.noneops.core.node.Node.PruneReport;
-import dev.noneops.core.node.Node.PruneReport.KeptVersion;
+import dev.noneops.core.node.PruneResult.KeptVersion;
 import dev.noneops.ports.files.FileMeta;
 import dev.noneops.ports.files.FileType;
 import dev.noneops.ports.files.HostFiles;
@@ -187,7 +186,7 @@ final class VersionPruner {
    * Finishes the removals a crash interrupted, then removes every installed version nothing
    * references, and reports what it removed, kept and why.
    */
-  public PruneReport prune() throws IOException {
+  public PruneResult prune() throws IOException {
     Map<String, List<String>> keep = references();
     List<String> removed = new ArrayList<>();
     List<KeptVersion> kept = new ArrayList<>();
@@ -212,7 +211,7 @@ final class VersionPruner {
         leftBehind.put(version, left);
       }
     }
-    return new PruneReport(removed, kept, leftBehind);
+    return new PruneResult(removed, kept, leftBehind);
   }
 
   private String activeVersion() throws IOException {

@@ -11,7 +11,7 @@ import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.PreflightFailedException;
 import dev.noneops.core.node.Teardown;
-import dev.noneops.core.node.Teardown.TeardownReport;
+import dev.noneops.core.node.TeardownReport;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.events.NodeEvents;
 import dev.noneops.systemd.DbusSystemd;

@@ -11,11 +11,12 @@ import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.layout.NodeConstants;
+import dev.noneops.core.node.ConfigureResult;
 import dev.noneops.core.node.Node;
-import dev.noneops.core.node.Node.ConfigureResult;
 import dev.noneops.core.node.Overrides;
+import dev.noneops.core.node.ResetResult;
 import dev.noneops.core.node.Teardown;
-import dev.noneops.core.node.Teardown.TeardownReport;
+import dev.noneops.core.node.TeardownReport;
 import dev.noneops.core.node.UpgradeFailedException;
 import dev.noneops.core.node.UpgradeFailedException.RollbackOutcome;
 import dev.noneops.ports.HostPorts;
@@ -793,7 +794,7 @@ class PodsOnRealNodeSystemTest {
    * leaves neither the node's LocalDNS interface nor its pods' bridge.
    */
   static TeardownReport reset() throws Exception {
-    Node.ResetResult reset = SandboxNodes.node(
+    ResetResult reset = SandboxNodes.node(
             ports, Optional.empty(), Optional.empty(), KUBELET_READY, NodeEvents.NONE)
         .reset();
     assertThat(sandbox().exec("ip", "link", "show", "dev", RealPods.BRIDGE).exitCode())

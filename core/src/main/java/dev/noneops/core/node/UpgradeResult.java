@@ -1,0 +1,26 @@
+package dev.noneops.core.node;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * A successful upgrade: the node now runs {@code targetVersion}. The journal and saved
+ * configuration stay until the caller has persisted the applied config and calls commit. {@code
+ * disowned} lists the shared paths the upgrade found replaced by something else and stopped
+ * owning (left as they are).
+ */
+public record UpgradeResult(String previousVersion, String targetVersion, List<Path> disowned) {
+  public UpgradeResult {
+    disowned = List.copyOf(disowned);
+  }
+
+  /** An upgrade that disowned nothing. */
+  public UpgradeResult(String previousVersion, String targetVersion) {
+    this(previousVersion, targetVersion, List.of());
+  }
+
+  /** Whether binaries changed, not only configuration. */
+  public boolean versionChanged() {
+    return !previousVersion.equals(targetVersion);
+  }
+}
