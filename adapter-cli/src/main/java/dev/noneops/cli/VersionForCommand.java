@@ -1,7 +1,7 @@
 package dev.noneops.cli;
 
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.core.node.RootFs;
+import dev.noneops.core.goalstate.RootFs;
 import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.Command;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.noneops.cli.ExitCode;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AgentConfigParser;
-import dev.noneops.core.node.Artifact;
+import dev.noneops.core.goalstate.Artifact;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.Params;
 import dev.noneops.testkit.SimulatedHost;

@@ -3,10 +3,10 @@ package dev.noneops.acceptance.lifecycle;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.node.ConfigureResult;
 import dev.noneops.core.node.ForeignStackException;
 import dev.noneops.core.node.InstallException;
-import dev.noneops.core.node.MachineGoalState;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.NodeBusyException;
 import dev.noneops.testkit.fs.FileTreeSnapshot;

@@ -3,9 +3,9 @@ package dev.noneops.acceptance.lifecycle;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.noneops.core.node.Artifact;
+import dev.noneops.core.goalstate.Artifact;
+import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.node.InstallException;
-import dev.noneops.core.node.MachineGoalState;
 import dev.noneops.core.node.UrlRedaction;
 import dev.noneops.testkit.artifacts.TarGz;
 import dev.noneops.testkit.download.SimArtifactRepository;

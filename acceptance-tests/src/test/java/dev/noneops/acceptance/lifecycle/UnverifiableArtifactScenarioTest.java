@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.core.node.Artifact;
-import dev.noneops.core.node.MachineGoalState;
+import dev.noneops.core.goalstate.Artifact;
+import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.testkit.artifacts.TarGz;
 import dev.noneops.testkit.download.SimArtifactRepository;
 import dev.noneops.testkit.node.SimulatedNode;

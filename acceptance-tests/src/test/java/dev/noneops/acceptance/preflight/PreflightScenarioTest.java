@@ -3,8 +3,8 @@ package dev.noneops.acceptance.preflight;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.node.BootstrapResult;
-import dev.noneops.core.node.MachineGoalState;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.PreflightFailedException;
 import dev.noneops.core.node.PreflightReport;

@@ -2,6 +2,7 @@ package dev.noneops.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.noneops.core.goalstate.LocalDnsSpec;
 import dev.noneops.testkit.standins.CoreDnsStandIn;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

@@ -2,6 +2,7 @@ package dev.noneops.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.ports.files.FileMeta;
 import dev.noneops.ports.files.HostFiles;

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.noneops.core.config.AgentConfig.KubeletAuth;
+import dev.noneops.core.goalstate.ContainerdSpec;
+import dev.noneops.core.goalstate.KubeletSpec;
+import dev.noneops.core.goalstate.LocalDnsSpec;
 import dev.noneops.core.layout.HostPaths;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,8 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.node.Artifact.Checksum.Published;
+import dev.noneops.core.goalstate.Artifact;
+import dev.noneops.core.goalstate.Artifact.Checksum.Published;
+import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.node.PreflightReport.Check;
 import dev.noneops.ports.download.ArtifactDownloader;
 import java.io.IOException;

@@ -1,5 +1,7 @@
 package dev.noneops.core.node;
 
+import dev.noneops.core.goalstate.MachineGoalState;
+
 /**
  * Writes a goal's configuration at its host paths (containerd, kubelet, LocalDNS, the host's own
  * files), sets up the LocalDNS network unless told not to (an upgrade sets the target's up only

@@ -2,6 +2,7 @@ package dev.noneops.core.node;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.dataformat.toml.TomlMapper;
+import dev.noneops.core.goalstate.ContainerdSpec;
 import dev.noneops.core.layout.HostPaths;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;

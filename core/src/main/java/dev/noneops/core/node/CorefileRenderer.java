@@ -1,6 +1,7 @@
 package dev.noneops.core.node;
 
 import com.google.common.net.InetAddresses;
+import dev.noneops.core.goalstate.LocalDnsSpec;
 import dev.noneops.core.layout.HostPaths;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -1,5 +1,7 @@
 package dev.noneops.core.node;
 
+import dev.noneops.core.goalstate.MachineGoalState;
+
 /**
  * Installs and verifies a goal's version in the layout (or runs the download override), touching
  * nothing the running node uses. The caller holds the lock.

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import dev.noneops.core.config.AgentConfig.KubeletAuth;
+import dev.noneops.core.goalstate.KubeletSpec;
 import dev.noneops.core.layout.HostPaths;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -1,5 +1,6 @@
 package dev.noneops.core.node;
 
+import dev.noneops.core.goalstate.LocalDnsSpec;
 import dev.noneops.core.node.UpgradeRecord.LocalDnsInterface;
 import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.network.HostNetwork;

@@ -1,6 +1,8 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.config.AgentConfig.KubeletAuth;
+import dev.noneops.core.goalstate.MachineGoalState;
+import dev.noneops.core.goalstate.NodeStart;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import java.io.IOException;

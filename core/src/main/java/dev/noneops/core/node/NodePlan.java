@@ -1,5 +1,6 @@
 package dev.noneops.core.node;
 
+import dev.noneops.core.goalstate.Artifact;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;

@@ -3,6 +3,8 @@ package dev.noneops.core.node;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.config.ConfigDigest;
+import dev.noneops.core.goalstate.Artifact;
+import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.ports.files.FileMeta;
 import dev.noneops.ports.files.HostFiles;

@@ -1,5 +1,7 @@
 package dev.noneops.core.node;
 
+import dev.noneops.core.goalstate.LocalDnsSpec;
+import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.UpgradeRecord.LocalDnsInterface;

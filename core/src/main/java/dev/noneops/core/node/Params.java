@@ -1,6 +1,8 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.goalstate.DownloadOverrides;
+import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.events.NodeEvents;
 import java.util.Objects;

@@ -1,6 +1,7 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.config.RootOnlyPath;
+import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.NodeConstants;
 import dev.noneops.core.node.PreflightReport.Check;

@@ -1,5 +1,6 @@
 package dev.noneops.core.node;
 
+import dev.noneops.core.goalstate.Artifact;
 import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.files.HostFiles;
 import java.io.BufferedInputStream;

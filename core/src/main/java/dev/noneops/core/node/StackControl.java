@@ -1,5 +1,6 @@
 package dev.noneops.core.node;
 
+import dev.noneops.core.goalstate.LocalDnsSpec;
 import dev.noneops.core.layout.NodeConstants;
 import dev.noneops.ports.health.HealthProbes;
 import dev.noneops.ports.systemd.ActiveState;

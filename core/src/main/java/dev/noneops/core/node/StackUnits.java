@@ -1,6 +1,9 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.config.AgentConfig.KubeletAuth;
+import dev.noneops.core.goalstate.ContainerdSpec;
+import dev.noneops.core.goalstate.KubeletSpec;
+import dev.noneops.core.goalstate.LocalDnsSpec;
 import dev.noneops.core.layout.HostPaths;
 import java.nio.file.Path;
 import java.util.ArrayList;

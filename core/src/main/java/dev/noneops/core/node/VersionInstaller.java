@@ -1,5 +1,7 @@
 package dev.noneops.core.node;
 
+import dev.noneops.core.goalstate.Artifact;
+import dev.noneops.core.goalstate.RootFs;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.download.ArtifactDownloader;

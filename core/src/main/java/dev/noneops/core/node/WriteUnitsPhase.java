@@ -1,5 +1,6 @@
 package dev.noneops.core.node;
 
+import dev.noneops.core.goalstate.MachineGoalState;
 import java.io.IOException;
 
 /** Writes the three units and kubelet's drop-ins for a goal, reloading systemd when any changed. */

@@ -3,6 +3,7 @@ package dev.noneops.core.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.noneops.core.goalstate.LocalDnsSpec;
 import dev.noneops.core.node.UpgradeRecord.LocalDnsInterface;
 import dev.noneops.ports.Errno;
 import dev.noneops.ports.HostIOException;

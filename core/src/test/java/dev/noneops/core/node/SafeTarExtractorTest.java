@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.common.hash.Hashing;
+import dev.noneops.core.goalstate.Artifact;
 import dev.noneops.core.testing.SimulatedFiles;
 import dev.noneops.ports.files.HostFiles;
 import java.io.IOException;

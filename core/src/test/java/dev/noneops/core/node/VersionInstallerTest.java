@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.google.common.hash.Hashing;
+import dev.noneops.core.goalstate.Artifact;
+import dev.noneops.core.goalstate.RootFs;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.testing.SimulatedFiles;
 import dev.noneops.ports.download.ArtifactDownloader;

@@ -1,7 +1,7 @@
 package dev.noneops.testkit.artifacts;
 
-import dev.noneops.core.node.Artifact;
-import dev.noneops.core.node.MachineGoalState;
+import dev.noneops.core.goalstate.Artifact;
+import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.testkit.SimulatedHost;
 import dev.noneops.testkit.download.SimArtifactRepository;
 import java.nio.charset.StandardCharsets;

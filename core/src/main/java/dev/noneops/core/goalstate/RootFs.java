@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.goalstate;
 
 import java.nio.file.Path;
 import java.util.List;

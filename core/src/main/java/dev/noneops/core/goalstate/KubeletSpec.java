@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.goalstate;
 
 import dev.noneops.core.config.AgentConfig.KubeletAuth;
 import java.util.Collections;
@@ -20,7 +20,7 @@ import java.util.TreeMap;
  * @param resolvConf what kubelet's {@code --resolv-conf} points at: the host's resolv.conf with
  *     servers pods can reach
  */
-record KubeletSpec(
+public record KubeletSpec(
     String kubeletBinPath,
     KubeletAuth auth,
     String apiServer,

@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.goalstate;
 
 import dev.noneops.core.config.AgentConfig;
 import java.util.Objects;

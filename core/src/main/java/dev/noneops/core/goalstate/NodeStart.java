@@ -1,9 +1,9 @@
-package dev.noneops.core.node;
+package dev.noneops.core.goalstate;
 
 import java.util.Objects;
 
 /** How the node's stack is configured and started. */
-record NodeStart(
+public record NodeStart(
     ContainerdSpec containerd, KubeletSpec kubelet, LocalDnsSpec localDns, boolean gpu) {
   public NodeStart {
     Objects.requireNonNull(containerd, "containerd");

@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.goalstate;
 
 import java.util.Objects;
 
@@ -13,7 +13,7 @@ import java.util.Objects;
  * @param metricsAddress containerd's metrics listener
  * @param nvidiaRuntime whether the NVIDIA runtime is configured (GPU hosts)
  */
-record ContainerdSpec(
+public record ContainerdSpec(
     String sandboxImage,
     String containerdBinPath,
     String runcBinaryPath,

@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.goalstate;
 
 import dev.noneops.core.config.AgentConfig;
 import java.util.Collections;
@@ -13,7 +13,7 @@ import java.util.TreeMap;
  * {@code allowUnverified} as {@link AgentConfig.Download#allowUnverified()}; {@code sha256Url} as
  * {@link AgentConfig.Download#sha256Url()}. Empty strings mean "not overridden".
  */
-record DownloadSource(
+public record DownloadSource(
     String baseUrl,
     String url,
     String version,

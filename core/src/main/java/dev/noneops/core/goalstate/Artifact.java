@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.goalstate;
 
 import java.net.URI;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.goalstate;
 
 import java.net.URI;
 
@@ -8,11 +8,11 @@ import java.net.URI;
  * sent for the document too, and a suffix never lands inside the query's last value. A URL
  * without a query or fragment gets exactly the suffix or sibling name.
  */
-final class BesideTheArtifact {
+public final class BesideTheArtifact {
   private BesideTheArtifact() {}
 
   /** {@code url} with {@code suffix} appended to its path: {@code .../kubelet.sha256?<query>}. */
-  static URI withSuffix(URI url, String suffix) {
+  public static URI withSuffix(URI url, String suffix) {
     String raw = url.toString();
     int pathEnd = pathEnd(url, raw);
     String slash = url.getRawPath().isEmpty() ? "/" : "";
@@ -20,7 +20,7 @@ final class BesideTheArtifact {
   }
 
   /** {@code url} with the last segment of its path replaced by {@code fileName}. */
-  static URI sibling(URI url, String fileName) {
+  public static URI sibling(URI url, String fileName) {
     String raw = url.toString();
     int pathEnd = pathEnd(url, raw);
     if (url.getRawPath().isEmpty()) {

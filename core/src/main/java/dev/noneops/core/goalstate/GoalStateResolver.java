@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.goalstate;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AgentConfigParser;
@@ -23,14 +23,14 @@ import java.util.Optional;
  * directory). The configuration is validated first: an invalid one yields
  * {@link dev.noneops.core.config.InvalidConfigException} and no goal state.
  */
-final class GoalStateResolver {
+public final class GoalStateResolver {
   /** containerd's sandbox (pause) image, as upstream. */
-  static final String SANDBOX_IMAGE = NodeConstants.SANDBOX_IMAGE;
+  public static final String SANDBOX_IMAGE = NodeConstants.SANDBOX_IMAGE;
   /** Where containerd looks for CNI plugins: ours are linked here, and CNI agents install theirs here. */
   public static final String CNI_BIN_DIR = "/opt/cni/bin";
 
   public static final String CNI_CONF_DIR = "/etc/cni/net.d";
-  static final String CONTAINERD_METRICS_ADDRESS = NodeConstants.CONTAINERD_METRICS_ADDRESS;
+  public static final String CONTAINERD_METRICS_ADDRESS = NodeConstants.CONTAINERD_METRICS_ADDRESS;
   public static final int LOCALDNS_PORT = 53;
   public static final Path KVM_DEVICE = Path.of("/dev/kvm");
 

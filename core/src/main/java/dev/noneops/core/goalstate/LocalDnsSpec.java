@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.goalstate;
 
 import java.util.List;
 import java.util.Objects;
@@ -14,7 +14,7 @@ import java.util.Objects;
  * @param clusterDns the cluster DNS service address (the configured {@code ClusterDNS})
  * @param upstreams the host's resolvers, for every other name
  */
-record LocalDnsSpec(
+public record LocalDnsSpec(
     String binPath,
     String interfaceName,
     String bindAddress,
