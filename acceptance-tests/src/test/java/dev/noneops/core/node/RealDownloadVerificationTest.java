@@ -9,6 +9,7 @@ import dev.noneops.core.config.DownloadArtifact;
 import dev.noneops.core.goalstate.GoalStateResolver;
 import dev.noneops.core.goalstate.RootFs;
 import dev.noneops.core.layout.Layout;
+import dev.noneops.core.node.internal.task.TaskRunner;
 import dev.noneops.hostfs.RealHost;
 import dev.noneops.ports.host.HostInfo;
 import dev.noneops.testkit.artifacts.ArtifactRepository;

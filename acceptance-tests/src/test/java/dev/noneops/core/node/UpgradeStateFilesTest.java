@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.UpgradeRecord.LocalDnsInterface;
+import dev.noneops.core.node.internal.task.NodeLock;
 import dev.noneops.ports.files.HostFiles;
 import dev.noneops.testkit.SimulatedHost;
 import dev.noneops.testkit.fs.FileTreeSnapshot;

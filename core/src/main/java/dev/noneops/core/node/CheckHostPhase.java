@@ -1,5 +1,7 @@
 package dev.noneops.core.node;
 
+import dev.noneops.core.node.internal.task.Task;
+
 /**
  * The first phase on a host without a node: refuses a host with a kubelet or containerd of its
  * own (see {@link ForeignStackDetector}) before anything is written.

@@ -4,7 +4,7 @@ import dev.noneops.ports.commands.Command;
 import dev.noneops.ports.commands.CommandResult;
 
 /** A host command the node runs failed. */
-final class CommandFailedException extends NodeException {
+public final class CommandFailedException extends NodeException {
   private static final long serialVersionUID = 1L;
 
   private final Command command;

@@ -1,6 +1,8 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.goalstate.MachineGoalState;
+import dev.noneops.core.node.internal.task.Task;
+import dev.noneops.core.node.internal.task.TaskRunner;
 
 /**
  * Writes a goal's configuration at its host paths (containerd, kubelet, LocalDNS, the host's own

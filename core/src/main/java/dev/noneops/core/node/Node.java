@@ -10,6 +10,9 @@ import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.layout.VersionNames;
+import dev.noneops.core.node.internal.task.NodeLock;
+import dev.noneops.core.node.internal.task.Task;
+import dev.noneops.core.node.internal.task.TaskRunner;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.files.FileMeta;
 import java.io.IOException;
@@ -37,7 +40,7 @@ import java.util.function.Supplier;
  * {@link ReadinessTimeoutException}, {@link dev.noneops.core.node.InstallException},
  * {@link dev.noneops.core.node.NodeBusyException}, ...), every one a
  * {@link NoneopsException} that names the task path where it happened; any other error arrives
- * wrapped once in a {@link dev.noneops.core.node.TaskFailedException}.
+ * wrapped once in a {@link dev.noneops.core.node.internal.task.TaskFailedException}.
  *
  * <p>The operations are the seed's ({@link #prepare()}, {@link #provision()}, {@link #configure()},
  * {@link #start(boolean, ConfigureResult)}, {@link #restart()}, {@link #stop()}, {@link #upgrade()},

@@ -2,6 +2,7 @@ package dev.noneops.core.node;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.node.Params.NodeTeardown;
+import dev.noneops.core.node.internal.task.Task;
 import dev.noneops.ports.systemd.UnitStatus;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -36,7 +36,7 @@ public class NodeBusyException extends NoneopsException {
   }
 
   /** {@code 60s}, {@code 1.5s}: a wait as a line says it. */
-  static String seconds(Duration d) {
+  public static String seconds(Duration d) {
     long millis = d.toMillis();
     return millis % 1000 == 0 ? millis / 1000 + "s" : millis / 1000.0 + "s";
   }

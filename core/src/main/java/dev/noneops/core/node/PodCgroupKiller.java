@@ -3,6 +3,7 @@ package dev.noneops.core.node;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.node.TeardownReport.Action;
 import dev.noneops.core.node.TeardownReport.Reason;
+import dev.noneops.core.node.internal.task.Deadline;
 import dev.noneops.ports.Errno;
 import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.process.Cgroups;

@@ -1,6 +1,7 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.node.UpgradeSteps.Configuration;
+import dev.noneops.core.node.internal.task.Task;
 import java.util.Optional;
 
 /**

@@ -3,6 +3,7 @@ package dev.noneops.core.node;
 import dev.noneops.core.node.ShimIdentity.Verdict;
 import dev.noneops.core.node.TeardownReport.Action;
 import dev.noneops.core.node.TeardownReport.Reason;
+import dev.noneops.core.node.internal.task.Deadline;
 import dev.noneops.ports.process.ProcessInfo;
 import dev.noneops.ports.process.ProcessTable;
 import dev.noneops.ports.time.HostClock;

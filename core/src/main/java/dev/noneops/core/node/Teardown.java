@@ -4,6 +4,8 @@ import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.TeardownReport.Action;
 import dev.noneops.core.node.TeardownReport.Reason;
+import dev.noneops.core.node.internal.task.NodeLock;
+import dev.noneops.core.node.internal.task.Task;
 import dev.noneops.ports.Errno;
 import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.HostPorts;

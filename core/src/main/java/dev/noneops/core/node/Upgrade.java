@@ -5,6 +5,8 @@ import dev.noneops.core.node.UpgradeFailedException.RollbackOutcome;
 import dev.noneops.core.node.UpgradeRecord.LocalDnsInterface;
 import dev.noneops.core.node.UpgradeRefusedException.Reason;
 import dev.noneops.core.node.UpgradeSteps.Configuration;
+import dev.noneops.core.node.internal.task.NodeLock;
+import dev.noneops.core.node.internal.task.Task;
 import java.io.IOException;
 import java.util.EnumSet;
 import java.util.Objects;

@@ -1,5 +1,7 @@
 package dev.noneops.core.node;
 
+import dev.noneops.core.node.internal.task.NodeLock;
+import dev.noneops.core.node.internal.task.Task;
 import java.util.Objects;
 import java.util.Optional;
 

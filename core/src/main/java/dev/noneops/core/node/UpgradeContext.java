@@ -2,6 +2,8 @@ package dev.noneops.core.node;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
+import dev.noneops.core.node.internal.task.NodeLock;
+import dev.noneops.core.node.internal.task.TaskRunner;
 import dev.noneops.ports.files.HostFiles;
 import dev.noneops.ports.time.HostClock;
 import java.util.Objects;

@@ -3,6 +3,8 @@ package dev.noneops.core.node;
 import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.config.ConfigDigest;
 import dev.noneops.core.node.UpgradeSteps.Configuration;
+import dev.noneops.core.node.internal.task.NodeLock;
+import dev.noneops.core.node.internal.task.Task;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

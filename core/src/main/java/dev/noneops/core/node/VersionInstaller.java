@@ -3,6 +3,8 @@ package dev.noneops.core.node;
 import dev.noneops.core.goalstate.Artifact;
 import dev.noneops.core.goalstate.RootFs;
 import dev.noneops.core.layout.Layout;
+import dev.noneops.core.node.internal.task.Task;
+import dev.noneops.core.node.internal.task.TaskRunner;
 import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.download.ArtifactDownloader;
 import dev.noneops.ports.download.DownloadException;

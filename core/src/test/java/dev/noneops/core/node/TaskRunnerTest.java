@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.core.NoneopsException;
+import dev.noneops.core.node.internal.task.Task;
+import dev.noneops.core.node.internal.task.TaskFailedException;
+import dev.noneops.core.node.internal.task.TaskRunner;
 import dev.noneops.ports.events.NodeEvent;
 import dev.noneops.ports.time.HostClock;
 import java.io.IOException;

@@ -8,6 +8,7 @@ import com.google.common.hash.Hashing;
 import dev.noneops.core.goalstate.Artifact;
 import dev.noneops.core.goalstate.RootFs;
 import dev.noneops.core.layout.Layout;
+import dev.noneops.core.node.internal.task.TaskRunner;
 import dev.noneops.core.testing.SimulatedFiles;
 import dev.noneops.ports.download.ArtifactDownloader;
 import dev.noneops.ports.download.DownloadException;

@@ -1,6 +1,7 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.task;
 
 import dev.noneops.core.NoneopsException;
+import dev.noneops.core.node.UrlRedaction;
 import dev.noneops.ports.events.NodeEvent;
 import dev.noneops.ports.events.NodeEvents;
 import dev.noneops.ports.time.HostClock;
@@ -34,7 +35,7 @@ import org.slf4j.Logger;
  * children through this runner, so each child gets its own log lines. {@link #call} runs a task
  * that returns a value.
  */
-final class TaskRunner {
+public final class TaskRunner {
   private final Logger log;
   private final NodeEvents events;
   private final HostClock clock;

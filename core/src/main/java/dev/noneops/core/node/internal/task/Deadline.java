@@ -1,10 +1,10 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.task;
 
 import dev.noneops.ports.time.HostClock;
 import java.time.Duration;
 
 /** A point in the host clock's monotonic time after which a wait gives up. */
-final class Deadline {
+public final class Deadline {
   private final HostClock clock;
   private final long end;
 
@@ -13,16 +13,16 @@ final class Deadline {
     this.end = end;
   }
 
-  static Deadline after(HostClock clock, Duration duration) {
+  public static Deadline after(HostClock clock, Duration duration) {
     return new Deadline(clock, clock.nanoTime() + duration.toNanos());
   }
 
-  boolean expired() {
+  public boolean expired() {
     return clock.nanoTime() - end >= 0;
   }
 
   /** Sleeps for {@code poll}, or less when the deadline is nearer. */
-  void pause(Duration poll) throws InterruptedException {
+  public void pause(Duration poll) throws InterruptedException {
     long remaining = end - clock.nanoTime();
     if (remaining > 0) {
       clock.sleep(Duration.ofNanos(Math.min(poll.toNanos(), remaining)));

@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.task;
 
 import dev.noneops.core.NoneopsException;
 import java.util.List;
@@ -8,10 +8,10 @@ import java.util.List;
  * of a port, a bug): the error is wrapped once, at the task where it happened. The message is
  * the error's own; {@link #taskPath()} says where, and the cause is the original error.
  */
-final class TaskFailedException extends NoneopsException {
+public final class TaskFailedException extends NoneopsException {
   private static final long serialVersionUID = 1L;
 
-  TaskFailedException(List<String> path, Throwable cause) {
+  public TaskFailedException(List<String> path, Throwable cause) {
     super(describe(cause), cause);
     locate(this, path);
   }
@@ -27,7 +27,7 @@ final class TaskFailedException extends NoneopsException {
   }
 
   /** Records where {@code failure} failed (see {@link NoneopsException#locate}). */
-  static void locateAt(NoneopsException failure, List<String> path) {
+  public static void locateAt(NoneopsException failure, List<String> path) {
     locate(failure, path);
   }
 }

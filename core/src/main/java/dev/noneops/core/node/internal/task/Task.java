@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.task;
 
 import java.util.Objects;
 
@@ -6,16 +6,16 @@ import java.util.Objects;
  * One named step of a node operation. Names are kebab-case ({@code configure-containerd}) and
  * appear in logs, events and in the chain of a failure's message.
  */
-interface Task {
+public interface Task {
 
   /** The task's name, e.g. {@code start-kubelet}; composites name their children. */
-  String name();
+  public String name();
 
   /** Does the work. Any exception fails the task. */
-  void run() throws Exception;
+  public void run() throws Exception;
 
   /** A task from a name and a body. */
-  static Task of(String name, Body body) {
+  public static Task of(String name, Body body) {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(body, "body");
     if (name.isBlank()) {
@@ -41,7 +41,7 @@ interface Task {
 
   /** The body of a task built with {@link #of}. */
   @FunctionalInterface
-  interface Body {
+  public interface Body {
     void run() throws Exception;
   }
 }

@@ -1,6 +1,9 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.task;
 
 import dev.noneops.core.layout.Layout;
+import dev.noneops.core.node.LockWait;
+import dev.noneops.core.node.NodeAbsentException;
+import dev.noneops.core.node.NodeBusyException;
 import dev.noneops.ports.files.HostFiles;
 import dev.noneops.ports.files.HostLock;
 import dev.noneops.ports.process.ProcessTable;
@@ -28,7 +31,7 @@ import java.util.Set;
  * its checks) may create the layout; every other operation on a host without one is refused with
  * {@link NodeAbsentException} and leaves no trace.
  */
-final class NodeLock {
+public final class NodeLock {
   private static final int ROOT_MODE = 0755;
 
   private static final Duration RETRY = Duration.ofMillis(200);
