@@ -1,6 +1,6 @@
 package dev.noneops.cli;
 
-import dev.noneops.core.node.UpgradeRecord;
+import dev.noneops.core.node.internal.state.UpgradeRecord;
 import java.time.Duration;
 import java.util.Optional;
 import picocli.CommandLine.Command;

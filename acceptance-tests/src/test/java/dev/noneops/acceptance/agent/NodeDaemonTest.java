@@ -7,7 +7,7 @@ import dev.noneops.core.daemon.AgentState;
 import dev.noneops.core.daemon.NodeDaemon;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.UpgradeOptions;
-import dev.noneops.core.node.UpgradeRecord;
+import dev.noneops.core.node.internal.state.UpgradeRecord;
 import dev.noneops.ports.files.HostLock;
 import dev.noneops.testkit.node.SimulatedNode;
 import dev.noneops.testkit.process.ProcessSpec;

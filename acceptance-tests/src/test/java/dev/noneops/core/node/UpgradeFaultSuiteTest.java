@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.node.UpgradeFailedException.RollbackOutcome;
+import dev.noneops.core.node.internal.state.RollbackHistory;
 import dev.noneops.core.node.internal.task.NodeLock;
 import dev.noneops.ports.Errno;
 import dev.noneops.ports.HostIOException;

@@ -5,7 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.node.UpgradeRecord.LocalDnsInterface;
+import dev.noneops.core.node.internal.state.RollbackHistory;
+import dev.noneops.core.node.internal.state.RolledBackUpgrade;
+import dev.noneops.core.node.internal.state.UpgradeJournal;
+import dev.noneops.core.node.internal.state.UpgradeRecord;
+import dev.noneops.core.node.internal.state.UpgradeRecord.LocalDnsInterface;
 import dev.noneops.core.node.internal.task.NodeLock;
 import dev.noneops.ports.files.HostFiles;
 import dev.noneops.testkit.SimulatedHost;

@@ -9,7 +9,7 @@ import java.util.Objects;
  * history) exists but cannot be understood. Never ignored: acting on a guess could activate the
  * wrong version or restore the wrong files, so the operator is told which file is damaged.
  */
-class CorruptStateException extends NoneopsException {
+public class CorruptStateException extends NoneopsException {
   private static final long serialVersionUID = 1L;
 
   private final transient Path file;

@@ -1,7 +1,7 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.goalstate.LocalDnsSpec;
-import dev.noneops.core.node.UpgradeRecord.LocalDnsInterface;
+import dev.noneops.core.node.internal.state.UpgradeRecord.LocalDnsInterface;
 import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.network.HostNetwork;
 import dev.noneops.ports.network.NetworkLink;

@@ -10,6 +10,8 @@ import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.layout.VersionNames;
+import dev.noneops.core.node.internal.state.UpgradeOwners;
+import dev.noneops.core.node.internal.state.UpgradeRecord;
 import dev.noneops.core.node.internal.task.NodeLock;
 import dev.noneops.core.node.internal.task.Task;
 import dev.noneops.core.node.internal.task.TaskRunner;

@@ -3,6 +3,8 @@ package dev.noneops.core.node;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
+import dev.noneops.core.node.internal.state.UpgradeJournal;
+import dev.noneops.core.node.internal.state.UpgradeRecord;
 import dev.noneops.ports.files.HostFiles;
 import dev.noneops.ports.systemd.Systemd;
 import dev.noneops.ports.systemd.SystemdException;

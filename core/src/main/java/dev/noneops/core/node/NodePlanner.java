@@ -6,6 +6,7 @@ import dev.noneops.core.config.ConfigDigest;
 import dev.noneops.core.goalstate.Artifact;
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.node.internal.state.UpgradeJournal;
 import dev.noneops.ports.files.FileMeta;
 import dev.noneops.ports.files.HostFiles;
 import java.io.IOException;

@@ -1,6 +1,9 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.node.UpgradeSteps.Configuration;
+import dev.noneops.core.node.internal.state.RolledBackUpgrade;
+import dev.noneops.core.node.internal.state.UpgradeRecord;
+import dev.noneops.core.node.internal.state.UpgradeSteps;
+import dev.noneops.core.node.internal.state.UpgradeSteps.Configuration;
 import dev.noneops.core.node.internal.task.Task;
 import java.util.Optional;
 

@@ -2,9 +2,13 @@ package dev.noneops.core.node;
 
 import dev.noneops.core.NoneopsException;
 import dev.noneops.core.node.UpgradeFailedException.RollbackOutcome;
-import dev.noneops.core.node.UpgradeRecord.LocalDnsInterface;
 import dev.noneops.core.node.UpgradeRefusedException.Reason;
-import dev.noneops.core.node.UpgradeSteps.Configuration;
+import dev.noneops.core.node.internal.state.RolledBackUpgrade;
+import dev.noneops.core.node.internal.state.UpgradeJournal;
+import dev.noneops.core.node.internal.state.UpgradeRecord;
+import dev.noneops.core.node.internal.state.UpgradeRecord.LocalDnsInterface;
+import dev.noneops.core.node.internal.state.UpgradeSteps;
+import dev.noneops.core.node.internal.state.UpgradeSteps.Configuration;
 import dev.noneops.core.node.internal.task.NodeLock;
 import dev.noneops.core.node.internal.task.Task;
 import java.io.IOException;

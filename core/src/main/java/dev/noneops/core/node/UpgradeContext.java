@@ -2,6 +2,9 @@ package dev.noneops.core.node;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
+import dev.noneops.core.node.internal.state.RollbackHistory;
+import dev.noneops.core.node.internal.state.UpgradeJournal;
+import dev.noneops.core.node.internal.state.UpgradeOwners;
 import dev.noneops.core.node.internal.task.NodeLock;
 import dev.noneops.core.node.internal.task.TaskRunner;
 import dev.noneops.ports.files.HostFiles;

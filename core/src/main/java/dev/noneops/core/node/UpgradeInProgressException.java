@@ -1,5 +1,6 @@
 package dev.noneops.core.node;
 
+import dev.noneops.core.node.internal.state.UpgradeRecord;
 import java.nio.file.Path;
 import java.util.Optional;
 

@@ -2,7 +2,9 @@ package dev.noneops.core.node;
 
 import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.config.ConfigDigest;
-import dev.noneops.core.node.UpgradeSteps.Configuration;
+import dev.noneops.core.node.internal.state.UpgradeRecord;
+import dev.noneops.core.node.internal.state.UpgradeSteps;
+import dev.noneops.core.node.internal.state.UpgradeSteps.Configuration;
 import dev.noneops.core.node.internal.task.NodeLock;
 import dev.noneops.core.node.internal.task.Task;
 import java.io.IOException;

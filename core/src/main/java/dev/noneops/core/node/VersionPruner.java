@@ -4,6 +4,8 @@ import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.layout.VersionNames;
 import dev.noneops.core.node.PruneResult.KeptVersion;
+import dev.noneops.core.node.internal.state.UpgradeJournal;
+import dev.noneops.core.node.internal.state.UpgradeRecord;
 import dev.noneops.ports.files.FileMeta;
 import dev.noneops.ports.files.FileType;
 import dev.noneops.ports.files.HostFiles;

@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.state;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -6,7 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.layout.VersionNames;
-import dev.noneops.core.node.UpgradeRecord.LocalDnsInterface;
+import dev.noneops.core.node.CorruptStateException;
+import dev.noneops.core.node.internal.state.UpgradeRecord.LocalDnsInterface;
 import dev.noneops.ports.files.HostFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -28,11 +29,11 @@ import java.util.Optional;
  * ran the upgrade: pid, start time, boot id), are absent from journals written before they were
  * recorded, and then read as unknown.
  */
-final class UpgradeJournal {
+public final class UpgradeJournal {
   /** The schema this code writes and understands. */
   public static final int SCHEMA = 1;
 
-  static final int MODE = 0600;
+  public static final int MODE = 0600;
   private static final String WHAT = "upgrade journal";
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -74,7 +75,7 @@ final class UpgradeJournal {
     }
   }
 
-  static byte[] encode(UpgradeRecord record) {
+  public static byte[] encode(UpgradeRecord record) {
     ObjectNode node = JSON.createObjectNode();
     node.put("schema", SCHEMA);
     node.put("previousVersion", record.previousVersion());
@@ -99,7 +100,7 @@ final class UpgradeJournal {
     }
   }
 
-  static UpgradeRecord decode(Path path, byte[] content) {
+  public static UpgradeRecord decode(Path path, byte[] content) {
     JsonNode node;
     try {
       node = JSON.readTree(content);

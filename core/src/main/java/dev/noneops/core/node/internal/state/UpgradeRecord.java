@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.state;
 
 import dev.noneops.core.layout.VersionNames;
 import java.time.Instant;

@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.state;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.layout.VersionNames;
+import dev.noneops.core.node.CorruptStateException;
 import dev.noneops.ports.files.HostFiles;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -24,9 +25,9 @@ import java.util.Optional;
  * The journal cannot hold this, because a rollback removes the journal. A successful commit of
  * the same upgrade forgets it. At most {@value #MAX_ENTRIES} entries are kept, newest last.
  */
-final class RollbackHistory {
+public final class RollbackHistory {
   public static final String FILE_NAME = ".rolled-back.json";
-  static final int MAX_ENTRIES = 16;
+  public static final int MAX_ENTRIES = 16;
   private static final int SCHEMA = 1;
   private static final String WHAT = "rollback history";
   private static final ObjectMapper JSON = new ObjectMapper();

@@ -1,6 +1,6 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.state;
 
-import dev.noneops.core.node.UpgradeRecord.LocalDnsInterface;
+import dev.noneops.core.node.internal.state.UpgradeRecord.LocalDnsInterface;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.Set;
@@ -12,10 +12,10 @@ import java.util.Set;
  * applied} one the node ran before (the {@code Previous} of an upgrade, or the applied config
  * recovery is given). Every method may be run again after a crash or a failure and converges.
  */
-interface UpgradeSteps {
+public interface UpgradeSteps {
 
   /** Which of the two configurations a step works with. */
-  enum Configuration {
+  public enum Configuration {
     /** The configuration the upgrade applies. */
     TARGET,
     /** The configuration the node ran with before the upgrade; what a rollback restores. */
@@ -23,22 +23,22 @@ interface UpgradeSteps {
   }
 
   /** The version directory name of the target configuration ({@code VersionFor}); resolves the goal state, downloads nothing. */
-  String targetVersion() throws Exception;
+  public String targetVersion() throws Exception;
 
   /** The digest of the target configuration, as the upgrade journal records it. */
-  String targetConfigDigest() throws Exception;
+  public String targetConfigDigest() throws Exception;
 
   /** Installs and verifies the target version beside the active one (touches nothing in use); returns its name. */
-  String prepareTarget() throws Exception;
+  public String prepareTarget() throws Exception;
 
   /**
    * Proves offline that {@code version} can run again: its directory is complete and every file
    * matches its manifest. Throws naming the first mismatch.
    */
-  void verifyVersion(String version) throws Exception;
+  public void verifyVersion(String version) throws Exception;
 
   /** Proves offline that the {@link Configuration#APPLIED applied} configuration can be rendered again. */
-  void verifyRollbackConfiguration() throws Exception;
+  public void verifyRollbackConfiguration() throws Exception;
 
   /**
    * Every shared host path the node owns now (its ownership record, and the record itself), plus
@@ -46,7 +46,7 @@ interface UpgradeSteps {
    * the saved configuration must hold so that a rollback restores each byte (and deletes what the
    * upgrade created).
    */
-  Set<Path> sharedFiles(Set<Configuration> which) throws Exception;
+  public Set<Path> sharedFiles(Set<Configuration> which) throws Exception;
 
   /**
    * Writes the configuration and units of {@code which} at their host paths and reloads systemd if
@@ -54,22 +54,22 @@ interface UpgradeSteps {
    * #setUpHostNetworking}, after the other stack is stopped, so an address that moves to another
    * interface is never on two links at once.
    */
-  void writeConfiguration(Configuration which) throws Exception;
+  public void writeConfiguration(Configuration which) throws Exception;
 
   /**
    * Reloads systemd's unit definitions from the unit files on disk, so that a unit started next
    * runs what its file says (systemd keeps the definition it loaded until a reload).
    */
-  void reloadUnits() throws Exception;
+  public void reloadUnits() throws Exception;
 
   /** Stops the node's units (kubelet, containerd, LocalDNS). */
-  void stopStack() throws Exception;
+  public void stopStack() throws Exception;
 
   /** Ends the stack's pods: this node's container shims, then the pod cgroups. */
-  void endPods() throws Exception;
+  public void endPods() throws Exception;
 
   /** The LocalDNS interface {@code which} sets up, as the journal records the target's. */
-  LocalDnsInterface localDnsInterface(Configuration which) throws Exception;
+  public LocalDnsInterface localDnsInterface(Configuration which) throws Exception;
 
   /**
    * Removes the node's host networking (the LocalDNS interfaces of both configurations, and
@@ -79,8 +79,8 @@ interface UpgradeSteps {
    * setUpNext}'s set-up wants is kept when it is exactly that already (a dummy link of its name,
    * up, holding only its address): it is read, not changed.
    */
-  void cleanHostNetworking(Optional<LocalDnsInterface> recordedTarget, Configuration setUpNext)
-      throws Exception;
+  public void cleanHostNetworking(
+      Optional<LocalDnsInterface> recordedTarget, Configuration setUpNext) throws Exception;
 
   /**
    * Sets up the host networking of {@code which} (the LocalDNS interface). Right after {@link
@@ -88,14 +88,14 @@ interface UpgradeSteps {
    * left as it is, a removed or absent one is made without reading it first; otherwise the link
    * is read, then completed.
    */
-  void setUpHostNetworking(Configuration which) throws Exception;
+  public void setUpHostNetworking(Configuration which) throws Exception;
 
   /** Clears failed states and start-rate counters of the node's units, so a restart is not refused. */
-  void resetFailed() throws Exception;
+  public void resetFailed() throws Exception;
 
   /** Starts the stack with {@code which}, and waits (bounded) until kubelet is ready. */
-  void startStack(Configuration which) throws Exception;
+  public void startStack(Configuration which) throws Exception;
 
   /** Whether the stack is up. */
-  boolean running() throws Exception;
+  public boolean running() throws Exception;
 }

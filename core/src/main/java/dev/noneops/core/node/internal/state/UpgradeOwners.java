@@ -1,6 +1,6 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.state;
 
-import dev.noneops.core.node.UpgradeRecord.Owner;
+import dev.noneops.core.node.internal.state.UpgradeRecord.Owner;
 import dev.noneops.ports.host.HostFacts;
 import dev.noneops.ports.process.ProcessIdentity;
 import dev.noneops.ports.process.ProcessTable;
@@ -13,28 +13,28 @@ import java.util.Optional;
  * and an upgrade whose owner {@link #isGone gone} is one that was interrupted. An owner is gone
  * when this is another boot, or no process with its pid and start time exists in this one.
  */
-final class UpgradeOwners {
+public final class UpgradeOwners {
   private final ProcessTable processes;
   private final HostFacts facts;
 
-  UpgradeOwners(ProcessTable processes, HostFacts facts) {
+  public UpgradeOwners(ProcessTable processes, HostFacts facts) {
     this.processes = Objects.requireNonNull(processes, "processes");
     this.facts = Objects.requireNonNull(facts, "facts");
   }
 
   /** This process, in this boot. */
-  Owner self() throws IOException {
+  public Owner self() throws IOException {
     ProcessIdentity self = processes.self();
     return new Owner(self.pid(), self.startTime(), facts.bootId());
   }
 
   /** Whether {@code owner} is this process. */
-  boolean isSelf(Owner owner) throws IOException {
+  public boolean isSelf(Owner owner) throws IOException {
     return self().equals(owner);
   }
 
   /** Whether {@code owner} no longer runs: another boot, or no such process in this one. */
-  boolean isGone(Owner owner) throws IOException {
+  public boolean isGone(Owner owner) throws IOException {
     if (!facts.bootId().equals(owner.bootId())) {
       return true;
     }

@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.state;
 
 import dev.noneops.core.layout.VersionNames;
 import java.time.Instant;
@@ -12,7 +12,7 @@ import java.util.Objects;
  * @param rolledBackAt when the rollback was decided
  * @param reason the failure that caused it, in one line
  */
-record RolledBackUpgrade(
+public record RolledBackUpgrade(
     String targetVersion, String configDigest, Instant rolledBackAt, String reason) {
   public RolledBackUpgrade {
     VersionNames.requireSafe(targetVersion);
