@@ -3,6 +3,7 @@ package dev.noneops.core.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.goalstate.MachineGoalState;
+import dev.noneops.core.node.internal.files.OwnershipStore;
 import dev.noneops.ports.files.FileType;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.node.SimulatedNode;
@@ -160,7 +161,7 @@ class BootstrapScenarioTest {
       }
     }
     assertThat(record.get(lab.paths.containerdConfig()).orElseThrow().fingerprint())
-        .isEqualTo(dev.noneops.core.node.SharedFileWriter.sha256(
+        .isEqualTo(dev.noneops.core.node.internal.files.SharedFileWriter.sha256(
             lab.host.ports().files().read(lab.paths.containerdConfig())));
     assertThat(record.owns(Path.of("/etc/kubernetes/manifests"))).isTrue();
   }

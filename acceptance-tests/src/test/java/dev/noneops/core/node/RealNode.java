@@ -2,6 +2,8 @@ package dev.noneops.core.node;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
+import dev.noneops.core.node.internal.files.OwnershipStore;
+import dev.noneops.core.node.internal.files.SharedFileWriter;
 import dev.noneops.ports.files.HostFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

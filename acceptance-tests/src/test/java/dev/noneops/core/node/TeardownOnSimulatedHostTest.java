@@ -9,6 +9,8 @@ import dev.noneops.core.node.TeardownReport.Action;
 import dev.noneops.core.node.TeardownReport.Kept;
 import dev.noneops.core.node.TeardownReport.Reason;
 import dev.noneops.core.node.TeardownReport.Removed;
+import dev.noneops.core.node.internal.files.OwnedEntry;
+import dev.noneops.core.node.internal.files.OwnershipStore;
 import dev.noneops.core.node.internal.task.NodeLock;
 import dev.noneops.core.node.internal.task.TaskRunner;
 import dev.noneops.ports.events.NodeEvents;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.node.internal.files.Confsnap;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;

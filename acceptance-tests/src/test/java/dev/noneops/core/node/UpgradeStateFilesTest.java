@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
+import dev.noneops.core.node.internal.files.Confsnap;
+import dev.noneops.core.node.internal.files.SavedFile;
 import dev.noneops.core.node.internal.state.RollbackHistory;
 import dev.noneops.core.node.internal.state.RolledBackUpgrade;
 import dev.noneops.core.node.internal.state.UpgradeJournal;

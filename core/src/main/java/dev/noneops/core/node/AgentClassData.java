@@ -1,5 +1,6 @@
 package dev.noneops.core.node;
 
+import dev.noneops.core.node.internal.files.SharedFileWriter;
 import dev.noneops.ports.commands.Command;
 import dev.noneops.ports.commands.CommandResult;
 import dev.noneops.ports.files.HostFiles;

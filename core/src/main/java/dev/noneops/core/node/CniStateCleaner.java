@@ -3,6 +3,7 @@ package dev.noneops.core.node;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.node.TeardownReport.Action;
 import dev.noneops.core.node.TeardownReport.Reason;
+import dev.noneops.core.node.internal.files.CniEntriesBefore;
 import dev.noneops.ports.Errno;
 import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.files.FileMeta;
@@ -46,7 +47,7 @@ final class CniStateCleaner {
    *     for the next start
    */
   void clean(boolean removeDirectories, ReportBuilder report) throws InterruptedException {
-    List<Path> areas = List.of(paths.cniConfDir(), paths.host(Teardown.CNI_STATE_DIR));
+    List<Path> areas = List.of(paths.cniConfDir(), paths.host(CniEntriesBefore.CNI_STATE_DIR));
     Set<Path> kept;
     try {
       Optional<Set<Path>> recorded = before.load();

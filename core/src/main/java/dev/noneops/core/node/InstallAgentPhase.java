@@ -1,6 +1,8 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.node.internal.files.OwnedEntry;
+import dev.noneops.core.node.internal.files.SharedFileWriter;
 import dev.noneops.ports.files.FileMeta;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

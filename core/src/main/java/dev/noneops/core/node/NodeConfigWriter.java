@@ -5,6 +5,8 @@ import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.goalstate.NodeStart;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
+import dev.noneops.core.node.internal.files.OwnedEntry;
+import dev.noneops.core.node.internal.files.SharedFileWriter;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,5 +1,7 @@
 package dev.noneops.core.node;
 
+import dev.noneops.core.node.internal.files.OwnedEntry;
+import dev.noneops.core.node.internal.files.SharedFileWriter;
 import dev.noneops.ports.files.HostFiles;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,5 +1,6 @@
 package dev.noneops.core.node;
 
+import dev.noneops.core.node.internal.files.Confsnap;
 import dev.noneops.core.node.internal.state.RolledBackUpgrade;
 import dev.noneops.core.node.internal.state.UpgradeRecord;
 import dev.noneops.core.node.internal.state.UpgradeSteps;

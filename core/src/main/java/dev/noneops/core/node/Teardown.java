@@ -4,6 +4,7 @@ import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.TeardownReport.Action;
 import dev.noneops.core.node.TeardownReport.Reason;
+import dev.noneops.core.node.internal.files.CniEntriesBefore;
 import dev.noneops.core.node.internal.task.NodeLock;
 import dev.noneops.core.node.internal.task.Task;
 import dev.noneops.ports.Errno;
@@ -57,9 +58,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class Teardown {
   /** The CNI plugins' state directory (host-local's reservations), below the host root. */
-  static final String CNI_STATE_DIR = "/var/lib/cni";
-
   private final HostPorts ports;
+
   private final Layout layout;
   private final HostPaths paths;
   private final TeardownOptions settings;

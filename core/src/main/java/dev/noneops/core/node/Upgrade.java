@@ -3,6 +3,7 @@ package dev.noneops.core.node;
 import dev.noneops.core.NoneopsException;
 import dev.noneops.core.node.UpgradeFailedException.RollbackOutcome;
 import dev.noneops.core.node.UpgradeRefusedException.Reason;
+import dev.noneops.core.node.internal.files.Confsnap;
 import dev.noneops.core.node.internal.state.RolledBackUpgrade;
 import dev.noneops.core.node.internal.state.UpgradeJournal;
 import dev.noneops.core.node.internal.state.UpgradeRecord;

@@ -2,6 +2,7 @@ package dev.noneops.core.node;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
+import dev.noneops.core.node.internal.files.Confsnap;
 import dev.noneops.core.node.internal.state.RollbackHistory;
 import dev.noneops.core.node.internal.state.UpgradeJournal;
 import dev.noneops.core.node.internal.state.UpgradeOwners;

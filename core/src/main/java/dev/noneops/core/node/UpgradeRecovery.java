@@ -2,6 +2,8 @@ package dev.noneops.core.node;
 
 import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.config.ConfigDigest;
+import dev.noneops.core.node.internal.files.Confsnap;
+import dev.noneops.core.node.internal.files.SavedFile;
 import dev.noneops.core.node.internal.state.UpgradeRecord;
 import dev.noneops.core.node.internal.state.UpgradeSteps;
 import dev.noneops.core.node.internal.state.UpgradeSteps.Configuration;

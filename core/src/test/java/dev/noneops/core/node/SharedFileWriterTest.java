@@ -3,6 +3,10 @@ package dev.noneops.core.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.noneops.core.node.internal.files.OwnedEntry;
+import dev.noneops.core.node.internal.files.OwnershipRecord;
+import dev.noneops.core.node.internal.files.OwnershipStore;
+import dev.noneops.core.node.internal.files.SharedFileWriter;
 import dev.noneops.core.testing.SimulatedFiles;
 import dev.noneops.ports.files.HostFiles;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.files;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -35,15 +35,18 @@ import java.util.TreeSet;
  * The walk never follows a symlink: a recorded link is kept as a link, and nothing behind it is
  * looked at.
  */
-final class CniEntriesBefore {
+public final class CniEntriesBefore {
+  /** Where CNI plugins keep their state (IPAM leases and the like). */
+  public static final String CNI_STATE_DIR = "/var/lib/cni";
+
   /** The CNI configuration's parent, recorded so a teardown knows whether the node created it. */
-  static final String CONF_PARENT = "/etc/cni";
+  public static final String CONF_PARENT = "/etc/cni";
 
   private final HostFiles files;
   private final HostPaths paths;
   private final RecordBeforeTheNode record;
 
-  CniEntriesBefore(HostFiles files, HostPaths paths, Layout layout) {
+  public CniEntriesBefore(HostFiles files, HostPaths paths, Layout layout) {
     this.files = Objects.requireNonNull(files, "files");
     this.paths = Objects.requireNonNull(paths, "paths");
     this.record = new RecordBeforeTheNode(
@@ -54,17 +57,17 @@ final class CniEntriesBefore {
   }
 
   /** Where the record is kept. */
-  Path path() {
+  public Path path() {
     return record.path();
   }
 
   /** The trees the record covers: {@code /etc/cni} and {@code /var/lib/cni}, below the host root. */
-  List<Path> roots() {
-    return List.of(paths.host(CONF_PARENT), paths.host(Teardown.CNI_STATE_DIR));
+  public List<Path> roots() {
+    return List.of(paths.host(CONF_PARENT), paths.host(CniEntriesBefore.CNI_STATE_DIR));
   }
 
   /** Records what is in the CNI trees now, durably, unless a record was taken already. */
-  void recordIfAbsent() throws IOException {
+  public void recordIfAbsent() throws IOException {
     if (record.exists()) {
       return;
     }
@@ -82,7 +85,7 @@ final class CniEntriesBefore {
    * @throws CorruptStateException when the record cannot be read, or names a path outside the
    *     CNI trees
    */
-  Optional<Set<Path>> load() throws IOException {
+  public Optional<Set<Path>> load() throws IOException {
     Optional<List<JsonNode>> entries = record.readList();
     if (entries.isEmpty()) {
       return Optional.empty();

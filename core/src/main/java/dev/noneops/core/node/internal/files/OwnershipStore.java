@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.files;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -33,11 +33,11 @@ import java.util.TreeMap;
  * never part of an upgrade's saved configuration: a rollback does not take a path back from what
  * replaced it.
  */
-final class OwnershipStore {
+public final class OwnershipStore {
   /** The file beside the record that lists the disowned paths. */
-  static final String DISOWNED_FILE = "disowned.json";
+  public static final String DISOWNED_FILE = "disowned.json";
 
-  static final int FORMAT = 1;
+  public static final int FORMAT = 1;
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -86,8 +86,8 @@ final class OwnershipStore {
    * @param path the absolute host path
    * @param found what replaced the node's entry there, e.g. {@code regular file}
    */
-  record Disowned(Path path, String found) {
-    Disowned {
+  public record Disowned(Path path, String found) {
+    public Disowned {
       Objects.requireNonNull(path, "path");
       Objects.requireNonNull(found, "found");
     }
@@ -167,7 +167,7 @@ final class OwnershipStore {
     }
   }
 
-  static byte[] serialize(OwnershipRecord record) throws IOException {
+  public static byte[] serialize(OwnershipRecord record) throws IOException {
     ObjectNode root = JSON.createObjectNode();
     root.put("format", FORMAT);
     ArrayNode entries = root.putArray("entries");
@@ -187,7 +187,7 @@ final class OwnershipStore {
     return JSON.writeValueAsBytes(root);
   }
 
-  static OwnershipRecord parse(byte[] content) throws IOException {
+  public static OwnershipRecord parse(byte[] content) throws IOException {
     JsonNode root = JSON.readTree(content);
     if (root == null || root.path("format").asInt(-1) != FORMAT) {
       throw new IOException("unknown format " + (root == null ? "(empty)" : root.path("format")));

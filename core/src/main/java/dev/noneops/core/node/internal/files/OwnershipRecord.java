@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.files;
 
 import java.nio.file.Path;
 import java.util.Collections;
@@ -13,7 +13,7 @@ import java.util.TreeMap;
  * content still has the recorded sha256 (otherwise someone else changed the file since).
  * Immutable; {@link #with} and {@link #without} return updated copies.
  */
-final class OwnershipRecord {
+public final class OwnershipRecord {
   public static final OwnershipRecord EMPTY = new OwnershipRecord(new TreeMap<>());
 
   private final SortedMap<Path, OwnedEntry> entries;

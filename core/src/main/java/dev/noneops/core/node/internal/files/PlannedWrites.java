@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.files;
 
 import dev.noneops.ports.files.FileMeta;
 import dev.noneops.ports.files.HostFiles;
@@ -21,7 +21,7 @@ import java.util.TreeSet;
  * touch, which is what the saved configuration of an upgrade must cover, without duplicating the
  * writer's knowledge of file names. Locks are refused, since nothing is really done.
  */
-final class PlannedWrites implements HostFiles {
+public final class PlannedWrites implements HostFiles {
   private final HostFiles host;
   private final Set<Path> touched = new TreeSet<>();
   private final Set<Path> removed = new TreeSet<>();

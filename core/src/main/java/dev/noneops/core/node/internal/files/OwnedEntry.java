@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.files;
 
 import java.nio.file.Path;
 import java.util.Objects;
@@ -12,7 +12,7 @@ import java.util.Objects;
  *     a {@link Kind#SYMLINK} the link target; empty for a {@link Kind#DIRECTORY}
  * @param mode the permission bits written (0 for a symlink)
  */
-record OwnedEntry(Path path, Kind kind, String fingerprint, int mode) {
+public record OwnedEntry(Path path, Kind kind, String fingerprint, int mode) {
 
   /** What the node created at the path. */
   public enum Kind {

@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.files;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -26,7 +26,7 @@ import java.util.Optional;
  * {@code {"path":…,"kind":"file","mode":"0640","uid":1000,"gid":1000,"content":"<base64>"}} or
  * {@code {"path":…,"kind":"symlink","target":…}}.
  */
-final class OriginalFiles {
+public final class OriginalFiles {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final int DIR_MODE = 0700;
 

@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.files;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
+import dev.noneops.core.node.CorruptStateException;
 import dev.noneops.ports.files.FileMeta;
 import dev.noneops.ports.files.HostFiles;
 import java.io.IOException;
@@ -46,12 +47,12 @@ import java.util.TreeSet;
  * {@link HostPaths}); a snapshot with any other entry is refused as a whole, naming the entry,
  * before anything is restored.
  */
-final class Confsnap {
+public final class Confsnap {
   /** The completion marker, written last. */
   public static final String MARKER = "COMPLETE";
 
-  static final int DIR_MODE = 0700;
-  static final int ENTRY_MODE = 0600;
+  public static final int DIR_MODE = 0700;
+  public static final int ENTRY_MODE = 0600;
   private static final int PARENT_MODE = 0755;
   private static final int SCHEMA = 1;
   private static final String WHAT = "saved configuration";
@@ -215,7 +216,7 @@ final class Confsnap {
    * as it is (a directory that does not exist yet is saved as absent, so a restore removes it
    * again once it is empty).
    */
-  Optional<SavedFile> capture(Path path) throws IOException {
+  public Optional<SavedFile> capture(Path path) throws IOException {
     Optional<FileMeta> meta = files.lstat(path);
     if (meta.isEmpty()) {
       return Optional.of(SavedFile.absent(path));
@@ -415,7 +416,7 @@ final class Confsnap {
     }
   }
 
-  static String sha256(byte[] content) {
+  public static String sha256(byte[] content) {
     try {
       return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content));
     } catch (NoSuchAlgorithmException e) {

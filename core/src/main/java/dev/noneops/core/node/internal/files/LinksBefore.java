@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.files;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.noneops.core.layout.Layout;
@@ -23,13 +23,13 @@ import java.util.regex.Pattern;
  * {"format":1,"links":["cni0","eth0","lo"]}
  * </pre>
  */
-final class LinksBefore {
+public final class LinksBefore {
   private static final Pattern NAME = Pattern.compile("[^/:\\s]{1,15}");
 
   private final HostNetwork network;
   private final RecordBeforeTheNode record;
 
-  LinksBefore(HostFiles files, HostNetwork network, Layout layout) {
+  public LinksBefore(HostFiles files, HostNetwork network, Layout layout) {
     this.network = Objects.requireNonNull(network, "network");
     this.record = new RecordBeforeTheNode(
         files,
@@ -39,7 +39,7 @@ final class LinksBefore {
   }
 
   /** Records the links the host has now, durably, unless a record was taken already. */
-  void recordIfAbsent() throws IOException {
+  public void recordIfAbsent() throws IOException {
     if (!record.exists()) {
       record.writeIfAbsent(new TreeSet<>(network.linkNames()), doc -> {});
     }
@@ -51,7 +51,7 @@ final class LinksBefore {
    *
    * @throws CorruptStateException when the record cannot be read or names no link name
    */
-  Optional<Set<String>> load() throws IOException {
+  public Optional<Set<String>> load() throws IOException {
     Optional<List<JsonNode>> links = record.readList();
     if (links.isEmpty()) {
       return Optional.empty();

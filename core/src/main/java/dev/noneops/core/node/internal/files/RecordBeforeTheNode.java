@@ -1,9 +1,10 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.files;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.noneops.core.node.CorruptStateException;
 import dev.noneops.ports.files.HostFiles;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -21,8 +22,8 @@ import java.util.function.Consumer;
  * format or without its list is {@link CorruptStateException corrupt}, and each element is left
  * to the caller to check.
  */
-final class RecordBeforeTheNode {
-  static final int FORMAT = 1;
+public final class RecordBeforeTheNode {
+  public static final int FORMAT = 1;
 
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -36,18 +37,18 @@ final class RecordBeforeTheNode {
    * @param what the record, as an error names it ("the record of the links from before the node")
    * @param list the name of the document's list
    */
-  RecordBeforeTheNode(HostFiles files, Path path, String what, String list) {
+  public RecordBeforeTheNode(HostFiles files, Path path, String what, String list) {
     this.files = Objects.requireNonNull(files, "files");
     this.path = Objects.requireNonNull(path, "path");
     this.what = Objects.requireNonNull(what, "what");
     this.list = Objects.requireNonNull(list, "list");
   }
 
-  Path path() {
+  public Path path() {
     return path;
   }
 
-  boolean exists() throws IOException {
+  public boolean exists() throws IOException {
     return files.exists(path);
   }
 
@@ -55,7 +56,8 @@ final class RecordBeforeTheNode {
    * Writes the record durably (mode 0600) with {@code elements} as its list and whatever {@code
    * more} adds beside it, unless a record was taken already.
    */
-  void writeIfAbsent(Iterable<String> elements, Consumer<ObjectNode> more) throws IOException {
+  public void writeIfAbsent(Iterable<String> elements, Consumer<ObjectNode> more)
+      throws IOException {
     if (exists()) {
       return;
     }
@@ -71,7 +73,7 @@ final class RecordBeforeTheNode {
    *
    * @throws CorruptStateException when the record cannot be parsed or is not of the known format
    */
-  Optional<List<JsonNode>> readList() throws IOException {
+  public Optional<List<JsonNode>> readList() throws IOException {
     if (!exists()) {
       return Optional.empty();
     }
@@ -90,7 +92,7 @@ final class RecordBeforeTheNode {
   }
 
   /** The error for a record whose content cannot be trusted, saying why. */
-  CorruptStateException corrupt(String why) {
+  public CorruptStateException corrupt(String why) {
     return new CorruptStateException(path, what, why);
   }
 }

@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.files;
 
 import com.google.common.hash.Hashing;
 import dev.noneops.ports.files.FileMeta;
@@ -38,7 +38,7 @@ import java.util.Set;
  * on neither writes nor removes it; {@link #disowned()} lists the paths this writer disowned. A
  * disowned path that is gone again is the node's to link anew.
  */
-final class SharedFileWriter {
+public final class SharedFileWriter {
   /** The mode of parent directories created for shared files unless a caller asks otherwise. */
   public static final int DEFAULT_DIR_MODE = 0755;
 

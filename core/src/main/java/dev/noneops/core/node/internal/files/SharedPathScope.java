@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.files;
 
 import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.layout.HostPaths;
@@ -25,12 +25,12 @@ import java.util.TreeSet;
  *       of the paths above strictly below the root.
  * </ul>
  */
-final class SharedPathScope {
+public final class SharedPathScope {
   private final Set<Path> files = new TreeSet<>();
   private final Set<Path> trees = new TreeSet<>();
   private final Set<Path> directories = new TreeSet<>();
 
-  SharedPathScope(HostPaths paths) {
+  public SharedPathScope(HostPaths paths) {
     Objects.requireNonNull(paths, "paths");
     for (String unit : HostPaths.STACK_UNITS) {
       files.add(paths.unit(unit));
@@ -66,7 +66,7 @@ final class SharedPathScope {
   }
 
   /** Why {@code path}, saved as {@code kind}, is out of scope; empty when it is in scope. */
-  Optional<String> refusal(Path path, SavedFile.Kind kind) {
+  public Optional<String> refusal(Path path, SavedFile.Kind kind) {
     if (!path.isAbsolute()) {
       return Optional.of("path '" + path + "' is not absolute");
     }
@@ -83,7 +83,7 @@ final class SharedPathScope {
   }
 
   /** Whether {@code path} is in scope only as a directory the node creates (so restore may remove it only when it is an empty directory). */
-  boolean onlyAsDirectory(Path path) {
+  public boolean onlyAsDirectory(Path path) {
     return !files.contains(path)
         && trees.stream().noneMatch(path::startsWith)
         && directories.contains(path);

@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.files;
 
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -9,7 +9,7 @@ import java.util.Objects;
  * owner), a symlink (its target, verbatim), or nothing at all, in which case restoring it deletes
  * whatever the upgrade put there.
  */
-record SavedFile(
+public record SavedFile(
     Path path, Kind kind, byte[] content, int mode, int uid, int gid, String linkTarget) {
 
   /** What was at the path. */
