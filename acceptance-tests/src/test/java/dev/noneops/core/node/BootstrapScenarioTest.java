@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.node.internal.files.OwnershipStore;
+import dev.noneops.core.node.internal.version.VersionVerifier;
 import dev.noneops.ports.files.FileType;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.node.SimulatedNode;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.internal.files.Confsnap;
+import dev.noneops.core.node.internal.version.VersionVerifier;
 import dev.noneops.ports.files.FileMeta;
 import dev.noneops.ports.files.HostFiles;
 import dev.noneops.testkit.SimulatedHost;

@@ -3,6 +3,7 @@ package dev.noneops.core.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.goalstate.MachineGoalState;
+import dev.noneops.core.node.internal.version.VersionVerifier;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.gate.PortCall;
 import dev.noneops.testkit.node.SimulatedNode;

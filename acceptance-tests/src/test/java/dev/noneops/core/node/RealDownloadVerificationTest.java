@@ -10,6 +10,7 @@ import dev.noneops.core.goalstate.GoalStateResolver;
 import dev.noneops.core.goalstate.RootFs;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.internal.task.TaskRunner;
+import dev.noneops.core.node.internal.version.VersionInstaller;
 import dev.noneops.hostfs.RealHost;
 import dev.noneops.ports.host.HostInfo;
 import dev.noneops.testkit.artifacts.ArtifactRepository;

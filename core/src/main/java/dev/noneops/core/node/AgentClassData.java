@@ -1,6 +1,7 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.node.internal.files.SharedFileWriter;
+import dev.noneops.core.node.internal.version.LayoutTrees;
 import dev.noneops.ports.commands.Command;
 import dev.noneops.ports.commands.CommandResult;
 import dev.noneops.ports.files.HostFiles;

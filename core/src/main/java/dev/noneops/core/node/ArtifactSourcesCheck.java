@@ -4,6 +4,7 @@ import dev.noneops.core.goalstate.Artifact;
 import dev.noneops.core.goalstate.Artifact.Checksum.Published;
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.node.PreflightReport.Check;
+import dev.noneops.core.node.internal.version.VersionVerifier;
 import dev.noneops.ports.download.ArtifactDownloader;
 import java.io.IOException;
 import java.io.InterruptedIOException;

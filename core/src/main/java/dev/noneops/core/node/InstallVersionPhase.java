@@ -1,6 +1,7 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.goalstate.MachineGoalState;
+import dev.noneops.core.node.internal.version.VersionInstaller;
 
 /**
  * Installs and verifies a goal's version in the layout (or runs the download override), touching

@@ -7,6 +7,8 @@ import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.internal.files.OwnedEntry;
 import dev.noneops.core.node.internal.files.SharedFileWriter;
+import dev.noneops.core.node.internal.version.Manifest;
+import dev.noneops.core.node.internal.version.VersionVerifier;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

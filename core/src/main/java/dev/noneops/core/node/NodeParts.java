@@ -7,6 +7,7 @@ import dev.noneops.core.node.internal.files.SharedFileWriter;
 import dev.noneops.core.node.internal.task.HostCommands;
 import dev.noneops.core.node.internal.task.NodeLock;
 import dev.noneops.core.node.internal.task.TaskRunner;
+import dev.noneops.core.node.internal.version.VersionVerifier;
 import dev.noneops.ports.HostPorts;
 import java.util.concurrent.Callable;
 

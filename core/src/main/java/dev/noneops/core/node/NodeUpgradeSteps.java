@@ -10,6 +10,7 @@ import dev.noneops.core.node.internal.files.PlannedWrites;
 import dev.noneops.core.node.internal.files.SharedFileWriter;
 import dev.noneops.core.node.internal.state.UpgradeRecord.LocalDnsInterface;
 import dev.noneops.core.node.internal.state.UpgradeSteps;
+import dev.noneops.core.node.internal.version.VersionVerifier;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.systemd.SystemdException;
 import java.io.IOException;

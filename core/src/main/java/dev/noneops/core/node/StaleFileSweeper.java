@@ -1,6 +1,7 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.layout.Layout;
+import dev.noneops.core.node.internal.version.TreeRemover;
 import dev.noneops.ports.files.FileMeta;
 import dev.noneops.ports.files.HostFiles;
 import java.io.IOException;

@@ -8,6 +8,8 @@ import dev.noneops.core.node.internal.state.UpgradeJournal;
 import dev.noneops.core.node.internal.state.UpgradeOwners;
 import dev.noneops.core.node.internal.task.NodeLock;
 import dev.noneops.core.node.internal.task.TaskRunner;
+import dev.noneops.core.node.internal.version.CurrentLink;
+import dev.noneops.core.node.internal.version.TreeRemover;
 import dev.noneops.ports.files.HostFiles;
 import dev.noneops.ports.time.HostClock;
 import java.util.Objects;

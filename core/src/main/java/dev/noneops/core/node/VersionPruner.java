@@ -6,6 +6,7 @@ import dev.noneops.core.layout.VersionNames;
 import dev.noneops.core.node.PruneResult.KeptVersion;
 import dev.noneops.core.node.internal.state.UpgradeJournal;
 import dev.noneops.core.node.internal.state.UpgradeRecord;
+import dev.noneops.core.node.internal.version.TreeRemover;
 import dev.noneops.ports.files.FileMeta;
 import dev.noneops.ports.files.FileType;
 import dev.noneops.ports.files.HostFiles;

@@ -3,6 +3,8 @@ package dev.noneops.core.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.noneops.core.node.internal.version.FileStamp;
+import dev.noneops.core.node.internal.version.Manifest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.common.hash.Hashing;
 import dev.noneops.core.goalstate.Artifact;
+import dev.noneops.core.node.internal.version.Manifest;
+import dev.noneops.core.node.internal.version.SafeTarExtractor;
+import dev.noneops.core.node.internal.version.UnsafeArchiveException;
 import dev.noneops.core.testing.SimulatedFiles;
 import dev.noneops.ports.files.HostFiles;
 import java.io.IOException;

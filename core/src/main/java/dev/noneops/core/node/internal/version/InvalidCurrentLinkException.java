@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.version;
 
 import dev.noneops.core.NoneopsException;
 import java.nio.file.Path;
@@ -9,12 +9,12 @@ import java.util.Objects;
  * symlink, or it points outside the layout's version directories. No version is taken for the
  * active one on such a link.
  */
-final class InvalidCurrentLinkException extends NoneopsException {
+public final class InvalidCurrentLinkException extends NoneopsException {
   private static final long serialVersionUID = 1L;
 
   private final transient Path link;
 
-  InvalidCurrentLinkException(Path link, String reason) {
+  public InvalidCurrentLinkException(Path link, String reason) {
     super(Objects.requireNonNull(link, "link") + " " + reason);
     this.link = link;
   }

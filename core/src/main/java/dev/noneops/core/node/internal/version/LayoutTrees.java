@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.version;
 
 import dev.noneops.ports.files.FileMeta;
 import dev.noneops.ports.files.HostFiles;
@@ -13,11 +13,11 @@ import java.util.Optional;
  * Walks and removes trees inside the agent's layout (staging and version directories), never
  * following a symlink: a link is removed or listed as a link, not entered.
  */
-final class LayoutTrees {
+public final class LayoutTrees {
   private LayoutTrees() {}
 
   /** Removes {@code root} and everything below it, then fsyncs its parent; absent is fine. */
-  static void remove(HostFiles files, Path root) throws IOException {
+  public static void remove(HostFiles files, Path root) throws IOException {
     Optional<FileMeta> meta = files.lstat(root);
     if (meta.isEmpty()) {
       return;
@@ -40,7 +40,7 @@ final class LayoutTrees {
   }
 
   /** Every non-directory entry below {@code root}, as paths relative to it, sorted. */
-  static List<Relative> entries(HostFiles files, Path root) throws IOException {
+  public static List<Relative> entries(HostFiles files, Path root) throws IOException {
     List<Relative> out = new ArrayList<>();
     collect(files, root, "", out);
     out.sort(Comparator.comparing(Relative::path));
@@ -48,7 +48,7 @@ final class LayoutTrees {
   }
 
   /** A tree entry: its path relative to the walked root and its metadata. */
-  record Relative(String path, FileMeta meta) {}
+  public record Relative(String path, FileMeta meta) {}
 
   private static void collect(HostFiles files, Path dir, String prefix, List<Relative> out)
       throws IOException {

@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.version;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -11,7 +11,7 @@ import java.util.Optional;
  * file it names (a mirror may rename files; a wrong digest never matches); of several lines
  * (runc's {@code runc.sha256sum} lists every architecture) the one naming {@code entry} is used.
  */
-final class ChecksumDocument {
+public final class ChecksumDocument {
   private ChecksumDocument() {}
 
   /** A line of the document: its first token and the file it names ({@code ""} when none). */
@@ -21,7 +21,7 @@ final class ChecksumDocument {
    * The digest text {@code document} gives for {@code entry}, or empty when it lists several files
    * and none is {@code entry}. The text is not checked to be a digest here.
    */
-  static Optional<String> digestOf(String document, String entry) {
+  public static Optional<String> digestOf(String document, String entry) {
     List<Line> lines = new ArrayList<>();
     for (String raw : document.split("\\R")) {
       String line = raw.strip();

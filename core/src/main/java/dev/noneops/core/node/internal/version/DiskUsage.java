@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.version;
 
 import dev.noneops.core.layout.Layout;
 import dev.noneops.ports.files.FileMeta;
@@ -15,7 +15,7 @@ import java.util.Optional;
  * @param files the regular files
  * @param bytes their sizes, summed
  */
-record DiskUsage(long files, long bytes) {
+public record DiskUsage(long files, long bytes) {
 
   /** The regular files below {@code dir} and their bytes; nothing when {@code dir} does not exist. */
   public static DiskUsage of(HostFiles files, Path dir) throws IOException {

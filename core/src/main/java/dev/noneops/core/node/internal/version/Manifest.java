@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.version;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -28,8 +28,8 @@ import java.util.regex.Pattern;
  * The stamp fields are optional, so manifests written before them stay valid (their versions are
  * simply verified by content), and readers that do not know them ignore them.
  */
-record Manifest(String version, List<Entry> files) {
-  static final int FORMAT = 1;
+public record Manifest(String version, List<Entry> files) {
+  public static final int FORMAT = 1;
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
   private static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");

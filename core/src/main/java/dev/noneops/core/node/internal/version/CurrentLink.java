@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.version;
 
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.layout.VersionNames;
@@ -16,7 +16,7 @@ import java.util.Optional;
  * exactly one version, the old or the new). Only a complete version (one with its manifest) is
  * ever activated.
  */
-final class CurrentLink {
+public final class CurrentLink {
   private final HostFiles files;
   private final Layout layout;
 

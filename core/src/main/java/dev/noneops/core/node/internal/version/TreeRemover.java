@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.version;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -10,12 +10,12 @@ import java.util.List;
  * directories through it; the node supplies the teardown's mount-safe walker.
  */
 @FunctionalInterface
-interface TreeRemover {
+public interface TreeRemover {
 
   /**
    * Removes {@code dir} and everything below it that can be removed safely.
    *
    * @return what was left in place and why; empty when the tree is gone
    */
-  List<String> removeTree(Path dir) throws IOException;
+  public List<String> removeTree(Path dir) throws IOException;
 }

@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.version;
 
 import dev.noneops.core.layout.Layout;
 import dev.noneops.ports.HostIOException;
@@ -26,7 +26,7 @@ import java.util.TreeMap;
  * <p>{@link #verify} always reads every file; {@link #verifyTrustingStamps} (for {@code prepare})
  * accepts files whose recorded {@link FileStamp} still matches without reading them.
  */
-final class VersionVerifier {
+public final class VersionVerifier {
   private final HostFiles files;
   private final Layout layout;
 
@@ -114,7 +114,7 @@ final class VersionVerifier {
    * none of them had to be read for being as new as the manifest. A verified version whose stamps
    * are not current is worth stamping afresh.
    */
-  record Inspection(
+  public record Inspection(
       Verification verification,
       Optional<Manifest> manifest,
       Map<String, FileMeta> observed,
@@ -130,7 +130,7 @@ final class VersionVerifier {
     HOLD
   }
 
-  Inspection inspect(String version, boolean trustStamps) throws IOException {
+  public Inspection inspect(String version, boolean trustStamps) throws IOException {
     Path dir = layout.versionDir(version);
     Optional<FileMeta> dirMeta = files.lstat(dir);
     if (dirMeta.isEmpty()) {

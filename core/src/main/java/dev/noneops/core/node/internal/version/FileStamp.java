@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.version;
 
 import dev.noneops.ports.files.FileMeta;
 import java.util.Optional;
@@ -15,7 +15,7 @@ import java.util.Optional;
  * @param ctimeNanos {@code st_ctim} in nanoseconds since the epoch
  * @param mtimeNanos {@code st_mtim} in nanoseconds since the epoch
  */
-record FileStamp(long inode, long ctimeNanos, long mtimeNanos) {
+public record FileStamp(long inode, long ctimeNanos, long mtimeNanos) {
 
   public FileStamp {
     if (ctimeNanos == FileMeta.UNKNOWN_TIME || mtimeNanos == FileMeta.UNKNOWN_TIME) {

@@ -1,8 +1,9 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.version;
 
 import dev.noneops.core.goalstate.Artifact;
 import dev.noneops.core.goalstate.RootFs;
 import dev.noneops.core.layout.Layout;
+import dev.noneops.core.node.InstallException;
 import dev.noneops.core.node.internal.task.Task;
 import dev.noneops.core.node.internal.task.TaskRunner;
 import dev.noneops.ports.HostIOException;
@@ -53,13 +54,13 @@ import java.util.regex.Pattern;
  * A failure leaves no version directory; the staging directory is removed (and, should that fail
  * too, by the next run).
  */
-final class VersionInstaller {
+public final class VersionInstaller {
   /** Largest artifact accepted. */
   public static final long MAX_ARTIFACT_BYTES = 1L << 30;
   /** Largest published checksum document accepted. */
   public static final long MAX_CHECKSUM_BYTES = 64 * 1024;
 
-  static final String DOWNLOADS = ".downloads";
+  public static final String DOWNLOADS = ".downloads";
   private static final Pattern SIMPLE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._+-]*");
 
   private final HostFiles files;

@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.version;
 
 import dev.noneops.core.goalstate.Artifact;
 import dev.noneops.ports.HostIOException;
@@ -30,7 +30,7 @@ import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
  * bit and 0644 otherwise: setuid, setgid, sticky and group/world write bits never survive. The
  * total size and number of entries are bounded.
  */
-final class SafeTarExtractor {
+public final class SafeTarExtractor {
   /** Most bytes one archive may expand to. */
   public static final long MAX_EXTRACTED_BYTES = 4L << 30;
   /** Most entries one archive may hold. */
@@ -147,7 +147,7 @@ final class SafeTarExtractor {
         && !entry.getName().endsWith("/");
   }
 
-  static MessageDigest sha256() {
+  public static MessageDigest sha256() {
     try {
       return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {

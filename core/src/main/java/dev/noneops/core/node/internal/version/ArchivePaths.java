@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.version;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -8,11 +8,11 @@ import java.util.List;
  * {@code ..}, no backslashes or NUL, nothing empty. {@code .} components and a leading
  * {@code ./} are dropped.
  */
-final class ArchivePaths {
+public final class ArchivePaths {
   private ArchivePaths() {}
 
   /** The path's components after dropping {@code .}; an error naming the path if it is unsafe. */
-  static List<String> components(String path) {
+  public static List<String> components(String path) {
     if (path == null || path.isEmpty()) {
       throw new IllegalArgumentException("empty path");
     }
@@ -39,7 +39,7 @@ final class ArchivePaths {
   }
 
   /** {@code path} when it is a safe, normalised, non-empty relative path. */
-  static String requireRelative(String path) {
+  public static String requireRelative(String path) {
     List<String> parts = components(path);
     if (parts.isEmpty() || !String.join("/", parts).equals(path)) {
       throw new IllegalArgumentException("not a normalised relative path: '" + path + "'");
@@ -52,7 +52,7 @@ final class ArchivePaths {
    * archive's tree: relative, and never climbing above the root when resolved from the link's
    * directory.
    */
-  static boolean linkStaysInside(
+  public static boolean linkStaysInside(
       List<String> entryComponents, String linkTarget, boolean hardLink) {
     if (linkTarget.isEmpty() || linkTarget.startsWith("/") || linkTarget.indexOf('\0') >= 0) {
       return false;

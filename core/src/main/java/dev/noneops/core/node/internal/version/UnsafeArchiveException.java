@@ -1,9 +1,9 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.version;
 
 import dev.noneops.core.NoneopsException;
 
 /** An archive holds an entry that could write outside its target: it is refused as a whole. */
-final class UnsafeArchiveException extends NoneopsException {
+public final class UnsafeArchiveException extends NoneopsException {
   private static final long serialVersionUID = 1L;
 
   private final String archive;
