@@ -4,6 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.node.internal.files.OwnershipStore;
+import dev.noneops.core.node.internal.render.ContainerdConfigRenderer;
+import dev.noneops.core.node.internal.render.CorefileRenderer;
+import dev.noneops.core.node.internal.render.HostTuningRenderer;
+import dev.noneops.core.node.internal.render.KubeconfigRenderer;
+import dev.noneops.core.node.internal.render.StackUnits;
 import dev.noneops.core.node.internal.version.VersionVerifier;
 import dev.noneops.ports.files.FileType;
 import dev.noneops.testkit.fs.FileTreeSnapshot;

@@ -3,6 +3,7 @@ package dev.noneops.core.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.goalstate.LocalDnsSpec;
+import dev.noneops.core.node.internal.render.CorefileRenderer;
 import dev.noneops.testkit.standins.CoreDnsStandIn;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.noneops.core.goalstate.GoalStateResolver;
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.node.internal.files.OwnershipStore;
+import dev.noneops.core.node.internal.render.ContainerdConfigRenderer;
 import dev.noneops.ports.host.HostInfo;
 import dev.noneops.testkit.commands.CommandOutcome;
 import dev.noneops.testkit.host.SimHostFacts;

@@ -17,6 +17,7 @@ import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.PreflightReport.Verdict;
 import dev.noneops.core.node.UpgradeFailedException.RollbackOutcome;
+import dev.noneops.core.node.internal.render.StackUnits;
 import dev.noneops.core.node.internal.version.VersionVerifier;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.commands.Command;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.noneops.core.goalstate.ContainerdSpec;
+import dev.noneops.core.node.internal.render.ContainerdConfigRenderer;
 import dev.noneops.testkit.artifacts.DebianPackages;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

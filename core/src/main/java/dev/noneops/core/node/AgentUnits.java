@@ -1,6 +1,8 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.node.internal.render.UnitFile;
+import dev.noneops.core.node.internal.render.UnitFileWriter;
 import java.nio.file.Path;
 import java.util.List;
 

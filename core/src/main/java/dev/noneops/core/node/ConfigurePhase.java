@@ -1,6 +1,8 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.goalstate.MachineGoalState;
+import dev.noneops.core.node.internal.render.LocalDnsNetwork;
+import dev.noneops.core.node.internal.render.NodeConfigWriter;
 import dev.noneops.core.node.internal.task.Task;
 import dev.noneops.core.node.internal.task.TaskRunner;
 

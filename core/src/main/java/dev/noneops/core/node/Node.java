@@ -13,6 +13,8 @@ import dev.noneops.core.layout.VersionNames;
 import dev.noneops.core.node.internal.files.CniEntriesBefore;
 import dev.noneops.core.node.internal.files.LinksBefore;
 import dev.noneops.core.node.internal.files.OwnershipStore;
+import dev.noneops.core.node.internal.render.CniBridges;
+import dev.noneops.core.node.internal.render.LocalDnsNetwork;
 import dev.noneops.core.node.internal.state.UpgradeOwners;
 import dev.noneops.core.node.internal.state.UpgradeRecord;
 import dev.noneops.core.node.internal.task.NodeLock;

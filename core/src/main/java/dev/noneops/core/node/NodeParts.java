@@ -4,6 +4,7 @@ import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.internal.files.OwnershipStore;
 import dev.noneops.core.node.internal.files.SharedFileWriter;
+import dev.noneops.core.node.internal.render.NodeConfigWriter;
 import dev.noneops.core.node.internal.task.HostCommands;
 import dev.noneops.core.node.internal.task.NodeLock;
 import dev.noneops.core.node.internal.task.TaskRunner;

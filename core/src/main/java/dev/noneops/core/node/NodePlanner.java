@@ -9,6 +9,7 @@ import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.node.internal.files.OwnershipStore;
 import dev.noneops.core.node.internal.files.PlannedWrites;
 import dev.noneops.core.node.internal.files.SharedFileWriter;
+import dev.noneops.core.node.internal.render.NodeConfigWriter;
 import dev.noneops.core.node.internal.state.UpgradeJournal;
 import dev.noneops.core.node.internal.version.VersionVerifier;
 import dev.noneops.ports.files.FileMeta;

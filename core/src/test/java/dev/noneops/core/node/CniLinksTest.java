@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.core.layout.Layout;
+import dev.noneops.core.node.internal.render.CniLinks;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

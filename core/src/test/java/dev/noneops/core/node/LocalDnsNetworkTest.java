@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.core.goalstate.LocalDnsSpec;
+import dev.noneops.core.node.internal.render.LocalDnsNetwork;
 import dev.noneops.core.node.internal.state.UpgradeRecord.LocalDnsInterface;
 import dev.noneops.ports.Errno;
 import dev.noneops.ports.HostIOException;

@@ -3,6 +3,8 @@ package dev.noneops.core.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.noneops.core.node.internal.render.UnitFile;
+import dev.noneops.core.node.internal.render.UnitFileWriter;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.render;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -24,9 +24,9 @@ import java.util.TreeSet;
  * bridge) are left alone. Without that record no configuration can be told to be the node's, and
  * none is removed.
  */
-final class CniBridges {
+public final class CniBridges {
   /** The bridge plugin's default bridge. */
-  static final String DEFAULT_BRIDGE = "cni0";
+  public static final String DEFAULT_BRIDGE = "cni0";
 
   private static final String BRIDGE_KIND = "bridge";
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -39,7 +39,7 @@ final class CniBridges {
    * there before the node, less every bridge one of those names; none when {@code before} is
    * empty (never recorded). A file that is no readable JSON names none.
    */
-  static List<String> named(HostFiles files, Path confDir, Optional<Set<Path>> before)
+  public static List<String> named(HostFiles files, Path confDir, Optional<Set<Path>> before)
       throws IOException {
     if (before.isEmpty() || !files.exists(confDir)) {
       return List.of();
@@ -80,7 +80,7 @@ final class CniBridges {
   }
 
   /** Removes those of {@code names} that are bridges; returns the ones removed. */
-  static List<String> remove(HostNetwork network, List<String> names) throws IOException {
+  public static List<String> remove(HostNetwork network, List<String> names) throws IOException {
     List<String> removed = new ArrayList<>();
     for (String name : names) {
       Optional<NetworkLink> link = network.link(name);

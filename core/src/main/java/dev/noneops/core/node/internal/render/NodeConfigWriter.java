@@ -1,10 +1,11 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.render;
 
 import dev.noneops.core.config.AgentConfig.KubeletAuth;
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.goalstate.NodeStart;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
+import dev.noneops.core.node.NodeException;
 import dev.noneops.core.node.internal.files.OwnedEntry;
 import dev.noneops.core.node.internal.files.SharedFileWriter;
 import dev.noneops.core.node.internal.version.Manifest;
@@ -22,11 +23,11 @@ import java.util.SortedMap;
  * node's). Each method reports whether its family changed, and {@link #unitsChanged()} whether a
  * unit or drop-in changed (systemd must then reload).
  */
-final class NodeConfigWriter {
+public final class NodeConfigWriter {
   public static final String COREFILE = "Corefile";
-  static final int UNIT_MODE = 0644;
-  static final int CONFIG_MODE = 0644;
-  static final int SECRET_MODE = 0600;
+  public static final int UNIT_MODE = 0644;
+  public static final int CONFIG_MODE = 0644;
+  public static final int SECRET_MODE = 0600;
 
   private final SharedFileWriter writer;
   private final HostPaths paths;

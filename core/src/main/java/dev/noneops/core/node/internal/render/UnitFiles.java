@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.render;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.ports.Errno;
@@ -21,12 +21,12 @@ import java.util.stream.Stream;
  * {@link HostPaths#UNIT_MARKER}) from everyone else's. Only regular files count: a symlink is an
  * alias or an enablement link of somebody's unit and is never read through.
  */
-final class UnitFiles {
+public final class UnitFiles {
   /**
    * The units a node writes, stopped in this order: the agent first (it would act on the node),
    * then kubelet before what it depends on, the recovery gate last.
    */
-  static final List<String> NODE_UNITS = Stream.of(
+  public static final List<String> NODE_UNITS = Stream.of(
           Stream.of(HostPaths.AGENT_UNIT),
           HostPaths.STACK_STOP_ORDER.stream(),
           Stream.of(HostPaths.RECOVERY_GATE_UNIT))
@@ -47,11 +47,11 @@ final class UnitFiles {
   private static final int MARKER_PEEK = 512;
 
   /** One unit file or drop-in. */
-  record UnitFile(Path path, String unit, boolean dropIn) {}
+  public record UnitFile(Path path, String unit, boolean dropIn) {}
 
   /** The unit files and drop-ins this node wrote, and everyone else's. */
-  record Scan(List<UnitFile> owned, List<UnitFile> foreign) {
-    List<String> ownedUnits() {
+  public record Scan(List<UnitFile> owned, List<UnitFile> foreign) {
+    public List<String> ownedUnits() {
       return owned.stream()
           .filter(f -> !f.dropIn())
           .map(UnitFile::unit)
@@ -59,16 +59,16 @@ final class UnitFiles {
           .toList();
     }
 
-    List<UnitFile> ownedDropIns() {
+    public List<UnitFile> ownedDropIns() {
       return owned.stream().filter(UnitFile::dropIn).toList();
     }
 
-    List<UnitFile> ownedUnitFiles() {
+    public List<UnitFile> ownedUnitFiles() {
       return owned.stream().filter(f -> !f.dropIn()).toList();
     }
   }
 
-  static final Comparator<String> STOP_ORDER = Comparator.<String>comparingInt(u -> {
+  public static final Comparator<String> STOP_ORDER = Comparator.<String>comparingInt(u -> {
         int i = NODE_UNITS.indexOf(u);
         return i < 0 ? NODE_UNITS.size() : i;
       })
@@ -77,12 +77,12 @@ final class UnitFiles {
   private final HostFiles files;
   private final HostPaths paths;
 
-  UnitFiles(HostFiles files, HostPaths paths) {
+  public UnitFiles(HostFiles files, HostPaths paths) {
     this.files = files;
     this.paths = paths;
   }
 
-  Scan scan() throws IOException {
+  public Scan scan() throws IOException {
     List<UnitFile> owned = new ArrayList<>();
     List<UnitFile> foreign = new ArrayList<>();
     Path dir = paths.systemdDir();
@@ -111,12 +111,12 @@ final class UnitFiles {
   }
 
   /** Whether any unit or drop-in carries the marker. */
-  boolean anyOwned() throws IOException {
+  public boolean anyOwned() throws IOException {
     return !scan().owned().isEmpty();
   }
 
   /** Whether the regular file at {@code path} starts with the marker line. */
-  boolean hasMarker(Path path) throws IOException {
+  public boolean hasMarker(Path path) throws IOException {
     byte[] head;
     try (InputStream in = files.openRead(path)) {
       head = in.readNBytes(MARKER_PEEK);
@@ -152,7 +152,7 @@ final class UnitFiles {
     }
   }
 
-  static boolean isUnitName(String name) {
+  public static boolean isUnitName(String name) {
     int dot = name.lastIndexOf('.');
     return dot > 0 && UNIT_SUFFIXES.contains(name.substring(dot));
   }

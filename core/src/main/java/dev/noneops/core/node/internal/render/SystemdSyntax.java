@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.render;
 
 import java.util.regex.Pattern;
 
@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
  * that reaches a unit file passes through one of these functions, so a value from configuration
  * can never start a new line, a new setting, a specifier or a variable expansion.
  */
-final class SystemdSyntax {
+public final class SystemdSyntax {
   private static final Pattern SAFE_ARG = Pattern.compile("[A-Za-z0-9_@%+=:,./$-]+");
   private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
   private static final Pattern KEY = Pattern.compile("[A-Za-z][A-Za-z0-9]*");

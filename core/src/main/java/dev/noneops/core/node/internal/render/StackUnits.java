@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.render;
 
 import dev.noneops.core.config.AgentConfig.KubeletAuth;
 import dev.noneops.core.goalstate.ContainerdSpec;
@@ -17,7 +17,7 @@ import java.util.TreeMap;
  * {@code kubelet.service} and kubelet's drop-ins, with the flags the containerised node uses and
  * binaries under the layout's {@code current/bin}.
  */
-final class StackUnits {
+public final class StackUnits {
   public static final String DROP_IN_KUBECONFIG = "10-kubeconfig.conf";
   public static final String DROP_IN_NODE_CONFIG = "20-node-config.conf";
   public static final String DROP_IN_ENV_FILE = "50-env-file.conf";

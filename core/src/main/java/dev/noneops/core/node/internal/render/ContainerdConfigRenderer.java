@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.render;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.dataformat.toml.TomlMapper;
@@ -13,7 +13,7 @@ import java.util.Map;
  * containerd's {@code config.toml} (format version 2) and the NVIDIA runtime drop-in, rendered
  * with Jackson's TOML writer so every value is quoted by a TOML serializer, never by hand.
  */
-final class ContainerdConfigRenderer {
+public final class ContainerdConfigRenderer {
   /** The drop-in directory containerd imports ({@code imports = [...]}). */
   public static final String CONF_D_GLOB = "/etc/containerd/conf.d/*.toml";
   /** The NVIDIA runtime drop-in's file name inside {@code conf.d}. */

@@ -1,6 +1,7 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.render;
 
 import dev.noneops.core.goalstate.LocalDnsSpec;
+import dev.noneops.core.node.NodeException;
 import dev.noneops.core.node.internal.state.UpgradeRecord.LocalDnsInterface;
 import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.network.HostNetwork;
@@ -20,17 +21,17 @@ import java.util.regex.Pattern;
  * address, two changes. A link of another kind is refused, never given the address. A failure of
  * the host is the network port's {@link HostIOException}.
  */
-final class LocalDnsNetwork {
+public final class LocalDnsNetwork {
   private static final Pattern INTERFACE = Pattern.compile("[A-Za-z0-9_.-]{1,15}");
 
   private final HostNetwork network;
 
-  LocalDnsNetwork(HostNetwork network) {
+  public LocalDnsNetwork(HostNetwork network) {
     this.network = network;
   }
 
   /** Sets the interface up as {@code dns} wants it, reading the link first. */
-  void ensure(LocalDnsSpec dns) throws IOException {
+  public void ensure(LocalDnsSpec dns) throws IOException {
     String ifName = requireInterfaceName(dns.interfaceName());
     Optional<NetworkLink> existing = network.link(ifName);
     if (existing.isEmpty()) {
@@ -45,7 +46,7 @@ final class LocalDnsNetwork {
    * change), then given the address. When a link of that name is there after all, it is read and
    * completed as {@link #ensure} does.
    */
-  void create(LocalDnsSpec dns) throws IOException {
+  public void create(LocalDnsSpec dns) throws IOException {
     String ifName = requireInterfaceName(dns.interfaceName());
     try {
       network.addUpDummyLink(ifName);
@@ -79,7 +80,7 @@ final class LocalDnsNetwork {
   }
 
   /** What {@link #remove} and {@link #keepOrRemove} found and did. */
-  enum Removal {
+  public enum Removal {
     /** A dummy interface of that name was deleted. */
     REMOVED,
     /** There is no link of that name. */
@@ -95,7 +96,7 @@ final class LocalDnsNetwork {
    * kind), then deleted. A link of another kind (a bridge, a physical NIC that happens to have the
    * name) is never touched.
    */
-  Removal remove(String ifName) throws IOException {
+  public Removal remove(String ifName) throws IOException {
     Optional<NetworkLink> link = network.link(requireInterfaceName(ifName));
     return link.isEmpty() ? Removal.ABSENT : removeIfDummy(ifName, link.get());
   }
@@ -105,7 +106,7 @@ final class LocalDnsNetwork {
    * setting {@code wanted} up makes: a dummy link of that name, up, whose only address is {@code
    * wanted}'s ({@link #isExactly}). That link is read and left: one read, no change.
    */
-  Removal keepOrRemove(LocalDnsInterface wanted) throws IOException {
+  public Removal keepOrRemove(LocalDnsInterface wanted) throws IOException {
     Optional<NetworkLink> link = network.link(requireInterfaceName(wanted.name()));
     if (link.isEmpty()) {
       return Removal.ABSENT;
@@ -118,7 +119,7 @@ final class LocalDnsNetwork {
    * address as a /32 and no other address. An IPv6 link-local address ({@code fe80::/10}) does not
    * count: the kernel gives one to every link that comes up, the one set up afresh as well.
    */
-  static boolean isExactly(NetworkLink link, LocalDnsInterface wanted) {
+  public static boolean isExactly(NetworkLink link, LocalDnsInterface wanted) {
     if (!link.isDummy() || !link.up() || !link.name().equals(wanted.name())) {
       return false;
     }

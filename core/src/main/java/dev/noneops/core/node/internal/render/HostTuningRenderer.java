@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.render;
 
 import dev.noneops.core.layout.HostPaths;
 import java.nio.charset.StandardCharsets;
@@ -13,7 +13,7 @@ import java.util.TreeMap;
  * ({@code /etc/sysctl.d/99-kubernetes.conf}) and the kernel modules listed for boot
  * ({@code ModulesLoadPath}).
  */
-final class HostTuningRenderer {
+public final class HostTuningRenderer {
   /** The sysctl keys and values, sorted by key. */
   public static final SortedMap<String, String> SYSCTLS =
       Collections.unmodifiableSortedMap(new TreeMap<>(Map.ofEntries(

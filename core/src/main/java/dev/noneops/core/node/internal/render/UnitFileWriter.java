@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.render;
 
 import dev.noneops.core.layout.HostPaths;
 import java.nio.charset.StandardCharsets;
@@ -12,8 +12,8 @@ import java.util.regex.Pattern;
  * escaped by {@link SystemdSyntax} according to its kind. A command line longer than
  * {@value #MAX_LINE} characters puts one argument per continuation line, for readability.
  */
-final class UnitFileWriter {
-  static final int MAX_LINE = 100;
+public final class UnitFileWriter {
+  public static final int MAX_LINE = 100;
   private static final Pattern UNSAFE_SPLIT_ARG = Pattern.compile("[\\s\"'\\\\]");
 
   private UnitFileWriter() {}

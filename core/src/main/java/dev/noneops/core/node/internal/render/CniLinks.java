@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.render;
 
 import dev.noneops.core.layout.Layout;
 import java.util.Collection;
@@ -11,13 +11,13 @@ import java.util.regex.Pattern;
  * (an absolute path through the {@code current} link), so flipping {@code current} switches
  * every plugin at once.
  */
-final class CniLinks {
+public final class CniLinks {
   private static final Pattern PLUGIN = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._+-]*");
 
   private CniLinks() {}
 
   /** Link name → link target for each plugin, sorted by name. */
-  static SortedMap<String, String> plan(Collection<String> plugins, Layout layout) {
+  public static SortedMap<String, String> plan(Collection<String> plugins, Layout layout) {
     SortedMap<String, String> links = new TreeMap<>();
     for (String plugin : plugins) {
       if (!PLUGIN.matcher(plugin).matches() || plugin.contains("..")) {

@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.render;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -20,7 +20,7 @@ import java.util.Map;
  * bootstrap kubeconfig (kubelet then writes its own kubeconfig after TLS bootstrap); with an
  * exec credential it is the kubeconfig itself.
  */
-final class KubeconfigRenderer {
+public final class KubeconfigRenderer {
   /** The exec credential plugin is never interactive: kubelet has no terminal. */
   public static final String EXEC_INTERACTIVE_MODE = "Never";
 

@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.render;
 
 import com.google.common.net.InetAddresses;
 import dev.noneops.core.goalstate.LocalDnsSpec;
@@ -15,10 +15,10 @@ import java.util.regex.Pattern;
  * no upstream resolver (cluster names still resolve). Every address must be an IP literal and
  * the domain a DNS name, so nothing from configuration can add a directive.
  */
-final class CorefileRenderer {
+public final class CorefileRenderer {
   private static final Pattern DOMAIN = Pattern.compile(
       "([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*");
-  static final int CACHE_SECONDS = 30;
+  public static final int CACHE_SECONDS = 30;
 
   private CorefileRenderer() {}
 

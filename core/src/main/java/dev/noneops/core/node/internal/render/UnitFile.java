@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.render;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -8,7 +8,7 @@ import java.util.Objects;
  * A systemd unit file or drop-in as structured sections of settings. Values are typed, never
  * pre-formatted text: {@link UnitFileWriter} escapes each according to its kind.
  */
-record UnitFile(List<Section> sections) {
+public record UnitFile(List<Section> sections) {
   public UnitFile {
     sections = List.copyOf(sections);
   }
