@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 
-/** Row 4's section of BENCHMARKS.md, from {@link StatusBenchmark}'s probes and setting. */
+/** Row 4's section of docs/benchmarks.md, from {@link StatusBenchmark}'s probes and setting. */
 final class StatusSection {
   private final int runs;
   private final StatusBenchmark.Probes probes;
