@@ -69,7 +69,7 @@ final class StatusSection {
   }
 
   private static String node(Setting s) {
-    return "A systemd booted in the sandbox of DESIGN section 11 (booted in "
+    return "A systemd booted in [the sandbox](guides/tests.md#the-sandboxed-systemd) (booted in "
         + s.boot().toMillis()
         + " ms); a node bootstrapped there through the CLI, as an operator installs it: `java -jar noneops.jar "
         + "bootstrap --no-kernel-modules`, the CLI jar copied into the sandbox and run as its own JVM, as the demo does ("
