@@ -26,11 +26,11 @@ import picocli.CommandLine;
 
 /**
  * Every {@code --json} document the CLI prints, and every NDJSON progress line, validates against
- * its JSON Schema in {@code docs/schemas} (draft 2020-12), as printed by the real commands on a
+ * its JSON Schema in {@code docs/reference/schemas} (draft 2020-12), as printed by the real commands on a
  * simulated host; the schemas are strict enough that a renamed field fails.
  */
 class JsonOutputSchemasTest {
-  private static final Path SCHEMAS = Path.of("..", "docs", "schemas");
+  private static final Path SCHEMAS = Path.of("..", "docs", "reference", "schemas");
   private static final Path CONFIG = CliOnSimulatedHost.CONFIG;
   private static final ConfigJson BASE = ConfigJson.of("1.31.4").withContainerd("1.7.22");
 

@@ -12,15 +12,15 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * DESIGN.md section 6, proven at every crash point: of the whole caller sequence of a successful
- * upgrade (upgrade, persist the applied config, commit), of a failed one (the new kubelet never
- * gets ready, so the upgrade rolls back), of a successful one followed by a prune of the previous
- * version, and of every distinct boot's recovery gate from what those crashes left. The node runs
- * with its agent; after each crash the host boots on what was durable as systemd boots it, the
- * recovery gate making the node consistent with the applied config read from disk before the
- * stack's units start, with no other recovery; on the node as the boot brought it up every
- * invariant holds, the stack runs the version of the applied config and the gate ran before it
- * ({@link CrashPointExplorer} does the crashing).
+ * The upgrade's invariants (docs/concepts/safety.md), proven at every crash point: of the whole
+ * caller sequence of a successful upgrade (upgrade, persist the applied config, commit), of a
+ * failed one (the new kubelet never gets ready, so the upgrade rolls back), of a successful one
+ * followed by a prune of the previous version, and of every distinct boot's recovery gate from what
+ * those crashes left. The node runs with its agent; after each crash the host boots on what was
+ * durable as systemd boots it, the recovery gate making the node consistent with the applied config
+ * read from disk before the stack's units start, with no other recovery; on the node as the boot
+ * brought it up every invariant holds, the stack runs the version of the applied config and the
+ * gate ran before it ({@link CrashPointExplorer} does the crashing).
  */
 class CrashPointSuiteTest {
   private static final AgentConfig V1 = SimulatedNode.config("1.31.2", "2.0.4", "blue");

@@ -21,11 +21,11 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The invariants of DESIGN.md section 6 for an upgrade from {@code previous} to {@code target},
- * checked on a lab: each check returns the violations it found (empty when it holds), so a suite
- * can count and report every crash point instead of stopping at the first. The shared files are
- * compared without the agent's state ({@link #withoutAgentState}), which records each run of the
- * recovery gate.
+ * The upgrade's invariants (docs/concepts/safety.md) for an upgrade from {@code previous} to {@code
+ * target}, checked on a lab: each check returns the violations it found (empty when it holds), so a
+ * suite can count and report every crash point instead of stopping at the first. The shared files
+ * are compared without the agent's state ({@link #withoutAgentState}), which records each run of
+ * the recovery gate.
  */
 final class UpgradeInvariants {
   final AgentConfig previous;

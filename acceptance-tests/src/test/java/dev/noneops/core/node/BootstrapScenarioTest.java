@@ -21,7 +21,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
-/** Bootstrap on a clean host lays down exactly the host contract of DESIGN section 3. */
+/** Bootstrap on a clean host lays down exactly the host layout of docs/concepts/host-layout.md. */
 class BootstrapScenarioTest {
 
   @Test

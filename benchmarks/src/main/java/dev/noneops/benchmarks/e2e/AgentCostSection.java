@@ -9,7 +9,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Row 8 of BENCHMARKS.md from the report of {@code bin/power-cuts --agent-cost N}
+ * Row 8 of docs/benchmarks.md from the report of {@code bin/power-cuts --agent-cost N}
  * ({@code AgentCostSystemTest}): reboots of a node with its agent beside the same node without
  * one, each timed from the reboot's start to kubelet's healthz.
  *

@@ -228,7 +228,8 @@ public final class DaemonBenchmark {
       ProcessSeries daemon,
       String started,
       String finished) {
-    return "A systemd booted in the sandbox of DESIGN section 11 (booted in " + boot.toMillis()
+    return "A systemd booted in [the sandbox](guides/tests.md#the-sandboxed-systemd) (booted in "
+        + boot.toMillis()
         + " ms); a node bootstrapped there by `java -jar noneops.jar bootstrap --no-kernel-modules` (the CLI jar copied "
         + "into the sandbox and run as its own JVM, as the demo does; " + links
         + "), with Debian's containerd and runc and "

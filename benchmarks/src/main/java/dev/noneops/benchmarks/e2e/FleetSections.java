@@ -11,7 +11,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Rows 9 and 15 of BENCHMARKS.md from three runs of the fleet simulation ({@code bin/fleet}, each
+ * Rows 9 and 15 of docs/benchmarks.md from three runs of the fleet simulation ({@code bin/fleet}, each
  * its own JVM so its heap is its own) at 50, 200 and 800 nodes, waves of a tenth: row 9 is the
  * 200-node run's report, row 15 the per-node cost across the three.
  *

@@ -6,7 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
 
-/** A Markdown section of BENCHMARKS.md that one driver writes to its own file. */
+/** A Markdown section of docs/benchmarks.md that one driver writes to its own file. */
 final class Section {
   private final StringBuilder text = new StringBuilder();
 

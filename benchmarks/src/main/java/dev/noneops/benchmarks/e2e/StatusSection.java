@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 
-/** Row 4's section of BENCHMARKS.md, from {@link StatusBenchmark}'s probes and setting. */
+/** Row 4's section of docs/benchmarks.md, from {@link StatusBenchmark}'s probes and setting. */
 final class StatusSection {
   private final int runs;
   private final StatusBenchmark.Probes probes;
@@ -69,7 +69,7 @@ final class StatusSection {
   }
 
   private static String node(Setting s) {
-    return "A systemd booted in the sandbox of DESIGN section 11 (booted in "
+    return "A systemd booted in [the sandbox](guides/tests.md#the-sandboxed-systemd) (booted in "
         + s.boot().toMillis()
         + " ms); a node bootstrapped there through the CLI, as an operator installs it: `java -jar noneops.jar "
         + "bootstrap --no-kernel-modules`, the CLI jar copied into the sandbox and run as its own JVM, as the demo does ("

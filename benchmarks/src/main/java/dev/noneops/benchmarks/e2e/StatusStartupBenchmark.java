@@ -164,7 +164,8 @@ public final class StatusStartupBenchmark {
     Section section = new Section()
         .heading("14. `noneops status`: where the start-up goes, and the options")
         .paragraph(
-            "A systemd booted in the sandbox of DESIGN section 11 (booted in " + boot.toMillis()
+            "A systemd booted in [the sandbox](guides/tests.md#the-sandboxed-systemd) (booted in "
+                + boot.toMillis()
                 + " ms), no node installed: `status` reads three units over one D-Bus connection. Every variant runs the same "
                 + "CLI jar with the launcher's JVM flags (`" + String.join(" ", FLAGS)
                 + "`) inside the sandbox via `nsenter` "

@@ -146,40 +146,41 @@ public final class SwitchOverBenchmark {
     double ratio = ours.median() / baseline.median();
     new Section()
         .heading("1. Upgrade switch-over window on the sandboxed real systemd")
-        .paragraph("A systemd booted in the sandbox of DESIGN section 11 (booted in "
-            + boot.toMillis() + " ms), a node bootstrapped "
-            + "there with Debian's containerd " + older.version() + " (version `" + from
-            + "`); the other build is containerd "
-            + newer.version() + " (version `" + to
-            + "`); kubelet and CoreDNS are the stand-ins, served from a loopback HTTP "
-            + "artifact server. Window: from the stop of the old stack until kubelet of the new version is active and "
-            + "http://127.0.0.1:10248/healthz answers 200. noneops: `Node.upgrade()` over `DbusSystemd` in a JVM with "
-            + "the options `bin/noneops` and the agent's unit give the product's JVM (`"
-            + String.join(
-                " ",
-                ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                    .filter(a -> a.startsWith("-XX:TieredStopAtLevel")
-                        || a.startsWith("-XX:+UseSerialGC")
-                        || a.startsWith("-Xmx"))
-                    .toList())
-            + "`) (older → newer build, "
-            + "then commit), timed from the `upgrade-stop-stack` STARTED event to the `wait-kubelet` COMPLETED event "
-            + "(`NodeEvent.at`); it stops the three units in one request (all stop jobs enqueued over D-Bus, then awaited), "
-            + "then ends pods, cleans host networking and resets the units' failed state side by side (parallel tasks; the "
-            + "LocalDNS link, as the target wants it, is read with one `ip` process and kept), flips `current`, sets up host "
-            + "networking (nothing to do for a kept link), enables the units (a no-op without a reload when their "
-            + "links exist), looks for staged image archives (none here) and starts localdns, containerd and kubelet in one "
-            + "request (kubelet is ordered after containerd, LocalDNS before kubelet only), waits "
-            + "for kubelet's ActiveState on systemd's PropertiesChanged signals and then probes healthz in-process every 5 ms "
-            + "for the first second, every "
-            + NodeTimeouts.DEFAULTS.pollInterval().toMillis()
-            + " ms after (production's intervals), kubelet's state meanwhile taken from the same signals. Baseline: a script "
-            + "run inside the "
-            + "sandbox via `nsenter`, timed by itself with `date +%s%N`: `systemctl stop kubelet containerd localdns`, "
-            + "`ln -sfn <version> current.tmp && mv -T current.tmp current`, `systemctl start localdns containerd kubelet`, then "
-            + "every 100 ms `systemctl is-active --quiet kubelet && curl -fsS -m 1 http://127.0.0.1:10248/healthz` until both "
-            + "succeed (newer → older build, so the two alternate on one node). Alternating, "
-            + runs + " runs each.")
+        .paragraph(
+            "A systemd booted in [the sandbox](guides/tests.md#the-sandboxed-systemd) (booted in "
+                + boot.toMillis() + " ms), a node bootstrapped "
+                + "there with Debian's containerd " + older.version() + " (version `" + from
+                + "`); the other build is containerd "
+                + newer.version() + " (version `" + to
+                + "`); kubelet and CoreDNS are the stand-ins, served from a loopback HTTP "
+                + "artifact server. Window: from the stop of the old stack until kubelet of the new version is active and "
+                + "http://127.0.0.1:10248/healthz answers 200. noneops: `Node.upgrade()` over `DbusSystemd` in a JVM with "
+                + "the options `bin/noneops` and the agent's unit give the product's JVM (`"
+                + String.join(
+                    " ",
+                    ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                        .filter(a -> a.startsWith("-XX:TieredStopAtLevel")
+                            || a.startsWith("-XX:+UseSerialGC")
+                            || a.startsWith("-Xmx"))
+                        .toList())
+                + "`) (older → newer build, "
+                + "then commit), timed from the `upgrade-stop-stack` STARTED event to the `wait-kubelet` COMPLETED event "
+                + "(`NodeEvent.at`); it stops the three units in one request (all stop jobs enqueued over D-Bus, then awaited), "
+                + "then ends pods, cleans host networking and resets the units' failed state side by side (parallel tasks; the "
+                + "LocalDNS link, as the target wants it, is read with one `ip` process and kept), flips `current`, sets up host "
+                + "networking (nothing to do for a kept link), enables the units (a no-op without a reload when their "
+                + "links exist), looks for staged image archives (none here) and starts localdns, containerd and kubelet in one "
+                + "request (kubelet is ordered after containerd, LocalDNS before kubelet only), waits "
+                + "for kubelet's ActiveState on systemd's PropertiesChanged signals and then probes healthz in-process every 5 ms "
+                + "for the first second, every "
+                + NodeTimeouts.DEFAULTS.pollInterval().toMillis()
+                + " ms after (production's intervals), kubelet's state meanwhile taken from the same signals. Baseline: a script "
+                + "run inside the "
+                + "sandbox via `nsenter`, timed by itself with `date +%s%N`: `systemctl stop kubelet containerd localdns`, "
+                + "`ln -sfn <version> current.tmp && mv -T current.tmp current`, `systemctl start localdns containerd kubelet`, then "
+                + "every 100 ms `systemctl is-active --quiet kubelet && curl -fsS -m 1 http://127.0.0.1:10248/healthz` until both "
+                + "succeed (newer → older build, so the two alternate on one node). Alternating, "
+                + runs + " runs each.")
         .line(
             "| figure | noneops (Node.upgrade) | baseline (stop, ln -sfn, start, poll every 100 ms) | ratio | goal |")
         .line("|---|---|---|---|---|")

@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
  * Real binaries from Debian's packages, taken <em>without installing them</em>: {@code apt-get
  * download} into a cache directory, then {@code dpkg-deb -x} into a directory of their own.
  * Installing Debian's {@code containerd} would enable its own {@code containerd.service}, which a
- * sandboxed systemd boots in place of the node's (DESIGN section 11), and would leave a foreign
+ * sandboxed systemd boots in place of the node's (docs/guides/tests.md), and would leave a foreign
  * containerd on the host; extracting avoids both. Extracted trees are cached, so a second run
  * downloads nothing.
  */

@@ -11,7 +11,7 @@ package dev.noneops.testkit.sandbox;
  * stops its sandboxes.
  *
  * <p>{@link #BOOT} runs as PID 1 of the new PID, mount, UTS, IPC and cgroup namespaces and follows
- * DESIGN section 11 with two changes found necessary on Debian 12: a private {@code /dev} (a
+ * docs/guides/tests.md with two changes found necessary on Debian 12: a private {@code /dev} (a
  * tmpfs with the basic device nodes and its own devpts) instead of a recursive bind of the host's,
  * which systemd writes into, and read-only {@code /proc/sys} and {@code /sys}, so no unit can change
  * kernel settings the host shares. A sandbox with its own network namespace has {@code

@@ -10,7 +10,7 @@ import java.util.Map;
  *
  * <p>Namespaces do not isolate everything: sysctls outside {@code net.*}, the kernel's module,
  * binfmt, audit and entropy interfaces, the clock and the host's devices are shared. A boot of
- * Debian 12's systemd 252 over the host root with the recipe of DESIGN section 11 was observed to
+ * Debian 12's systemd 252 over the host root with the recipe of docs/guides/tests.md was observed to
  * change the host's {@code fs.protected_*} sysctls (systemd-sysctl), to create {@code /dev/log},
  * {@code /dev/initctl}, {@code /dev/hugepages}, {@code /dev/mqueue} in the host's devtmpfs and to
  * run agetty on the host console (console-getty); hence the private {@code /dev} of {@link

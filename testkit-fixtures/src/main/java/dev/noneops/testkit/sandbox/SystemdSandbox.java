@@ -27,7 +27,7 @@ import java.util.regex.Pattern;
 
 /**
  * A private systemd booted as PID 1 of its own PID, mount, UTS, IPC and cgroup namespaces over a
- * copy-on-write overlay of the host root (DESIGN section 11), for tests that need a real systemd
+ * copy-on-write overlay of the host root (docs/guides/tests.md), for tests that need a real systemd
  * on a machine whose PID 1 is not systemd. Nothing the sandbox writes reaches the host's files:
  * the overlay's upper layer is either a tmpfs that exists only in the sandbox's mount namespace
  * ({@link #boot(String)}) or a {@link SandboxDisk} that outlives the sandbox ({@link #boot(String,

@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * Measures what the agent costs a node, on a sandboxed systemd 252 (for BENCHMARKS.md; run only
+ * Measures what the agent costs a node, on a sandboxed systemd 252 (for docs/benchmarks.md; run only
  * with {@code -Dnoneops.agentcost.samples=N}, see {@code bin/power-cuts --agent-cost}): the time
  * from a reboot's start to kubelet's healthz answering, for a node bootstrapped with its agent
  * (the recovery gate runs before the stack) and the same node bootstrapped with

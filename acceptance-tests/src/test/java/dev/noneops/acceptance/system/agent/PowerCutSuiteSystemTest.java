@@ -40,10 +40,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  * upgrade --json}; when the progress stream reports the point's step, the sandbox's power is cut
  * (SIGKILL to its PID 1); then a new sandbox boots on the same disk and, with no operator command,
  * the recovery gate runs before any of the stack's units, the node ends on the version the point
- * calls for, consistent (DESIGN section 6: {@code current} names a complete, verified version
- * matching the applied configuration, no journal and no saved configuration left, a second
- * recovery changes nothing), the stack and the daemon run, and {@code noneops status} tells what
- * the gate did. Each point starts from where the previous one's reboot ended, on the same disk.
+ * calls for, consistent (the upgrade's invariants of docs/concepts/safety.md: {@code current} names
+ * a complete, verified version matching the applied configuration, no journal and no saved
+ * configuration left, a second recovery changes nothing), the stack and the daemon run, and {@code
+ * noneops status} tells what the gate did. Each point starts from where the previous one's reboot
+ * ended, on the same disk.
  *
  * <p>{@code mvn verify} runs the points marked for CI; {@code -Dnoneops.powercuts=all} (see
  * {@code bin/power-cuts}) runs all of them. The suite prints a table of what each cut found.

@@ -18,7 +18,10 @@ import java.util.TreeMap;
  * shared files are byte-identical.
  */
 public final class SharedFilesSnapshot {
-  /** The shared paths the stack owns (DESIGN section 3.2), not the layout and not the applied config. */
+  /**
+   * The shared paths the stack owns (docs/concepts/host-layout.md), not the layout and not the
+   * applied config.
+   */
   static final List<String> ROOTS = List.of(
       "/etc/systemd/system/localdns.service",
       "/etc/systemd/system/containerd.service",
