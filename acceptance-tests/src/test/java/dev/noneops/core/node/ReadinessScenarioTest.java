@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.noneops.core.goalstate.MachineGoalState;
+import dev.noneops.core.node.internal.stack.StackControl;
 import dev.noneops.ports.systemd.JobResult;
 import dev.noneops.testkit.health.SimHealthProbes;
 import dev.noneops.testkit.node.SimulatedNode;

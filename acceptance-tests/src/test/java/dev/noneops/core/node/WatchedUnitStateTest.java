@@ -2,6 +2,7 @@ package dev.noneops.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.noneops.core.node.internal.stack.WatchedUnitState;
 import dev.noneops.ports.systemd.JobResult;
 import dev.noneops.ports.systemd.Systemd;
 import dev.noneops.ports.systemd.SystemdException;

@@ -1,5 +1,6 @@
 package dev.noneops.core.node;
 
+import dev.noneops.core.node.internal.stack.ForeignStackDetector;
 import dev.noneops.core.node.internal.task.Task;
 
 /**

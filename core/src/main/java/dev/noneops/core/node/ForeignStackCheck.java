@@ -1,6 +1,7 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.node.PreflightReport.Check;
+import dev.noneops.core.node.internal.stack.ForeignStackDetector;
 import java.io.IOException;
 import java.util.List;
 

@@ -15,6 +15,7 @@ import dev.noneops.core.node.internal.files.LinksBefore;
 import dev.noneops.core.node.internal.files.OwnershipStore;
 import dev.noneops.core.node.internal.render.CniBridges;
 import dev.noneops.core.node.internal.render.LocalDnsNetwork;
+import dev.noneops.core.node.internal.stack.ForeignStackDetector;
 import dev.noneops.core.node.internal.state.UpgradeOwners;
 import dev.noneops.core.node.internal.state.UpgradeRecord;
 import dev.noneops.core.node.internal.task.NodeLock;

@@ -5,6 +5,7 @@ import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.internal.files.OwnershipStore;
 import dev.noneops.core.node.internal.files.SharedFileWriter;
 import dev.noneops.core.node.internal.render.NodeConfigWriter;
+import dev.noneops.core.node.internal.stack.StackControl;
 import dev.noneops.core.node.internal.task.HostCommands;
 import dev.noneops.core.node.internal.task.NodeLock;
 import dev.noneops.core.node.internal.task.TaskRunner;
@@ -16,7 +17,7 @@ import java.util.concurrent.Callable;
  * What the phases of one node share: its ports and overrides, its layout and host paths, its one
  * lock, the task runner it reports through, its unit control, commands and version verifier.
  */
-record NodeParts(
+public record NodeParts(
     Params params,
     HostPorts ports,
     Overrides overrides,

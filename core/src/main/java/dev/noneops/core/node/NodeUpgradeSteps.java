@@ -10,6 +10,7 @@ import dev.noneops.core.node.internal.files.PlannedWrites;
 import dev.noneops.core.node.internal.files.SharedFileWriter;
 import dev.noneops.core.node.internal.render.LocalDnsNetwork;
 import dev.noneops.core.node.internal.render.NodeConfigWriter;
+import dev.noneops.core.node.internal.stack.AgentUnits;
 import dev.noneops.core.node.internal.state.UpgradeRecord.LocalDnsInterface;
 import dev.noneops.core.node.internal.state.UpgradeSteps;
 import dev.noneops.core.node.internal.version.VersionVerifier;

@@ -2,6 +2,7 @@ package dev.noneops.core.node;
 
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.node.internal.stack.StackControl;
 import dev.noneops.core.node.internal.task.Task;
 import dev.noneops.core.node.internal.task.TaskRunner;
 import dev.noneops.ports.files.FileMeta;

@@ -1,6 +1,7 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.node.internal.stack.ForeignStackDetector;
 import dev.noneops.core.node.internal.task.Task;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -5,6 +5,7 @@ import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.TeardownReport.Action;
 import dev.noneops.core.node.TeardownReport.Reason;
 import dev.noneops.core.node.internal.files.CniEntriesBefore;
+import dev.noneops.core.node.internal.stack.NodeEvidence;
 import dev.noneops.core.node.internal.task.NodeLock;
 import dev.noneops.core.node.internal.task.Task;
 import dev.noneops.ports.Errno;

@@ -5,7 +5,7 @@ import dev.noneops.ports.systemd.UnitStatus;
 import java.util.Locale;
 
 /** A systemd job on one of the node's units did not end {@code done}. */
-final class UnitJobException extends NodeException {
+public final class UnitJobException extends NodeException {
   private static final long serialVersionUID = 1L;
 
   private final String unit;

@@ -1,7 +1,10 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.stack;
 
 import dev.noneops.core.goalstate.LocalDnsSpec;
 import dev.noneops.core.layout.NodeConstants;
+import dev.noneops.core.node.NodeTimeouts;
+import dev.noneops.core.node.ReadinessTimeoutException;
+import dev.noneops.core.node.UnitJobException;
 import dev.noneops.ports.health.HealthProbes;
 import dev.noneops.ports.systemd.ActiveState;
 import dev.noneops.ports.systemd.JobResult;
@@ -22,9 +25,9 @@ import java.util.function.Supplier;
  * job must end {@code done}; every wait ends in a {@link ReadinessTimeoutException} naming the
  * unit and the time waited.
  */
-final class StackControl {
+public final class StackControl {
   /** kubelet's healthz endpoint. */
-  static final URI KUBELET_HEALTHZ = NodeConstants.KUBELET_HEALTHZ;
+  public static final URI KUBELET_HEALTHZ = NodeConstants.KUBELET_HEALTHZ;
 
   /**
    * How often kubelet's healthz is probed during the {@link #HEALTHZ_FIRST_PERIOD} after kubelet
@@ -32,10 +35,10 @@ final class StackControl {
    * millisecond, and an upgraded kubelet usually begins answering within that period, so it is
    * seen healthy sooner; after it, the poll interval.
    */
-  static final Duration HEALTHZ_FIRST_INTERVAL = Duration.ofMillis(5);
+  public static final Duration HEALTHZ_FIRST_INTERVAL = Duration.ofMillis(5);
 
   /** How long after kubelet is active healthz is probed every {@link #HEALTHZ_FIRST_INTERVAL}. */
-  static final Duration HEALTHZ_FIRST_PERIOD = Duration.ofSeconds(1);
+  public static final Duration HEALTHZ_FIRST_PERIOD = Duration.ofSeconds(1);
 
   private final Systemd systemd;
   private final HealthProbes probes;

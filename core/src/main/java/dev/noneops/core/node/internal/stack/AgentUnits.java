@@ -1,6 +1,7 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.stack;
 
 import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.node.AgentSetup;
 import dev.noneops.core.node.internal.render.UnitFile;
 import dev.noneops.core.node.internal.render.UnitFileWriter;
 import java.nio.file.Path;
@@ -18,13 +19,13 @@ import java.util.List;
  * gate's journal says why. Started on a live node (a stack unit started by an operation pulls it
  * in), it finds the node lock held and passes.
  */
-final class AgentUnits {
+public final class AgentUnits {
   /** The name of the drop-in each of the stack's units gets. */
-  static final String GATE_DROP_IN = "05-noneops-recover.conf";
+  public static final String GATE_DROP_IN = "05-noneops-recover.conf";
 
   private AgentUnits() {}
 
-  static byte[] recoveryGate(HostPaths paths) {
+  public static byte[] recoveryGate(HostPaths paths) {
     return UnitFileWriter.render(UnitFile.builder()
         .section("Unit")
         .set(
@@ -46,7 +47,7 @@ final class AgentUnits {
   }
 
   /** The drop-in of each stack unit: require the gate and start after it. */
-  static byte[] gateDropIn() {
+  public static byte[] gateDropIn() {
     return UnitFileWriter.render(UnitFile.builder()
         .section("Unit")
         .set("Requires", HostPaths.RECOVERY_GATE_UNIT)
@@ -55,7 +56,7 @@ final class AgentUnits {
   }
 
   /** Where {@code unit}'s gate drop-in lives. */
-  static Path gateDropInPath(HostPaths paths, String unit) {
+  public static Path gateDropInPath(HostPaths paths, String unit) {
     return paths.unit(unit + ".d").resolve(GATE_DROP_IN);
   }
 
@@ -64,7 +65,7 @@ final class AgentUnits {
    * watchdog it keeps alive, restarted always, a stop timeout long enough to finish the step it is
    * in, and the JVM's status after a SIGTERM (143) counted as a clean stop.
    */
-  static byte[] daemon(HostPaths paths, Path configFile) {
+  public static byte[] daemon(HostPaths paths, Path configFile) {
     return UnitFileWriter.render(UnitFile.builder()
         .section("Unit")
         .set("Description", "noneops agent: keeps the node as its configuration file says")
@@ -91,7 +92,7 @@ final class AgentUnits {
   }
 
   /** The launcher script of a build: the agent's java, its options, its class-data archive and its jar. */
-  static String launcher(AgentSetup agent, Path jar) {
+  public static String launcher(AgentSetup agent, Path jar) {
     StringBuilder out = new StringBuilder("#!/bin/sh\n")
         .append(HostPaths.UNIT_MARKER)
         .append('\n')
@@ -115,7 +116,7 @@ final class AgentUnits {
    * Whether {@code path} is one of the agent's own files (its builds, command link, man page
    * links, units and the stack's gate drop-ins), which an upgrade neither changes nor saves.
    */
-  static boolean isAgentFile(HostPaths paths, Path path) {
+  public static boolean isAgentFile(HostPaths paths, Path path) {
     if (path.startsWith(paths.agentHome())
         || path.equals(paths.agentCommand())
         || paths.agentManDir().equals(path.getParent())
@@ -131,7 +132,7 @@ final class AgentUnits {
     return false;
   }
 
-  static List<String> units() {
+  public static List<String> units() {
     return List.of(HostPaths.RECOVERY_GATE_UNIT, HostPaths.AGENT_UNIT);
   }
 

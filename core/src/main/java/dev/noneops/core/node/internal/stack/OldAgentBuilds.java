@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.stack;
 
 import dev.noneops.core.node.internal.files.OwnedEntry;
 import dev.noneops.core.node.internal.files.SharedFileWriter;
@@ -17,17 +17,17 @@ import java.util.Set;
  * did not write there stays, with that in it. A crash part-way leaves a partial old build, never
  * a kept one, which the next bootstrap removes.
  */
-final class OldAgentBuilds {
+public final class OldAgentBuilds {
   private final HostFiles files;
   private final SharedFileWriter writer;
 
-  OldAgentBuilds(HostFiles files, SharedFileWriter writer) {
+  public OldAgentBuilds(HostFiles files, SharedFileWriter writer) {
     this.files = files;
     this.writer = writer;
   }
 
   /** Removes the builds in {@code home} whose names are not in {@code keep}. */
-  void prune(Path home, Set<String> keep) throws IOException {
+  public void prune(Path home, Set<String> keep) throws IOException {
     for (String name : files.list(home)) {
       Path build = home.resolve(name);
       boolean created = writer

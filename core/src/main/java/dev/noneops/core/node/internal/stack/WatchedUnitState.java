@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.stack;
 
 import dev.noneops.ports.systemd.Subscription;
 import dev.noneops.ports.systemd.Systemd;
@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * loop re-checks it each round without a round trip to systemd. Where the signals cannot be
  * subscribed to, or none has told a state yet, systemd is asked.
  */
-final class WatchedUnitState implements AutoCloseable {
+public final class WatchedUnitState implements AutoCloseable {
   private final Systemd systemd;
   private final String unit;
   private final AtomicReference<UnitStatus> last = new AtomicReference<>();
@@ -26,7 +26,7 @@ final class WatchedUnitState implements AutoCloseable {
   }
 
   /** Starts watching {@code unit}; close it when done. */
-  static WatchedUnitState watch(Systemd systemd, String unit) {
+  public static WatchedUnitState watch(Systemd systemd, String unit) {
     return new WatchedUnitState(systemd, unit, true);
   }
 
@@ -39,12 +39,12 @@ final class WatchedUnitState implements AutoCloseable {
   }
 
   /** Records {@code status}, read by the caller, unless a signal has told a state already. */
-  void seen(UnitStatus status) {
+  public void seen(UnitStatus status) {
     last.compareAndSet(null, status);
   }
 
   /** Whether the unit is active: the last state told, else systemd's answer now. */
-  boolean isActive() {
+  public boolean isActive() {
     UnitStatus status = subscription.isPresent() ? last.get() : null;
     return status != null ? status.isActive() : systemd.status(unit).isActive();
   }

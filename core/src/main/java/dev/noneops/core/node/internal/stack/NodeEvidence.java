@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.stack;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
@@ -23,19 +23,19 @@ import java.util.Optional;
  * stopped before it installed anything, and a teardown must not take a host's data directories
  * for this node's on such grounds.
  */
-final class NodeEvidence {
+public final class NodeEvidence {
   private final HostFiles files;
   private final Layout layout;
   private final HostPaths paths;
 
-  NodeEvidence(HostFiles files, Layout layout, HostPaths paths) {
+  public NodeEvidence(HostFiles files, Layout layout, HostPaths paths) {
     this.files = files;
     this.layout = layout;
     this.paths = paths;
   }
 
   /** Each piece of evidence found, described; empty when the host shows no node of this kind. */
-  List<String> found() throws IOException {
+  public List<String> found() throws IOException {
     List<String> found = new ArrayList<>();
     if (new UnitFiles(files, paths).anyOwned()) {
       found.add("a unit or drop-in carrying the marker");
@@ -74,7 +74,7 @@ final class NodeEvidence {
     return files.lstat(path).map(FileMeta::isRegularFile).orElse(false);
   }
 
-  boolean any() throws IOException {
+  public boolean any() throws IOException {
     return !found().isEmpty();
   }
 

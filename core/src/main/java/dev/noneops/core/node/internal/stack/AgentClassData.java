@@ -1,5 +1,8 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.stack;
 
+import dev.noneops.core.node.AgentSetup;
+import dev.noneops.core.node.NodeException;
+import dev.noneops.core.node.NodeParts;
 import dev.noneops.core.node.internal.files.SharedFileWriter;
 import dev.noneops.core.node.internal.version.LayoutTrees;
 import dev.noneops.ports.commands.Command;
@@ -25,9 +28,9 @@ import java.util.List;
  * failed install. An archive already in place is kept while the JVM still maps it ({@code
  * -Xshare:on} fails otherwise, after a JDK update for instance), and made again when it does not.
  */
-final class AgentClassData {
+public final class AgentClassData {
   /** The archive's file name, in the build's {@code lib} beside {@code noneops.jar}. */
-  static final String ARCHIVE = "noneops.jsa";
+  public static final String ARCHIVE = "noneops.jsa";
 
   private static final String TRAINING_COMMAND = "cds-training";
   private static final Duration TRAINING_TIMEOUT = Duration.ofMinutes(2);
@@ -37,18 +40,18 @@ final class AgentClassData {
   private final NodeParts node;
   private final SharedFileWriter writer;
 
-  AgentClassData(NodeParts node, SharedFileWriter writer) {
+  public AgentClassData(NodeParts node, SharedFileWriter writer) {
     this.node = node;
     this.writer = writer;
   }
 
   /** Where the archive of the build whose jar is {@code jar} lives. */
-  static Path archiveOf(Path jar) {
+  public static Path archiveOf(Path jar) {
     return jar.resolveSibling(ARCHIVE);
   }
 
   /** Makes the archive of {@code agent}'s installed {@code jar} unless a usable one is there. */
-  void ensure(AgentSetup agent, Path jar) throws IOException {
+  public void ensure(AgentSetup agent, Path jar) throws IOException {
     Path archive = archiveOf(jar);
     HostFiles files = node.ports().files();
     if (writer.record().owns(archive) && files.exists(archive) && maps(agent, jar, archive)) {

@@ -1,7 +1,8 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.stack;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
+import dev.noneops.core.node.ForeignStackException;
 import dev.noneops.ports.files.FileMeta;
 import dev.noneops.ports.files.HostFiles;
 import dev.noneops.ports.systemd.LoadState;
@@ -20,7 +21,7 @@ import java.util.Optional;
  * another file, or that is active from another file; or a binary on a standard path that is
  * not a link into the layout.
  */
-final class ForeignStackDetector {
+public final class ForeignStackDetector {
   /** The stacks a none node must not install over. */
   public static final List<String> UNITS = HostPaths.STACK_UNITS.stream()
       .filter(u -> !u.equals(HostPaths.LOCALDNS_UNIT))
@@ -91,7 +92,7 @@ final class ForeignStackDetector {
   }
 
   /** Whether the regular file at {@code unit} is the node's: its first line is the marker. */
-  static boolean isNodesUnitFile(HostFiles files, Path unit) throws IOException {
+  public static boolean isNodesUnitFile(HostFiles files, Path unit) throws IOException {
     Optional<FileMeta> meta = files.lstat(unit);
     return meta.isPresent() && meta.get().isRegularFile() && startsWithMarker(files, unit);
   }
