@@ -3,6 +3,7 @@ package dev.noneops.core.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.noneops.core.node.internal.teardown.ContainerdNamespaces;
 import dev.noneops.testkit.SimulatedHost;
 import java.io.IOException;
 import java.io.InputStream;

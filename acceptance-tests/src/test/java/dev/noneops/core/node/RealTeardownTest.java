@@ -7,6 +7,7 @@ import dev.noneops.core.node.TeardownReport.Action;
 import dev.noneops.core.node.TeardownReport.Kept;
 import dev.noneops.core.node.TeardownReport.Reason;
 import dev.noneops.core.node.TeardownReport.Removed;
+import dev.noneops.core.node.internal.teardown.SafeTreeRemover;
 import dev.noneops.hostfs.RealHost;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.mounts.MountEntry;

@@ -2,6 +2,7 @@ package dev.noneops.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.noneops.core.node.internal.teardown.SafeTreeRemover;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.testkit.SimulatedHost;
 import dev.noneops.testkit.fs.SimFileSystem;

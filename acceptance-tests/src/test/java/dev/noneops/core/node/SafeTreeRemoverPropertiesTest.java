@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.node.TeardownReport.Kept;
 import dev.noneops.core.node.TeardownReport.Reason;
+import dev.noneops.core.node.internal.teardown.SafeTreeRemover;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.mounts.MountEntry;
 import dev.noneops.testkit.SimulatedHost;

@@ -2,7 +2,8 @@ package dev.noneops.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.noneops.core.node.ShimIdentity.Verdict;
+import dev.noneops.core.node.internal.teardown.ShimIdentity;
+import dev.noneops.core.node.internal.teardown.ShimIdentity.Verdict;
 import dev.noneops.ports.process.ProcessInfo;
 import java.nio.file.Path;
 import java.util.List;

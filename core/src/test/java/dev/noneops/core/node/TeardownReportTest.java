@@ -8,6 +8,7 @@ import dev.noneops.core.node.TeardownReport.Kept;
 import dev.noneops.core.node.TeardownReport.Reason;
 import dev.noneops.core.node.TeardownReport.Removed;
 import dev.noneops.core.node.internal.render.UnitFiles;
+import dev.noneops.core.node.internal.teardown.SafeTreeRemover;
 import dev.noneops.ports.Errno;
 import dev.noneops.ports.HostIOException;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.teardown;
 
 import com.google.common.hash.Hashing;
 import dev.noneops.ports.files.FileMeta;
@@ -26,7 +26,7 @@ import java.util.Set;
  * unable to reach its running container (runc answers "container does not exist"), so they are
  * kept while the shim lives.
  */
-final class ForeignShimState {
+public final class ForeignShimState {
   /** Where a containerd whose state directory is the run directory keeps its shims' bundles. */
   private static final String TASKS = "io.containerd.runtime.v2.task";
 
@@ -35,13 +35,13 @@ final class ForeignShimState {
   private final HostFiles files;
   private final Path runDir;
 
-  ForeignShimState(HostFiles files, Path runDir) {
+  public ForeignShimState(HostFiles files, Path runDir) {
     this.files = Objects.requireNonNull(files, "files");
     this.runDir = Objects.requireNonNull(runDir, "runDir");
   }
 
   /** The entries of {@code shims} below the run directory, the directories on the way included. */
-  KeptEntries of(List<ProcessInfo> shims) throws IOException {
+  public KeptEntries of(List<ProcessInfo> shims) throws IOException {
     Set<Path> entries = new HashSet<>();
     Set<Path> trees = new HashSet<>();
     Set<String> ids = new HashSet<>();

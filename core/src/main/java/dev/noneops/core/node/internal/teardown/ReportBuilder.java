@@ -1,5 +1,6 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.teardown;
 
+import dev.noneops.core.node.TeardownReport;
 import dev.noneops.core.node.TeardownReport.Action;
 import dev.noneops.core.node.TeardownReport.Kept;
 import dev.noneops.core.node.TeardownReport.Reason;
@@ -9,16 +10,16 @@ import java.util.List;
 import org.slf4j.Logger;
 
 /** Collects a {@link TeardownReport} while the steps run, logging each item as it is added. */
-final class ReportBuilder {
+public final class ReportBuilder {
   private final Logger log;
   private final List<Removed> removed = new ArrayList<>();
   private final List<Kept> kept = new ArrayList<>();
 
-  ReportBuilder(Logger log) {
+  public ReportBuilder(Logger log) {
     this.log = log;
   }
 
-  void removed(Action action, Object subject, String detail) {
+  public void removed(Action action, Object subject, String detail) {
     Removed item = new Removed(action, String.valueOf(subject), detail);
     removed.add(item);
     log.atInfo()
@@ -28,11 +29,11 @@ final class ReportBuilder {
         .log("teardown");
   }
 
-  void removed(Action action, Object subject) {
+  public void removed(Action action, Object subject) {
     removed(action, subject, "");
   }
 
-  void kept(Reason reason, Object subject, String detail) {
+  public void kept(Reason reason, Object subject, String detail) {
     Kept item = new Kept(reason, String.valueOf(subject), detail);
     kept.add(item);
     var event = reason.blocksCompletion() ? log.atWarn() : log.atInfo();
@@ -43,20 +44,20 @@ final class ReportBuilder {
         .log("teardown kept");
   }
 
-  void failed(Object subject, String operation, Exception error) {
+  public void failed(Object subject, String operation, Exception error) {
     kept(Reason.FAILED, subject, operation + ": " + describe(error));
   }
 
   /** Whether anything blocking completion was reported so far. */
-  boolean hasBlocking() {
+  public boolean hasBlocking() {
     return kept.stream().anyMatch(k -> k.reason().blocksCompletion());
   }
 
-  TeardownReport build() {
+  public TeardownReport build() {
     return new TeardownReport(removed, kept);
   }
 
-  static String describe(Throwable error) {
+  public static String describe(Throwable error) {
     String message = error.getMessage();
     return message == null || message.isBlank() ? error.getClass().getSimpleName() : message;
   }

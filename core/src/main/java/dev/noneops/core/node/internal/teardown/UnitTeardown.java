@@ -1,6 +1,7 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.teardown;
 
 import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.node.TeardownOptions;
 import dev.noneops.core.node.TeardownReport.Action;
 import dev.noneops.core.node.TeardownReport.Reason;
 import dev.noneops.core.node.internal.render.UnitFiles;
@@ -29,8 +30,8 @@ import java.util.Set;
  * remove the files, reload) makes every prefix of it safe to run again: a unit whose file is gone
  * was already stopped and disabled.
  */
-final class UnitTeardown {
-  static final int SIGKILL = 9;
+public final class UnitTeardown {
+  public static final int SIGKILL = 9;
 
   private final HostFiles files;
   private final Systemd systemd;
@@ -38,7 +39,7 @@ final class UnitTeardown {
   private final HostPaths paths;
   private final TeardownOptions settings;
 
-  UnitTeardown(HostFiles files, Systemd systemd, HostPaths paths, TeardownOptions settings) {
+  public UnitTeardown(HostFiles files, Systemd systemd, HostPaths paths, TeardownOptions settings) {
     this.files = files;
     this.systemd = systemd;
     this.paths = paths;
@@ -47,7 +48,7 @@ final class UnitTeardown {
   }
 
   /** Stops every unit this node owns, kubelet first. */
-  void stop(ReportBuilder report) {
+  public void stop(ReportBuilder report) {
     Optional<Scan> scan = scan(report);
     if (scan.isEmpty()) {
       return;
@@ -62,7 +63,7 @@ final class UnitTeardown {
    * and drop-ins of others are named in the report whenever this node's were found beside them
    * (so a reset names them once, in the step that removed this node's).
    */
-  void remove(ReportBuilder report) {
+  public void remove(ReportBuilder report) {
     Optional<Scan> found = scan(report);
     if (found.isEmpty()) {
       return;

@@ -1,7 +1,7 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.teardown;
 
-import dev.noneops.core.node.BoltDatabase.BoltFormatException;
-import dev.noneops.core.node.BoltDatabase.Bucket;
+import dev.noneops.core.node.internal.teardown.BoltDatabase.BoltFormatException;
+import dev.noneops.core.node.internal.teardown.BoltDatabase.Bucket;
 import dev.noneops.ports.files.FileMeta;
 import dev.noneops.ports.files.HostFiles;
 import java.io.IOException;
@@ -20,9 +20,9 @@ import java.util.TreeMap;
  * Docker in {@code moby}, {@code ctr} in {@code default}) keeps its containers, images, leases
  * and the keys of its snapshots there, in a bucket of its namespace below {@code v1}.
  */
-final class ContainerdNamespaces {
+public final class ContainerdNamespaces {
   /** The metadata database, below containerd's data directory. */
-  static final String METADATA = "io.containerd.metadata.v1.bolt/meta.db";
+  public static final String METADATA = "io.containerd.metadata.v1.bolt/meta.db";
 
   private static final String SCHEMA = "v1";
   private static final List<String> KINDS =
@@ -31,13 +31,13 @@ final class ContainerdNamespaces {
   private final HostFiles files;
   private final Path database;
 
-  ContainerdNamespaces(HostFiles files, Path dataDir) {
+  public ContainerdNamespaces(HostFiles files, Path dataDir) {
     this.files = Objects.requireNonNull(files, "files");
     this.database = Objects.requireNonNull(dataDir, "dataDir").resolve(METADATA);
   }
 
   /** Where the database is read. */
-  Path database() {
+  public Path database() {
     return database;
   }
 
@@ -49,7 +49,7 @@ final class ContainerdNamespaces {
    * @throws IOException when the database cannot be read, is not a regular file, or is no
    *     containerd metadata this reader understands: then what it holds is unknown
    */
-  SortedMap<String, String> list() throws IOException {
+  public SortedMap<String, String> list() throws IOException {
     Optional<FileMeta> meta = files.lstat(database);
     if (meta.isEmpty()) {
       return new TreeMap<>();

@@ -1,6 +1,8 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.teardown;
 
 import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.node.CorruptStateException;
+import dev.noneops.core.node.Teardown;
 import dev.noneops.core.node.TeardownReport.Action;
 import dev.noneops.core.node.TeardownReport.Reason;
 import dev.noneops.core.node.internal.files.CniEntriesBefore;
@@ -25,13 +27,13 @@ import java.util.Set;
  * the host's entries from its own) and the directories are reported kept. Deletion goes through
  * the mount-safe {@link SafeTreeRemover}.
  */
-final class CniStateCleaner {
+public final class CniStateCleaner {
   private final HostFiles files;
   private final HostPaths paths;
   private final CniEntriesBefore before;
   private final SafeTreeRemover remover;
 
-  CniStateCleaner(
+  public CniStateCleaner(
       HostFiles files, HostPaths paths, CniEntriesBefore before, SafeTreeRemover remover) {
     this.files = Objects.requireNonNull(files, "files");
     this.paths = Objects.requireNonNull(paths, "paths");
@@ -46,7 +48,7 @@ final class CniStateCleaner {
    *     ({@code /etc/cni} as well once empty); false for an upgrade, which keeps both directories
    *     for the next start
    */
-  void clean(boolean removeDirectories, ReportBuilder report) throws InterruptedException {
+  public void clean(boolean removeDirectories, ReportBuilder report) throws InterruptedException {
     List<Path> areas = List.of(paths.cniConfDir(), paths.host(CniEntriesBefore.CNI_STATE_DIR));
     Set<Path> kept;
     try {

@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.teardown;
 
 import dev.noneops.core.NoneopsException;
 import java.nio.ByteBuffer;
@@ -17,7 +17,7 @@ import java.util.Set;
  * value. Every offset is checked against the file, so a damaged or torn file is a {@link
  * BoltFormatException}, never a guess; nothing is written.
  */
-final class BoltDatabase {
+public final class BoltDatabase {
   private static final int MAGIC = 0xED0CDAED;
   private static final int VERSION = 2;
   private static final int PAGE_HEADER = 16;
@@ -41,7 +41,7 @@ final class BoltDatabase {
   }
 
   /** The database in {@code bytes}, from its newest valid meta page. */
-  static BoltDatabase of(byte[] bytes) throws BoltFormatException {
+  public static BoltDatabase of(byte[] bytes) throws BoltFormatException {
     ByteBuffer file = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).asReadOnlyBuffer();
     file.order(ByteOrder.LITTLE_ENDIAN);
     Optional<long[]> first = meta(file, 0);
@@ -58,7 +58,7 @@ final class BoltDatabase {
   }
 
   /** The top-level bucket. */
-  Bucket root() {
+  public Bucket root() {
     return new Bucket(rootPage, -1);
   }
 
@@ -88,7 +88,7 @@ final class BoltDatabase {
    * One bucket: a root page of the file, or (when {@code inline} is not negative) the page that
    * starts at that offset inside its parent's value.
    */
-  final class Bucket {
+  public final class Bucket {
     private final long page;
     private final int inline;
 
@@ -202,7 +202,7 @@ final class BoltDatabase {
   private record Entry(String key, boolean bucket, int value, int valueLength) {}
 
   /** The file is no bbolt database this reader understands, or is damaged. */
-  static final class BoltFormatException extends NoneopsException {
+  public static final class BoltFormatException extends NoneopsException {
     private static final long serialVersionUID = 1L;
 
     BoltFormatException(String message) {

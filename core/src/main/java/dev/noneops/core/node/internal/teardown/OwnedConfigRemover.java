@@ -1,7 +1,8 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.teardown;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
+import dev.noneops.core.node.Teardown;
 import dev.noneops.core.node.TeardownReport.Action;
 import dev.noneops.core.node.TeardownReport.Reason;
 import dev.noneops.core.node.internal.files.OriginalFiles;
@@ -36,7 +37,7 @@ import java.util.Optional;
  * <p>Entries below the data directories are left to the destroy step, which removes those trees
  * whole. The record itself is removed last, so an interrupted run finds it again and finishes.
  */
-final class OwnedConfigRemover {
+public final class OwnedConfigRemover {
   private final HostFiles files;
   private final OwnershipStore store;
   private final OriginalFiles originals;
@@ -44,7 +45,7 @@ final class OwnedConfigRemover {
   private final Layout layout;
   private final List<Path> dataDirs;
 
-  OwnedConfigRemover(HostFiles files, HostPaths paths, Layout layout, List<Path> dataDirs) {
+  public OwnedConfigRemover(HostFiles files, HostPaths paths, Layout layout, List<Path> dataDirs) {
     this.files = files;
     this.paths = paths;
     this.layout = layout;
@@ -53,7 +54,7 @@ final class OwnedConfigRemover {
     this.originals = SharedFileWriter.originalsBeside(files, store);
   }
 
-  void remove(ReportBuilder report) {
+  public void remove(ReportBuilder report) {
     OwnershipRecord record;
     try {
       record = store.load();

@@ -1,6 +1,7 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.teardown;
 
 import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.node.TeardownOptions;
 import dev.noneops.core.node.TeardownReport.Action;
 import dev.noneops.core.node.TeardownReport.Reason;
 import dev.noneops.core.node.internal.task.Deadline;
@@ -34,10 +35,10 @@ import java.util.Optional;
  * until the subtree is empty or the deadline passes. Without a cgroup v2 hierarchy nothing is
  * touched and each pod hierarchy is reported as skipped.
  */
-final class PodCgroupKiller {
+public final class PodCgroupKiller {
 
   /** The pod hierarchies of kubelet's systemd and cgroupfs drivers. */
-  static final List<String> POD_HIERARCHIES = List.of("/kubepods.slice", "/kubepods");
+  public static final List<String> POD_HIERARCHIES = List.of("/kubepods.slice", "/kubepods");
 
   private final Cgroups cgroups;
   private final ProcessTable processes;
@@ -46,7 +47,7 @@ final class PodCgroupKiller {
   private final HostPaths paths;
   private final TeardownOptions settings;
 
-  PodCgroupKiller(
+  public PodCgroupKiller(
       Cgroups cgroups,
       ProcessTable processes,
       Systemd systemd,
@@ -61,12 +62,12 @@ final class PodCgroupKiller {
     this.settings = settings;
   }
 
-  void killAndRemove(ReportBuilder report) throws InterruptedException {
+  public void killAndRemove(ReportBuilder report) throws InterruptedException {
     end(report, true);
   }
 
   /** Ends the pods' processes and keeps the cgroups, for a stack that starts again (an upgrade). */
-  void kill(ReportBuilder report) throws InterruptedException {
+  public void kill(ReportBuilder report) throws InterruptedException {
     end(report, false);
   }
 

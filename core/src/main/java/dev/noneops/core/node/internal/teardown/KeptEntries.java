@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.teardown;
 
 import dev.noneops.ports.files.FileMeta;
 import dev.noneops.ports.files.HostFiles;
@@ -16,24 +16,24 @@ import java.util.Set;
  * everything below them. {@link #removable} lists the rest, for the mount-safe remover; the walk
  * never follows a symlink.
  */
-record KeptEntries(Set<Path> entries, Set<Path> trees) {
-  KeptEntries {
+public record KeptEntries(Set<Path> entries, Set<Path> trees) {
+  public KeptEntries {
     entries = Set.copyOf(entries);
     trees = Set.copyOf(trees);
   }
 
   /** Keeps the recorded {@code entries}; no tree whole. */
-  static KeptEntries of(Set<Path> entries) {
+  public static KeptEntries of(Set<Path> entries) {
     return new KeptEntries(entries, Set.of());
   }
 
   /** Whether {@code path} is kept (itself, or with its tree). */
-  boolean keeps(Path path) {
+  public boolean keeps(Path path) {
     return entries.contains(path) || trees.contains(path);
   }
 
   /** The entries below {@code dir} that are not kept, and how many below it are. */
-  Walk removable(HostFiles files, Path dir) throws IOException {
+  public Walk removable(HostFiles files, Path dir) throws IOException {
     Objects.requireNonNull(files, "files");
     List<Path> remove = new ArrayList<>();
     int left = collect(files, dir, remove);
@@ -62,8 +62,8 @@ record KeptEntries(Set<Path> entries, Set<Path> trees) {
   }
 
   /** What a walk found: the entries to remove, and the count of kept entries left in place. */
-  record Walk(List<Path> remove, int left) {
-    Walk {
+  public record Walk(List<Path> remove, int left) {
+    public Walk {
       remove = List.copyOf(remove);
     }
   }

@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.teardown;
 
 import dev.noneops.ports.files.FileMeta;
 import dev.noneops.ports.files.HostFiles;
@@ -25,13 +25,13 @@ import java.util.Set;
  * layout ({@code current}) that leads there. Only directories of the layout and links to them
  * count; nothing outside the layout is looked at, and no link is followed out of it.
  */
-final class LayoutUsedByForeignShims {
+public final class LayoutUsedByForeignShims {
   private static final String DELETED_SUFFIX = " (deleted)";
 
   private final HostFiles files;
   private final Path root;
 
-  LayoutUsedByForeignShims(HostFiles files, Path layoutRoot) {
+  public LayoutUsedByForeignShims(HostFiles files, Path layoutRoot) {
     this.files = Objects.requireNonNull(files, "files");
     this.root = Objects.requireNonNull(layoutRoot, "layoutRoot").normalize();
   }
@@ -40,7 +40,7 @@ final class LayoutUsedByForeignShims {
    * Each version directory that {@code shims} run from, with the shims running from it, in the
    * order found; and each link directly in the layout that leads to one of them.
    */
-  Used of(List<ProcessInfo> shims) throws IOException {
+  public Used of(List<ProcessInfo> shims) throws IOException {
     Map<Path, List<ProcessInfo>> versions = new LinkedHashMap<>();
     for (ProcessInfo shim : shims) {
       Set<Path> own = new LinkedHashSet<>();
@@ -115,24 +115,25 @@ final class LayoutUsedByForeignShims {
    * @param links each link directly in the layout leading to one of them, with its target
    * @param keepsAll whether every entry of the layout is kept (what is in use is unknown)
    */
-  record Used(Map<Path, List<ProcessInfo>> versions, Map<Path, Path> links, boolean keepsAll) {
-    Used {
+  public record Used(
+      Map<Path, List<ProcessInfo>> versions, Map<Path, Path> links, boolean keepsAll) {
+    public Used {
       versions = Collections.unmodifiableMap(new LinkedHashMap<>(versions));
       links = Collections.unmodifiableMap(new LinkedHashMap<>(links));
     }
 
     /** Nothing of the layout in use. */
-    static Used nothing() {
+    public static Used nothing() {
       return new Used(Map.of(), Map.of(), false);
     }
 
     /** Every entry of the layout kept, for when what is in use could not be told. */
-    static Used everything() {
+    public static Used everything() {
       return new Used(Map.of(), Map.of(), true);
     }
 
     /** Whether {@code entry} of the layout is kept. */
-    boolean keeps(Path entry) {
+    public boolean keeps(Path entry) {
       return keepsAll || versions.containsKey(entry) || links.containsKey(entry);
     }
   }

@@ -1,5 +1,7 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.teardown;
 
+import dev.noneops.core.node.TeardownOptions;
+import dev.noneops.core.node.TeardownReport;
 import dev.noneops.core.node.TeardownReport.Action;
 import dev.noneops.core.node.TeardownReport.Reason;
 import dev.noneops.core.node.internal.task.Deadline;
@@ -49,9 +51,9 @@ import org.slf4j.Logger;
  * Only paths below the given roots are ever removed. A removal interrupted anywhere can be run
  * again: each step starts from what is on the host.
  */
-final class SafeTreeRemover {
+public final class SafeTreeRemover {
   /** Symlinks reported one by one per root; beyond this only their count is reported. */
-  static final int SYMLINKS_LISTED = 100;
+  public static final int SYMLINKS_LISTED = 100;
 
   private final HostFiles files;
   private final MountTable mounts;
@@ -84,7 +86,7 @@ final class SafeTreeRemover {
     return report.build();
   }
 
-  void remove(List<Path> roots, boolean removeRoots, ReportBuilder report)
+  public void remove(List<Path> roots, boolean removeRoots, ReportBuilder report)
       throws InterruptedException {
     List<Path> checked = new ArrayList<>();
     for (Path root : roots) {
@@ -415,7 +417,7 @@ final class SafeTreeRemover {
    * A root must be absolute and at least two levels deep, so that no caller can hand the walker
    * {@code /} or a top-level directory by mistake.
    */
-  static Path requireRemovableRoot(Path root) {
+  public static Path requireRemovableRoot(Path root) {
     Objects.requireNonNull(root, "root");
     if (!root.isAbsolute()) {
       throw new IllegalArgumentException("a tree to remove must be an absolute path: " + root);

@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.teardown;
 
 import dev.noneops.ports.process.ProcessInfo;
 import java.nio.file.Path;
@@ -19,16 +19,16 @@ import java.util.Optional;
  * from the layout serves that socket (a distribution's containerd on the default socket): its
  * shims name the same address. Such shims are this node's only by their executable.
  */
-final class ShimIdentity {
+public final class ShimIdentity {
   /** The containerd namespace kubelet's CRI uses. */
-  static final String KUBERNETES_NAMESPACE = "k8s.io";
+  public static final String KUBERNETES_NAMESPACE = "k8s.io";
 
   private static final String DELETED_SUFFIX = " (deleted)";
   /** Where containerd listens when no {@code --address} is given. */
   private static final String DEFAULT_ADDRESS = "/run/containerd/containerd.sock";
 
   /** What a process is to this node. */
-  enum Verdict {
+  public enum Verdict {
     /** Not a containerd shim at all. */
     NOT_A_SHIM,
     /** This node's shim: it may be ended. */
@@ -50,7 +50,7 @@ final class ShimIdentity {
    *     below the host root
    * @param layoutRoot the agent-owned layout, where this node's shim binaries live
    */
-  ShimIdentity(Path containerdAddress, Path layoutRoot) {
+  public ShimIdentity(Path containerdAddress, Path layoutRoot) {
     this(
         containerdAddress.normalize().toString(),
         Objects.requireNonNull(layoutRoot, "layoutRoot").normalize(),
@@ -67,7 +67,7 @@ final class ShimIdentity {
    * This identity with what {@code processes} show about the containerd serving this node's
    * address: when one runs that is not from the layout, its socket proves nothing.
    */
-  ShimIdentity seeing(List<ProcessInfo> processes) {
+  public ShimIdentity seeing(List<ProcessInfo> processes) {
     for (ProcessInfo process : processes) {
       if (!isContainerdDaemon(process)) {
         continue;
@@ -89,11 +89,11 @@ final class ShimIdentity {
   }
 
   /** The containerd serving this node's address that does not run from the layout, if one does. */
-  Optional<String> foreignServer() {
+  public Optional<String> foreignServer() {
     return foreignServer;
   }
 
-  Verdict classify(ProcessInfo process) {
+  public Verdict classify(ProcessInfo process) {
     if (!isShim(process)) {
       return Verdict.NOT_A_SHIM;
     }
@@ -123,7 +123,7 @@ final class ShimIdentity {
    * so a node whose cgroups are nested (a host running in a container without a cgroup namespace)
    * still matches. An unknown cgroup (no unified hierarchy) is not evidence against.
    */
-  static boolean inNodeCgroup(String cgroup) {
+  public static boolean inNodeCgroup(String cgroup) {
     if (cgroup.isEmpty()) {
       return true;
     }
@@ -174,7 +174,7 @@ final class ShimIdentity {
   }
 
   /** The value of {@code -name value}, {@code --name value}, {@code -name=value} or {@code --name=value}. */
-  static Optional<String> flag(List<String> argv, String name) {
+  public static Optional<String> flag(List<String> argv, String name) {
     for (int i = 1; i < argv.size(); i++) {
       String arg = argv.get(i);
       String bare =

@@ -1,9 +1,10 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.teardown;
 
-import dev.noneops.core.node.ShimIdentity.Verdict;
+import dev.noneops.core.node.TeardownOptions;
 import dev.noneops.core.node.TeardownReport.Action;
 import dev.noneops.core.node.TeardownReport.Reason;
 import dev.noneops.core.node.internal.task.Deadline;
+import dev.noneops.core.node.internal.teardown.ShimIdentity.Verdict;
 import dev.noneops.ports.process.ProcessInfo;
 import dev.noneops.ports.process.ProcessTable;
 import dev.noneops.ports.time.HostClock;
@@ -18,13 +19,13 @@ import java.util.Set;
  * other runtimes are reported and left running. Killing a shim does not end its containers (they
  * live in the pod cgroups), which is why {@link PodCgroupKiller} runs after this.
  */
-final class ShimReaper {
+public final class ShimReaper {
   private final ProcessTable processes;
   private final HostClock clock;
   private final ShimIdentity identity;
   private final TeardownOptions settings;
 
-  ShimReaper(
+  public ShimReaper(
       ProcessTable processes, HostClock clock, ShimIdentity identity, TeardownOptions settings) {
     this.processes = processes;
     this.clock = clock;
@@ -37,7 +38,7 @@ final class ShimReaper {
    *
    * @return the shims of other runtimes, which were left running
    */
-  List<ProcessInfo> reap(ReportBuilder report) throws InterruptedException {
+  public List<ProcessInfo> reap(ReportBuilder report) throws InterruptedException {
     List<ProcessInfo> all;
     try {
       all = processes.list(Set.of());
@@ -133,7 +134,7 @@ final class ShimReaper {
     }
   }
 
-  static String describe(ProcessInfo process) {
+  public static String describe(ProcessInfo process) {
     return "pid " + process.pid() + " [" + String.join(" ", process.argv()) + "]";
   }
 }
