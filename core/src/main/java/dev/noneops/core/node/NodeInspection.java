@@ -3,6 +3,7 @@ package dev.noneops.core.node;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
+import dev.noneops.core.node.internal.phases.NodeParts;
 import dev.noneops.core.node.internal.state.UpgradeJournal;
 import dev.noneops.core.node.internal.state.UpgradeRecord;
 import dev.noneops.core.node.internal.version.CurrentLink;

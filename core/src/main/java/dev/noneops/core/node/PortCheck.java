@@ -2,6 +2,7 @@ package dev.noneops.core.node;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.node.PreflightReport.Check;
+import dev.noneops.core.node.internal.phases.NodeParts;
 import dev.noneops.core.node.internal.stack.ForeignStackDetector;
 import dev.noneops.ports.files.HostFiles;
 import dev.noneops.ports.network.HostNetwork;

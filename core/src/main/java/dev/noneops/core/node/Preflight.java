@@ -5,6 +5,7 @@ import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.NodeConstants;
 import dev.noneops.core.node.PreflightReport.Check;
+import dev.noneops.core.node.internal.phases.NodeParts;
 import dev.noneops.core.node.internal.stack.ForeignStackDetector;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.network.Listener;

@@ -1,6 +1,7 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.node.PreflightReport.Check;
+import dev.noneops.core.node.internal.phases.NodeParts;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

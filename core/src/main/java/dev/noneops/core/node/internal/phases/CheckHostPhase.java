@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.phases;
 
 import dev.noneops.core.node.internal.stack.ForeignStackDetector;
 import dev.noneops.core.node.internal.task.Task;
@@ -7,14 +7,14 @@ import dev.noneops.core.node.internal.task.Task;
  * The first phase on a host without a node: refuses a host with a kubelet or containerd of its
  * own (see {@link ForeignStackDetector}) before anything is written.
  */
-final class CheckHostPhase {
+public final class CheckHostPhase {
   private final NodeParts node;
 
-  CheckHostPhase(NodeParts node) {
+  public CheckHostPhase(NodeParts node) {
     this.node = node;
   }
 
-  void run() {
+  public void run() {
     node.tasks()
         .execute(Task.of(
             "check-host",

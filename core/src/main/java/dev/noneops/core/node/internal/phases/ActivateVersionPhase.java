@@ -1,5 +1,6 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.phases;
 
+import dev.noneops.core.node.NodeException;
 import dev.noneops.ports.files.FileMeta;
 import java.io.IOException;
 import java.util.Optional;
@@ -8,14 +9,14 @@ import java.util.Optional;
  * Points {@code current} at a version (a relative link, flipped durably) unless it already does,
  * refusing a version without a valid manifest: an incomplete version is never activated.
  */
-final class ActivateVersionPhase {
+public final class ActivateVersionPhase {
   private final NodeParts node;
 
-  ActivateVersionPhase(NodeParts node) {
+  public ActivateVersionPhase(NodeParts node) {
     this.node = node;
   }
 
-  void run(String version) throws IOException {
+  public void run(String version) throws IOException {
     requireComplete(version);
     Optional<FileMeta> current = node.ports().files().lstat(node.layout().current());
     if (current.isPresent()
@@ -27,7 +28,7 @@ final class ActivateVersionPhase {
   }
 
   /** Refuses {@code version} when its manifest is missing or invalid. */
-  void requireComplete(String version) throws IOException {
+  public void requireComplete(String version) throws IOException {
     if (node.verifier().manifest(version).isEmpty()) {
       throw new NodeException("refusing to activate version " + version + ": "
           + node.layout().versionDir(version) + " has no valid manifest");

@@ -1,6 +1,7 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.phases;
 
 import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.node.AgentSetup;
 import dev.noneops.core.node.internal.files.OwnedEntry;
 import dev.noneops.core.node.internal.files.SharedFileWriter;
 import dev.noneops.core.node.internal.stack.AgentClassData;
@@ -29,7 +30,7 @@ import java.util.regex.Pattern;
  * before). The build that was current before is kept, named by the {@code previous} link; older
  * builds it installed are removed. Idempotent: a second run over the same build changes nothing.
  */
-final class InstallAgentPhase {
+public final class InstallAgentPhase {
   private static final int FILE_MODE = 0644;
   private static final int EXEC_MODE = 0755;
   private static final int DIR_MODE = 0755;
@@ -41,7 +42,7 @@ final class InstallAgentPhase {
 
   private final NodeParts node;
 
-  InstallAgentPhase(NodeParts node) {
+  public InstallAgentPhase(NodeParts node) {
     this.node = node;
   }
 
@@ -52,7 +53,7 @@ final class InstallAgentPhase {
    * @return whether what the daemon runs changed (its build, launcher or unit): a daemon already
    *     running must be restarted to run it
    */
-  boolean run(AgentSetup agent) throws IOException {
+  public boolean run(AgentSetup agent) throws IOException {
     HostPaths paths = node.paths();
     SharedFileWriter writer = new SharedFileWriter(node.ports().files(), node.ownership());
     Path build = paths.agentHome().resolve(agent.buildId());
@@ -142,7 +143,7 @@ final class InstallAgentPhase {
    * Enables the gate and the daemon, and starts the daemon; restarts it when it runs already and
    * {@code changed} (another build or unit was installed), so that what runs is what is installed.
    */
-  void startDaemon(boolean changed) {
+  public void startDaemon(boolean changed) {
     node.ports().systemd().enable(AgentUnits.units());
     if (changed && node.stack().isActive(HostPaths.AGENT_UNIT)) {
       node.stack().restart(HostPaths.AGENT_UNIT);

@@ -1,6 +1,7 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.phases;
 
 import dev.noneops.core.goalstate.MachineGoalState;
+import dev.noneops.core.node.ConfigureResult;
 import dev.noneops.core.node.internal.render.LocalDnsNetwork;
 import dev.noneops.core.node.internal.render.NodeConfigWriter;
 import dev.noneops.core.node.internal.task.Task;
@@ -12,15 +13,15 @@ import dev.noneops.core.node.internal.task.TaskRunner;
  * once the old stack is stopped and its interface gone) and reloads systemd if a unit changed.
  * The caller holds the lock.
  */
-final class ConfigurePhase {
+public final class ConfigurePhase {
   private final NodeParts node;
 
-  ConfigurePhase(NodeParts node) {
+  public ConfigurePhase(NodeParts node) {
     this.node = node;
   }
 
   /** {@link #run(MachineGoalState, boolean)} that sets up the LocalDNS network. */
-  ConfigureResult run(MachineGoalState goal) {
+  public ConfigureResult run(MachineGoalState goal) {
     return run(goal, true);
   }
 
@@ -28,7 +29,7 @@ final class ConfigurePhase {
    * @param setUpNetwork whether to set up the goal's LocalDNS interface too
    * @return which families of files differed from what was on disk
    */
-  ConfigureResult run(MachineGoalState goal, boolean setUpNetwork) {
+  public ConfigureResult run(MachineGoalState goal, boolean setUpNetwork) {
     TaskRunner tasks = node.tasks();
     NodeConfigWriter writer = node.configWriter();
     boolean containerd = tasks.call("configure-containerd", () -> writer.writeContainerd(goal));

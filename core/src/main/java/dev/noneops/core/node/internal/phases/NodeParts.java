@@ -1,7 +1,9 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.phases;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
+import dev.noneops.core.node.Overrides;
+import dev.noneops.core.node.Params;
 import dev.noneops.core.node.internal.files.OwnershipStore;
 import dev.noneops.core.node.internal.files.SharedFileWriter;
 import dev.noneops.core.node.internal.render.NodeConfigWriter;
@@ -29,7 +31,7 @@ public record NodeParts(
     HostCommands commands,
     VersionVerifier verifier) {
 
-  static NodeParts of(Params params) {
+  public static NodeParts of(Params params) {
     HostPorts ports = params.ports();
     Overrides overrides = params.overrides();
     Layout layout = overrides.layout();
@@ -47,18 +49,18 @@ public record NodeParts(
   }
 
   /** The ownership record of the shared files this node writes. */
-  OwnershipStore ownership() {
+  public OwnershipStore ownership() {
     return new OwnershipStore(ports.files(), paths.ownershipRecord());
   }
 
-  NodeConfigWriter configWriter() {
+  public NodeConfigWriter configWriter() {
     return new NodeConfigWriter(
         new SharedFileWriter(ports.files(), ownership()), paths, layout, verifier);
   }
 
   /** Runs {@code body} as the task {@code operation} holding the node lock; returns its value. */
   @SuppressWarnings("try")
-  <T> T locked(String operation, Callable<T> body) {
+  public <T> T locked(String operation, Callable<T> body) {
     return tasks.call(operation, () -> {
       try (NodeLock.Hold hold = lock.acquire(operation)) {
         return body.call();

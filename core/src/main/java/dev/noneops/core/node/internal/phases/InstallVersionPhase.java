@@ -1,21 +1,22 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.phases;
 
 import dev.noneops.core.goalstate.MachineGoalState;
+import dev.noneops.core.node.NodeRoot;
 import dev.noneops.core.node.internal.version.VersionInstaller;
 
 /**
  * Installs and verifies a goal's version in the layout (or runs the download override), touching
  * nothing the running node uses. The caller holds the lock.
  */
-final class InstallVersionPhase {
+public final class InstallVersionPhase {
   private final NodeParts node;
 
-  InstallVersionPhase(NodeParts node) {
+  public InstallVersionPhase(NodeParts node) {
     this.node = node;
   }
 
   /** @return the root whose slot is the version name */
-  NodeRoot run(MachineGoalState goal) throws Exception {
+  public NodeRoot run(MachineGoalState goal) throws Exception {
     String version = goal.rootFs().versionName();
     if (node.overrides().download().isPresent()) {
       node.overrides().download().get().run();

@@ -1,18 +1,18 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.phases;
 
 import dev.noneops.core.goalstate.MachineGoalState;
 import java.io.IOException;
 
 /** Writes the three units and kubelet's drop-ins for a goal, reloading systemd when any changed. */
-final class WriteUnitsPhase {
+public final class WriteUnitsPhase {
   private final NodeParts node;
 
-  WriteUnitsPhase(NodeParts node) {
+  public WriteUnitsPhase(NodeParts node) {
     this.node = node;
   }
 
   /** @return whether any unit or drop-in changed */
-  boolean run(MachineGoalState goal) throws IOException {
+  public boolean run(MachineGoalState goal) throws IOException {
     boolean changed = node.configWriter().writeUnits(goal);
     if (changed) {
       node.ports().systemd().daemonReload();

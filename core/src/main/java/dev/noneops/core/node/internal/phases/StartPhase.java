@@ -1,7 +1,9 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.phases;
 
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.node.ConfigureResult;
+import dev.noneops.core.node.UnitJobException;
 import dev.noneops.core.node.internal.stack.StackControl;
 import dev.noneops.core.node.internal.task.Task;
 import dev.noneops.core.node.internal.task.TaskRunner;
@@ -25,14 +27,14 @@ import java.util.Set;
  * then waits for kubelet. {@link #apply} does both for a stack that runs in part. The caller holds
  * the lock.
  */
-final class StartPhase {
+public final class StartPhase {
   private final NodeParts node;
 
-  StartPhase(NodeParts node) {
+  public StartPhase(NodeParts node) {
     this.node = node;
   }
 
-  void run(MachineGoalState goal, boolean wasRunning, ConfigureResult changes) {
+  public void run(MachineGoalState goal, boolean wasRunning, ConfigureResult changes) {
     if (wasRunning) {
       restartChanged(goal, changes, Set.copyOf(HostPaths.STACK_UNITS));
       return;
@@ -50,7 +52,7 @@ final class StartPhase {
    *
    * @return the units restarted and the units started, each in the stack's order
    */
-  StackChanges apply(MachineGoalState goal, ConfigureResult changes) {
+  public StackChanges apply(MachineGoalState goal, ConfigureResult changes) {
     Set<String> active = new LinkedHashSet<>();
     for (String unit : HostPaths.STACK_UNITS) {
       if (node.stack().isActive(unit)) {
@@ -68,8 +70,8 @@ final class StartPhase {
   }
 
   /** The units {@link #apply} restarted and started, each in the stack's order. */
-  record StackChanges(List<String> restarted, List<String> started) {
-    StackChanges {
+  public record StackChanges(List<String> restarted, List<String> started) {
+    public StackChanges {
       restarted = List.copyOf(restarted);
       started = List.copyOf(started);
     }

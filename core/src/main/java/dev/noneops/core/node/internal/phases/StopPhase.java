@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.phases;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.node.internal.stack.ForeignStackDetector;
@@ -14,14 +14,14 @@ import java.util.List;
  * the units' dependencies (kubelet first); every unit is attempted and the first failure is thrown
  * with the others suppressed.
  */
-final class StopPhase {
+public final class StopPhase {
   private final NodeParts node;
 
-  StopPhase(NodeParts node) {
+  public StopPhase(NodeParts node) {
     this.node = node;
   }
 
-  void run() throws IOException {
+  public void run() throws IOException {
     List<String> own = new ArrayList<>();
     for (String unit : HostPaths.STACK_STOP_ORDER) {
       if (isOwnUnit(unit)) {

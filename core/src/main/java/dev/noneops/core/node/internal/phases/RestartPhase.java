@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.phases;
 
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.layout.HostPaths;
@@ -13,14 +13,14 @@ import dev.noneops.core.node.internal.task.TaskRunner;
  * Requires=} containerd is not restarted twice). The host is not rebooted. The caller holds the
  * lock.
  */
-final class RestartPhase {
+public final class RestartPhase {
   private final NodeParts node;
 
-  RestartPhase(NodeParts node) {
+  public RestartPhase(NodeParts node) {
     this.node = node;
   }
 
-  void run(MachineGoalState goal) {
+  public void run(MachineGoalState goal) {
     TaskRunner tasks = node.tasks();
     StackControl stack = node.stack();
     tasks.execute(Task.of("restart-localdns", () -> stack.restart(HostPaths.LOCALDNS_UNIT)));
