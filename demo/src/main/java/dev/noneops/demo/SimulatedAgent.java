@@ -1,10 +1,10 @@
 package dev.noneops.demo;
 
 import dev.noneops.core.layout.HostPaths;
-import dev.noneops.testkit.cli.CliOnSimulatedHost;
+import dev.noneops.testkit.fixtures.cli.CliOnSimulatedHost;
+import dev.noneops.testkit.fixtures.node.BootLog;
 import dev.noneops.testkit.gate.FaultRule;
 import dev.noneops.testkit.gate.SimulatedCrash;
-import dev.noneops.testkit.node.BootLog;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

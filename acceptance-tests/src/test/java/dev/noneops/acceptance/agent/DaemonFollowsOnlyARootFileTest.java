@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.daemon.AgentState;
 import dev.noneops.core.daemon.NodeDaemon;
-import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.fixtures.node.SimulatedNode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

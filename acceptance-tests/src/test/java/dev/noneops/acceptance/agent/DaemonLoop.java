@@ -2,7 +2,7 @@ package dev.noneops.acceptance.agent;
 
 import dev.noneops.core.daemon.AgentState;
 import dev.noneops.core.daemon.NodeDaemon;
-import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.fixtures.node.SimulatedNode;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;

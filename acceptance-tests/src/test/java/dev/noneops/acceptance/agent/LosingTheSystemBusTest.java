@@ -6,7 +6,7 @@ import dev.noneops.acceptance.machine.RecordingLog;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.daemon.AgentState;
 import dev.noneops.core.daemon.NodeDaemon;
-import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.fixtures.node.SimulatedNode;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.BeforeEach;

@@ -9,7 +9,7 @@ import dev.noneops.core.node.Node;
 import dev.noneops.core.node.UpgradeOptions;
 import dev.noneops.core.node.UpgradeRecord;
 import dev.noneops.ports.files.HostLock;
-import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.fixtures.node.SimulatedNode;
 import dev.noneops.testkit.process.ProcessSpec;
 import dev.noneops.testkit.process.SimProcess;
 import java.io.IOException;

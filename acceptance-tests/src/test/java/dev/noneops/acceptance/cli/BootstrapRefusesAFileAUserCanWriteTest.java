@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.cli.ExitCode;
 import dev.noneops.testkit.SimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost.Run;
-import dev.noneops.testkit.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.cli.CliOnSimulatedHost;
+import dev.noneops.testkit.fixtures.cli.CliOnSimulatedHost.Run;
+import dev.noneops.testkit.fixtures.cli.ConfigJson;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import java.io.IOException;
 import java.nio.file.Path;

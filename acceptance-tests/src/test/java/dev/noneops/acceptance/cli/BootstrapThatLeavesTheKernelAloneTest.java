@@ -3,10 +3,10 @@ package dev.noneops.acceptance.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.testkit.SimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost.Run;
-import dev.noneops.testkit.cli.ConfigJson;
 import dev.noneops.testkit.commands.KubeletKernelDefaults;
+import dev.noneops.testkit.fixtures.cli.CliOnSimulatedHost;
+import dev.noneops.testkit.fixtures.cli.CliOnSimulatedHost.Run;
+import dev.noneops.testkit.fixtures.cli.ConfigJson;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.stream.Collectors;

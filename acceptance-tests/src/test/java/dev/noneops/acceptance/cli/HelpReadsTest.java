@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.cli.NoneopsCli;
 import dev.noneops.testkit.SimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost.Run;
+import dev.noneops.testkit.fixtures.cli.CliOnSimulatedHost;
+import dev.noneops.testkit.fixtures.cli.CliOnSimulatedHost.Run;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

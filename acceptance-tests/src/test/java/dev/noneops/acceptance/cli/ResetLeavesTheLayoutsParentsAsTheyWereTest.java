@@ -3,8 +3,8 @@ package dev.noneops.acceptance.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.testkit.SimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost;
-import dev.noneops.testkit.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.cli.CliOnSimulatedHost;
+import dev.noneops.testkit.fixtures.cli.ConfigJson;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 

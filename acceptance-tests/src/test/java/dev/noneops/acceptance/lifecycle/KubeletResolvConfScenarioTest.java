@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.Node.ConfigureResult;
+import dev.noneops.testkit.fixtures.node.SimulatedNode;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
-import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.node.Node.ResetResult;
 import dev.noneops.core.node.Params;
+import dev.noneops.testkit.fixtures.node.SimulatedNode;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
-import dev.noneops.testkit.node.SimulatedNode;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 

@@ -8,7 +8,7 @@ import dev.noneops.core.node.Node.NodeStatus;
 import dev.noneops.core.node.Node.NodeStatus.Pods;
 import dev.noneops.ports.commands.Command;
 import dev.noneops.testkit.commands.CommandOutcome;
-import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.fixtures.node.SimulatedNode;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

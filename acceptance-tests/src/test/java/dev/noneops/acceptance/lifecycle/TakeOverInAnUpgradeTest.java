@@ -10,7 +10,7 @@ import dev.noneops.core.node.Node.CommittedUpgrade;
 import dev.noneops.core.node.UpgradeFailedException;
 import dev.noneops.core.node.UpgradeFailedException.RollbackOutcome;
 import dev.noneops.core.node.UpgradeOptions;
-import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.fixtures.node.SimulatedNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -12,7 +12,7 @@ import dev.noneops.ports.machine.Machine;
 import dev.noneops.ports.machine.MachineCondition;
 import dev.noneops.ports.machine.MachinePhase;
 import dev.noneops.ports.machine.MachineResource;
-import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.fixtures.node.SimulatedNode;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
-import dev.noneops.testkit.sandbox.JobResult;
-import dev.noneops.testkit.sandbox.SandboxDisk;
-import dev.noneops.testkit.sandbox.SandboxRequirements;
-import dev.noneops.testkit.sandbox.SystemdSandbox;
-import dev.noneops.testkit.sandbox.UnitTimes;
+import dev.noneops.testkit.fixtures.sandbox.JobResult;
+import dev.noneops.testkit.fixtures.sandbox.SandboxDisk;
+import dev.noneops.testkit.fixtures.sandbox.SandboxRequirements;
+import dev.noneops.testkit.fixtures.sandbox.SystemdSandbox;
+import dev.noneops.testkit.fixtures.sandbox.UnitTimes;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,10 +1,10 @@
 package dev.noneops.acceptance.upgrade;
 
 import dev.noneops.ports.files.HostFiles;
+import dev.noneops.testkit.fixtures.node.BootLog;
+import dev.noneops.testkit.fixtures.node.SimulatedNode;
 import dev.noneops.testkit.gate.PortCall;
 import dev.noneops.testkit.gate.SimulatedCrash;
-import dev.noneops.testkit.node.BootLog;
-import dev.noneops.testkit.node.SimulatedNode;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;

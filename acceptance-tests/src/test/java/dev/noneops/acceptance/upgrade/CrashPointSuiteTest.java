@@ -6,7 +6,7 @@ import dev.noneops.acceptance.upgrade.CrashPointExplorer.Operation;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.UpgradeFailedException;
-import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.fixtures.node.SimulatedNode;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.node.Node.RecoveryResult;
 import dev.noneops.ports.network.NetworkLink;
-import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.fixtures.node.SimulatedNode;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;

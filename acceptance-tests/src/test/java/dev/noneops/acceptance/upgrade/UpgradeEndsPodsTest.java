@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.node.Node;
-import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.fixtures.node.SimulatedNode;
 import dev.noneops.testkit.process.ProcessSpec;
 import java.nio.file.Path;
 import java.util.Optional;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.Node.UpgradeResult;
-import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.fixtures.node.SimulatedNode;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.fixtures.node.SimulatedNode;
 import dev.noneops.testkit.process.SimProcess;
 import dev.noneops.testkit.systemd.UnitBehaviour;
 import java.time.Duration;

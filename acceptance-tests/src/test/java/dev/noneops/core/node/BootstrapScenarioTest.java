@@ -3,8 +3,8 @@ package dev.noneops.core.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.ports.files.FileType;
+import dev.noneops.testkit.fixtures.node.SimulatedNode;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
-import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -2,7 +2,7 @@ package dev.noneops.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.noneops.testkit.standins.CoreDnsStandIn;
+import dev.noneops.testkit.fixtures.standins.CoreDnsStandIn;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.node.Node.RecoveryResult;
+import dev.noneops.testkit.fixtures.node.SimulatedNode;
 import dev.noneops.testkit.gate.FaultRule;
 import dev.noneops.testkit.gate.SimulatedCrash;
-import dev.noneops.testkit.node.SimulatedNode;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;

@@ -6,7 +6,7 @@ import dev.noneops.core.layout.Layout;
 import dev.noneops.ports.files.FileMeta;
 import dev.noneops.ports.files.HostFiles;
 import dev.noneops.testkit.SimulatedHost;
-import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.fixtures.node.SimulatedNode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;

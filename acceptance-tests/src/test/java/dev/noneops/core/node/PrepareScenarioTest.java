@@ -2,9 +2,9 @@ package dev.noneops.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.noneops.testkit.fixtures.node.SimulatedNode;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.gate.PortCall;
-import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.noneops.core.node.Node.ConfigureResult;
 import dev.noneops.ports.systemd.JobResult;
+import dev.noneops.testkit.fixtures.node.SimulatedNode;
 import dev.noneops.testkit.health.SimHealthProbes;
-import dev.noneops.testkit.node.SimulatedNode;
 import dev.noneops.testkit.systemd.UnitBehaviour;
 import dev.noneops.testkit.systemd.UnitEvent;
 import java.time.Duration;

@@ -3,9 +3,9 @@ package dev.noneops.core.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.node.Node.ConfigureResult;
+import dev.noneops.testkit.fixtures.node.SimulatedNode;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.gate.PortCall;
-import dev.noneops.testkit.node.SimulatedNode;
 import dev.noneops.testkit.systemd.UnitEvent;
 import java.util.List;
 import java.util.Map;

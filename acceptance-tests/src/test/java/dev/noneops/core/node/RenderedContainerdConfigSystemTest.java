@@ -3,7 +3,7 @@ package dev.noneops.core.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.noneops.testkit.artifacts.DebianPackages;
+import dev.noneops.testkit.fixtures.artifacts.DebianPackages;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

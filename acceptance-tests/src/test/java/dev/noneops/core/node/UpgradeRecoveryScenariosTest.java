@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.node.Node.RecoveryResult;
+import dev.noneops.testkit.fixtures.node.SimulatedNode;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
-import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;

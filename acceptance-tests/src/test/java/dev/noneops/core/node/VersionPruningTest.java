@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.node.Node.PruneReport;
-import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.fixtures.node.SimulatedNode;
 import dev.noneops.testkit.process.ProcessSpec;
 import java.io.IOException;
 import java.nio.file.Path;

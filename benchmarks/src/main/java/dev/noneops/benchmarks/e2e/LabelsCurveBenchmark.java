@@ -7,8 +7,8 @@ import dev.noneops.core.config.AgentConfigParser;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.Node.ApplyResult;
 import dev.noneops.core.node.Node.NodePlan;
-import dev.noneops.testkit.cli.ConfigJson;
-import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.fixtures.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.node.SimulatedNode;
 import java.nio.file.Path;
 import java.util.List;
 

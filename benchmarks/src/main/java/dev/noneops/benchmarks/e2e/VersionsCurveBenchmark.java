@@ -4,7 +4,7 @@ import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.Node.InstalledVersions;
 import dev.noneops.core.node.Node.PruneReport;
-import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.fixtures.node.SimulatedNode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;

@@ -2,9 +2,9 @@ package dev.noneops.acceptance.system.pods;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import dev.noneops.testkit.pods.RealPods;
-import dev.noneops.testkit.sandbox.CommandResult;
-import dev.noneops.testkit.sandbox.SystemdSandbox;
+import dev.noneops.testkit.fixtures.pods.RealPods;
+import dev.noneops.testkit.fixtures.sandbox.CommandResult;
+import dev.noneops.testkit.fixtures.sandbox.SystemdSandbox;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
