@@ -10,8 +10,8 @@ import dev.noneops.testkit.fixtures.artifacts.BusyboxImageArchive;
 import dev.noneops.testkit.fixtures.artifacts.DebianPackages;
 import dev.noneops.testkit.fixtures.artifacts.DebianRuntimes;
 import dev.noneops.testkit.fixtures.artifacts.NodeArtifactBuilder;
-import dev.noneops.testkit.fixtures.cli.CliOnSimulatedHost;
 import dev.noneops.testkit.fixtures.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.cli.SimCli;
 import dev.noneops.testkit.fixtures.pods.RealPods;
 import dev.noneops.testkit.fixtures.sandbox.SandboxDisk;
 import dev.noneops.testkit.fixtures.sandbox.SandboxRequirements;
@@ -94,7 +94,7 @@ final class LifecycleDemo implements DemoRunner {
 
   private ExitCode simulated(PrintWriter out) {
     DemoStory story = new DemoStory(out);
-    CliOnSimulatedHost cli = new CliOnSimulatedHost(SimulatedHost.create()).withAgent();
+    SimCli cli = new SimCli(SimulatedHost.create()).withAgent();
     FileTreeSnapshot before = cli.host().snapshot();
     Path config = Path.of(CONFIG);
     ConfigJson base =

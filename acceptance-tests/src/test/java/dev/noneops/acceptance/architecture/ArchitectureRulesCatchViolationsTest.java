@@ -13,7 +13,7 @@ import dev.noneops.hostfs.files.PosixHostFiles;
 import dev.noneops.hostfs.internal.io.IoErrors;
 import dev.noneops.testkit.SimulatedHost;
 import dev.noneops.testkit.contract.CgroupsContract;
-import dev.noneops.testkit.fixtures.cli.CliOnSimulatedHost;
+import dev.noneops.testkit.fixtures.cli.SimCli;
 import dev.noneops.testkit.fs.archfixture.TestkitClassSeeingCore;
 import org.junit.jupiter.api.Test;
 
@@ -90,7 +90,7 @@ class ArchitectureRulesCatchViolationsTest {
   void theFixturesAndTheContractSuitesAreNotHeldToTheSimulatedHostsRule() {
     EvaluationResult result =
         ArchitectureRules.TESTKIT_SEES_PORTS_AND_THE_JDK_ONLY.evaluate(new ClassFileImporter()
-            .importClasses(SimulatedHost.class, CliOnSimulatedHost.class, CgroupsContract.class));
+            .importClasses(SimulatedHost.class, SimCli.class, CgroupsContract.class));
 
     assertThat(result.hasViolation()).isFalse();
   }

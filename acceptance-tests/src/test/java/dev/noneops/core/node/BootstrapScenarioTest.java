@@ -3,7 +3,7 @@ package dev.noneops.core.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.ports.files.FileType;
-import dev.noneops.testkit.fixtures.node.SimulatedNode;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -18,8 +18,8 @@ class BootstrapScenarioTest {
 
   @Test
   void bootstrapOnACleanHostProducesExactlyTheContractTree() throws IOException {
-    SimulatedNode lab = new SimulatedNode();
-    MachineGoalState goal = lab.goal(SimulatedNode.config());
+    SimNode lab = new SimNode();
+    MachineGoalState goal = lab.goal(SimNode.config());
     String v = goal.rootFs().versionName();
     FileTreeSnapshot before = lab.host.snapshot();
 
@@ -141,8 +141,8 @@ class BootstrapScenarioTest {
 
   @Test
   void everySharedFileTheNodeWroteIsRecordedWithItsDigest() throws IOException {
-    SimulatedNode lab = new SimulatedNode();
-    Node node = lab.bootstrap(lab.goal(SimulatedNode.config()));
+    SimNode lab = new SimNode();
+    Node node = lab.bootstrap(lab.goal(SimNode.config()));
 
     var record = new OwnershipStore(lab.host.ports().files(), lab.paths.ownershipRecord()).load();
     for (var entry : lab.host.snapshot().entries()) {
@@ -166,8 +166,8 @@ class BootstrapScenarioTest {
 
   @Test
   void withoutStagedImagesOneRequestStartsLocalDnsContainerdAndKubelet() throws IOException {
-    SimulatedNode lab = new SimulatedNode();
-    MachineGoalState goal = lab.goal(SimulatedNode.config());
+    SimNode lab = new SimNode();
+    MachineGoalState goal = lab.goal(SimNode.config());
     lab.host.fs().seedFile(Path.of("/var/lib/unbounded/images/notes.txt"), "not an image", 0644);
 
     lab.bootstrap(goal);
@@ -185,8 +185,8 @@ class BootstrapScenarioTest {
 
   @Test
   void theStackStartsInOrderAndImportsStagedImagesAfterContainerd() throws IOException {
-    SimulatedNode lab = new SimulatedNode();
-    MachineGoalState goal = lab.goal(SimulatedNode.config());
+    SimNode lab = new SimNode();
+    MachineGoalState goal = lab.goal(SimNode.config());
     lab.host.fs().seedFile(Path.of("/var/lib/unbounded/images/pause.tar"), "image", 0644);
     lab.host.fs().seedFile(Path.of("/var/lib/unbounded/images/notes.txt"), "not an image", 0644);
     String ctr = lab.layout.currentBin().resolve("ctr").toString();

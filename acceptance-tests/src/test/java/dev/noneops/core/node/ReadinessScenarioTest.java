@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.noneops.core.node.Node.ConfigureResult;
 import dev.noneops.ports.systemd.JobResult;
-import dev.noneops.testkit.fixtures.node.SimulatedNode;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.health.SimHealthProbes;
 import dev.noneops.testkit.systemd.UnitBehaviour;
 import dev.noneops.testkit.systemd.UnitEvent;
@@ -18,8 +18,8 @@ class ReadinessScenarioTest {
 
   @Test
   void aKubeletThatNeverBecomesReadyFailsTheStartAfterABoundedWaitNamingTheUnit() {
-    SimulatedNode lab = new SimulatedNode();
-    MachineGoalState goal = lab.goal(SimulatedNode.config());
+    SimNode lab = new SimNode();
+    MachineGoalState goal = lab.goal(SimNode.config());
     lab.publish(goal);
     lab.host.probes().setHttp(StackControl.KUBELET_HEALTHZ, SimHealthProbes.Answer.REFUSED);
     Node node = lab.node(goal);
@@ -54,8 +54,8 @@ class ReadinessScenarioTest {
 
   @Test
   void aHealthyKubeletIsReadyOnTheFirstAnswerWithoutAnotherRoundTripToSystemd() throws Exception {
-    SimulatedNode lab = new SimulatedNode();
-    Node node = lab.bootstrap(lab.goal(SimulatedNode.config()));
+    SimNode lab = new SimNode();
+    Node node = lab.bootstrap(lab.goal(SimNode.config()));
     lab.host.journal().clear();
 
     node.awaitKubeletReady();
@@ -70,8 +70,8 @@ class ReadinessScenarioTest {
 
   @Test
   void aHangingHealthzIsBoundedByTheSameWait() {
-    SimulatedNode lab = new SimulatedNode();
-    MachineGoalState goal = lab.goal(SimulatedNode.config());
+    SimNode lab = new SimNode();
+    MachineGoalState goal = lab.goal(SimNode.config());
     lab.publish(goal);
     lab.host.probes().setHttp(StackControl.KUBELET_HEALTHZ, SimHealthProbes.Answer.HANGS);
     Node node = lab.node(goal);
@@ -89,8 +89,8 @@ class ReadinessScenarioTest {
 
   @Test
   void aContainerdThatFailsToStartStopsTheStartNamingItAndKubeletIsNotLeftRunning() {
-    SimulatedNode lab = new SimulatedNode();
-    MachineGoalState goal = lab.goal(SimulatedNode.config());
+    SimNode lab = new SimNode();
+    MachineGoalState goal = lab.goal(SimNode.config());
     lab.publish(goal);
     lab.host.systemd().setBehaviour("containerd.service", UnitBehaviour.failsToStart());
     Node node = lab.node(goal);
@@ -111,8 +111,8 @@ class ReadinessScenarioTest {
 
   @Test
   void aLocalDnsThatFailsToStartStopsTheStartAndLeavesKubeletStopped() {
-    SimulatedNode lab = new SimulatedNode();
-    MachineGoalState goal = lab.goal(SimulatedNode.config());
+    SimNode lab = new SimNode();
+    MachineGoalState goal = lab.goal(SimNode.config());
     lab.publish(goal);
     lab.host.systemd().setBehaviour("localdns.service", UnitBehaviour.failsToStart());
     Node node = lab.node(goal);
@@ -129,8 +129,8 @@ class ReadinessScenarioTest {
 
   @Test
   void restartGoesLocalDnsThenContainerdThenKubeletWaitingForDnsAndForKubelet() {
-    SimulatedNode lab = new SimulatedNode();
-    Node node = lab.bootstrap(lab.goal(SimulatedNode.config()));
+    SimNode lab = new SimNode();
+    Node node = lab.bootstrap(lab.goal(SimNode.config()));
     lab.host.journal().clear();
     int seen = lab.host.systemd().history().size();
 
@@ -155,8 +155,8 @@ class ReadinessScenarioTest {
 
   @Test
   void restartWaitsBoundedlyForLocalDnsAndRestartsNothingElseWhenItNeverAnswers() {
-    SimulatedNode lab = new SimulatedNode();
-    Node node = lab.bootstrap(lab.goal(SimulatedNode.config()));
+    SimNode lab = new SimNode();
+    Node node = lab.bootstrap(lab.goal(SimNode.config()));
     lab.host.probes().setDns("169.254.20.10", SimHealthProbes.Answer.REFUSED);
     lab.host.journal().clear();
 

@@ -3,7 +3,7 @@ package dev.noneops.core.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.node.Node.ConfigureResult;
-import dev.noneops.testkit.fixtures.node.SimulatedNode;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.gate.PortCall;
 import dev.noneops.testkit.systemd.UnitEvent;
@@ -23,7 +23,7 @@ class ReapplyScenarioTest {
     return changes;
   }
 
-  private static List<String> unitJobs(SimulatedNode lab) {
+  private static List<String> unitJobs(SimNode lab) {
     return lab.host.journal().calls().stream()
         .filter(c -> c.port().equals("systemd")
             && List.of("start", "stop", "restart", "daemonReload").contains(c.method()))
@@ -33,13 +33,13 @@ class ReapplyScenarioTest {
 
   @Test
   void reapplyingTheSameConfigurationWritesNothingAndRestartsNothing() {
-    SimulatedNode lab = new SimulatedNode();
-    MachineGoalState goal = lab.goal(SimulatedNode.config());
+    SimNode lab = new SimNode();
+    MachineGoalState goal = lab.goal(SimNode.config());
     lab.bootstrap(goal);
     FileTreeSnapshot before = lab.host.snapshot();
     lab.host.journal().clear();
 
-    ConfigureResult changes = reapply(lab.node(SimulatedNode.config()));
+    ConfigureResult changes = reapply(lab.node(SimNode.config()));
 
     assertThat(changes).isEqualTo(ConfigureResult.UNCHANGED);
     assertThat(lab.host.snapshot()).isEqualTo(before);
@@ -53,11 +53,11 @@ class ReapplyScenarioTest {
 
   @Test
   void aLabelChangeRestartsKubeletOnly() {
-    SimulatedNode lab = new SimulatedNode();
-    lab.bootstrap(lab.goal(SimulatedNode.config(Map.of("example.com/pool", "blue"))));
+    SimNode lab = new SimNode();
+    lab.bootstrap(lab.goal(SimNode.config(Map.of("example.com/pool", "blue"))));
     lab.host.journal().clear();
 
-    Node relabelled = lab.node(SimulatedNode.config(Map.of("example.com/pool", "green")));
+    Node relabelled = lab.node(SimNode.config(Map.of("example.com/pool", "green")));
     ConfigureResult changes = reapply(relabelled);
 
     assertThat(changes).isEqualTo(new ConfigureResult(false, true, false));
@@ -69,8 +69,8 @@ class ReapplyScenarioTest {
 
   @Test
   void aContainerdSettingChangeRestartsContainerdThenKubeletOnce() {
-    SimulatedNode lab = new SimulatedNode();
-    MachineGoalState goal = lab.goal(SimulatedNode.config());
+    SimNode lab = new SimNode();
+    MachineGoalState goal = lab.goal(SimNode.config());
     lab.bootstrap(goal);
     lab.host.journal().clear();
     int seen = lab.host.systemd().history().size();
@@ -108,7 +108,7 @@ class ReapplyScenarioTest {
         .containsExactly("containerd.service", "kubelet.service");
   }
 
-  private static byte[] readDropIn(SimulatedNode lab, String name) {
+  private static byte[] readDropIn(SimNode lab, String name) {
     try {
       return lab.host.ports().files().read(lab.paths.kubeletDropInDir().resolve(name));
     } catch (java.io.IOException e) {

@@ -30,7 +30,7 @@ import java.util.function.UnaryOperator;
  * controller would act on it (they are not counted as a node's requests): put and change specs,
  * write a status as another writer, delete, lose and restore watches, remove the resource type.
  */
-public final class SimulatedMachineApi {
+public final class SimMachineApi {
   private final Object lock = new Object();
   private final Map<String, Machine> machines = new TreeMap<>();
   private final List<Watch> watches = new ArrayList<>();
@@ -40,18 +40,18 @@ public final class SimulatedMachineApi {
   private boolean watchesLost;
   private int conflictsToInject;
 
-  private SimulatedMachineApi(Executor delivery) {
+  private SimMachineApi(Executor delivery) {
     this.delivery = delivery;
   }
 
   /** A server that delivers watch events on threads of its own, as a real client does. */
-  public static SimulatedMachineApi create() {
+  public static SimMachineApi create() {
     ExecutorService threads = Executors.newCachedThreadPool(runnable -> {
       Thread t = new Thread(runnable, "simulated-machine-watch");
       t.setDaemon(true);
       return t;
     });
-    return new SimulatedMachineApi(threads);
+    return new SimMachineApi(threads);
   }
 
   /**
@@ -59,8 +59,8 @@ public final class SimulatedMachineApi {
    * the thread that made the change (still one at a time per watch), which keeps a simulation
    * deterministic.
    */
-  public static SimulatedMachineApi createWithDelivery(Executor delivery) {
-    return new SimulatedMachineApi(delivery);
+  public static SimMachineApi createWithDelivery(Executor delivery) {
+    return new SimMachineApi(delivery);
   }
 
   /** A new connection for one node. */

@@ -26,7 +26,7 @@ import java.util.TreeMap;
  * <p>One server serves any number of nodes, each through its own {@link #client()}; the other
  * methods are the cluster's side (not counted as a node's requests).
  */
-public final class SimulatedClusterApi {
+public final class SimClusterApi {
   private final Object lock = new Object();
   private final Map<String, NodeState> nodes = new TreeMap<>();
   private final Map<String, Pod> pods = new TreeMap<>();
