@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import dev.noneops.testkit.fixtures.artifacts.ArtifactServer;
-import dev.noneops.testkit.fixtures.sandbox.CommandResult;
+import dev.noneops.testkit.fixtures.sandbox.ExecResult;
 import dev.noneops.testkit.fixtures.sandbox.SandboxDisk;
 import dev.noneops.testkit.fixtures.sandbox.SandboxLoopbackRelay;
 import dev.noneops.testkit.fixtures.sandbox.SandboxNetwork;
@@ -48,7 +48,7 @@ class SandboxOwnNetworkOnADiskSystemTest {
           .isFalse();
       int port = server.uri().getPort();
       try (SandboxLoopbackRelay relay = SandboxLoopbackRelay.open(first, port)) {
-        CommandResult fetched = curl(first, url);
+        ExecResult fetched = curl(first, url);
         assertThat(fetched.stdout()).as(fetched.stderr()).isEqualTo("served from the host\n");
       }
       assertThat(curl(first, url).succeeded()).as("after the relay closed").isFalse();
@@ -76,7 +76,7 @@ class SandboxOwnNetworkOnADiskSystemTest {
     }
   }
 
-  private static CommandResult curl(SystemdSandbox sandbox, String url) {
+  private static ExecResult curl(SystemdSandbox sandbox, String url) {
     return sandbox.exec(
         List.of("curl", "-sS", "--max-time", "5", "-o", "-", url), Duration.ofSeconds(20));
   }

@@ -24,6 +24,7 @@ import dev.noneops.core.node.Teardown.TeardownReport;
 import dev.noneops.core.node.UpgradeFailedException.RollbackOutcome;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.commands.Command;
+import dev.noneops.ports.commands.CommandResult;
 import dev.noneops.ports.events.NodeEvents;
 import dev.noneops.ports.files.HostFiles;
 import dev.noneops.ports.systemd.LoadState;
@@ -36,7 +37,7 @@ import dev.noneops.testkit.fixtures.artifacts.DebianPackages;
 import dev.noneops.testkit.fixtures.artifacts.DebianRuntimes;
 import dev.noneops.testkit.fixtures.artifacts.NodeArtifactBuilder;
 import dev.noneops.testkit.fixtures.cli.ConfigJson;
-import dev.noneops.testkit.fixtures.sandbox.CommandResult;
+import dev.noneops.testkit.fixtures.sandbox.ExecResult;
 import dev.noneops.testkit.fixtures.sandbox.SystemdSandbox;
 import dev.noneops.testkit.fixtures.standins.KubeletStandIn;
 import dev.noneops.testkit.fixtures.standins.StandInScripts;
@@ -657,7 +658,7 @@ class NodeOnRealSystemdSystemTest {
    * logged at start is the node's (sandbox image, CNI bin dir).
    */
   static void assertContainerdRunsFrom(String version) throws IOException {
-    CommandResult ctr = sandbox()
+    ExecResult ctr = sandbox()
         .exec(
             List.of(
                 LAYOUT.currentBin().resolve("ctr").toString(),
@@ -781,8 +782,7 @@ class NodeOnRealSystemdSystemTest {
   }
 
   static void ip(String... argv) throws IOException {
-    dev.noneops.ports.commands.CommandResult r =
-        ports.commands().run(Command.of(Duration.ofSeconds(10), argv));
+    CommandResult r = ports.commands().run(Command.of(Duration.ofSeconds(10), argv));
     if (!r.succeeded()) {
       throw new IllegalStateException(
           String.join(" ", argv) + " exited " + r.exitCode() + ": " + r.stderr().strip());
