@@ -2,9 +2,9 @@ package dev.noneops.demo;
 
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.Overrides;
-import dev.noneops.testkit.pods.RealPod;
-import dev.noneops.testkit.pods.RealPods;
-import dev.noneops.testkit.sandbox.SystemdSandbox;
+import dev.noneops.testkit.fixtures.pods.RealPod;
+import dev.noneops.testkit.fixtures.pods.RealPods;
+import dev.noneops.testkit.fixtures.sandbox.SystemdSandbox;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

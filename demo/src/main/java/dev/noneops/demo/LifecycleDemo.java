@@ -3,22 +3,22 @@ package dev.noneops.demo;
 import dev.noneops.cli.ExitCode;
 import dev.noneops.core.layout.NodeConstants;
 import dev.noneops.testkit.SimulatedHost;
-import dev.noneops.testkit.artifacts.ArtifactRepository;
-import dev.noneops.testkit.artifacts.ArtifactServer;
-import dev.noneops.testkit.artifacts.ArtifactSet;
-import dev.noneops.testkit.artifacts.BusyboxImageArchive;
-import dev.noneops.testkit.artifacts.DebianPackages;
-import dev.noneops.testkit.artifacts.DebianRuntimes;
-import dev.noneops.testkit.artifacts.NodeArtifactBuilder;
-import dev.noneops.testkit.cli.CliOnSimulatedHost;
-import dev.noneops.testkit.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.artifacts.ArtifactRepository;
+import dev.noneops.testkit.fixtures.artifacts.ArtifactServer;
+import dev.noneops.testkit.fixtures.artifacts.ArtifactSet;
+import dev.noneops.testkit.fixtures.artifacts.BusyboxImageArchive;
+import dev.noneops.testkit.fixtures.artifacts.DebianPackages;
+import dev.noneops.testkit.fixtures.artifacts.DebianRuntimes;
+import dev.noneops.testkit.fixtures.artifacts.NodeArtifactBuilder;
+import dev.noneops.testkit.fixtures.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.cli.SimCli;
+import dev.noneops.testkit.fixtures.pods.RealPods;
+import dev.noneops.testkit.fixtures.sandbox.SandboxDisk;
+import dev.noneops.testkit.fixtures.sandbox.SandboxRequirements;
+import dev.noneops.testkit.fixtures.sandbox.SystemdSandbox;
+import dev.noneops.testkit.fixtures.standins.StandInScripts;
+import dev.noneops.testkit.fixtures.system.DummyLinkStandIn;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
-import dev.noneops.testkit.pods.RealPods;
-import dev.noneops.testkit.sandbox.SandboxDisk;
-import dev.noneops.testkit.sandbox.SandboxRequirements;
-import dev.noneops.testkit.sandbox.SystemdSandbox;
-import dev.noneops.testkit.standins.StandInScripts;
-import dev.noneops.testkit.system.DummyLinkStandIn;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -94,7 +94,7 @@ final class LifecycleDemo implements DemoRunner {
 
   private ExitCode simulated(PrintWriter out) {
     DemoStory story = new DemoStory(out);
-    CliOnSimulatedHost cli = new CliOnSimulatedHost(SimulatedHost.create()).withAgent();
+    SimCli cli = new SimCli(SimulatedHost.create()).withAgent();
     FileTreeSnapshot before = cli.host().snapshot();
     Path config = Path.of(CONFIG);
     ConfigJson base =

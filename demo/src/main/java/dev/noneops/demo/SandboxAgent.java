@@ -1,12 +1,12 @@
 package dev.noneops.demo;
 
 import dev.noneops.core.layout.HostPaths;
-import dev.noneops.testkit.sandbox.SandboxCli;
-import dev.noneops.testkit.sandbox.SandboxDisk;
-import dev.noneops.testkit.sandbox.SandboxLoopbackRelay;
-import dev.noneops.testkit.sandbox.SandboxNetwork;
-import dev.noneops.testkit.sandbox.SystemdSandbox;
-import dev.noneops.testkit.system.RecoveryGateBoot;
+import dev.noneops.testkit.fixtures.sandbox.SandboxCli;
+import dev.noneops.testkit.fixtures.sandbox.SandboxDisk;
+import dev.noneops.testkit.fixtures.sandbox.SandboxLoopbackRelay;
+import dev.noneops.testkit.fixtures.sandbox.SandboxNetwork;
+import dev.noneops.testkit.fixtures.sandbox.SystemdSandbox;
+import dev.noneops.testkit.fixtures.system.RecoveryGateBoot;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,10 +1,10 @@
 package dev.noneops.demo;
 
 import dev.noneops.core.layout.HostPaths;
-import dev.noneops.testkit.cli.CliOnSimulatedHost;
+import dev.noneops.testkit.fixtures.cli.SimCli;
+import dev.noneops.testkit.fixtures.node.BootLog;
 import dev.noneops.testkit.gate.FaultRule;
 import dev.noneops.testkit.gate.SimulatedCrash;
-import dev.noneops.testkit.node.BootLog;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -17,15 +17,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * own {@code recover --at-boot}) first.
  */
 final class SimulatedAgent implements Agent {
-  private final CliOnSimulatedHost cli;
+  private final SimCli cli;
 
-  SimulatedAgent(CliOnSimulatedHost cli) {
+  SimulatedAgent(SimCli cli) {
     this.cli = cli;
   }
 
   @Override
   public Run run(String... args) {
-    CliOnSimulatedHost.Run r = cli.run(args);
+    SimCli.Run r = cli.run(args);
     return new Run(r.exitCode(), r.out(), r.err());
   }
 
@@ -50,7 +50,7 @@ final class SimulatedAgent implements Agent {
                 "the power went right after the flip of current to " + targetVersion,
                 call.sequence())));
     try {
-      CliOnSimulatedHost.Run r = cli.run(args);
+      SimCli.Run r = cli.run(args);
       throw new IllegalStateException("the upgrade ended (exit " + r.exitCode()
           + ") before it flipped current to " + targetVersion + ": " + r.err().strip());
     } catch (SimulatedCrash crash) {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.acceptance.machine.RecordingLog;
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -16,15 +16,15 @@ import org.junit.jupiter.api.Test;
  * poll interval; a file whose metadata did not change costs no tick.
  */
 class ActingOnAChangedFileAtOnceTest {
-  private static final AgentConfig V1 = SimulatedNode.config("1.31.4", "", "blue");
-  private static final AgentConfig V1_GREEN = SimulatedNode.config("1.31.4", "", "green");
+  private static final AgentConfig V1 = SimNode.config("1.31.4", "", "blue");
+  private static final AgentConfig V1_GREEN = SimNode.config("1.31.4", "", "green");
 
-  private SimulatedNode lab;
+  private SimNode lab;
   private DaemonLoop daemon;
 
   @BeforeEach
   void aRunningDaemonOnV1() throws Exception {
-    lab = new SimulatedNode();
+    lab = new SimNode();
     lab.bootstrapWithAgent(V1);
     daemon = DaemonLoop.start(lab, DaemonLoop.NEVER, new RecordingLog());
   }

@@ -6,8 +6,8 @@ import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.node.AgentSetup;
 import dev.noneops.core.node.Params;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.gate.Calls;
-import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -23,9 +23,9 @@ import org.junit.jupiter.api.Test;
  */
 class AgentBuildsOnAHostTest {
   private static final Path HOME = Path.of("/usr/local/lib/noneops");
-  private static final AgentConfig CONFIG = SimulatedNode.config();
+  private static final AgentConfig CONFIG = SimNode.config();
 
-  private final SimulatedNode lab = new SimulatedNode();
+  private final SimNode lab = new SimNode();
 
   @BeforeEach
   void aNodeBootstrappedWithItsAgent() {
@@ -36,9 +36,9 @@ class AgentBuildsOnAHostTest {
     if (!lab.exists(configFile)) {
       lab.host.fs().seedFile(configFile, CONFIG.toJson(), 0600);
     }
-    AgentSetup first = SimulatedNode.agent();
+    AgentSetup first = SimNode.agent();
     byte[] jar = build.equals(first.buildId())
-        ? SimulatedNode.agentJar()
+        ? SimNode.agentJar()
         : ("agent jar of " + build + "\n").getBytes(StandardCharsets.UTF_8);
     AgentSetup agent = new AgentSetup(
         build, jar::clone, first.java(), first.jvmOptions(), configFile, first.manPages());
@@ -56,12 +56,12 @@ class AgentBuildsOnAHostTest {
   void theCurrentAndThePreviousBuildAreKeptAndOlderOnesRemoved() throws IOException {
     lab.host.fs().seedFile(HOME.resolve("operators-notes/README"), "mine\n", 0644);
 
-    bootstrapWith("0.2.0-bbbbbbbbbbbb", SimulatedNode.AGENT_CONFIG_FILE);
-    bootstrapWith("0.3.0-cccccccccccc", SimulatedNode.AGENT_CONFIG_FILE);
+    bootstrapWith("0.2.0-bbbbbbbbbbbb", SimNode.AGENT_CONFIG_FILE);
+    bootstrapWith("0.3.0-cccccccccccc", SimNode.AGENT_CONFIG_FILE);
 
     assertThat(lab.host.ports().files().list(HOME))
         .as("the older build goes; what the node did not install stays")
-        .doesNotContain(SimulatedNode.AGENT_BUILD)
+        .doesNotContain(SimNode.AGENT_BUILD)
         .contains("0.2.0-bbbbbbbbbbbb", "0.3.0-cccccccccccc", "current", "operators-notes");
     assertThat(lab.host.fs().readLink(HOME.resolve("current"))).isEqualTo("0.3.0-cccccccccccc");
     assertThat(lab.host.fs().read(HOME.resolve("0.2.0-bbbbbbbbbbbb/lib/noneops.jar")))
@@ -73,7 +73,7 @@ class AgentBuildsOnAHostTest {
   void anotherBuildRestartsTheDaemon() throws IOException {
     lab.host.journal().clear();
 
-    bootstrapWith("0.2.0-bbbbbbbbbbbb", SimulatedNode.AGENT_CONFIG_FILE);
+    bootstrapWith("0.2.0-bbbbbbbbbbbb", SimNode.AGENT_CONFIG_FILE);
 
     assertThat(agentRestarts()).containsExactly(HostPaths.AGENT_UNIT);
     assertThat(lab.host.systemd().peek(HostPaths.AGENT_UNIT).isActive()).isTrue();
@@ -83,7 +83,7 @@ class AgentBuildsOnAHostTest {
   void anotherConfigurationFileRestartsTheDaemon() throws IOException {
     lab.host.journal().clear();
 
-    bootstrapWith(SimulatedNode.AGENT_BUILD, Path.of("/etc/noneops/other.json"));
+    bootstrapWith(SimNode.AGENT_BUILD, Path.of("/etc/noneops/other.json"));
 
     assertThat(agentRestarts()).containsExactly(HostPaths.AGENT_UNIT);
   }
@@ -92,7 +92,7 @@ class AgentBuildsOnAHostTest {
   void theSameBuildAndFileLeaveTheDaemonRunningAsItIs() throws IOException {
     lab.host.journal().clear();
 
-    bootstrapWith(SimulatedNode.AGENT_BUILD, SimulatedNode.AGENT_CONFIG_FILE);
+    bootstrapWith(SimNode.AGENT_BUILD, SimNode.AGENT_CONFIG_FILE);
 
     assertThat(agentRestarts()).isEmpty();
   }

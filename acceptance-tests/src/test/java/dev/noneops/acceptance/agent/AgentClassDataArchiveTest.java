@@ -6,8 +6,8 @@ import dev.noneops.core.node.Params;
 import dev.noneops.core.node.ResetResult;
 import dev.noneops.ports.commands.Command;
 import dev.noneops.testkit.commands.CommandOutcome;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
-import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -21,14 +21,13 @@ import org.junit.jupiter.api.Test;
  * removes it with the build.
  */
 class AgentClassDataArchiveTest {
-  private static final Path BUILD =
-      Path.of("/usr/local/lib/noneops").resolve(SimulatedNode.AGENT_BUILD);
+  private static final Path BUILD = Path.of("/usr/local/lib/noneops").resolve(SimNode.AGENT_BUILD);
   private static final Path JAR = BUILD.resolve("lib/noneops.jar");
   private static final Path ARCHIVE = BUILD.resolve("lib/noneops.jsa");
   private static final String JAVA = "/usr/lib/jvm/java-17/bin/java";
   private static final byte[] DUMPED = "a class-data archive".getBytes(StandardCharsets.UTF_8);
 
-  private final SimulatedNode lab = new SimulatedNode();
+  private final SimNode lab = new SimNode();
   private final List<List<String>> javaRuns = new ArrayList<>();
   private boolean archiveMaps = true;
 
@@ -37,7 +36,7 @@ class AgentClassDataArchiveTest {
       throws IOException {
     simulateJava();
 
-    lab.bootstrapWithAgent(SimulatedNode.config());
+    lab.bootstrapWithAgent(SimNode.config());
 
     assertThat(lab.host.fs().read(ARCHIVE)).isEqualTo(DUMPED);
     assertThat(javaRuns).hasSize(2);
@@ -54,16 +53,16 @@ class AgentClassDataArchiveTest {
   @Test
   void anArchiveTheJvmStillMapsIsKeptAndOneItNoLongerMapsIsMadeAgain() throws IOException {
     simulateJava();
-    lab.bootstrapWithAgent(SimulatedNode.config());
+    lab.bootstrapWithAgent(SimNode.config());
     javaRuns.clear();
 
-    lab.bootstrapWithAgent(SimulatedNode.config());
+    lab.bootstrapWithAgent(SimNode.config());
     assertThat(javaRuns).as("only the check that the JVM maps it").hasSize(1);
     assertThat(javaRuns.get(0)).contains("-Xshare:on", "-XX:SharedArchiveFile=" + ARCHIVE);
 
     archiveMaps = false; // after a JDK update, say
     javaRuns.clear();
-    lab.bootstrapWithAgent(SimulatedNode.config());
+    lab.bootstrapWithAgent(SimNode.config());
     assertThat(javaRuns).hasSize(3);
     assertThat(javaRuns.get(2)).contains("-Xshare:dump");
   }
@@ -71,7 +70,7 @@ class AgentClassDataArchiveTest {
   @Test
   void anArchiveThatCannotBeMadeLeavesABootstrapThatSucceedsWithoutOne() throws IOException {
     // No java program on the simulated host: the training run fails like a missing program.
-    lab.bootstrapWithAgent(SimulatedNode.config());
+    lab.bootstrapWithAgent(SimNode.config());
 
     assertThat(lab.exists(ARCHIVE)).isFalse();
     assertThat(lab.exists(JAR)).isTrue();
@@ -83,7 +82,7 @@ class AgentClassDataArchiveTest {
   void resetRemovesTheArchiveWithTheBuild() throws IOException {
     simulateJava();
     FileTreeSnapshot usrLocal = lab.host.snapshot(Path.of("/usr/local"));
-    lab.bootstrapWithAgent(SimulatedNode.config());
+    lab.bootstrapWithAgent(SimNode.config());
     assertThat(lab.exists(ARCHIVE)).isTrue();
 
     ResetResult reset = lab.node(Params.builder(lab.host.ports())).reset();

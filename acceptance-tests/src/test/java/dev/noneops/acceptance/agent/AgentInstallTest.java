@@ -6,8 +6,8 @@ import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.node.AgentSetup;
 import dev.noneops.core.node.Params;
 import dev.noneops.core.node.ResetResult;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
-import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -21,36 +21,34 @@ import org.junit.jupiter.api.Test;
  */
 class AgentInstallTest {
   private static final Path HOME = Path.of("/usr/local/lib/noneops");
-  private static final Path BUILD = HOME.resolve(SimulatedNode.AGENT_BUILD);
+  private static final Path BUILD = HOME.resolve(SimNode.AGENT_BUILD);
   private static final Path COMMAND = Path.of("/usr/local/bin/noneops");
   private static final Path MAN = Path.of("/usr/local/share/man/man1");
 
-  private final SimulatedNode lab = new SimulatedNode();
+  private final SimNode lab = new SimNode();
 
   @Test
   void bootstrapInstallsTheBuildAtAStablePathAndLinksItsCommand() throws IOException {
-    lab.bootstrapWithAgent(SimulatedNode.config());
+    lab.bootstrapWithAgent(SimNode.config());
 
-    assertThat(lab.host.fs().read(BUILD.resolve("lib/noneops.jar")))
-        .isEqualTo(SimulatedNode.agentJar());
+    assertThat(lab.host.fs().read(BUILD.resolve("lib/noneops.jar"))).isEqualTo(SimNode.agentJar());
     assertThat(lab.host.fs().stat(BUILD.resolve("bin/noneops")).orElseThrow().mode() & 0777)
         .isEqualTo(0755);
     assertThat(text(BUILD.resolve("bin/noneops")))
         .startsWith("#!/bin/sh\n")
         .endsWith("exec '/usr/lib/jvm/java-17/bin/java' '-Xmx64m' '-XX:SharedArchiveFile=" + BUILD
             + "/lib/noneops.jsa' -jar '" + BUILD + "/lib/noneops.jar' \"$@\"\n");
-    assertThat(lab.host.fs().readLink(HOME.resolve("current")))
-        .isEqualTo(SimulatedNode.AGENT_BUILD);
+    assertThat(lab.host.fs().readLink(HOME.resolve("current"))).isEqualTo(SimNode.AGENT_BUILD);
     assertThat(lab.host.fs().readLink(COMMAND)).isEqualTo(HOME + "/current/bin/noneops");
   }
 
   @Test
   void bootstrapInstallsTheManPagesAsLinksThroughTheCurrentBuild() throws IOException {
-    lab.bootstrapWithAgent(SimulatedNode.config());
+    lab.bootstrapWithAgent(SimNode.config());
 
-    for (String page : SimulatedNode.agentManPages().keySet()) {
+    for (String page : SimNode.agentManPages().keySet()) {
       assertThat(lab.host.fs().read(BUILD.resolve("share/man/man1").resolve(page)))
-          .isEqualTo(SimulatedNode.agentManPages().get(page));
+          .isEqualTo(SimNode.agentManPages().get(page));
       assertThat(lab.host.fs().readLink(MAN.resolve(page)))
           .as("switched with the build")
           .isEqualTo(HOME + "/current/share/man/man1/" + page);
@@ -61,7 +59,7 @@ class AgentInstallTest {
   void resetRemovesExactlyTheManPagesItInstalledAndLeavesTheHostsOwn() throws IOException {
     lab.host.fs().seedFile(MAN.resolve("kubectl.1"), ".TH KUBECTL 1\n", 0644);
     FileTreeSnapshot before = lab.host.snapshot(Path.of("/usr/local/share"));
-    lab.bootstrapWithAgent(SimulatedNode.config());
+    lab.bootstrapWithAgent(SimNode.config());
     assertThat(lab.exists(MAN.resolve("noneops-status.1"))).isTrue();
 
     ResetResult reset = lab.node(Params.builder(lab.host.ports())).reset();
@@ -73,16 +71,16 @@ class AgentInstallTest {
 
   @Test
   void aBuildWithoutAPageOfTheLastOneLeavesNoLinkToIt() throws IOException {
-    lab.bootstrapWithAgent(SimulatedNode.config());
+    lab.bootstrapWithAgent(SimNode.config());
     AgentSetup fewer = new AgentSetup(
         "0.2.0-fewerpages",
-        SimulatedNode::agentJar,
+        SimNode::agentJar,
         Path.of("/usr/lib/jvm/java-17/bin/java"),
         List.of(),
-        SimulatedNode.AGENT_CONFIG_FILE,
-        () -> Map.of("noneops.1", SimulatedNode.agentManPages().get("noneops.1")));
+        SimNode.AGENT_CONFIG_FILE,
+        () -> Map.of("noneops.1", SimNode.agentManPages().get("noneops.1")));
 
-    lab.node(Params.builder(lab.host.ports()).config(SimulatedNode.config()).agent(fewer))
+    lab.node(Params.builder(lab.host.ports()).config(SimNode.config()).agent(fewer))
         .bootstrap(true);
 
     assertThat(lab.host.fs().readLink(MAN.resolve("noneops.1")))
@@ -92,7 +90,7 @@ class AgentInstallTest {
 
   @Test
   void theStackRequiresTheRecoveryGateAndStartsAfterIt() throws IOException {
-    lab.bootstrapWithAgent(SimulatedNode.config());
+    lab.bootstrapWithAgent(SimNode.config());
 
     assertThat(text(lab.paths.unit(HostPaths.RECOVERY_GATE_UNIT)))
         .startsWith(HostPaths.UNIT_MARKER)
@@ -113,14 +111,14 @@ class AgentInstallTest {
 
   @Test
   void theDaemonRunsAsANotifyUnitWatchingTheConfigurationFile() throws IOException {
-    lab.bootstrapWithAgent(SimulatedNode.config());
+    lab.bootstrapWithAgent(SimNode.config());
 
     assertThat(text(lab.paths.unit(HostPaths.AGENT_UNIT)))
         .contains("Type=notify", "WatchdogSec=", "Restart=always")
         .as("the JVM ends a SIGTERM with status 143: a stop is a success, not a failed unit")
         .contains("SuccessExitStatus=143")
         .contains("ExecStart=" + HOME + "/current/bin/noneops daemon --config "
-            + SimulatedNode.AGENT_CONFIG_FILE);
+            + SimNode.AGENT_CONFIG_FILE);
     assertThat(lab.host.systemd().isEnabled(HostPaths.AGENT_UNIT, "multi-user.target"))
         .isTrue();
     assertThat(lab.host.systemd().peek(HostPaths.AGENT_UNIT).isActive()).isTrue();
@@ -132,7 +130,7 @@ class AgentInstallTest {
     lab.host.ports().files().createDirectories(lab.paths.unit("multi-user.target.wants"), 0755);
     FileTreeSnapshot usrLocal = lab.host.snapshot(Path.of("/usr/local"));
     FileTreeSnapshot units = lab.host.snapshot(lab.paths.systemdDir());
-    lab.bootstrapWithAgent(SimulatedNode.config());
+    lab.bootstrapWithAgent(SimNode.config());
 
     ResetResult reset = lab.node(Params.builder(lab.host.ports())).reset();
 
@@ -145,7 +143,7 @@ class AgentInstallTest {
 
   @Test
   void aBootstrapWithoutAnAgentWritesNoGate() {
-    lab.bootstrap(SimulatedNode.config());
+    lab.bootstrap(SimNode.config());
 
     assertThat(lab.exists(lab.paths.unit(HostPaths.RECOVERY_GATE_UNIT))).isFalse();
     assertThat(lab.exists(lab.paths.unit("kubelet.service.d").resolve("05-noneops-recover.conf")))

@@ -7,10 +7,10 @@ import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.daemon.AgentState;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.ports.systemd.ActiveState;
+import dev.noneops.testkit.fixtures.node.BootLog;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.gate.FaultRule;
 import dev.noneops.testkit.gate.SimulatedCrash;
-import dev.noneops.testkit.node.BootLog;
-import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,16 +24,16 @@ import org.junit.jupiter.api.Test;
  * stack comes up on what the gate made consistent, or stays down when the gate fails.
  */
 class BootThroughTheGateTest {
-  private static final AgentConfig V1 = SimulatedNode.config("1.31.4", "", "blue");
-  private static final AgentConfig V2 = SimulatedNode.config("1.31.5", "", "blue");
+  private static final AgentConfig V1 = SimNode.config("1.31.4", "", "blue");
+  private static final AgentConfig V2 = SimNode.config("1.31.5", "", "blue");
   private static final String GATE = HostPaths.RECOVERY_GATE_UNIT;
-  private static final List<String> STACK = SimulatedNode.STACK;
+  private static final List<String> STACK = SimNode.STACK;
 
-  private SimulatedNode lab;
+  private SimNode lab;
 
   @BeforeEach
   void aNodeOnV1WithItsAgent() {
-    lab = new SimulatedNode();
+    lab = new SimNode();
     lab.bootstrapWithAgent(V1);
     lab.publish(V2);
   }

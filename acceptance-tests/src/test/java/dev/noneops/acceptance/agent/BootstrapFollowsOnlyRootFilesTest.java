@@ -8,8 +8,8 @@ import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.node.AgentSetup;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.Params;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
-import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -22,11 +22,11 @@ import org.junit.jupiter.api.Test;
  * path, its owner and its mode, before it writes anything.
  */
 class BootstrapFollowsOnlyRootFilesTest {
-  private static final AgentConfig CONFIG = SimulatedNode.config("1.31.4", "", "blue");
+  private static final AgentConfig CONFIG = SimNode.config("1.31.4", "", "blue");
   private static final Path JAVA = Path.of("/usr/lib/jvm/java-17/bin/java");
   private static final int ALICE = 1000;
 
-  private final SimulatedNode lab = new SimulatedNode();
+  private final SimNode lab = new SimNode();
 
   private Node watching(Path configFile, Path java) throws IOException {
     lab.publish(CONFIG);
@@ -34,8 +34,8 @@ class BootstrapFollowsOnlyRootFilesTest {
     if (!lab.exists(configFile)) {
       lab.host.fs().seedFile(configFile, CONFIG.toJson(), 0600);
     }
-    AgentSetup agent = new AgentSetup(
-        SimulatedNode.AGENT_BUILD, SimulatedNode::agentJar, java, List.of(), configFile);
+    AgentSetup agent =
+        new AgentSetup(SimNode.AGENT_BUILD, SimNode::agentJar, java, List.of(), configFile);
     return lab.node(Params.builder(lab.host.ports()).config(CONFIG).agent(agent));
   }
 
@@ -89,7 +89,7 @@ class BootstrapFollowsOnlyRootFilesTest {
     lab.host.fs().seedOwner(Path.of("/opt/alices-jdk"), ALICE, ALICE);
 
     refusedChangingNothing(
-        watching(SimulatedNode.AGENT_CONFIG_FILE, java),
+        watching(SimNode.AGENT_CONFIG_FILE, java),
         java.toString(),
         "/opt/alices-jdk ",
         "owner 1000",

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.daemon.AgentState;
 import dev.noneops.core.daemon.NodeDaemon;
-import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,17 +19,17 @@ import org.slf4j.helpers.NOPLogger;
  * applied last, and its state says why; when only root can write it again, it is followed again.
  */
 class DaemonFollowsOnlyARootFileTest {
-  private static final AgentConfig BLUE = SimulatedNode.config("1.31.4", "", "blue");
-  private static final AgentConfig GREEN = SimulatedNode.config("1.31.4", "", "green");
-  private static final Path FILE = SimulatedNode.AGENT_CONFIG_FILE;
+  private static final AgentConfig BLUE = SimNode.config("1.31.4", "", "blue");
+  private static final AgentConfig GREEN = SimNode.config("1.31.4", "", "green");
+  private static final Path FILE = SimNode.AGENT_CONFIG_FILE;
   private static final int ALICE = 1000;
 
-  private SimulatedNode lab;
+  private SimNode lab;
   private NodeDaemon daemon;
 
   @BeforeEach
   void aNodeWhoseDaemonWatchesItsFile() {
-    lab = new SimulatedNode();
+    lab = new SimNode();
     lab.bootstrapWithAgent(BLUE);
     daemon = new NodeDaemon(
         lab.host.ports(),

@@ -2,7 +2,7 @@ package dev.noneops.acceptance.agent;
 
 import dev.noneops.core.daemon.AgentState;
 import dev.noneops.core.daemon.NodeDaemon;
-import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -18,12 +18,12 @@ final class DaemonLoop implements AutoCloseable {
   /** A poll interval no test outlives. */
   static final Duration NEVER = Duration.ofDays(365);
 
-  private final SimulatedNode lab;
+  private final SimNode lab;
   private final NodeDaemon daemon;
   private final AtomicBoolean stop = new AtomicBoolean();
   private final Thread loop;
 
-  private DaemonLoop(SimulatedNode lab, NodeDaemon daemon) {
+  private DaemonLoop(SimNode lab, NodeDaemon daemon) {
     this.lab = lab;
     this.daemon = daemon;
     this.loop = new Thread(
@@ -38,7 +38,7 @@ final class DaemonLoop implements AutoCloseable {
   }
 
   /** Starts the daemon of {@code lab}'s agent file, polling every {@code pollInterval}. */
-  static DaemonLoop start(SimulatedNode lab, Duration pollInterval, Logger log)
+  static DaemonLoop start(SimNode lab, Duration pollInterval, Logger log)
       throws InterruptedException {
     CountDownLatch ready = new CountDownLatch(1);
     NodeDaemon daemon = new NodeDaemon(
@@ -48,7 +48,7 @@ final class DaemonLoop implements AutoCloseable {
         (config, previous) -> config.isPresent()
             ? lab.node(config.get(), previous)
             : lab.node(previous.orElseThrow(), previous),
-        new NodeDaemon.Settings(SimulatedNode.AGENT_CONFIG_FILE, pollInterval, "amd64"),
+        new NodeDaemon.Settings(SimNode.AGENT_CONFIG_FILE, pollInterval, "amd64"),
         new NodeDaemon.Listener() {
           @Override
           public void ready() {
@@ -95,7 +95,7 @@ final class DaemonLoop implements AutoCloseable {
   long configReads() {
     return lab.host
         .journal()
-        .calls(c -> c.is("files.read", SimulatedNode.AGENT_CONFIG_FILE.toString()))
+        .calls(c -> c.is("files.read", SimNode.AGENT_CONFIG_FILE.toString()))
         .size();
   }
 

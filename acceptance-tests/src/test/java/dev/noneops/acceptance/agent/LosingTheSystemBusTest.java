@@ -6,7 +6,7 @@ import dev.noneops.acceptance.machine.RecordingLog;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.daemon.AgentState;
 import dev.noneops.core.daemon.NodeDaemon;
-import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.BeforeEach;
@@ -19,18 +19,18 @@ import org.junit.jupiter.api.Test;
  * watchdog again, applies the file and tells of a unit that failed meanwhile.
  */
 class LosingTheSystemBusTest {
-  private static final AgentConfig V1 = SimulatedNode.config("1.31.4", "", "blue");
-  private static final AgentConfig V1_GREEN = SimulatedNode.config("1.31.4", "", "green");
+  private static final AgentConfig V1 = SimNode.config("1.31.4", "", "blue");
+  private static final AgentConfig V1_GREEN = SimNode.config("1.31.4", "", "green");
   private static final String KUBELET = "kubelet.service";
   private static final Duration WATCHDOG = Duration.ofSeconds(120);
 
   private final RecordingLog log = new RecordingLog();
-  private SimulatedNode lab;
+  private SimNode lab;
   private NodeDaemon daemon;
 
   @BeforeEach
   void aNodeOnV1WithItsDaemonRunning() {
-    lab = new SimulatedNode();
+    lab = new SimNode();
     lab.bootstrapWithAgent(V1);
     daemon = new NodeDaemon(
         lab.host.ports(),
@@ -39,7 +39,7 @@ class LosingTheSystemBusTest {
         (config, previous) -> config.isPresent()
             ? lab.node(config.get(), previous)
             : lab.node(previous.orElseThrow(), previous),
-        new NodeDaemon.Settings(SimulatedNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
+        new NodeDaemon.Settings(SimNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
         NodeDaemon.Listener.NONE,
         log);
     daemon.start();

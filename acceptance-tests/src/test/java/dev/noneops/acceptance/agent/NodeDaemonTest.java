@@ -9,7 +9,7 @@ import dev.noneops.core.node.Node;
 import dev.noneops.core.node.UpgradeOptions;
 import dev.noneops.core.node.internal.state.UpgradeRecord;
 import dev.noneops.ports.files.HostLock;
-import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.process.ProcessSpec;
 import dev.noneops.testkit.process.SimProcess;
 import java.io.IOException;
@@ -30,17 +30,17 @@ import org.slf4j.helpers.NOPLogger;
  * follows its configuration file through the CLI's own operations.
  */
 class NodeDaemonTest {
-  private static final AgentConfig V1 = SimulatedNode.config("1.31.4", "", "blue");
-  private static final AgentConfig V1_GREEN = SimulatedNode.config("1.31.4", "", "green");
-  private static final AgentConfig V2 = SimulatedNode.config("1.31.5", "", "blue");
-  private static final AgentConfig V3 = SimulatedNode.config("1.31.6", "", "blue");
+  private static final AgentConfig V1 = SimNode.config("1.31.4", "", "blue");
+  private static final AgentConfig V1_GREEN = SimNode.config("1.31.4", "", "green");
+  private static final AgentConfig V2 = SimNode.config("1.31.5", "", "blue");
+  private static final AgentConfig V3 = SimNode.config("1.31.6", "", "blue");
 
-  private SimulatedNode lab;
+  private SimNode lab;
   private final List<String> told = new ArrayList<>();
 
   @BeforeEach
   void aNodeOnV1WithItsAgent() {
-    lab = new SimulatedNode();
+    lab = new SimNode();
     lab.bootstrapWithAgent(V1);
     lab.publish(V2).publish(V3);
   }
@@ -53,7 +53,7 @@ class NodeDaemonTest {
         (config, previous) -> config.isPresent()
             ? lab.node(config.get(), previous)
             : lab.node(previous.orElseThrow(), previous),
-        new NodeDaemon.Settings(SimulatedNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
+        new NodeDaemon.Settings(SimNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
         new NodeDaemon.Listener() {
           @Override
           public void ready() {
@@ -86,7 +86,7 @@ class NodeDaemonTest {
         .hasValueSatisfying(e -> assertThat(e.outcome()).isEqualTo("ROLLED_BACK"));
     assertThat(state().watching())
         .hasValueSatisfying(
-            w -> assertThat(w.configFile()).isEqualTo(SimulatedNode.AGENT_CONFIG_FILE.toString()));
+            w -> assertThat(w.configFile()).isEqualTo(SimNode.AGENT_CONFIG_FILE.toString()));
   }
 
   @Test
@@ -135,7 +135,7 @@ class NodeDaemonTest {
     Map<String, String> before = withoutAgentState(lab.sharedFiles());
     NodeDaemon daemon = daemon();
     daemon.start();
-    lab.host.fs().seedFile(SimulatedNode.AGENT_CONFIG_FILE, "{ \"MachineName\": \"\" }", 0644);
+    lab.host.fs().seedFile(SimNode.AGENT_CONFIG_FILE, "{ \"MachineName\": \"\" }", 0644);
 
     daemon.tick();
 
@@ -343,7 +343,7 @@ class NodeDaemonTest {
   private Map<String, String> withoutAgentState(Map<String, String> files) {
     Map<String, String> out = new TreeMap<>(files);
     out.remove(lab.paths.agentState().toString());
-    out.remove(SimulatedNode.AGENT_CONFIG_FILE.toString());
+    out.remove(SimNode.AGENT_CONFIG_FILE.toString());
     return out;
   }
 }

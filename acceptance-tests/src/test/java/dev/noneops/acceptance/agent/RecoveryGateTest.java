@@ -8,8 +8,8 @@ import dev.noneops.core.daemon.AgentState;
 import dev.noneops.core.daemon.RecoveryGate;
 import dev.noneops.core.daemon.RecoveryGate.RecoveryGateException;
 import dev.noneops.ports.files.HostLock;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
-import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Optional;
@@ -23,15 +23,15 @@ import org.junit.jupiter.api.Test;
  * it), and it keeps the stack down only when an interrupted upgrade cannot be finished.
  */
 class RecoveryGateTest {
-  private static final AgentConfig V1 = SimulatedNode.config("1.31.4", "", "blue");
-  private static final AgentConfig V2 = SimulatedNode.config("1.31.5", "", "blue");
+  private static final AgentConfig V1 = SimNode.config("1.31.4", "", "blue");
+  private static final AgentConfig V2 = SimNode.config("1.31.5", "", "blue");
 
-  private SimulatedNode lab;
+  private SimNode lab;
   private Map<String, String> v1Files;
 
   @BeforeEach
   void aNodeOnV1WithItsAgent() {
-    lab = new SimulatedNode();
+    lab = new SimNode();
     lab.bootstrapWithAgent(V1);
     lab.publish(V2);
     v1Files = withoutAgentState(lab.sharedFiles());

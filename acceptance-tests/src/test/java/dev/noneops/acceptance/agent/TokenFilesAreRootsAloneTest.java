@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.node.UpgradeOptions;
 import dev.noneops.ports.files.FileType;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
-import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -23,10 +23,10 @@ import org.junit.jupiter.api.Test;
  */
 class TokenFilesAreRootsAloneTest {
   private static final String TOKEN = "abcdef.0123456789abcdef";
-  private static final AgentConfig V1 = SimulatedNode.config("1.31.4", "", "blue");
-  private static final AgentConfig V2 = SimulatedNode.config("1.31.5", "", "blue");
+  private static final AgentConfig V1 = SimNode.config("1.31.4", "", "blue");
+  private static final AgentConfig V2 = SimNode.config("1.31.5", "", "blue");
 
-  private final SimulatedNode lab = new SimulatedNode();
+  private final SimNode lab = new SimNode();
 
   @Test
   void noFileTheNodeWroteWithTheTokenIsReadableByOthers() throws IOException {
@@ -39,7 +39,7 @@ class TokenFilesAreRootsAloneTest {
     List<String> exposed = new ArrayList<>();
     for (FileTreeSnapshot.Entry entry : lab.host.snapshot().entries()) {
       Path path = Path.of(entry.path());
-      if (entry.type() != FileType.REGULAR || path.equals(SimulatedNode.AGENT_CONFIG_FILE)) {
+      if (entry.type() != FileType.REGULAR || path.equals(SimNode.AGENT_CONFIG_FILE)) {
         continue;
       }
       String content = new String(lab.host.fs().read(path), StandardCharsets.UTF_8);

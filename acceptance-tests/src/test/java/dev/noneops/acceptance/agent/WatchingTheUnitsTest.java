@@ -6,8 +6,8 @@ import dev.noneops.acceptance.machine.RecordingLog;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.daemon.NodeDaemon;
 import dev.noneops.ports.systemd.SystemdException;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.gate.FaultRule;
-import dev.noneops.testkit.node.SimulatedNode;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -18,16 +18,16 @@ import org.junit.jupiter.api.Test;
  * says so once and polls the units at every tick.
  */
 class WatchingTheUnitsTest {
-  private static final AgentConfig V1 = SimulatedNode.config("1.31.4", "", "blue");
-  private static final AgentConfig V1_GREEN = SimulatedNode.config("1.31.4", "", "green");
+  private static final AgentConfig V1 = SimNode.config("1.31.4", "", "blue");
+  private static final AgentConfig V1_GREEN = SimNode.config("1.31.4", "", "green");
   private static final String KUBELET = "kubelet.service";
 
   private final RecordingLog log = new RecordingLog();
-  private SimulatedNode lab;
+  private SimNode lab;
 
   @BeforeEach
   void aNodeOnV1WithItsAgent() {
-    lab = new SimulatedNode();
+    lab = new SimNode();
     lab.bootstrapWithAgent(V1);
   }
 
@@ -39,7 +39,7 @@ class WatchingTheUnitsTest {
         (config, previous) -> config.isPresent()
             ? lab.node(config.get(), previous)
             : lab.node(previous.orElseThrow(), previous),
-        new NodeDaemon.Settings(SimulatedNode.AGENT_CONFIG_FILE, pollInterval, "amd64"),
+        new NodeDaemon.Settings(SimNode.AGENT_CONFIG_FILE, pollInterval, "amd64"),
         listener,
         log);
   }

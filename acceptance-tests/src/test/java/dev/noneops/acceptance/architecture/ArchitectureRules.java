@@ -1,5 +1,8 @@
 package dev.noneops.acceptance.architecture;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackages;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
@@ -15,7 +18,6 @@ import com.tngtech.archunit.lang.SimpleConditionEvent;
 import dev.noneops.core.NoneopsException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * The module boundaries as ArchUnit rules: the pure domain reaches the host only through ports,
@@ -33,15 +35,17 @@ final class ArchitectureRules {
   static final String CLI_WIRING = "dev.noneops.cli.wiring..";
   static final String TESTKIT = "dev.noneops.testkit..";
   static final String TESTKIT_CONTRACTS = "dev.noneops.testkit.contract..";
+  static final String TESTKIT_FIXTURES = "dev.noneops.testkit.fixtures..";
   static final String DEMO = "dev.noneops.demo..";
 
-  /** The packages of the module {@code testkit}: {@code SimulatedHost} and its parts. */
-  static final String[] TESTKIT_SIMULATED_HOST = {
-    "dev.noneops.testkit", "dev.noneops.testkit.commands..", "dev.noneops.testkit.download..",
-    "dev.noneops.testkit.fs..", "dev.noneops.testkit.gate..", "dev.noneops.testkit.health..",
-    "dev.noneops.testkit.host..", "dev.noneops.testkit.machine..", "dev.noneops.testkit.process..",
-    "dev.noneops.testkit.systemd..", "dev.noneops.testkit.time..",
-  };
+  /**
+   * The classes of the module {@code testkit}, {@code SimulatedHost} and its parts: all of
+   * {@code dev.noneops.testkit} but the fixtures' and the contract suites' packages.
+   */
+  static final DescribedPredicate<JavaClass> IN_THE_SIMULATED_HOST = resideInAPackage(TESTKIT)
+      .and(resideOutsideOfPackages(TESTKIT_FIXTURES, TESTKIT_CONTRACTS))
+      .as("reside in the simulated host's packages (" + TESTKIT + " but not " + TESTKIT_FIXTURES
+          + " and not " + TESTKIT_CONTRACTS + ")");
 
   private static final String[] INFRASTRUCTURE_LIBRARIES = {
     "org.freedesktop..",
@@ -164,11 +168,9 @@ final class ArchitectureRules {
           "a caller catches every failure of core as its own type under one root, with the task path where it happened");
 
   static final ArchRule TESTKIT_SEES_PORTS_AND_THE_JDK_ONLY = classes()
-      .that()
-      .resideInAnyPackage(TESTKIT_SIMULATED_HOST)
+      .that(IN_THE_SIMULATED_HOST)
       .should()
-      .onlyDependOnClassesThat()
-      .resideInAnyPackage(with(TESTKIT_SIMULATED_HOST, PORTS, "java.."))
+      .onlyDependOnClassesThat(IN_THE_SIMULATED_HOST.or(resideInAnyPackage(PORTS, "java..")))
       .because("a suite gets the simulated host without core, the adapters or a test framework");
 
   static final ArchRule CONTRACTS_SEE_PORTS_AND_THE_TEST_FRAMEWORK_ONLY = classes()
@@ -239,10 +241,6 @@ final class ArchitectureRules {
         }
       }
     };
-  }
-
-  private static String[] with(String[] packages, String... more) {
-    return Stream.concat(Stream.of(packages), Stream.of(more)).toArray(String[]::new);
   }
 
   private static DescribedPredicate<JavaAccess<?>> threadSleep() {

@@ -12,6 +12,8 @@ import dev.noneops.hostfs.archfixture.ClassOfAnotherModuleUsingAnInternalOne;
 import dev.noneops.hostfs.files.PosixHostFiles;
 import dev.noneops.hostfs.internal.io.IoErrors;
 import dev.noneops.testkit.SimulatedHost;
+import dev.noneops.testkit.contract.CgroupsContract;
+import dev.noneops.testkit.fixtures.cli.SimCli;
 import dev.noneops.testkit.fs.archfixture.TestkitClassSeeingCore;
 import org.junit.jupiter.api.Test;
 
@@ -82,6 +84,15 @@ class ArchitectureRulesCatchViolationsTest {
         .anyMatch(d ->
             d.contains("TestkitClassSeeingCore") && d.contains("dev.noneops.core.layout.Layout"));
     assertThat(clean.hasViolation()).isFalse();
+  }
+
+  @Test
+  void theFixturesAndTheContractSuitesAreNotHeldToTheSimulatedHostsRule() {
+    EvaluationResult result =
+        ArchitectureRules.TESTKIT_SEES_PORTS_AND_THE_JDK_ONLY.evaluate(new ClassFileImporter()
+            .importClasses(SimulatedHost.class, SimCli.class, CgroupsContract.class));
+
+    assertThat(result.hasViolation()).isFalse();
   }
 
   @Test

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import dev.noneops.cli.ExitCode;
 import dev.noneops.ports.files.HostFiles;
 import dev.noneops.testkit.SimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost.Run;
-import dev.noneops.testkit.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.cli.SimCli;
+import dev.noneops.testkit.fixtures.cli.SimCli.Run;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -26,11 +26,11 @@ class AgentRunsOnlyOnARootJavaTest {
   private static final Path JVM = Path.of("/usr/lib/jvm");
 
   private final SimulatedHost host = SimulatedHost.create();
-  private final CliOnSimulatedHost cli = new CliOnSimulatedHost(host).withAgent();
+  private final SimCli cli = new SimCli(host).withAgent();
 
   @BeforeEach
   void aNodeWithItsAgentWhoseJavaAUserCanChangeSinceItsBootstrap() throws IOException {
-    cli.configure(CliOnSimulatedHost.CONFIG, ConfigJson.of("1.31.4").json());
+    cli.configure(SimCli.CONFIG, ConfigJson.of("1.31.4").json());
     Run boot = cli.run("bootstrap");
     assertThat(boot.exitCode()).as(boot.err()).isEqualTo(ExitCode.OK.code());
     host.fs().seedDirectory(JVM, 0777);
@@ -40,7 +40,7 @@ class AgentRunsOnlyOnARootJavaTest {
   void theDaemonRefusesToRunOnOneLine() {
     Run daemon = assertTimeoutPreemptively(
         Duration.ofSeconds(30),
-        () -> cli.run("daemon", "--config", CliOnSimulatedHost.CONFIG.toString()),
+        () -> cli.run("daemon", "--config", SimCli.CONFIG.toString()),
         "the daemon ran its loop");
 
     assertThat(daemon.exitCode()).as(daemon.err()).isNotZero();

@@ -3,10 +3,10 @@ package dev.noneops.acceptance.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.testkit.SimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost.Run;
-import dev.noneops.testkit.cli.ConfigJson;
 import dev.noneops.testkit.commands.KubeletKernelDefaults;
+import dev.noneops.testkit.fixtures.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.cli.SimCli;
+import dev.noneops.testkit.fixtures.cli.SimCli.Run;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -22,8 +22,8 @@ class BootstrapOnAStockKernelTest {
   @Test
   void theFirstBootstrapPutsTheSysctlsInForceBeforeKubeletStarts() {
     SimulatedHost host = SimulatedHost.create();
-    CliOnSimulatedHost cli = new CliOnSimulatedHost(host);
-    cli.configure(CliOnSimulatedHost.CONFIG, ConfigJson.of("1.31.4").json());
+    SimCli cli = new SimCli(host);
+    cli.configure(SimCli.CONFIG, ConfigJson.of("1.31.4").json());
 
     Run boot = cli.run("bootstrap");
 

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.cli.ExitCode;
 import dev.noneops.testkit.SimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost.Run;
-import dev.noneops.testkit.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.cli.SimCli;
+import dev.noneops.testkit.fixtures.cli.SimCli.Run;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  */
 class BootstrapRefusesAFileAUserCanWriteTest {
   private final SimulatedHost host = SimulatedHost.create();
-  private final CliOnSimulatedHost cli = new CliOnSimulatedHost(host).withAgent();
+  private final SimCli cli = new SimCli(host).withAgent();
 
   @Test
   void aConfigurationFileInAUsersHomeIsRefusedChangingNothing() throws IOException {

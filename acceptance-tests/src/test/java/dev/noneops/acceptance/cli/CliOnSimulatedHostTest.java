@@ -8,9 +8,9 @@ import dev.noneops.cli.ExitCode;
 import dev.noneops.cli.output.Json;
 import dev.noneops.ports.files.HostLock;
 import dev.noneops.testkit.SimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost.Run;
-import dev.noneops.testkit.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.cli.SimCli;
+import dev.noneops.testkit.fixtures.cli.SimCli.Run;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.gate.PortCall;
 import dev.noneops.testkit.gate.SimulatedCrash;
@@ -26,10 +26,10 @@ import org.junit.jupiter.api.Test;
 
 /** The operator's CLI end to end on a simulated host: output, exit codes and the JSON schema. */
 class CliOnSimulatedHostTest {
-  private static final Path CONFIG = CliOnSimulatedHost.CONFIG;
+  private static final Path CONFIG = SimCli.CONFIG;
   private static final ConfigJson BASE = ConfigJson.of("1.31.4").withContainerd("1.7.22");
 
-  private final CliOnSimulatedHost cli = new CliOnSimulatedHost(SimulatedHost.create());
+  private final SimCli cli = new SimCli(SimulatedHost.create());
 
   @Test
   void bootstrapInstallsAndStartsTheNodeAndStatusReportsIt() throws Exception {
@@ -455,7 +455,7 @@ class CliOnSimulatedHostTest {
    * {@code current} to the new version, counted on a twin host (the simulation is deterministic).
    */
   private static long mutatingCallsOfAnUpgradeUpToTheFlip() {
-    CliOnSimulatedHost twin = new CliOnSimulatedHost(SimulatedHost.create());
+    SimCli twin = new SimCli(SimulatedHost.create());
     twin.configure(CONFIG, BASE.json());
     twin.run("bootstrap");
     twin.configure(CONFIG, BASE.withContainerd("1.7.23").json());

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.noneops.cli.output.Json;
 import dev.noneops.testkit.SimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost.Run;
-import dev.noneops.testkit.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.cli.SimCli;
+import dev.noneops.testkit.fixtures.cli.SimCli.Run;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -23,12 +23,12 @@ import org.junit.jupiter.api.Test;
  * downloads the next bootstrap or apply would bring, and changes nothing.
  */
 class CliPlanOnSimulatedHostTest {
-  private static final Path CONFIG = CliOnSimulatedHost.CONFIG;
+  private static final Path CONFIG = SimCli.CONFIG;
   private static final ConfigJson BASE = ConfigJson.of("1.31.4").withContainerd("1.7.22");
   private static final String DROP_IN_DIR = "/etc/systemd/system/kubelet.service.d/";
   private static final String CONTAINERD_CONFIG = "/etc/containerd/config.toml";
 
-  private final CliOnSimulatedHost cli = new CliOnSimulatedHost(SimulatedHost.create());
+  private final SimCli cli = new SimCli(SimulatedHost.create());
 
   @Test
   void onACleanHostPlanListsEveryFileBootstrapWritesAndChangesNothing() throws Exception {

@@ -9,9 +9,9 @@ import dev.noneops.core.goalstate.Artifact;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.Params;
 import dev.noneops.testkit.SimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost.Run;
-import dev.noneops.testkit.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.cli.SimCli;
+import dev.noneops.testkit.fixtures.cli.SimCli.Run;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
@@ -26,9 +26,9 @@ class FailedBootstrapLeavesNoTraceTest {
   @Test
   void aBootstrapRefusingATamperedKubeletLeavesTheHostAsItWas() throws Exception {
     SimulatedHost host = SimulatedHost.create();
-    CliOnSimulatedHost cli = new CliOnSimulatedHost(host);
+    SimCli cli = new SimCli(host);
     String json = ConfigJson.of("1.31.4").json();
-    cli.configure(CliOnSimulatedHost.CONFIG, json);
+    cli.configure(SimCli.CONFIG, json);
     AgentConfig config =
         AgentConfigParser.parseAndValidate(json.getBytes(StandardCharsets.UTF_8), "amd64");
     Artifact kubelet = new Node(Params.builder(host.ports()).config(config).build())

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.cli.NoneopsCli;
 import dev.noneops.testkit.SimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost.Run;
+import dev.noneops.testkit.fixtures.cli.SimCli;
+import dev.noneops.testkit.fixtures.cli.SimCli.Run;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -19,7 +19,7 @@ import picocli.CommandLine.Model.OptionSpec;
  * command ends with examples.
  */
 class HelpReadsTest {
-  private final CliOnSimulatedHost cli = new CliOnSimulatedHost(SimulatedHost.create());
+  private final SimCli cli = new SimCli(SimulatedHost.create());
 
   private Map<String, CommandLine> commands() {
     return NoneopsCli.commandLine(cli.environment()).getSubcommands();

@@ -9,9 +9,9 @@ import dev.noneops.core.layout.Layout;
 import dev.noneops.core.layout.VersionNames;
 import dev.noneops.ports.files.FileMeta;
 import dev.noneops.testkit.SimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost.Run;
-import dev.noneops.testkit.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.cli.SimCli;
+import dev.noneops.testkit.fixtures.cli.SimCli.Run;
 import dev.noneops.testkit.gate.SimulatedCrash;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -31,14 +31,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 class InterruptedPruneOnSimulatedHostTest {
   private static final ConfigJson BASE = ConfigJson.of("1.31.4").withContainerd("1.7.22");
 
-  private final CliOnSimulatedHost cli = new CliOnSimulatedHost(SimulatedHost.create());
+  private final SimCli cli = new SimCli(SimulatedHost.create());
   private String previous;
 
   @BeforeEach
   void upgradedWithoutPruning() {
-    previous = cli.configure(CliOnSimulatedHost.CONFIG, BASE.json());
+    previous = cli.configure(SimCli.CONFIG, BASE.json());
     assertThat(cli.run("bootstrap").exitCode()).isZero();
-    cli.configure(CliOnSimulatedHost.CONFIG, BASE.withContainerd("1.7.23").json());
+    cli.configure(SimCli.CONFIG, BASE.withContainerd("1.7.23").json());
     Run up = cli.run("upgrade", "--no-prune");
     assertThat(up.exitCode()).as(up.err()).isZero();
     assertThat(onDisk(cli.layout().versionDir(previous))).isPresent();

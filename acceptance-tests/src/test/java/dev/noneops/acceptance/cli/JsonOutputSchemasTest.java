@@ -9,9 +9,9 @@ import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 import dev.noneops.cli.NoneopsCli;
 import dev.noneops.testkit.SimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost.Run;
-import dev.noneops.testkit.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.cli.SimCli;
+import dev.noneops.testkit.fixtures.cli.SimCli.Run;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -31,7 +31,7 @@ import picocli.CommandLine;
  */
 class JsonOutputSchemasTest {
   private static final Path SCHEMAS = Path.of("..", "docs", "reference", "schemas");
-  private static final Path CONFIG = CliOnSimulatedHost.CONFIG;
+  private static final Path CONFIG = SimCli.CONFIG;
   private static final ConfigJson BASE = ConfigJson.of("1.31.4").withContainerd("1.7.22");
 
   /** Commands with no document: the daemon runs until stopped, completion prints a script. */
@@ -40,7 +40,7 @@ class JsonOutputSchemasTest {
   private static final SchemaRegistry REGISTRY =
       SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
 
-  private final CliOnSimulatedHost cli = new CliOnSimulatedHost(SimulatedHost.create());
+  private final SimCli cli = new SimCli(SimulatedHost.create());
   private final Map<String, Schema> schemas = new HashMap<>();
 
   @Test

@@ -4,23 +4,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.cli.ExitCode;
 import dev.noneops.testkit.SimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost.Run;
-import dev.noneops.testkit.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.cli.SimCli;
+import dev.noneops.testkit.fixtures.cli.SimCli.Run;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** {@code allocation-launch-check} on a {@code current} that does not name a version of the layout: a failed check, never a crash. */
 class LaunchCheckOnSimulatedHostTest {
-  private final CliOnSimulatedHost cli = new CliOnSimulatedHost(SimulatedHost.create());
+  private final SimCli cli = new SimCli(SimulatedHost.create());
   private Path current;
 
   @BeforeEach
   void bootstrap() throws Exception {
     cli.configure(
-        CliOnSimulatedHost.CONFIG,
-        ConfigJson.of("1.31.4").withContainerd("1.7.22").json());
+        SimCli.CONFIG, ConfigJson.of("1.31.4").withContainerd("1.7.22").json());
     assertThat(cli.run("bootstrap").exitCode()).isZero();
     current = cli.layout().current();
     cli.host().ports().files().removeDurably(current);

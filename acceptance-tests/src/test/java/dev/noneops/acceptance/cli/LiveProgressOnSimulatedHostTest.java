@@ -7,8 +7,8 @@ import dev.noneops.cli.NoneopsCli;
 import dev.noneops.cli.output.LiveProgress;
 import dev.noneops.ports.events.NodeEvent;
 import dev.noneops.testkit.SimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost;
-import dev.noneops.testkit.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.cli.SimCli;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
@@ -22,7 +22,7 @@ import picocli.CommandLine;
  * result; with {@code --json} or {@code -v} it stays lines on stderr.
  */
 class LiveProgressOnSimulatedHostTest {
-  private final CliOnSimulatedHost cli = new CliOnSimulatedHost(SimulatedHost.create());
+  private final SimCli cli = new SimCli(SimulatedHost.create());
   private final List<String> drawn = new ArrayList<>();
   private final StringWriter out = new StringWriter();
   private final StringWriter err = new StringWriter();
@@ -31,7 +31,7 @@ class LiveProgressOnSimulatedHostTest {
 
   @Test
   void onATerminalTheBootstrapsPhasesAndDownloadsAreDrawnAndTheTerminalGivenBackBeforeTheResult() {
-    cli.configure(CliOnSimulatedHost.CONFIG, ConfigJson.of("1.31.4").json());
+    cli.configure(SimCli.CONFIG, ConfigJson.of("1.31.4").json());
 
     assertThat(run("bootstrap")).isZero();
 
@@ -48,7 +48,7 @@ class LiveProgressOnSimulatedHostTest {
 
   @Test
   void withJsonOrVerboseTheProgressIsLinesAndNoTerminalIsOpened() {
-    cli.configure(CliOnSimulatedHost.CONFIG, ConfigJson.of("1.31.4").json());
+    cli.configure(SimCli.CONFIG, ConfigJson.of("1.31.4").json());
 
     assertThat(run("--json", "bootstrap")).isZero();
     assertThat(run("-v", "apply")).isZero();

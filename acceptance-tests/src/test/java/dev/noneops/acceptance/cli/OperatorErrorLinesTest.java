@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.atIndex;
 import dev.noneops.cli.ExitCode;
 import dev.noneops.ports.files.HostLock;
 import dev.noneops.testkit.SimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost.Run;
-import dev.noneops.testkit.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.cli.SimCli;
+import dev.noneops.testkit.fixtures.cli.SimCli.Run;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
@@ -18,10 +18,10 @@ import org.junit.jupiter.api.Test;
  * code; the chain and causes only under {@code -v}.
  */
 class OperatorErrorLinesTest {
-  private static final Path CONFIG = CliOnSimulatedHost.CONFIG;
+  private static final Path CONFIG = SimCli.CONFIG;
   private static final ConfigJson BASE = ConfigJson.of("1.31.4").withContainerd("1.7.22");
 
-  private final CliOnSimulatedHost cli = new CliOnSimulatedHost(SimulatedHost.create());
+  private final SimCli cli = new SimCli(SimulatedHost.create());
 
   @Test
   void anUnknownCommandIsNamedWithTheClosestCommands() {

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.noneops.testkit.SimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost.Run;
-import dev.noneops.testkit.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.cli.SimCli;
+import dev.noneops.testkit.fixtures.cli.SimCli.Run;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,10 +25,10 @@ class PreExistingSharedFilesTest {
   private static final Path CNI_LINK = Path.of("/opt/cni/bin/bridge");
 
   private final SimulatedHost host = SimulatedHost.create();
-  private final CliOnSimulatedHost cli = new CliOnSimulatedHost(host);
+  private final SimCli cli = new SimCli(host);
 
   private void anOperatorsFiles() throws Exception {
-    cli.configure(CliOnSimulatedHost.CONFIG, ConfigJson.of("1.31.4").json());
+    cli.configure(SimCli.CONFIG, ConfigJson.of("1.31.4").json());
     host.fs()
         .seedFile(CONTAINERD_CONFIG, "# the operator's containerd\nversion = 2\n[plugins]\n", 0640);
     host.fs().seedOwner(CONTAINERD_CONFIG, 1000, 1000);
@@ -72,7 +72,7 @@ class PreExistingSharedFilesTest {
 
   @Test
   void anOperatorsPluginBinaryWhereTheNodeLinksItsOwnIsTakenOverAndPutBack() throws Exception {
-    cli.configure(CliOnSimulatedHost.CONFIG, ConfigJson.of("1.31.4").json());
+    cli.configure(SimCli.CONFIG, ConfigJson.of("1.31.4").json());
     host.fs().seedFile(CNI_LINK, "\u007fELF the operator's bridge plugin", 0755);
     FileTreeSnapshot before = host.snapshot();
 
@@ -88,7 +88,7 @@ class PreExistingSharedFilesTest {
 
   @Test
   void aFileIdenticalToWhatTheNodeWritesIsStillTheOperatorsAndStays() throws Exception {
-    cli.configure(CliOnSimulatedHost.CONFIG, ConfigJson.of("1.31.4").json());
+    cli.configure(SimCli.CONFIG, ConfigJson.of("1.31.4").json());
     cli.run("bootstrap");
     byte[] nodes = host.ports().files().read(SYSCTL);
     cli.run("reset");

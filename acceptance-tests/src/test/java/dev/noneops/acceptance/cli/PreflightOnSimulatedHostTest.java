@@ -6,9 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.noneops.cli.ExitCode;
 import dev.noneops.testkit.SimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost.Run;
-import dev.noneops.testkit.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.cli.SimCli;
+import dev.noneops.testkit.fixtures.cli.SimCli.Run;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,13 +23,12 @@ import org.junit.jupiter.api.Test;
  * document. A bootstrap stopped by a failed check says so on one line and changes nothing.
  */
 class PreflightOnSimulatedHostTest {
-  private final CliOnSimulatedHost cli = new CliOnSimulatedHost(SimulatedHost.create());
+  private final SimCli cli = new SimCli(SimulatedHost.create());
 
   @BeforeEach
   void configured() {
     cli.configure(
-        CliOnSimulatedHost.CONFIG,
-        ConfigJson.of("1.31.4").withContainerd("1.7.22").json());
+        SimCli.CONFIG, ConfigJson.of("1.31.4").withContainerd("1.7.22").json());
   }
 
   private static List<String> lines(String out) {
@@ -189,7 +188,7 @@ class PreflightOnSimulatedHostTest {
     assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCode.OK.code());
     assertThat(lines(run.out()))
         .contains("ok    agent-files           only root can change the configuration file "
-            + CliOnSimulatedHost.CONFIG + " and the java /usr/lib/jvm/java-17/bin/java");
+            + SimCli.CONFIG + " and the java /usr/lib/jvm/java-17/bin/java");
   }
 
   @Test
@@ -211,7 +210,7 @@ class PreflightOnSimulatedHostTest {
   @Test
   void aConfigurationFileAUserOwnsFailsTheAgentFilesCheckAlsoInTheJson() throws Exception {
     cli.withAgent();
-    cli.host().fs().seedOwner(CliOnSimulatedHost.CONFIG, 1000, 1000);
+    cli.host().fs().seedOwner(SimCli.CONFIG, 1000, 1000);
 
     Run run = cli.run("--json", "preflight");
 
@@ -221,6 +220,6 @@ class PreflightOnSimulatedHostTest {
     JsonNode check = doc.get("checks").get(doc.get("checks").size() - 1);
     assertThat(check.get("name").asText()).isEqualTo("agent-files");
     assertThat(check.get("detail").asText())
-        .contains(CliOnSimulatedHost.CONFIG.toString(), "owner 1000", "other than root");
+        .contains(SimCli.CONFIG.toString(), "owner 1000", "other than root");
   }
 }

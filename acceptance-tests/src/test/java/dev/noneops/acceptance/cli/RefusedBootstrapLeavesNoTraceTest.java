@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.cli.ExitCode;
 import dev.noneops.testkit.SimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost.Run;
-import dev.noneops.testkit.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.cli.SimCli;
+import dev.noneops.testkit.fixtures.cli.SimCli.Run;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.process.ProcessSpec;
 import dev.noneops.testkit.process.SimProcess;
@@ -22,12 +22,12 @@ import org.junit.jupiter.api.Test;
  * foreign stack's data, units or pods.
  */
 class RefusedBootstrapLeavesNoTraceTest {
-  private static final Path CONFIG = CliOnSimulatedHost.CONFIG;
+  private static final Path CONFIG = SimCli.CONFIG;
   private static final Path FOREIGN_POD_DATA = Path.of("/var/lib/kubelet/pods/p1/volumes/data/db");
   private static final String FOREIGN_SOCKET = "/run/containerd/containerd.sock";
 
   private final SimulatedHost host = SimulatedHost.create();
-  private final CliOnSimulatedHost cli = new CliOnSimulatedHost(host);
+  private final SimCli cli = new SimCli(host);
   private SimProcess foreignShim;
   private SimProcess foreignContainerd;
 

@@ -3,8 +3,8 @@ package dev.noneops.acceptance.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.testkit.SimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost;
-import dev.noneops.testkit.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.cli.SimCli;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
@@ -14,8 +14,8 @@ class ResetLeavesTheLayoutsParentsAsTheyWereTest {
   @Test
   void theParentsBootstrapCreatedAreRemovedAndThoseThatWereThereStay() throws Exception {
     SimulatedHost host = SimulatedHost.create();
-    CliOnSimulatedHost cli = new CliOnSimulatedHost(host);
-    cli.configure(CliOnSimulatedHost.CONFIG, ConfigJson.of("1.31.4").json());
+    SimCli cli = new SimCli(host);
+    cli.configure(SimCli.CONFIG, ConfigJson.of("1.31.4").json());
     assertThat(host.fs().lstat(Path.of("/opt/unbounded"))).isEmpty();
     boolean optWasThere = host.fs().lstat(Path.of("/opt")).isPresent();
 
@@ -32,8 +32,8 @@ class ResetLeavesTheLayoutsParentsAsTheyWereTest {
   void aParentThatWasThereBeforeStays() throws Exception {
     SimulatedHost host = SimulatedHost.create();
     host.fs().seedDirectory(Path.of("/opt/unbounded"), 0755);
-    CliOnSimulatedHost cli = new CliOnSimulatedHost(host);
-    cli.configure(CliOnSimulatedHost.CONFIG, ConfigJson.of("1.31.4").json());
+    SimCli cli = new SimCli(host);
+    cli.configure(SimCli.CONFIG, ConfigJson.of("1.31.4").json());
 
     cli.run("bootstrap");
     cli.run("reset");

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.cli.ExitCode;
 import dev.noneops.testkit.SimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost.Run;
-import dev.noneops.testkit.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.cli.SimCli;
+import dev.noneops.testkit.fixtures.cli.SimCli.Run;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -23,12 +23,12 @@ class RootReadsOnlyARootConfigFileTest {
   private static final Path ALICES = Path.of("/home/alice/node.json");
 
   private final SimulatedHost host = SimulatedHost.create();
-  private final CliOnSimulatedHost cli = new CliOnSimulatedHost(host);
+  private final SimCli cli = new SimCli(host);
 
   @ParameterizedTest
   @ValueSource(strings = {"apply", "upgrade", "plan"})
   void aConfigurationFileAUserOwnsIsRefusedBeforeItIsRead(String command) throws IOException {
-    cli.configure(CliOnSimulatedHost.CONFIG, ConfigJson.of("1.31.4").json());
+    cli.configure(SimCli.CONFIG, ConfigJson.of("1.31.4").json());
     Run boot = cli.run("bootstrap");
     assertThat(boot.exitCode()).as(boot.err()).isEqualTo(ExitCode.OK.code());
     cli.configure(ALICES, ConfigJson.of("1.31.4").json());

@@ -6,10 +6,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.noneops.ports.commands.Command;
 import dev.noneops.testkit.SimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost.Run;
-import dev.noneops.testkit.cli.ConfigJson;
 import dev.noneops.testkit.commands.CommandOutcome;
+import dev.noneops.testkit.fixtures.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.cli.SimCli;
+import dev.noneops.testkit.fixtures.cli.SimCli.Run;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,14 +21,13 @@ import org.junit.jupiter.api.Test;
  * unit with its uptime, how many pods run — and its {@code --json} document only gains fields.
  */
 class StatusOnSimulatedHostTest {
-  private final CliOnSimulatedHost cli = new CliOnSimulatedHost(SimulatedHost.create());
+  private final SimCli cli = new SimCli(SimulatedHost.create());
   private String version;
 
   @BeforeEach
   void bootstrapped() {
     version = cli.configure(
-        CliOnSimulatedHost.CONFIG,
-        ConfigJson.of("1.31.4").withContainerd("1.7.22").json());
+        SimCli.CONFIG, ConfigJson.of("1.31.4").withContainerd("1.7.22").json());
     assertThat(cli.run("bootstrap").exitCode()).isZero();
     cli.host()
         .commands()

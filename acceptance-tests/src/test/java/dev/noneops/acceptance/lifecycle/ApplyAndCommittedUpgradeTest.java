@@ -10,8 +10,8 @@ import dev.noneops.core.node.NodeBusyException;
 import dev.noneops.core.node.UpgradeAndCommitResult;
 import dev.noneops.core.node.UpgradeOptions;
 import dev.noneops.core.node.VersionChangeRefusedException;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
-import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
@@ -24,14 +24,14 @@ import org.junit.jupiter.api.Test;
  * place) and the committed upgrade (upgrade, record, commit, prune), each one core operation.
  */
 class ApplyAndCommittedUpgradeTest {
-  private static final AgentConfig V1 = SimulatedNode.config("1.31.4", "1.7.22", "blue");
-  private static final AgentConfig V2 = SimulatedNode.config("1.31.5", "1.7.22", "blue");
+  private static final AgentConfig V1 = SimNode.config("1.31.4", "1.7.22", "blue");
+  private static final AgentConfig V2 = SimNode.config("1.31.5", "1.7.22", "blue");
 
   @Test
   void applyRestartsOnlyWhatChangedAndRecordsTheConfigurationAsApplied() {
-    SimulatedNode lab = new SimulatedNode();
-    lab.bootstrap(SimulatedNode.config(Map.of("example.com/pool", "blue")));
-    AgentConfig green = SimulatedNode.config(Map.of("example.com/pool", "green"));
+    SimNode lab = new SimNode();
+    lab.bootstrap(SimNode.config(Map.of("example.com/pool", "blue")));
+    AgentConfig green = SimNode.config(Map.of("example.com/pool", "green"));
 
     ApplyResult result = lab.node(green).apply();
 
@@ -44,7 +44,7 @@ class ApplyAndCommittedUpgradeTest {
 
   @Test
   void applyOfAConfigurationThatNeedsOtherBinariesIsRefusedWithTheAdviceAndChangesNothing() {
-    SimulatedNode lab = new SimulatedNode();
+    SimNode lab = new SimNode();
     lab.bootstrap(V1);
     lab.publish(V2);
     FileTreeSnapshot before = lab.host.snapshot();
@@ -62,7 +62,7 @@ class ApplyAndCommittedUpgradeTest {
 
   @Test
   void aCommittedUpgradeRecordsTheConfigurationEndsTheUpgradeAndPrunesThePreviousVersion() {
-    SimulatedNode lab = new SimulatedNode();
+    SimNode lab = new SimNode();
     lab.bootstrap(V1);
     lab.publish(V2);
 
@@ -81,7 +81,7 @@ class ApplyAndCommittedUpgradeTest {
 
   @Test
   void aCommittedUpgradeWithoutPruneKeepsThePreviousVersion() {
-    SimulatedNode lab = new SimulatedNode();
+    SimNode lab = new SimNode();
     lab.bootstrap(V1);
     lab.publish(V2);
 
@@ -97,7 +97,7 @@ class ApplyAndCommittedUpgradeTest {
   @Test
   void bothAreRefusedAsBusyWhileAnotherProcessHoldsTheNodeLockAndChangeNothing()
       throws IOException {
-    SimulatedNode lab = new SimulatedNode();
+    SimNode lab = new SimNode();
     lab.bootstrap(V1);
     lab.publish(V2);
     FileTreeSnapshot before = lab.host.snapshot();

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.node.ConfigureResult;
 import dev.noneops.core.node.Node;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
-import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -19,8 +19,8 @@ class KubeletResolvConfScenarioTest {
   private static final Path ETC_RESOLV_CONF = Path.of("/etc/resolv.conf");
   private static final Path RESOLVED_UPSTREAMS = Path.of("/run/systemd/resolve/resolv.conf");
 
-  private static SimulatedNode resolvedHost() throws IOException {
-    SimulatedNode lab = new SimulatedNode();
+  private static SimNode resolvedHost() throws IOException {
+    SimNode lab = new SimNode();
     lab.host
         .fs()
         .seedFile(
@@ -34,9 +34,9 @@ class KubeletResolvConfScenarioTest {
   }
 
   /** Bootstrap as the agent does it, with the goal state resolved from the host's own facts. */
-  private static Node bootstrap(SimulatedNode lab) {
-    lab.publish(lab.goal(SimulatedNode.config()));
-    Node node = lab.node(SimulatedNode.config());
+  private static Node bootstrap(SimNode lab) {
+    lab.publish(lab.goal(SimNode.config()));
+    Node node = lab.node(SimNode.config());
     node.provision();
     ConfigureResult changes = node.configure();
     node.loadKernelModules();
@@ -44,13 +44,13 @@ class KubeletResolvConfScenarioTest {
     return node;
   }
 
-  private static String kubeletUnit(SimulatedNode lab) throws IOException {
+  private static String kubeletUnit(SimNode lab) throws IOException {
     return lab.host.ports().files().readString(lab.paths.unit("kubelet.service"));
   }
 
   @Test
   void onASystemdResolvedHostKubeletReadsTheUpstreamServersNotTheStub() throws IOException {
-    SimulatedNode lab = resolvedHost();
+    SimNode lab = resolvedHost();
 
     bootstrap(lab);
 
@@ -61,7 +61,7 @@ class KubeletResolvConfScenarioTest {
 
   @Test
   void onAHostWithItsOwnResolversKubeletReadsEtcResolvConf() throws IOException {
-    SimulatedNode lab = new SimulatedNode();
+    SimNode lab = new SimNode();
     lab.host.fs().seedFile(ETC_RESOLV_CONF, "nameserver 192.0.2.53\n", 0644);
 
     bootstrap(lab);
@@ -73,7 +73,7 @@ class KubeletResolvConfScenarioTest {
 
   @Test
   void aStubWithoutSystemdResolvedsUpstreamListLeavesKubeletOnEtcResolvConf() throws IOException {
-    SimulatedNode lab = new SimulatedNode();
+    SimNode lab = new SimNode();
     lab.host.fs().seedFile(ETC_RESOLV_CONF, "nameserver 127.0.0.53\n", 0644);
 
     bootstrap(lab);
@@ -83,11 +83,11 @@ class KubeletResolvConfScenarioTest {
 
   @Test
   void reapplyingTheSameConfigurationOnASystemdResolvedHostChangesNothing() throws IOException {
-    SimulatedNode lab = resolvedHost();
+    SimNode lab = resolvedHost();
     bootstrap(lab);
     FileTreeSnapshot before = lab.host.snapshot();
 
-    Node again = lab.node(SimulatedNode.config());
+    Node again = lab.node(SimNode.config());
     ConfigureResult changes = again.configure();
 
     assertThat(changes).isEqualTo(ConfigureResult.UNCHANGED);

@@ -16,11 +16,11 @@ import dev.noneops.core.node.UpgradeFailedException;
 import dev.noneops.core.node.UpgradeFailedException.RollbackOutcome;
 import dev.noneops.core.node.UpgradeOptions;
 import dev.noneops.testkit.SimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost;
-import dev.noneops.testkit.cli.CliOnSimulatedHost.Run;
-import dev.noneops.testkit.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.cli.SimCli;
+import dev.noneops.testkit.fixtures.cli.SimCli.Run;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
-import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -39,8 +39,8 @@ import org.slf4j.helpers.NOPLogger;
  * upgrade, rollback or reset puts its link back over the installer's binary or removes it.
  */
 class PluginBinariesOfACniInstallerTest {
-  private static final AgentConfig V1 = SimulatedNode.config("1.31.4", "1.7.22", "blue");
-  private static final AgentConfig V2 = SimulatedNode.config("1.31.5", "1.7.22", "blue");
+  private static final AgentConfig V1 = SimNode.config("1.31.4", "1.7.22", "blue");
+  private static final AgentConfig V2 = SimNode.config("1.31.5", "1.7.22", "blue");
   private static final Path CNI_BIN = Path.of("/opt/cni/bin");
   private static final Path HOST_LOCAL = CNI_BIN.resolve("host-local");
   private static final Path LOOPBACK = CNI_BIN.resolve("loopback");
@@ -75,7 +75,7 @@ class PluginBinariesOfACniInstallerTest {
 
   @Test
   void applyKeepsTheInstallersBinariesAndLinksTheRest() throws IOException {
-    SimulatedNode lab = new SimulatedNode();
+    SimNode lab = new SimNode();
     lab.bootstrap(V1);
     anInstallerCopiesItsOwn(lab.host, "host-local");
     anInstallerCopiesItsOwn(lab.host, "loopback");
@@ -90,8 +90,8 @@ class PluginBinariesOfACniInstallerTest {
 
   @Test
   void applySaysOnceWhichPathsItNoLongerOwnsAndStatusKeepsSayingIt() throws IOException {
-    CliOnSimulatedHost cli = new CliOnSimulatedHost(SimulatedHost.create());
-    cli.configure(CliOnSimulatedHost.CONFIG, ConfigJson.of("1.31.4").json());
+    SimCli cli = new SimCli(SimulatedHost.create());
+    cli.configure(SimCli.CONFIG, ConfigJson.of("1.31.4").json());
     assertThat(cli.run("bootstrap").exitCode()).isZero();
     anInstallerCopiesItsOwn(cli.host(), "host-local");
 
@@ -113,8 +113,8 @@ class PluginBinariesOfACniInstallerTest {
 
   @Test
   void planSaysWhichPathsTheNodeWouldStopOwningAndChangesNothing() throws IOException {
-    CliOnSimulatedHost cli = new CliOnSimulatedHost(SimulatedHost.create());
-    cli.configure(CliOnSimulatedHost.CONFIG, ConfigJson.of("1.31.4").json());
+    SimCli cli = new SimCli(SimulatedHost.create());
+    cli.configure(SimCli.CONFIG, ConfigJson.of("1.31.4").json());
     cli.run("bootstrap");
     anInstallerCopiesItsOwn(cli.host(), "host-local");
     FileTreeSnapshot before = cli.host().snapshot();
@@ -135,8 +135,8 @@ class PluginBinariesOfACniInstallerTest {
 
   @Test
   void theDisowningSurvivesAPowerCut() throws IOException {
-    CliOnSimulatedHost cli = new CliOnSimulatedHost(SimulatedHost.create());
-    cli.configure(CliOnSimulatedHost.CONFIG, ConfigJson.of("1.31.4").json());
+    SimCli cli = new SimCli(SimulatedHost.create());
+    cli.configure(SimCli.CONFIG, ConfigJson.of("1.31.4").json());
     cli.run("bootstrap");
     anInstallerCopiesItsOwn(cli.host(), "host-local");
     cli.run("apply");
@@ -151,7 +151,7 @@ class PluginBinariesOfACniInstallerTest {
 
   @Test
   void anUpgradeKeepsTheInstallersBinariesAndLinksTheRestIntoTheTarget() throws IOException {
-    SimulatedNode lab = new SimulatedNode();
+    SimNode lab = new SimNode();
     lab.bootstrap(V1);
     anInstallerCopiesItsOwn(lab.host, "host-local");
     lab.publish(V2);
@@ -167,7 +167,7 @@ class PluginBinariesOfACniInstallerTest {
   @Test
   void aRollbackDoesNotPutTheNodesLinkBackOverABinaryInstalledDuringTheUpgrade()
       throws IOException {
-    SimulatedNode lab = new SimulatedNode();
+    SimNode lab = new SimNode();
     lab.bootstrap(V1);
     lab.publish(V2);
     String target = lab.versionOf(V2);
@@ -211,7 +211,7 @@ class PluginBinariesOfACniInstallerTest {
 
   @Test
   void aLinkAnInstallerPutOverTheNodesIsItsOwnThroughApplyAndReset() throws IOException {
-    SimulatedNode lab = new SimulatedNode();
+    SimNode lab = new SimNode();
     lab.bootstrap(V1);
     String installers = "/opt/calico/bin/host-local";
     anInstallerLinksItsOwn(lab.host, "host-local", installers);
@@ -229,7 +229,7 @@ class PluginBinariesOfACniInstallerTest {
 
   @Test
   void resetLeavesTheInstallersBinaries() throws IOException {
-    SimulatedNode lab = new SimulatedNode();
+    SimNode lab = new SimNode();
     lab.bootstrap(V1);
     anInstallerCopiesItsOwn(lab.host, "host-local");
     lab.node(V1).apply();

@@ -9,8 +9,8 @@ import dev.noneops.core.node.ForeignStackException;
 import dev.noneops.core.node.InstallException;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.NodeBusyException;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
-import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -23,9 +23,8 @@ import org.junit.jupiter.api.Test;
 /** Bootstrap refuses hosts it must not touch and installs nothing it cannot verify. */
 class RefusalScenarioTest {
 
-  private static ForeignStackException refusedProvision(
-      SimulatedNode lab, FileTreeSnapshot before) {
-    MachineGoalState goal = lab.goal(SimulatedNode.config());
+  private static ForeignStackException refusedProvision(SimNode lab, FileTreeSnapshot before) {
+    MachineGoalState goal = lab.goal(SimNode.config());
     lab.publish(goal);
     Node node = lab.node(goal);
     ForeignStackException refused =
@@ -37,7 +36,7 @@ class RefusalScenarioTest {
 
   @Test
   void aForeignKubeletBinaryIsRefusedAndNothingChanges() {
-    SimulatedNode lab = new SimulatedNode();
+    SimNode lab = new SimNode();
     lab.host.installExecutable(
         Path.of("/usr/local/bin/kubelet"), "#!/bin/sh\n# kubeadm's kubelet\n");
     FileTreeSnapshot before = lab.host.snapshot();
@@ -51,7 +50,7 @@ class RefusalScenarioTest {
 
   @Test
   void aForeignContainerdFromADistroPackageIsRefusedActiveOrNot() throws IOException {
-    SimulatedNode lab = new SimulatedNode();
+    SimNode lab = new SimNode();
     lab.host.installExecutable(Path.of("/usr/bin/containerd"), "#!/bin/sh\n# debian containerd\n");
     lab.host
         .fs()
@@ -74,7 +73,7 @@ class RefusalScenarioTest {
 
   @Test
   void aUnitFileWithoutTheMarkerIsRefused() throws IOException {
-    SimulatedNode lab = new SimulatedNode();
+    SimNode lab = new SimNode();
     lab.host
         .fs()
         .seedFile(
@@ -90,8 +89,8 @@ class RefusalScenarioTest {
 
   @Test
   void aChecksumMismatchFailsClearlyLeavesNoVersionAndActivatesNothing() {
-    SimulatedNode lab = new SimulatedNode();
-    MachineGoalState goal = lab.goal(SimulatedNode.config());
+    SimNode lab = new SimNode();
+    MachineGoalState goal = lab.goal(SimNode.config());
     lab.publish(goal);
     URI kubelet = goal.rootFs().artifacts().stream()
         .filter(a -> a.name().equals("kubelet"))
@@ -122,8 +121,8 @@ class RefusalScenarioTest {
   @Test
   void aMutatingOperationWhileAnotherProcessHoldsTheNodeLockIsRefusedAsBusyAndCanBeCaughtAsSuch()
       throws IOException {
-    SimulatedNode lab = new SimulatedNode();
-    MachineGoalState goal = lab.goal(SimulatedNode.config());
+    SimNode lab = new SimNode();
+    MachineGoalState goal = lab.goal(SimNode.config());
     lab.bootstrap(goal);
     FileTreeSnapshot before = lab.host.snapshot();
 

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.node.Params;
 import dev.noneops.core.node.ResetResult;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
-import dev.noneops.testkit.node.SimulatedNode;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
@@ -14,8 +14,8 @@ class ResetOperationTest {
 
   @Test
   void resetRemovesTheNodeItsLocalDnsInterfaceAndTheAppliedConfiguration() {
-    SimulatedNode lab = new SimulatedNode();
-    lab.bootstrap(SimulatedNode.config());
+    SimNode lab = new SimNode();
+    lab.bootstrap(SimNode.config());
 
     ResetResult reset = lab.node(Params.builder(lab.host.ports())).reset();
 
@@ -35,8 +35,8 @@ class ResetOperationTest {
    */
   @Test
   void resetRemovesTheBridgesTheNodesCniConfigurationNamesAndNoOtherLink() throws Exception {
-    SimulatedNode lab = new SimulatedNode();
-    lab.bootstrap(SimulatedNode.config());
+    SimNode lab = new SimNode();
+    lab.bootstrap(SimNode.config());
     lab.host.fs().createDirectories(Path.of("/etc/cni/net.d"), 0755);
     lab.host.fs().seedFile(Path.of("/etc/cni/net.d/10-pods.conflist"), """
         {"cniVersion": "0.4.0", "name": "pods", "plugins": [
@@ -74,14 +74,14 @@ class ResetOperationTest {
    */
   @Test
   void resetLeavesTheBridgeOfACniConfigurationFromBeforeTheNode() throws Exception {
-    SimulatedNode lab = new SimulatedNode();
+    SimNode lab = new SimNode();
     lab.host.fs().createDirectories(Path.of("/etc/cni/net.d"), 0755);
     lab.host.fs().seedFile(Path.of("/etc/cni/net.d/90-foreign.conflist"), """
         {"cniVersion": "0.4.0", "name": "foreign-net", "plugins": [
           {"type": "bridge", "bridge": "forbr0", "ipam": {"type": "host-local"}}]}
         """, 0644);
     lab.host.kernel().seedLink("forbr0", "bridge");
-    lab.bootstrap(SimulatedNode.config());
+    lab.bootstrap(SimNode.config());
     lab.host.fs().seedFile(Path.of("/etc/cni/net.d/10-pods.conflist"), """
         {"cniVersion": "0.4.0", "name": "pods", "plugins": [
           {"type": "bridge", "bridge": "nopods0", "ipam": {"type": "host-local"}}]}
@@ -105,9 +105,9 @@ class ResetOperationTest {
    */
   @Test
   void resetLeavesABridgeFromBeforeTheNodeThatTheNodesCniConfigurationNames() throws Exception {
-    SimulatedNode lab = new SimulatedNode();
+    SimNode lab = new SimNode();
     lab.host.kernel().seedLink("cni0", "bridge");
-    lab.bootstrap(SimulatedNode.config());
+    lab.bootstrap(SimNode.config());
     lab.host.fs().createDirectories(Path.of("/etc/cni/net.d"), 0755);
     lab.host.fs().seedFile(Path.of("/etc/cni/net.d/10-pods.conflist"), """
         {"cniVersion": "0.4.0", "name": "pods", "plugins": [
@@ -135,8 +135,8 @@ class ResetOperationTest {
   @Test
   void aNodeProvisionedBeforeLinksWereRecordedRemovesTheBridgesItsConfigurationNamesAsBefore()
       throws Exception {
-    SimulatedNode lab = new SimulatedNode();
-    lab.bootstrap(SimulatedNode.config());
+    SimNode lab = new SimNode();
+    lab.bootstrap(SimNode.config());
     lab.host.fs().delete(lab.layout.linksBefore());
     lab.host.fs().createDirectories(Path.of("/etc/cni/net.d"), 0755);
     lab.host.fs().seedFile(Path.of("/etc/cni/net.d/10-pods.conflist"), """
@@ -144,7 +144,7 @@ class ResetOperationTest {
           {"type": "bridge", "bridge": "cni0", "ipam": {"type": "host-local"}}]}
         """, 0644);
     lab.host.kernel().seedLink("cni0", "bridge");
-    lab.bootstrap(SimulatedNode.config());
+    lab.bootstrap(SimNode.config());
     assertThat(lab.exists(lab.layout.linksBefore()))
         .as("no record taken once the node's stack may have run")
         .isFalse();
@@ -159,8 +159,8 @@ class ResetOperationTest {
   /** An unreadable record of the links keeps every named bridge, and the reset says why. */
   @Test
   void anUnreadableRecordOfTheLinksKeepsEveryNamedBridgeAndFailsTheReset() throws Exception {
-    SimulatedNode lab = new SimulatedNode();
-    lab.bootstrap(SimulatedNode.config());
+    SimNode lab = new SimNode();
+    lab.bootstrap(SimNode.config());
     lab.host.fs().seedFile(lab.layout.linksBefore(), "{\"format\": 1, \"links\": [\"a/b\"]}", 0600);
     lab.host.fs().createDirectories(Path.of("/etc/cni/net.d"), 0755);
     lab.host.fs().seedFile(Path.of("/etc/cni/net.d/10-pods.conflist"), """
@@ -186,8 +186,8 @@ class ResetOperationTest {
    */
   @Test
   void resetRemovesNoBridgeWhenTheCniEntriesFromBeforeTheNodeWereNeverRecorded() throws Exception {
-    SimulatedNode lab = new SimulatedNode();
-    lab.bootstrap(SimulatedNode.config());
+    SimNode lab = new SimNode();
+    lab.bootstrap(SimNode.config());
     lab.host.fs().delete(lab.layout.cniBefore());
     lab.host.fs().createDirectories(Path.of("/etc/cni/net.d"), 0755);
     lab.host.fs().seedFile(Path.of("/etc/cni/net.d/10-pods.conflist"), """
@@ -204,7 +204,7 @@ class ResetOperationTest {
 
   @Test
   void resetOnAHostWithoutANodeChangesNothing() {
-    SimulatedNode lab = new SimulatedNode();
+    SimNode lab = new SimNode();
     FileTreeSnapshot before = lab.host.snapshot();
 
     ResetResult reset = lab.node(Params.builder(lab.host.ports())).reset();

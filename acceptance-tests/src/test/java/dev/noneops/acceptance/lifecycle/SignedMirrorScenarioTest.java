@@ -7,9 +7,9 @@ import dev.noneops.core.goalstate.Artifact;
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.node.InstallException;
 import dev.noneops.core.node.UrlRedaction;
-import dev.noneops.testkit.artifacts.TarGz;
 import dev.noneops.testkit.download.SimArtifactRepository;
-import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.fixtures.artifacts.TarGz;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -34,12 +34,12 @@ class SignedMirrorScenarioTest {
       .file("bin/containerd-shim-runc-v2", "#!/bin/sh\n# shim from the signed mirror\n", 0755)
       .build();
 
-  private final SimulatedNode lab = new SimulatedNode();
+  private final SimNode lab = new SimNode();
 
   @Test
   void aMirrorWhoseTokenCoversEveryFileServesTheChecksumBesideTheArtifactsPath()
       throws IOException {
-    MachineGoalState goal = lab.goal(SimulatedNode.configWithDownloads("{"
+    MachineGoalState goal = lab.goal(SimNode.configWithDownloads("{"
         + "\"Kubernetes\": {\"URL\": \"https://bucket.example.com/k8s/v%s/bin/linux/%s/%s"
         + TEMPLATE_QUERY
         + "\"}, \"Containerd\": {\"URL\": "
@@ -64,7 +64,7 @@ class SignedMirrorScenarioTest {
 
   @Test
   void aChecksumTheDerivedUrlCannotFetchIsRefusedNamingTheKeysThatVerifyIt() {
-    MachineGoalState goal = lab.goal(SimulatedNode.configWithDownloads("{\"Containerd\": {\"URL\": "
+    MachineGoalState goal = lab.goal(SimNode.configWithDownloads("{\"Containerd\": {\"URL\": "
         + "\"https://bucket.example.com/containerd/v%s/containerd-%s-linux-%s.tar.gz"
         + TEMPLATE_QUERY
         + "\"}}"));
@@ -91,7 +91,7 @@ class SignedMirrorScenarioTest {
   @Test
   void theChecksumsOwnSignedUrlVerifiesTheArtifact() throws IOException {
     String checksumUrl = CONTAINERD + ".sha256sum?X-Amz-Signature=0therf0rthesum";
-    MachineGoalState goal = lab.goal(SimulatedNode.configWithDownloads("{\"Containerd\": {"
+    MachineGoalState goal = lab.goal(SimNode.configWithDownloads("{\"Containerd\": {"
         + "\"URL\": \"https://bucket.example.com/containerd/v%s/containerd-%s-linux-%s.tar.gz"
         + TEMPLATE_QUERY + "\", \"SHA256URL\": "
         + "\"https://bucket.example.com/containerd/v%s/containerd-%s-linux-%s.tar.gz.sha256sum"

@@ -9,7 +9,7 @@ import dev.noneops.core.node.NodeStatus;
 import dev.noneops.core.node.NodeStatus.Pods;
 import dev.noneops.ports.commands.Command;
 import dev.noneops.testkit.commands.CommandOutcome;
-import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -32,14 +32,14 @@ class StatusScenarioTest {
       eeee5555                                                            4105    RUNNING
       """;
 
-  private final SimulatedNode lab = new SimulatedNode();
+  private final SimNode lab = new SimNode();
   private Node node;
   private Instant started;
 
   @BeforeEach
   void aBootstrappedNode() {
     started = lab.host.clock().now();
-    node = lab.bootstrap(SimulatedNode.config());
+    node = lab.bootstrap(SimNode.config());
   }
 
   private void ctrAnswers(CommandOutcome tasks, CommandOutcome sandboxes) {
@@ -127,8 +127,8 @@ class StatusScenarioTest {
   void theAgentsDaemonIsReportedNotFoundWithoutTheAgentAndActiveWithIt() throws Exception {
     assertThat(node.status().agentUnit().load()).isEqualTo("not_found");
 
-    SimulatedNode withAgent = new SimulatedNode();
-    Node agentNode = withAgent.bootstrapWithAgent(SimulatedNode.config());
+    SimNode withAgent = new SimNode();
+    Node agentNode = withAgent.bootstrapWithAgent(SimNode.config());
 
     NodeStatus.Unit daemon = agentNode.status().agentUnit();
     assertThat(daemon.active()).isEqualTo("active");

@@ -10,7 +10,7 @@ import dev.noneops.core.node.UpgradeAndCommitResult;
 import dev.noneops.core.node.UpgradeFailedException;
 import dev.noneops.core.node.UpgradeFailedException.RollbackOutcome;
 import dev.noneops.core.node.UpgradeOptions;
-import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
  * and forgets the save.
  */
 class TakeOverInAnUpgradeTest {
-  private static final AgentConfig TOKEN = SimulatedNode.config("1.31.4", "1.7.22", "blue");
+  private static final AgentConfig TOKEN = SimNode.config("1.31.4", "1.7.22", "blue");
   private static final AgentConfig EXEC = exec("1.31.5");
   private static final Path KUBECONFIG = Path.of("/var/lib/kubelet/kubeconfig");
   private static final Path ORIGINALS = Path.of("/etc/unbounded/agent/originals");
@@ -51,12 +51,12 @@ class TakeOverInAnUpgradeTest {
           "LocalDNS": {},
           "OCIImage": ""
         }
-        """.formatted(SimulatedNode.CA_BASE64, k8s);
+        """.formatted(SimNode.CA_BASE64, k8s);
     return AgentConfigParser.parseAndValidate(json.getBytes(StandardCharsets.UTF_8), "amd64");
   }
 
-  private static SimulatedNode aTokenNodeWhoseKubeletWroteItsKubeconfig() throws IOException {
-    SimulatedNode lab = new SimulatedNode();
+  private static SimNode aTokenNodeWhoseKubeletWroteItsKubeconfig() throws IOException {
+    SimNode lab = new SimNode();
     lab.bootstrap(TOKEN);
     lab.host.fs().seedFile(KUBECONFIG, KUBELETS, 0600);
     lab.publish(EXEC);
@@ -65,7 +65,7 @@ class TakeOverInAnUpgradeTest {
 
   @Test
   void anUpgradeFromATokenToAnExecCredentialTakesOverKubeletsKubeconfig() throws IOException {
-    SimulatedNode lab = aTokenNodeWhoseKubeletWroteItsKubeconfig();
+    SimNode lab = aTokenNodeWhoseKubeletWroteItsKubeconfig();
 
     UpgradeAndCommitResult done =
         lab.node(EXEC, Optional.of(TOKEN)).upgradeAndCommit(UpgradeOptions.DEFAULTS);
@@ -77,7 +77,7 @@ class TakeOverInAnUpgradeTest {
 
   @Test
   void aRollbackPutsTheHostsFileBackAndForgetsItsSave() throws IOException {
-    SimulatedNode lab = aTokenNodeWhoseKubeletWroteItsKubeconfig();
+    SimNode lab = aTokenNodeWhoseKubeletWroteItsKubeconfig();
     lab.kubeletNeverReady.add(lab.versionOf(EXEC));
 
     UpgradeFailedException failed = catchThrowableOfType(
@@ -95,7 +95,7 @@ class TakeOverInAnUpgradeTest {
    */
   @Test
   void aSaveLeftByAnInterruptedTakeOverGivesWayToWhatTheHostHasNow() throws IOException {
-    SimulatedNode lab = new SimulatedNode();
+    SimNode lab = new SimNode();
     Path sysctl = Path.of("/etc/sysctl.d/99-kubernetes.conf");
     String then = "vm.swappiness = 60\n";
     lab.host

@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.noneops.core.goalstate.Artifact;
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.node.InstallException;
-import dev.noneops.testkit.artifacts.TarGz;
+import dev.noneops.testkit.fixtures.artifacts.TarGz;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
-import dev.noneops.testkit.node.SimulatedNode;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -34,8 +34,8 @@ class TamperedArtifactScenarioTest {
         "coredns"
       })
   void aTamperedArtifactIsRefusedAndNothingIsInstalledOrActivated(String name) {
-    SimulatedNode lab = new SimulatedNode();
-    MachineGoalState goal = lab.goal(SimulatedNode.config());
+    SimNode lab = new SimNode();
+    MachineGoalState goal = lab.goal(SimNode.config());
     lab.publish(goal);
     Artifact artifact = goal.rootFs().artifacts().stream()
         .filter(a -> a.name().equals(name))
@@ -60,8 +60,7 @@ class TamperedArtifactScenarioTest {
             "/etc/systemd/system/kubelet.service",
             "/etc/systemd/system/containerd.service");
     assertThat(outsideTheLayout(lab.host.snapshot(), lab)).isEqualTo(outsideTheLayout(before, lab));
-    assertThat(SimulatedNode.STACK)
-        .noneMatch(unit -> lab.host.systemd().peek(unit).isActive());
+    assertThat(SimNode.STACK).noneMatch(unit -> lab.host.systemd().peek(unit).isActive());
   }
 
   /** Content the project never published under that URL, in the artifact's own shape. */
@@ -85,7 +84,7 @@ class TamperedArtifactScenarioTest {
   }
 
   /** Everything but the layout and the directories above it, which the installer creates first. */
-  private static List<String> outsideTheLayout(FileTreeSnapshot snapshot, SimulatedNode lab) {
+  private static List<String> outsideTheLayout(FileTreeSnapshot snapshot, SimNode lab) {
     String root = lab.layout.root().toString();
     return snapshot.entries().stream()
         .filter(e -> !e.path().equals(root)

@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.goalstate.Artifact;
 import dev.noneops.core.goalstate.MachineGoalState;
-import dev.noneops.testkit.artifacts.TarGz;
 import dev.noneops.testkit.download.SimArtifactRepository;
-import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.fixtures.artifacts.TarGz;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -29,7 +29,7 @@ class UnverifiableArtifactScenarioTest {
       .file("bin/containerd-shim-runc-v2", "#!/bin/sh\n# shim from the mirror\n", 0755)
       .build();
 
-  private final SimulatedNode lab = new SimulatedNode();
+  private final SimNode lab = new SimNode();
 
   /** Each artifact with the checksum document its project publishes beside it. */
   @ParameterizedTest
@@ -43,7 +43,7 @@ class UnverifiableArtifactScenarioTest {
   })
   void anArtifactWhosePublishedChecksumIsMissingIsRefusedWithItsUrlNamed(
       String name, String checksumUrl) {
-    MachineGoalState goal = lab.goal(SimulatedNode.config());
+    MachineGoalState goal = lab.goal(SimNode.config());
     lab.publish(goal);
     lab.host.artifacts().remove(URI.create(checksumUrl));
 
@@ -56,8 +56,8 @@ class UnverifiableArtifactScenarioTest {
 
   @Test
   void anArtifactExplicitlyAllowedUnverifiedIsInstalledWithoutItsChecksum() throws IOException {
-    MachineGoalState goal = lab.goal(
-        SimulatedNode.configWithDownloads("{\"Containerd\": {\"AllowUnverified\": true}}"));
+    MachineGoalState goal =
+        lab.goal(SimNode.configWithDownloads("{\"Containerd\": {\"AllowUnverified\": true}}"));
     lab.publish(goal);
     lab.host.artifacts().remove(URI.create(CONTAINERD_URL + ".sha256sum"));
 
@@ -72,8 +72,8 @@ class UnverifiableArtifactScenarioTest {
 
   @Test
   void aPublishedChecksumIsStillCheckedWhenUnverifiedIsAllowed() {
-    MachineGoalState goal = lab.goal(
-        SimulatedNode.configWithDownloads("{\"Containerd\": {\"AllowUnverified\": true}}"));
+    MachineGoalState goal =
+        lab.goal(SimNode.configWithDownloads("{\"Containerd\": {\"AllowUnverified\": true}}"));
     lab.publish(goal);
     lab.host.artifacts().publish(URI.create(CONTAINERD_URL), MIRRORED_CONTAINERD);
 
@@ -86,7 +86,7 @@ class UnverifiableArtifactScenarioTest {
   @Test
   void aPinnedDigestVerifiesAnArtifactFromAMirrorThatPublishesNoChecksums() throws IOException {
     String url = "https://mirror.example.com/containerd/v2.0.4/containerd-2.0.4-linux-amd64.tar.gz";
-    MachineGoalState goal = lab.goal(SimulatedNode.configWithDownloads(
+    MachineGoalState goal = lab.goal(SimNode.configWithDownloads(
         "{\"Containerd\": {\"BaseURL\": \"https://mirror.example.com/containerd\", "
             + "\"SHA256\": \"" + SimArtifactRepository.sha256Hex(MIRRORED_CONTAINERD) + "\"}}"));
     lab.publish(goal);
@@ -106,8 +106,8 @@ class UnverifiableArtifactScenarioTest {
 
   @Test
   void anArtifactThatDoesNotMatchItsPinnedDigestIsRefused() {
-    AgentConfig config = SimulatedNode.configWithDownloads(
-        "{\"Containerd\": {\"SHA256\": \"" + "ab".repeat(32) + "\"}}");
+    AgentConfig config =
+        SimNode.configWithDownloads("{\"Containerd\": {\"SHA256\": \"" + "ab".repeat(32) + "\"}}");
     MachineGoalState goal = lab.goal(config);
     lab.publish(goal);
 

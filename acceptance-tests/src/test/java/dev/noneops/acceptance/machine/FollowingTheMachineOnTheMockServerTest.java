@@ -12,7 +12,7 @@ import dev.noneops.ports.machine.Machine;
 import dev.noneops.ports.machine.MachineCondition;
 import dev.noneops.ports.machine.MachinePhase;
 import dev.noneops.ports.machine.MachineResource;
-import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
@@ -33,8 +33,8 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class FollowingTheMachineOnTheMockServerTest {
-  private static final AgentConfig V1 = SimulatedNode.config("1.31.4", "", "blue");
-  private static final AgentConfig V2 = SimulatedNode.config("1.31.5", "", "blue");
+  private static final AgentConfig V1 = SimNode.config("1.31.4", "", "blue");
+  private static final AgentConfig V2 = SimNode.config("1.31.5", "", "blue");
   private static final String MACHINE = V1.machineName();
   private static final String NODE = "sim-node";
   private static final RepaveTimeouts TIMEOUTS =
@@ -43,12 +43,12 @@ class FollowingTheMachineOnTheMockServerTest {
   private MockCluster cluster;
   private KubernetesMachineResource machines;
   private KubernetesClusterNode nodes;
-  private SimulatedNode lab;
+  private SimNode lab;
   private NodeDaemon daemon;
 
   @BeforeEach
   void aNodeOnV1InAClusterOnTheMockServer() {
-    lab = new SimulatedNode();
+    lab = new SimNode();
     lab.bootstrapWithAgent(V1);
     lab.publish(V2);
     cluster = new MockCluster();
@@ -63,8 +63,7 @@ class FollowingTheMachineOnTheMockServerTest {
             (config, previous) -> config.isPresent()
                 ? lab.node(config.get(), previous)
                 : lab.node(previous.orElseThrow(), previous),
-            new NodeDaemon.Settings(
-                SimulatedNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
+            new NodeDaemon.Settings(SimNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
             NodeDaemon.Listener.NONE,
             new RecordingLog())
         .followMachine(new Cluster(machines, nodes), TIMEOUTS, Runnable::run);

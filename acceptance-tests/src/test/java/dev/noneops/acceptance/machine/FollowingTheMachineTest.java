@@ -18,13 +18,13 @@ import dev.noneops.ports.machine.MachineResource;
 import dev.noneops.ports.machine.MachineSpec;
 import dev.noneops.ports.machine.MachineStatus;
 import dev.noneops.ports.machine.MachineWatch;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.gate.FaultRule;
 import dev.noneops.testkit.gate.SimulatedCrash;
+import dev.noneops.testkit.machine.SimClusterApi;
 import dev.noneops.testkit.machine.SimClusterNode;
+import dev.noneops.testkit.machine.SimMachineApi;
 import dev.noneops.testkit.machine.SimMachineResource;
-import dev.noneops.testkit.machine.SimulatedClusterApi;
-import dev.noneops.testkit.machine.SimulatedMachineApi;
-import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
@@ -46,22 +46,22 @@ import org.junit.jupiter.api.Test;
  * status true.
  */
 class FollowingTheMachineTest {
-  private static final AgentConfig V1 = SimulatedNode.config("1.31.4", "", "blue");
-  private static final AgentConfig V1_GREEN = SimulatedNode.config("1.31.4", "", "green");
-  private static final AgentConfig V2 = SimulatedNode.config("1.31.5", "", "blue");
+  private static final AgentConfig V1 = SimNode.config("1.31.4", "", "blue");
+  private static final AgentConfig V1_GREEN = SimNode.config("1.31.4", "", "green");
+  private static final AgentConfig V2 = SimNode.config("1.31.5", "", "blue");
   private static final String MACHINE = V1.machineName();
   private static final String NODE = "sim-node";
   private static final RepaveTimeouts TIMEOUTS =
       new RepaveTimeouts(Duration.ofMinutes(2), Duration.ofMinutes(1), Duration.ofSeconds(5));
 
-  private final SimulatedMachineApi api = SimulatedMachineApi.createWithDelivery(Runnable::run);
-  private final SimulatedClusterApi cluster = new SimulatedClusterApi();
+  private final SimMachineApi api = SimMachineApi.createWithDelivery(Runnable::run);
+  private final SimClusterApi cluster = new SimClusterApi();
   private final RecordingLog log = new RecordingLog();
-  private SimulatedNode lab;
+  private SimNode lab;
 
   @BeforeEach
   void aNodeOnV1WithItsAgentInACluster() {
-    lab = new SimulatedNode();
+    lab = new SimNode();
     lab.bootstrapWithAgent(V1);
     lab.publish(V2);
     cluster.registerNode(NODE);
@@ -76,8 +76,7 @@ class FollowingTheMachineTest {
             (config, previous) -> config.isPresent()
                 ? lab.node(config.get(), previous)
                 : lab.node(previous.orElseThrow(), previous),
-            new NodeDaemon.Settings(
-                SimulatedNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
+            new NodeDaemon.Settings(SimNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
             NodeDaemon.Listener.NONE,
             log)
         .followMachine(new Cluster(machines, nodes), TIMEOUTS, Runnable::run);
@@ -214,10 +213,10 @@ class FollowingTheMachineTest {
   @Test
   void aSignedArtifactUrlThatFailsIsReportedAndLoggedWithoutItsSecrets() {
     String signature = "wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLEKEY";
-    AgentConfig signed = SimulatedNode.configWithDownloads(
+    AgentConfig signed = SimNode.configWithDownloads(
         "{\"Kubernetes\": {\"URL\": \"https://artifacts.example.com/k8s/v%s/%s/%s"
             + "?X-Amz-Credential=AKIDEXAMPLE&X-Amz-Signature=" + signature + "\"}}");
-    lab = new SimulatedNode();
+    lab = new SimNode();
     lab.bootstrapWithAgent(signed);
     lab.onKubeletStart(() -> cluster.kubeletStarted(NODE));
     NodeDaemon daemon = daemon();
@@ -342,8 +341,7 @@ class FollowingTheMachineTest {
             lab.layout,
             lab.paths,
             (config, previous) -> lab.node(config.orElseThrow(), previous),
-            new NodeDaemon.Settings(
-                SimulatedNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
+            new NodeDaemon.Settings(SimNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
             NodeDaemon.Listener.NONE,
             log)
         .followMachine(rotating, TIMEOUTS, Runnable::run);
@@ -413,8 +411,7 @@ class FollowingTheMachineTest {
             (config, previous) -> config.isPresent()
                 ? lab.node(config.get(), previous)
                 : lab.node(previous.orElseThrow(), previous),
-            new NodeDaemon.Settings(
-                SimulatedNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
+            new NodeDaemon.Settings(SimNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
             NodeDaemon.Listener.NONE,
             log)
         .followMachine(
@@ -567,7 +564,7 @@ class FollowingTheMachineTest {
         lab.host
             .faults()
             .add(FaultRule.when(c -> c.is("systemd.restart", "kubelet.service")
-                    || SimulatedNode.startsUnit(c, "kubelet.service"))
+                    || SimNode.startsUnit(c, "kubelet.service"))
                 .times(1)
                 .failWith(c -> new AgentKilled("mid-upgrade")));
         return deleted;
@@ -613,7 +610,7 @@ class FollowingTheMachineTest {
         lab.host
             .faults()
             .add(FaultRule.when(c -> c.is("systemd.restart", "kubelet.service")
-                    || SimulatedNode.startsUnit(c, "kubelet.service"))
+                    || SimNode.startsUnit(c, "kubelet.service"))
                 .times(1)
                 .failWith(c -> new SimulatedCrash("power cut as the new kubelet starts", 0)));
         return deleted;
@@ -696,7 +693,7 @@ class FollowingTheMachineTest {
   private Map<String, String> withoutAgentState(Map<String, String> files) {
     Map<String, String> out = new TreeMap<>(files);
     out.remove(lab.paths.agentState().toString());
-    out.remove(SimulatedNode.AGENT_CONFIG_FILE.toString());
+    out.remove(SimNode.AGENT_CONFIG_FILE.toString());
     return out;
   }
 }

@@ -14,9 +14,9 @@ import dev.noneops.ports.Errno;
 import dev.noneops.ports.network.Listener;
 import dev.noneops.ports.systemd.ManagerState;
 import dev.noneops.ports.systemd.SystemdException;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.gate.FaultRule;
-import dev.noneops.testkit.node.SimulatedNode;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
@@ -29,15 +29,15 @@ import org.junit.jupiter.api.Test;
  * on a failure before it changes anything, but not on a warning.
  */
 class PreflightScenarioTest {
-  private final SimulatedNode lab = new SimulatedNode();
+  private final SimNode lab = new SimNode();
   private MachineGoalState goal;
   private Node node;
 
   @BeforeEach
   void aConfiguredNodeWithItsArtifactsPublished() {
-    goal = lab.goal(SimulatedNode.config());
+    goal = lab.goal(SimNode.config());
     lab.publish(goal);
-    node = lab.node(SimulatedNode.config());
+    node = lab.node(SimNode.config());
   }
 
   private Check check(String name) {

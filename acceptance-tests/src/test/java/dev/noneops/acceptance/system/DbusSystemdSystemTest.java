@@ -9,7 +9,7 @@ import dev.noneops.ports.systemd.LoadState;
 import dev.noneops.ports.systemd.SystemdException;
 import dev.noneops.ports.systemd.UnitStatus;
 import dev.noneops.systemd.DbusSystemd;
-import dev.noneops.testkit.sandbox.SystemdSandbox;
+import dev.noneops.testkit.fixtures.sandbox.SystemdSandbox;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

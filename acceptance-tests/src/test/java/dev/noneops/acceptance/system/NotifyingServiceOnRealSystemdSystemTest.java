@@ -2,8 +2,8 @@ package dev.noneops.acceptance.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.noneops.testkit.sandbox.SystemdSandbox;
-import dev.noneops.testkit.standins.StandInScripts;
+import dev.noneops.testkit.fixtures.sandbox.SystemdSandbox;
+import dev.noneops.testkit.fixtures.standins.StandInScripts;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,10 +2,10 @@ package dev.noneops.acceptance.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.noneops.testkit.sandbox.HostNetworkSnapshot;
-import dev.noneops.testkit.sandbox.SandboxNetwork;
-import dev.noneops.testkit.sandbox.SandboxRequirements;
-import dev.noneops.testkit.sandbox.SystemdSandbox;
+import dev.noneops.testkit.fixtures.sandbox.HostNetworkSnapshot;
+import dev.noneops.testkit.fixtures.sandbox.SandboxNetwork;
+import dev.noneops.testkit.fixtures.sandbox.SandboxRequirements;
+import dev.noneops.testkit.fixtures.sandbox.SystemdSandbox;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;

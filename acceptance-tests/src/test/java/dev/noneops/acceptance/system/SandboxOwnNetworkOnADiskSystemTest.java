@@ -3,13 +3,13 @@ package dev.noneops.acceptance.system;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
-import dev.noneops.testkit.artifacts.ArtifactServer;
-import dev.noneops.testkit.sandbox.CommandResult;
-import dev.noneops.testkit.sandbox.SandboxDisk;
-import dev.noneops.testkit.sandbox.SandboxLoopbackRelay;
-import dev.noneops.testkit.sandbox.SandboxNetwork;
-import dev.noneops.testkit.sandbox.SandboxRequirements;
-import dev.noneops.testkit.sandbox.SystemdSandbox;
+import dev.noneops.testkit.fixtures.artifacts.ArtifactServer;
+import dev.noneops.testkit.fixtures.sandbox.ExecResult;
+import dev.noneops.testkit.fixtures.sandbox.SandboxDisk;
+import dev.noneops.testkit.fixtures.sandbox.SandboxLoopbackRelay;
+import dev.noneops.testkit.fixtures.sandbox.SandboxNetwork;
+import dev.noneops.testkit.fixtures.sandbox.SandboxRequirements;
+import dev.noneops.testkit.fixtures.sandbox.SystemdSandbox;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -48,7 +48,7 @@ class SandboxOwnNetworkOnADiskSystemTest {
           .isFalse();
       int port = server.uri().getPort();
       try (SandboxLoopbackRelay relay = SandboxLoopbackRelay.open(first, port)) {
-        CommandResult fetched = curl(first, url);
+        ExecResult fetched = curl(first, url);
         assertThat(fetched.stdout()).as(fetched.stderr()).isEqualTo("served from the host\n");
       }
       assertThat(curl(first, url).succeeded()).as("after the relay closed").isFalse();
@@ -76,7 +76,7 @@ class SandboxOwnNetworkOnADiskSystemTest {
     }
   }
 
-  private static CommandResult curl(SystemdSandbox sandbox, String url) {
+  private static ExecResult curl(SystemdSandbox sandbox, String url) {
     return sandbox.exec(
         List.of("curl", "-sS", "--max-time", "5", "-o", "-", url), Duration.ofSeconds(20));
   }

@@ -1,6 +1,6 @@
 package dev.noneops.acceptance.system;
 
-import dev.noneops.testkit.sandbox.SystemdSandbox;
+import dev.noneops.testkit.fixtures.sandbox.SystemdSandbox;
 
 /**
  * A JVM that boots a sandbox, prints its PID 1 and waits to be killed; used to prove that a

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
-import dev.noneops.testkit.sandbox.JobResult;
-import dev.noneops.testkit.sandbox.SandboxDisk;
-import dev.noneops.testkit.sandbox.SandboxRequirements;
-import dev.noneops.testkit.sandbox.SystemdSandbox;
-import dev.noneops.testkit.sandbox.UnitTimes;
+import dev.noneops.testkit.fixtures.sandbox.CompletedJob;
+import dev.noneops.testkit.fixtures.sandbox.SandboxDisk;
+import dev.noneops.testkit.fixtures.sandbox.SandboxRequirements;
+import dev.noneops.testkit.fixtures.sandbox.SystemdSandbox;
+import dev.noneops.testkit.fixtures.sandbox.UnitTimes;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -76,7 +76,7 @@ class SandboxPowerCutSystemTest {
             .isBeforeOrEqualTo(service.startedAt().get());
         assertThat(after.jobResults())
             .filteredOn(job -> job.unit().equals(ONESHOT) || job.unit().equals(SERVICE))
-            .extracting(JobResult::unit, JobResult::type, JobResult::result)
+            .extracting(CompletedJob::unit, CompletedJob::type, CompletedJob::result)
             .containsExactly(tuple(ONESHOT, "start", "done"), tuple(SERVICE, "start", "done"));
         assertThat(after.bootJournal())
             .as("a volatile journal of its own, from journald's start on")
@@ -108,7 +108,7 @@ class SandboxPowerCutSystemTest {
         assertThat(times.get(1).started()).as("the service, %s", times.get(1)).isFalse();
         assertThat(after.jobResults())
             .filteredOn(job -> job.unit().equals(SERVICE))
-            .extracting(JobResult::type, JobResult::result)
+            .extracting(CompletedJob::type, CompletedJob::result)
             .containsExactly(tuple("start", "dependency"));
         assertThat(after.exec("pgrep", "-x", "sleep").stdout()).isBlank();
       }

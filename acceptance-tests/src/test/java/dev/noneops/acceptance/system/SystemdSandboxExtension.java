@@ -1,8 +1,8 @@
 package dev.noneops.acceptance.system;
 
-import dev.noneops.testkit.sandbox.SandboxNetwork;
-import dev.noneops.testkit.sandbox.SandboxRequirements;
-import dev.noneops.testkit.sandbox.SystemdSandbox;
+import dev.noneops.testkit.fixtures.sandbox.SandboxNetwork;
+import dev.noneops.testkit.fixtures.sandbox.SandboxRequirements;
+import dev.noneops.testkit.fixtures.sandbox.SystemdSandbox;
 import java.util.Objects;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.AfterAllCallback;

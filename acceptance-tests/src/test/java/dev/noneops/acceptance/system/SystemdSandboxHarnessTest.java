@@ -3,8 +3,8 @@ package dev.noneops.acceptance.system;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
-import dev.noneops.testkit.sandbox.SandboxRequirements;
-import dev.noneops.testkit.sandbox.SystemdSandbox;
+import dev.noneops.testkit.fixtures.sandbox.SandboxRequirements;
+import dev.noneops.testkit.fixtures.sandbox.SystemdSandbox;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

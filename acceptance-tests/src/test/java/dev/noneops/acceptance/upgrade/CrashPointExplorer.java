@@ -1,10 +1,10 @@
 package dev.noneops.acceptance.upgrade;
 
 import dev.noneops.ports.files.HostFiles;
+import dev.noneops.testkit.fixtures.node.BootLog;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.gate.PortCall;
 import dev.noneops.testkit.gate.SimulatedCrash;
-import dev.noneops.testkit.node.BootLog;
-import dev.noneops.testkit.node.SimulatedNode;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -22,7 +22,7 @@ import java.util.stream.LongStream;
  * operation runs on a host booted from a base image (a node with its agent, so its recovery gate);
  * for every k, a fresh host loses power at crash point k (every mutating port call and every
  * internal step of one, such as between the fsync and the rename of a durable write) and boots
- * on what was durable as systemd boots it ({@link SimulatedNode#boot()}): the recovery gate runs
+ * on what was durable as systemd boots it ({@link SimNode#boot()}): the recovery gate runs
  * {@code noneops recover --at-boot} with the applied config read from disk before the stack's
  * units start, and nothing else recovers the node. The invariants are checked on the node as the
  * boot brought it up. {@link #crashEveryRecovery()} then makes every distinct boot (distinct
@@ -42,7 +42,7 @@ import java.util.stream.LongStream;
 final class CrashPointExplorer implements AutoCloseable {
 
   /** One operation to crash in: what to set up on the booted node, then what the caller does. */
-  record Operation(String name, Consumer<SimulatedNode> arrange, Consumer<SimulatedNode> run) {}
+  record Operation(String name, Consumer<SimNode> arrange, Consumer<SimNode> run) {}
 
   /** What one crash left: where it was and the surviving disk. */
   private record Crash(String where, HostImage survivor) {}
@@ -60,7 +60,7 @@ final class CrashPointExplorer implements AutoCloseable {
   }
 
   private final HostImage base;
-  private final Consumer<SimulatedNode> onEveryBoot;
+  private final Consumer<SimNode> onEveryBoot;
   private final UpgradeInvariants invariants;
   private final ForkJoinPool pool =
       new ForkJoinPool(Math.max(2, Runtime.getRuntime().availableProcessors()));
@@ -80,8 +80,7 @@ final class CrashPointExplorer implements AutoCloseable {
    * @param onEveryBoot what a booted host gets before an operation runs (e.g. the target's artifacts published)
    * @param invariants what every crash must leave and every recovery reach
    */
-  CrashPointExplorer(
-      HostImage base, Consumer<SimulatedNode> onEveryBoot, UpgradeInvariants invariants) {
+  CrashPointExplorer(HostImage base, Consumer<SimNode> onEveryBoot, UpgradeInvariants invariants) {
     this.base = base;
     this.onEveryBoot = onEveryBoot;
     this.invariants = invariants;
@@ -172,8 +171,8 @@ final class CrashPointExplorer implements AutoCloseable {
   }
 
   /** A host started from the base image as systemd boots it (the gate, then the stack), then {@link #onEveryBoot}. */
-  private SimulatedNode bootBase() {
-    SimulatedNode lab = new SimulatedNode(base.newHost());
+  private SimNode bootBase() {
+    SimNode lab = new SimNode(base.newHost());
     lab.boot();
     onEveryBoot.accept(lab);
     return lab;
@@ -181,7 +180,7 @@ final class CrashPointExplorer implements AutoCloseable {
 
   /** How many crash points the operation passes when nothing crashes. */
   private long crashPoints(Operation operation) {
-    SimulatedNode lab = bootBase();
+    SimNode lab = bootBase();
     operation.arrange().accept(lab);
     long before = lab.host.journal().crashPointCount();
     operation.run().accept(lab);
@@ -199,7 +198,7 @@ final class CrashPointExplorer implements AutoCloseable {
     while (i < expected.size() && i < actual.size() && expected.get(i).equals(actual.get(i))) {
       i++;
     }
-    SimulatedNode lab = bootBase();
+    SimNode lab = bootBase();
     other.arrange().accept(lab);
     long before = lab.host.journal().crashPointCount();
     lab.host.faults().crashAtMutatingCall(i + 1);
@@ -210,7 +209,7 @@ final class CrashPointExplorer implements AutoCloseable {
   }
 
   private List<String> mutatingCalls(Operation operation) {
-    SimulatedNode lab = bootBase();
+    SimNode lab = bootBase();
     operation.arrange().accept(lab);
     int before = lab.host.journal().calls().size();
     operation.run().accept(lab);
@@ -222,7 +221,7 @@ final class CrashPointExplorer implements AutoCloseable {
   }
 
   private Crash crashAt(Operation operation, long k) {
-    SimulatedNode lab = bootBase();
+    SimNode lab = bootBase();
     operation.arrange().accept(lab);
     lab.host.faults().crashAtCrashPoint(k);
     if (!crashes(() -> operation.run().accept(lab))) {
@@ -239,7 +238,7 @@ final class CrashPointExplorer implements AutoCloseable {
    * the same calls exercises nothing new.
    */
   private List<String> recoveryTrajectory(HostImage survivor) {
-    SimulatedNode lab = new SimulatedNode(survivor.newHost());
+    SimNode lab = new SimNode(survivor.newHost());
     int before = lab.host.journal().calls().size();
     lab.boot();
     List<PortCall> calls = lab.host.journal().calls();
@@ -255,14 +254,14 @@ final class CrashPointExplorer implements AutoCloseable {
 
   /** How many crash points a boot from {@code survivor} passes when nothing crashes. */
   private long recoveryCrashPoints(HostImage survivor) {
-    SimulatedNode lab = new SimulatedNode(survivor.newHost());
+    SimNode lab = new SimNode(survivor.newHost());
     long before = lab.host.journal().crashPointCount();
     lab.boot();
     return lab.host.journal().crashPointCount() - before;
   }
 
   private Crash crashRecoveryAt(HostImage survivor, long k) {
-    SimulatedNode lab = new SimulatedNode(survivor.newHost());
+    SimNode lab = new SimNode(survivor.newHost());
     lab.host.faults().crashAtCrashPoint(k);
     if (!crashes(lab::boot)) {
       throw new AssertionError("a boot passed its crash point " + k + " without crashing");
@@ -293,7 +292,7 @@ final class CrashPointExplorer implements AutoCloseable {
 
   /** The violations of one surviving state: at the crash, then once it booted through the gate. */
   private List<String> check(HostImage image) {
-    SimulatedNode lab = new SimulatedNode(image.newHost());
+    SimNode lab = new SimNode(image.newHost());
     List<String> out = new ArrayList<>();
     invariants.currentIsValid(lab).forEach(v -> out.add("at the crash: " + v));
     BootLog boot;

@@ -6,7 +6,7 @@ import dev.noneops.acceptance.upgrade.CrashPointExplorer.Operation;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.UpgradeFailedException;
-import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
  * gate ran before it ({@link CrashPointExplorer} does the crashing).
  */
 class CrashPointSuiteTest {
-  private static final AgentConfig V1 = SimulatedNode.config("1.31.2", "2.0.4", "blue");
-  private static final AgentConfig V2 = SimulatedNode.config("1.31.3", "2.1.1", "green");
+  private static final AgentConfig V1 = SimNode.config("1.31.2", "2.0.4", "blue");
+  private static final AgentConfig V2 = SimNode.config("1.31.3", "2.1.1", "green");
 
   @Test
   void everyCrashPointOfUpgradeRollbackCommitAndRecoveryRecovers() throws Exception {
@@ -60,7 +60,7 @@ class CrashPointSuiteTest {
    * owned shared files then drifted, right after a power loss.
    */
   private static HostImage aRunningNodeOfV1WhoseOwnedFilesDrifted() {
-    SimulatedNode reference = new SimulatedNode();
+    SimNode reference = new SimNode();
     reference.bootstrapWithAgent(V1);
     reference.driftOwnedFiles();
     reference.host.crash();
@@ -70,21 +70,21 @@ class CrashPointSuiteTest {
   /** The invariants, with the shared files of V1 as booted from {@code base} and of V2 once upgraded to. */
   private static UpgradeInvariants invariantsOfUpgradingFromV1ToV2(HostImage base) {
     Map<String, String> previousFiles = booted(base).sharedFiles();
-    SimulatedNode target = booted(base);
+    SimNode target = booted(base);
     succeed(target);
     return new UpgradeInvariants(
         V1, V2, previousFiles, target.sharedFiles(), target.versionOf(V1), target.versionOf(V2));
   }
 
-  private static SimulatedNode booted(HostImage image) {
-    SimulatedNode lab = new SimulatedNode(image.newHost());
+  private static SimNode booted(HostImage image) {
+    SimNode lab = new SimNode(image.newHost());
     lab.boot();
     lab.publish(V2);
     return lab;
   }
 
   /** The caller of a successful upgrade: upgrade, persist the applied config, commit. */
-  private static void succeed(SimulatedNode lab) {
+  private static void succeed(SimNode lab) {
     Node node = lab.node(V2, Optional.of(V1));
     node.upgrade();
     lab.persistApplied(V2);
@@ -92,13 +92,13 @@ class CrashPointSuiteTest {
   }
 
   /** The caller of a successful upgrade that then prunes the previous version. */
-  private static void succeedAndPrune(SimulatedNode lab) {
+  private static void succeedAndPrune(SimNode lab) {
     succeed(lab);
     lab.node(V2).pruneVersions();
   }
 
   /** The caller of an upgrade that fails and rolls back. */
-  private static void failAndRollBack(SimulatedNode lab) {
+  private static void failAndRollBack(SimNode lab) {
     try {
       lab.node(V2, Optional.of(V1)).upgrade();
       throw new AssertionError("the upgrade to a kubelet that never gets ready succeeded");

@@ -7,8 +7,8 @@ import dev.noneops.core.node.Params;
 import dev.noneops.core.node.UpgradeFailedException;
 import dev.noneops.ports.events.NodeEvent;
 import dev.noneops.ports.network.NetworkLink;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.gate.PortCall;
-import dev.noneops.testkit.node.SimulatedNode;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
@@ -27,10 +27,10 @@ import org.junit.jupiter.api.function.ThrowingConsumer;
 class LocalDnsInterfaceAcrossUpgradeTest {
   private static final String INTERFACE = "localdns0";
   private static final String ADDRESS = "169.254.20.10/32";
-  private static final AgentConfig V1 = SimulatedNode.config("1.31.2", "2.0.4", "blue");
-  private static final AgentConfig V2 = SimulatedNode.config("1.31.3", "2.1.1", "green");
+  private static final AgentConfig V1 = SimNode.config("1.31.2", "2.0.4", "blue");
+  private static final AgentConfig V2 = SimNode.config("1.31.3", "2.1.1", "green");
 
-  private final SimulatedNode lab = new SimulatedNode();
+  private final SimNode lab = new SimNode();
 
   @Test
   void anUnchangedInterfaceIsKeptAndOnlyReadOnce() {
@@ -160,7 +160,7 @@ class LocalDnsInterfaceAcrossUpgradeTest {
   }
 
   private static AgentConfig withLocalDns(String interfaceName, String address) {
-    return SimulatedNode.config(
+    return SimNode.config(
         "1.31.3",
         "2.1.1",
         "green",
@@ -172,7 +172,7 @@ class LocalDnsInterfaceAcrossUpgradeTest {
    * the stop of the old stack on), {@code arrange}d first.
    */
   private List<PortCall> networkCallsOfTheSwitchOverTo(
-      AgentConfig target, ThrowingConsumer<SimulatedNode> arrange) {
+      AgentConfig target, ThrowingConsumer<SimNode> arrange) {
     lab.bootstrap(V1);
     lab.publish(target);
     try {

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.node.RecoveryResult;
 import dev.noneops.ports.network.NetworkLink;
-import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
@@ -18,18 +18,18 @@ import org.junit.jupiter.api.Test;
  */
 class LocalDnsInterfaceRollbackTest {
   private static final String ADDRESS = "169.254.20.10";
-  private static final AgentConfig V1 = SimulatedNode.config("1.31.2", "2.0.4", "blue");
-  private static final AgentConfig V2_RENAMED = SimulatedNode.config(
+  private static final AgentConfig V1 = SimNode.config("1.31.2", "2.0.4", "blue");
+  private static final AgentConfig V2_RENAMED = SimNode.config(
       "1.31.3",
       "2.1.1",
       "green",
       "{ \"InterfaceName\": \"nodedns1\", \"BindAddress\": \"" + ADDRESS + "\" }");
 
-  private SimulatedNode lab;
+  private SimNode lab;
 
   @BeforeEach
   void upgradedToTheRenamedInterfaceButNotPersisted() {
-    lab = new SimulatedNode();
+    lab = new SimNode();
     lab.bootstrap(V1);
     lab.publish(V2_RENAMED);
     lab.node(V2_RENAMED, Optional.of(V1)).upgrade();

@@ -7,9 +7,9 @@ import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.node.RecoveryResult;
 import dev.noneops.core.node.UpgradeFailedException;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.gate.FaultRule;
 import dev.noneops.testkit.gate.SimulatedCrash;
-import dev.noneops.testkit.node.SimulatedNode;
 import dev.noneops.testkit.process.SimProcess;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -28,16 +28,16 @@ import org.junit.jupiter.api.Test;
  */
 class RestoredUnitsReloadTest {
   private static final String EARLIER_FLAG = "--v=2";
-  private static final AgentConfig V1 = SimulatedNode.config("1.31.2", "2.0.4", "blue");
+  private static final AgentConfig V1 = SimNode.config("1.31.2", "2.0.4", "blue");
   private static final AgentConfig V2_OTHER_DOMAIN =
-      SimulatedNode.config("1.31.3", "2.1.1", "green", "{ \"ClusterDomain\": \"other.local\" }");
+      SimNode.config("1.31.3", "2.1.1", "green", "{ \"ClusterDomain\": \"other.local\" }");
 
-  private SimulatedNode lab;
+  private SimNode lab;
   private Path kubeletUnit;
 
   @BeforeEach
   void aNodeWhoseKubeletUnitAnEarlierAgentRendered() throws IOException {
-    lab = new SimulatedNode();
+    lab = new SimNode();
     lab.bootstrap(V1);
     lab.publish(V2_OTHER_DOMAIN);
     kubeletUnit = lab.paths.unit(HostPaths.KUBELET_UNIT);

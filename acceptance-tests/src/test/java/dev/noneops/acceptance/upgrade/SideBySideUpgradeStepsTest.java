@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.node.Params;
 import dev.noneops.ports.events.NodeEvent;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.gate.PortCall;
-import dev.noneops.testkit.node.SimulatedNode;
 import dev.noneops.testkit.process.ProcessSpec;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -27,8 +27,8 @@ import org.junit.jupiter.api.Test;
  * sees a change.
  */
 class SideBySideUpgradeStepsTest {
-  private static final AgentConfig V1 = SimulatedNode.config("1.31.2", "2.0.4", "blue");
-  private static final AgentConfig V2 = SimulatedNode.config("1.31.3", "2.0.4", "blue");
+  private static final AgentConfig V1 = SimNode.config("1.31.2", "2.0.4", "blue");
+  private static final AgentConfig V2 = SimNode.config("1.31.3", "2.0.4", "blue");
   private static final List<String> SIDE_BY_SIDE =
       List.of("upgrade-end-pods", "upgrade-clean-host-networking", "upgrade-reset-failed");
 
@@ -56,8 +56,8 @@ class SideBySideUpgradeStepsTest {
   }
 
   /** A node of V1 with a CNI configuration, a shim of its own and a pod's process, V2 published. */
-  private static SimulatedNode arranged() throws IOException {
-    SimulatedNode lab = new SimulatedNode();
+  private static SimNode arranged() throws IOException {
+    SimNode lab = new SimNode();
     lab.bootstrap(V1);
     lab.publish(V2);
     lab.host.fs().seedFile(lab.paths.cniConfDir().resolve("10-pods.conflist"), "{}", 0644);
@@ -77,7 +77,7 @@ class SideBySideUpgradeStepsTest {
   }
 
   private static Map<String, Span> spansOfTheSideBySideSteps() throws IOException {
-    SimulatedNode lab = arranged();
+    SimNode lab = arranged();
     Map<String, String> digests = new LinkedHashMap<>();
     Map<String, Integer> calls = new LinkedHashMap<>();
     Map<String, Span> spans = new LinkedHashMap<>();

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.node.Node;
-import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.process.ProcessSpec;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -16,9 +16,9 @@ import org.junit.jupiter.api.Test;
  * Docker's shims on the same containerd are not this node's to end.
  */
 class UpgradeEndsPodsTest {
-  private final SimulatedNode lab = new SimulatedNode();
-  private final AgentConfig v1 = SimulatedNode.config("1.31.2", "2.0.4", "blue");
-  private final AgentConfig v2 = SimulatedNode.config("1.31.3", "2.0.4", "blue");
+  private final SimNode lab = new SimNode();
+  private final AgentConfig v1 = SimNode.config("1.31.2", "2.0.4", "blue");
+  private final AgentConfig v2 = SimNode.config("1.31.3", "2.0.4", "blue");
 
   @Test
   void thisNodesShimsAndPodProcessesEndAndADockersShimOnTheSameContainerdLives() throws Exception {

@@ -9,9 +9,9 @@ import dev.noneops.core.node.Params;
 import dev.noneops.core.node.RecoveryResult;
 import dev.noneops.core.node.VerifyReport;
 import dev.noneops.ports.systemd.ActiveState;
+import dev.noneops.testkit.fixtures.node.BootLog;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
-import dev.noneops.testkit.node.BootLog;
-import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -51,7 +51,7 @@ final class UpgradeInvariants {
   }
 
   /** At any instant (a crash included): {@code current} names a complete, verified version, the previous or the target. */
-  List<String> currentIsValid(SimulatedNode lab) {
+  List<String> currentIsValid(SimNode lab) {
     List<String> out = new ArrayList<>();
     Optional<String> current = lab.activeVersionRaw();
     if (current.isEmpty()) {
@@ -80,7 +80,7 @@ final class UpgradeInvariants {
    * A boot ({@code boot}, what it did to units) went through the recovery gate: the gate's start
    * job ended, successfully, before any of the stack's units was started.
    */
-  List<String> bootedThroughTheGate(SimulatedNode lab, BootLog boot) {
+  List<String> bootedThroughTheGate(SimNode lab, BootLog boot) {
     List<String> out = new ArrayList<>();
     String gate = HostPaths.RECOVERY_GATE_UNIT;
     Optional<Integer> gateEnded = boot.startEnded(gate);
@@ -92,7 +92,7 @@ final class UpgradeInvariants {
       out.add("the recovery gate is " + lab.host.systemd().peek(gate).active() + ": "
           + lab.gateJournal());
     }
-    Optional<Integer> stackFirst = boot.firstEventOf(SimulatedNode.STACK);
+    Optional<Integer> stackFirst = boot.firstEventOf(SimNode.STACK);
     if (stackFirst.isPresent() && stackFirst.get() < gateEnded.get()) {
       out.add("a unit of the stack was started before the recovery gate had finished: " + boot);
     }
@@ -104,7 +104,7 @@ final class UpgradeInvariants {
    * nothing of the upgrade's state left, and a second recovery (the daemon's at its start) that
    * changes nothing.
    */
-  List<String> recovered(SimulatedNode lab) {
+  List<String> recovered(SimNode lab) {
     List<String> out = new ArrayList<>(currentIsValid(lab));
     Optional<String> current = lab.activeVersionRaw();
     Optional<AgentConfig> applied = lab.applied();
@@ -115,7 +115,7 @@ final class UpgradeInvariants {
     String appliedDigest = ConfigDigest.of(applied.get()).hex();
     String expected =
         appliedDigest.equals(ConfigDigest.of(target).hex()) ? targetVersion : previousVersion;
-    for (String unit : SimulatedNode.STACK) {
+    for (String unit : SimNode.STACK) {
       Optional<String> running = lab.runningVersion(unit);
       if (!running.equals(Optional.of(expected))) {
         out.add(unit + " runs " + running.orElse("no version of the layout") + ", not " + expected);
@@ -172,7 +172,7 @@ final class UpgradeInvariants {
   }
 
   /** Every directory of the layout (its bookkeeping aside) is a version with its manifest: none is half installed or half removed. */
-  private static List<String> onlyCompleteVersions(SimulatedNode lab) {
+  private static List<String> onlyCompleteVersions(SimNode lab) {
     List<String> out = new ArrayList<>();
     synchronized (lab.host.monitor()) {
       try {

@@ -11,8 +11,8 @@ import dev.noneops.core.node.PruneResult;
 import dev.noneops.core.node.UpgradeFailedException;
 import dev.noneops.core.node.UpgradeFailedException.RollbackOutcome;
 import dev.noneops.core.node.UpgradeRefusedException;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.gate.SimulatedCrash;
-import dev.noneops.testkit.node.SimulatedNode;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -34,10 +34,10 @@ import net.jqwik.api.ShrinkingMode;
  */
 class UpgradeSequencesPropertyTest {
   private static final List<AgentConfig> CONFIGS = List.of(
-      SimulatedNode.config("1.31.2", "2.0.4", "blue"),
-      SimulatedNode.config("1.31.3", "2.1.1", "green"),
-      SimulatedNode.config("1.31.2", "2.0.4", "red"),
-      SimulatedNode.config("1.32.0", "2.1.1", "blue"));
+      SimNode.config("1.31.2", "2.0.4", "blue"),
+      SimNode.config("1.31.3", "2.1.1", "green"),
+      SimNode.config("1.31.2", "2.0.4", "red"),
+      SimNode.config("1.32.0", "2.1.1", "blue"));
 
   /** What can go wrong with the version an upgrade switches to. */
   enum Fault {
@@ -94,7 +94,7 @@ class UpgradeSequencesPropertyTest {
 
   /** The node, the caller's knowledge, and the files each established configuration must have. */
   private static final class Life {
-    final SimulatedNode lab = new SimulatedNode();
+    final SimNode lab = new SimNode();
     final Map<String, Map<String, String>> filesOf = new HashMap<>();
     Optional<AgentConfig> pending = Optional.empty();
 

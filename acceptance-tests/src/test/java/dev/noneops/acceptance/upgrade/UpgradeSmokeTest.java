@@ -5,16 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.UpgradeResult;
-import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class UpgradeSmokeTest {
   @Test
   void upgradesThenCommits() {
-    SimulatedNode lab = new SimulatedNode();
-    AgentConfig v1 = SimulatedNode.config("1.31.2", "2.0.4", "blue");
-    AgentConfig v2 = SimulatedNode.config("1.31.3", "2.0.4", "blue");
+    SimNode lab = new SimNode();
+    AgentConfig v1 = SimNode.config("1.31.2", "2.0.4", "blue");
+    AgentConfig v2 = SimNode.config("1.31.3", "2.0.4", "blue");
     lab.bootstrap(v1);
     lab.publish(v2);
     Node node = lab.node(v2, Optional.of(v1));

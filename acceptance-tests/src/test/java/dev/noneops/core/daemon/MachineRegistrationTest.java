@@ -8,18 +8,18 @@ import dev.noneops.ports.machine.KubernetesSpec;
 import dev.noneops.ports.machine.Machine;
 import dev.noneops.ports.machine.MachineSpec;
 import dev.noneops.ports.machine.MachineStatus;
+import dev.noneops.testkit.fixtures.node.SimNode;
+import dev.noneops.testkit.machine.SimMachineApi;
 import dev.noneops.testkit.machine.SimMachineResource;
-import dev.noneops.testkit.machine.SimulatedMachineApi;
-import dev.noneops.testkit.node.SimulatedNode;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The daemon registers its Machine as upstream does: a minimal one, and only when there is none. */
 class MachineRegistrationTest {
-  private static final AgentConfig CONFIG = SimulatedNode.config("1.31.4", "", "blue");
+  private static final AgentConfig CONFIG = SimNode.config("1.31.4", "", "blue");
 
-  private final SimulatedMachineApi api = SimulatedMachineApi.createWithDelivery(Runnable::run);
+  private final SimMachineApi api = SimMachineApi.createWithDelivery(Runnable::run);
   private final SimMachineResource client = api.client();
 
   @Test

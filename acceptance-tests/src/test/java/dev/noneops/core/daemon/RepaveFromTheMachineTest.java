@@ -15,10 +15,10 @@ import dev.noneops.ports.machine.KubernetesSpec;
 import dev.noneops.ports.machine.MachineCondition;
 import dev.noneops.ports.machine.MachinePhase;
 import dev.noneops.ports.machine.MachineStatus;
+import dev.noneops.testkit.fixtures.node.SimNode;
+import dev.noneops.testkit.machine.SimClusterApi;
 import dev.noneops.testkit.machine.SimClusterNode;
-import dev.noneops.testkit.machine.SimulatedClusterApi;
-import dev.noneops.testkit.machine.SimulatedMachineApi;
-import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.machine.SimMachineApi;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,23 +36,23 @@ import org.junit.jupiter.api.Test;
  * invalid spec or a blocked drain changes nothing on the host.
  */
 class RepaveFromTheMachineTest {
-  private static final AgentConfig V1 = SimulatedNode.config("1.31.4", "", "blue");
-  private static final AgentConfig V2 = SimulatedNode.config("1.31.5", "", "blue");
-  private static final AgentConfig V1_GREEN = SimulatedNode.config("1.31.4", "", "green");
+  private static final AgentConfig V1 = SimNode.config("1.31.4", "", "blue");
+  private static final AgentConfig V2 = SimNode.config("1.31.5", "", "blue");
+  private static final AgentConfig V1_GREEN = SimNode.config("1.31.4", "", "green");
 
   private static final String NODE = "sim-node";
   private static final RepaveTimeouts TIMEOUTS =
       new RepaveTimeouts(Duration.ofMinutes(2), Duration.ofMinutes(1), Duration.ofSeconds(5));
 
-  private final SimulatedMachineApi api = SimulatedMachineApi.createWithDelivery(Runnable::run);
-  private final SimulatedClusterApi cluster = new SimulatedClusterApi();
-  private SimulatedNode lab;
+  private final SimMachineApi api = SimMachineApi.createWithDelivery(Runnable::run);
+  private final SimClusterApi cluster = new SimClusterApi();
+  private SimNode lab;
   private RepaveReconciler reconciler;
   private boolean kubeletRegisters = true;
 
   @BeforeEach
   void aRegisteredNodeOnV1() {
-    lab = new SimulatedNode();
+    lab = new SimNode();
     lab.bootstrapWithAgent(V1);
     lab.publish(V2);
     new MachineRegistration(api.client()).register(V1);

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.process.SimProcess;
 import dev.noneops.testkit.systemd.UnitBehaviour;
 import java.time.Duration;
@@ -20,13 +20,12 @@ class ApplyOnAPartlyRunningStackTest {
   private static final String LOCALDNS = "localdns.service";
   private static final String CONTAINERD = "containerd.service";
   private static final String KUBELET = "kubelet.service";
-  private static final AgentConfig BLUE = SimulatedNode.config(Map.of("example.com/pool", "blue"));
-  private static final AgentConfig GREEN =
-      SimulatedNode.config(Map.of("example.com/pool", "green"));
+  private static final AgentConfig BLUE = SimNode.config(Map.of("example.com/pool", "blue"));
+  private static final AgentConfig GREEN = SimNode.config(Map.of("example.com/pool", "green"));
 
   @Test
   void aRunningKubeletWhoseLabelsChangedIsRestartedWhileLocalDnsWasStopped() {
-    SimulatedNode lab = new SimulatedNode();
+    SimNode lab = new SimNode();
     lab.bootstrap(BLUE);
     stop(lab, LOCALDNS);
 
@@ -45,7 +44,7 @@ class ApplyOnAPartlyRunningStackTest {
 
   @Test
   void aLocalDnsThatFailsToStartLeavesTheKubeletThatRanBeforeRunning() {
-    SimulatedNode lab = new SimulatedNode();
+    SimNode lab = new SimNode();
     lab.bootstrap(BLUE);
     stop(lab, LOCALDNS);
     lab.host.systemd().setBehaviour(LOCALDNS, UnitBehaviour.failsToStart());
@@ -62,7 +61,7 @@ class ApplyOnAPartlyRunningStackTest {
 
   @Test
   void aContainerdThatFailsToStartLeavesTheKubeletThatRanBeforeRunning() {
-    SimulatedNode lab = new SimulatedNode();
+    SimNode lab = new SimNode();
     lab.bootstrap(BLUE);
     stop(lab, CONTAINERD);
     lab.host.systemd().setBehaviour(CONTAINERD, UnitBehaviour.failsToStart());
@@ -79,7 +78,7 @@ class ApplyOnAPartlyRunningStackTest {
 
   @Test
   void aStoppedUnitWhoseConfigurationChangedIsStartedAndTheRunningOnesAreLeftAlone() {
-    SimulatedNode lab = new SimulatedNode();
+    SimNode lab = new SimNode();
     lab.bootstrap(BLUE);
     stop(lab, KUBELET);
     long containerdBefore = mainPid(lab, CONTAINERD);
@@ -98,7 +97,7 @@ class ApplyOnAPartlyRunningStackTest {
 
   @Test
   void aRunningStackRestartsOnlyTheUnitWhoseConfigurationChanged() {
-    SimulatedNode lab = new SimulatedNode();
+    SimNode lab = new SimNode();
     lab.bootstrap(BLUE);
 
     ApplyResult result = lab.node(GREEN).apply();
@@ -110,7 +109,7 @@ class ApplyOnAPartlyRunningStackTest {
 
   @Test
   void aKubeletStoppedForAContainerdRestartThatFailedIsStartedAgain() {
-    SimulatedNode lab = new SimulatedNode();
+    SimNode lab = new SimNode();
     Node node = lab.bootstrap(BLUE);
     lab.host.systemd().setBehaviour(CONTAINERD, UnitBehaviour.failsToStart());
 
@@ -123,15 +122,15 @@ class ApplyOnAPartlyRunningStackTest {
         .isTrue();
   }
 
-  private static long mainPid(SimulatedNode lab, String unit) {
+  private static long mainPid(SimNode lab, String unit) {
     return lab.host.systemd().mainProcess(unit).orElseThrow().pid();
   }
 
-  private static void stop(SimulatedNode lab, String unit) {
+  private static void stop(SimNode lab, String unit) {
     lab.host.systemd().stop(unit, Duration.ofSeconds(5));
   }
 
-  private static SimProcess kubelet(SimulatedNode lab) {
+  private static SimProcess kubelet(SimNode lab) {
     return lab.host.systemd().mainProcess(KUBELET).orElseThrow();
   }
 }

@@ -11,8 +11,8 @@ import dev.noneops.core.node.internal.render.KubeconfigRenderer;
 import dev.noneops.core.node.internal.render.StackUnits;
 import dev.noneops.core.node.internal.version.VersionVerifier;
 import dev.noneops.ports.files.FileType;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
-import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -26,8 +26,8 @@ class BootstrapScenarioTest {
 
   @Test
   void bootstrapOnACleanHostProducesExactlyTheContractTree() throws IOException {
-    SimulatedNode lab = new SimulatedNode();
-    MachineGoalState goal = lab.goal(SimulatedNode.config());
+    SimNode lab = new SimNode();
+    MachineGoalState goal = lab.goal(SimNode.config());
     String v = goal.rootFs().versionName();
     FileTreeSnapshot before = lab.host.snapshot();
 
@@ -149,8 +149,8 @@ class BootstrapScenarioTest {
 
   @Test
   void everySharedFileTheNodeWroteIsRecordedWithItsDigest() throws IOException {
-    SimulatedNode lab = new SimulatedNode();
-    Node node = lab.bootstrap(lab.goal(SimulatedNode.config()));
+    SimNode lab = new SimNode();
+    Node node = lab.bootstrap(lab.goal(SimNode.config()));
 
     var record = new OwnershipStore(lab.host.ports().files(), lab.paths.ownershipRecord()).load();
     for (var entry : lab.host.snapshot().entries()) {
@@ -174,8 +174,8 @@ class BootstrapScenarioTest {
 
   @Test
   void withoutStagedImagesOneRequestStartsLocalDnsContainerdAndKubelet() throws IOException {
-    SimulatedNode lab = new SimulatedNode();
-    MachineGoalState goal = lab.goal(SimulatedNode.config());
+    SimNode lab = new SimNode();
+    MachineGoalState goal = lab.goal(SimNode.config());
     lab.host.fs().seedFile(Path.of("/var/lib/unbounded/images/notes.txt"), "not an image", 0644);
 
     lab.bootstrap(goal);
@@ -193,8 +193,8 @@ class BootstrapScenarioTest {
 
   @Test
   void theStackStartsInOrderAndImportsStagedImagesAfterContainerd() throws IOException {
-    SimulatedNode lab = new SimulatedNode();
-    MachineGoalState goal = lab.goal(SimulatedNode.config());
+    SimNode lab = new SimNode();
+    MachineGoalState goal = lab.goal(SimNode.config());
     lab.host.fs().seedFile(Path.of("/var/lib/unbounded/images/pause.tar"), "image", 0644);
     lab.host.fs().seedFile(Path.of("/var/lib/unbounded/images/notes.txt"), "not an image", 0644);
     String ctr = lab.layout.currentBin().resolve("ctr").toString();

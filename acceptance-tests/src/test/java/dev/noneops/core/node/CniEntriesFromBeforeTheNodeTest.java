@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AppliedConfigStore;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
-import dev.noneops.testkit.node.SimulatedNode;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -23,8 +23,8 @@ import org.slf4j.LoggerFactory;
  * host's, and stays byte-identical, while everything the node's pods added there goes.
  */
 class CniEntriesFromBeforeTheNodeTest {
-  private static final AgentConfig V1 = SimulatedNode.config("1.31.2", "2.0.4", "blue");
-  private static final AgentConfig V2 = SimulatedNode.config("1.31.3", "2.1.1", "green");
+  private static final AgentConfig V1 = SimNode.config("1.31.2", "2.0.4", "blue");
+  private static final AgentConfig V2 = SimNode.config("1.31.3", "2.1.1", "green");
 
   private static final String CONF_DIR = "/etc/cni/net.d";
   private static final String STATE_DIR = "/var/lib/cni";
@@ -41,11 +41,11 @@ class CniEntriesFromBeforeTheNodeTest {
       STATE_DIR + "/networks/foreign/10.88.0.9",
       STATE_DIR + "/results/pods-c1-eth0");
 
-  private SimulatedNode lab;
+  private SimNode lab;
 
   @BeforeEach
   void aForeignRuntimesCniEntriesAreThereBeforeTheNode() throws Exception {
-    lab = new SimulatedNode();
+    lab = new SimNode();
     lab.host.fs().seedDirectory(Path.of(CONF_DIR), 0755);
     lab.host.fs().seedDirectory(Path.of(STATE_DIR, "networks/foreign"), 0755);
     lab.host.fs().seedDirectory(Path.of(STATE_DIR, "results"), 0700);
@@ -128,7 +128,7 @@ class CniEntriesFromBeforeTheNodeTest {
 
   @Test
   void aTeardownRemovesTheCniDirectoriesTheNodesPodsCreated() throws Exception {
-    SimulatedNode bare = new SimulatedNode();
+    SimNode bare = new SimNode();
     lab = bare;
     lab.bootstrap(V1);
     theNodesPodsWriteTheirCniEntries();

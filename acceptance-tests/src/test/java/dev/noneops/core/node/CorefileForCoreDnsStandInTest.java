@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.goalstate.LocalDnsSpec;
 import dev.noneops.core.node.internal.render.CorefileRenderer;
-import dev.noneops.testkit.standins.CoreDnsStandIn;
+import dev.noneops.testkit.fixtures.standins.CoreDnsStandIn;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.goalstate.DownloadOverrides;
 import dev.noneops.core.goalstate.DownloadSource;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.gate.FaultRule;
 import dev.noneops.testkit.gate.SimulatedCrash;
-import dev.noneops.testkit.node.SimulatedNode;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * as it tells any other upgrade, or a crash after the flip commits a version kubelet never proved.
  */
 class DownloadsOnlyUpgradeRecoveryTest {
-  private static final AgentConfig V1 = SimulatedNode.config("1.31.2", "2.0.4", "blue");
+  private static final AgentConfig V1 = SimNode.config("1.31.2", "2.0.4", "blue");
   /** containerd from a mirror: the same versions, another origin. */
   private static final DownloadOverrides MIRROR = new DownloadOverrides(
       DownloadSource.NONE,
@@ -32,13 +32,13 @@ class DownloadsOnlyUpgradeRecoveryTest {
   /** V1 with the mirror written into its own {@code Downloads}: what the node installs with the overrides. */
   private static final AgentConfig V1_MIRRORED = V1.withDownloads(MIRROR.over(V1.downloads()));
 
-  private SimulatedNode lab;
+  private SimNode lab;
   private Map<String, String> before;
   private String target;
 
   @BeforeEach
   void runningNodeOnV1() {
-    lab = new SimulatedNode();
+    lab = new SimNode();
     lab.bootstrap(V1);
     lab.publish(V1_MIRRORED);
     before = lab.sharedFiles();
@@ -52,7 +52,7 @@ class DownloadsOnlyUpgradeRecoveryTest {
   void aDownloadsOnlyUpgradeInterruptedAfterTheFlipIsRolledBackNotCommitted() {
     FaultRule powerCut = lab.host
         .faults()
-        .add(FaultRule.when(call -> SimulatedNode.startsUnit(call, "kubelet.service")
+        .add(FaultRule.when(call -> SimNode.startsUnit(call, "kubelet.service")
                 && lab.activeVersionRaw().filter(target::equals).isPresent())
             .failWith(
                 call -> new SimulatedCrash("power lost while the target's kubelet starts", 0)));

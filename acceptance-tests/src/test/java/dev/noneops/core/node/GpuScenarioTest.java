@@ -8,8 +8,8 @@ import dev.noneops.core.node.internal.files.OwnershipStore;
 import dev.noneops.core.node.internal.render.ContainerdConfigRenderer;
 import dev.noneops.ports.host.HostInfo;
 import dev.noneops.testkit.commands.CommandOutcome;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.host.SimHostFacts;
-import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -30,11 +30,10 @@ class GpuScenarioTest {
   @Test
   void aGpuHostGetsTheNvidiaRuntimeAndCdiBeforeTheStackStartsAndLosesThemWithTheGpu()
       throws IOException {
-    SimulatedNode lab = new SimulatedNode();
+    SimNode lab = new SimNode();
     lab.host.facts().set(GPU_HOST);
     lab.host.commands().register(List.of("nvidia-ctk"), CommandOutcome.ok());
-    MachineGoalState gpuGoal =
-        GoalStateResolver.resolve(SimulatedNode.config(), GPU_HOST, lab.layout);
+    MachineGoalState gpuGoal = GoalStateResolver.resolve(SimNode.config(), GPU_HOST, lab.layout);
     assertThat(gpuGoal.nodeStart().containerd().nvidiaRuntime()).isTrue();
 
     lab.bootstrap(gpuGoal);
@@ -48,7 +47,7 @@ class GpuScenarioTest {
 
     lab.host.facts().set(SimHostFacts.DEFAULT);
     lab.host.journal().clear();
-    Node withoutGpu = lab.node(SimulatedNode.config());
+    Node withoutGpu = lab.node(SimNode.config());
     boolean wasRunning = withoutGpu.running();
     ConfigureResult changes = withoutGpu.configure();
     withoutGpu.start(wasRunning, changes);

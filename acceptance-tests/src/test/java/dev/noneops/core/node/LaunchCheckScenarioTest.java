@@ -3,7 +3,7 @@ package dev.noneops.core.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.goalstate.MachineGoalState;
-import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -18,11 +18,11 @@ import org.junit.jupiter.api.Test;
  * every file.
  */
 class LaunchCheckScenarioTest {
-  private final SimulatedNode lab = new SimulatedNode();
+  private final SimNode lab = new SimNode();
 
   @Test
   void aContentChangeThatKeptEveryStampIsLeftToVerifyAndTheCheckReadsNoFile() throws IOException {
-    MachineGoalState goal = lab.goal(SimulatedNode.config());
+    MachineGoalState goal = lab.goal(SimNode.config());
     Node node = lab.bootstrap(goal);
     String v = goal.rootFs().versionName();
     Path runc = lab.layout.binDir(v).resolve("runc");
@@ -38,7 +38,7 @@ class LaunchCheckScenarioTest {
 
   @Test
   void aFileRewrittenSinceTheManifestIsReadAndFailsTheCheck() throws IOException {
-    MachineGoalState goal = lab.goal(SimulatedNode.config());
+    MachineGoalState goal = lab.goal(SimNode.config());
     Node node = lab.bootstrap(goal);
     String v = goal.rootFs().versionName();
     Path runc = lab.layout.binDir(v).resolve("runc");

@@ -9,7 +9,7 @@ import dev.noneops.core.node.internal.version.VersionVerifier;
 import dev.noneops.ports.files.FileMeta;
 import dev.noneops.ports.files.HostFiles;
 import dev.noneops.testkit.SimulatedHost;
-import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -25,8 +25,8 @@ class ModeAndOwnerSurviveAPowerLossTest {
   @Test
   void aPreparedVersionKeepsItsExecutableBinariesThroughAPowerLossRightAfterThePrepare()
       throws IOException {
-    SimulatedNode lab = new SimulatedNode();
-    MachineGoalState goal = lab.goal(SimulatedNode.config());
+    SimNode lab = new SimNode();
+    MachineGoalState goal = lab.goal(SimNode.config());
     lab.publish(goal);
     String v = goal.rootFs().versionName();
 

@@ -21,26 +21,27 @@ import dev.noneops.core.node.internal.render.StackUnits;
 import dev.noneops.core.node.internal.version.VersionVerifier;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.commands.Command;
+import dev.noneops.ports.commands.CommandResult;
 import dev.noneops.ports.events.NodeEvents;
 import dev.noneops.ports.files.HostFiles;
 import dev.noneops.ports.systemd.LoadState;
 import dev.noneops.ports.systemd.UnitStatus;
 import dev.noneops.systemd.DbusSystemd;
-import dev.noneops.testkit.artifacts.ArtifactRepository;
-import dev.noneops.testkit.artifacts.ArtifactServer;
-import dev.noneops.testkit.artifacts.ArtifactSet;
-import dev.noneops.testkit.artifacts.DebianPackages;
-import dev.noneops.testkit.artifacts.DebianRuntimes;
-import dev.noneops.testkit.artifacts.NodeArtifactBuilder;
-import dev.noneops.testkit.cli.ConfigJson;
-import dev.noneops.testkit.sandbox.CommandResult;
-import dev.noneops.testkit.sandbox.SystemdSandbox;
-import dev.noneops.testkit.standins.KubeletStandIn;
-import dev.noneops.testkit.standins.StandInScripts;
-import dev.noneops.testkit.system.DummyLinkStandIn;
-import dev.noneops.testkit.system.SandboxHostPorts;
-import dev.noneops.testkit.system.SandboxNodes;
-import dev.noneops.testkit.system.SandboxRoot;
+import dev.noneops.testkit.fixtures.artifacts.ArtifactRepository;
+import dev.noneops.testkit.fixtures.artifacts.ArtifactServer;
+import dev.noneops.testkit.fixtures.artifacts.ArtifactSet;
+import dev.noneops.testkit.fixtures.artifacts.DebianPackages;
+import dev.noneops.testkit.fixtures.artifacts.DebianRuntimes;
+import dev.noneops.testkit.fixtures.artifacts.NodeArtifactBuilder;
+import dev.noneops.testkit.fixtures.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.sandbox.ExecResult;
+import dev.noneops.testkit.fixtures.sandbox.SystemdSandbox;
+import dev.noneops.testkit.fixtures.standins.KubeletStandIn;
+import dev.noneops.testkit.fixtures.standins.StandInScripts;
+import dev.noneops.testkit.fixtures.system.DummyLinkStandIn;
+import dev.noneops.testkit.fixtures.system.SandboxHostPorts;
+import dev.noneops.testkit.fixtures.system.SandboxNodes;
+import dev.noneops.testkit.fixtures.system.SandboxRoot;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -654,7 +655,7 @@ class NodeOnRealSystemdSystemTest {
    * logged at start is the node's (sandbox image, CNI bin dir).
    */
   static void assertContainerdRunsFrom(String version) throws IOException {
-    CommandResult ctr = sandbox()
+    ExecResult ctr = sandbox()
         .exec(
             List.of(
                 LAYOUT.currentBin().resolve("ctr").toString(),
@@ -778,8 +779,7 @@ class NodeOnRealSystemdSystemTest {
   }
 
   static void ip(String... argv) throws IOException {
-    dev.noneops.ports.commands.CommandResult r =
-        ports.commands().run(Command.of(Duration.ofSeconds(10), argv));
+    CommandResult r = ports.commands().run(Command.of(Duration.ofSeconds(10), argv));
     if (!r.succeeded()) {
       throw new IllegalStateException(
           String.join(" ", argv) + " exited " + r.exitCode() + ": " + r.stderr().strip());

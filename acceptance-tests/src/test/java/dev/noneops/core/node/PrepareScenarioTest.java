@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.node.internal.version.VersionVerifier;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.gate.PortCall;
-import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -19,15 +19,15 @@ class PrepareScenarioTest {
 
   @Test
   void prepareOfAnInstalledVersionDownloadsZeroBytes() {
-    SimulatedNode lab = new SimulatedNode();
-    MachineGoalState goal = lab.goal(SimulatedNode.config());
+    SimNode lab = new SimNode();
+    MachineGoalState goal = lab.goal(SimNode.config());
     lab.bootstrap(goal);
     long served = lab.host.artifacts().bytesServed();
     long requests = lab.host.artifacts().requests();
     FileTreeSnapshot layoutBefore = lab.host.snapshot(lab.layout.root());
     lab.host.journal().clear();
 
-    NodeRoot root = lab.node(SimulatedNode.config()).prepare();
+    NodeRoot root = lab.node(SimNode.config()).prepare();
 
     assertThat(root.slot()).isEqualTo(goal.rootFs().versionName());
     assertThat(root.directory()).isEqualTo(lab.layout.versionDir(goal.rootFs().versionName()));
@@ -39,13 +39,13 @@ class PrepareScenarioTest {
 
   @Test
   void prepareOfAnUnchangedInstalledVersionReadsNothingButItsManifest() {
-    SimulatedNode lab = new SimulatedNode();
-    MachineGoalState goal = lab.goal(SimulatedNode.config());
+    SimNode lab = new SimNode();
+    MachineGoalState goal = lab.goal(SimNode.config());
     lab.bootstrap(goal);
     String v = goal.rootFs().versionName();
     lab.host.journal().clear();
 
-    lab.node(SimulatedNode.config()).prepare();
+    lab.node(SimNode.config()).prepare();
 
     List<PortCall> reads = lab.host
         .journal()
@@ -61,8 +61,8 @@ class PrepareScenarioTest {
   @Test
   void aFileReplacedAfterInstallIsCaughtByItsChangedMetadataAndRepairedByPrepare()
       throws IOException {
-    SimulatedNode lab = new SimulatedNode();
-    MachineGoalState goal = lab.goal(SimulatedNode.config());
+    SimNode lab = new SimNode();
+    MachineGoalState goal = lab.goal(SimNode.config());
     lab.publish(goal);
     String v = goal.rootFs().versionName();
     Node node = lab.node(goal);
@@ -89,8 +89,8 @@ class PrepareScenarioTest {
   @Test
   void verifyReadsEveryFileSoItCatchesAContentChangeThatKeptEveryPieceOfMetadata()
       throws IOException {
-    SimulatedNode lab = new SimulatedNode();
-    MachineGoalState goal = lab.goal(SimulatedNode.config());
+    SimNode lab = new SimNode();
+    MachineGoalState goal = lab.goal(SimNode.config());
     Node node = lab.bootstrap(goal);
     String v = goal.rootFs().versionName();
     Path runc = lab.layout.binDir(v).resolve("runc");
@@ -111,8 +111,8 @@ class PrepareScenarioTest {
 
   @Test
   void anIncompleteVersionIsRemovedAndInstalledAgain() throws IOException {
-    SimulatedNode lab = new SimulatedNode();
-    MachineGoalState goal = lab.goal(SimulatedNode.config());
+    SimNode lab = new SimNode();
+    MachineGoalState goal = lab.goal(SimNode.config());
     lab.publish(goal);
     String v = goal.rootFs().versionName();
     Path dir = lab.layout.versionDir(v);
@@ -136,8 +136,8 @@ class PrepareScenarioTest {
 
   @Test
   void aVersionWhoseFilesNoLongerMatchItsManifestIsReportedCorrupt() throws IOException {
-    SimulatedNode lab = new SimulatedNode();
-    MachineGoalState goal = lab.goal(SimulatedNode.config());
+    SimNode lab = new SimNode();
+    MachineGoalState goal = lab.goal(SimNode.config());
     Node node = lab.bootstrap(goal);
     String v = goal.rootFs().versionName();
     lab.host.fs().seedFile(lab.layout.binDir(v).resolve("runc"), "#!/bin/sh\n# swapped\n", 0755);
@@ -150,8 +150,8 @@ class PrepareScenarioTest {
 
   @Test
   void stopAndStatusWorkWithoutAConfiguration() {
-    SimulatedNode lab = new SimulatedNode();
-    MachineGoalState goal = lab.goal(SimulatedNode.config());
+    SimNode lab = new SimNode();
+    MachineGoalState goal = lab.goal(SimNode.config());
     lab.bootstrap(goal);
 
     Node bare = lab.node(Params.builder(lab.host.ports()));
@@ -170,8 +170,8 @@ class PrepareScenarioTest {
 
   @Test
   void aDownloadHookReplacesTheInstallerButAVersionWithoutManifestIsNeverActivated() {
-    SimulatedNode lab = new SimulatedNode();
-    MachineGoalState goal = lab.goal(SimulatedNode.config());
+    SimNode lab = new SimNode();
+    MachineGoalState goal = lab.goal(SimNode.config());
     java.util.concurrent.atomic.AtomicInteger hookRuns =
         new java.util.concurrent.atomic.AtomicInteger();
     Node node = new Node(Params.builder(lab.host.ports())
@@ -202,7 +202,7 @@ class PrepareScenarioTest {
 
   @Test
   void theBackendDestroysThroughTheGivenTeardown() {
-    SimulatedNode lab = new SimulatedNode();
+    SimNode lab = new SimNode();
     java.util.List<String> calls = new java.util.ArrayList<>();
     Node node = lab.node(Params.builder(lab.host.ports()).teardown(() -> calls.add("destroy")));
 
@@ -213,8 +213,8 @@ class PrepareScenarioTest {
 
   @Test
   void theBackendDestroysThroughTheNodesOwnTeardownWhichSharesTheNodeLock() throws Exception {
-    SimulatedNode lab = new SimulatedNode();
-    MachineGoalState goal = lab.goal(SimulatedNode.config());
+    SimNode lab = new SimNode();
+    MachineGoalState goal = lab.goal(SimNode.config());
     lab.bootstrap(goal);
     AtomicReference<Node> self = new AtomicReference<>();
     Node node = new Node(Params.builder(lab.host.ports())

@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.node.internal.stack.StackControl;
 import dev.noneops.ports.systemd.JobResult;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.health.SimHealthProbes;
-import dev.noneops.testkit.node.SimulatedNode;
 import dev.noneops.testkit.systemd.UnitBehaviour;
 import dev.noneops.testkit.systemd.UnitEvent;
 import java.time.Duration;
@@ -19,8 +19,8 @@ class ReadinessScenarioTest {
 
   @Test
   void aKubeletThatNeverBecomesReadyFailsTheStartAfterABoundedWaitNamingTheUnit() {
-    SimulatedNode lab = new SimulatedNode();
-    MachineGoalState goal = lab.goal(SimulatedNode.config());
+    SimNode lab = new SimNode();
+    MachineGoalState goal = lab.goal(SimNode.config());
     lab.publish(goal);
     lab.host.probes().setHttp(StackControl.KUBELET_HEALTHZ, SimHealthProbes.Answer.REFUSED);
     Node node = lab.node(goal);
@@ -55,8 +55,8 @@ class ReadinessScenarioTest {
 
   @Test
   void aHealthyKubeletIsReadyOnTheFirstAnswerWithoutAnotherRoundTripToSystemd() throws Exception {
-    SimulatedNode lab = new SimulatedNode();
-    Node node = lab.bootstrap(lab.goal(SimulatedNode.config()));
+    SimNode lab = new SimNode();
+    Node node = lab.bootstrap(lab.goal(SimNode.config()));
     lab.host.journal().clear();
 
     node.awaitKubeletReady();
@@ -71,8 +71,8 @@ class ReadinessScenarioTest {
 
   @Test
   void aHangingHealthzIsBoundedByTheSameWait() {
-    SimulatedNode lab = new SimulatedNode();
-    MachineGoalState goal = lab.goal(SimulatedNode.config());
+    SimNode lab = new SimNode();
+    MachineGoalState goal = lab.goal(SimNode.config());
     lab.publish(goal);
     lab.host.probes().setHttp(StackControl.KUBELET_HEALTHZ, SimHealthProbes.Answer.HANGS);
     Node node = lab.node(goal);
@@ -90,8 +90,8 @@ class ReadinessScenarioTest {
 
   @Test
   void aContainerdThatFailsToStartStopsTheStartNamingItAndKubeletIsNotLeftRunning() {
-    SimulatedNode lab = new SimulatedNode();
-    MachineGoalState goal = lab.goal(SimulatedNode.config());
+    SimNode lab = new SimNode();
+    MachineGoalState goal = lab.goal(SimNode.config());
     lab.publish(goal);
     lab.host.systemd().setBehaviour("containerd.service", UnitBehaviour.failsToStart());
     Node node = lab.node(goal);
@@ -112,8 +112,8 @@ class ReadinessScenarioTest {
 
   @Test
   void aLocalDnsThatFailsToStartStopsTheStartAndLeavesKubeletStopped() {
-    SimulatedNode lab = new SimulatedNode();
-    MachineGoalState goal = lab.goal(SimulatedNode.config());
+    SimNode lab = new SimNode();
+    MachineGoalState goal = lab.goal(SimNode.config());
     lab.publish(goal);
     lab.host.systemd().setBehaviour("localdns.service", UnitBehaviour.failsToStart());
     Node node = lab.node(goal);
@@ -130,8 +130,8 @@ class ReadinessScenarioTest {
 
   @Test
   void restartGoesLocalDnsThenContainerdThenKubeletWaitingForDnsAndForKubelet() {
-    SimulatedNode lab = new SimulatedNode();
-    Node node = lab.bootstrap(lab.goal(SimulatedNode.config()));
+    SimNode lab = new SimNode();
+    Node node = lab.bootstrap(lab.goal(SimNode.config()));
     lab.host.journal().clear();
     int seen = lab.host.systemd().history().size();
 
@@ -156,8 +156,8 @@ class ReadinessScenarioTest {
 
   @Test
   void restartWaitsBoundedlyForLocalDnsAndRestartsNothingElseWhenItNeverAnswers() {
-    SimulatedNode lab = new SimulatedNode();
-    Node node = lab.bootstrap(lab.goal(SimulatedNode.config()));
+    SimNode lab = new SimNode();
+    Node node = lab.bootstrap(lab.goal(SimNode.config()));
     lab.host.probes().setDns("169.254.20.10", SimHealthProbes.Answer.REFUSED);
     lab.host.journal().clear();
 

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.noneops.core.goalstate.ContainerdSpec;
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.goalstate.NodeStart;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.gate.PortCall;
-import dev.noneops.testkit.node.SimulatedNode;
 import dev.noneops.testkit.systemd.UnitEvent;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +25,7 @@ class ReapplyScenarioTest {
     return changes;
   }
 
-  private static List<String> unitJobs(SimulatedNode lab) {
+  private static List<String> unitJobs(SimNode lab) {
     return lab.host.journal().calls().stream()
         .filter(c -> c.port().equals("systemd")
             && List.of("start", "stop", "restart", "daemonReload").contains(c.method()))
@@ -35,13 +35,13 @@ class ReapplyScenarioTest {
 
   @Test
   void reapplyingTheSameConfigurationWritesNothingAndRestartsNothing() {
-    SimulatedNode lab = new SimulatedNode();
-    MachineGoalState goal = lab.goal(SimulatedNode.config());
+    SimNode lab = new SimNode();
+    MachineGoalState goal = lab.goal(SimNode.config());
     lab.bootstrap(goal);
     FileTreeSnapshot before = lab.host.snapshot();
     lab.host.journal().clear();
 
-    ConfigureResult changes = reapply(lab.node(SimulatedNode.config()));
+    ConfigureResult changes = reapply(lab.node(SimNode.config()));
 
     assertThat(changes).isEqualTo(ConfigureResult.UNCHANGED);
     assertThat(lab.host.snapshot()).isEqualTo(before);
@@ -55,11 +55,11 @@ class ReapplyScenarioTest {
 
   @Test
   void aLabelChangeRestartsKubeletOnly() {
-    SimulatedNode lab = new SimulatedNode();
-    lab.bootstrap(lab.goal(SimulatedNode.config(Map.of("example.com/pool", "blue"))));
+    SimNode lab = new SimNode();
+    lab.bootstrap(lab.goal(SimNode.config(Map.of("example.com/pool", "blue"))));
     lab.host.journal().clear();
 
-    Node relabelled = lab.node(SimulatedNode.config(Map.of("example.com/pool", "green")));
+    Node relabelled = lab.node(SimNode.config(Map.of("example.com/pool", "green")));
     ConfigureResult changes = reapply(relabelled);
 
     assertThat(changes).isEqualTo(new ConfigureResult(false, true, false));
@@ -71,8 +71,8 @@ class ReapplyScenarioTest {
 
   @Test
   void aContainerdSettingChangeRestartsContainerdThenKubeletOnce() {
-    SimulatedNode lab = new SimulatedNode();
-    MachineGoalState goal = lab.goal(SimulatedNode.config());
+    SimNode lab = new SimNode();
+    MachineGoalState goal = lab.goal(SimNode.config());
     lab.bootstrap(goal);
     lab.host.journal().clear();
     int seen = lab.host.systemd().history().size();
@@ -110,7 +110,7 @@ class ReapplyScenarioTest {
         .containsExactly("containerd.service", "kubelet.service");
   }
 
-  private static byte[] readDropIn(SimulatedNode lab, String name) {
+  private static byte[] readDropIn(SimNode lab, String name) {
     try {
       return lab.host.ports().files().read(lab.paths.kubeletDropInDir().resolve(name));
     } catch (java.io.IOException e) {

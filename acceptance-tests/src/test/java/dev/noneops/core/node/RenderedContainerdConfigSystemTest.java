@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.noneops.core.goalstate.ContainerdSpec;
 import dev.noneops.core.node.internal.render.ContainerdConfigRenderer;
-import dev.noneops.testkit.artifacts.DebianPackages;
+import dev.noneops.testkit.fixtures.artifacts.DebianPackages;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

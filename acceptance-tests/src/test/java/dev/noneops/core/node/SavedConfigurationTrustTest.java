@@ -7,8 +7,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.node.internal.files.Confsnap;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
-import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -28,16 +28,16 @@ import org.junit.jupiter.params.provider.MethodSource;
  * entry, and nothing on the host changes.
  */
 class SavedConfigurationTrustTest {
-  private static final AgentConfig V1 = SimulatedNode.config("1.31.2", "2.0.4", "blue");
-  private static final AgentConfig V2 = SimulatedNode.config("1.31.3", "2.1.1", "green");
+  private static final AgentConfig V1 = SimNode.config("1.31.2", "2.0.4", "blue");
+  private static final AgentConfig V2 = SimNode.config("1.31.3", "2.1.1", "green");
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String FOREIGN_ENTRY = "entry-99999.json";
 
-  private SimulatedNode lab;
+  private SimNode lab;
 
   @BeforeEach
   void anUpgradeInFlight() throws IOException {
-    lab = new SimulatedNode();
+    lab = new SimNode();
     lab.bootstrap(V1);
     lab.publish(V2);
     lab.host.fs().seedFile(Path.of("/etc/passwd"), "root:x:0:0:root:/root:/bin/bash\n", 0644);

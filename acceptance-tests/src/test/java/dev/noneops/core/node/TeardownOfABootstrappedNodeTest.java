@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.ports.files.FileType;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.fs.SimFileSystem.MountKind;
-import dev.noneops.testkit.node.SimulatedNode;
 import dev.noneops.testkit.process.ProcessSpec;
 import java.nio.file.Path;
 import java.util.List;
@@ -23,9 +23,9 @@ class TeardownOfABootstrappedNodeTest {
 
   @Test
   void aBootstrappedNodeWithAPodIsTornDownToTheHostItFound() throws Exception {
-    SimulatedNode lab = new SimulatedNode();
+    SimNode lab = new SimNode();
     FileTreeSnapshot pristine = lab.host.snapshot();
-    Node node = lab.bootstrap(SimulatedNode.config("1.31.4", "", "blue"));
+    Node node = lab.bootstrap(SimNode.config("1.31.4", "", "blue"));
     assertThat(node.running()).isTrue();
     Path pod = lab.paths.kubeletDir().resolve("pods/pod-a");
     Path emptyDir = pod.resolve("volumes/kubernetes.io~empty-dir/cache");
@@ -87,8 +87,8 @@ class TeardownOfABootstrappedNodeTest {
    */
   @Test
   void theTeardownRemovesTheCniPluginsStateOfThePods() throws Exception {
-    SimulatedNode lab = new SimulatedNode();
-    lab.bootstrap(SimulatedNode.config("1.31.4", "", "blue"));
+    SimNode lab = new SimNode();
+    lab.bootstrap(SimNode.config("1.31.4", "", "blue"));
     Path cniState = lab.paths.host("/var/lib/cni");
     Path reservation = cniState.resolve("networks/pods/10.231.7.2");
     lab.host.fs().seedDirectory(cniState.resolve("networks/pods"), 0755);
@@ -113,8 +113,8 @@ class TeardownOfABootstrappedNodeTest {
    */
   @Test
   void theTeardownRemovesTheDaemonsRunDirectoryAndAStaleSocket() throws Exception {
-    SimulatedNode lab = new SimulatedNode();
-    lab.bootstrap(SimulatedNode.config("1.31.4", "", "blue"));
+    SimNode lab = new SimNode();
+    lab.bootstrap(SimNode.config("1.31.4", "", "blue"));
     lab.host.fs().seedDirectory(lab.paths.agentRunDir(), 0700);
     lab.host.fs().seedNode(lab.paths.agentSocket(), FileType.SOCKET, 0600, 0, 0);
     Teardown teardown = new Teardown(

@@ -12,9 +12,9 @@ import dev.noneops.core.node.internal.task.NodeLock;
 import dev.noneops.ports.Errno;
 import dev.noneops.ports.HostIOException;
 import dev.noneops.testkit.download.SimArtifactRepository;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.gate.FaultRule;
-import dev.noneops.testkit.node.SimulatedNode;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -28,17 +28,17 @@ import org.junit.jupiter.api.Test;
  * anything the running node uses changed.
  */
 class UpgradeFaultSuiteTest {
-  private static final AgentConfig V1 = SimulatedNode.config("1.31.2", "2.0.4", "blue");
-  private static final AgentConfig V2 = SimulatedNode.config("1.31.3", "2.1.1", "green");
+  private static final AgentConfig V1 = SimNode.config("1.31.2", "2.0.4", "blue");
+  private static final AgentConfig V2 = SimNode.config("1.31.3", "2.1.1", "green");
 
-  private SimulatedNode lab;
+  private SimNode lab;
   private String v1;
   private String v2;
   private Map<String, String> before;
 
   @BeforeEach
   void runningNodeOnV1() {
-    lab = new SimulatedNode();
+    lab = new SimNode();
     lab.bootstrap(V1);
     lab.driftOwnedFiles();
     lab.publish(V2);
@@ -85,7 +85,7 @@ class UpgradeFaultSuiteTest {
         .satisfies(r -> assertThat(r.targetVersion()).isEqualTo(v2));
     var resets = lab.host.journal().calls("systemd.resetFailed");
     var kubeletStarts =
-        lab.host.journal().calls(c -> SimulatedNode.startsUnit(c, HostPaths.KUBELET_UNIT));
+        lab.host.journal().calls(c -> SimNode.startsUnit(c, HostPaths.KUBELET_UNIT));
     assertThat(resets).as("reset-failed before restarting the previous version").isNotEmpty();
     assertThat(resets.get(resets.size() - 1).sequence())
         .isLessThan(kubeletStarts.get(kubeletStarts.size() - 1).sequence());

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.node.internal.files.Confsnap;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
-import dev.noneops.testkit.node.SimulatedNode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
@@ -16,16 +16,16 @@ import org.junit.jupiter.api.Test;
 
 /** The decisions of recovery, commit and the upgrade's preconditions, one situation at a time. */
 class UpgradeRecoveryScenariosTest {
-  private static final AgentConfig V1 = SimulatedNode.config("1.31.2", "2.0.4", "blue");
-  private static final AgentConfig V2 = SimulatedNode.config("1.31.3", "2.1.1", "green");
-  private static final AgentConfig V1_RELABELLED = SimulatedNode.config("1.31.2", "2.0.4", "red");
+  private static final AgentConfig V1 = SimNode.config("1.31.2", "2.0.4", "blue");
+  private static final AgentConfig V2 = SimNode.config("1.31.3", "2.1.1", "green");
+  private static final AgentConfig V1_RELABELLED = SimNode.config("1.31.2", "2.0.4", "red");
 
-  private SimulatedNode lab;
+  private SimNode lab;
   private Map<String, String> before;
 
   @BeforeEach
   void runningNodeOnV1() {
-    lab = new SimulatedNode();
+    lab = new SimNode();
     lab.bootstrap(V1);
     lab.publish(V2);
     before = lab.sharedFiles();

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.process.ProcessSpec;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -17,17 +17,17 @@ import org.junit.jupiter.api.Test;
  * version directories that containerd re-executed shims from and broke running pods.
  */
 class VersionPruningTest {
-  private static final AgentConfig V1 = SimulatedNode.config("1.31.2", "2.0.4", "blue");
-  private static final AgentConfig V2 = SimulatedNode.config("1.31.3", "2.1.1", "green");
+  private static final AgentConfig V1 = SimNode.config("1.31.2", "2.0.4", "blue");
+  private static final AgentConfig V2 = SimNode.config("1.31.3", "2.1.1", "green");
 
-  private SimulatedNode lab;
+  private SimNode lab;
   private Node node;
   private String v1;
   private String v2;
 
   @BeforeEach
   void upgradedAndCommitted() {
-    lab = new SimulatedNode();
+    lab = new SimNode();
     lab.bootstrap(V1);
     lab.publish(V2);
     node = lab.node(V2, Optional.of(V1));
@@ -133,7 +133,7 @@ class VersionPruningTest {
 
   @Test
   void bothVersionsOfAnUpgradeInFlightAreKept() {
-    SimulatedNode fresh = new SimulatedNode();
+    SimNode fresh = new SimNode();
     fresh.bootstrap(V1);
     fresh.publish(V2);
     Node upgrading = fresh.node(V2, Optional.of(V1));

@@ -3,8 +3,8 @@ package dev.noneops.benchmarks.e2e;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.noneops.core.layout.HostPaths;
-import dev.noneops.testkit.artifacts.ArtifactServer;
-import dev.noneops.testkit.sandbox.SystemdSandbox;
+import dev.noneops.testkit.fixtures.artifacts.ArtifactServer;
+import dev.noneops.testkit.fixtures.sandbox.SystemdSandbox;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

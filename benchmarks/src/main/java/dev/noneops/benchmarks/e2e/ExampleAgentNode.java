@@ -1,15 +1,15 @@
 package dev.noneops.benchmarks.e2e;
 
 import dev.noneops.core.layout.NodeConstants;
-import dev.noneops.testkit.artifacts.ArtifactRepository;
-import dev.noneops.testkit.artifacts.ArtifactServer;
-import dev.noneops.testkit.artifacts.ArtifactSet;
-import dev.noneops.testkit.artifacts.DebianPackages;
-import dev.noneops.testkit.artifacts.DebianRuntimes;
-import dev.noneops.testkit.artifacts.NodeArtifactBuilder;
-import dev.noneops.testkit.cli.ConfigJson;
-import dev.noneops.testkit.standins.KubeletStandIn;
-import dev.noneops.testkit.standins.StandInScripts;
+import dev.noneops.testkit.fixtures.artifacts.ArtifactRepository;
+import dev.noneops.testkit.fixtures.artifacts.ArtifactServer;
+import dev.noneops.testkit.fixtures.artifacts.ArtifactSet;
+import dev.noneops.testkit.fixtures.artifacts.DebianPackages;
+import dev.noneops.testkit.fixtures.artifacts.DebianRuntimes;
+import dev.noneops.testkit.fixtures.artifacts.NodeArtifactBuilder;
+import dev.noneops.testkit.fixtures.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.standins.KubeletStandIn;
+import dev.noneops.testkit.fixtures.standins.StandInScripts;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;

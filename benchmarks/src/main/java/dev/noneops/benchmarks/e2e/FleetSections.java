@@ -86,7 +86,7 @@ final class FleetSections {
         .paragraph(
             "200 `SimulatedHost`s in one JVM (`-Xmx2g`), each bootstrapped on 1.31.4 with its agent"
                 + " and running its own `NodeDaemon`, which registered its Machine at start and follows it"
-                + " through its own clients of one `SimulatedMachineApi` and one `SimulatedClusterApi` (one"
+                + " through its own clients of one `SimMachineApi` and one `SimClusterApi` (one"
                 + " ReplicaSet pod per node, which each drain evicts). The rollout raised"
                 + " `spec.kubernetes.version` to 1.31.5 and `spec.operations.repaveCounter` to 1 on 20"
                 + " Machines at a time; the wave's daemons were ticked until every one had acknowledged its"

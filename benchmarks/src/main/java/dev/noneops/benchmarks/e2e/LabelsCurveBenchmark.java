@@ -7,8 +7,8 @@ import dev.noneops.core.config.AgentConfigParser;
 import dev.noneops.core.node.ApplyResult;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.NodePlan;
-import dev.noneops.testkit.cli.ConfigJson;
-import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.fixtures.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -53,7 +53,7 @@ public final class LabelsCurveBenchmark {
     Section section = new Section()
         .heading("12. Cost curve: `plan` and `apply` by labels and taints")
         .paragraph(
-            "On the simulated host (`SimulatedNode`): a node bootstrapped with N labels and N taints "
+            "On the simulated host (`SimNode`): a node bootstrapped with N labels and N taints "
                 + "(`Kubelet.Labels`, `Kubelet.RegisterWithTaints`; N = 10, 100, 1,000, so 20, 200 and 2,000 in all), then a "
                 + "configuration in which one label has another value: read and validated (`AgentConfigParser.parseAndValidate`, "
                 + "what `--config` does), planned (`Node.plan()`) and applied (`Node.apply()`: kubelet's configuration "
@@ -73,7 +73,7 @@ public final class LabelsCurveBenchmark {
 
   private static void measure(int n, int runs, Samples parsed, Samples planned, Samples applied) {
     for (int r = 0; r < runs; r++) {
-      SimulatedNode lab = new SimulatedNode();
+      SimNode lab = new SimNode();
       lab.bootstrap(parse(json(n, "blue")));
       byte[] changed = json(n, "green").getBytes(UTF_8);
       double start = ThreadCpu.millis();

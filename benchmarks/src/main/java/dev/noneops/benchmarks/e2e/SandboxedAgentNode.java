@@ -3,8 +3,8 @@ package dev.noneops.benchmarks.e2e;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.noneops.core.layout.HostPaths;
-import dev.noneops.testkit.sandbox.SystemdSandbox;
-import dev.noneops.testkit.system.DummyLinkStandIn;
+import dev.noneops.testkit.fixtures.sandbox.SystemdSandbox;
+import dev.noneops.testkit.fixtures.system.DummyLinkStandIn;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,8 +2,8 @@ package dev.noneops.benchmarks.e2e;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
-import dev.noneops.testkit.artifacts.ArtifactServer;
-import dev.noneops.testkit.sandbox.SystemdSandbox;
+import dev.noneops.testkit.fixtures.artifacts.ArtifactServer;
+import dev.noneops.testkit.fixtures.sandbox.SystemdSandbox;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

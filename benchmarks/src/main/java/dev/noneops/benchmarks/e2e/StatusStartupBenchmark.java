@@ -1,6 +1,6 @@
 package dev.noneops.benchmarks.e2e;
 
-import dev.noneops.testkit.sandbox.SystemdSandbox;
+import dev.noneops.testkit.fixtures.sandbox.SystemdSandbox;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

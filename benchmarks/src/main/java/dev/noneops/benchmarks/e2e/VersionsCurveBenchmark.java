@@ -4,7 +4,7 @@ import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.node.InstalledVersions;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.PruneResult;
-import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -12,7 +12,7 @@ import java.util.List;
 /**
  * Row 11: how {@code noneops versions} ({@link Node#installedVersions()}) and prune ({@link
  * Node#pruneVersions()}) grow with the versions installed, at 2, 10 and 30, on the simulated host
- * ({@link SimulatedNode}): a node bootstrapped at one version, the others prepared beside it
+ * ({@link SimNode}): a node bootstrapped at one version, the others prepared beside it
  * (each a full install of small artifacts, with its manifest). The simulated host runs the same
  * code over an in-memory file system, so the curve shows how our code scales with versions; the
  * real host adds the kernel's cost of reading and deleting the bytes, which grows with the bytes,
@@ -47,7 +47,7 @@ public final class VersionsCurveBenchmark {
     Section section = new Section()
         .heading("11. Cost curve: `versions` and prune by installed versions")
         .paragraph(
-            "On the simulated host (`SimulatedNode`, in-memory file system and processes): a node bootstrapped at "
+            "On the simulated host (`SimNode`, in-memory file system and processes): a node bootstrapped at "
                 + "one version and the others prepared beside it, each a full install of small stand-in artifacts with its "
                 + "manifest. `versions`: `Node.installedVersions()` (every version with its size and what keeps it), the "
                 + "command's work; prune: `Node.pruneVersions()` with every other version removable. The simulated host runs "
@@ -67,7 +67,7 @@ public final class VersionsCurveBenchmark {
   private static void measure(int installed, int runs, Samples listed, Samples pruned)
       throws IOException {
     for (int r = 0; r < runs; r++) {
-      SimulatedNode lab = new SimulatedNode();
+      SimNode lab = new SimNode();
       lab.bootstrap(version(0));
       for (int v = 1; v < installed; v++) {
         AgentConfig config = version(v);
@@ -94,6 +94,6 @@ public final class VersionsCurveBenchmark {
 
   /** The {@code i}th version: the example node with containerd 2.0.i. */
   private static AgentConfig version(int i) {
-    return SimulatedNode.config("1.31.4", "2.0." + i, "blue");
+    return SimNode.config("1.31.4", "2.0." + i, "blue");
   }
 }

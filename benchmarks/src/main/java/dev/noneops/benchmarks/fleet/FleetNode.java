@@ -6,12 +6,12 @@ import dev.noneops.core.daemon.RepaveTimeouts;
 import dev.noneops.ports.cluster.ClusterNode;
 import dev.noneops.ports.host.HostInfo;
 import dev.noneops.ports.machine.MachineResource;
+import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.host.SimHostFacts;
+import dev.noneops.testkit.machine.SimClusterApi;
 import dev.noneops.testkit.machine.SimClusterNode;
+import dev.noneops.testkit.machine.SimMachineApi;
 import dev.noneops.testkit.machine.SimMachineResource;
-import dev.noneops.testkit.machine.SimulatedClusterApi;
-import dev.noneops.testkit.machine.SimulatedMachineApi;
-import dev.noneops.testkit.node.SimulatedNode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -28,7 +28,7 @@ final class FleetNode {
       new RepaveTimeouts(Duration.ofMinutes(5), Duration.ofMinutes(5), Duration.ofSeconds(5));
 
   final String name;
-  final SimulatedNode lab;
+  final SimNode lab;
   final boolean kubeletNeverReady;
   private final SimMachineResource machines;
   private final SimClusterNode nodes;
@@ -40,11 +40,11 @@ final class FleetNode {
       AgentConfig first,
       AgentConfig target,
       boolean kubeletNeverReady,
-      SimulatedMachineApi api,
-      SimulatedClusterApi cluster) {
+      SimMachineApi api,
+      SimClusterApi cluster) {
     this.name = String.format("node-%04d", index);
     this.kubeletNeverReady = kubeletNeverReady;
-    lab = new SimulatedNode();
+    lab = new SimNode();
     lab.host
         .facts()
         .set(new HostInfo(
@@ -71,8 +71,7 @@ final class FleetNode {
             (config, previous) -> config.isPresent()
                 ? lab.node(config.get(), previous)
                 : lab.node(previous.orElseThrow(), previous),
-            new NodeDaemon.Settings(
-                SimulatedNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
+            new NodeDaemon.Settings(SimNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
             NodeDaemon.Listener.NONE,
             NOPLogger.NOP_LOGGER)
         .followMachine(new Clients(machines, nodes), TIMEOUTS, Runnable::run);

@@ -3,9 +3,9 @@ package dev.noneops.benchmarks.fleet;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.ports.machine.Machine;
 import dev.noneops.ports.machine.MachinePhase;
-import dev.noneops.testkit.machine.SimulatedClusterApi;
-import dev.noneops.testkit.machine.SimulatedMachineApi;
-import dev.noneops.testkit.node.SimulatedNode;
+import dev.noneops.testkit.fixtures.node.SimNode;
+import dev.noneops.testkit.machine.SimClusterApi;
+import dev.noneops.testkit.machine.SimMachineApi;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
@@ -42,8 +42,8 @@ public final class FleetSimulation {
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
   }
 
-  private static final AgentConfig FIRST = SimulatedNode.config("1.31.4", "", "blue");
-  private static final AgentConfig TARGET = SimulatedNode.config("1.31.5", "", "blue");
+  private static final AgentConfig FIRST = SimNode.config("1.31.4", "", "blue");
+  private static final AgentConfig TARGET = SimNode.config("1.31.5", "", "blue");
   private static final int IDLE_TICKS = 10;
   private static final int MAX_TICKS_PER_WAVE = 50;
 
@@ -64,8 +64,8 @@ public final class FleetSimulation {
 
     long heapBefore = usedHeap();
     long started = System.nanoTime();
-    SimulatedMachineApi api = SimulatedMachineApi.createWithDelivery(Runnable::run);
-    SimulatedClusterApi cluster = new SimulatedClusterApi();
+    SimMachineApi api = SimMachineApi.createWithDelivery(Runnable::run);
+    SimClusterApi cluster = new SimClusterApi();
     int failing = (int) Math.round(count * failingPercent / 100.0);
     int failEvery = failing == 0 ? Integer.MAX_VALUE : count / failing;
     List<FleetNode> fleet = new ArrayList<>(count);
@@ -246,13 +246,13 @@ public final class FleetSimulation {
     }
   }
 
-  private static boolean acknowledged(SimulatedMachineApi api, List<FleetNode> wave) {
+  private static boolean acknowledged(SimMachineApi api, List<FleetNode> wave) {
     return wave.stream()
         .allMatch(
             n -> api.machine(n.name).orElseThrow().status().operations().repaveCounter() >= 1);
   }
 
-  private static int upgraded(SimulatedMachineApi api, List<FleetNode> fleet) {
+  private static int upgraded(SimMachineApi api, List<FleetNode> fleet) {
     int n = 0;
     for (FleetNode node : fleet) {
       Machine m = api.machine(node.name).orElseThrow();
@@ -264,7 +264,7 @@ public final class FleetSimulation {
     return n;
   }
 
-  private static int failed(SimulatedMachineApi api, List<FleetNode> fleet) {
+  private static int failed(SimMachineApi api, List<FleetNode> fleet) {
     return (int)
         fleet.stream().filter(n -> isFailed(api.machine(n.name).orElseThrow())).count();
   }

@@ -9,7 +9,7 @@ import dev.noneops.hostfs.process.ProcProcessTable;
 import dev.noneops.ports.mounts.MountEntry;
 import dev.noneops.ports.process.ProcessDetail;
 import dev.noneops.ports.process.ProcessInfo;
-import dev.noneops.testkit.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.cli.ConfigJson;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

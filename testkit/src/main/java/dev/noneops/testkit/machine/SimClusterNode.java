@@ -10,14 +10,14 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * One node's connection to a {@link SimulatedClusterApi}: the {@link ClusterNode} port, with the
+ * One node's connection to a {@link SimClusterApi}: the {@link ClusterNode} port, with the
  * API requests it made counted.
  */
 public final class SimClusterNode implements ClusterNode {
-  private final SimulatedClusterApi api;
+  private final SimClusterApi api;
   private final AtomicLong requests = new AtomicLong();
 
-  SimClusterNode(SimulatedClusterApi api) {
+  SimClusterNode(SimClusterApi api) {
     this.api = api;
   }
 

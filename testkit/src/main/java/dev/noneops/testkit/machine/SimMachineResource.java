@@ -14,17 +14,17 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
 
 /**
- * One node's connection to a {@link SimulatedMachineApi}: the {@link MachineResource} port as the
+ * One node's connection to a {@link SimMachineApi}: the {@link MachineResource} port as the
  * real adapter implements it, with the API requests it made counted.
  */
 public final class SimMachineResource implements MachineResource {
   /** As many attempts as the real adapter makes before a status write gives up on conflicts. */
   public static final int STATUS_WRITE_ATTEMPTS = 5;
 
-  private final SimulatedMachineApi api;
+  private final SimMachineApi api;
   private final AtomicLong requests = new AtomicLong();
 
-  SimMachineResource(SimulatedMachineApi api) {
+  SimMachineResource(SimMachineApi api) {
     this.api = api;
   }
 

@@ -6,8 +6,8 @@ import dev.noneops.acceptance.system.SystemdSandboxExtension;
 import dev.noneops.ports.systemd.Systemd;
 import dev.noneops.systemd.DbusSystemd;
 import dev.noneops.testkit.contract.SystemdContract;
-import dev.noneops.testkit.sandbox.CommandResult;
-import dev.noneops.testkit.sandbox.SystemdSandbox;
+import dev.noneops.testkit.fixtures.sandbox.ExecResult;
+import dev.noneops.testkit.fixtures.sandbox.SystemdSandbox;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -70,7 +70,7 @@ class DbusSystemdContractTest extends SystemdContract {
   @Override
   protected void restartBus() {
     SystemdSandbox sandbox = SANDBOX.sandbox();
-    CommandResult restarted = sandbox.systemctl("restart", "dbus.service");
+    ExecResult restarted = sandbox.systemctl("restart", "dbus.service");
     assertThat(restarted.succeeded())
         .as("systemctl restart dbus.service: %s", restarted)
         .isTrue();

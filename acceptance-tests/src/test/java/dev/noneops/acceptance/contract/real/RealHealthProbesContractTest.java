@@ -2,8 +2,8 @@ package dev.noneops.acceptance.contract.real;
 
 import dev.noneops.hostfs.RealHost;
 import dev.noneops.ports.health.HealthProbes;
-import dev.noneops.testkit.artifacts.ArtifactServer;
 import dev.noneops.testkit.contract.HealthProbesContract;
+import dev.noneops.testkit.fixtures.artifacts.ArtifactServer;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;

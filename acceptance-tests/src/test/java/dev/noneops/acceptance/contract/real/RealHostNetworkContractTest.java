@@ -8,7 +8,7 @@ import dev.noneops.ports.commands.CommandRunner;
 import dev.noneops.ports.network.HostNetwork;
 import dev.noneops.ports.network.Listener;
 import dev.noneops.testkit.contract.HostNetworkContract;
-import dev.noneops.testkit.system.DummyLinkStandIn;
+import dev.noneops.testkit.fixtures.system.DummyLinkStandIn;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;

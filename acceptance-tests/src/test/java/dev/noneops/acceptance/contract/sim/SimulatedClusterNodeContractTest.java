@@ -3,11 +3,11 @@ package dev.noneops.acceptance.contract.sim;
 import dev.noneops.ports.cluster.ClusterNode;
 import dev.noneops.ports.cluster.PodOnNode;
 import dev.noneops.testkit.contract.ClusterNodeContract;
-import dev.noneops.testkit.machine.SimulatedClusterApi;
+import dev.noneops.testkit.machine.SimClusterApi;
 import java.util.Map;
 
 class SimulatedClusterNodeContractTest extends ClusterNodeContract {
-  private final SimulatedClusterApi api = new SimulatedClusterApi();
+  private final SimClusterApi api = new SimClusterApi();
   private final ClusterNode resource = api.client();
 
   @Override

@@ -4,11 +4,11 @@ import dev.noneops.ports.machine.MachineResource;
 import dev.noneops.ports.machine.MachineSpec;
 import dev.noneops.ports.machine.MachineStatus;
 import dev.noneops.testkit.contract.MachineResourceContract;
-import dev.noneops.testkit.machine.SimulatedMachineApi;
+import dev.noneops.testkit.machine.SimMachineApi;
 import java.util.function.UnaryOperator;
 
 class SimulatedMachineResourceContractTest extends MachineResourceContract {
-  private final SimulatedMachineApi api = SimulatedMachineApi.create();
+  private final SimMachineApi api = SimMachineApi.create();
   private final MachineResource resource = api.client();
 
   @Override
@@ -48,7 +48,7 @@ class SimulatedMachineResourceContractTest extends MachineResourceContract {
 
   @Override
   protected MachineResource resourceWithoutMachineType() {
-    SimulatedMachineApi bare = SimulatedMachineApi.create();
+    SimMachineApi bare = SimMachineApi.create();
     bare.removeMachineType();
     return bare.client();
   }

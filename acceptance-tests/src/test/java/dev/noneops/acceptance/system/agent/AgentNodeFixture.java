@@ -2,16 +2,16 @@ package dev.noneops.acceptance.system.agent;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import dev.noneops.testkit.artifacts.ArtifactRepository;
-import dev.noneops.testkit.artifacts.ArtifactServer;
-import dev.noneops.testkit.artifacts.ArtifactSet;
-import dev.noneops.testkit.artifacts.DebianPackages;
-import dev.noneops.testkit.artifacts.DebianRuntimes;
-import dev.noneops.testkit.artifacts.NodeArtifactBuilder;
-import dev.noneops.testkit.cli.ConfigJson;
-import dev.noneops.testkit.sandbox.SystemdSandbox;
-import dev.noneops.testkit.standins.StandInScripts;
-import dev.noneops.testkit.system.DummyLinkStandIn;
+import dev.noneops.testkit.fixtures.artifacts.ArtifactRepository;
+import dev.noneops.testkit.fixtures.artifacts.ArtifactServer;
+import dev.noneops.testkit.fixtures.artifacts.ArtifactSet;
+import dev.noneops.testkit.fixtures.artifacts.DebianPackages;
+import dev.noneops.testkit.fixtures.artifacts.DebianRuntimes;
+import dev.noneops.testkit.fixtures.artifacts.NodeArtifactBuilder;
+import dev.noneops.testkit.fixtures.cli.ConfigJson;
+import dev.noneops.testkit.fixtures.sandbox.SystemdSandbox;
+import dev.noneops.testkit.fixtures.standins.StandInScripts;
+import dev.noneops.testkit.fixtures.system.DummyLinkStandIn;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

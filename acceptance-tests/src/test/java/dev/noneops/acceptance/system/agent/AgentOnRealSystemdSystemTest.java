@@ -6,12 +6,12 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.noneops.core.layout.HostPaths;
-import dev.noneops.testkit.sandbox.CommandResult;
-import dev.noneops.testkit.sandbox.SandboxCli;
-import dev.noneops.testkit.sandbox.SandboxRequirements;
-import dev.noneops.testkit.sandbox.SystemdSandbox;
-import dev.noneops.testkit.sandbox.UnitTimes;
-import dev.noneops.testkit.system.DummyLinkStandIn;
+import dev.noneops.testkit.fixtures.sandbox.ExecResult;
+import dev.noneops.testkit.fixtures.sandbox.SandboxCli;
+import dev.noneops.testkit.fixtures.sandbox.SandboxRequirements;
+import dev.noneops.testkit.fixtures.sandbox.SystemdSandbox;
+import dev.noneops.testkit.fixtures.sandbox.UnitTimes;
+import dev.noneops.testkit.fixtures.system.DummyLinkStandIn;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -299,7 +299,7 @@ class AgentOnRealSystemdSystemTest {
 
   /** {@code socket 600}, {@code directory 700}, as {@code stat} inside the sandbox sees it. */
   private static String stat(SystemdSandbox sandbox, String path) {
-    CommandResult stat = sandbox.exec("stat", "-c", "%F %a", path);
+    ExecResult stat = sandbox.exec("stat", "-c", "%F %a", path);
     return stat.exitCode() == 0 ? stat.stdout().strip() : "nothing";
   }
 
@@ -309,7 +309,7 @@ class AgentOnRealSystemdSystemTest {
       List<String> command = new ArrayList<>(cli.commandInside());
       command.add(command.indexOf("-jar"), "-Xlog:class+load=info:stderr");
       command.addAll(args);
-      CommandResult run = sandbox.exec(command, Duration.ofMinutes(1));
+      ExecResult run = sandbox.exec(command, Duration.ofMinutes(1));
       return new ClassLoadingRun(run.exitCode(), run.stdout(), run.stderr());
     }
 

@@ -2,9 +2,9 @@ package dev.noneops.acceptance.system.pods;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import dev.noneops.testkit.pods.RealPods;
-import dev.noneops.testkit.sandbox.CommandResult;
-import dev.noneops.testkit.sandbox.SystemdSandbox;
+import dev.noneops.testkit.fixtures.pods.RealPods;
+import dev.noneops.testkit.fixtures.sandbox.ExecResult;
+import dev.noneops.testkit.fixtures.sandbox.SystemdSandbox;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -249,12 +249,12 @@ final class ForeignRuntime {
    */
   String unanswered() {
     List<String> failed = new ArrayList<>();
-    CommandResult ping = sandbox.exec(
+    ExecResult ping = sandbox.exec(
         List.of(HOME + "/bin/busybox", "ping", "-c", "1", "-W", "3", address), TIMEOUT);
     if (!ping.succeeded()) {
       failed.add(ping.describe());
     }
-    CommandResult exec = sandbox.exec(
+    ExecResult exec = sandbox.exec(
         ctr(
             "task",
             "exec",
@@ -318,7 +318,7 @@ final class ForeignRuntime {
   }
 
   private String exec(List<String> command) {
-    CommandResult result = sandbox.exec(command, TIMEOUT);
+    ExecResult result = sandbox.exec(command, TIMEOUT);
     return result.orThrow().stdout();
   }
 
