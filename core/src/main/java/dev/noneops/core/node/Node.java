@@ -24,6 +24,9 @@ import dev.noneops.core.node.internal.phases.RestartPhase;
 import dev.noneops.core.node.internal.phases.StartPhase;
 import dev.noneops.core.node.internal.phases.StopPhase;
 import dev.noneops.core.node.internal.phases.WriteUnitsPhase;
+import dev.noneops.core.node.internal.preflight.AgentFilesCheck;
+import dev.noneops.core.node.internal.preflight.Preflight;
+import dev.noneops.core.node.internal.preflight.SysctlsCheck;
 import dev.noneops.core.node.internal.render.CniBridges;
 import dev.noneops.core.node.internal.render.LocalDnsNetwork;
 import dev.noneops.core.node.internal.stack.ForeignStackDetector;
@@ -220,7 +223,8 @@ public final class Node {
       }
       MachineGoalState goal = goalState();
       PreflightReport preflight = tasks.call("preflight", () -> {
-        PreflightReport report = Preflight.of(this, goal, tuneKernel).run();
+        PreflightReport report =
+            Preflight.of(parts, agent(), this::plan, goal, tuneKernel).run();
         if (!report.passed()) {
           throw new PreflightFailedException(report);
         }
@@ -263,13 +267,7 @@ public final class Node {
    * its launcher runs as root at every boot) a user or group other than root can change.
    */
   private void requireRootOnly(AgentSetup agent) throws IOException {
-    requireRootOnly(new RootOnlyPath(ports.files()), agent);
-  }
-
-  /** {@link #requireRootOnly(AgentSetup)} with {@code rootOnly}; also preflight's {@link AgentFilesCheck}. */
-  static void requireRootOnly(RootOnlyPath rootOnly, AgentSetup agent) throws IOException {
-    rootOnly.require("the agent's configuration file", agent.configFile());
-    rootOnly.require("the agent's java", agent.java());
+    AgentFilesCheck.requireRootOnly(new RootOnlyPath(ports.files()), agent);
   }
 
   /**
@@ -417,7 +415,7 @@ public final class Node {
    * @throws NotConfiguredException when the node has no configuration
    */
   public PreflightReport preflight(boolean tuneKernel) {
-    return Preflight.of(this, goalState(), tuneKernel).run();
+    return Preflight.of(parts, agent(), this::plan, goalState(), tuneKernel).run();
   }
 
   /**

@@ -1,13 +1,13 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.preflight;
 
 import dev.noneops.core.node.PreflightReport.Check;
 import dev.noneops.ports.process.Cgroups;
 
 /** kubelet and containerd run pods in the cgroup v2 (unified) hierarchy, which reset also walks. */
-final class CgroupCheck implements PreflightCheck {
+public final class CgroupCheck implements PreflightCheck {
   private final Cgroups cgroups;
 
-  CgroupCheck(Cgroups cgroups) {
+  public CgroupCheck(Cgroups cgroups) {
     this.cgroups = cgroups;
   }
 

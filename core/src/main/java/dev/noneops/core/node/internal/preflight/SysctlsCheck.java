@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.preflight;
 
 import dev.noneops.core.node.PreflightReport.Check;
 import dev.noneops.core.node.internal.render.HostTuningRenderer;
@@ -14,16 +14,16 @@ import java.util.Optional;
  * force is a warning: bootstrap applies them (its preset file, after br_netfilter is loaded),
  * unless it is told to leave the kernel alone.
  */
-final class SysctlsCheck implements PreflightCheck {
+public final class SysctlsCheck implements PreflightCheck {
   /** The check's name. */
-  static final String NAME = "sysctls";
+  public static final String NAME = "sysctls";
 
   private static final int LISTED = 4;
 
   private final KernelTuning kernel;
   private final boolean tuneKernel;
 
-  SysctlsCheck(KernelTuning kernel, boolean tuneKernel) {
+  public SysctlsCheck(KernelTuning kernel, boolean tuneKernel) {
     this.kernel = kernel;
     this.tuneKernel = tuneKernel;
   }

@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.preflight;
 
 import dev.noneops.core.node.PreflightReport.Check;
 import dev.noneops.ports.host.HostFacts;
@@ -6,10 +6,10 @@ import java.io.IOException;
 import java.util.List;
 
 /** kubelet, as the node configures it, refuses to start while swap is on. */
-final class SwapCheck implements PreflightCheck {
+public final class SwapCheck implements PreflightCheck {
   private final HostFacts facts;
 
-  SwapCheck(HostFacts facts) {
+  public SwapCheck(HostFacts facts) {
     this.facts = facts;
   }
 

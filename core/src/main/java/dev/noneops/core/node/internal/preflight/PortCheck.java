@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.preflight;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.node.PreflightReport.Check;
@@ -17,7 +17,7 @@ import java.util.stream.Collectors;
  * the same address or at a wildcard one. A port held while the node's own unit is active is the
  * node's and passes.
  */
-final class PortCheck implements PreflightCheck {
+public final class PortCheck implements PreflightCheck {
   private final String name;
   private final String unit;
   private final String address;
@@ -32,7 +32,7 @@ final class PortCheck implements PreflightCheck {
    * @param unit the stack's unit that binds it
    * @param address the address it binds; {@code 0.0.0.0} for every address
    */
-  PortCheck(
+  public PortCheck(
       String name,
       String unit,
       String address,

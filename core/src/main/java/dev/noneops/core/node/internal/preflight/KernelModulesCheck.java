@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.preflight;
 
 import dev.noneops.core.node.PreflightReport.Check;
 import dev.noneops.core.node.internal.render.HostTuningRenderer;
@@ -12,11 +12,11 @@ import java.util.List;
  * are loaded, built in or loadable. A module that is missing fails a bootstrap that loads them,
  * and is a warning for one told to leave the kernel alone.
  */
-final class KernelModulesCheck implements PreflightCheck {
+public final class KernelModulesCheck implements PreflightCheck {
   private final KernelTuning kernel;
   private final boolean tuneKernel;
 
-  KernelModulesCheck(KernelTuning kernel, boolean tuneKernel) {
+  public KernelModulesCheck(KernelTuning kernel, boolean tuneKernel) {
     this.kernel = kernel;
     this.tuneKernel = tuneKernel;
   }

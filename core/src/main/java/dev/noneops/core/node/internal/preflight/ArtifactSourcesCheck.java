@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.preflight;
 
 import dev.noneops.core.goalstate.Artifact;
 import dev.noneops.core.goalstate.Artifact.Checksum.Published;
@@ -22,15 +22,15 @@ import java.util.Set;
  * bounded {@code HEAD} request each (and each published checksum document), none once a host did
  * not answer. Nothing to check when the version is installed and verified.
  */
-final class ArtifactSourcesCheck implements PreflightCheck {
+public final class ArtifactSourcesCheck implements PreflightCheck {
   /** How long one {@code HEAD} request may take. */
-  static final Duration TIMEOUT = Duration.ofSeconds(3);
+  public static final Duration TIMEOUT = Duration.ofSeconds(3);
 
   private final ArtifactDownloader downloads;
   private final VersionVerifier verifier;
   private final MachineGoalState goal;
 
-  ArtifactSourcesCheck(
+  public ArtifactSourcesCheck(
       ArtifactDownloader downloads, VersionVerifier verifier, MachineGoalState goal) {
     this.downloads = downloads;
     this.verifier = verifier;

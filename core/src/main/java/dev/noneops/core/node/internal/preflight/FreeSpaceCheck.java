@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.preflight;
 
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.PreflightReport.Check;
@@ -10,14 +10,14 @@ import java.util.Locale;
  * Room under the layout for a version (its downloads, extracted) beside the active one during an
  * upgrade: below {@link #REQUIRED_BYTES} fails, below {@link #COMFORTABLE_BYTES} warns.
  */
-final class FreeSpaceCheck implements PreflightCheck {
-  static final long REQUIRED_BYTES = 2L << 30;
-  static final long COMFORTABLE_BYTES = 10L << 30;
+public final class FreeSpaceCheck implements PreflightCheck {
+  public static final long REQUIRED_BYTES = 2L << 30;
+  public static final long COMFORTABLE_BYTES = 10L << 30;
 
   private final HostFacts facts;
   private final Layout layout;
 
-  FreeSpaceCheck(HostFacts facts, Layout layout) {
+  public FreeSpaceCheck(HostFacts facts, Layout layout) {
     this.facts = facts;
     this.layout = layout;
   }
@@ -45,7 +45,7 @@ final class FreeSpaceCheck implements PreflightCheck {
     return ok(detail);
   }
 
-  static String gib(long bytes) {
+  public static String gib(long bytes) {
     return String.format(Locale.ROOT, "%.1f GiB", bytes / (double) (1L << 30));
   }
 }

@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.preflight;
 
 import dev.noneops.core.node.PreflightReport.Check;
 import dev.noneops.core.node.internal.stack.ForeignStackDetector;
@@ -6,10 +6,10 @@ import java.io.IOException;
 import java.util.List;
 
 /** The host has no kubelet or containerd of its own (see {@link ForeignStackDetector}). */
-final class ForeignStackCheck implements PreflightCheck {
+public final class ForeignStackCheck implements PreflightCheck {
   private final ForeignStackDetector detector;
 
-  ForeignStackCheck(ForeignStackDetector detector) {
+  public ForeignStackCheck(ForeignStackDetector detector) {
     this.detector = detector;
   }
 

@@ -1,5 +1,6 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.preflight;
 
+import dev.noneops.core.node.NodePlan;
 import dev.noneops.core.node.PreflightReport.Check;
 import dev.noneops.core.node.internal.phases.NodeParts;
 import java.io.IOException;
@@ -14,7 +15,7 @@ import java.util.stream.Collectors;
  * them: bootstrap takes them over (saves each, and reset puts it back), which is worth knowing
  * before, so a warning.
  */
-final class SharedFilesCheck implements PreflightCheck {
+public final class SharedFilesCheck implements PreflightCheck {
   private static final int LISTED = 5;
 
   private final Supplier<NodePlan> plan;
@@ -24,7 +25,7 @@ final class SharedFilesCheck implements PreflightCheck {
    * @param plan what the node's configuration writes
    * @param node the node, whose agent (when it installs one) links its command on {@code PATH}
    */
-  SharedFilesCheck(Supplier<NodePlan> plan, NodeParts node) {
+  public SharedFilesCheck(Supplier<NodePlan> plan, NodeParts node) {
     this.plan = plan;
     this.node = node;
   }

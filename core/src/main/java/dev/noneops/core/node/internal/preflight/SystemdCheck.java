@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.preflight;
 
 import dev.noneops.core.node.PreflightReport.Check;
 import dev.noneops.ports.systemd.ManagerState;
@@ -9,13 +9,13 @@ import dev.noneops.ports.systemd.SystemdException;
  * The host's systemd answers, is recent enough for the node's units, and has booted: running is a
  * pass, degraded (a unit failed) or still starting a warning, maintenance or stopping a failure.
  */
-final class SystemdCheck implements PreflightCheck {
+public final class SystemdCheck implements PreflightCheck {
   /** The oldest systemd the node's units are written for. */
-  static final int MINIMUM_VERSION = 240;
+  public static final int MINIMUM_VERSION = 240;
 
   private final Systemd systemd;
 
-  SystemdCheck(Systemd systemd) {
+  public SystemdCheck(Systemd systemd) {
     this.systemd = systemd;
   }
 

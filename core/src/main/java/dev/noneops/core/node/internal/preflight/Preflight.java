@@ -1,9 +1,12 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.preflight;
 
 import dev.noneops.core.config.RootOnlyPath;
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.NodeConstants;
+import dev.noneops.core.node.AgentSetup;
+import dev.noneops.core.node.NodePlan;
+import dev.noneops.core.node.PreflightReport;
 import dev.noneops.core.node.PreflightReport.Check;
 import dev.noneops.core.node.internal.phases.NodeParts;
 import dev.noneops.core.node.internal.stack.ForeignStackDetector;
@@ -12,6 +15,8 @@ import dev.noneops.ports.network.Listener;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Runs every preflight check of a node in order, changing nothing: the host (root, systemd,
@@ -20,7 +25,7 @@ import java.util.List;
  * installs follows as root. A check that cannot look
  * fails, saying why.
  */
-final class Preflight {
+public final class Preflight {
   private final List<PreflightCheck> checks;
 
   private Preflight(List<PreflightCheck> checks) {
@@ -28,8 +33,12 @@ final class Preflight {
   }
 
   /** The checks for {@code goal} on this node; {@code tuneKernel} as bootstrap is told. */
-  static Preflight of(Node node, MachineGoalState goal, boolean tuneKernel) {
-    NodeParts parts = node.parts();
+  public static Preflight of(
+      NodeParts parts,
+      Optional<AgentSetup> agent,
+      Supplier<NodePlan> plan,
+      MachineGoalState goal,
+      boolean tuneKernel) {
     HostPorts ports = parts.ports();
     String dnsAddress = goal.nodeStart().localDns().bindAddress();
     List<PreflightCheck> checks = new ArrayList<>();
@@ -57,16 +66,15 @@ final class Preflight {
         parts));
     checks.add(new ForeignStackCheck(
         new ForeignStackDetector(ports.files(), ports.systemd(), parts.paths(), parts.layout())));
-    checks.add(new SharedFilesCheck(node::plan, parts));
+    checks.add(new SharedFilesCheck(plan, parts));
     checks.add(new FreeSpaceCheck(ports.facts(), parts.layout()));
     checks.add(new ArtifactSourcesCheck(ports.downloads(), parts.verifier(), goal));
-    node.agent()
-        .ifPresent(
-            agent -> checks.add(new AgentFilesCheck(new RootOnlyPath(ports.files()), agent)));
+    agent.ifPresent(
+        setup -> checks.add(new AgentFilesCheck(new RootOnlyPath(ports.files()), setup)));
     return new Preflight(checks);
   }
 
-  PreflightReport run() {
+  public PreflightReport run() {
     List<Check> results = new ArrayList<>();
     for (PreflightCheck check : checks) {
       results.add(runOne(check));

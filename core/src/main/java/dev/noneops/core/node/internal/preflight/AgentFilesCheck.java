@@ -1,7 +1,8 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.preflight;
 
 import dev.noneops.core.config.RootOnlyPath;
 import dev.noneops.core.config.WritableByOthersException;
+import dev.noneops.core.node.AgentSetup;
 import dev.noneops.core.node.PreflightReport.Check;
 import java.io.IOException;
 
@@ -10,13 +11,13 @@ import java.io.IOException;
  * its launcher runs — can be changed by root alone ({@link RootOnlyPath}), as the bootstrap's
  * {@code check-agent-files} step requires before anything is written.
  */
-final class AgentFilesCheck implements PreflightCheck {
-  static final String NAME = "agent-files";
+public final class AgentFilesCheck implements PreflightCheck {
+  public static final String NAME = "agent-files";
 
   private final RootOnlyPath rootOnly;
   private final AgentSetup agent;
 
-  AgentFilesCheck(RootOnlyPath rootOnly, AgentSetup agent) {
+  public AgentFilesCheck(RootOnlyPath rootOnly, AgentSetup agent) {
     this.rootOnly = rootOnly;
     this.agent = agent;
   }
@@ -29,7 +30,7 @@ final class AgentFilesCheck implements PreflightCheck {
   @Override
   public Check run() throws IOException {
     try {
-      Node.requireRootOnly(rootOnly, agent);
+      requireRootOnly(rootOnly, agent);
     } catch (WritableByOthersException e) {
       return fail(
           e.getMessage(),
@@ -39,5 +40,11 @@ final class AgentFilesCheck implements PreflightCheck {
     }
     return ok("only root can change the configuration file " + agent.configFile() + " and the java "
         + agent.java());
+  }
+
+  /** Throws when anyone but root can change the agent's configuration file or its java. */
+  public static void requireRootOnly(RootOnlyPath rootOnly, AgentSetup agent) throws IOException {
+    rootOnly.require("the agent's configuration file", agent.configFile());
+    rootOnly.require("the agent's java", agent.java());
   }
 }

@@ -1,14 +1,14 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.preflight;
 
 import dev.noneops.core.node.PreflightReport.Check;
 import dev.noneops.ports.host.HostFacts;
 import java.io.IOException;
 
 /** Bootstrap, apply and upgrade change the host: they run as root. */
-final class RootCheck implements PreflightCheck {
+public final class RootCheck implements PreflightCheck {
   private final HostFacts facts;
 
-  RootCheck(HostFacts facts) {
+  public RootCheck(HostFacts facts) {
     this.facts = facts;
   }
 
