@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.node.internal.upgrade.VersionPruner;
 import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.process.ProcessSpec;
 import java.io.IOException;

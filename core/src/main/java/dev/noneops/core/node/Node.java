@@ -35,6 +35,13 @@ import dev.noneops.core.node.internal.state.UpgradeRecord;
 import dev.noneops.core.node.internal.task.NodeLock;
 import dev.noneops.core.node.internal.task.Task;
 import dev.noneops.core.node.internal.task.TaskRunner;
+import dev.noneops.core.node.internal.upgrade.NodeUpgradeSteps;
+import dev.noneops.core.node.internal.upgrade.Upgrade;
+import dev.noneops.core.node.internal.upgrade.UpgradeCommit;
+import dev.noneops.core.node.internal.upgrade.UpgradeContext;
+import dev.noneops.core.node.internal.upgrade.UpgradeRecovery;
+import dev.noneops.core.node.internal.upgrade.UpgradedNode;
+import dev.noneops.core.node.internal.upgrade.VersionPruner;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.files.FileMeta;
 import java.io.IOException;
@@ -559,7 +566,7 @@ public final class Node {
     AgentConfig config =
         effectiveConfig().orElseThrow(() -> new NotConfiguredException("upgrading"));
     NodeUpgradeSteps steps = new NodeUpgradeSteps(
-        this,
+        new NodeUnderUpgrade(),
         this::goalState,
         this::previousGoalState,
         () -> ConfigDigest.of(config).hex());
@@ -696,7 +703,7 @@ public final class Node {
     };
     boolean configured = params.config().isPresent() || params.goalState().isPresent();
     NodeUpgradeSteps steps = new NodeUpgradeSteps(
-        this,
+        new NodeUnderUpgrade(),
         configured ? this::goalState : appliedGoal,
         appliedGoal,
         () -> ConfigDigest.of(effectiveConfig().orElse(applied)).hex());
@@ -917,6 +924,51 @@ public final class Node {
       throw e;
     } catch (Exception e) {
       throw new NodeException(operation + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** This node as its upgrade's steps see it. */
+  private final class NodeUnderUpgrade implements UpgradedNode {
+    @Override
+    public NodeParts parts() {
+      return parts;
+    }
+
+    @Override
+    public String prepareTarget() {
+      return prepare().slot();
+    }
+
+    @Override
+    public void writeConfiguration(MachineGoalState goal) {
+      Node.this.writeConfiguration(goal);
+    }
+
+    @Override
+    public void stop() {
+      Node.this.stop();
+    }
+
+    @Override
+    public void startStopped() {
+      start(false, new ConfigureResult(false, false, false));
+    }
+
+    @Override
+    public boolean running() {
+      return Node.this.running();
+    }
+
+    @Override
+    public List<String> endPods() throws InterruptedException {
+      return teardown().endPods().blocking().stream().map(Object::toString).toList();
+    }
+
+    @Override
+    public List<String> cleanCniState() throws InterruptedException {
+      return teardown().cleanCniState().blocking().stream()
+          .map(Object::toString)
+          .toList();
     }
   }
 }

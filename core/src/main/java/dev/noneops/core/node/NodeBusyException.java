@@ -42,7 +42,7 @@ public class NodeBusyException extends NoneopsException {
   }
 
   /** A busy node whose {@code message} says by what. */
-  protected NodeBusyException(Path lockFile, String operation, String message) {
+  public NodeBusyException(Path lockFile, String operation, String message) {
     super(message);
     this.lockFile = lockFile;
     this.operation = operation;

@@ -6,6 +6,7 @@ import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.internal.phases.NodeParts;
 import dev.noneops.core.node.internal.state.UpgradeJournal;
 import dev.noneops.core.node.internal.state.UpgradeRecord;
+import dev.noneops.core.node.internal.upgrade.VersionPruner;
 import dev.noneops.core.node.internal.version.CurrentLink;
 import dev.noneops.core.node.internal.version.DiskUsage;
 import dev.noneops.core.node.internal.version.InvalidCurrentLinkException;

@@ -16,7 +16,7 @@ public class UpgradeInProgressException extends NodeBusyException {
 
   private final transient Optional<UpgradeRecord.Owner> owner;
 
-  UpgradeInProgressException(Path lockFile, String operation, UpgradeRecord record) {
+  public UpgradeInProgressException(Path lockFile, String operation, UpgradeRecord record) {
     super(lockFile, operation, message(operation, record));
     this.owner = record.owner();
   }

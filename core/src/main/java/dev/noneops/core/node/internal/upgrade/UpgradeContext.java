@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.upgrade;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
@@ -20,7 +20,7 @@ import org.slf4j.Logger;
  * paths, the task runner that logs and reports each phase, the node's lock, who owns an upgrade, and the mount-safe
  * remover used for stale staging and pruned versions.
  */
-record UpgradeContext(
+public record UpgradeContext(
     HostFiles files,
     HostClock clock,
     Layout layout,
@@ -42,19 +42,19 @@ record UpgradeContext(
     Objects.requireNonNull(log, "log");
   }
 
-  UpgradeJournal journal() {
+  public UpgradeJournal journal() {
     return new UpgradeJournal(files, layout);
   }
 
-  Confsnap confsnap() {
+  public Confsnap confsnap() {
     return new Confsnap(files, layout, hostPaths);
   }
 
-  RollbackHistory history() {
+  public RollbackHistory history() {
     return new RollbackHistory(files, layout);
   }
 
-  CurrentLink currentLink() {
+  public CurrentLink currentLink() {
     return new CurrentLink(files, layout);
   }
 }

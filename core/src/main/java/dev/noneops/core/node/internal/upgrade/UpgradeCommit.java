@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.upgrade;
 
 import dev.noneops.core.node.internal.state.UpgradeRecord;
 import dev.noneops.core.node.internal.task.NodeLock;
@@ -12,7 +12,7 @@ import java.util.Optional;
  * the journal. A crash in between leaves a journal without a complete snapshot, which recovery
  * finishes as a commit (the applied config then has the journal's digest).
  */
-final class UpgradeCommit {
+public final class UpgradeCommit {
   private final UpgradeContext ctx;
 
   public UpgradeCommit(UpgradeContext ctx) {
@@ -45,7 +45,7 @@ final class UpgradeCommit {
   }
 
   /** The commit itself: drop the saved configuration, forget a rollback of this upgrade, remove the journal. */
-  static void finish(UpgradeContext ctx, UpgradeRecord r) {
+  public static void finish(UpgradeContext ctx, UpgradeRecord r) {
     ctx.tasks()
         .execute(Task.of("commit-drop-saved-configuration", () -> ctx.confsnap().drop()));
     ctx.tasks()

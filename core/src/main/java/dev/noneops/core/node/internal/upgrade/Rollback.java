@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.upgrade;
 
 import dev.noneops.core.node.internal.files.Confsnap;
 import dev.noneops.core.node.internal.state.RolledBackUpgrade;
@@ -19,17 +19,17 @@ import java.util.Optional;
  * interrupted. The upgrade is remembered in the {@link RollbackHistory} before anything is
  * switched back, so the same upgrade is not retried blindly.
  */
-final class Rollback {
+public final class Rollback {
   private final UpgradeContext ctx;
   private final UpgradeSteps steps;
 
-  Rollback(UpgradeContext ctx, UpgradeSteps steps) {
+  public Rollback(UpgradeContext ctx, UpgradeSteps steps) {
     this.ctx = ctx;
     this.steps = steps;
   }
 
   /** Remembers that {@code record}'s upgrade was rolled back, and why. */
-  void remember(UpgradeRecord record, String reason) throws Exception {
+  public void remember(UpgradeRecord record, String reason) throws Exception {
     ctx.history()
         .remember(new RolledBackUpgrade(
             record.targetVersion(), record.configDigest(), ctx.clock().now(), reason));
@@ -41,7 +41,7 @@ final class Rollback {
    *
    * @return whether the saved configuration was restored (false when it was not complete)
    */
-  boolean restorePrevious(UpgradeRecord record) throws Exception {
+  public boolean restorePrevious(UpgradeRecord record) throws Exception {
     return restorePrevious(record, true);
   }
 
@@ -50,7 +50,7 @@ final class Rollback {
    * stopped: nothing of it runs yet, and a stop job would cancel the start jobs systemd has
    * queued behind the recovery gate.
    */
-  boolean restorePrevious(UpgradeRecord record, boolean stopStack) throws Exception {
+  public boolean restorePrevious(UpgradeRecord record, boolean stopStack) throws Exception {
     if (stopStack) {
       run("rollback-stop-stack", steps::stopStack);
     }
@@ -79,7 +79,7 @@ final class Rollback {
   }
 
   /** Starts the previous stack and waits for it; the failure, if it did not become ready. */
-  Optional<RuntimeException> startPrevious() {
+  public Optional<RuntimeException> startPrevious() {
     try {
       run("rollback-start-previous", () -> steps.startStack(Configuration.APPLIED));
       return Optional.empty();
@@ -89,7 +89,7 @@ final class Rollback {
   }
 
   /** Drops the saved configuration, then the journal: the rollback is over. */
-  void finish() {
+  public void finish() {
     run("rollback-drop-saved-configuration", () -> ctx.confsnap().drop());
     run("rollback-remove-journal", () -> ctx.journal().remove());
   }

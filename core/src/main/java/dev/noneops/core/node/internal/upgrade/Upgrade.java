@@ -1,8 +1,11 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.upgrade;
 
 import dev.noneops.core.NoneopsException;
+import dev.noneops.core.node.UpgradeFailedException;
 import dev.noneops.core.node.UpgradeFailedException.RollbackOutcome;
+import dev.noneops.core.node.UpgradeRefusedException;
 import dev.noneops.core.node.UpgradeRefusedException.Reason;
+import dev.noneops.core.node.UpgradeResult;
 import dev.noneops.core.node.internal.files.Confsnap;
 import dev.noneops.core.node.internal.state.RolledBackUpgrade;
 import dev.noneops.core.node.internal.state.UpgradeJournal;
@@ -27,7 +30,7 @@ import java.util.concurrent.Callable;
  * failure the node is rolled back and an {@link UpgradeFailedException} says why and how the node was left.
  * Every failure before the journal exists changes nothing the running node uses.
  */
-final class Upgrade {
+public final class Upgrade {
   private final UpgradeContext ctx;
 
   public Upgrade(UpgradeContext ctx) {
@@ -226,7 +229,7 @@ final class Upgrade {
   }
 
   /** Why an upgrade failed, on one line of at most 300 characters: where (the task path) and what. */
-  static String oneLine(Throwable t) {
+  public static String oneLine(Throwable t) {
     String message = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
     if (t instanceof NoneopsException located && located.failedAt().isPresent()) {
       message = "at " + located.failedAt().get() + ": " + message;

@@ -1,9 +1,10 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.upgrade;
 
 import dev.noneops.core.goalstate.LocalDnsSpec;
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
+import dev.noneops.core.node.NodeException;
 import dev.noneops.core.node.internal.files.OwnedEntry;
 import dev.noneops.core.node.internal.files.OwnershipStore;
 import dev.noneops.core.node.internal.files.PlannedWrites;
@@ -27,17 +28,16 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
 
 /**
- * The upgrade steps of DESIGN.md section 6 over a {@link Node}'s phases, for one pair of goal
+ * The upgrade steps of DESIGN.md section 6 over a node's phases, for one pair of goal
  * states: the target and the applied one (what a rollback restores). Configuration is written
  * with the node's own writer; the paths a configuration would write are found by running that
  * same writer over {@link PlannedWrites}, so the saved configuration always covers them.
  */
-final class NodeUpgradeSteps implements UpgradeSteps {
+public final class NodeUpgradeSteps implements UpgradeSteps {
 
-  private final Node node;
+  private final UpgradedNode node;
   private final HostPorts ports;
   private final Supplier<MachineGoalState> target;
   private final Supplier<MachineGoalState> applied;
@@ -45,8 +45,8 @@ final class NodeUpgradeSteps implements UpgradeSteps {
   /** The finding of the last clean-up, until a set-up uses it (they may run on two threads). */
   private final AtomicReference<CleanedInterface> cleaned = new AtomicReference<>();
 
-  NodeUpgradeSteps(
-      Node node,
+  public NodeUpgradeSteps(
+      UpgradedNode node,
       Supplier<MachineGoalState> target,
       Supplier<MachineGoalState> applied,
       Supplier<String> targetDigest) {
@@ -73,7 +73,7 @@ final class NodeUpgradeSteps implements UpgradeSteps {
 
   @Override
   public String prepareTarget() {
-    return node.prepare().slot();
+    return node.prepareTarget();
   }
 
   @Override
@@ -150,12 +150,9 @@ final class NodeUpgradeSteps implements UpgradeSteps {
    */
   @Override
   public void endPods() throws InterruptedException {
-    TeardownReport report = node.teardown().endPods();
-    if (!report.complete()) {
-      throw new NodeException("the pods did not all end: "
-          + report.blocking().stream()
-              .map(TeardownReport.Kept::toString)
-              .collect(Collectors.joining("; ")));
+    List<String> left = node.endPods();
+    if (!left.isEmpty()) {
+      throw new NodeException("the pods did not all end: " + String.join("; ", left));
     }
   }
 
@@ -203,7 +200,7 @@ final class NodeUpgradeSteps implements UpgradeSteps {
     }
     List<String> left = new ArrayList<>();
     try {
-      node.teardown().cleanCniState().blocking().forEach(k -> left.add(k.toString()));
+      left.addAll(node.cleanCniState());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new NodeException("interrupted while cleaning the CNI configuration and state", e);
@@ -261,7 +258,7 @@ final class NodeUpgradeSteps implements UpgradeSteps {
    */
   @Override
   public void startStack(Configuration which) {
-    node.start(false, new ConfigureResult(false, false, false));
+    node.startStopped();
   }
 
   @Override
@@ -270,7 +267,7 @@ final class NodeUpgradeSteps implements UpgradeSteps {
   }
 
   /** The layout this node's steps work in. */
-  Layout layout() {
+  public Layout layout() {
     return node.parts().layout();
   }
 }

@@ -1,7 +1,10 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.upgrade;
 
 import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.config.ConfigDigest;
+import dev.noneops.core.node.NodeBusyException;
+import dev.noneops.core.node.RecoveryResult;
+import dev.noneops.core.node.UpgradeInProgressException;
 import dev.noneops.core.node.internal.files.Confsnap;
 import dev.noneops.core.node.internal.files.SavedFile;
 import dev.noneops.core.node.internal.state.UpgradeRecord;
@@ -48,9 +51,9 @@ import java.util.TreeSet;
  * <p>Recovery may itself be interrupted and run again; once it has finished, running it again
  * changes nothing.
  */
-final class UpgradeRecovery {
+public final class UpgradeRecovery {
   /** Where recovery runs: on a live node, or in the recovery gate at boot. */
-  enum Mode {
+  public enum Mode {
     /** On a running host (the daemon's start, {@code noneops recover}): the stack is started. */
     LIVE,
     /**
@@ -61,7 +64,7 @@ final class UpgradeRecovery {
   }
 
   /** Which journals a recovery takes for interrupted. */
-  enum Claim {
+  public enum Claim {
     /** One whose owner is gone or is this process, and one that names no owner. */
     UNLESS_OWNER_RUNS,
     /** Only one whose owner is gone or is this process: the daemon's check while it watches. */
@@ -75,7 +78,7 @@ final class UpgradeRecovery {
     this(ctx, Mode.LIVE);
   }
 
-  UpgradeRecovery(UpgradeContext ctx, Mode mode) {
+  public UpgradeRecovery(UpgradeContext ctx, Mode mode) {
     this.ctx = Objects.requireNonNull(ctx, "ctx");
     this.mode = Objects.requireNonNull(mode, "mode");
   }

@@ -1,8 +1,9 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.upgrade;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.layout.VersionNames;
+import dev.noneops.core.node.PruneResult;
 import dev.noneops.core.node.PruneResult.KeptVersion;
 import dev.noneops.core.node.internal.state.UpgradeJournal;
 import dev.noneops.core.node.internal.state.UpgradeRecord;
@@ -42,12 +43,12 @@ import java.util.TreeMap;
  * version: it is a tombstone, which {@link #finishRemovals()} (run by every prune and by
  * recovery) removes.
  */
-final class VersionPruner {
+public final class VersionPruner {
   /** The containerd runtime v2 task state directory name, below its run and state directories. */
   public static final String TASK_DIR = "io.containerd.runtime.v2.task";
 
   /** The files of a task directory that name binaries the task runs with. */
-  static final List<String> TASK_FILES =
+  public static final List<String> TASK_FILES =
       List.of("shim-binary-path", "options.json", "bootstrap.json");
 
   /** The name prefix of a version being removed: {@code .removing-<version>} in the layout root. */
@@ -99,7 +100,8 @@ final class VersionPruner {
     return versionsBeingRemoved(files, layout);
   }
 
-  static List<String> versionsBeingRemoved(HostFiles files, Layout layout) throws IOException {
+  public static List<String> versionsBeingRemoved(HostFiles files, Layout layout)
+      throws IOException {
     List<String> out = new ArrayList<>();
     if (!files.exists(layout.root())) {
       return out;
@@ -120,7 +122,7 @@ final class VersionPruner {
     return tombstone(layout, version);
   }
 
-  static Path tombstone(Layout layout, String version) {
+  public static Path tombstone(Layout layout, String version) {
     return layout.root().resolve(REMOVING_PREFIX + VersionNames.requireSafe(version));
   }
 
@@ -310,7 +312,7 @@ final class VersionPruner {
   }
 
   /** Every version named by a layout path anywhere in {@code text}. */
-  Set<String> versionsIn(String text, String active) {
+  public Set<String> versionsIn(String text, String active) {
     Set<String> out = new LinkedHashSet<>();
     String prefix = layout.root().toString() + "/";
     int at = text.indexOf(prefix);
@@ -327,7 +329,7 @@ final class VersionPruner {
   }
 
   /** The version a path lies in, resolving {@code current/...} to the active version. */
-  Optional<String> versionOf(String path, String active) {
+  public Optional<String> versionOf(String path, String active) {
     String prefix = layout.root().toString() + "/";
     String normalized = Path.of(path).normalize().toString();
     if (!normalized.startsWith(prefix)) {

@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.upgrade;
 
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.internal.version.TreeRemover;
@@ -20,7 +20,7 @@ import java.util.TreeSet;
  * interrupted ({@link VersionPruner#REMOVING_PREFIX}), whose removal it finishes. Runs under the node lock, so no write of this node is in
  * progress; only entries carrying the temp prefix are touched.
  */
-final class StaleFileSweeper {
+public final class StaleFileSweeper {
   private final HostFiles files;
   private final Layout layout;
   private final TreeRemover remover;
