@@ -13,6 +13,8 @@ import dev.noneops.core.layout.VersionNames;
 import dev.noneops.core.node.internal.files.CniEntriesBefore;
 import dev.noneops.core.node.internal.files.LinksBefore;
 import dev.noneops.core.node.internal.files.OwnershipStore;
+import dev.noneops.core.node.internal.inspect.NodeInspection;
+import dev.noneops.core.node.internal.inspect.NodePlanner;
 import dev.noneops.core.node.internal.phases.ActivateVersionPhase;
 import dev.noneops.core.node.internal.phases.CheckHostPhase;
 import dev.noneops.core.node.internal.phases.ConfigurePhase;
@@ -106,7 +108,7 @@ public final class Node {
   }
 
   /** The parts this node's phases, planner, upgrade steps and backend share. */
-  NodeParts parts() {
+  public NodeParts parts() {
     return parts;
   }
 

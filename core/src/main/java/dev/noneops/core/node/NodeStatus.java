@@ -67,7 +67,7 @@ public record NodeStatus(
    *     answer); null when both are known
    */
   public record Pods(Integer running, Integer tasks, String unknownBecause) {
-    static Pods unknown(String why) {
+    public static Pods unknown(String why) {
       return new Pods(null, null, why);
     }
   }

@@ -1,8 +1,13 @@
-package dev.noneops.core.node;
+package dev.noneops.core.node.internal.inspect;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
+import dev.noneops.core.node.CorruptStateException;
+import dev.noneops.core.node.InstalledVersions;
+import dev.noneops.core.node.LaunchCheckReport;
+import dev.noneops.core.node.NodeStatus;
+import dev.noneops.core.node.VerifyReport;
 import dev.noneops.core.node.internal.phases.NodeParts;
 import dev.noneops.core.node.internal.state.UpgradeJournal;
 import dev.noneops.core.node.internal.state.UpgradeRecord;
@@ -29,20 +34,20 @@ import java.util.Optional;
  * The read-only views of a node: its status, its launch check, its installed versions and their
  * verification. None takes the lock or needs a configuration; each reads the layout as it is.
  */
-final class NodeInspection {
+public final class NodeInspection {
   private final HostFiles files;
   private final Layout layout;
   private final NodeParts parts;
   private final VersionPruner pruner;
 
-  NodeInspection(NodeParts parts, VersionPruner pruner) {
+  public NodeInspection(NodeParts parts, VersionPruner pruner) {
     this.parts = parts;
     this.files = parts.ports().files();
     this.layout = parts.layout();
     this.pruner = pruner;
   }
 
-  NodeStatus status(Optional<AgentConfig> applied) throws IOException {
+  public NodeStatus status(Optional<AgentConfig> applied) throws IOException {
     Optional<String> active = activeLinkTarget();
     List<String> installed = new ArrayList<>(pruner.installedVersions());
     Map<String, NodeStatus.Unit> units = new LinkedHashMap<>();
@@ -127,7 +132,7 @@ final class NodeInspection {
         : DiskUsage.of(files, layout.versionDir(version));
   }
 
-  LaunchCheckReport launchCheck() throws IOException {
+  public LaunchCheckReport launchCheck() throws IOException {
     List<String> problems = new ArrayList<>();
     String version = verifiedActiveVersion(problems);
     try {
@@ -170,7 +175,7 @@ final class NodeInspection {
     }
   }
 
-  InstalledVersions installedVersions() throws IOException {
+  public InstalledVersions installedVersions() throws IOException {
     Optional<String> active = activeLinkTarget();
     Map<String, List<String>> references = pruner.references();
     List<InstalledVersions.Version> entries = new ArrayList<>();
@@ -194,7 +199,7 @@ final class NodeInspection {
     return new InstalledVersions(active.orElse(null), entries);
   }
 
-  VerifyReport verify(List<String> versions) throws IOException {
+  public VerifyReport verify(List<String> versions) throws IOException {
     List<String> targets = versions.isEmpty() ? pruner.installedVersions() : versions;
     List<VerifyReport.Verdict> verdicts = new ArrayList<>();
     for (String v : targets) {
@@ -206,7 +211,7 @@ final class NodeInspection {
   }
 
   /** The upgrade whose journal is on disk, if any. */
-  Optional<UpgradeRecord> upgradeInFlight() throws IOException {
+  public Optional<UpgradeRecord> upgradeInFlight() throws IOException {
     return new UpgradeJournal(files, layout).read();
   }
 
