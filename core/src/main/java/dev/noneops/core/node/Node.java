@@ -232,8 +232,9 @@ public final class Node {
       }
       MachineGoalState goal = goalState();
       PreflightReport preflight = tasks.call("preflight", () -> {
-        PreflightReport report =
-            Preflight.of(parts, agent(), this::plan, goal, tuneKernel).run();
+        PreflightReport report = PreflightReport.of(
+            Preflight.of(parts, agent(), () -> plan().takenOver(), goal, tuneKernel)
+                .run());
         if (!report.passed()) {
           throw new PreflightFailedException(report);
         }
@@ -424,7 +425,9 @@ public final class Node {
    * @throws NotConfiguredException when the node has no configuration
    */
   public PreflightReport preflight(boolean tuneKernel) {
-    return Preflight.of(parts, agent(), this::plan, goalState(), tuneKernel).run();
+    return PreflightReport.of(
+        Preflight.of(parts, agent(), () -> plan().takenOver(), goalState(), tuneKernel)
+            .run());
   }
 
   /**

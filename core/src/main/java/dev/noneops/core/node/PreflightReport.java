@@ -1,5 +1,6 @@
 package dev.noneops.core.node;
 
+import dev.noneops.core.node.internal.preflight.CheckOutcome;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -37,6 +38,13 @@ public record PreflightReport(List<Check> checks) {
 
   public PreflightReport {
     checks = List.copyOf(checks);
+  }
+
+  /** The report of the checks' {@code outcomes}, in the order run. */
+  static PreflightReport of(List<CheckOutcome> outcomes) {
+    return new PreflightReport(outcomes.stream()
+        .map(o -> new Check(o.name(), Verdict.valueOf(o.severity().name()), o.detail(), o.remedy()))
+        .toList());
   }
 
   /** Whether no check failed (warnings pass). */

@@ -3,7 +3,6 @@ package dev.noneops.core.node.internal.preflight;
 import dev.noneops.core.config.RootOnlyPath;
 import dev.noneops.core.config.WritableByOthersException;
 import dev.noneops.core.node.AgentSetup;
-import dev.noneops.core.node.PreflightReport.Check;
 import java.io.IOException;
 
 /**
@@ -28,7 +27,7 @@ public final class AgentFilesCheck implements PreflightCheck {
   }
 
   @Override
-  public Check run() throws IOException {
+  public CheckOutcome run() throws IOException {
     try {
       requireRootOnly(rootOnly, agent);
     } catch (WritableByOthersException e) {

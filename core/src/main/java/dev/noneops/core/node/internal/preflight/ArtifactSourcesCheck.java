@@ -3,7 +3,6 @@ package dev.noneops.core.node.internal.preflight;
 import dev.noneops.core.goalstate.Artifact;
 import dev.noneops.core.goalstate.Artifact.Checksum.Published;
 import dev.noneops.core.goalstate.MachineGoalState;
-import dev.noneops.core.node.PreflightReport.Check;
 import dev.noneops.core.node.internal.version.VersionVerifier;
 import dev.noneops.ports.download.ArtifactDownloader;
 import java.io.IOException;
@@ -43,7 +42,7 @@ public final class ArtifactSourcesCheck implements PreflightCheck {
   }
 
   @Override
-  public Check run() throws IOException {
+  public CheckOutcome run() throws IOException {
     String version = goal.rootFs().versionName();
     if (verifier.verifyTrustingStamps(version).verified()) {
       return ok(version + " is installed and verified; nothing to download");

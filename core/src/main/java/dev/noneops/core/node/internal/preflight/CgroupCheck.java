@@ -1,6 +1,5 @@
 package dev.noneops.core.node.internal.preflight;
 
-import dev.noneops.core.node.PreflightReport.Check;
 import dev.noneops.ports.process.Cgroups;
 
 /** kubelet and containerd run pods in the cgroup v2 (unified) hierarchy, which reset also walks. */
@@ -17,7 +16,7 @@ public final class CgroupCheck implements PreflightCheck {
   }
 
   @Override
-  public Check run() {
+  public CheckOutcome run() {
     return cgroups.available()
         ? ok("the unified (v2) hierarchy is mounted")
         : fail(

@@ -1,6 +1,5 @@
 package dev.noneops.core.node.internal.preflight;
 
-import dev.noneops.core.node.PreflightReport.Check;
 import dev.noneops.core.node.internal.stack.ForeignStackDetector;
 import java.io.IOException;
 import java.util.List;
@@ -19,7 +18,7 @@ public final class ForeignStackCheck implements PreflightCheck {
   }
 
   @Override
-  public Check run() throws IOException {
+  public CheckOutcome run() throws IOException {
     List<String> findings = detector.findings();
     return findings.isEmpty()
         ? ok("no kubelet or containerd of the host's own")

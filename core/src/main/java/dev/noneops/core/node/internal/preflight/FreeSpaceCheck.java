@@ -1,7 +1,6 @@
 package dev.noneops.core.node.internal.preflight;
 
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.node.PreflightReport.Check;
 import dev.noneops.ports.host.HostFacts;
 import java.io.IOException;
 import java.util.Locale;
@@ -28,7 +27,7 @@ public final class FreeSpaceCheck implements PreflightCheck {
   }
 
   @Override
-  public Check run() throws IOException {
+  public CheckOutcome run() throws IOException {
     long usable = facts.usableBytes(layout.root());
     String detail = gib(usable) + " free under " + layout.root();
     if (usable < REQUIRED_BYTES) {

@@ -1,6 +1,5 @@
 package dev.noneops.core.node.internal.preflight;
 
-import dev.noneops.core.node.PreflightReport.Check;
 import dev.noneops.core.node.internal.render.HostTuningRenderer;
 import dev.noneops.ports.kernel.KernelTuning;
 import java.io.IOException;
@@ -27,7 +26,7 @@ public final class KernelModulesCheck implements PreflightCheck {
   }
 
   @Override
-  public Check run() throws IOException {
+  public CheckOutcome run() throws IOException {
     List<String> missing = new ArrayList<>();
     for (String module : HostTuningRenderer.MODULES) {
       if (!kernel.moduleAvailable(module)) {

@@ -1,7 +1,6 @@
 package dev.noneops.core.node.internal.preflight;
 
 import dev.noneops.core.layout.HostPaths;
-import dev.noneops.core.node.PreflightReport.Check;
 import dev.noneops.core.node.internal.phases.NodeParts;
 import dev.noneops.core.node.internal.stack.ForeignStackDetector;
 import dev.noneops.ports.files.HostFiles;
@@ -56,7 +55,7 @@ public final class PortCheck implements PreflightCheck {
   }
 
   @Override
-  public Check run() throws IOException {
+  public CheckOutcome run() throws IOException {
     String wanted = address + ":" + port + "/" + String.join("+", transports);
     List<Listener> taken = network.listeners(port).stream()
         .filter(l -> transports.contains(l.transport()) && overlaps(l))

@@ -5,14 +5,12 @@ import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.NodeConstants;
 import dev.noneops.core.node.AgentSetup;
-import dev.noneops.core.node.NodePlan;
-import dev.noneops.core.node.PreflightReport;
-import dev.noneops.core.node.PreflightReport.Check;
 import dev.noneops.core.node.internal.phases.NodeParts;
 import dev.noneops.core.node.internal.stack.ForeignStackDetector;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.network.Listener;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -36,7 +34,7 @@ public final class Preflight {
   public static Preflight of(
       NodeParts parts,
       Optional<AgentSetup> agent,
-      Supplier<NodePlan> plan,
+      Supplier<List<Path>> takenOver,
       MachineGoalState goal,
       boolean tuneKernel) {
     HostPorts ports = parts.ports();
@@ -66,7 +64,7 @@ public final class Preflight {
         parts));
     checks.add(new ForeignStackCheck(
         new ForeignStackDetector(ports.files(), ports.systemd(), parts.paths(), parts.layout())));
-    checks.add(new SharedFilesCheck(plan, parts));
+    checks.add(new SharedFilesCheck(takenOver, parts));
     checks.add(new FreeSpaceCheck(ports.facts(), parts.layout()));
     checks.add(new ArtifactSourcesCheck(ports.downloads(), parts.verifier(), goal));
     agent.ifPresent(
@@ -74,15 +72,15 @@ public final class Preflight {
     return new Preflight(checks);
   }
 
-  public PreflightReport run() {
-    List<Check> results = new ArrayList<>();
+  public List<CheckOutcome> run() {
+    List<CheckOutcome> results = new ArrayList<>();
     for (PreflightCheck check : checks) {
       results.add(runOne(check));
     }
-    return new PreflightReport(results);
+    return List.copyOf(results);
   }
 
-  private static Check runOne(PreflightCheck check) {
+  private static CheckOutcome runOne(PreflightCheck check) {
     try {
       return check.run();
     } catch (IOException | RuntimeException e) {

@@ -1,7 +1,5 @@
 package dev.noneops.core.node.internal.preflight;
 
-import dev.noneops.core.node.PreflightReport;
-import dev.noneops.core.node.PreflightReport.Check;
 import java.io.IOException;
 
 /**
@@ -12,17 +10,17 @@ public interface PreflightCheck {
   /** The check's name as the report lists it, e.g. {@code cgroup-v2}. */
   public String name();
 
-  public Check run() throws IOException;
+  public CheckOutcome run() throws IOException;
 
-  public default Check ok(String detail) {
-    return new Check(name(), PreflightReport.Verdict.OK, detail, "");
+  public default CheckOutcome ok(String detail) {
+    return new CheckOutcome(name(), CheckOutcome.Severity.OK, detail, "");
   }
 
-  public default Check warn(String detail, String remedy) {
-    return new Check(name(), PreflightReport.Verdict.WARN, detail, remedy);
+  public default CheckOutcome warn(String detail, String remedy) {
+    return new CheckOutcome(name(), CheckOutcome.Severity.WARN, detail, remedy);
   }
 
-  public default Check fail(String detail, String remedy) {
-    return new Check(name(), PreflightReport.Verdict.FAIL, detail, remedy);
+  public default CheckOutcome fail(String detail, String remedy) {
+    return new CheckOutcome(name(), CheckOutcome.Severity.FAIL, detail, remedy);
   }
 }

@@ -1,6 +1,5 @@
 package dev.noneops.core.node.internal.preflight;
 
-import dev.noneops.core.node.PreflightReport.Check;
 import dev.noneops.ports.host.HostFacts;
 import java.io.IOException;
 
@@ -18,7 +17,7 @@ public final class RootCheck implements PreflightCheck {
   }
 
   @Override
-  public Check run() throws IOException {
+  public CheckOutcome run() throws IOException {
     return facts.privileged()
         ? ok("running as root")
         : fail("not running as root", "run noneops as root (sudo noneops ...)");

@@ -1,7 +1,5 @@
 package dev.noneops.core.node.internal.preflight;
 
-import dev.noneops.core.node.NodePlan;
-import dev.noneops.core.node.PreflightReport.Check;
 import dev.noneops.core.node.internal.phases.NodeParts;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -11,22 +9,22 @@ import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
- * Files of the host's own at the shared paths the node writes, as {@link Node#plan()} finds
+ * Files of the host's own at the shared paths the node writes, as the node's plan finds
  * them: bootstrap takes them over (saves each, and reset puts it back), which is worth knowing
  * before, so a warning.
  */
 public final class SharedFilesCheck implements PreflightCheck {
   private static final int LISTED = 5;
 
-  private final Supplier<NodePlan> plan;
+  private final Supplier<List<Path>> takenOver;
   private final NodeParts node;
 
   /**
-   * @param plan what the node's configuration writes
+   * @param takenOver the host's own files at the shared paths the node's configuration writes
    * @param node the node, whose agent (when it installs one) links its command on {@code PATH}
    */
-  public SharedFilesCheck(Supplier<NodePlan> plan, NodeParts node) {
-    this.plan = plan;
+  public SharedFilesCheck(Supplier<List<Path>> takenOver, NodeParts node) {
+    this.takenOver = takenOver;
     this.node = node;
   }
 
@@ -36,8 +34,8 @@ public final class SharedFilesCheck implements PreflightCheck {
   }
 
   @Override
-  public Check run() throws IOException {
-    List<Path> takenOver = new ArrayList<>(plan.get().takenOver());
+  public CheckOutcome run() throws IOException {
+    List<Path> takenOver = new ArrayList<>(this.takenOver.get());
     takenOver.addAll(agentCommandTakenOver());
     if (takenOver.isEmpty()) {
       return ok("nothing of the host's own at the paths the node writes");

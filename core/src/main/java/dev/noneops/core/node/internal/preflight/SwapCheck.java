@@ -1,6 +1,5 @@
 package dev.noneops.core.node.internal.preflight;
 
-import dev.noneops.core.node.PreflightReport.Check;
 import dev.noneops.ports.host.HostFacts;
 import java.io.IOException;
 import java.util.List;
@@ -19,7 +18,7 @@ public final class SwapCheck implements PreflightCheck {
   }
 
   @Override
-  public Check run() throws IOException {
+  public CheckOutcome run() throws IOException {
     List<String> swaps = facts.swaps();
     return swaps.isEmpty()
         ? ok("off")

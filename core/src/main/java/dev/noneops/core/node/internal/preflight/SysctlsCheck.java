@@ -1,6 +1,5 @@
 package dev.noneops.core.node.internal.preflight;
 
-import dev.noneops.core.node.PreflightReport.Check;
 import dev.noneops.core.node.internal.render.HostTuningRenderer;
 import dev.noneops.ports.kernel.KernelTuning;
 import java.io.IOException;
@@ -39,7 +38,7 @@ public final class SysctlsCheck implements PreflightCheck {
   }
 
   @Override
-  public Check run() throws IOException {
+  public CheckOutcome run() throws IOException {
     List<String> differ = new ArrayList<>();
     List<String> wantedOfDiffer = new ArrayList<>();
     for (Map.Entry<String, String> wanted : HostTuningRenderer.SYSCTLS.entrySet()) {

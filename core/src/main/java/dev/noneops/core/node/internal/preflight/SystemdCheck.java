@@ -1,6 +1,5 @@
 package dev.noneops.core.node.internal.preflight;
 
-import dev.noneops.core.node.PreflightReport.Check;
 import dev.noneops.ports.systemd.ManagerState;
 import dev.noneops.ports.systemd.Systemd;
 import dev.noneops.ports.systemd.SystemdException;
@@ -25,7 +24,7 @@ public final class SystemdCheck implements PreflightCheck {
   }
 
   @Override
-  public Check run() {
+  public CheckOutcome run() {
     ManagerState manager;
     try {
       manager = systemd.manager();
