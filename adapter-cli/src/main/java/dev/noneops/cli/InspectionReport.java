@@ -67,7 +67,7 @@ record InspectionReport(ExitCode exitCode, String stdout) {
       HostPaths paths,
       Optional<Instant> systemdUnreachableSince)
       throws IOException {
-    NodeStatus report = node.status();
+    NodeStatus report = node.inspect().status();
     AgentReport agent =
         AgentReport.of(AgentState.read(ports.files(), paths), systemdUnreachableSince);
     if (json) {
@@ -81,7 +81,7 @@ record InspectionReport(ExitCode exitCode, String stdout) {
   }
 
   private static ExitCode launchCheck(PrintWriter out, boolean json, Node node) throws IOException {
-    LaunchCheckReport report = node.launchCheck();
+    LaunchCheckReport report = node.inspect().launchCheck();
     if (json) {
       Json.print(out, Inspection.LAUNCH_CHECK.command(), report);
     } else if (report.healthy()) {

@@ -32,7 +32,8 @@ public final class VerifyCommand extends CliCommand {
           throw new CliException(ExitCode.USAGE, "not a version name: '" + v + "'");
         }
       }
-      VerifyReport report = ctx.node(Optional.empty(), Optional.empty()).verify(versions);
+      VerifyReport report =
+          ctx.node(Optional.empty(), Optional.empty()).inspect().verify(versions);
       if (json()) {
         printJson(report);
       } else if (report.versions().isEmpty()) {

@@ -29,7 +29,8 @@ public final class VersionsCommand extends CliCommand {
   @Override
   protected ExitCode execute() throws Exception {
     try (NodeContext ctx = openNode()) {
-      InstalledVersions report = ctx.node(Optional.empty(), Optional.empty()).installedVersions();
+      InstalledVersions report =
+          ctx.node(Optional.empty(), Optional.empty()).inspect().installedVersions();
       if (json()) {
         printJson(report);
       } else if (report.versions().isEmpty()) {

@@ -54,9 +54,10 @@ class StatusScenarioTest {
 
   @Test
   void theActiveVersionHasItsSizeFromItsManifest() throws Exception {
-    NodeStatus status = node.status();
+    NodeStatus status = node.inspect().status();
 
-    InstalledVersions.Version listed = node.installedVersions().versions().get(0);
+    InstalledVersions.Version listed =
+        node.inspect().installedVersions().versions().get(0);
     assertThat(status.versionSizes())
         .containsExactly(new NodeStatus.VersionSize(
             status.activeVersion(), true, listed.bytes(), listed.files()));
@@ -68,7 +69,7 @@ class StatusScenarioTest {
     lab.host.clock().advance(Duration.ofMinutes(5));
     lab.host.systemd().stop(HostPaths.KUBELET_UNIT, Duration.ofSeconds(10));
 
-    NodeStatus status = node.status();
+    NodeStatus status = node.inspect().status();
 
     Instant localDns = Instant.parse(status.units().get(HostPaths.LOCALDNS_UNIT).activeSince());
     assertThat(localDns).isBetween(started, started.plus(Duration.ofMinutes(1)));
@@ -79,7 +80,7 @@ class StatusScenarioTest {
   void thePodsAreTheRunningSandboxesAmongContainerdsRunningTasks() throws Exception {
     ctrAnswers(CommandOutcome.ok(TASKS), CommandOutcome.ok("aaaa1111\ndddd4444\neeee5555\n"));
 
-    Pods pods = node.status().pods();
+    Pods pods = node.inspect().status().pods();
 
     assertThat(pods).isEqualTo(new Pods(2, 4, null));
     Command asked = lab.host.commands().history().stream()
@@ -104,7 +105,7 @@ class StatusScenarioTest {
     lab.host.systemd().stop(HostPaths.CONTAINERD_UNIT, Duration.ofSeconds(10));
     int before = lab.host.commands().history().size();
 
-    Pods pods = node.status().pods();
+    Pods pods = node.inspect().status().pods();
 
     assertThat(pods).isEqualTo(new Pods(null, null, "containerd is not active"));
     assertThat(lab.host.commands().history()).hasSize(before);
@@ -115,7 +116,7 @@ class StatusScenarioTest {
     ctrAnswers(CommandOutcome.ok(TASKS).after(Duration.ofSeconds(5)), CommandOutcome.ok(""));
     Instant before = lab.host.clock().now();
 
-    Pods pods = node.status().pods();
+    Pods pods = node.inspect().status().pods();
 
     assertThat(pods.running()).isNull();
     assertThat(pods.unknownBecause()).isEqualTo("ctr tasks ls did not answer within 1000 ms");
@@ -125,19 +126,19 @@ class StatusScenarioTest {
 
   @Test
   void theAgentsDaemonIsReportedNotFoundWithoutTheAgentAndActiveWithIt() throws Exception {
-    assertThat(node.status().agentUnit().load()).isEqualTo("not_found");
+    assertThat(node.inspect().status().agentUnit().load()).isEqualTo("not_found");
 
     SimNode withAgent = new SimNode();
     Node agentNode = withAgent.bootstrapWithAgent(SimNode.config());
 
-    NodeStatus.Unit daemon = agentNode.status().agentUnit();
+    NodeStatus.Unit daemon = agentNode.inspect().status().agentUnit();
     assertThat(daemon.active()).isEqualTo("active");
     assertThat(daemon.activeSince()).isNotNull();
   }
 
   @Test
   void aNodeWithoutItsCtrSaysWhyThePodsAreUnknown() throws Exception {
-    Optional<String> why = Optional.ofNullable(node.status().pods().unknownBecause());
+    Optional<String> why = Optional.ofNullable(node.inspect().status().pods().unknownBecause());
 
     assertThat(why).hasValueSatisfying(w -> assertThat(w).startsWith("ctr: "));
   }

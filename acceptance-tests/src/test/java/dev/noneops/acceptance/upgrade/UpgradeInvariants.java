@@ -64,6 +64,7 @@ final class UpgradeInvariants {
     }
     try {
       VerifyReport.Verdict v = lab.node(Params.builder(lab.host.ports()))
+          .inspect()
           .verify(List.of(current.get()))
           .versions()
           .get(0);

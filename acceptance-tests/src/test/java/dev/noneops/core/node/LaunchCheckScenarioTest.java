@@ -30,10 +30,12 @@ class LaunchCheckScenarioTest {
     content[content.length - 2] ^= 1;
     lab.host.fs().corruptContent(runc, content);
 
-    LaunchCheckReport check = node.launchCheck();
+    LaunchCheckReport check = node.inspect().launchCheck();
 
     assertThat(check.healthy()).as(check.problems().toString()).isTrue();
-    assertThat(node.verify(List.of(v)).ok()).as("verify reads every file").isFalse();
+    assertThat(node.inspect().verify(List.of(v)).ok())
+        .as("verify reads every file")
+        .isFalse();
   }
 
   @Test
@@ -48,7 +50,7 @@ class LaunchCheckScenarioTest {
         .writeDurably(
             runc, "#!/bin/sh\necho another runc\n".getBytes(StandardCharsets.UTF_8), 0755);
 
-    LaunchCheckReport check = node.launchCheck();
+    LaunchCheckReport check = node.inspect().launchCheck();
 
     assertThat(check.healthy()).isFalse();
     assertThat(String.join("\n", check.problems()))

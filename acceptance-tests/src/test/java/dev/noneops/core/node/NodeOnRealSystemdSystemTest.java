@@ -237,7 +237,7 @@ class NodeOnRealSystemdSystemTest {
         .endsWith("is installed and verified; nothing to download");
 
     long asked = System.nanoTime();
-    NodeStatus status = node.status();
+    NodeStatus status = node.inspect().status();
     Duration took = Duration.ofNanos(System.nanoTime() - asked);
 
     assertThat(status.pods())

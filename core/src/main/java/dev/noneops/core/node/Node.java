@@ -9,12 +9,9 @@ import dev.noneops.core.goalstate.GoalStateResolver;
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.layout.VersionNames;
 import dev.noneops.core.node.internal.files.CniEntriesBefore;
 import dev.noneops.core.node.internal.files.LinksBefore;
 import dev.noneops.core.node.internal.files.OwnershipStore;
-import dev.noneops.core.node.internal.inspect.NodeInspection;
-import dev.noneops.core.node.internal.inspect.NodePlanner;
 import dev.noneops.core.node.internal.phases.ActivateVersionPhase;
 import dev.noneops.core.node.internal.phases.CheckHostPhase;
 import dev.noneops.core.node.internal.phases.ConfigurePhase;
@@ -737,36 +734,10 @@ public final class Node {
   }
 
   /**
-   * The node as it is: versions, units (or why systemd could not say), an upgrade in flight, the
-   * applied configuration. Read-only; needs neither the lock nor a configuration.
+   * The node's read-only views: status, launch check, installed versions and their verification.
+   * None takes the node lock or needs a configuration.
    */
-  public NodeStatus status() throws IOException {
-    return inspection().status(new AppliedConfigStore(ports.files(), paths).read());
-  }
-
-  /**
-   * What kubelet's allocation launch check asks: the units active, {@code current} a complete and
-   * verified version, no upgrade in flight; every problem otherwise. Read-only. The version is
-   * verified as {@link #prepare()} verifies it before reusing it (a file keeping its size, mode,
-   * inode and times is trusted without being read; anything else is hashed), since kubelet runs
-   * the check often; {@link #verify(List)} hashes every file.
-   */
-  public LaunchCheckReport launchCheck() throws IOException {
-    return inspection().launchCheck();
-  }
-
-  /** Every installed version and every one being removed, with its size and what keeps it. */
-  public InstalledVersions installedVersions() throws IOException {
-    return inspection().installedVersions();
-  }
-
-  /** {@code versions} (every installed one when empty) checked against their manifests. */
-  public VerifyReport verify(List<String> versions) throws IOException {
-    versions.forEach(VersionNames::requireSafe);
-    return inspection().verify(versions);
-  }
-
-  private NodeInspection inspection() {
+  public NodeInspection inspect() {
     return new NodeInspection(
         parts,
         new VersionPruner(ports.files(), ports.processes(), layout, paths, teardown()::removeTree));

@@ -1,4 +1,4 @@
-package dev.noneops.core.node.internal.inspect;
+package dev.noneops.core.node;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AppliedConfigStore;
@@ -6,9 +6,6 @@ import dev.noneops.core.config.ConfigDigest;
 import dev.noneops.core.goalstate.Artifact;
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.layout.HostPaths;
-import dev.noneops.core.node.ConfigureResult;
-import dev.noneops.core.node.Node;
-import dev.noneops.core.node.NodePlan;
 import dev.noneops.core.node.internal.files.OwnershipStore;
 import dev.noneops.core.node.internal.files.PlannedWrites;
 import dev.noneops.core.node.internal.files.SharedFileWriter;
@@ -30,15 +27,15 @@ import java.util.Optional;
  * and report, and derives the starts and restarts with the rules of
  * {@link Node#start(boolean, ConfigureResult)}.
  */
-public final class NodePlanner {
+final class NodePlanner {
 
   private final Node node;
 
-  public NodePlanner(Node node) {
+  NodePlanner(Node node) {
     this.node = node;
   }
 
-  public NodePlan plan(MachineGoalState goal) throws IOException {
+  NodePlan plan(MachineGoalState goal) throws IOException {
     HostFiles host = node.parts().params().ports().files();
     String target = goal.rootFs().versionName();
     Optional<String> active = node.version();

@@ -1,13 +1,9 @@
-package dev.noneops.core.node.internal.inspect;
+package dev.noneops.core.node;
 
 import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.node.CorruptStateException;
-import dev.noneops.core.node.InstalledVersions;
-import dev.noneops.core.node.LaunchCheckReport;
-import dev.noneops.core.node.NodeStatus;
-import dev.noneops.core.node.VerifyReport;
 import dev.noneops.core.node.internal.phases.NodeParts;
 import dev.noneops.core.node.internal.state.UpgradeJournal;
 import dev.noneops.core.node.internal.state.UpgradeRecord;
@@ -31,8 +27,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The read-only views of a node: its status, its launch check, its installed versions and their
- * verification. None takes the lock or needs a configuration; each reads the layout as it is.
+ * The read-only views of a node ({@link Node#inspect()}): its status, its launch check, its
+ * installed versions and their verification. None takes the lock or needs a configuration; each
+ * reads the layout and the host as they are at the call.
  */
 public final class NodeInspection {
   private final HostFiles files;
@@ -40,14 +37,21 @@ public final class NodeInspection {
   private final NodeParts parts;
   private final VersionPruner pruner;
 
-  public NodeInspection(NodeParts parts, VersionPruner pruner) {
+  NodeInspection(NodeParts parts, VersionPruner pruner) {
     this.parts = parts;
     this.files = parts.ports().files();
     this.layout = parts.layout();
     this.pruner = pruner;
   }
 
-  public NodeStatus status(Optional<AgentConfig> applied) throws IOException {
+  /**
+   * What an operator asks first: the active and installed versions with their sizes, each stack
+   * unit's state, the pods, an upgrade in flight, the applied configuration and the agent.
+   *
+   * @throws IOException when the layout cannot be read
+   */
+  public NodeStatus status() throws IOException {
+    Optional<AgentConfig> applied = new AppliedConfigStore(files, parts.paths()).read();
     Optional<String> active = activeLinkTarget();
     List<String> installed = new ArrayList<>(pruner.installedVersions());
     Map<String, NodeStatus.Unit> units = new LinkedHashMap<>();
@@ -211,7 +215,7 @@ public final class NodeInspection {
   }
 
   /** The upgrade whose journal is on disk, if any. */
-  public Optional<UpgradeRecord> upgradeInFlight() throws IOException {
+  Optional<UpgradeRecord> upgradeInFlight() throws IOException {
     return new UpgradeJournal(files, layout).read();
   }
 

@@ -1,4 +1,4 @@
-package dev.noneops.core.node.internal.inspect;
+package dev.noneops.core.node;
 
 import dev.noneops.core.node.NodeStatus.Pods;
 import dev.noneops.ports.commands.Command;
@@ -20,9 +20,9 @@ import java.util.Set;
  * running tasks of the pod sandboxes). Unknown, with why, when containerd is not active or
  * {@code ctr} does not answer in time.
  */
-public final class PodCounter {
+final class PodCounter {
   /** How long both {@code ctr} calls may take together. */
-  public static final Duration BUDGET = Duration.ofSeconds(1);
+  static final Duration BUDGET = Duration.ofSeconds(1);
 
   private static final Duration LEAST = Duration.ofMillis(100);
   private static final String NAMESPACE = "k8s.io";
@@ -37,14 +37,14 @@ public final class PodCounter {
    * @param ctr the node's {@code ctr} ({@code current/bin/ctr})
    * @param address the node's containerd socket
    */
-  public PodCounter(CommandRunner runner, HostClock clock, Path ctr, Path address) {
+  PodCounter(CommandRunner runner, HostClock clock, Path ctr, Path address) {
     this.runner = runner;
     this.clock = clock;
     this.ctr = ctr;
     this.address = address;
   }
 
-  public Pods count(boolean containerdActive) {
+  Pods count(boolean containerdActive) {
     if (!containerdActive) {
       return Pods.unknown("containerd is not active");
     }
