@@ -18,7 +18,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code Node.status()} answers what an operator asks first: the versions with their sizes, each
+ * {@code Node.inspect().status()} answers what an operator asks first: the versions with their sizes, each
  * unit since when it is active, and how many pods containerd runs (asked of the node's own
  * {@code ctr}, bounded, unknown while containerd is down).
  */

@@ -49,7 +49,7 @@ public final class VersionsCurveBenchmark {
         .paragraph(
             "On the simulated host (`SimNode`, in-memory file system and processes): a node bootstrapped at "
                 + "one version and the others prepared beside it, each a full install of small stand-in artifacts with its "
-                + "manifest. `versions`: `Node.installedVersions()` (every version with its size and what keeps it), the "
+                + "manifest. `versions`: `Node.inspect().installedVersions()` (every version with its size and what keeps it), the "
                 + "command's work; prune: `Node.pruneVersions()` with every other version removable. The simulated host runs "
                 + "the same code as the real one over an in-memory file system, so the curve shows how our code walks the "
                 + "versions; on a real host reading and deleting the bytes adds a cost that grows with the bytes. Each size is "
@@ -76,7 +76,7 @@ public final class VersionsCurveBenchmark {
       }
       Node node = lab.node(version(0));
       double start = ThreadCpu.millis();
-      InstalledVersions all = node.installedVersions();
+      InstalledVersions all = node.inspect().installedVersions();
       listed.add(ThreadCpu.millis() - start);
       if (all.versions().size() != installed) {
         throw new IllegalStateException("expected " + installed + " installed versions, got "

@@ -356,7 +356,7 @@ public final class Node {
 
   /** {@link #configure()} for another goal state (a rollback writes the previous one's). */
   ConfigureResult configure(MachineGoalState goal) {
-    return parts.locked("configure", () -> new ConfigurePhase(parts).run(goal));
+    return parts.locked("configure", () -> ConfigureResult.of(new ConfigurePhase(parts).run(goal)));
   }
 
   /**
@@ -365,7 +365,8 @@ public final class Node {
    * the interface up themselves once the stack is stopped and the host networking cleaned.
    */
   ConfigureResult writeConfiguration(MachineGoalState goal) {
-    return parts.locked("configure", () -> new ConfigurePhase(parts).run(goal, false));
+    return parts.locked(
+        "configure", () -> ConfigureResult.of(new ConfigurePhase(parts).run(goal, false)));
   }
 
   /**
@@ -397,7 +398,7 @@ public final class Node {
       ConfigureResult changes = configure();
       List<Path> disowned = newlyDisowned(disownedBefore);
       StartPhase.StackChanges done =
-          parts.locked("start", () -> new StartPhase(parts).apply(goalState(), changes));
+          parts.locked("start", () -> new StartPhase(parts).apply(goalState(), changes.files()));
       recordApplied(config);
       return new ApplyResult(
           active, wasRunning, changes, running(), done.restarted(), done.started(), disowned);
@@ -483,7 +484,7 @@ public final class Node {
    */
   public void start(boolean wasRunning, ConfigureResult changes) {
     parts.locked("start", () -> {
-      new StartPhase(parts).run(goalState(), wasRunning, changes);
+      new StartPhase(parts).run(goalState(), wasRunning, changes.files());
       return null;
     });
   }

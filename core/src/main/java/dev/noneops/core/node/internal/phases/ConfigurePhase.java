@@ -1,7 +1,6 @@
 package dev.noneops.core.node.internal.phases;
 
 import dev.noneops.core.goalstate.MachineGoalState;
-import dev.noneops.core.node.ConfigureResult;
 import dev.noneops.core.node.internal.render.LocalDnsNetwork;
 import dev.noneops.core.node.internal.render.NodeConfigWriter;
 import dev.noneops.core.node.internal.task.Task;
@@ -21,7 +20,7 @@ public final class ConfigurePhase {
   }
 
   /** {@link #run(MachineGoalState, boolean)} that sets up the LocalDNS network. */
-  public ConfigureResult run(MachineGoalState goal) {
+  public ChangedFiles run(MachineGoalState goal) {
     return run(goal, true);
   }
 
@@ -29,7 +28,7 @@ public final class ConfigurePhase {
    * @param setUpNetwork whether to set up the goal's LocalDNS interface too
    * @return which families of files differed from what was on disk
    */
-  public ConfigureResult run(MachineGoalState goal, boolean setUpNetwork) {
+  public ChangedFiles run(MachineGoalState goal, boolean setUpNetwork) {
     TaskRunner tasks = node.tasks();
     NodeConfigWriter writer = node.configWriter();
     boolean containerd = tasks.call("configure-containerd", () -> writer.writeContainerd(goal));
@@ -45,6 +44,6 @@ public final class ConfigurePhase {
     if (writer.unitsChanged()) {
       tasks.execute(Task.of("reload-systemd", () -> node.ports().systemd().daemonReload()));
     }
-    return new ConfigureResult(containerd, kubelet, localDns);
+    return new ChangedFiles(containerd, kubelet, localDns);
   }
 }

@@ -2,7 +2,6 @@ package dev.noneops.core.node.internal.phases;
 
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.layout.HostPaths;
-import dev.noneops.core.node.ConfigureResult;
 import dev.noneops.core.node.UnitJobException;
 import dev.noneops.core.node.internal.stack.StackControl;
 import dev.noneops.core.node.internal.task.Task;
@@ -34,7 +33,7 @@ public final class StartPhase {
     this.node = node;
   }
 
-  public void run(MachineGoalState goal, boolean wasRunning, ConfigureResult changes) {
+  public void run(MachineGoalState goal, boolean wasRunning, ChangedFiles changes) {
     if (wasRunning) {
       restartChanged(goal, changes, Set.copyOf(HostPaths.STACK_UNITS));
       return;
@@ -52,7 +51,7 @@ public final class StartPhase {
    *
    * @return the units restarted and the units started, each in the stack's order
    */
-  public StackChanges apply(MachineGoalState goal, ConfigureResult changes) {
+  public StackChanges apply(MachineGoalState goal, ChangedFiles changes) {
     Set<String> active = new LinkedHashSet<>();
     for (String unit : HostPaths.STACK_UNITS) {
       if (node.stack().isActive(unit)) {
@@ -105,7 +104,7 @@ public final class StartPhase {
    * @return the units restarted
    */
   private List<String> restartChanged(
-      MachineGoalState goal, ConfigureResult changes, Set<String> active) {
+      MachineGoalState goal, ChangedFiles changes, Set<String> active) {
     List<String> restarted = restartChangedWithoutWait(goal, changes, active);
     if (restarted.contains(HostPaths.KUBELET_UNIT)) {
       node.tasks().execute(waitKubelet());
@@ -124,11 +123,11 @@ public final class StartPhase {
    * @return the units restarted, in the stack's order
    */
   private List<String> restartChangedWithoutWait(
-      MachineGoalState goal, ConfigureResult changes, Set<String> active) {
+      MachineGoalState goal, ChangedFiles changes, Set<String> active) {
     TaskRunner tasks = node.tasks();
     StackControl stack = node.stack();
     List<String> restarted = new ArrayList<>();
-    if (changes.localDnsChanged() && active.contains(HostPaths.LOCALDNS_UNIT)) {
+    if (changes.localDns() && active.contains(HostPaths.LOCALDNS_UNIT)) {
       restarted.add(HostPaths.LOCALDNS_UNIT);
       tasks.execute(Task.of("restart-localdns", () -> stack.restart(HostPaths.LOCALDNS_UNIT)));
       tasks.execute(Task.of(
@@ -136,7 +135,7 @@ public final class StartPhase {
           () -> stack.awaitLocalDns(HostPaths.LOCALDNS_UNIT, goal.nodeStart().localDns())));
     }
     boolean kubeletRuns = active.contains(HostPaths.KUBELET_UNIT);
-    if (changes.containerdChanged() && active.contains(HostPaths.CONTAINERD_UNIT)) {
+    if (changes.containerd() && active.contains(HostPaths.CONTAINERD_UNIT)) {
       restarted.add(HostPaths.CONTAINERD_UNIT);
       if (kubeletRuns) {
         restarted.add(HostPaths.KUBELET_UNIT);
@@ -158,7 +157,7 @@ public final class StartPhase {
         tasks.execute(
             Task.of("restart-containerd", () -> stack.restart(HostPaths.CONTAINERD_UNIT)));
       }
-    } else if (changes.kubeletChanged() && kubeletRuns) {
+    } else if (changes.kubelet() && kubeletRuns) {
       restarted.add(HostPaths.KUBELET_UNIT);
       tasks.execute(Task.of("restart-kubelet", () -> stack.restart(HostPaths.KUBELET_UNIT)));
     }
