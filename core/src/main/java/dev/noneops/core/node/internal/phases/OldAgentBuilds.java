@@ -1,4 +1,4 @@
-package dev.noneops.core.node.internal.stack;
+package dev.noneops.core.node.internal.phases;
 
 import dev.noneops.core.node.internal.files.OwnedEntry;
 import dev.noneops.core.node.internal.files.SharedFileWriter;

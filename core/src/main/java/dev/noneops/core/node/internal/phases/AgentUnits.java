@@ -1,4 +1,4 @@
-package dev.noneops.core.node.internal.stack;
+package dev.noneops.core.node.internal.phases;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.node.AgentSetup;

@@ -1,9 +1,8 @@
-package dev.noneops.core.node.internal.stack;
+package dev.noneops.core.node.internal.phases;
 
 import dev.noneops.core.node.AgentSetup;
 import dev.noneops.core.node.NodeException;
 import dev.noneops.core.node.internal.files.SharedFileWriter;
-import dev.noneops.core.node.internal.phases.NodeParts;
 import dev.noneops.core.node.internal.version.LayoutTrees;
 import dev.noneops.ports.commands.Command;
 import dev.noneops.ports.commands.CommandResult;
