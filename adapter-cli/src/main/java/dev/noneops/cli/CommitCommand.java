@@ -1,6 +1,6 @@
 package dev.noneops.cli;
 
-import dev.noneops.core.node.internal.state.UpgradeRecord;
+import dev.noneops.core.node.JournaledUpgrade;
 import java.time.Duration;
 import java.util.Optional;
 import picocli.CommandLine.Command;
@@ -35,13 +35,13 @@ public final class CommitCommand extends CliCommand {
   protected ExitCode execute() throws Exception {
     requireRoot();
     try (NodeContext ctx = openNode()) {
-      Optional<UpgradeRecord> done =
+      Optional<JournaledUpgrade> done =
           ctx.node(Optional.empty(), Optional.empty()).commit();
       CommitReport report = new CommitReport(
           true,
           done.isPresent(),
-          done.map(UpgradeRecord::previousVersion).orElse(null),
-          done.map(UpgradeRecord::targetVersion).orElse(null));
+          done.map(JournaledUpgrade::previousVersion).orElse(null),
+          done.map(JournaledUpgrade::targetVersion).orElse(null));
       if (json()) {
         printJson(report);
       } else {

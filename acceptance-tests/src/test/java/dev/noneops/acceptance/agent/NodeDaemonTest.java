@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.daemon.AgentState;
 import dev.noneops.core.daemon.NodeDaemon;
+import dev.noneops.core.node.JournaledUpgrade;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.UpgradeOptions;
-import dev.noneops.core.node.internal.state.UpgradeRecord;
 import dev.noneops.ports.files.HostLock;
 import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.process.ProcessSpec;
@@ -239,7 +239,7 @@ class NodeDaemonTest {
     lab.host.actAsAgent();
     daemon.tick();
     lab.host.actAs(embedder);
-    Optional<UpgradeRecord> committed = node.commit();
+    Optional<JournaledUpgrade> committed = node.commit();
     lab.host.actAsAgent();
 
     assertThat(committed)

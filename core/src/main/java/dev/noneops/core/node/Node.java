@@ -30,7 +30,6 @@ import dev.noneops.core.node.internal.render.CniBridges;
 import dev.noneops.core.node.internal.render.LocalDnsNetwork;
 import dev.noneops.core.node.internal.stack.ForeignStackDetector;
 import dev.noneops.core.node.internal.state.UpgradeOwners;
-import dev.noneops.core.node.internal.state.UpgradeRecord;
 import dev.noneops.core.node.internal.task.NodeLock;
 import dev.noneops.core.node.internal.task.Task;
 import dev.noneops.core.node.internal.task.TaskRunner;
@@ -41,6 +40,7 @@ import dev.noneops.core.node.internal.upgrade.UpgradeContext;
 import dev.noneops.core.node.internal.upgrade.UpgradeRecovery;
 import dev.noneops.core.node.internal.upgrade.UpgradedNode;
 import dev.noneops.core.node.internal.upgrade.VersionPruner;
+import dev.noneops.core.node.internal.upgrade.VersionSwitch;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.files.FileMeta;
 import java.io.IOException;
@@ -575,7 +575,7 @@ public final class Node {
         () -> ConfigDigest.of(config).hex());
     return upgradeOperation("upgrade", () -> {
       Set<Path> disownedBefore = disownedPaths();
-      UpgradeResult result = new Upgrade(upgradeContext()).run(steps, force);
+      VersionSwitch result = new Upgrade(upgradeContext()).run(steps, force);
       return new UpgradeResult(
           result.previousVersion(), result.targetVersion(), newlyDisowned(disownedBefore));
     });
@@ -640,11 +640,12 @@ public final class Node {
    * Ends a successful upgrade once the caller has persisted the applied config (see
    * {@link UpgradeCommit}); empty when no upgrade was in flight.
    */
-  public Optional<UpgradeRecord> commit() {
+  public Optional<JournaledUpgrade> commit() {
     if (!hasLayout()) {
       return Optional.empty();
     }
-    return upgradeOperation("commit", () -> new UpgradeCommit(upgradeContext()).run());
+    return upgradeOperation(
+        "commit", () -> new UpgradeCommit(upgradeContext()).run().map(JournaledUpgrade::of));
   }
 
   /**
@@ -712,8 +713,8 @@ public final class Node {
         () -> ConfigDigest.of(effectiveConfig().orElse(applied)).hex());
     return upgradeOperation(
         "recover-upgrade",
-        () -> new UpgradeRecovery(upgradeContext(), mode)
-            .run(steps, ConfigDigest.of(applied).hex(), claim));
+        () -> RecoveryResult.of(new UpgradeRecovery(upgradeContext(), mode)
+            .run(steps, ConfigDigest.of(applied).hex(), claim)));
   }
 
   /**
@@ -727,9 +728,9 @@ public final class Node {
     }
     return upgradeOperation("prune-versions", () -> {
       try (NodeLock.Hold hold = lock.acquire("prune versions")) {
-        return new VersionPruner(
+        return PruneResult.of(new VersionPruner(
                 ports.files(), ports.processes(), layout, paths, teardown()::removeTree)
-            .prune();
+            .prune());
       }
     });
   }

@@ -1,5 +1,6 @@
 package dev.noneops.core.node;
 
+import dev.noneops.core.node.internal.upgrade.PruneOutcome;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -17,6 +18,15 @@ public record PruneResult(
   }
 
   /** The reasons {@code version} was kept; empty when it was not kept. */
+  static PruneResult of(PruneOutcome outcome) {
+    return new PruneResult(
+        outcome.removed(),
+        outcome.kept().entrySet().stream()
+            .map(e -> new KeptVersion(e.getKey(), e.getValue()))
+            .toList(),
+        outcome.leftBehind());
+  }
+
   public List<String> reasonsKept(String version) {
     return kept.stream()
         .filter(k -> k.version().equals(version))

@@ -1,6 +1,6 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.node.internal.state.UpgradeRecord;
+import dev.noneops.core.node.internal.upgrade.RecoveryOutcome;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -15,7 +15,7 @@ import java.util.Optional;
  */
 public record RecoveryResult(
     Outcome outcome,
-    Optional<UpgradeRecord> upgrade,
+    Optional<JournaledUpgrade> upgrade,
     List<Path> staleRemoved,
     Optional<String> startError) {
 
@@ -33,5 +33,13 @@ public record RecoveryResult(
 
   public RecoveryResult {
     staleRemoved = List.copyOf(staleRemoved);
+  }
+
+  static RecoveryResult of(RecoveryOutcome outcome) {
+    return new RecoveryResult(
+        Outcome.valueOf(outcome.action().name()),
+        outcome.upgrade().map(JournaledUpgrade::of),
+        outcome.staleRemoved(),
+        outcome.startError());
   }
 }

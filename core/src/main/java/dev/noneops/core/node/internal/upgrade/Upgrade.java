@@ -5,7 +5,6 @@ import dev.noneops.core.node.UpgradeFailedException;
 import dev.noneops.core.node.UpgradeFailedException.RollbackOutcome;
 import dev.noneops.core.node.UpgradeRefusedException;
 import dev.noneops.core.node.UpgradeRefusedException.Reason;
-import dev.noneops.core.node.UpgradeResult;
 import dev.noneops.core.node.internal.files.Confsnap;
 import dev.noneops.core.node.internal.state.RolledBackUpgrade;
 import dev.noneops.core.node.internal.state.UpgradeJournal;
@@ -45,7 +44,7 @@ public final class Upgrade {
    * @throws UpgradeRefusedException when the upgrade cannot start; nothing changed
    * @throws UpgradeFailedException when it failed; the outcome says how the node was left
    */
-  public UpgradeResult run(UpgradeSteps steps, boolean force) throws Exception {
+  public VersionSwitch run(UpgradeSteps steps, boolean force) throws Exception {
     Objects.requireNonNull(steps, "steps");
     try (NodeLock.Hold hold = ctx.lock().acquire("upgrade")) {
       UpgradeJournal journal = ctx.journal();
@@ -135,7 +134,7 @@ public final class Upgrade {
       } catch (RuntimeException cause) {
         throw rollBack(steps, record, cause);
       }
-      return new UpgradeResult(previous, target);
+      return new VersionSwitch(previous, target);
     }
   }
 

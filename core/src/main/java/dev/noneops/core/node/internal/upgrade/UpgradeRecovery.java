@@ -3,7 +3,6 @@ package dev.noneops.core.node.internal.upgrade;
 import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.config.ConfigDigest;
 import dev.noneops.core.node.NodeBusyException;
-import dev.noneops.core.node.RecoveryResult;
 import dev.noneops.core.node.UpgradeInProgressException;
 import dev.noneops.core.node.internal.files.Confsnap;
 import dev.noneops.core.node.internal.files.SavedFile;
@@ -90,7 +89,7 @@ public final class UpgradeRecovery {
    *     applied config the daemon started with
    * @param appliedDigest that applied config's digest
    */
-  public RecoveryResult run(UpgradeSteps steps, String appliedDigest) throws Exception {
+  public RecoveryOutcome run(UpgradeSteps steps, String appliedDigest) throws Exception {
     return run(steps, appliedDigest, Claim.UNLESS_OWNER_RUNS);
   }
 
@@ -99,7 +98,7 @@ public final class UpgradeRecovery {
    *
    * @throws UpgradeInProgressException when it does not; nothing was changed
    */
-  public RecoveryResult run(UpgradeSteps steps, String appliedDigest, Claim claim)
+  public RecoveryOutcome run(UpgradeSteps steps, String appliedDigest, Claim claim)
       throws Exception {
     Objects.requireNonNull(steps, "steps");
     Objects.requireNonNull(appliedDigest, "appliedDigest");
@@ -119,23 +118,23 @@ public final class UpgradeRecovery {
           run("recover-drop-orphaned-saved-configuration", confsnap::drop);
           stale.add(confsnap.directory());
         }
-        return new RecoveryResult(
-            RecoveryResult.Outcome.NOTHING_TO_DO, Optional.empty(), stale, Optional.empty());
+        return new RecoveryOutcome(
+            RecoveryOutcome.Action.NOTHING_TO_DO, Optional.empty(), stale, Optional.empty());
       }
       UpgradeRecord record = journaled.get();
       Optional<String> active = ctx.currentLink().active();
       boolean onTarget = active.equals(Optional.of(record.targetVersion()));
       if (onTarget && record.configDigest().equals(appliedDigest)) {
         UpgradeCommit.finish(ctx, record);
-        return new RecoveryResult(
-            RecoveryResult.Outcome.COMMITTED, journaled, stale, ensureRunning(steps));
+        return new RecoveryOutcome(
+            RecoveryOutcome.Action.COMMITTED, journaled, stale, ensureRunning(steps));
       }
       Rollback rollback = new Rollback(ctx, steps);
       boolean onPrevious = active.equals(Optional.of(record.previousVersion()));
       if (onPrevious && confsnap.state() != Confsnap.State.COMPLETE) {
         rollback.finish();
-        return new RecoveryResult(
-            RecoveryResult.Outcome.ROLLBACK_FINISHED, journaled, stale, ensureRunning(steps));
+        return new RecoveryOutcome(
+            RecoveryOutcome.Action.ROLLBACK_FINISHED, journaled, stale, ensureRunning(steps));
       }
       run(
           "recover-remember-rollback",
@@ -146,7 +145,7 @@ public final class UpgradeRecovery {
       Optional<String> startError =
           mode == Mode.LIVE ? rollback.startPrevious().map(Upgrade::oneLine) : Optional.empty();
       rollback.finish();
-      return new RecoveryResult(RecoveryResult.Outcome.ROLLED_BACK, journaled, stale, startError);
+      return new RecoveryOutcome(RecoveryOutcome.Action.ROLLED_BACK, journaled, stale, startError);
     }
   }
 

@@ -3,8 +3,6 @@ package dev.noneops.core.node.internal.upgrade;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.layout.VersionNames;
-import dev.noneops.core.node.PruneResult;
-import dev.noneops.core.node.PruneResult.KeptVersion;
 import dev.noneops.core.node.internal.state.UpgradeJournal;
 import dev.noneops.core.node.internal.state.UpgradeRecord;
 import dev.noneops.core.node.internal.version.TreeRemover;
@@ -191,17 +189,17 @@ public final class VersionPruner {
    * Finishes the removals a crash interrupted, then removes every installed version nothing
    * references, and reports what it removed, kept and why.
    */
-  public PruneResult prune() throws IOException {
+  public PruneOutcome prune() throws IOException {
     Map<String, List<String>> keep = references();
     List<String> removed = new ArrayList<>();
-    List<KeptVersion> kept = new ArrayList<>();
+    Map<String, List<String>> kept = new LinkedHashMap<>();
     List<String> interrupted = versionsBeingRemoved();
     Map<String, List<String>> leftBehind = new LinkedHashMap<>(finishRemovals());
     interrupted.stream().filter(v -> !leftBehind.containsKey(v)).forEach(removed::add);
     for (String version : installedVersions()) {
       List<String> why = keep.get(version);
       if (why != null) {
-        kept.add(new KeptVersion(version, why));
+        kept.put(version, List.copyOf(why));
         continue;
       }
       if (leftBehind.containsKey(version)) {
@@ -216,7 +214,7 @@ public final class VersionPruner {
         leftBehind.put(version, left);
       }
     }
-    return new PruneResult(removed, kept, leftBehind);
+    return new PruneOutcome(removed, kept, leftBehind);
   }
 
   private String activeVersion() throws IOException {
