@@ -55,13 +55,14 @@ class MovedProcTeardownTest {
         .withProcessDeadline(Duration.ofSeconds(10))
         .withCgroupDeadline(Duration.ofSeconds(10));
 
-    TeardownReport report = new Teardown(
+    TeardownReport report = TeardownReport.of(new Teardown(
             real.ports(systemd),
             node.layout,
             node.paths,
             settings,
             LoggerFactory.getLogger(MovedProcTeardownTest.class))
-        .removeAll();
+        .steps()
+        .removeAll());
 
     assertThat(report.kept(Reason.NO_CGROUP_HIERARCHY))
         .extracting(Kept::subject)

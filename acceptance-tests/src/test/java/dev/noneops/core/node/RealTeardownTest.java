@@ -290,7 +290,7 @@ class RealTeardownTest {
         quick(),
         LoggerFactory.getLogger(RealTeardownTest.class));
 
-    TeardownReport report = remover.remove(List.of(node.paths.kubeletDir()));
+    TeardownReport report = TeardownReport.of(remover.remove(List.of(node.paths.kubeletDir())));
 
     assertThat(TreeImage.of(hostData)).isEqualTo(before);
     assertThat(KernelSandbox.isMountPoint(volume)).isTrue();

@@ -49,13 +49,13 @@ class SafeTreeRemoverMountReadsTest {
 
   private TeardownReport remove() throws InterruptedException {
     HostPorts ports = host.ports();
-    return new SafeTreeRemover(
+    return TeardownReport.of(new SafeTreeRemover(
             ports.files(),
             ports.mounts(),
             ports.clock(),
             TeardownOptions.defaults(),
             LoggerFactory.getLogger(getClass()))
-        .remove(List.of(ROOT));
+        .remove(List.of(ROOT)));
   }
 
   private long mountTableReads() {

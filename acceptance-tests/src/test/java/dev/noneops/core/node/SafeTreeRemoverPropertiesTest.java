@@ -71,7 +71,7 @@ class SafeTreeRemoverPropertiesTest {
         TeardownOptions.defaults(),
         LoggerFactory.getLogger(getClass()));
 
-    TeardownReport report = remover.remove(List.of(ROOT));
+    TeardownReport report = TeardownReport.of(remover.remove(List.of(ROOT)));
 
     assertThat(fs.snapshot(Path.of("/"), p -> !Path.of(p).startsWith(ROOT)))
         .as("outside the root")

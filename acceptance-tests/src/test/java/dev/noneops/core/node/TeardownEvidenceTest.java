@@ -34,7 +34,7 @@ class TeardownEvidenceTest {
     Teardown teardown = teardown(host);
 
     assertThat(teardown.present()).isFalse();
-    TeardownReport leftovers = teardown.removeBootstrapLeftovers();
+    TeardownReport leftovers = TeardownReport.of(teardown.steps().removeBootstrapLeftovers());
 
     assertThat(host.fs().lstat(layout.root()))
         .as("the leftovers of a bootstrap that installed nothing")
@@ -55,7 +55,8 @@ class TeardownEvidenceTest {
     Teardown teardown = teardown(host);
 
     try (var installing = host.ports().files().tryLock(layout.lock()).orElseThrow()) {
-      assertThatThrownBy(teardown::removeBootstrapLeftovers).isInstanceOf(NodeBusyException.class);
+      assertThatThrownBy(teardown.steps()::removeBootstrapLeftovers)
+          .isInstanceOf(NodeBusyException.class);
     }
 
     assertThat(host.fs().lstat(layout.staging().resolve("kubelet.part"))).isPresent();

@@ -2,7 +2,6 @@ package dev.noneops.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.node.TeardownReport.Action;
@@ -12,8 +11,7 @@ import dev.noneops.core.node.TeardownReport.Removed;
 import dev.noneops.core.node.internal.files.OwnedEntry;
 import dev.noneops.core.node.internal.files.OwnershipStore;
 import dev.noneops.core.node.internal.task.NodeLock;
-import dev.noneops.core.node.internal.task.TaskRunner;
-import dev.noneops.ports.events.NodeEvents;
+import dev.noneops.core.node.internal.teardown.TeardownSteps;
 import dev.noneops.ports.files.HostLock;
 import dev.noneops.ports.systemd.ActiveState;
 import dev.noneops.ports.systemd.LoadState;
@@ -596,13 +594,13 @@ class TeardownOnSimulatedHostTest {
   void aTeardownSharingTheLockOfItsProcessReentersIt() throws Exception {
     SimNode node = SimNode.running();
     NodeLock lock = new NodeLock(node.files(), node.layout);
-    Teardown teardown = new Teardown(
+    Teardown teardown = new Teardown(new TeardownSteps(
         node.host.ports(),
         node.layout,
         node.paths,
         TeardownOptions.defaults(),
         LoggerFactory.getLogger(getClass()),
-        lock);
+        lock));
 
     try (NodeLock.Hold held = lock.acquire("reset the node")) {
       assertThat(reset(teardown).complete()).isTrue();
@@ -611,33 +609,28 @@ class TeardownOnSimulatedHostTest {
   }
 
   @Test
-  void theTasksRunInTheResetOrderAndFailNamingWhatWasLeft() throws Exception {
+  void theStepsRunInTheResetOrderAndAnIncompleteDestroyNamesWhatWasLeft() throws Exception {
     SimNode node = SimNode.running();
     Path csi = node.podDir("pod-b").resolve("volumes/kubernetes.io~csi/pv-1/mount");
     node.fs().seedDirectory(csi, 0755);
     node.fs().mount(csi, MountKind.DISK, "ext4", "/dev/rbd0", false);
     node.fs().setBusy(csi, true);
     Teardown teardown = node.teardown();
-    TaskRunner tasks = new TaskRunner(
-        LoggerFactory.getLogger(getClass()), NodeEvents.NONE, node.host.clock(), Runnable::run);
-    List<TeardownReport> reports = new ArrayList<>();
 
-    TeardownIncompleteException incomplete = catchThrowableOfType(
-        TeardownIncompleteException.class,
-        () -> tasks.execute(tasks.serial(
-            "reset",
-            teardown.stopTask(reports::add),
-            teardown.removeConfigTask(reports::add),
-            teardown.destroyTask(reports::add))));
-    assertThat(incomplete.failedAt()).contains("reset › destroy-node");
-    assertThat(incomplete).hasMessageContaining(csi.toString());
-    assertThat(reports).hasSize(3);
-    assertThat(reports.get(0).removed(Action.UNIT_STOPPED))
+    TeardownReport stopped = teardown.stop();
+    TeardownReport configRemoved = teardown.removeConfig();
+    TeardownReport destroyed = teardown.destroy();
+
+    assertThat(stopped.removed(Action.UNIT_STOPPED))
         .extracting(Removed::subject)
         .containsExactly("kubelet.service", "containerd.service", "localdns.service");
+    assertThat(configRemoved.complete()).isTrue();
+    assertThat(destroyed.complete()).isFalse();
+    assertThat(destroyed.blocking()).extracting(Kept::subject).contains(csi.toString());
+    assertThat(teardown.present()).isTrue();
 
     node.fs().setBusy(csi, false);
-    tasks.execute(teardown.destroyTask());
+    assertThat(teardown.destroy().complete()).isTrue();
     assertThat(teardown.present()).isFalse();
   }
 

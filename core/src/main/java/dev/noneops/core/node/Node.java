@@ -33,6 +33,7 @@ import dev.noneops.core.node.internal.state.UpgradeOwners;
 import dev.noneops.core.node.internal.task.NodeLock;
 import dev.noneops.core.node.internal.task.Task;
 import dev.noneops.core.node.internal.task.TaskRunner;
+import dev.noneops.core.node.internal.teardown.TeardownSteps;
 import dev.noneops.core.node.internal.upgrade.NodeUpgradeSteps;
 import dev.noneops.core.node.internal.upgrade.Upgrade;
 import dev.noneops.core.node.internal.upgrade.UpgradeCommit;
@@ -330,7 +331,7 @@ public final class Node {
       tasks.execute(Task.of("prepare", () -> new InstallVersionPhase(parts).run(goalState())));
     } catch (RuntimeException failure) {
       try {
-        Teardown teardown = teardown();
+        TeardownSteps teardown = teardown().steps();
         if (!teardown.present()) {
           teardown.removeBootstrapLeftovers();
         }
@@ -729,7 +730,7 @@ public final class Node {
     return upgradeOperation("prune-versions", () -> {
       try (NodeLock.Hold hold = lock.acquire("prune versions")) {
         return PruneResult.of(new VersionPruner(
-                ports.files(), ports.processes(), layout, paths, teardown()::removeTree)
+                ports.files(), ports.processes(), layout, paths, teardown().steps()::removeTree)
             .prune());
       }
     });
@@ -742,7 +743,8 @@ public final class Node {
   public NodeInspection inspect() {
     return new NodeInspection(
         parts,
-        new VersionPruner(ports.files(), ports.processes(), layout, paths, teardown()::removeTree));
+        new VersionPruner(
+            ports.files(), ports.processes(), layout, paths, teardown().steps()::removeTree));
   }
 
   private UpgradeContext upgradeContext() {
@@ -754,7 +756,7 @@ public final class Node {
         tasks,
         lock,
         new UpgradeOwners(ports.processes(), ports.facts()),
-        teardown()::removeTree,
+        teardown().steps()::removeTree,
         params.log());
   }
 
@@ -773,7 +775,8 @@ public final class Node {
     return upgradeOperation("reset", () -> {
       Teardown teardown = teardown();
       if (!teardown.present()) {
-        return new ResetResult(false, teardown.removeBootstrapLeftovers(), List.of());
+        return new ResetResult(
+            false, TeardownReport.of(teardown.steps().removeBootstrapLeftovers()), List.of());
       }
       stopAgent();
       AppliedConfigStore applied = new AppliedConfigStore(ports.files(), paths);
@@ -884,7 +887,8 @@ public final class Node {
    * teardown run while this node holds the lock re-enters it instead of being refused as busy.
    */
   public Teardown teardown() {
-    return new Teardown(ports, layout, paths, TeardownOptions.defaults(), params.log(), lock);
+    return new Teardown(
+        new TeardownSteps(ports, layout, paths, TeardownOptions.defaults(), params.log(), lock));
   }
 
   private boolean hasLayout() {
@@ -939,12 +943,14 @@ public final class Node {
 
     @Override
     public List<String> endPods() throws InterruptedException {
-      return teardown().endPods().blocking().stream().map(Object::toString).toList();
+      return teardown().steps().endPods().blocking().stream()
+          .map(Object::toString)
+          .toList();
     }
 
     @Override
     public List<String> cleanCniState() throws InterruptedException {
-      return teardown().cleanCniState().blocking().stream()
+      return teardown().steps().cleanCniState().blocking().stream()
           .map(Object::toString)
           .toList();
     }

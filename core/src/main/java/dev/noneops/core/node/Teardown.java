@@ -2,43 +2,11 @@ package dev.noneops.core.node;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.node.TeardownReport.Action;
-import dev.noneops.core.node.TeardownReport.Reason;
-import dev.noneops.core.node.internal.files.CniEntriesBefore;
-import dev.noneops.core.node.internal.stack.NodeEvidence;
-import dev.noneops.core.node.internal.task.NodeLock;
-import dev.noneops.core.node.internal.task.Task;
-import dev.noneops.core.node.internal.teardown.CniStateCleaner;
-import dev.noneops.core.node.internal.teardown.ContainerdNamespaces;
-import dev.noneops.core.node.internal.teardown.ForeignShimState;
-import dev.noneops.core.node.internal.teardown.KeptEntries;
-import dev.noneops.core.node.internal.teardown.LayoutUsedByForeignShims;
-import dev.noneops.core.node.internal.teardown.OwnedConfigRemover;
-import dev.noneops.core.node.internal.teardown.PodCgroupKiller;
-import dev.noneops.core.node.internal.teardown.ReportBuilder;
-import dev.noneops.core.node.internal.teardown.SafeTreeRemover;
-import dev.noneops.core.node.internal.teardown.ShimIdentity;
-import dev.noneops.core.node.internal.teardown.ShimReaper;
-import dev.noneops.core.node.internal.teardown.UnitTeardown;
-import dev.noneops.ports.Errno;
-import dev.noneops.ports.HostIOException;
+import dev.noneops.core.node.internal.teardown.TeardownSteps;
 import dev.noneops.ports.HostPorts;
-import dev.noneops.ports.files.FileMeta;
-import dev.noneops.ports.process.ProcessInfo;
 import java.io.IOException;
-import java.io.InterruptedIOException;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
-import java.util.SortedMap;
-import java.util.function.Consumer;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Removes a none node from its host without harming anything it does not own.
@@ -52,8 +20,7 @@ import org.slf4j.LoggerFactory;
  * teardown runs no host command of its own.
  *
  * <p>The steps slot into the caller's reset order: {@link #stop()}, then {@link #removeConfig()},
- * then {@link #destroy()}, with host-global cleanup owned by the caller in between. Each is also
- * a {@link Task}. Every step is idempotent and safe to interrupt: run again, it continues from
+ * then {@link #destroy()}, with host-global cleanup owned by the caller in between. Every step is idempotent and safe to interrupt: run again, it continues from
  * what is on the host. What a step removed and what it kept (and why) is its
  * {@link TeardownReport}; a step never throws for one item that failed, it reports it.
  *
@@ -70,579 +37,77 @@ import org.slf4j.LoggerFactory;
  * that was there before the node came.
  */
 public final class Teardown {
-  /** The CNI plugins' state directory (host-local's reservations), below the host root. */
-  private final HostPorts ports;
+  private final TeardownSteps steps;
 
-  private final Layout layout;
-  private final HostPaths paths;
-  private final TeardownOptions settings;
-  private final Logger log;
-  private final NodeLock lock;
-
-  /** A teardown with default settings, logging to this class's logger. */
+  /** A teardown with default options, logging to this class's logger. */
   public Teardown(HostPorts ports, Layout layout, HostPaths paths) {
-    this(ports, layout, paths, TeardownOptions.defaults(), LoggerFactory.getLogger(Teardown.class));
+    this(new TeardownSteps(ports, layout, paths));
   }
 
+  /** A teardown with {@code options}, logging to {@code log}. */
   public Teardown(
-      HostPorts ports, Layout layout, HostPaths paths, TeardownOptions settings, Logger log) {
-    this(
-        ports,
-        layout,
-        paths,
-        settings,
-        log,
-        new NodeLock(Objects.requireNonNull(ports, "ports").files(), layout));
+      HostPorts ports, Layout layout, HostPaths paths, TeardownOptions options, Logger log) {
+    this(new TeardownSteps(ports, layout, paths, options, log));
   }
 
-  /**
-   * A teardown that serialises through {@code lock}: pass the {@link NodeLock} of the node in the
-   * same process, so a teardown run while it holds the lock re-enters it instead of being refused.
-   */
-  public Teardown(
-      HostPorts ports,
-      Layout layout,
-      HostPaths paths,
-      TeardownOptions settings,
-      Logger log,
-      NodeLock lock) {
-    this.ports = Objects.requireNonNull(ports, "ports");
-    this.layout = Objects.requireNonNull(layout, "layout");
-    this.paths = Objects.requireNonNull(paths, "paths");
-    this.settings = Objects.requireNonNull(settings, "settings");
-    this.log = Objects.requireNonNull(log, "log");
-    this.lock = Objects.requireNonNull(lock, "lock");
+  Teardown(TeardownSteps steps) {
+    this.steps = Objects.requireNonNull(steps, "steps");
   }
 
   /** The teardown of the real host: default layout, units in {@code /etc/systemd/system}. */
   public static Teardown forRealHost(HostPorts ports) {
-    return new Teardown(ports, Layout.defaultLayout(), HostPaths.realHost());
+    return new Teardown(TeardownSteps.forRealHost(ports));
   }
 
   /**
    * Whether this node installed itself on the host: a unit or drop-in carrying the marker, its
    * ownership record or applied configuration, the {@code current} link, an upgrade journal or
    * saved configuration, or a version with a valid manifest. A lock file or an empty layout is no
-   * evidence (a bootstrap stopped before it installed anything leaves them), so a host whose
-   * kubelet and containerd are someone else's never has its data directories taken for this
-   * node's. Works after the applied config is gone.
+   * evidence, so a host whose kubelet and containerd are someone else's is never taken for this
+   * node. Works after the applied config is gone.
+   *
+   * @throws IOException when the host cannot be read
    */
   public boolean present() throws IOException {
-    return new NodeEvidence(ports.files(), layout, paths).any();
+    return steps.present();
   }
 
   /**
-   * On a host where no node is {@linkplain #present() present}: removes what a bootstrap leaves
-   * in the layout when it stopped before it installed anything — the lock file, the staging
-   * directory and then the layout directory once empty. Anything else in the layout is kept and
-   * reported; nothing outside it is touched. Does nothing when a node is present. Holds the
-   * node lock, so it never races a bootstrap still installing (that one is "busy").
+   * Stops this node's units (kubelet, containerd, LocalDNS, in that order); touches no file.
+   *
+   * @throws InterruptedException when interrupted while waiting for a unit to stop
    */
-  public TeardownReport removeBootstrapLeftovers() throws IOException, InterruptedException {
-    if (present() || !ports.files().exists(layout.root())) {
-      return TeardownReport.empty();
-    }
-    return locked("remove what a bootstrap left", report -> {
-      try {
-        if (present()) {
-          return;
-        }
-        treeRemover().remove(List.of(layout.staging()), true, report);
-        List<Path> createdParents = createdParents(report);
-        if (ports.files().exists(layout.createdParents())) {
-          ports.files().removeDurably(layout.createdParents());
-        }
-        if (ports.files().lstat(layout.lock()).map(FileMeta::isRegularFile).orElse(false)) {
-          ports.files().removeDurably(layout.lock());
-          report.removed(
-              Action.CONFIG_FILE_REMOVED,
-              layout.lock(),
-              "the node lock of a bootstrap that installed nothing");
-        }
-        List<String> rest = ports.files().list(layout.root());
-        if (rest.isEmpty()) {
-          ports.files().removeDurably(layout.root());
-          report.removed(
-              Action.DIRECTORY_REMOVED,
-              layout.root(),
-              "empty layout of a bootstrap that installed nothing");
-          removeEmptyParents(createdParents, report);
-        } else {
-          report.kept(
-              Reason.HOLDS_KEPT_ENTRIES,
-              layout.root(),
-              "holds entries with no evidence of this node: " + String.join(", ", rest));
-        }
-      } catch (IOException e) {
-        if (!HostIOException.hasErrno(e, Errno.ENOENT)) {
-          report.failed(layout.root(), "remove", e);
-        }
-      }
-    });
-  }
-
-  /** Stops this node's units (kubelet, containerd, LocalDNS, in that order); touches no file. */
   public TeardownReport stop() throws InterruptedException {
-    return locked("stop the node", report -> units().stop(report));
+    return TeardownReport.of(steps.stop());
   }
 
   /**
    * Removes the configuration this node wrote at the shared host paths: its units and drop-ins
    * (stopped and disabled first, then systemd reloaded), the agent's state and run-time directory,
-   * the recorded shared files that still have the recorded content, the directories it created
-   * once empty, and the ownership record.
+   * the recorded shared files that still have the recorded content (putting back what was there
+   * before the node came), the directories it created once empty, and the ownership record.
+   *
+   * @throws InterruptedException when interrupted
    */
   public TeardownReport removeConfig() throws InterruptedException {
-    return locked("remove the node's configuration", report -> {
-      if (!markStarted(report)) {
-        return;
-      }
-      units().remove(report);
-      removeAgentState(report);
-      // the stopped daemon's run-time directory (its socket, or one a killed daemon left)
-      treeRemover().remove(List.of(paths.agentRunDir()), true, report);
-      new OwnedConfigRemover(ports.files(), paths, layout, dataDirs()).remove(report);
-    });
-  }
-
-  /** The agent's state file: only the agent writes it, in the agent's own directory. */
-  private void removeAgentState(ReportBuilder report) {
-    try {
-      if (ports.files().lstat(paths.agentState()).map(FileMeta::isRegularFile).orElse(false)) {
-        ports.files().removeDurably(paths.agentState());
-        report.removed(
-            Action.CONFIG_FILE_REMOVED,
-            paths.agentState(),
-            "the agent's state, written by the agent");
-      }
-    } catch (IOException e) {
-      report.failed(paths.agentState(), "remove the agent's state", e);
-    }
+    return TeardownReport.of(steps.removeConfig());
   }
 
   /**
-   * Removes the node: its units (stopped, disabled, removed, systemd reloaded), its container
-   * shims, the pods' cgroups, the data directories (after unmounting what pods left mounted below
-   * them) and finally the layout with every version. While anything of the node had to be kept
-   * (a mount that would not unmount, a process that would not die), the layout directory itself
-   * stays so that {@link #present()} still finds the node and the teardown can be run again.
+   * Removes the node: its units, its container shims, the pods' cgroups, the data directories
+   * (after unmounting what pods left mounted below them) and finally the layout with every
+   * version. While anything of the node had to be kept (a mount that would not unmount, a process
+   * that would not die), the layout directory itself stays so that {@link #present()} still finds
+   * the node and the teardown can be run again.
+   *
+   * @throws InterruptedException when interrupted
    */
   public TeardownReport destroy() throws InterruptedException {
-    return locked("destroy the node", report -> {
-      if (!markStarted(report)) {
-        return;
-      }
-      units().remove(report);
-      ShimIdentity identity = new ShimIdentity(containerdAddress(), layout.root());
-      List<ProcessInfo> foreignShims =
-          new ShimReaper(ports.processes(), ports.clock(), identity, settings).reap(report);
-      new PodCgroupKiller(
-              ports.cgroups(), ports.processes(), ports.systemd(), ports.clock(), paths, settings)
-          .killAndRemove(report);
-      SafeTreeRemover remover = treeRemover();
-      boolean keepContainerdData = containerdDataOfOtherNamespaces(report);
-      remover.remove(
-          dataDirs().stream()
-              .filter(d -> !d.equals(paths.containerdRunDir()))
-              .filter(d -> !(keepContainerdData && d.equals(paths.containerdStateDir())))
-              .toList(),
-          true,
-          report);
-      removeRunDir(foreignShims, remover, report);
-      cniStateCleaner().clean(true, report);
-      LayoutUsedByForeignShims.Used used = layoutUsedBy(foreignShims, report);
-      if (!used.keeps(layout.current())) {
-        removeCurrentLink(report);
-      }
-      remover.remove(
-          layoutEntriesButTheNote(report).stream()
-              .filter(entry -> !used.keeps(entry))
-              .toList(),
-          true,
-          report);
-      if (report.hasBlocking()) {
-        report.kept(
-            Reason.HOLDS_KEPT_ENTRIES,
-            layout.root(),
-            "the layout directory and its teardown note stay while part of the node is left, so the teardown can be run again");
-      } else {
-        List<Path> createdParents = createdParents(report);
-        remover.remove(List.of(layout.root()), true, report);
-        removeEmptyParents(createdParents, report);
-      }
-    });
+    return TeardownReport.of(steps.destroy());
   }
 
-  /**
-   * Ends this node's pods and keeps everything else: the container shims it identifies as its own
-   * (foreign ones, such as a Docker's on the same containerd, are kept and reported) and the
-   * processes in the pod cgroups, whose hierarchy stays for the stack's next start. For a caller
-   * that holds the node lock already, such as an upgrade between stopping and starting the stack:
-   * it takes no lock itself.
-   */
-  public TeardownReport endPods() throws InterruptedException {
-    ReportBuilder report = new ReportBuilder(log);
-    ShimIdentity identity = new ShimIdentity(containerdAddress(), layout.root());
-    new ShimReaper(ports.processes(), ports.clock(), identity, settings).reap(report);
-    new PodCgroupKiller(
-            ports.cgroups(), ports.processes(), ports.systemd(), ports.clock(), paths, settings)
-        .kill(report);
-    return report.build();
-  }
-
-  /** {@link #stop()}, {@link #removeConfig()} and {@link #destroy()} in the reset order. */
-  public TeardownReport removeAll() throws InterruptedException {
-    return stop().plus(removeConfig()).plus(destroy());
-  }
-
-  /** The stop step as a task; fails with {@link TeardownIncompleteException} when incomplete. */
-  public Task stopTask(Consumer<TeardownReport> onReport) {
-    return task("stop-node", onReport, this::stop);
-  }
-
-  /** The configuration step as a task; fails with {@link TeardownIncompleteException} when incomplete. */
-  public Task removeConfigTask(Consumer<TeardownReport> onReport) {
-    return task("remove-node-config", onReport, this::removeConfig);
-  }
-
-  /** The destroy step as a task; fails with {@link TeardownIncompleteException} when incomplete. */
-  public Task destroyTask(Consumer<TeardownReport> onReport) {
-    return task("destroy-node", onReport, this::destroy);
-  }
-
-  public Task stopTask() {
-    return stopTask(report -> {});
-  }
-
-  public Task removeConfigTask() {
-    return removeConfigTask(report -> {});
-  }
-
-  public Task destroyTask() {
-    return destroyTask(report -> {});
-  }
-
-  /**
-   * Whether containerd's data directory stays whole because its metadata ({@link
-   * ContainerdNamespaces}) holds a namespace other than the node's {@code k8s.io}, such as
-   * Docker's {@code moby} on the node's containerd: their containers' records and the snapshots
-   * their root filesystems are share one database and one snapshot store with the node's, so
-   * nothing of them can go without the rest. Kept too, as a failure, when the metadata cannot be
-   * read. Either blocks completion: part of the node stays, and the operator decides.
-   */
-  private boolean containerdDataOfOtherNamespaces(ReportBuilder report) {
-    Path dataDir = paths.containerdStateDir();
-    ContainerdNamespaces metadata = new ContainerdNamespaces(ports.files(), dataDir);
-    SortedMap<String, String> namespaces;
-    try {
-      namespaces = metadata.list();
-    } catch (IOException e) {
-      report.failed(
-          dataDir, "read which containerd namespaces hold data (kept whole until it can be)", e);
-      return true;
-    }
-    namespaces.remove(ShimIdentity.KUBERNETES_NAMESPACE);
-    if (namespaces.isEmpty()) {
-      return false;
-    }
-    report.kept(
-        Reason.OTHER_NAMESPACES,
-        dataDir,
-        "containerd's metadata (" + metadata.database() + ") holds namespaces other than the"
-            + " node's " + ShimIdentity.KUBERNETES_NAMESPACE + ": "
-            + namespaces.entrySet().stream()
-                .map(e -> e.getKey() + " (" + e.getValue() + ")")
-                .collect(Collectors.joining(", "))
-            + "; kept whole, the node's own data in it too; once they are not needed (or moved"
-            + " away) remove it or run 'noneops reset' again");
-    return true;
-  }
-
-  /**
-   * What of the layout running shims of other runtimes run from ({@link
-   * LayoutUsedByForeignShims}), each reported as kept, blocking completion: a version removed under
-   * such a shim leaves its container running with no containerd able to manage it again.
-   */
-  private LayoutUsedByForeignShims.Used layoutUsedBy(
-      List<ProcessInfo> foreignShims, ReportBuilder report) {
-    LayoutUsedByForeignShims.Used used;
-    try {
-      used = new LayoutUsedByForeignShims(ports.files(), layout.root()).of(foreignShims);
-    } catch (IOException e) {
-      if (HostIOException.hasErrno(e, Errno.ENOENT)) {
-        return LayoutUsedByForeignShims.Used.nothing();
-      }
-      report.failed(layout.root(), "find what running shims of other runtimes run from", e);
-      // no entry of the layout can be told safe to remove
-      return LayoutUsedByForeignShims.Used.everything();
-    }
-    for (Map.Entry<Path, List<ProcessInfo>> version : used.versions().entrySet()) {
-      report.kept(
-          Reason.USED_BY_FOREIGN_SHIMS,
-          version.getKey(),
-          "running shims of other runtimes (another namespace or containerd) run their shim"
-              + " binary from this version, and its runc: "
-              + version.getValue().stream()
-                  .map(ShimReaper::describe)
-                  .collect(Collectors.joining(", "))
-              + "; kept whole so a containerd started later can still manage their containers;"
-              + " once they are gone run 'noneops reset' again");
-    }
-    for (Map.Entry<Path, Path> link : used.links().entrySet()) {
-      report.kept(
-          Reason.USED_BY_FOREIGN_SHIMS,
-          link.getKey(),
-          "the link to " + link.getValue() + ", which running shims of other runtimes run from");
-    }
-    return used;
-  }
-
-  /**
-   * Removes containerd's run directory, except what running shims of other runtimes keep there
-   * ({@link ForeignShimState}): those stay, and so do the directories holding them.
-   */
-  private void removeRunDir(
-      List<ProcessInfo> foreignShims, SafeTreeRemover remover, ReportBuilder report)
-      throws InterruptedException {
-    Path runDir = paths.containerdRunDir();
-    if (foreignShims.isEmpty()) {
-      remover.remove(List.of(runDir), true, report);
-      return;
-    }
-    try {
-      if (!ports.files().lstat(runDir).map(FileMeta::isDirectory).orElse(false)) {
-        remover.remove(List.of(runDir), true, report);
-        return;
-      }
-      KeptEntries kept = new ForeignShimState(ports.files(), runDir).of(foreignShims);
-      KeptEntries.Walk walk = kept.removable(ports.files(), runDir);
-      if (!walk.remove().isEmpty()) {
-        remover.remove(walk.remove(), true, report);
-      }
-      if (walk.left() == 0 && ports.files().list(runDir).isEmpty()) {
-        remover.remove(List.of(runDir), true, report);
-      } else {
-        report.kept(
-            Reason.FOREIGN_SHIM,
-            runDir,
-            "holds the sockets, runc state and fifos of " + foreignShims.size()
-                + " running shims of other runtimes, left as they were");
-      }
-    } catch (IOException e) {
-      report.failed(runDir, "walk", e);
-    }
-  }
-
-  /**
-   * Removes what the node's pods left in {@code /etc/cni/net.d} and {@code /var/lib/cni}, keeping
-   * every entry that was there before the node came and both directories: the upgrade's and the
-   * rollback's clean-up, as a repave does. For a caller that holds the node lock already.
-   */
-  TeardownReport cleanCniState() throws InterruptedException {
-    ReportBuilder report = new ReportBuilder(log);
-    cniStateCleaner().clean(false, report);
-    return report.build();
-  }
-
-  private CniStateCleaner cniStateCleaner() {
-    return new CniStateCleaner(
-        ports.files(), paths, new CniEntriesBefore(ports.files(), paths, layout), treeRemover());
-  }
-
-  /** The mount-safe tree remover this teardown deletes with, for other callers (pruning). */
-  SafeTreeRemover treeRemover() {
-    return new SafeTreeRemover(ports.files(), ports.mounts(), ports.clock(), settings, log);
-  }
-
-  /**
-   * Removes {@code dir} through the mount-safe remover and returns what was left in place and
-   * why (empty when the tree is gone). Shaped to serve as the upgrade package's {@code
-   * TreeRemover}.
-   */
-  public List<String> removeTree(Path dir) throws IOException {
-    try {
-      TeardownReport report = treeRemover().remove(List.of(dir));
-      return report.kept().stream().map(TeardownReport.Kept::toString).toList();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("interrupted while removing " + dir);
-    }
-  }
-
-  /** Whether {@code error} (or a cause) says a directory could not be removed because it has entries. */
-  public static boolean isNotEmpty(Throwable error) {
-    return HostIOException.hasErrno(error, Errno.ENOTEMPTY);
-  }
-
-  /**
-   * The data directories destroy removes whole, below the host root: kubelet's, containerd's state
-   * and run directories. The CNI configuration and state ({@code /etc/cni/net.d}, {@code
-   * /var/lib/cni}: host-local's address reservations, cached results, which a later node would
-   * otherwise find taken) are shared with whatever was on the host before the node: destroy
-   * removes what the node's pods added there and keeps every entry that was there before.
-   */
-  public List<Path> dataDirs() {
-    return List.of(paths.kubeletDir(), paths.containerdStateDir(), paths.containerdRunDir());
-  }
-
-  /** This node's containerd socket, which its shims carry as {@code -address}. */
-  public Path containerdAddress() {
-    return paths.containerdRunDir().resolve("containerd.sock");
-  }
-
-  /**
-   * Writes the teardown note into the layout (durably, once) before anything that proves the node
-   * is removed, so a teardown interrupted at any instant is still {@link #present()} and is run
-   * again; false (reported) when it cannot be written, and then nothing is removed.
-   */
-  private boolean markStarted(ReportBuilder report) {
-    Path marker = layout.teardownMarker();
-    try {
-      if (ports.files().exists(layout.root()) && !ports.files().exists(marker)) {
-        ports
-            .files()
-            .writeDurably(
-                marker,
-                "a teardown of this node started; run 'noneops reset' again to finish it\n",
-                0600);
-      }
-      return true;
-    } catch (IOException e) {
-      report.failed(marker, "write the teardown note (nothing removed without it)", e);
-      return false;
-    }
-  }
-
-  private UnitTeardown units() {
-    return new UnitTeardown(ports.files(), ports.systemd(), paths, settings);
-  }
-
-  /** The parents of the layout its creation made, deepest first; empty when none (or unknown). */
-  private List<Path> createdParents(ReportBuilder report) {
-    try {
-      if (!ports.files().exists(layout.createdParents())) {
-        return List.of();
-      }
-      List<Path> parents = new ArrayList<>();
-      for (String line : ports.files().readString(layout.createdParents()).split("\n")) {
-        Path p = line.isBlank() ? null : Path.of(line.strip()).normalize();
-        if (p != null
-            && p.isAbsolute()
-            && layout.root().startsWith(p)
-            && !p.equals(layout.root())
-            && p.getNameCount() >= 1) {
-          parents.add(p);
-        }
-      }
-      parents.sort(Comparator.comparingInt(Path::getNameCount).reversed());
-      return parents;
-    } catch (IOException e) {
-      report.failed(layout.createdParents(), "read", e);
-      return List.of();
-    }
-  }
-
-  /** Removes each of {@code parents} (deepest first) that is an empty directory; stops at the first that is not. */
-  private void removeEmptyParents(List<Path> parents, ReportBuilder report) {
-    for (Path parent : parents) {
-      try {
-        Optional<FileMeta> meta = ports.files().lstat(parent);
-        if (meta.isEmpty()
-            || !meta.get().isDirectory()
-            || !ports.files().list(parent).isEmpty()) {
-          return;
-        }
-        ports.files().removeDurably(parent);
-        report.removed(
-            Action.DIRECTORY_REMOVED, parent, "created by bootstrap to hold the layout, now empty");
-      } catch (IOException e) {
-        if (!HostIOException.hasErrno(e, Errno.ENOENT) && !isNotEmpty(e)) {
-          report.failed(parent, "remove", e);
-        }
-        return;
-      }
-    }
-  }
-
-  /** Every entry of the layout except the teardown note, the lock and the parents' note, which go last, with the layout. */
-  private List<Path> layoutEntriesButTheNote(ReportBuilder report) {
-    try {
-      return ports.files().list(layout.root()).stream()
-          .filter(name -> !name.equals(Layout.TEARDOWN)
-              && !name.equals(Layout.LOCK)
-              && !name.equals(Layout.CREATED_PARENTS))
-          .map(layout.root()::resolve)
-          .toList();
-    } catch (IOException e) {
-      if (!HostIOException.hasErrno(e, Errno.ENOENT)) {
-        report.failed(layout.root(), "list", e);
-      }
-      return List.of();
-    }
-  }
-
-  private void removeCurrentLink(ReportBuilder report) {
-    Path current = layout.current();
-    try {
-      Optional<FileMeta> meta = ports.files().lstat(current);
-      if (meta.isPresent() && meta.get().isSymlink()) {
-        String target = ports.files().readLink(current);
-        ports.files().removeDurably(current);
-        report.removed(
-            Action.SYMLINK_REMOVED,
-            current,
-            "the active-version link (to " + target + "), not followed");
-      }
-    } catch (IOException e) {
-      if (!HostIOException.hasErrno(e, Errno.ENOENT)) {
-        report.failed(current, "remove", e);
-      }
-    }
-  }
-
-  @FunctionalInterface
-  private interface Step {
-    void run(ReportBuilder report) throws InterruptedException;
-  }
-
-  @FunctionalInterface
-  private interface ReportingStep {
-    TeardownReport run() throws InterruptedException;
-  }
-
-  /**
-   * Runs {@code step} holding the node lock when the layout exists (so it never races an upgrade);
-   * without a layout there is nothing to serialise against and creating one would leave a trace.
-   */
-  private TeardownReport locked(String operation, Step step) throws InterruptedException {
-    ReportBuilder report = new ReportBuilder(log);
-    NodeLock.Hold hold = null;
-    try {
-      if (ports.files().exists(layout.root())) {
-        hold = lock.acquire(operation);
-      }
-    } catch (IOException e) {
-      report.failed(layout.lock(), "lock the node", e);
-      return report.build();
-    }
-    try {
-      step.run(report);
-    } finally {
-      if (hold != null) {
-        hold.close();
-      }
-    }
-    return report.build();
-  }
-
-  private static Task task(String name, Consumer<TeardownReport> onReport, ReportingStep step) {
-    Objects.requireNonNull(onReport, "onReport");
-    return Task.of(name, () -> {
-      TeardownReport report = step.run();
-      onReport.accept(report);
-      if (!report.complete()) {
-        throw new TeardownIncompleteException(name, report);
-      }
-    });
+  /** The steps, for the node's reset and upgrade, which run parts of them on their own. */
+  TeardownSteps steps() {
+    return steps;
   }
 }

@@ -2,6 +2,8 @@ package dev.noneops.core.node;
 
 import dev.noneops.core.node.TeardownReport.Action;
 import dev.noneops.core.node.TeardownReport.Reason;
+import dev.noneops.core.node.internal.teardown.KeepReason;
+import dev.noneops.core.node.internal.teardown.TeardownLog;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -38,61 +40,55 @@ public record TeardownReport(List<Removed> removed, List<Kept> kept) {
   /** Why something was kept. */
   public enum Reason {
     /** A unit or drop-in without this node's marker line. */
-    FOREIGN_UNIT(false),
+    FOREIGN_UNIT,
     /** A container shim of another runtime (another containerd address or namespace). */
-    FOREIGN_SHIM(false),
+    FOREIGN_SHIM,
     /** A shared file whose content differs from what this node wrote. */
-    CHANGED_BY_OTHERS(false),
+    CHANGED_BY_OTHERS,
     /** A shared file this node has no ownership record of. */
-    NOT_RECORDED(false),
+    NOT_RECORDED,
     /** A path this teardown would remove is a symlink; it was neither followed nor removed. */
-    SYMLINK_NOT_FOLLOWED(false),
+    SYMLINK_NOT_FOLLOWED,
     /**
      * A mount at a data directory itself (a dedicated disk for {@code /var/lib/kubelet}, say):
      * this node did not create it, so it stays mounted; what lay on it was removed.
      */
-    FOREIGN_MOUNT(false),
+    FOREIGN_MOUNT,
     /**
      * Entries of the CNI configuration or state directories that were there before the node
      * came (a foreign runtime's): the host's, left as they were.
      */
-    FROM_BEFORE_THE_NODE(false),
+    FROM_BEFORE_THE_NODE,
     /**
      * containerd's data directory, whose metadata holds namespaces other than the node's (Docker's
      * {@code moby} on the node's containerd, say): their data shares the database and the
      * snapshot store with the node's, so the directory is kept whole and the node with it.
      */
-    OTHER_NAMESPACES(true),
+    OTHER_NAMESPACES,
     /**
      * A version of the node (and a link of the layout to it) whose shim binary running shims of
      * other runtimes execute (Docker's {@code moby} on the node's containerd, say), with the
      * runc they use: a containerd started later needs both to manage their containers, so the
      * version stays whole, and the node with it, until those shims are gone.
      */
-    USED_BY_FOREIGN_SHIMS(true),
+    USED_BY_FOREIGN_SHIMS,
     /** A directory still holding entries that were kept for one of the other reasons. */
-    HOLDS_KEPT_ENTRIES(false),
+    HOLDS_KEPT_ENTRIES,
     /**
      * A pod cgroup hierarchy that was not looked at: the host offers no cgroup v2 hierarchy (none
      * is mounted, or none was given to a host whose proc root is moved).
      */
-    NO_CGROUP_HIERARCHY(false),
+    NO_CGROUP_HIERARCHY,
     /** A mount below a data directory that could not be unmounted; its subtree is untouched. */
-    STILL_MOUNTED(true),
+    STILL_MOUNTED,
     /** A unit, process or cgroup of this node that did not stop by the deadline. */
-    STILL_RUNNING(true),
+    STILL_RUNNING,
     /** A host operation failed; the error is in the detail. */
-    FAILED(true);
+    FAILED;
 
-    private final boolean blocksCompletion;
-
-    Reason(boolean blocksCompletion) {
-      this.blocksCompletion = blocksCompletion;
-    }
-
-    /** Whether a kept item of this kind means part of this node is still on the host. */
+    /** Whether a thing kept for this reason leaves the teardown incomplete. */
     public boolean blocksCompletion() {
-      return blocksCompletion;
+      return KeepReason.valueOf(name()).blocksCompletion();
     }
   }
 
@@ -127,6 +123,17 @@ public record TeardownReport(List<Removed> removed, List<Kept> kept) {
   public TeardownReport {
     removed = List.copyOf(removed);
     kept = List.copyOf(kept);
+  }
+
+  /** The report of what the teardown's steps logged. */
+  static TeardownReport of(TeardownLog log) {
+    return new TeardownReport(
+        log.removed().stream()
+            .map(r -> new Removed(Action.valueOf(r.action().name()), r.subject(), r.detail()))
+            .toList(),
+        log.kept().stream()
+            .map(k -> new Kept(Reason.valueOf(k.reason().name()), k.subject(), k.detail()))
+            .toList());
   }
 
   /** A report of nothing done and nothing kept. */

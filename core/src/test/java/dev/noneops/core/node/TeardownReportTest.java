@@ -8,11 +8,16 @@ import dev.noneops.core.node.TeardownReport.Kept;
 import dev.noneops.core.node.TeardownReport.Reason;
 import dev.noneops.core.node.TeardownReport.Removed;
 import dev.noneops.core.node.internal.render.UnitFiles;
+import dev.noneops.core.node.internal.teardown.KeepReason;
 import dev.noneops.core.node.internal.teardown.SafeTreeRemover;
+import dev.noneops.core.node.internal.teardown.TeardownAction;
+import dev.noneops.core.node.internal.teardown.TeardownLog;
+import dev.noneops.core.node.internal.teardown.TeardownSteps;
 import dev.noneops.ports.Errno;
 import dev.noneops.ports.HostIOException;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -59,14 +64,31 @@ class TeardownReportTest {
   }
 
   @Test
+  void everyActionAndReasonTheStepsLogIsOneTheReportNamesWithTheSameEffectOnCompletion() {
+    assertThat(Arrays.stream(TeardownAction.values()).map(Enum::name))
+        .containsExactlyElementsOf(
+            Arrays.stream(Action.values()).map(Enum::name).toList());
+    assertThat(Arrays.stream(KeepReason.values()).map(Enum::name))
+        .containsExactlyElementsOf(
+            Arrays.stream(Reason.values()).map(Enum::name).toList());
+    for (KeepReason reason : KeepReason.values()) {
+      TeardownReport report = TeardownReport.of(new TeardownLog(
+          List.of(new TeardownLog.Removal(TeardownAction.TREE_REMOVED, "/var/lib/kubelet", "")),
+          List.of(new TeardownLog.Keep(reason, "/x", "why"))));
+      assertThat(report.complete()).as(reason.name()).isEqualTo(!reason.blocksCompletion());
+      assertThat(report.kept().get(0).reason().name()).isEqualTo(reason.name());
+    }
+  }
+
+  @Test
   void isNotEmptyRecognisesEnotemptyAnywhereInTheCauseChain() {
     HostIOException notEmpty = new HostIOException(Errno.ENOTEMPTY, "rmdir", "/opt/unbounded/node");
-    assertThat(Teardown.isNotEmpty(notEmpty)).isTrue();
-    assertThat(Teardown.isNotEmpty(new IOException("wrapped", notEmpty))).isTrue();
-    assertThat(Teardown.isNotEmpty(new HostIOException(Errno.EBUSY, "rmdir", "/x")))
+    assertThat(TeardownSteps.isNotEmpty(notEmpty)).isTrue();
+    assertThat(TeardownSteps.isNotEmpty(new IOException("wrapped", notEmpty))).isTrue();
+    assertThat(TeardownSteps.isNotEmpty(new HostIOException(Errno.EBUSY, "rmdir", "/x")))
         .isFalse();
-    assertThat(Teardown.isNotEmpty(new IOException("directory not empty"))).isFalse();
-    assertThat(Teardown.isNotEmpty(null)).isFalse();
+    assertThat(TeardownSteps.isNotEmpty(new IOException("directory not empty"))).isFalse();
+    assertThat(TeardownSteps.isNotEmpty(null)).isFalse();
   }
 
   @Test

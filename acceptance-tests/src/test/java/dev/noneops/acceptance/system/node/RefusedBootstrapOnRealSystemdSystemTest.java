@@ -11,7 +11,8 @@ import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.PreflightFailedException;
 import dev.noneops.core.node.Teardown;
-import dev.noneops.core.node.TeardownReport;
+import dev.noneops.core.node.internal.teardown.TeardownLog;
+import dev.noneops.core.node.internal.teardown.TeardownSteps;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.events.NodeEvents;
 import dev.noneops.systemd.DbusSystemd;
@@ -101,7 +102,7 @@ class RefusedBootstrapOnRealSystemdSystemTest {
       Teardown teardown = SandboxNodes.teardown(ports);
       assertThat(teardown.present()).isFalse();
 
-      TeardownReport reset = teardown.removeBootstrapLeftovers();
+      TeardownLog reset = TeardownSteps.forRealHost(ports).removeBootstrapLeftovers();
 
       assertThat(reset.removed()).isEmpty();
       assertThat(ports.files().readString(POD_DATA)).isEqualTo("a foreign pod's records\n");

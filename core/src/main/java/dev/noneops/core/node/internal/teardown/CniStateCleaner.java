@@ -2,9 +2,6 @@ package dev.noneops.core.node.internal.teardown;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.node.CorruptStateException;
-import dev.noneops.core.node.Teardown;
-import dev.noneops.core.node.TeardownReport.Action;
-import dev.noneops.core.node.TeardownReport.Reason;
 import dev.noneops.core.node.internal.files.CniEntriesBefore;
 import dev.noneops.ports.Errno;
 import dev.noneops.ports.HostIOException;
@@ -57,7 +54,7 @@ public final class CniStateCleaner {
         for (Path area : areas) {
           if (files.exists(area)) {
             report.kept(
-                Reason.NOT_RECORDED,
+                KeepReason.NOT_RECORDED,
                 area,
                 "no record of what was here before the node (" + before.path()
                     + "); left as it is");
@@ -90,7 +87,7 @@ public final class CniStateCleaner {
         int left = walk.left();
         if (left > 0) {
           report.kept(
-              Reason.FROM_BEFORE_THE_NODE,
+              KeepReason.FROM_BEFORE_THE_NODE,
               area,
               left + " entries that were there before the node came, left as they were");
         }
@@ -117,10 +114,10 @@ public final class CniStateCleaner {
       if (meta.isPresent() && meta.get().isDirectory() && files.list(parent).isEmpty()) {
         files.removeDurably(parent);
         report.removed(
-            Action.DIRECTORY_REMOVED, parent, "not there before the node came, now empty");
+            TeardownAction.DIRECTORY_REMOVED, parent, "not there before the node came, now empty");
       }
     } catch (IOException e) {
-      if (!HostIOException.hasErrno(e, Errno.ENOENT) && !Teardown.isNotEmpty(e)) {
+      if (!HostIOException.hasErrno(e, Errno.ENOENT) && !TeardownSteps.isNotEmpty(e)) {
         report.failed(parent, "remove", e);
       }
     }

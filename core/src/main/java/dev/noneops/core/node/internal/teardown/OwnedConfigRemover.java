@@ -2,9 +2,6 @@ package dev.noneops.core.node.internal.teardown;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.node.Teardown;
-import dev.noneops.core.node.TeardownReport.Action;
-import dev.noneops.core.node.TeardownReport.Reason;
 import dev.noneops.core.node.internal.files.OriginalFiles;
 import dev.noneops.core.node.internal.files.OwnedEntry;
 import dev.noneops.core.node.internal.files.OwnershipRecord;
@@ -85,7 +82,7 @@ public final class OwnedConfigRemover {
     }
     try {
       store.delete();
-      report.removed(Action.CONFIG_FILE_REMOVED, store.path(), "the ownership record");
+      report.removed(TeardownAction.CONFIG_FILE_REMOVED, store.path(), "the ownership record");
     } catch (IOException e) {
       report.failed(store.path(), "remove the ownership record", e);
     }
@@ -108,7 +105,7 @@ public final class OwnedConfigRemover {
       if (change.isPresent()) {
         if (!data) {
           report.kept(
-              Reason.CHANGED_BY_OTHERS,
+              KeepReason.CHANGED_BY_OTHERS,
               path,
               change.get()
                   + (originals.has(path)
@@ -120,7 +117,7 @@ public final class OwnedConfigRemover {
       }
       if (originals.restore(path)) {
         report.removed(
-            Action.ORIGINAL_RESTORED,
+            TeardownAction.ORIGINAL_RESTORED,
             path,
             "what was here before the node, byte for byte with its mode and owner");
         return;
@@ -130,7 +127,7 @@ public final class OwnedConfigRemover {
       }
       files.removeDurably(path);
       report.removed(
-          Action.CONFIG_FILE_REMOVED,
+          TeardownAction.CONFIG_FILE_REMOVED,
           path,
           entry.kind() == OwnedEntry.Kind.SYMLINK
               ? "link to " + entry.fingerprint()
@@ -194,7 +191,7 @@ public final class OwnedConfigRemover {
         if (target.startsWith("/") && Path.of(target).normalize().startsWith(layout.root())) {
           files.removeDurably(link);
           report.removed(
-              Action.CONFIG_FILE_REMOVED, link, "link into this node's layout: " + target);
+              TeardownAction.CONFIG_FILE_REMOVED, link, "link into this node's layout: " + target);
         }
       } catch (IOException e) {
         if (!HostIOException.hasErrno(e, Errno.ENOENT)) {
@@ -215,7 +212,7 @@ public final class OwnedConfigRemover {
       }
       if (!meta.get().isDirectory()) {
         report.kept(
-            Reason.CHANGED_BY_OTHERS,
+            KeepReason.CHANGED_BY_OTHERS,
             dir,
             "was created as a directory, is now a " + meta.get().type());
         return;
@@ -223,17 +220,17 @@ public final class OwnedConfigRemover {
       List<String> entries = files.list(dir);
       if (!entries.isEmpty()) {
         report.kept(
-            Reason.HOLDS_KEPT_ENTRIES,
+            KeepReason.HOLDS_KEPT_ENTRIES,
             dir,
             "created by this node but holds entries it did not write: "
                 + String.join(", ", entries));
         return;
       }
       files.removeDurably(dir);
-      report.removed(Action.DIRECTORY_REMOVED, dir, "created by this node, now empty");
+      report.removed(TeardownAction.DIRECTORY_REMOVED, dir, "created by this node, now empty");
     } catch (IOException e) {
-      if (Teardown.isNotEmpty(e)) {
-        report.kept(Reason.HOLDS_KEPT_ENTRIES, dir, "gained entries while being removed");
+      if (TeardownSteps.isNotEmpty(e)) {
+        report.kept(KeepReason.HOLDS_KEPT_ENTRIES, dir, "gained entries while being removed");
       } else if (!HostIOException.hasErrno(e, Errno.ENOENT)) {
         report.failed(dir, "remove", e);
       }
@@ -246,7 +243,7 @@ public final class OwnedConfigRemover {
       for (OwnershipStore.Disowned d : store.disowned()) {
         if (files.lstat(d.path()).isPresent()) {
           report.kept(
-              Reason.CHANGED_BY_OTHERS,
+              KeepReason.CHANGED_BY_OTHERS,
               d.path(),
               "no longer this node's: a " + d.found() + " replaced its link"
                   + (originals.has(d.path())
@@ -272,7 +269,7 @@ public final class OwnedConfigRemover {
       }
       try {
         if (files.exists(path)) {
-          report.kept(Reason.NOT_RECORDED, path, "not in this node's ownership record");
+          report.kept(KeepReason.NOT_RECORDED, path, "not in this node's ownership record");
         }
       } catch (IOException e) {
         report.failed(path, "lstat", e);

@@ -2,8 +2,6 @@ package dev.noneops.core.node.internal.teardown;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.node.TeardownOptions;
-import dev.noneops.core.node.TeardownReport.Action;
-import dev.noneops.core.node.TeardownReport.Reason;
 import dev.noneops.core.node.internal.task.Deadline;
 import dev.noneops.ports.Errno;
 import dev.noneops.ports.HostIOException;
@@ -75,7 +73,7 @@ public final class PodCgroupKiller {
     if (!cgroups.available()) {
       for (String hierarchy : POD_HIERARCHIES) {
         report.kept(
-            Reason.NO_CGROUP_HIERARCHY,
+            KeepReason.NO_CGROUP_HIERARCHY,
             hierarchy,
             "no cgroup v2 hierarchy on this host: not killed or removed");
       }
@@ -89,7 +87,7 @@ public final class PodCgroupKiller {
         Optional<String> foreignOwner = foreignOwner(HostPaths.KUBELET_UNIT);
         if (foreignOwner.isPresent()) {
           report.kept(
-              Reason.FOREIGN_UNIT,
+              KeepReason.FOREIGN_UNIT,
               hierarchy,
               "belongs to " + HostPaths.KUBELET_UNIT + " loaded from " + foreignOwner.get());
           continue;
@@ -133,7 +131,7 @@ public final class PodCgroupKiller {
       if (pids.isEmpty()) {
         if (killedFirst > 0) {
           report.removed(
-              Action.CGROUP_KILLED,
+              TeardownAction.CGROUP_KILLED,
               root,
               killedFirst + " processes, " + (useKill ? "cgroup.kill" : "SIGKILL to each"));
         }
@@ -141,7 +139,7 @@ public final class PodCgroupKiller {
       }
       if (deadline.expired()) {
         report.kept(
-            Reason.STILL_RUNNING,
+            KeepReason.STILL_RUNNING,
             root,
             pids.size() + " processes survive " + settings.cgroupDeadline() + ": " + pids);
         return false;
@@ -166,7 +164,7 @@ public final class PodCgroupKiller {
       while (true) {
         try {
           cgroups.remove(cgroup);
-          report.removed(Action.CGROUP_REMOVED, cgroup);
+          report.removed(TeardownAction.CGROUP_REMOVED, cgroup);
           break;
         } catch (HostIOException e) {
           if (e.errno() == Errno.ENOENT) {
@@ -174,7 +172,7 @@ public final class PodCgroupKiller {
           }
           if (e.errno() != Errno.EBUSY || deadline.expired()) {
             report.kept(
-                e.errno() == Errno.EBUSY ? Reason.STILL_RUNNING : Reason.FAILED,
+                e.errno() == Errno.EBUSY ? KeepReason.STILL_RUNNING : KeepReason.FAILED,
                 cgroup,
                 "rmdir: " + e.getMessage());
             return;

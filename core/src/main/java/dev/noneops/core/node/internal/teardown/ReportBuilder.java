@@ -1,26 +1,21 @@
 package dev.noneops.core.node.internal.teardown;
 
-import dev.noneops.core.node.TeardownReport;
-import dev.noneops.core.node.TeardownReport.Action;
-import dev.noneops.core.node.TeardownReport.Kept;
-import dev.noneops.core.node.TeardownReport.Reason;
-import dev.noneops.core.node.TeardownReport.Removed;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
 
-/** Collects a {@link TeardownReport} while the steps run, logging each item as it is added. */
+/** Collects a {@link TeardownLog} while the steps run, logging each item as it is added. */
 public final class ReportBuilder {
   private final Logger log;
-  private final List<Removed> removed = new ArrayList<>();
-  private final List<Kept> kept = new ArrayList<>();
+  private final List<TeardownLog.Removal> removed = new ArrayList<>();
+  private final List<TeardownLog.Keep> kept = new ArrayList<>();
 
   public ReportBuilder(Logger log) {
     this.log = log;
   }
 
-  public void removed(Action action, Object subject, String detail) {
-    Removed item = new Removed(action, String.valueOf(subject), detail);
+  public void removed(TeardownAction action, Object subject, String detail) {
+    TeardownLog.Removal item = new TeardownLog.Removal(action, String.valueOf(subject), detail);
     removed.add(item);
     log.atInfo()
         .addKeyValue("action", action)
@@ -29,12 +24,12 @@ public final class ReportBuilder {
         .log("teardown");
   }
 
-  public void removed(Action action, Object subject) {
+  public void removed(TeardownAction action, Object subject) {
     removed(action, subject, "");
   }
 
-  public void kept(Reason reason, Object subject, String detail) {
-    Kept item = new Kept(reason, String.valueOf(subject), detail);
+  public void kept(KeepReason reason, Object subject, String detail) {
+    TeardownLog.Keep item = new TeardownLog.Keep(reason, String.valueOf(subject), detail);
     kept.add(item);
     var event = reason.blocksCompletion() ? log.atWarn() : log.atInfo();
     event
@@ -45,7 +40,7 @@ public final class ReportBuilder {
   }
 
   public void failed(Object subject, String operation, Exception error) {
-    kept(Reason.FAILED, subject, operation + ": " + describe(error));
+    kept(KeepReason.FAILED, subject, operation + ": " + describe(error));
   }
 
   /** Whether anything blocking completion was reported so far. */
@@ -53,8 +48,8 @@ public final class ReportBuilder {
     return kept.stream().anyMatch(k -> k.reason().blocksCompletion());
   }
 
-  public TeardownReport build() {
-    return new TeardownReport(removed, kept);
+  public TeardownLog build() {
+    return new TeardownLog(removed, kept);
   }
 
   public static String describe(Throwable error) {

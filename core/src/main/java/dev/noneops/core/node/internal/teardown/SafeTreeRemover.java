@@ -1,9 +1,6 @@
 package dev.noneops.core.node.internal.teardown;
 
 import dev.noneops.core.node.TeardownOptions;
-import dev.noneops.core.node.TeardownReport;
-import dev.noneops.core.node.TeardownReport.Action;
-import dev.noneops.core.node.TeardownReport.Reason;
 import dev.noneops.core.node.internal.task.Deadline;
 import dev.noneops.ports.Errno;
 import dev.noneops.ports.HostIOException;
@@ -71,7 +68,7 @@ public final class SafeTreeRemover {
   }
 
   /** Removes every root (and everything below it that is safe to remove); reports what it did. */
-  public TeardownReport remove(List<Path> roots) throws InterruptedException {
+  public TeardownLog remove(List<Path> roots) throws InterruptedException {
     ReportBuilder report = new ReportBuilder(log);
     remove(roots, true, report);
     return report.build();
@@ -80,7 +77,7 @@ public final class SafeTreeRemover {
   /**
    * Removes everything below each root but keeps the root directories themselves.
    */
-  public TeardownReport removeContents(List<Path> roots) throws InterruptedException {
+  public TeardownLog removeContents(List<Path> roots) throws InterruptedException {
     ReportBuilder report = new ReportBuilder(log);
     remove(roots, false, report);
     return report.build();
@@ -118,7 +115,7 @@ public final class SafeTreeRemover {
     }
     for (Path point : stillMounted) {
       String why = unmountErrors.getOrDefault(point, "still in the mount table");
-      report.kept(Reason.STILL_MOUNTED, point, why + "; nothing at or below it was touched");
+      report.kept(KeepReason.STILL_MOUNTED, point, why + "; nothing at or below it was touched");
     }
     for (Path root : checked) {
       removeTree(root, removeRoots, mountedAtRoot.contains(root), stillMounted, report);
@@ -175,7 +172,7 @@ public final class SafeTreeRemover {
     while (true) {
       try {
         mounts.unmount(point, EnumSet.of(UnmountFlag.NOFOLLOW));
-        report.removed(Action.UNMOUNTED, point, what);
+        report.removed(TeardownAction.UNMOUNTED, point, what);
         return true;
       } catch (HostIOException e) {
         if (e.errno() == Errno.EINVAL || e.errno() == Errno.ENOENT) {
@@ -204,7 +201,7 @@ public final class SafeTreeRemover {
     try {
       mounts.unmount(point, EnumSet.of(UnmountFlag.DETACH, UnmountFlag.NOFOLLOW));
       report.removed(
-          Action.UNMOUNTED, point, what + ", busy, lazily detached (MNT_DETACH) as asked");
+          TeardownAction.UNMOUNTED, point, what + ", busy, lazily detached (MNT_DETACH) as asked");
       return true;
     } catch (IOException e) {
       errors.put(point, "lazy unmount of " + what + " failed: " + ReportBuilder.describe(e));
@@ -238,7 +235,7 @@ public final class SafeTreeRemover {
     }
     if (meta.get().isSymlink()) {
       report.kept(
-          Reason.SYMLINK_NOT_FOLLOWED,
+          KeepReason.SYMLINK_NOT_FOLLOWED,
           root,
           "is a symlink to " + linkTarget(root) + "; neither followed nor removed");
       return;
@@ -254,39 +251,40 @@ public final class SafeTreeRemover {
         + " symlinks";
     for (String link : tally.listedSymlinks) {
       report.removed(
-          Action.SYMLINK_REMOVED, link, "removed as a link; its target was not followed");
+          TeardownAction.SYMLINK_REMOVED, link, "removed as a link; its target was not followed");
     }
     if (tally.symlinks > tally.listedSymlinks.size()) {
       report.removed(
-          Action.SYMLINK_REMOVED,
+          TeardownAction.SYMLINK_REMOVED,
           root,
           (tally.symlinks - tally.listedSymlinks.size())
               + " more symlinks inside, removed as links");
     }
     if (rootIsMountPoint) {
       report.kept(
-          Reason.FOREIGN_MOUNT,
+          KeepReason.FOREIGN_MOUNT,
           root,
           "a mount this node did not create; left mounted, removed on it: " + counts);
       return;
     }
     if (!clean) {
       report.kept(
-          Reason.HOLDS_KEPT_ENTRIES,
+          KeepReason.HOLDS_KEPT_ENTRIES,
           root,
           "kept because entries below it were kept; removed: " + counts);
       return;
     }
     if (!removeRoot) {
-      report.removed(Action.TREE_REMOVED, root + "/*", counts + "; the directory itself kept");
+      report.removed(
+          TeardownAction.TREE_REMOVED, root + "/*", counts + "; the directory itself kept");
       return;
     }
     try {
       files.removeDurably(root);
-      report.removed(Action.TREE_REMOVED, root, counts);
+      report.removed(TeardownAction.TREE_REMOVED, root, counts);
     } catch (IOException e) {
       if (HostIOException.hasErrno(e, Errno.ENOENT)) {
-        report.removed(Action.TREE_REMOVED, root, counts);
+        report.removed(TeardownAction.TREE_REMOVED, root, counts);
       } else {
         report.failed(root, "remove", e);
       }
@@ -337,7 +335,7 @@ public final class SafeTreeRemover {
       }
       if (meta.get().mountId() != mountId) {
         report.kept(
-            Reason.STILL_MOUNTED,
+            KeepReason.STILL_MOUNTED,
             child,
             "on another mount (mount id " + meta.get().mountId() + "); not entered");
         clean = false;
@@ -388,7 +386,7 @@ public final class SafeTreeRemover {
   private void deleteRootEntry(Path root, ReportBuilder report, String kind) {
     try {
       files.removeDurably(root);
-      report.removed(Action.TREE_REMOVED, root, kind);
+      report.removed(TeardownAction.TREE_REMOVED, root, kind);
     } catch (IOException e) {
       if (!HostIOException.hasErrno(e, Errno.ENOENT)) {
         report.failed(root, "remove", e);

@@ -1,8 +1,6 @@
 package dev.noneops.core.node.internal.teardown;
 
 import dev.noneops.core.node.TeardownOptions;
-import dev.noneops.core.node.TeardownReport.Action;
-import dev.noneops.core.node.TeardownReport.Reason;
 import dev.noneops.core.node.internal.task.Deadline;
 import dev.noneops.core.node.internal.teardown.ShimIdentity.Verdict;
 import dev.noneops.ports.process.ProcessInfo;
@@ -62,18 +60,18 @@ public final class ShimReaper {
         }
         case FOREIGN ->
           report.kept(
-              Reason.FOREIGN_SHIM,
+              KeepReason.FOREIGN_SHIM,
               describe(process),
               "another runtime's shim (address or namespace is not this node's)");
         case SERVED_BY_FOREIGN_CONTAINERD ->
           report.kept(
-              Reason.FOREIGN_SHIM,
+              KeepReason.FOREIGN_SHIM,
               describe(process),
               "the containerd serving its socket (" + seen.foreignServer().orElse("")
                   + ") does not run from this node's layout");
         case OUTSIDE_NODE_CGROUPS ->
           report.kept(
-              Reason.FOREIGN_SHIM,
+              KeepReason.FOREIGN_SHIM,
               describe(process),
               "outside this node's cgroups (" + process.cgroup() + ")");
         case NOT_A_SHIM -> {}
@@ -86,7 +84,7 @@ public final class ShimReaper {
   private boolean kill(ProcessInfo process, ReportBuilder report) {
     try {
       if (processes.signal(process.pid(), UnitTeardown.SIGKILL)) {
-        report.removed(Action.SHIM_KILLED, describe(process), "SIGKILL");
+        report.removed(TeardownAction.SHIM_KILLED, describe(process), "SIGKILL");
         return true;
       }
       return false;
@@ -114,7 +112,7 @@ public final class ShimReaper {
       if (deadline.expired()) {
         for (ProcessInfo process : alive) {
           report.kept(
-              Reason.STILL_RUNNING,
+              KeepReason.STILL_RUNNING,
               describe(process),
               "did not exit after SIGKILL within " + settings.processDeadline());
         }

@@ -2,8 +2,6 @@ package dev.noneops.core.node.internal.teardown;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.node.TeardownOptions;
-import dev.noneops.core.node.TeardownReport.Action;
-import dev.noneops.core.node.TeardownReport.Reason;
 import dev.noneops.core.node.internal.render.UnitFiles;
 import dev.noneops.core.node.internal.render.UnitFiles.Scan;
 import dev.noneops.core.node.internal.render.UnitFiles.UnitFile;
@@ -72,7 +70,7 @@ public final class UnitTeardown {
     if (!scan.owned().isEmpty()) {
       for (UnitFile foreign : scan.foreign()) {
         report.kept(
-            Reason.FOREIGN_UNIT,
+            KeepReason.FOREIGN_UNIT,
             foreign.path(),
             "no '" + HostPaths.UNIT_MARKER + "' line: not written by this node");
       }
@@ -101,7 +99,7 @@ public final class UnitTeardown {
     }
     try {
       systemd.daemonReload();
-      report.removed(Action.SYSTEMD_RELOADED, "systemd", "");
+      report.removed(TeardownAction.SYSTEMD_RELOADED, "systemd", "");
     } catch (SystemdException e) {
       report.failed("systemd", "daemon-reload", e);
     }
@@ -137,12 +135,12 @@ public final class UnitTeardown {
       }
       if (stillUp(after)) {
         report.kept(
-            Reason.STILL_RUNNING,
+            KeepReason.STILL_RUNNING,
             unit,
             how + "; still " + after.active().name().toLowerCase(Locale.ROOT));
         return;
       }
-      report.removed(Action.UNIT_STOPPED, unit, how);
+      report.removed(TeardownAction.UNIT_STOPPED, unit, how);
       if (after.isFailed()) {
         systemd.resetFailed(unit);
       }
@@ -156,7 +154,7 @@ public final class UnitTeardown {
   private void disable(String unit, ReportBuilder report) {
     try {
       systemd.disable(List.of(unit));
-      report.removed(Action.UNIT_DISABLED, unit);
+      report.removed(TeardownAction.UNIT_DISABLED, unit);
     } catch (SystemdException e) {
       if (e.kind() != SystemdException.Kind.NO_SUCH_UNIT) {
         report.failed(unit, "disable", e);
@@ -167,7 +165,7 @@ public final class UnitTeardown {
   private void removeFile(Path path, ReportBuilder report) {
     try {
       files.removeDurably(path);
-      report.removed(Action.UNIT_FILE_REMOVED, path);
+      report.removed(TeardownAction.UNIT_FILE_REMOVED, path);
     } catch (IOException e) {
       if (!HostIOException.hasErrno(e, Errno.ENOENT)) {
         report.failed(path, "remove", e);
@@ -195,7 +193,8 @@ public final class UnitTeardown {
         String target = files.readLink(link);
         if (dir.resolve(name).resolve(target).normalize().equals(unit.path())) {
           files.removeDurably(link);
-          report.removed(Action.UNIT_FILE_REMOVED, link, "enablement link to " + unit.path());
+          report.removed(
+              TeardownAction.UNIT_FILE_REMOVED, link, "enablement link to " + unit.path());
         }
       }
     } catch (IOException e) {
@@ -213,11 +212,12 @@ public final class UnitTeardown {
       }
       List<String> entries = files.list(dir);
       if (!entries.isEmpty()) {
-        report.kept(Reason.HOLDS_KEPT_ENTRIES, dir, "still holds " + String.join(", ", entries));
+        report.kept(
+            KeepReason.HOLDS_KEPT_ENTRIES, dir, "still holds " + String.join(", ", entries));
         return;
       }
       files.removeDurably(dir);
-      report.removed(Action.DIRECTORY_REMOVED, dir);
+      report.removed(TeardownAction.DIRECTORY_REMOVED, dir);
     } catch (IOException e) {
       if (!HostIOException.hasErrno(e, Errno.ENOENT)) {
         report.failed(dir, "remove drop-in directory", e);
