@@ -3,10 +3,10 @@ package dev.noneops.acceptance.lifecycle;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.noneops.core.config.UrlRedaction;
 import dev.noneops.core.goalstate.Artifact;
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.node.InstallException;
-import dev.noneops.core.node.UrlRedaction;
 import dev.noneops.testkit.download.SimArtifactRepository;
 import dev.noneops.testkit.fixtures.artifacts.TarGz;
 import dev.noneops.testkit.fixtures.node.SimNode;

@@ -2,7 +2,7 @@ package dev.noneops.cli.output;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.noneops.core.node.UrlRedaction;
+import dev.noneops.core.config.UrlRedaction;
 import dev.noneops.ports.events.NodeEvent;
 import dev.noneops.ports.events.NodeEvents;
 import java.io.PrintWriter;

@@ -2,8 +2,8 @@ package dev.noneops.core.daemon;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AppliedConfigStore;
+import dev.noneops.core.config.UrlRedaction;
 import dev.noneops.core.layout.HostPaths;
-import dev.noneops.core.node.UrlRedaction;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.machine.MachineEvent;
 import dev.noneops.ports.machine.MachineResource;

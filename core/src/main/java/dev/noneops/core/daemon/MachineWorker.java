@@ -1,6 +1,6 @@
 package dev.noneops.core.daemon;
 
-import dev.noneops.core.node.UrlRedaction;
+import dev.noneops.core.config.UrlRedaction;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Executor;

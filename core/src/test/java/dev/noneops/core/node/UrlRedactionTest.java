@@ -2,6 +2,7 @@ package dev.noneops.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.noneops.core.config.UrlRedaction;
 import org.junit.jupiter.api.Test;
 
 class UrlRedactionTest {

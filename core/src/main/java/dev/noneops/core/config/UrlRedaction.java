@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.core.config;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
