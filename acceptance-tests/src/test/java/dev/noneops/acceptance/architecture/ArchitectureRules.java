@@ -16,6 +16,8 @@ import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 import dev.noneops.core.NoneopsException;
+import java.util.List;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -211,6 +213,100 @@ final class ArchitectureRules {
 
   static final ArchRule NO_CYCLES_INSIDE_CORE =
       slices().matching("dev.noneops.core.(*)..").should().beFreeOfCycles();
+
+  /** Core's node API: what a caller of {@code core} names. */
+  static final String CORE_NODE_API = "dev.noneops.core.node";
+
+  /**
+   * The feature packages behind the node's API, lowest first: each may use only those before it,
+   * so they read in this order and none can reach back up.
+   */
+  static final List<String> CORE_NODE_FEATURES = List.of(
+      "task",
+      "state",
+      "files",
+      "version",
+      "render",
+      "stack",
+      "teardown",
+      "phases",
+      "preflight",
+      "upgrade");
+
+  /**
+   * What the feature packages may name of the API package: the settings a caller passes in and
+   * the exceptions a caller catches. Never {@code Node}, {@code Teardown}, {@code NodeBackend} or
+   * a result: those are made in the API package of what the features return.
+   */
+  static final Set<String> API_TYPES_FEATURES_MAY_NAME = Set.of(
+      "Params",
+      "Overrides",
+      "AgentSetup",
+      "NodeTimeouts",
+      "LockWait",
+      "TeardownOptions",
+      "UpgradeOptions",
+      "NodeRoot");
+
+  static final ArchRule CORE_NODE_FEATURES_FORM_A_LINE = classes()
+      .that()
+      .resideInAPackage(CORE_NODE_API + ".internal..")
+      .should(useOnlyFeaturePackagesBeforeTheirOwn())
+      .because("the feature packages are a line: " + String.join(" < ", CORE_NODE_FEATURES)
+          + "; a newcomer reads them bottom up and no change can make a cycle");
+
+  static final ArchRule FEATURES_NAME_NO_ENTRY_POINT_AND_NO_RESULT = noClasses()
+      .that()
+      .resideInAPackage(CORE_NODE_API + ".internal..")
+      .should()
+      .dependOnClassesThat(DescribedPredicate.describe(
+          "are Node, Teardown, NodeBackend or a result of the API package",
+          (JavaClass c) -> c.getPackageName().equals(CORE_NODE_API)
+              && !outermost(c).isAssignableTo(Throwable.class)
+              && !API_TYPES_FEATURES_MAY_NAME.contains(outermost(c).getSimpleName())))
+      .because("the API package is built on the features, never the other way: they report"
+          + " their own outcomes and the API makes its results of them");
+
+  private static JavaClass outermost(JavaClass c) {
+    JavaClass outer = c;
+    while (outer.getEnclosingClass().isPresent()) {
+      outer = outer.getEnclosingClass().get();
+    }
+    return outer;
+  }
+
+  private static ArchCondition<JavaClass> useOnlyFeaturePackagesBeforeTheirOwn() {
+    return new ArchCondition<>("use only feature packages before their own") {
+      @Override
+      public void check(JavaClass origin, ConditionEvents events) {
+        int own = featureIndex(origin);
+        for (Dependency d : origin.getDirectDependenciesFromSelf()) {
+          int target = featureIndex(d.getTargetClass());
+          if (own < 0 || target < 0 || target <= own) {
+            continue;
+          }
+          events.add(SimpleConditionEvent.violated(
+              d,
+              d.getDescription() + " (" + CORE_NODE_FEATURES.get(own) + " uses "
+                  + CORE_NODE_FEATURES.get(target) + ", which comes after it)"));
+        }
+        if (own < 0 && origin.getPackageName().startsWith(CORE_NODE_API + ".internal.")) {
+          events.add(SimpleConditionEvent.violated(
+              origin, origin.getName() + " is in no feature package of " + CORE_NODE_FEATURES));
+        }
+      }
+    };
+  }
+
+  static int featureIndex(JavaClass c) {
+    String prefix = CORE_NODE_API + ".internal.";
+    String pkg = c.getPackageName();
+    if (!pkg.startsWith(prefix)) {
+      return -1;
+    }
+    String feature = pkg.substring(prefix.length()).split("\\.")[0];
+    return CORE_NODE_FEATURES.indexOf(feature);
+  }
 
   private static final Pattern MODULE_DIRECTORY = Pattern.compile("/([^/!]+)/target[^/]*/");
 

@@ -8,6 +8,7 @@ import com.tngtech.archunit.lang.EvaluationResult;
 import dev.noneops.core.archfixture.CoreClassDoingItsOwnIo;
 import dev.noneops.core.archfixture.CoreClassSeeingAnAdapter;
 import dev.noneops.core.archfixture.CoreFailureOutsideTheRoot;
+import dev.noneops.core.node.internal.task.archfixture.TaskReachingUpAndBack;
 import dev.noneops.hostfs.archfixture.ClassOfAnotherModuleUsingAnInternalOne;
 import dev.noneops.hostfs.files.PosixHostFiles;
 import dev.noneops.hostfs.internal.io.IoErrors;
@@ -108,5 +109,20 @@ class ArchitectureRulesCatchViolationsTest {
             && d.contains(
                 "module acceptance-tests uses an internal class of module adapter-host-fs"));
     assertThat(clean.hasViolation()).isFalse();
+  }
+
+  @Test
+  void aFeatureClassUsingALaterFeatureOrTheApiAboveItIsCaught() {
+    JavaClasses reaching = new ClassFileImporter().importClasses(TaskReachingUpAndBack.class);
+
+    EvaluationResult line = ArchitectureRules.CORE_NODE_FEATURES_FORM_A_LINE.evaluate(reaching);
+    EvaluationResult api =
+        ArchitectureRules.FEATURES_NAME_NO_ENTRY_POINT_AND_NO_RESULT.evaluate(reaching);
+
+    assertThat(line.getFailureReport().getDetails())
+        .anyMatch(d -> d.contains("task uses upgrade, which comes after it"));
+    assertThat(api.getFailureReport().getDetails())
+        .anyMatch(d -> d.contains("dev.noneops.core.node.Node"))
+        .anyMatch(d -> d.contains("dev.noneops.core.node.NodeStatus"));
   }
 }

@@ -39,7 +39,9 @@ class ArchitectureTest {
         ArchitectureRules.NOTHING_BUT_THE_DEMO_SEES_THE_DEMO,
         ArchitectureRules.INTERNAL_PACKAGES_STAY_IN_THEIR_MODULE,
         ArchitectureRules.NO_CYCLES_BETWEEN_MODULES,
-        ArchitectureRules.NO_CYCLES_INSIDE_CORE);
+        ArchitectureRules.NO_CYCLES_INSIDE_CORE,
+        ArchitectureRules.CORE_NODE_FEATURES_FORM_A_LINE,
+        ArchitectureRules.FEATURES_NAME_NO_ENTRY_POINT_AND_NO_RESULT);
   }
 
   @ParameterizedTest

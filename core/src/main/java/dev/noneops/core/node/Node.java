@@ -106,7 +106,7 @@ public final class Node {
   }
 
   /** The parts this node's phases, planner, upgrade steps and backend share. */
-  public NodeParts parts() {
+  NodeParts parts() {
     return parts;
   }
 

@@ -1,7 +1,8 @@
 package dev.noneops.core.node;
 
-import dev.noneops.core.node.internal.state.UpgradeRecord;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -14,23 +15,42 @@ import java.util.Optional;
 public class UpgradeInProgressException extends NodeBusyException {
   private static final long serialVersionUID = 1L;
 
-  private final transient Optional<UpgradeRecord.Owner> owner;
+  private final String owner;
 
-  public UpgradeInProgressException(Path lockFile, String operation, UpgradeRecord record) {
-    super(lockFile, operation, message(operation, record));
-    this.owner = record.owner();
+  /**
+   * @param lockFile the node lock
+   * @param operation what was refused, e.g. {@code recover-upgrade}
+   * @param previousVersion the version the journaled upgrade left
+   * @param targetVersion the version it goes to
+   * @param startedAt when it began
+   * @param owner the process the journal names (its pid and command); empty when it names none
+   */
+  public UpgradeInProgressException(
+      Path lockFile,
+      String operation,
+      String previousVersion,
+      String targetVersion,
+      Instant startedAt,
+      Optional<String> owner) {
+    super(
+        lockFile, operation, message(operation, previousVersion, targetVersion, startedAt, owner));
+    this.owner = Objects.requireNonNull(owner, "owner").orElse(null);
   }
 
   /** The process the journal names; empty when it names none (a journal of a previous format). */
-  public Optional<UpgradeRecord.Owner> owner() {
-    return owner;
+  public Optional<String> owner() {
+    return Optional.ofNullable(owner);
   }
 
-  private static String message(String operation, UpgradeRecord record) {
-    String upgrade = "the upgrade from " + record.previousVersion() + " to "
-        + record.targetVersion() + " started at " + record.startedAt();
-    return record
-        .owner()
+  private static String message(
+      String operation,
+      String previousVersion,
+      String targetVersion,
+      Instant startedAt,
+      Optional<String> owner) {
+    String upgrade =
+        "the upgrade from " + previousVersion + " to " + targetVersion + " started at " + startedAt;
+    return owner
         .map(o -> "node busy: cannot " + operation + " because " + upgrade + " is in progress in "
             + o + ", which commits it; nothing was changed")
         .orElse("cannot " + operation + ": " + upgrade + " is recorded by a journal that names no"

@@ -155,7 +155,13 @@ public final class UpgradeRecovery {
         ? claim == Claim.UNLESS_OWNER_RUNS
         : ctx.owners().isGone(owner.get()) || ctx.owners().isSelf(owner.get());
     if (!interrupted) {
-      throw new UpgradeInProgressException(ctx.layout().lock(), "recover-upgrade", record);
+      throw new UpgradeInProgressException(
+          ctx.layout().lock(),
+          "recover-upgrade",
+          record.previousVersion(),
+          record.targetVersion(),
+          record.startedAt(),
+          record.owner().map(Object::toString));
     }
   }
 
