@@ -23,7 +23,8 @@ import java.util.stream.Stream;
 /**
  * The public API of one module's classes as sorted text: each type reachable from outside its
  * package (public or protected, and so are the types around it) with its public and protected
- * fields, constructors and methods, written with their generic signatures.
+ * fields, constructors and methods, written with their generic signatures. Types of an
+ * {@code internal} package are left out: a module does not export them.
  */
 final class ApiListing {
   private ApiListing() {}
@@ -61,6 +62,10 @@ final class ApiListing {
   }
 
   private static boolean isApi(Class<?> type) {
+    if (type.getPackageName().contains(".internal.")
+        || type.getPackageName().endsWith(".internal")) {
+      return false;
+    }
     for (Class<?> t = type; t != null; t = t.getDeclaringClass()) {
       if (!visible(t.getModifiers())
           || t.isAnonymousClass()
