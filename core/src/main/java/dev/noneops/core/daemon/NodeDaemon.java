@@ -15,6 +15,7 @@ import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.NodeBusyException;
+import dev.noneops.core.node.RecoveryMode;
 import dev.noneops.core.node.RecoveryResult;
 import dev.noneops.core.node.UpgradeFailedException;
 import dev.noneops.core.node.UpgradeInProgressException;
@@ -425,7 +426,7 @@ public final class NodeDaemon {
     try {
       Node node = nodes.node(applied, applied);
       RecoveryResult r = watching
-          ? node.recoverAbandonedUpgrade(applied.get())
+          ? node.recoverUpgrade(applied.get(), RecoveryMode.ABANDONED_ONLY)
           : node.recoverUpgrade(applied.get());
       String detail = r.outcome() == RecoveryResult.Outcome.NOTHING_TO_DO
           ? "nothing in flight"

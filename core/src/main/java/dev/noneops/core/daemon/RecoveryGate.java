@@ -8,6 +8,7 @@ import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.NodeBusyException;
+import dev.noneops.core.node.RecoveryMode;
 import dev.noneops.core.node.RecoveryResult;
 import dev.noneops.core.node.UpgradeInProgressException;
 import dev.noneops.ports.files.HostFiles;
@@ -169,7 +170,8 @@ public final class RecoveryGate {
           Outcome.NOTHING_TO_DO, "no operation in flight and no applied configuration");
     }
     try {
-      RecoveryResult r = nodeFor.apply(applied.get()).recoverAtBoot(applied.get());
+      RecoveryResult r =
+          nodeFor.apply(applied.get()).recoverUpgrade(applied.get(), RecoveryMode.AT_BOOT);
       return new Result(Outcome.valueOf(r.outcome().name()), describe(r));
     } catch (UpgradeInProgressException inProgress) {
       return new Result(

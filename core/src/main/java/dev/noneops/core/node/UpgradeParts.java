@@ -1,0 +1,123 @@
+package dev.noneops.core.node;
+
+import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.config.ConfigDigest;
+import dev.noneops.core.goalstate.MachineGoalState;
+import dev.noneops.core.node.internal.phases.NodeParts;
+import dev.noneops.core.node.internal.state.UpgradeOwners;
+import dev.noneops.core.node.internal.upgrade.NodeUpgradeSteps;
+import dev.noneops.core.node.internal.upgrade.UpgradeContext;
+import dev.noneops.core.node.internal.upgrade.UpgradedNode;
+import dev.noneops.core.node.internal.upgrade.VersionPruner;
+import dev.noneops.ports.HostPorts;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+
+/**
+ * What the upgrade, commit, recovery and prune of one node share: their context (files, clock,
+ * layout, lock, journal owners), the steps over the node's phases, and one way to run them.
+ */
+final class UpgradeParts {
+  private final Node node;
+  private final NodeParts parts;
+
+  UpgradeParts(Node node) {
+    this.node = node;
+    this.parts = node.parts();
+  }
+
+  UpgradeContext context() {
+    HostPorts ports = parts.ports();
+    return new UpgradeContext(
+        ports.files(),
+        ports.clock(),
+        parts.layout(),
+        parts.paths(),
+        parts.tasks(),
+        parts.lock(),
+        new UpgradeOwners(ports.processes(), ports.facts()),
+        node.teardown().steps()::removeTree,
+        parts.params().log());
+  }
+
+  /** The steps between {@code target} and {@code applied}, journaled with {@code config}'s digest. */
+  NodeUpgradeSteps steps(
+      Supplier<MachineGoalState> target,
+      Supplier<MachineGoalState> applied,
+      Supplier<AgentConfig> config) {
+    return new NodeUpgradeSteps(
+        new NodeUnderUpgrade(),
+        target,
+        applied,
+        () -> ConfigDigest.of(config.get()).hex());
+  }
+
+  VersionPruner pruner() {
+    HostPorts ports = parts.ports();
+    return new VersionPruner(
+        ports.files(),
+        ports.processes(),
+        parts.layout(),
+        parts.paths(),
+        node.teardown().steps()::removeTree);
+  }
+
+  /** Runs {@code body}, wrapping a checked failure once in a {@link NodeException}. */
+  static <T> T call(String operation, Callable<T> body) {
+    try {
+      return body.call();
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new NodeException(operation + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The node as its upgrade's steps see it. */
+  private final class NodeUnderUpgrade implements UpgradedNode {
+    @Override
+    public NodeParts parts() {
+      return parts;
+    }
+
+    @Override
+    public String prepareTarget() {
+      return node.prepare().slot();
+    }
+
+    @Override
+    public void writeConfiguration(MachineGoalState goal) {
+      node.writeConfiguration(goal);
+    }
+
+    @Override
+    public void stop() {
+      node.stop();
+    }
+
+    @Override
+    public void startStopped() {
+      node.start(false, ConfigureResult.UNCHANGED);
+    }
+
+    @Override
+    public boolean running() {
+      return node.running();
+    }
+
+    @Override
+    public List<String> endPods() throws InterruptedException {
+      return node.teardown().steps().endPods().blocking().stream()
+          .map(Object::toString)
+          .toList();
+    }
+
+    @Override
+    public List<String> cleanCniState() throws InterruptedException {
+      return node.teardown().steps().cleanCniState().blocking().stream()
+          .map(Object::toString)
+          .toList();
+    }
+  }
+}
