@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.goalstate.DownloadOverrides;
-import dev.noneops.core.goalstate.DownloadSource;
 import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.gate.FaultRule;
 import dev.noneops.testkit.gate.SimulatedCrash;
@@ -23,12 +22,12 @@ class DownloadsOnlyUpgradeRecoveryTest {
   private static final AgentConfig V1 = SimNode.config("1.31.2", "2.0.4", "blue");
   /** containerd from a mirror: the same versions, another origin. */
   private static final DownloadOverrides MIRROR = new DownloadOverrides(
-      DownloadSource.NONE,
-      new DownloadSource("https://mirror.example.com/containerd", "", ""),
-      DownloadSource.NONE,
-      DownloadSource.NONE,
-      DownloadSource.NONE,
-      DownloadSource.NONE);
+      AgentConfig.Download.NONE,
+      new AgentConfig.Download("https://mirror.example.com/containerd", "", ""),
+      AgentConfig.Download.NONE,
+      AgentConfig.Download.NONE,
+      AgentConfig.Download.NONE,
+      AgentConfig.Download.NONE);
   /** V1 with the mirror written into its own {@code Downloads}: what the node installs with the overrides. */
   private static final AgentConfig V1_MIRRORED = V1.withDownloads(MIRROR.over(V1.downloads()));
 

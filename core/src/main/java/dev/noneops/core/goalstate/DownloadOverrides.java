@@ -4,27 +4,27 @@ import dev.noneops.core.config.AgentConfig;
 import java.util.Objects;
 
 /**
- * Per-artifact download overrides; {@link DownloadSource#NONE} where an artifact has none. Where an
+ * Per-artifact download overrides, each as a configuration's {@code Downloads.<Artifact>} entry; {@link AgentConfig.Download#NONE} where an artifact has none. Where an
  * artifact comes from is part of the version name, so overrides are never kept beside a
  * configuration: {@link #appliedTo} writes them into its {@code Downloads}, and that configuration
  * is the one installed, digested ({@link dev.noneops.core.config.ConfigDigest}) and recorded as the
  * applied config.
  */
 public record DownloadOverrides(
-    DownloadSource kubernetes,
-    DownloadSource containerd,
-    DownloadSource runc,
-    DownloadSource cni,
-    DownloadSource crictl,
-    DownloadSource localDns) {
+    AgentConfig.Download kubernetes,
+    AgentConfig.Download containerd,
+    AgentConfig.Download runc,
+    AgentConfig.Download cni,
+    AgentConfig.Download crictl,
+    AgentConfig.Download localDns) {
 
   public static final DownloadOverrides NONE = new DownloadOverrides(
-      DownloadSource.NONE,
-      DownloadSource.NONE,
-      DownloadSource.NONE,
-      DownloadSource.NONE,
-      DownloadSource.NONE,
-      DownloadSource.NONE);
+      AgentConfig.Download.NONE,
+      AgentConfig.Download.NONE,
+      AgentConfig.Download.NONE,
+      AgentConfig.Download.NONE,
+      AgentConfig.Download.NONE,
+      AgentConfig.Download.NONE);
 
   public DownloadOverrides {
     Objects.requireNonNull(kubernetes, "kubernetes");
@@ -38,12 +38,7 @@ public record DownloadOverrides(
   /** The overrides a configuration's {@code Downloads} holds. */
   public static DownloadOverrides of(AgentConfig.Downloads d) {
     return new DownloadOverrides(
-        DownloadSource.of(d.kubernetes()),
-        DownloadSource.of(d.containerd()),
-        DownloadSource.of(d.runc()),
-        DownloadSource.of(d.cni()),
-        DownloadSource.of(d.crictl()),
-        DownloadSource.of(d.localDns()));
+        d.kubernetes(), d.containerd(), d.runc(), d.cni(), d.crictl(), d.localDns());
   }
 
   /** {@code config} with these overrides written into its {@code Downloads} ({@link #over}). */
@@ -62,7 +57,8 @@ public record DownloadOverrides(
         pick(localDns, base.localDns()));
   }
 
-  private static AgentConfig.Download pick(DownloadSource override, AgentConfig.Download base) {
-    return override.isEmpty() ? base : override.toConfig();
+  private static AgentConfig.Download pick(
+      AgentConfig.Download override, AgentConfig.Download base) {
+    return override.isEmpty() ? base : override;
   }
 }

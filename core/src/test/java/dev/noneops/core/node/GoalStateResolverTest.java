@@ -8,13 +8,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AgentConfig.KubeletAuth;
 import dev.noneops.core.config.ConfigFixtures;
 import dev.noneops.core.config.InvalidConfigException;
 import dev.noneops.core.config.InvalidConfigException.ConfigViolation;
 import dev.noneops.core.goalstate.Artifact;
 import dev.noneops.core.goalstate.DownloadOverrides;
-import dev.noneops.core.goalstate.DownloadSource;
 import dev.noneops.core.goalstate.GoalStateResolver;
 import dev.noneops.core.goalstate.KubeletSpec;
 import dev.noneops.core.goalstate.MachineGoalState;
@@ -323,12 +323,12 @@ class GoalStateResolverTest {
     var tree = with(tokenTree(), "Downloads.Runc.BaseURL", "https://from-config");
     tree = with(tree, "Downloads.CNI.BaseURL", "https://cni-from-config");
     DownloadOverrides overrides = new DownloadOverrides(
-        DownloadSource.NONE,
-        DownloadSource.NONE,
-        new DownloadSource("https://from-params", "", ""),
-        DownloadSource.NONE,
-        DownloadSource.NONE,
-        DownloadSource.NONE);
+        AgentConfig.Download.NONE,
+        AgentConfig.Download.NONE,
+        new AgentConfig.Download("https://from-params", "", ""),
+        AgentConfig.Download.NONE,
+        AgentConfig.Download.NONE,
+        AgentConfig.Download.NONE);
 
     MachineGoalState gs = GoalStateResolver.resolve(config(tree), overrides, HOST, LAYOUT);
 
