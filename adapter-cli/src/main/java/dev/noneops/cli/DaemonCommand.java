@@ -2,7 +2,7 @@ package dev.noneops.cli;
 
 import dev.noneops.core.config.RootOnlyPath;
 import dev.noneops.core.daemon.NodeDaemon;
-import dev.noneops.core.daemon.RepaveTimeouts;
+import dev.noneops.core.daemon.RepaveOptions;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
@@ -73,11 +73,11 @@ public final class DaemonCommand extends CliCommand {
           ctx.session().layout(),
           ctx.session().paths(),
           (desired, applied) -> ctx.node(desired, applied),
-          new NodeDaemon.Settings(
+          new NodeDaemon.Options(
               config.file(), interval, ctx.ports().facts().read().arch()),
           manager,
           log);
-      cluster.ifPresent(c -> daemon.followMachine(c, RepaveTimeouts.DEFAULTS));
+      cluster.ifPresent(c -> daemon.followMachine(c, RepaveOptions.DEFAULTS));
       AtomicBoolean stop = new AtomicBoolean();
       CountDownLatch finished = new CountDownLatch(1);
       Thread hook = new Thread(

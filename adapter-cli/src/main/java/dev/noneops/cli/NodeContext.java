@@ -9,10 +9,10 @@ import dev.noneops.core.config.InvalidConfigException;
 import dev.noneops.core.node.AgentSetup;
 import dev.noneops.core.node.LockWait;
 import dev.noneops.core.node.Node;
-import dev.noneops.core.node.NodeTimeouts;
 import dev.noneops.core.node.Overrides;
 import dev.noneops.core.node.Params;
 import dev.noneops.core.node.Teardown;
+import dev.noneops.core.node.TimeoutOptions;
 import dev.noneops.ports.Errno;
 import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.HostPorts;
@@ -103,9 +103,9 @@ final class NodeContext implements AutoCloseable {
   /** {@link #node(Optional, Optional)} that installs {@code agent} at bootstrap. */
   Node node(
       Optional<AgentConfig> config, Optional<AgentConfig> previous, Optional<AgentSetup> agent) {
-    NodeTimeouts t = NodeTimeouts.DEFAULTS;
+    TimeoutOptions t = TimeoutOptions.DEFAULTS;
     if (kubeletTimeout.isPresent()) {
-      t = new NodeTimeouts(
+      t = new TimeoutOptions(
           t.unitJob(),
           kubeletTimeout.get(),
           t.localDnsReady(),

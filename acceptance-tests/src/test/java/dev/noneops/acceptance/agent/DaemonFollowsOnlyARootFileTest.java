@@ -36,7 +36,7 @@ class DaemonFollowsOnlyARootFileTest {
         lab.layout,
         lab.paths,
         (config, previous) -> lab.node(config.orElseGet(previous::orElseThrow), previous),
-        new NodeDaemon.Settings(FILE, Duration.ofSeconds(5), "amd64"),
+        new NodeDaemon.Options(FILE, Duration.ofSeconds(5), "amd64"),
         NodeDaemon.Listener.NONE,
         NOPLogger.NOP_LOGGER);
     daemon.start();

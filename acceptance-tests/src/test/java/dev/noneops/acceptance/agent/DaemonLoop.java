@@ -48,7 +48,7 @@ final class DaemonLoop implements AutoCloseable {
         (config, previous) -> config.isPresent()
             ? lab.node(config.get(), previous)
             : lab.node(previous.orElseThrow(), previous),
-        new NodeDaemon.Settings(SimNode.AGENT_CONFIG_FILE, pollInterval, "amd64"),
+        new NodeDaemon.Options(SimNode.AGENT_CONFIG_FILE, pollInterval, "amd64"),
         new NodeDaemon.Listener() {
           @Override
           public void ready() {

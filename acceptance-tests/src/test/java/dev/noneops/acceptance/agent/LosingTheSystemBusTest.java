@@ -39,7 +39,7 @@ class LosingTheSystemBusTest {
         (config, previous) -> config.isPresent()
             ? lab.node(config.get(), previous)
             : lab.node(previous.orElseThrow(), previous),
-        new NodeDaemon.Settings(SimNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
+        new NodeDaemon.Options(SimNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
         NodeDaemon.Listener.NONE,
         log);
     daemon.start();

@@ -39,7 +39,7 @@ class WatchingTheUnitsTest {
         (config, previous) -> config.isPresent()
             ? lab.node(config.get(), previous)
             : lab.node(previous.orElseThrow(), previous),
-        new NodeDaemon.Settings(SimNode.AGENT_CONFIG_FILE, pollInterval, "amd64"),
+        new NodeDaemon.Options(SimNode.AGENT_CONFIG_FILE, pollInterval, "amd64"),
         listener,
         log);
   }

@@ -242,7 +242,7 @@ final class ArchitectureRules {
       "Params",
       "Overrides",
       "AgentSetup",
-      "NodeTimeouts",
+      "TimeoutOptions",
       "LockWait",
       "TeardownOptions",
       "UpgradeOptions",

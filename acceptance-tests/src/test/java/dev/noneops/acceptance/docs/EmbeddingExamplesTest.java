@@ -126,7 +126,7 @@ class EmbeddingExamplesTest {
   void aBlockThatImportsAnInternalPackageFails() {
     String page = """
         ```java
-        import dev.noneops.core.node.internal.NodeParts;
+        import dev.noneops.core.node.internal.PhaseContext;
         import dev.noneops.core.node.Node;
 
         System.out.println("hello");
@@ -136,7 +136,7 @@ class EmbeddingExamplesTest {
 
     assertThatThrownBy(() -> DocExamples.compileAndRun(blocks, work))
         .isInstanceOf(AssertionError.class)
-        .hasMessageContaining("p.md:2: import dev.noneops.core.node.internal.NodeParts;");
+        .hasMessageContaining("p.md:2: import dev.noneops.core.node.internal.PhaseContext;");
   }
 
   @Test

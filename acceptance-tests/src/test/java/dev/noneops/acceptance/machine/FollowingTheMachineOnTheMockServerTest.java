@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.daemon.NodeDaemon;
-import dev.noneops.core.daemon.RepaveTimeouts;
+import dev.noneops.core.daemon.RepaveOptions;
 import dev.noneops.kubernetes.KubernetesClusterNode;
 import dev.noneops.kubernetes.KubernetesMachineResource;
 import dev.noneops.ports.cluster.ClusterNode;
@@ -37,8 +37,8 @@ class FollowingTheMachineOnTheMockServerTest {
   private static final AgentConfig V2 = SimNode.config("1.31.5", "", "blue");
   private static final String MACHINE = V1.machineName();
   private static final String NODE = "sim-node";
-  private static final RepaveTimeouts TIMEOUTS =
-      new RepaveTimeouts(Duration.ofMinutes(2), Duration.ofMinutes(1), Duration.ofSeconds(5));
+  private static final RepaveOptions TIMEOUTS =
+      new RepaveOptions(Duration.ofMinutes(2), Duration.ofMinutes(1), Duration.ofSeconds(5));
 
   private MockCluster cluster;
   private KubernetesMachineResource machines;
@@ -63,7 +63,7 @@ class FollowingTheMachineOnTheMockServerTest {
             (config, previous) -> config.isPresent()
                 ? lab.node(config.get(), previous)
                 : lab.node(previous.orElseThrow(), previous),
-            new NodeDaemon.Settings(SimNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
+            new NodeDaemon.Options(SimNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
             NodeDaemon.Listener.NONE,
             new RecordingLog())
         .followMachine(new Cluster(machines, nodes), TIMEOUTS, Runnable::run);

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.daemon.AgentState;
 import dev.noneops.core.daemon.NodeDaemon;
-import dev.noneops.core.daemon.RepaveTimeouts;
+import dev.noneops.core.daemon.RepaveOptions;
 import dev.noneops.ports.cluster.ClusterNode;
 import dev.noneops.ports.machine.KubernetesSpec;
 import dev.noneops.ports.machine.Machine;
@@ -51,8 +51,8 @@ class FollowingTheMachineTest {
   private static final AgentConfig V2 = SimNode.config("1.31.5", "", "blue");
   private static final String MACHINE = V1.machineName();
   private static final String NODE = "sim-node";
-  private static final RepaveTimeouts TIMEOUTS =
-      new RepaveTimeouts(Duration.ofMinutes(2), Duration.ofMinutes(1), Duration.ofSeconds(5));
+  private static final RepaveOptions TIMEOUTS =
+      new RepaveOptions(Duration.ofMinutes(2), Duration.ofMinutes(1), Duration.ofSeconds(5));
 
   private final SimMachineApi api = SimMachineApi.createWithDelivery(Runnable::run);
   private final SimClusterApi cluster = new SimClusterApi();
@@ -76,7 +76,7 @@ class FollowingTheMachineTest {
             (config, previous) -> config.isPresent()
                 ? lab.node(config.get(), previous)
                 : lab.node(previous.orElseThrow(), previous),
-            new NodeDaemon.Settings(SimNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
+            new NodeDaemon.Options(SimNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
             NodeDaemon.Listener.NONE,
             log)
         .followMachine(new Cluster(machines, nodes), TIMEOUTS, Runnable::run);
@@ -341,7 +341,7 @@ class FollowingTheMachineTest {
             lab.layout,
             lab.paths,
             (config, previous) -> lab.node(config.orElseThrow(), previous),
-            new NodeDaemon.Settings(SimNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
+            new NodeDaemon.Options(SimNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
             NodeDaemon.Listener.NONE,
             log)
         .followMachine(rotating, TIMEOUTS, Runnable::run);
@@ -411,7 +411,7 @@ class FollowingTheMachineTest {
             (config, previous) -> config.isPresent()
                 ? lab.node(config.get(), previous)
                 : lab.node(previous.orElseThrow(), previous),
-            new NodeDaemon.Settings(SimNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
+            new NodeDaemon.Options(SimNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
             NodeDaemon.Listener.NONE,
             log)
         .followMachine(

@@ -41,8 +41,8 @@ class RepaveFromTheMachineTest {
   private static final AgentConfig V1_GREEN = SimNode.config("1.31.4", "", "green");
 
   private static final String NODE = "sim-node";
-  private static final RepaveTimeouts TIMEOUTS =
-      new RepaveTimeouts(Duration.ofMinutes(2), Duration.ofMinutes(1), Duration.ofSeconds(5));
+  private static final RepaveOptions TIMEOUTS =
+      new RepaveOptions(Duration.ofMinutes(2), Duration.ofMinutes(1), Duration.ofSeconds(5));
 
   private final SimMachineApi api = SimMachineApi.createWithDelivery(Runnable::run);
   private final SimClusterApi cluster = new SimClusterApi();

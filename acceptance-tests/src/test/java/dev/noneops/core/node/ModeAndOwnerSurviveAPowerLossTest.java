@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.node.internal.files.Confsnap;
+import dev.noneops.core.node.internal.files.SavedConfiguration;
 import dev.noneops.core.node.internal.version.VersionVerifier;
 import dev.noneops.ports.files.FileMeta;
 import dev.noneops.ports.files.HostFiles;
@@ -55,10 +55,11 @@ class ModeAndOwnerSurviveAPowerLossTest {
     host.fs().seedDirectory(layout.root(), 0755);
     host.fs().seedFile(config, "version = 2\n", 0640);
     host.fs().seedOwner(config, 1234, 5678);
-    new Confsnap(files, layout, dev.noneops.core.layout.HostPaths.realHost()).save(List.of(config));
+    new SavedConfiguration(files, layout, dev.noneops.core.layout.HostPaths.realHost())
+        .save(List.of(config));
     files.writeDurably(config, "version = 3\n", 0644);
 
-    new Confsnap(files, layout, dev.noneops.core.layout.HostPaths.realHost()).restore();
+    new SavedConfiguration(files, layout, dev.noneops.core.layout.HostPaths.realHost()).restore();
     host.crash();
 
     FileMeta restored = files.lstat(config).orElseThrow();

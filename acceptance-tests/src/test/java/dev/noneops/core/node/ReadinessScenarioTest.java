@@ -43,7 +43,7 @@ class ReadinessScenarioTest {
         lab.host.journal().calls().stream().filter(c -> c.is("probes.httpOk")).count();
     Duration fast = StackControl.HEALTHZ_FIRST_INTERVAL;
     Duration first = StackControl.HEALTHZ_FIRST_PERIOD;
-    Duration interval = NodeTimeouts.DEFAULTS.pollInterval();
+    Duration interval = TimeoutOptions.DEFAULTS.pollInterval();
     assertThat(fast).isLessThan(interval);
     assertThat(polls)
         .as(

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.core.node.internal.files.Confsnap;
+import dev.noneops.core.node.internal.files.SavedConfiguration;
 import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import java.io.IOException;
@@ -121,7 +121,7 @@ class SavedConfigurationTrustTest {
     Path dir = lab.layout.confsnap();
     byte[] content = JSON.writeValueAsBytes(entry);
     lab.host.fs().seedFile(dir.resolve(FOREIGN_ENTRY), content, 0600);
-    Path markerPath = dir.resolve(Confsnap.MARKER);
+    Path markerPath = dir.resolve(SavedConfiguration.MARKER);
     ObjectNode marker = (ObjectNode) JSON.readTree(lab.host.fs().read(markerPath));
     ((ObjectNode) marker.get("entries"))
         .put(

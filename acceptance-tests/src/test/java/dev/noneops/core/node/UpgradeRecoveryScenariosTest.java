@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.core.node.internal.files.Confsnap;
+import dev.noneops.core.node.internal.files.SavedConfiguration;
 import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import java.io.IOException;
@@ -33,7 +33,7 @@ class UpgradeRecoveryScenariosTest {
 
   @Test
   void withoutAJournalRecoveryDoesNothingButDropAnOrphanedSnapshot() throws IOException {
-    new Confsnap(lab.host.ports().files(), lab.layout, lab.paths)
+    new SavedConfiguration(lab.host.ports().files(), lab.layout, lab.paths)
         .save(java.util.List.of(lab.paths.containerdConfig()));
 
     RecoveryResult result = lab.node(V1).recoverUpgrade(V1);
@@ -89,7 +89,7 @@ class UpgradeRecoveryScenariosTest {
     Node node = lab.node(V2, Optional.of(V1));
     node.upgrade();
     lab.persistApplied(V2);
-    new Confsnap(lab.host.ports().files(), lab.layout, lab.paths).drop();
+    new SavedConfiguration(lab.host.ports().files(), lab.layout, lab.paths).drop();
     lab.host.crash();
 
     RecoveryResult result = lab.node(V2).recoverUpgrade(V2);

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.node.internal.files.Confsnap;
+import dev.noneops.core.node.internal.files.SavedConfiguration;
 import dev.noneops.core.node.internal.files.SavedFile;
 import dev.noneops.core.node.internal.state.RollbackHistory;
 import dev.noneops.core.node.internal.state.RolledBackUpgrade;
@@ -49,8 +49,8 @@ class UpgradeStateFilesTest {
     host.fs().seedFile(SECRET, "token: old\n", 0600);
   }
 
-  private Confsnap saved() throws IOException {
-    Confsnap confsnap = new Confsnap(files, layout, HostPaths.realHost());
+  private SavedConfiguration saved() throws IOException {
+    SavedConfiguration confsnap = new SavedConfiguration(files, layout, HostPaths.realHost());
     confsnap.save(List.of(CONFIG, LINK, SECRET, NEW_DIR.getParent(), NEW_DIR, NEW_FILE));
     return confsnap;
   }
@@ -66,8 +66,8 @@ class UpgradeStateFilesTest {
   @Test
   void restorePutsBackContentModeOwnerLinksAndAbsenceAndIsIdempotent() throws IOException {
     FileTreeSnapshot before = host.snapshot();
-    Confsnap confsnap = saved();
-    assertThat(confsnap.state()).isEqualTo(Confsnap.State.COMPLETE);
+    SavedConfiguration confsnap = saved();
+    assertThat(confsnap.state()).isEqualTo(SavedConfiguration.State.COMPLETE);
     upgradeWritesEverything();
 
     assertThat(confsnap.restore())
@@ -76,13 +76,13 @@ class UpgradeStateFilesTest {
 
     assertThat(host.snapshot().diff(before)).isEmpty();
     assertThat(host.snapshot().entry(CONFIG.toString()).gid()).isEqualTo(7);
-    assertThat(new Confsnap(files, layout, HostPaths.realHost()).state())
-        .isEqualTo(Confsnap.State.ABSENT);
+    assertThat(new SavedConfiguration(files, layout, HostPaths.realHost()).state())
+        .isEqualTo(SavedConfiguration.State.ABSENT);
   }
 
   @Test
   void aSecondRestoreChangesNothing() throws IOException {
-    Confsnap confsnap = saved();
+    SavedConfiguration confsnap = saved();
     upgradeWritesEverything();
     confsnap.restore();
     FileTreeSnapshot once = host.snapshot();
@@ -105,26 +105,28 @@ class UpgradeStateFilesTest {
       } catch (SimulatedCrash crash) {
         host.crash();
       }
-      Confsnap confsnap = new Confsnap(files, layout, HostPaths.realHost());
-      assertThat(confsnap.state()).as("crash point " + k).isNotEqualTo(Confsnap.State.COMPLETE);
+      SavedConfiguration confsnap = new SavedConfiguration(files, layout, HostPaths.realHost());
+      assertThat(confsnap.state())
+          .as("crash point " + k)
+          .isNotEqualTo(SavedConfiguration.State.COMPLETE);
       confsnap.drop();
-      assertThat(confsnap.state()).isEqualTo(Confsnap.State.ABSENT);
+      assertThat(confsnap.state()).isEqualTo(SavedConfiguration.State.ABSENT);
     }
   }
 
   @Test
   void dropRemovesTheMarkerFirst() throws IOException {
-    Confsnap confsnap = saved();
+    SavedConfiguration confsnap = saved();
     host.faults().crashAtMutatingCall(2);
     assertThatThrownBy(confsnap::drop).isInstanceOf(SimulatedCrash.class);
     host.crash();
-    assertThat(new Confsnap(files, layout, HostPaths.realHost()).state())
-        .isEqualTo(Confsnap.State.INCOMPLETE);
+    assertThat(new SavedConfiguration(files, layout, HostPaths.realHost()).state())
+        .isEqualTo(SavedConfiguration.State.INCOMPLETE);
   }
 
   @Test
   void aDamagedEntryIsAnErrorNamingTheFile() throws IOException {
-    Confsnap confsnap = saved();
+    SavedConfiguration confsnap = saved();
     Path entry = layout.confsnap().resolve("entry-00000.json");
     host.fs().seedFile(entry, "{\"schema\":1}", 0600);
 
@@ -136,7 +138,7 @@ class UpgradeStateFilesTest {
 
   @Test
   void savingOverAnExistingSnapshotIsRefused() throws IOException {
-    Confsnap confsnap = saved();
+    SavedConfiguration confsnap = saved();
     assertThatThrownBy(() -> confsnap.save(List.of(CONFIG))).hasMessageContaining("already exists");
     assertThat(confsnap.read())
         .extracting(SavedFile::path)
@@ -146,12 +148,12 @@ class UpgradeStateFilesTest {
   @Test
   void savingAPathOutsideTheNodesSharedPathsIsRefusedAndSavesNothing() throws IOException {
     host.fs().seedFile(Path.of("/etc/passwd"), "root:x:0:0::/root:/bin/sh\n", 0644);
-    Confsnap confsnap = new Confsnap(files, layout, HostPaths.realHost());
+    SavedConfiguration confsnap = new SavedConfiguration(files, layout, HostPaths.realHost());
 
     assertThatThrownBy(() -> confsnap.save(List.of(CONFIG, Path.of("/etc/passwd"))))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("'/etc/passwd' is not one of the shared paths the node owns");
-    assertThat(confsnap.state()).isEqualTo(Confsnap.State.ABSENT);
+    assertThat(confsnap.state()).isEqualTo(SavedConfiguration.State.ABSENT);
   }
 
   @Test

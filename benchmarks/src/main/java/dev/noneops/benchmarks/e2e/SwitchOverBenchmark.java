@@ -9,10 +9,10 @@ import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.ConfigureResult;
 import dev.noneops.core.node.Node;
-import dev.noneops.core.node.NodeTimeouts;
 import dev.noneops.core.node.Overrides;
 import dev.noneops.core.node.Params;
 import dev.noneops.core.node.Teardown;
+import dev.noneops.core.node.TimeoutOptions;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.commands.Command;
 import dev.noneops.ports.events.NodeEvent;
@@ -173,7 +173,7 @@ public final class SwitchOverBenchmark {
                 + "request (kubelet is ordered after containerd, LocalDNS before kubelet only), waits "
                 + "for kubelet's ActiveState on systemd's PropertiesChanged signals and then probes healthz in-process every 5 ms "
                 + "for the first second, every "
-                + NodeTimeouts.DEFAULTS.pollInterval().toMillis()
+                + TimeoutOptions.DEFAULTS.pollInterval().toMillis()
                 + " ms after (production's intervals), kubelet's state meanwhile taken from the same signals. Baseline: a script "
                 + "run inside the "
                 + "sandbox via `nsenter`, timed by itself with `date +%s%N`: `systemctl stop kubelet containerd localdns`, "

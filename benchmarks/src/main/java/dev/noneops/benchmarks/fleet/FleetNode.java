@@ -2,7 +2,7 @@ package dev.noneops.benchmarks.fleet;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.daemon.NodeDaemon;
-import dev.noneops.core.daemon.RepaveTimeouts;
+import dev.noneops.core.daemon.RepaveOptions;
 import dev.noneops.ports.cluster.ClusterNode;
 import dev.noneops.ports.host.HostInfo;
 import dev.noneops.ports.machine.MachineResource;
@@ -24,8 +24,8 @@ import org.slf4j.helpers.NOPLogger;
  * those clients made, and how much virtual time its ticks took.
  */
 final class FleetNode {
-  private static final RepaveTimeouts TIMEOUTS =
-      new RepaveTimeouts(Duration.ofMinutes(5), Duration.ofMinutes(5), Duration.ofSeconds(5));
+  private static final RepaveOptions TIMEOUTS =
+      new RepaveOptions(Duration.ofMinutes(5), Duration.ofMinutes(5), Duration.ofSeconds(5));
 
   final String name;
   final SimNode lab;
@@ -71,7 +71,7 @@ final class FleetNode {
             (config, previous) -> config.isPresent()
                 ? lab.node(config.get(), previous)
                 : lab.node(previous.orElseThrow(), previous),
-            new NodeDaemon.Settings(SimNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
+            new NodeDaemon.Options(SimNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
             NodeDaemon.Listener.NONE,
             NOPLogger.NOP_LOGGER)
         .followMachine(new Clients(machines, nodes), TIMEOUTS, Runnable::run);

@@ -40,7 +40,7 @@ final class MachineFollower {
   private final HostPaths paths;
   private final NodeDaemon.Nodes nodes;
   private final NodeDaemon.Cluster cluster;
-  private final RepaveTimeouts timeouts;
+  private final RepaveOptions timeouts;
   private final String hostArch;
   private final Logger log;
   private final Consumer<AgentState.Event> record;
@@ -59,7 +59,7 @@ final class MachineFollower {
       HostPaths paths,
       NodeDaemon.Nodes nodes,
       NodeDaemon.Cluster cluster,
-      RepaveTimeouts timeouts,
+      RepaveOptions timeouts,
       String hostArch,
       Logger log,
       Consumer<AgentState.Event> record) {

@@ -137,8 +137,8 @@ public final class NodeDaemon {
    * @param pollInterval how often it reads the file and checks the stack's units
    * @param hostArch the host's architecture, which the configuration is validated for
    */
-  public record Settings(Path configFile, Duration pollInterval, String hostArch) {
-    public Settings {
+  public record Options(Path configFile, Duration pollInterval, String hostArch) {
+    public Options {
       Objects.requireNonNull(configFile, "configFile");
       Objects.requireNonNull(pollInterval, "pollInterval");
       Objects.requireNonNull(hostArch, "hostArch");
@@ -155,7 +155,7 @@ public final class NodeDaemon {
   private final Layout layout;
   private final HostPaths paths;
   private final Nodes nodes;
-  private final Settings settings;
+  private final Options settings;
   private final Listener listener;
   private final Logger log;
   private final AgentStateStore state;
@@ -176,7 +176,7 @@ public final class NodeDaemon {
       Layout layout,
       HostPaths paths,
       Nodes nodes,
-      Settings settings,
+      Options settings,
       Listener listener,
       Logger log) {
     this.ports = Objects.requireNonNull(ports, "ports");
@@ -198,25 +198,25 @@ public final class NodeDaemon {
    *
    * @return this daemon
    */
-  public NodeDaemon followMachine(Cluster cluster, RepaveTimeouts timeouts) {
+  public NodeDaemon followMachine(Cluster cluster, RepaveOptions timeouts) {
     machine = Optional.of(MachineWorker.onItsOwnThread(follower(cluster, timeouts), log));
     return this;
   }
 
   /**
-   * As {@link #followMachine(Cluster, RepaveTimeouts)}, the API work run by {@code executor}
+   * As {@link #followMachine(Cluster, RepaveOptions)}, the API work run by {@code executor}
    * instead: {@code Runnable::run} has each tick run it on the caller's thread, one step after
    * the other.
    *
    * @return this daemon
    */
-  public NodeDaemon followMachine(Cluster cluster, RepaveTimeouts timeouts, Executor executor) {
+  public NodeDaemon followMachine(Cluster cluster, RepaveOptions timeouts, Executor executor) {
     machine = Optional.of(MachineWorker.on(
         Objects.requireNonNull(executor, "executor"), follower(cluster, timeouts), log));
     return this;
   }
 
-  private MachineFollower follower(Cluster cluster, RepaveTimeouts timeouts) {
+  private MachineFollower follower(Cluster cluster, RepaveOptions timeouts) {
     return new MachineFollower(
         ports,
         paths,

@@ -18,7 +18,7 @@ import java.util.Set;
  * Drains the node as {@code kubectl drain} does: cordons it, then evicts every pod bound to it but
  * DaemonSet and mirror pods through the Eviction API, retrying the evictions a
  * PodDisruptionBudget refuses, and waits until the evicted pods are gone — all within {@link
- * RepaveTimeouts#drain()}. On the bound it uncordons the node and throws {@link
+ * RepaveOptions#drain()}. On the bound it uncordons the node and throws {@link
  * DrainBlockedException} naming the pods that stayed; a call the API server refuses or cannot be
  * asked ends the drain with the node uncordoned as well ({@link ClusterCallException}). Only the
  * drain's own cordon is undone: a node that was cordoned before the repave stays cordoned. A Node
@@ -28,10 +28,10 @@ import java.util.Set;
 final class NodeDrain {
   private final ClusterNode cluster;
   private final HostClock clock;
-  private final RepaveTimeouts timeouts;
+  private final RepaveOptions timeouts;
   private boolean cordonedBefore;
 
-  NodeDrain(ClusterNode cluster, HostClock clock, RepaveTimeouts timeouts) {
+  NodeDrain(ClusterNode cluster, HostClock clock, RepaveOptions timeouts) {
     this.cluster = cluster;
     this.clock = clock;
     this.timeouts = timeouts;

@@ -89,7 +89,7 @@ final class RepaveReconciler {
   private final String hostArch;
   private final ClusterNode cluster;
   private final String nodeName;
-  private final RepaveTimeouts timeouts;
+  private final RepaveOptions timeouts;
   private String lastReport = "";
 
   public RepaveReconciler(
@@ -101,7 +101,7 @@ final class RepaveReconciler {
       String hostArch,
       ClusterNode cluster,
       String nodeName,
-      RepaveTimeouts timeouts) {
+      RepaveOptions timeouts) {
     this.ports = Objects.requireNonNull(ports, "ports");
     this.paths = Objects.requireNonNull(paths, "paths");
     this.nodes = Objects.requireNonNull(nodes, "nodes");
@@ -260,7 +260,7 @@ final class RepaveReconciler {
    * {@link #rejoin()} after a repave that failed once the Node was deleted. A failure before the
    * stack was touched (a target that cannot be downloaded) leaves the old kubelet running, and a
    * kubelet registers its Node only when it starts: when the Node has not come back within one
-   * {@link RepaveTimeouts#poll()}, kubelet is restarted (one that a rollback has just started is
+   * {@link RepaveOptions#poll()}, kubelet is restarted (one that a rollback has just started is
    * restarted once more, which costs it nothing).
    *
    * @return "" when the node is registered and uncordoned again, else a sentence saying why not,
@@ -290,7 +290,7 @@ final class RepaveReconciler {
    * was cordoned before the repave (the Node's deletion lost the operator's cordon; the repave puts
    * it back).
    *
-   * @return false when it did not register within {@link RepaveTimeouts#registration()}
+   * @return false when it did not register within {@link RepaveOptions#registration()}
    */
   private boolean rejoin() {
     if (!awaitRegistered(timeouts.registration())) {

@@ -8,7 +8,7 @@
  * <p>With a cluster ({@link dev.noneops.core.daemon.NodeDaemon#followMachine}), the daemon also
  * follows the node's {@code Machine}: it registers it at start, watches it, and on a raised repave
  * counter drains the node (cordon; evictions that honour PodDisruptionBudgets, bounded by {@link
- * dev.noneops.core.daemon.RepaveTimeouts}), removes its Node object, upgrades or applies, waits
+ * dev.noneops.core.daemon.RepaveOptions}), removes its Node object, upgrades or applies, waits
  * for kubelet to register the node again, uncordons it and reports the outcome in the Machine's
  * status. The cluster's clients come from the composition root ({@link
  * dev.noneops.core.daemon.NodeDaemon.Cluster}), asked for at every tick: the CLI builds them from

@@ -2,7 +2,7 @@ package dev.noneops.core.node;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.node.internal.files.DisownedSince;
-import dev.noneops.core.node.internal.phases.NodeParts;
+import dev.noneops.core.node.internal.phases.PhaseContext;
 import dev.noneops.core.node.internal.phases.StartPhase;
 import java.nio.file.Path;
 import java.util.List;
@@ -14,7 +14,7 @@ import java.util.List;
  */
 final class ApplyUseCase {
   private final Node node;
-  private final NodeParts parts;
+  private final PhaseContext parts;
 
   ApplyUseCase(Node node) {
     this.node = node;

@@ -7,7 +7,7 @@ import dev.noneops.core.node.internal.phases.ActivateVersionPhase;
 import dev.noneops.core.node.internal.phases.InstallAgentPhase;
 import dev.noneops.core.node.internal.phases.InstallVersionPhase;
 import dev.noneops.core.node.internal.phases.KernelTuningPhase;
-import dev.noneops.core.node.internal.phases.NodeParts;
+import dev.noneops.core.node.internal.phases.PhaseContext;
 import dev.noneops.core.node.internal.phases.WriteUnitsPhase;
 import dev.noneops.core.node.internal.preflight.AgentFilesCheck;
 import dev.noneops.core.node.internal.preflight.SysctlsCheck;
@@ -28,7 +28,7 @@ import java.util.Optional;
  */
 final class BootstrapUseCase {
   private final Node node;
-  private final NodeParts parts;
+  private final PhaseContext parts;
   private final TaskRunner tasks;
 
   BootstrapUseCase(Node node) {

@@ -7,7 +7,7 @@ import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.internal.phases.ConfigurePhase;
 import dev.noneops.core.node.internal.phases.KernelTuningPhase;
-import dev.noneops.core.node.internal.phases.NodeParts;
+import dev.noneops.core.node.internal.phases.PhaseContext;
 import dev.noneops.core.node.internal.phases.RestartPhase;
 import dev.noneops.core.node.internal.phases.StartPhase;
 import dev.noneops.core.node.internal.phases.StopPhase;
@@ -42,7 +42,7 @@ import java.util.Optional;
  * naming the task path where it happened.
  */
 public final class Node {
-  private final NodeParts parts;
+  private final PhaseContext parts;
   private final Params params;
   private final HostPorts ports;
   private final Layout layout;
@@ -52,7 +52,7 @@ public final class Node {
   private final GoalStates goalStates;
 
   public Node(Params params) {
-    this.parts = NodeParts.of(Objects.requireNonNull(params, "params"));
+    this.parts = PhaseContext.of(Objects.requireNonNull(params, "params"));
     this.params = params;
     this.ports = parts.ports();
     this.layout = parts.layout();
@@ -63,7 +63,7 @@ public final class Node {
   }
 
   /** The parts this node's phases, planner, upgrade steps and backend share. */
-  NodeParts parts() {
+  PhaseContext parts() {
     return parts;
   }
 

@@ -4,7 +4,7 @@ import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.node.internal.phases.NodeParts;
+import dev.noneops.core.node.internal.phases.PhaseContext;
 import dev.noneops.core.node.internal.state.UpgradeJournal;
 import dev.noneops.core.node.internal.state.UpgradeRecord;
 import dev.noneops.core.node.internal.upgrade.VersionPruner;
@@ -34,10 +34,10 @@ import java.util.Optional;
 public final class NodeInspection {
   private final HostFiles files;
   private final Layout layout;
-  private final NodeParts parts;
+  private final PhaseContext parts;
   private final VersionPruner pruner;
 
-  NodeInspection(NodeParts parts, VersionPruner pruner) {
+  NodeInspection(PhaseContext parts, VersionPruner pruner) {
     this.parts = parts;
     this.files = parts.ports().files();
     this.layout = parts.layout();

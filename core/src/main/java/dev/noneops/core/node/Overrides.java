@@ -33,7 +33,7 @@ public record Overrides(
     Optional<Hook> download,
     Optional<Hook> setupGpu,
     Optional<Hook> waitKubelet,
-    NodeTimeouts timeouts,
+    TimeoutOptions timeouts,
     Executor parallelExecutor,
     LockWait lockWait) {
 
@@ -94,7 +94,7 @@ public record Overrides(
     private Optional<Hook> download = Optional.empty();
     private Optional<Hook> setupGpu = Optional.empty();
     private Optional<Hook> waitKubelet = Optional.empty();
-    private NodeTimeouts timeouts = NodeTimeouts.DEFAULTS;
+    private TimeoutOptions timeouts = TimeoutOptions.DEFAULTS;
     private Executor parallelExecutor = Runnable::run;
     private LockWait lockWait = LockWait.NONE;
 
@@ -133,7 +133,7 @@ public record Overrides(
       return this;
     }
 
-    public Builder timeouts(NodeTimeouts timeouts) {
+    public Builder timeouts(TimeoutOptions timeouts) {
       this.timeouts = timeouts;
       return this;
     }

@@ -4,7 +4,7 @@ import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.node.internal.phases.ActivateVersionPhase;
 import dev.noneops.core.node.internal.phases.CheckHostPhase;
 import dev.noneops.core.node.internal.phases.InstallVersionPhase;
-import dev.noneops.core.node.internal.phases.NodeParts;
+import dev.noneops.core.node.internal.phases.PhaseContext;
 import dev.noneops.core.node.internal.phases.RecordHostEntriesPhase;
 import dev.noneops.core.node.internal.phases.WriteUnitsPhase;
 import dev.noneops.core.node.internal.task.NodeLock;
@@ -18,7 +18,7 @@ import dev.noneops.core.node.internal.task.TaskRunner;
  */
 final class ProvisionUseCase {
   private final Node node;
-  private final NodeParts parts;
+  private final PhaseContext parts;
   private final TaskRunner tasks;
 
   ProvisionUseCase(Node node) {
@@ -60,7 +60,7 @@ final class ProvisionUseCase {
   }
 
   /** Records the host's CNI entries and links before the node's stack first runs. */
-  static void recordHostEntries(NodeParts parts) {
+  static void recordHostEntries(PhaseContext parts) {
     parts
         .tasks()
         .execute(Task.of("record-cni-entries", () -> new RecordHostEntriesPhase(parts).run()));

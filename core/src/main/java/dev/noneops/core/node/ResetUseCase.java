@@ -3,9 +3,9 @@ package dev.noneops.core.node;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.layout.HostPaths;
-import dev.noneops.core.node.internal.files.CniEntriesBefore;
-import dev.noneops.core.node.internal.files.LinksBefore;
-import dev.noneops.core.node.internal.phases.NodeParts;
+import dev.noneops.core.node.internal.files.PreexistingCniEntries;
+import dev.noneops.core.node.internal.files.PreexistingLinks;
+import dev.noneops.core.node.internal.phases.PhaseContext;
 import dev.noneops.core.node.internal.render.CniBridges;
 import dev.noneops.core.node.internal.render.LocalDnsNetwork;
 import dev.noneops.core.node.internal.stack.ForeignStackDetector;
@@ -25,7 +25,7 @@ import java.util.Set;
  */
 final class ResetUseCase {
   private final Node node;
-  private final NodeParts parts;
+  private final PhaseContext parts;
 
   ResetUseCase(Node node) {
     this.node = node;
@@ -78,7 +78,7 @@ final class ResetUseCase {
    */
   private Optional<Set<Path>> cniEntriesBeforeOrNone() throws IOException {
     try {
-      return new CniEntriesBefore(parts.ports().files(), parts.paths(), parts.layout()).load();
+      return new PreexistingCniEntries(parts.ports().files(), parts.paths(), parts.layout()).load();
     } catch (CorruptStateException e) {
       return Optional.empty();
     }
@@ -86,7 +86,7 @@ final class ResetUseCase {
 
   /**
    * Which of the bridges the node's CNI configuration names were on the host before the node
-   * came ({@link LinksBefore}), each as kept: the host's, never removed. Without a record (a node
+   * came ({@link PreexistingLinks}), each as kept: the host's, never removed. Without a record (a node
    * provisioned before links were recorded) none is, as before the record existed; an unreadable
    * record keeps every one, as a failure that names the record.
    */
@@ -96,8 +96,9 @@ final class ResetUseCase {
     String why =
         "a bridge the host had before the node came, which the node's CNI configuration" + " names";
     try {
-      Optional<Set<String>> recorded =
-          new LinksBefore(parts.ports().files(), parts.ports().network(), parts.layout()).load();
+      Optional<Set<String>> recorded = new PreexistingLinks(
+              parts.ports().files(), parts.ports().network(), parts.layout())
+          .load();
       if (recorded.isEmpty()) {
         return TeardownReport.empty();
       }

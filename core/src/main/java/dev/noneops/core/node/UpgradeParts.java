@@ -3,7 +3,7 @@ package dev.noneops.core.node;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.ConfigDigest;
 import dev.noneops.core.goalstate.MachineGoalState;
-import dev.noneops.core.node.internal.phases.NodeParts;
+import dev.noneops.core.node.internal.phases.PhaseContext;
 import dev.noneops.core.node.internal.state.UpgradeOwners;
 import dev.noneops.core.node.internal.upgrade.NodeUpgradeSteps;
 import dev.noneops.core.node.internal.upgrade.UpgradeContext;
@@ -20,7 +20,7 @@ import java.util.function.Supplier;
  */
 final class UpgradeParts {
   private final Node node;
-  private final NodeParts parts;
+  private final PhaseContext parts;
 
   UpgradeParts(Node node) {
     this.node = node;
@@ -77,7 +77,7 @@ final class UpgradeParts {
   /** The node as its upgrade's steps see it. */
   private final class NodeUnderUpgrade implements UpgradedNode {
     @Override
-    public NodeParts parts() {
+    public PhaseContext parts() {
       return parts;
     }
 

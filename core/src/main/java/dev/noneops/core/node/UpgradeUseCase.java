@@ -3,7 +3,7 @@ package dev.noneops.core.node;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.node.internal.files.DisownedSince;
-import dev.noneops.core.node.internal.phases.NodeParts;
+import dev.noneops.core.node.internal.phases.PhaseContext;
 import dev.noneops.core.node.internal.task.NodeLock;
 import dev.noneops.core.node.internal.task.Task;
 import dev.noneops.core.node.internal.upgrade.Upgrade;
@@ -21,7 +21,7 @@ import java.util.Optional;
  */
 final class UpgradeUseCase {
   private final Node node;
-  private final NodeParts parts;
+  private final PhaseContext parts;
   private final UpgradeParts upgrade;
 
   UpgradeUseCase(Node node) {

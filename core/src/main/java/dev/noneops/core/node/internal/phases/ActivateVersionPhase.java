@@ -10,9 +10,9 @@ import java.util.Optional;
  * refusing a version without a valid manifest: an incomplete version is never activated.
  */
 public final class ActivateVersionPhase {
-  private final NodeParts node;
+  private final PhaseContext node;
 
-  public ActivateVersionPhase(NodeParts node) {
+  public ActivateVersionPhase(PhaseContext node) {
     this.node = node;
   }
 

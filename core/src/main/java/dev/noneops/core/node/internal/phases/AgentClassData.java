@@ -36,10 +36,10 @@ public final class AgentClassData {
   private static final int MODE = 0644;
   private static final int SCRATCH_MODE = 0700;
 
-  private final NodeParts node;
+  private final PhaseContext node;
   private final SharedFileWriter writer;
 
-  public AgentClassData(NodeParts node, SharedFileWriter writer) {
+  public AgentClassData(PhaseContext node, SharedFileWriter writer) {
     this.node = node;
     this.writer = writer;
   }

@@ -8,9 +8,9 @@ import dev.noneops.core.node.internal.task.Task;
  * own (see {@link ForeignStackDetector}) before anything is written.
  */
 public final class CheckHostPhase {
-  private final NodeParts node;
+  private final PhaseContext node;
 
-  public CheckHostPhase(NodeParts node) {
+  public CheckHostPhase(PhaseContext node) {
     this.node = node;
   }
 

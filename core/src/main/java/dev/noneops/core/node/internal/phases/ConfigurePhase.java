@@ -13,9 +13,9 @@ import dev.noneops.core.node.internal.task.TaskRunner;
  * The caller holds the lock.
  */
 public final class ConfigurePhase {
-  private final NodeParts node;
+  private final PhaseContext node;
 
-  public ConfigurePhase(NodeParts node) {
+  public ConfigurePhase(PhaseContext node) {
     this.node = node;
   }
 

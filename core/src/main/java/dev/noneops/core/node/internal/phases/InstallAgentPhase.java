@@ -37,9 +37,9 @@ public final class InstallAgentPhase {
   private static final String MAN_SECTION = "share/man/man1";
   private static final Pattern MAN_PAGE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}\\.1");
 
-  private final NodeParts node;
+  private final PhaseContext node;
 
-  public InstallAgentPhase(NodeParts node) {
+  public InstallAgentPhase(PhaseContext node) {
     this.node = node;
   }
 

@@ -9,9 +9,9 @@ import dev.noneops.core.node.internal.version.VersionInstaller;
  * nothing the running node uses. The caller holds the lock.
  */
 public final class InstallVersionPhase {
-  private final NodeParts node;
+  private final PhaseContext node;
 
-  public InstallVersionPhase(NodeParts node) {
+  public InstallVersionPhase(PhaseContext node) {
     this.node = node;
   }
 

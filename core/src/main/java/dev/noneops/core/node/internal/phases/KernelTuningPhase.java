@@ -8,9 +8,9 @@ import java.io.IOException;
  * br_netfilter) and its sysctl presets, which need br_netfilter loaded.
  */
 public final class KernelTuningPhase {
-  private final NodeParts node;
+  private final PhaseContext node;
 
-  public KernelTuningPhase(NodeParts node) {
+  public KernelTuningPhase(PhaseContext node) {
     this.node = node;
   }
 

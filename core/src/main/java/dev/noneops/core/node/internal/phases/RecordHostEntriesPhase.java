@@ -1,7 +1,7 @@
 package dev.noneops.core.node.internal.phases;
 
-import dev.noneops.core.node.internal.files.CniEntriesBefore;
-import dev.noneops.core.node.internal.files.LinksBefore;
+import dev.noneops.core.node.internal.files.PreexistingCniEntries;
+import dev.noneops.core.node.internal.files.PreexistingLinks;
 import java.io.IOException;
 
 /**
@@ -12,17 +12,17 @@ import java.io.IOException;
  * its stack, so the links it has now are no record of the host's.
  */
 public final class RecordHostEntriesPhase {
-  private final NodeParts parts;
+  private final PhaseContext parts;
 
-  public RecordHostEntriesPhase(NodeParts parts) {
+  public RecordHostEntriesPhase(PhaseContext parts) {
     this.parts = parts;
   }
 
   public void run() throws IOException {
-    CniEntriesBefore cni =
-        new CniEntriesBefore(parts.ports().files(), parts.paths(), parts.layout());
+    PreexistingCniEntries cni =
+        new PreexistingCniEntries(parts.ports().files(), parts.paths(), parts.layout());
     if (!parts.ports().files().exists(cni.path())) {
-      new LinksBefore(parts.ports().files(), parts.ports().network(), parts.layout())
+      new PreexistingLinks(parts.ports().files(), parts.ports().network(), parts.layout())
           .recordIfAbsent();
     }
     cni.recordIfAbsent();

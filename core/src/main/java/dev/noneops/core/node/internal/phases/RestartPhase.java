@@ -14,9 +14,9 @@ import dev.noneops.core.node.internal.task.TaskRunner;
  * lock.
  */
 public final class RestartPhase {
-  private final NodeParts node;
+  private final PhaseContext node;
 
-  public RestartPhase(NodeParts node) {
+  public RestartPhase(PhaseContext node) {
     this.node = node;
   }
 

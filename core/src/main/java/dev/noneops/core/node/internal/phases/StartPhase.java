@@ -27,9 +27,9 @@ import java.util.Set;
  * the lock.
  */
 public final class StartPhase {
-  private final NodeParts node;
+  private final PhaseContext node;
 
-  public StartPhase(NodeParts node) {
+  public StartPhase(PhaseContext node) {
     this.node = node;
   }
 

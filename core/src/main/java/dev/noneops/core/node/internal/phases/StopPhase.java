@@ -15,9 +15,9 @@ import java.util.List;
  * with the others suppressed.
  */
 public final class StopPhase {
-  private final NodeParts node;
+  private final PhaseContext node;
 
-  public StopPhase(NodeParts node) {
+  public StopPhase(PhaseContext node) {
     this.node = node;
   }
 

@@ -5,9 +5,9 @@ import java.io.IOException;
 
 /** Writes the three units and kubelet's drop-ins for a goal, reloading systemd when any changed. */
 public final class WriteUnitsPhase {
-  private final NodeParts node;
+  private final PhaseContext node;
 
-  public WriteUnitsPhase(NodeParts node) {
+  public WriteUnitsPhase(PhaseContext node) {
     this.node = node;
   }
 

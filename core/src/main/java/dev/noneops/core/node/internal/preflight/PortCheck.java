@@ -1,7 +1,7 @@
 package dev.noneops.core.node.internal.preflight;
 
 import dev.noneops.core.layout.HostPaths;
-import dev.noneops.core.node.internal.phases.NodeParts;
+import dev.noneops.core.node.internal.phases.PhaseContext;
 import dev.noneops.core.node.internal.stack.ForeignStackDetector;
 import dev.noneops.ports.files.HostFiles;
 import dev.noneops.ports.network.HostNetwork;
@@ -37,7 +37,7 @@ public final class PortCheck implements PreflightCheck {
       String address,
       int port,
       List<String> transports,
-      NodeParts parts) {
+      PhaseContext parts) {
     this.name = name;
     this.unit = unit;
     this.address = address;

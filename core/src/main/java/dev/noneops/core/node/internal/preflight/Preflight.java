@@ -5,7 +5,7 @@ import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.NodeConstants;
 import dev.noneops.core.node.AgentSetup;
-import dev.noneops.core.node.internal.phases.NodeParts;
+import dev.noneops.core.node.internal.phases.PhaseContext;
 import dev.noneops.core.node.internal.stack.ForeignStackDetector;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.network.Listener;
@@ -32,7 +32,7 @@ public final class Preflight {
 
   /** The checks for {@code goal} on this node; {@code tuneKernel} as bootstrap is told. */
   public static Preflight of(
-      NodeParts parts,
+      PhaseContext parts,
       Optional<AgentSetup> agent,
       Supplier<List<Path>> takenOver,
       MachineGoalState goal,

@@ -1,6 +1,6 @@
 package dev.noneops.core.node.internal.preflight;
 
-import dev.noneops.core.node.internal.phases.NodeParts;
+import dev.noneops.core.node.internal.phases.PhaseContext;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,13 +17,13 @@ public final class SharedFilesCheck implements PreflightCheck {
   private static final int LISTED = 5;
 
   private final Supplier<List<Path>> takenOver;
-  private final NodeParts node;
+  private final PhaseContext node;
 
   /**
    * @param takenOver the host's own files at the shared paths the node's configuration writes
    * @param node the node, whose agent (when it installs one) links its command on {@code PATH}
    */
-  public SharedFilesCheck(Supplier<List<Path>> takenOver, NodeParts node) {
+  public SharedFilesCheck(Supplier<List<Path>> takenOver, PhaseContext node) {
     this.takenOver = takenOver;
     this.node = node;
   }

@@ -20,7 +20,7 @@ import java.util.TreeSet;
  * when the pods are gone. A teardown removes them after the stack is stopped, each only when it is
  * a bridge: a link of that name of another kind, a bridge no configuration names (another
  * runtime's, such as Docker's), and a bridge a configuration from before the node names ({@link
- * CniEntriesBefore}: another runtime's network, however the node's own configuration names its
+ * PreexistingCniEntries}: another runtime's network, however the node's own configuration names its
  * bridge) are left alone. Without that record no configuration can be told to be the node's, and
  * none is removed.
  */

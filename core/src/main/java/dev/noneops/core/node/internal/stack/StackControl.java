@@ -2,8 +2,8 @@ package dev.noneops.core.node.internal.stack;
 
 import dev.noneops.core.goalstate.LocalDnsSpec;
 import dev.noneops.core.layout.NodeConstants;
-import dev.noneops.core.node.NodeTimeouts;
 import dev.noneops.core.node.ReadinessTimeoutException;
+import dev.noneops.core.node.TimeoutOptions;
 import dev.noneops.core.node.UnitJobException;
 import dev.noneops.ports.health.HealthProbes;
 import dev.noneops.ports.systemd.ActiveState;
@@ -43,10 +43,10 @@ public final class StackControl {
   private final Systemd systemd;
   private final HealthProbes probes;
   private final HostClock clock;
-  private final NodeTimeouts timeouts;
+  private final TimeoutOptions timeouts;
 
   public StackControl(
-      Systemd systemd, HealthProbes probes, HostClock clock, NodeTimeouts timeouts) {
+      Systemd systemd, HealthProbes probes, HostClock clock, TimeoutOptions timeouts) {
     this.systemd = systemd;
     this.probes = probes;
     this.clock = clock;
@@ -111,7 +111,7 @@ public final class StackControl {
    * Waits until kubelet is active and its healthz answers 200. The active state is awaited as
    * systemd reports it ({@link Systemd#awaitState}, event-driven over D-Bus); healthz has no event,
    * so it is then probed, every {@link #HEALTHZ_FIRST_INTERVAL} for the {@link
-   * #HEALTHZ_FIRST_PERIOD} and every {@link NodeTimeouts#pollInterval()} after, until it answers
+   * #HEALTHZ_FIRST_PERIOD} and every {@link TimeoutOptions#pollInterval()} after, until it answers
    * while kubelet is still active, which systemd's signals tell ({@link WatchedUnitState}) without
    * a call per round. One deadline bounds both waits.
    */

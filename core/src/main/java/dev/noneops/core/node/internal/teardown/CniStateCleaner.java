@@ -2,7 +2,7 @@ package dev.noneops.core.node.internal.teardown;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.node.CorruptStateException;
-import dev.noneops.core.node.internal.files.CniEntriesBefore;
+import dev.noneops.core.node.internal.files.PreexistingCniEntries;
 import dev.noneops.ports.Errno;
 import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.files.FileMeta;
@@ -19,7 +19,7 @@ import java.util.Set;
  * Removes what the node's pods left in the CNI configuration ({@code /etc/cni/net.d}, written by
  * the CNI agent for this node) and state ({@code /var/lib/cni}: host-local's reservations, cached
  * results), as a repave does, and nothing that was there before the node came ({@link
- * CniEntriesBefore}): a recorded entry stays byte-identical, a recorded directory stays and only
+ * PreexistingCniEntries}): a recorded entry stays byte-identical, a recorded directory stays and only
  * what was added inside it goes. Without a record nothing is removed there (the node cannot tell
  * the host's entries from its own) and the directories are reported kept. Deletion goes through
  * the mount-safe {@link SafeTreeRemover}.
@@ -27,11 +27,11 @@ import java.util.Set;
 public final class CniStateCleaner {
   private final HostFiles files;
   private final HostPaths paths;
-  private final CniEntriesBefore before;
+  private final PreexistingCniEntries before;
   private final SafeTreeRemover remover;
 
   public CniStateCleaner(
-      HostFiles files, HostPaths paths, CniEntriesBefore before, SafeTreeRemover remover) {
+      HostFiles files, HostPaths paths, PreexistingCniEntries before, SafeTreeRemover remover) {
     this.files = Objects.requireNonNull(files, "files");
     this.paths = Objects.requireNonNull(paths, "paths");
     this.before = Objects.requireNonNull(before, "before");
@@ -46,7 +46,7 @@ public final class CniStateCleaner {
    *     for the next start
    */
   public void clean(boolean removeDirectories, ReportBuilder report) throws InterruptedException {
-    List<Path> areas = List.of(paths.cniConfDir(), paths.host(CniEntriesBefore.CNI_STATE_DIR));
+    List<Path> areas = List.of(paths.cniConfDir(), paths.host(PreexistingCniEntries.CNI_STATE_DIR));
     Set<Path> kept;
     try {
       Optional<Set<Path>> recorded = before.load();
@@ -82,7 +82,7 @@ public final class CniStateCleaner {
         if (!meta.get().isDirectory()) {
           continue;
         }
-        KeptEntries.Walk walk = KeptEntries.of(kept).removable(files, area);
+        RemovalExclusions.Walk walk = RemovalExclusions.of(kept).removable(files, area);
         remove.addAll(walk.remove());
         int left = walk.left();
         if (left > 0) {
@@ -105,7 +105,7 @@ public final class CniStateCleaner {
 
   /** {@code /etc/cni}, when the node's pods created it and nothing is left in it. */
   private void removeParentIfCreated(Set<Path> kept, ReportBuilder report) {
-    Path parent = paths.host(CniEntriesBefore.CONF_PARENT);
+    Path parent = paths.host(PreexistingCniEntries.CONF_PARENT);
     if (kept.contains(parent)) {
       return;
     }

@@ -41,7 +41,7 @@ public final class ForeignShimState {
   }
 
   /** The entries of {@code shims} below the run directory, the directories on the way included. */
-  public KeptEntries of(List<ProcessInfo> shims) throws IOException {
+  public RemovalExclusions of(List<ProcessInfo> shims) throws IOException {
     Set<Path> entries = new HashSet<>();
     Set<Path> trees = new HashSet<>();
     Set<String> ids = new HashSet<>();
@@ -87,7 +87,7 @@ public final class ForeignShimState {
         }
       }
     }
-    return new KeptEntries(entries, trees);
+    return new RemovalExclusions(entries, trees);
   }
 
   private boolean holdsFifosOf(Path dir, Set<String> ids) throws IOException {

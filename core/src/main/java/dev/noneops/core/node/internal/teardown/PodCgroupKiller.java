@@ -2,7 +2,7 @@ package dev.noneops.core.node.internal.teardown;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.node.TeardownOptions;
-import dev.noneops.core.node.internal.task.Deadline;
+import dev.noneops.core.node.internal.task.WaitDeadline;
 import dev.noneops.ports.Errno;
 import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.process.Cgroups;
@@ -120,7 +120,7 @@ public final class PodCgroupKiller {
   /** Kills the subtree until it has no processes; false when some survived the deadline. */
   private boolean empty(String root, ReportBuilder report)
       throws IOException, InterruptedException {
-    Deadline deadline = Deadline.after(clock, settings.cgroupDeadline());
+    WaitDeadline deadline = WaitDeadline.after(clock, settings.cgroupDeadline());
     boolean useKill = cgroups.supportsKill();
     int killedFirst = -1;
     while (true) {
@@ -159,7 +159,7 @@ public final class PodCgroupKiller {
       throws IOException, InterruptedException {
     List<String> order = new ArrayList<>();
     postOrder(root, order);
-    Deadline deadline = Deadline.after(clock, settings.cgroupDeadline());
+    WaitDeadline deadline = WaitDeadline.after(clock, settings.cgroupDeadline());
     for (String cgroup : order) {
       while (true) {
         try {

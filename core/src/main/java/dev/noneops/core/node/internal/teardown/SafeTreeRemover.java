@@ -1,7 +1,7 @@
 package dev.noneops.core.node.internal.teardown;
 
 import dev.noneops.core.node.TeardownOptions;
-import dev.noneops.core.node.internal.task.Deadline;
+import dev.noneops.core.node.internal.task.WaitDeadline;
 import dev.noneops.ports.Errno;
 import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.files.FileMeta;
@@ -168,7 +168,7 @@ public final class SafeTreeRemover {
       MountEntry entry, Path point, Map<Path, String> errors, ReportBuilder report)
       throws InterruptedException {
     String what = entry.fsType() + " from " + entry.source();
-    Deadline deadline = Deadline.after(clock, settings.unmountDeadline());
+    WaitDeadline deadline = WaitDeadline.after(clock, settings.unmountDeadline());
     while (true) {
       try {
         mounts.unmount(point, EnumSet.of(UnmountFlag.NOFOLLOW));

@@ -1,7 +1,7 @@
 package dev.noneops.core.node.internal.teardown;
 
 import dev.noneops.core.node.TeardownOptions;
-import dev.noneops.core.node.internal.task.Deadline;
+import dev.noneops.core.node.internal.task.WaitDeadline;
 import dev.noneops.core.node.internal.teardown.ShimIdentity.Verdict;
 import dev.noneops.ports.process.ProcessInfo;
 import dev.noneops.ports.process.ProcessTable;
@@ -96,7 +96,7 @@ public final class ShimReaper {
 
   private void awaitGone(List<ProcessInfo> killed, ReportBuilder report)
       throws InterruptedException {
-    Deadline deadline = Deadline.after(clock, settings.processDeadline());
+    WaitDeadline deadline = WaitDeadline.after(clock, settings.processDeadline());
     List<ProcessInfo> alive = new ArrayList<>(killed);
     while (!alive.isEmpty()) {
       List<ProcessInfo> still = new ArrayList<>();

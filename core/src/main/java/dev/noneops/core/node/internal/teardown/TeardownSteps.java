@@ -3,7 +3,7 @@ package dev.noneops.core.node.internal.teardown;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.TeardownOptions;
-import dev.noneops.core.node.internal.files.CniEntriesBefore;
+import dev.noneops.core.node.internal.files.PreexistingCniEntries;
 import dev.noneops.core.node.internal.stack.NodeEvidence;
 import dev.noneops.core.node.internal.task.NodeLock;
 import dev.noneops.ports.Errno;
@@ -353,8 +353,8 @@ public final class TeardownSteps {
         remover.remove(List.of(runDir), true, report);
         return;
       }
-      KeptEntries kept = new ForeignShimState(ports.files(), runDir).of(foreignShims);
-      KeptEntries.Walk walk = kept.removable(ports.files(), runDir);
+      RemovalExclusions kept = new ForeignShimState(ports.files(), runDir).of(foreignShims);
+      RemovalExclusions.Walk walk = kept.removable(ports.files(), runDir);
       if (!walk.remove().isEmpty()) {
         remover.remove(walk.remove(), true, report);
       }
@@ -385,7 +385,10 @@ public final class TeardownSteps {
 
   private CniStateCleaner cniStateCleaner() {
     return new CniStateCleaner(
-        ports.files(), paths, new CniEntriesBefore(ports.files(), paths, layout), treeRemover());
+        ports.files(),
+        paths,
+        new PreexistingCniEntries(ports.files(), paths, layout),
+        treeRemover());
   }
 
   /** The mount-safe tree remover this teardown deletes with, for other callers (pruning). */

@@ -1,6 +1,6 @@
 package dev.noneops.core.node.internal.upgrade;
 
-import dev.noneops.core.node.internal.files.Confsnap;
+import dev.noneops.core.node.internal.files.SavedConfiguration;
 import dev.noneops.core.node.internal.state.RolledBackUpgrade;
 import dev.noneops.core.node.internal.state.UpgradeRecord;
 import dev.noneops.core.node.internal.state.UpgradeSteps;
@@ -60,7 +60,7 @@ public final class Rollback {
         () -> steps.cleanHostNetworking(record.targetLocalDns(), Configuration.APPLIED));
     run("rollback-switch-current", () -> ctx.currentLink().pointAt(record.previousVersion()));
     run("rollback-write-configuration", () -> steps.writeConfiguration(Configuration.APPLIED));
-    boolean complete = ctx.confsnap().state() == Confsnap.State.COMPLETE;
+    boolean complete = ctx.confsnap().state() == SavedConfiguration.State.COMPLETE;
     if (complete) {
       run("rollback-restore-saved-configuration", () -> ctx.confsnap().restore());
     } else {

@@ -5,7 +5,7 @@ import dev.noneops.core.node.UpgradeFailedException;
 import dev.noneops.core.node.UpgradeFailedException.RollbackOutcome;
 import dev.noneops.core.node.UpgradeRefusedException;
 import dev.noneops.core.node.UpgradeRefusedException.Reason;
-import dev.noneops.core.node.internal.files.Confsnap;
+import dev.noneops.core.node.internal.files.SavedConfiguration;
 import dev.noneops.core.node.internal.state.RolledBackUpgrade;
 import dev.noneops.core.node.internal.state.UpgradeJournal;
 import dev.noneops.core.node.internal.state.UpgradeRecord;
@@ -99,7 +99,7 @@ public final class Upgrade {
             e);
       }
 
-      Confsnap confsnap = ctx.confsnap();
+      SavedConfiguration confsnap = ctx.confsnap();
       try {
         run("upgrade-discard-stale-saved-configuration", confsnap::drop);
         run(

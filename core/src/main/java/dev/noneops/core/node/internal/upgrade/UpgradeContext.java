@@ -2,7 +2,7 @@ package dev.noneops.core.node.internal.upgrade;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.node.internal.files.Confsnap;
+import dev.noneops.core.node.internal.files.SavedConfiguration;
 import dev.noneops.core.node.internal.state.RollbackHistory;
 import dev.noneops.core.node.internal.state.UpgradeJournal;
 import dev.noneops.core.node.internal.state.UpgradeOwners;
@@ -46,8 +46,8 @@ public record UpgradeContext(
     return new UpgradeJournal(files, layout);
   }
 
-  public Confsnap confsnap() {
-    return new Confsnap(files, layout, hostPaths);
+  public SavedConfiguration confsnap() {
+    return new SavedConfiguration(files, layout, hostPaths);
   }
 
   public RollbackHistory history() {

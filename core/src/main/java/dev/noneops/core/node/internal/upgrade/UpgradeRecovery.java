@@ -4,7 +4,7 @@ import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.config.ConfigDigest;
 import dev.noneops.core.node.NodeBusyException;
 import dev.noneops.core.node.UpgradeInProgressException;
-import dev.noneops.core.node.internal.files.Confsnap;
+import dev.noneops.core.node.internal.files.SavedConfiguration;
 import dev.noneops.core.node.internal.files.SavedFile;
 import dev.noneops.core.node.internal.state.UpgradeRecord;
 import dev.noneops.core.node.internal.state.UpgradeSteps;
@@ -112,9 +112,9 @@ public final class UpgradeRecovery {
         }
       }
       List<Path> stale = new ArrayList<>(sweep(steps));
-      Confsnap confsnap = ctx.confsnap();
+      SavedConfiguration confsnap = ctx.confsnap();
       if (journaled.isEmpty()) {
-        if (confsnap.state() != Confsnap.State.ABSENT) {
+        if (confsnap.state() != SavedConfiguration.State.ABSENT) {
           run("recover-drop-orphaned-saved-configuration", confsnap::drop);
           stale.add(confsnap.directory());
         }
@@ -131,7 +131,7 @@ public final class UpgradeRecovery {
       }
       Rollback rollback = new Rollback(ctx, steps);
       boolean onPrevious = active.equals(Optional.of(record.previousVersion()));
-      if (onPrevious && confsnap.state() != Confsnap.State.COMPLETE) {
+      if (onPrevious && confsnap.state() != SavedConfiguration.State.COMPLETE) {
         rollback.finish();
         return new RecoveryOutcome(
             RecoveryOutcome.Action.ROLLBACK_FINISHED, journaled, stale, ensureRunning(steps));
@@ -197,8 +197,8 @@ public final class UpgradeRecovery {
           .log(
               "cannot list the applied configuration's shared files; sweeping only the layout and the saved configuration's directories");
     }
-    Confsnap confsnap = ctx.confsnap();
-    if (confsnap.state() == Confsnap.State.COMPLETE) {
+    SavedConfiguration confsnap = ctx.confsnap();
+    if (confsnap.state() == SavedConfiguration.State.COMPLETE) {
       for (SavedFile saved : confsnap.read()) {
         if (saved.path().getParent() != null) {
           dirs.add(saved.path().getParent());

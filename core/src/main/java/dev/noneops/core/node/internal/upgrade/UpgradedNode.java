@@ -1,7 +1,7 @@
 package dev.noneops.core.node.internal.upgrade;
 
 import dev.noneops.core.goalstate.MachineGoalState;
-import dev.noneops.core.node.internal.phases.NodeParts;
+import dev.noneops.core.node.internal.phases.PhaseContext;
 import java.util.List;
 
 /**
@@ -11,7 +11,7 @@ import java.util.List;
  */
 public interface UpgradedNode {
   /** The node's shared parts: its ports, layout, ownership record and verifier. */
-  NodeParts parts();
+  PhaseContext parts();
 
   /** Installs the target version beside the active one; returns the slot it was installed in. */
   String prepareTarget();

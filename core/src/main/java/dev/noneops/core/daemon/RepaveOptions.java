@@ -13,13 +13,13 @@ import java.util.Objects;
  *     the upgrade or apply
  * @param poll how often the drain and the wait for the registration ask again
  */
-public record RepaveTimeouts(Duration drain, Duration registration, Duration poll) {
+public record RepaveOptions(Duration drain, Duration registration, Duration poll) {
 
   /** A five-minute drain, five minutes for the registration, asked every five seconds. */
-  public static final RepaveTimeouts DEFAULTS =
-      new RepaveTimeouts(Duration.ofMinutes(5), Duration.ofMinutes(5), Duration.ofSeconds(5));
+  public static final RepaveOptions DEFAULTS =
+      new RepaveOptions(Duration.ofMinutes(5), Duration.ofMinutes(5), Duration.ofSeconds(5));
 
-  public RepaveTimeouts {
+  public RepaveOptions {
     for (Duration d : new Duration[] {drain, registration, poll}) {
       Objects.requireNonNull(d, "timeout");
       if (d.isNegative() || d.isZero()) {

@@ -47,7 +47,7 @@ import java.util.TreeSet;
  * {@link HostPaths}); a snapshot with any other entry is refused as a whole, naming the entry,
  * before anything is restored.
  */
-public final class Confsnap {
+public final class SavedConfiguration {
   /** The completion marker, written last. */
   public static final String MARKER = "COMPLETE";
 
@@ -71,7 +71,7 @@ public final class Confsnap {
   private final OwnershipStore ownership;
 
   /** The saved configuration of the node with {@code layout} whose shared paths are {@code hostPaths}'. */
-  public Confsnap(HostFiles files, Layout layout, HostPaths hostPaths) {
+  public SavedConfiguration(HostFiles files, Layout layout, HostPaths hostPaths) {
     this.files = Objects.requireNonNull(files, "files");
     this.dir = Objects.requireNonNull(layout, "layout").confsnap();
     this.scope = new SharedPathScope(hostPaths);

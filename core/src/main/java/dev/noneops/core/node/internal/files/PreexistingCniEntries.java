@@ -35,7 +35,7 @@ import java.util.TreeSet;
  * The walk never follows a symlink: a recorded link is kept as a link, and nothing behind it is
  * looked at.
  */
-public final class CniEntriesBefore {
+public final class PreexistingCniEntries {
   /** Where CNI plugins keep their state (IPAM leases and the like). */
   public static final String CNI_STATE_DIR = "/var/lib/cni";
 
@@ -46,7 +46,7 @@ public final class CniEntriesBefore {
   private final HostPaths paths;
   private final RecordBeforeTheNode record;
 
-  public CniEntriesBefore(HostFiles files, HostPaths paths, Layout layout) {
+  public PreexistingCniEntries(HostFiles files, HostPaths paths, Layout layout) {
     this.files = Objects.requireNonNull(files, "files");
     this.paths = Objects.requireNonNull(paths, "paths");
     this.record = new RecordBeforeTheNode(
@@ -63,7 +63,7 @@ public final class CniEntriesBefore {
 
   /** The trees the record covers: {@code /etc/cni} and {@code /var/lib/cni}, below the host root. */
   public List<Path> roots() {
-    return List.of(paths.host(CONF_PARENT), paths.host(CniEntriesBefore.CNI_STATE_DIR));
+    return List.of(paths.host(CONF_PARENT), paths.host(PreexistingCniEntries.CNI_STATE_DIR));
   }
 
   /** Records what is in the CNI trees now, durably, unless a record was taken already. */

@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
 /**
  * The names of the network links the host had before this node came (an operator's {@code cni0},
  * another runtime's bridge): the host's, not the node's, whatever the node's CNI configuration
- * later names. Taken once, with {@link CniEntriesBefore} when the node is provisioned and before
+ * later names. Taken once, with {@link PreexistingCniEntries} when the node is provisioned and before
  * its stack first runs, and kept durably in the layout; a provision run again keeps the first
  * record.
  *
@@ -23,13 +23,13 @@ import java.util.regex.Pattern;
  * {"format":1,"links":["cni0","eth0","lo"]}
  * </pre>
  */
-public final class LinksBefore {
+public final class PreexistingLinks {
   private static final Pattern NAME = Pattern.compile("[^/:\\s]{1,15}");
 
   private final HostNetwork network;
   private final RecordBeforeTheNode record;
 
-  public LinksBefore(HostFiles files, HostNetwork network, Layout layout) {
+  public PreexistingLinks(HostFiles files, HostNetwork network, Layout layout) {
     this.network = Objects.requireNonNull(network, "network");
     this.record = new RecordBeforeTheNode(
         files,

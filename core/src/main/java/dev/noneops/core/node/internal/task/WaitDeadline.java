@@ -4,17 +4,17 @@ import dev.noneops.ports.time.HostClock;
 import java.time.Duration;
 
 /** A point in the host clock's monotonic time after which a wait gives up. */
-public final class Deadline {
+public final class WaitDeadline {
   private final HostClock clock;
   private final long end;
 
-  private Deadline(HostClock clock, long end) {
+  private WaitDeadline(HostClock clock, long end) {
     this.clock = clock;
     this.end = end;
   }
 
-  public static Deadline after(HostClock clock, Duration duration) {
-    return new Deadline(clock, clock.nanoTime() + duration.toNanos());
+  public static WaitDeadline after(HostClock clock, Duration duration) {
+    return new WaitDeadline(clock, clock.nanoTime() + duration.toNanos());
   }
 
   public boolean expired() {

@@ -17,7 +17,7 @@ import java.util.Objects;
  * @param command how long a host command of the stack's own ({@code nvidia-ctk}) may take
  * @param imageImport how long importing one image archive may take
  */
-public record NodeTimeouts(
+public record TimeoutOptions(
     Duration unitJob,
     Duration kubeletReady,
     Duration localDnsReady,
@@ -26,7 +26,7 @@ public record NodeTimeouts(
     Duration command,
     Duration imageImport) {
 
-  public static final NodeTimeouts DEFAULTS = new NodeTimeouts(
+  public static final TimeoutOptions DEFAULTS = new TimeoutOptions(
       Duration.ofSeconds(90),
       Duration.ofSeconds(120),
       Duration.ofSeconds(30),
@@ -35,7 +35,7 @@ public record NodeTimeouts(
       Duration.ofSeconds(60),
       Duration.ofMinutes(10));
 
-  public NodeTimeouts {
+  public TimeoutOptions {
     for (Duration d : new Duration[] {
       unitJob, kubeletReady, localDnsReady, pollInterval, probe, command, imageImport
     }) {

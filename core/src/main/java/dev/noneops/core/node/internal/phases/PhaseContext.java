@@ -19,7 +19,7 @@ import java.util.concurrent.Callable;
  * What the phases of one node share: its ports and overrides, its layout and host paths, its one
  * lock, the task runner it reports through, its unit control, commands and version verifier.
  */
-public record NodeParts(
+public record PhaseContext(
     Params params,
     HostPorts ports,
     Overrides overrides,
@@ -31,11 +31,11 @@ public record NodeParts(
     HostCommands commands,
     VersionVerifier verifier) {
 
-  public static NodeParts of(Params params) {
+  public static PhaseContext of(Params params) {
     HostPorts ports = params.ports();
     Overrides overrides = params.overrides();
     Layout layout = overrides.layout();
-    return new NodeParts(
+    return new PhaseContext(
         params,
         ports,
         overrides,

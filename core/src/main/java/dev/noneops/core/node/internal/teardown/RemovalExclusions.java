@@ -16,15 +16,15 @@ import java.util.Set;
  * everything below them. {@link #removable} lists the rest, for the mount-safe remover; the walk
  * never follows a symlink.
  */
-public record KeptEntries(Set<Path> entries, Set<Path> trees) {
-  public KeptEntries {
+public record RemovalExclusions(Set<Path> entries, Set<Path> trees) {
+  public RemovalExclusions {
     entries = Set.copyOf(entries);
     trees = Set.copyOf(trees);
   }
 
   /** Keeps the recorded {@code entries}; no tree whole. */
-  public static KeptEntries of(Set<Path> entries) {
-    return new KeptEntries(entries, Set.of());
+  public static RemovalExclusions of(Set<Path> entries) {
+    return new RemovalExclusions(entries, Set.of());
   }
 
   /** Whether {@code path} is kept (itself, or with its tree). */
