@@ -4,28 +4,78 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import dev.noneops.acceptance.architecture.leakfixture.LeakingApi;
+import dev.noneops.core.node.Node;
+import dev.noneops.ports.HostPorts;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.module.ModuleDescriptor;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.jar.JarFile;
 import org.junit.jupiter.api.Test;
 
 /**
  * The API of {@code ports} and {@code core} cannot leak: no public or protected member of an
- * exported package names a type a caller cannot name. The exported packages are the ones the
- * modules' {@code module-info.java} export.
+ * exported package names a type a caller cannot name. The exported packages are read from the
+ * modules' own declarations ({@code module-info.java}).
  */
 class ApiLeaksTest {
   /** The packages {@code core}'s and {@code ports}' module declarations export. */
-  static final Set<String> EXPORTED_CORE = Set.of(
-      "dev.noneops.core",
-      "dev.noneops.core.config",
-      "dev.noneops.core.daemon",
-      "dev.noneops.core.goalstate",
-      "dev.noneops.core.layout",
-      "dev.noneops.core.node");
+  private static final Set<String> EXPORTED = exportsOf(Node.class, HostPorts.class);
+
+  /** The packages exported by the module declarations of the modules holding {@code types}. */
+  static Set<String> exportsOf(Class<?>... types) {
+    Set<String> exported = new TreeSet<>();
+    for (Class<?> type : types) {
+      exported.addAll(descriptorOf(type).exports().stream()
+          .filter(e -> !e.isQualified())
+          .map(ModuleDescriptor.Exports::source)
+          .toList());
+    }
+    return exported;
+  }
+
+  static ModuleDescriptor descriptorOf(Class<?> type) {
+    try {
+      Path location =
+          Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
+      if (Files.isDirectory(location)) {
+        try (InputStream in = Files.newInputStream(location.resolve("module-info.class"))) {
+          return ModuleDescriptor.read(in);
+        }
+      }
+      try (JarFile jar = new JarFile(location.toFile());
+          InputStream in = jar.getInputStream(jar.getEntry("module-info.class"))) {
+        return ModuleDescriptor.read(in);
+      }
+    } catch (IOException | URISyntaxException e) {
+      throw new AssertionError("read the module declaration beside " + type.getName(), e);
+    }
+  }
 
   private static boolean exported(String pkg) {
-    return pkg.startsWith("dev.noneops.ports") || EXPORTED_CORE.contains(pkg);
+    return EXPORTED.contains(pkg);
+  }
+
+  @Test
+  void coreExportsItsApiPackagesAndNoInternalOneAndPortsExportsEveryPackage() {
+    assertThat(descriptorOf(Node.class).name()).isEqualTo("dev.noneops.core");
+    assertThat(exportsOf(Node.class))
+        .containsExactlyInAnyOrder(
+            "dev.noneops.core",
+            "dev.noneops.core.config",
+            "dev.noneops.core.daemon",
+            "dev.noneops.core.goalstate",
+            "dev.noneops.core.layout",
+            "dev.noneops.core.node")
+        .noneMatch(pkg -> pkg.contains(".internal"));
+    assertThat(exportsOf(HostPorts.class))
+        .containsExactlyInAnyOrderElementsOf(descriptorOf(HostPorts.class).packages());
   }
 
   private static boolean own(String pkg) {
