@@ -21,10 +21,16 @@ module dev.noneops.core {
   exports dev.noneops.core.layout;
   exports dev.noneops.core.node;
 
-  opens dev.noneops.core.config to com.fasterxml.jackson.databind;
-  opens dev.noneops.core.daemon to com.fasterxml.jackson.databind;
-  opens dev.noneops.core.node.internal.files to com.fasterxml.jackson.databind;
-  opens dev.noneops.core.node.internal.render to com.fasterxml.jackson.databind;
-  opens dev.noneops.core.node.internal.state to com.fasterxml.jackson.databind;
-  opens dev.noneops.core.node.internal.version to com.fasterxml.jackson.databind;
+  opens dev.noneops.core.config to
+      com.fasterxml.jackson.databind;
+  opens dev.noneops.core.daemon to
+      com.fasterxml.jackson.databind;
+  opens dev.noneops.core.node.internal.files to
+      com.fasterxml.jackson.databind;
+  opens dev.noneops.core.node.internal.render to
+      com.fasterxml.jackson.databind;
+  opens dev.noneops.core.node.internal.state to
+      com.fasterxml.jackson.databind;
+  opens dev.noneops.core.node.internal.version to
+      com.fasterxml.jackson.databind;
 }

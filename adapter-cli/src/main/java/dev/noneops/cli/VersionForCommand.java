@@ -46,12 +46,12 @@ public final class VersionForCommand extends CliCommand {
       if (json()) {
         printJson(new VersionForReport(
             r.versionName(),
-            r.kubernetesVersion(),
-            r.containerdVersion(),
-            r.runcVersion(),
-            r.cniPluginVersion(),
-            r.crictlVersion(),
-            r.localDnsVersion(),
+            r.versions().kubernetes(),
+            r.versions().containerd(),
+            r.versions().runc(),
+            r.versions().cniPlugins(),
+            r.versions().crictl(),
+            r.versions().localDns(),
             r.hostArch(),
             r.artifacts().stream()
                 .map(a -> new ArtifactEntry(a.name(), a.url().toString()))

@@ -178,7 +178,7 @@ public final class InstallBenchmark {
       total += put(
           repo,
           DownloadArtifact.KUBERNETES,
-          goal.kubernetesVersion(),
+          goal.versions().kubernetes(),
           arch,
           bin,
           content(random, SIZES.get(bin)));
@@ -190,14 +190,14 @@ public final class InstallBenchmark {
     total += put(
         repo,
         DownloadArtifact.CONTAINERD,
-        goal.containerdVersion(),
+        goal.versions().containerd(),
         arch,
         "",
         NodeArtifactBuilder.tarGz(containerd));
     total += put(
         repo,
         DownloadArtifact.RUNC,
-        goal.runcVersion(),
+        goal.versions().runc(),
         arch,
         "",
         content(random, SIZES.get("runc")));
@@ -208,21 +208,21 @@ public final class InstallBenchmark {
     total += put(
         repo,
         DownloadArtifact.CNI,
-        goal.cniPluginVersion(),
+        goal.versions().cniPlugins(),
         arch,
         "",
         NodeArtifactBuilder.tarGz(cni));
     total += put(
         repo,
         DownloadArtifact.CRICTL,
-        goal.crictlVersion(),
+        goal.versions().crictl(),
         arch,
         "",
         NodeArtifactBuilder.tarGz(Map.of("crictl", content(random, SIZES.get("crictl")))));
     total += put(
         repo,
         DownloadArtifact.LOCALDNS,
-        goal.localDnsVersion(),
+        goal.versions().localDns(),
         arch,
         "",
         NodeArtifactBuilder.tarGz(Map.of("coredns", content(random, SIZES.get("coredns")))));

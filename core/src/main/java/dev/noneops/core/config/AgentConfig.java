@@ -99,6 +99,17 @@ public record AgentConfig(
         machineName, cluster, kubelet, cri, cni, ociImage, attest, newDownloads, localDns);
   }
 
+  /** The effective version of every component, with defaults and derivations applied. */
+  public ComponentVersions effectiveVersions() {
+    return new ComponentVersions(
+        effectiveKubernetesVersion(),
+        effectiveContainerdVersion(),
+        effectiveRuncVersion(),
+        effectiveCniPluginVersion(),
+        effectiveCrictlVersion(),
+        effectiveLocalDnsVersion());
+  }
+
   /** The Kubernetes version binaries are installed at: the download override, else {@code Cluster.Version}. */
   public String effectiveKubernetesVersion() {
     return downloads.kubernetes().version().isEmpty()

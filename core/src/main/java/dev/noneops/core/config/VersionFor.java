@@ -36,11 +36,11 @@ public final class VersionFor {
    *     name (validation rejects such configurations first; see {@link #problemWith})
    */
   static String of(VersionInputs inputs) {
-    problemWith(inputs.kubernetesVersion()).ifPresent(problem -> {
+    problemWith(inputs.versions().kubernetes()).ifPresent(problem -> {
       throw new IllegalArgumentException(
           "Kubernetes version cannot name a version directory: " + problem);
     });
-    String name = inputs.kubernetesVersion() + "-" + digest(inputs);
+    String name = inputs.versions().kubernetes() + "-" + digest(inputs);
     return VersionNames.requireSafe(name);
   }
 
@@ -70,16 +70,7 @@ public final class VersionFor {
                   : a.jsonName() + "." + file,
               hex));
     }
-    return of(new VersionInputs(
-        config.effectiveKubernetesVersion(),
-        config.effectiveContainerdVersion(),
-        config.effectiveRuncVersion(),
-        config.effectiveCniPluginVersion(),
-        config.effectiveCrictlVersion(),
-        config.effectiveLocalDnsVersion(),
-        arch,
-        origins,
-        pins));
+    return of(new VersionInputs(config.effectiveVersions(), arch, origins, pins));
   }
 
   /**
@@ -106,11 +97,11 @@ public final class VersionFor {
   /** The digest part of the name: what the encoding of every non-Kubernetes input hashes to. */
   static String digest(VersionInputs inputs) {
     StringBuilder canonical = new StringBuilder(ENCODING_VERSION).append('\n');
-    field(canonical, "containerd", inputs.containerdVersion());
-    field(canonical, "runc", inputs.runcVersion());
-    field(canonical, "cni", inputs.cniPluginVersion());
-    field(canonical, "crictl", inputs.crictlVersion());
-    field(canonical, "localdns", inputs.localDnsVersion());
+    field(canonical, "containerd", inputs.versions().containerd());
+    field(canonical, "runc", inputs.versions().runc());
+    field(canonical, "cni", inputs.versions().cniPlugins());
+    field(canonical, "crictl", inputs.versions().crictl());
+    field(canonical, "localdns", inputs.versions().localDns());
     field(canonical, "arch", inputs.arch());
     for (Map.Entry<String, VersionInputs.DownloadOrigin> e :
         inputs.downloadOrigins().entrySet()) {

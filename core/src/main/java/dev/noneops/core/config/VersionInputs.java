@@ -11,12 +11,7 @@ import java.util.TreeMap;
  * where each overridden artifact is downloaded from. Host name, labels, taints, credentials and
  * DNS addresses are deliberately absent: they change configuration, not binaries.
  *
- * @param kubernetesVersion effective Kubernetes version, without a leading {@code v}
- * @param containerdVersion effective containerd version
- * @param runcVersion effective runc version
- * @param cniPluginVersion effective CNI plugins version
- * @param crictlVersion effective crictl version
- * @param localDnsVersion effective LocalDNS server version
+ * @param versions the effective version of every component
  * @param arch {@code amd64} or {@code arm64}
  * @param downloadOrigins per artifact (keyed by its configuration name, e.g. {@code Containerd}),
  *     the overridden download origin; artifacts fetched from their default location are absent
@@ -24,23 +19,13 @@ import java.util.TreeMap;
  *     a pin names the exact content installed, so a new pin installs afresh, verified against it
  */
 record VersionInputs(
-    String kubernetesVersion,
-    String containerdVersion,
-    String runcVersion,
-    String cniPluginVersion,
-    String crictlVersion,
-    String localDnsVersion,
+    ComponentVersions versions,
     String arch,
     SortedMap<String, DownloadOrigin> downloadOrigins,
     SortedMap<String, String> pinnedDigests) {
 
   public VersionInputs {
-    Objects.requireNonNull(kubernetesVersion, "kubernetesVersion");
-    Objects.requireNonNull(containerdVersion, "containerdVersion");
-    Objects.requireNonNull(runcVersion, "runcVersion");
-    Objects.requireNonNull(cniPluginVersion, "cniPluginVersion");
-    Objects.requireNonNull(crictlVersion, "crictlVersion");
-    Objects.requireNonNull(localDnsVersion, "localDnsVersion");
+    Objects.requireNonNull(versions, "versions");
     Objects.requireNonNull(arch, "arch");
     downloadOrigins = Collections.unmodifiableSortedMap(new TreeMap<>(downloadOrigins));
     pinnedDigests = Collections.unmodifiableSortedMap(new TreeMap<>(pinnedDigests));
@@ -48,24 +33,8 @@ record VersionInputs(
 
   /** Inputs without pinned digests. */
   public VersionInputs(
-      String kubernetesVersion,
-      String containerdVersion,
-      String runcVersion,
-      String cniPluginVersion,
-      String crictlVersion,
-      String localDnsVersion,
-      String arch,
-      SortedMap<String, DownloadOrigin> downloadOrigins) {
-    this(
-        kubernetesVersion,
-        containerdVersion,
-        runcVersion,
-        cniPluginVersion,
-        crictlVersion,
-        localDnsVersion,
-        arch,
-        downloadOrigins,
-        new TreeMap<>());
+      ComponentVersions versions, String arch, SortedMap<String, DownloadOrigin> downloadOrigins) {
+    this(versions, arch, downloadOrigins, new TreeMap<>());
   }
 
   /**

@@ -91,12 +91,7 @@ public final class GoalStateResolver {
           host.arch(),
           host.kernelRelease(),
           host.hostname(),
-          kubernetes,
-          containerd,
-          runc,
-          cni,
-          crictl,
-          localDns,
+          config.effectiveVersions(),
           artifacts(),
           host.gpuDevices(),
           host.kvmPresent() ? List.of(KVM_DEVICE) : List.of());

@@ -1,5 +1,6 @@
 package dev.noneops.core.goalstate;
 
+import dev.noneops.core.config.ComponentVersions;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
@@ -12,12 +13,7 @@ import java.util.Objects;
  * @param hostArch {@code amd64} or {@code arm64}
  * @param hostKernel {@code uname -r}
  * @param hostname the host name
- * @param kubernetesVersion effective Kubernetes version, without a leading {@code v}
- * @param containerdVersion effective containerd version
- * @param runcVersion effective runc version
- * @param cniPluginVersion effective CNI plugins version
- * @param crictlVersion effective crictl version
- * @param localDnsVersion effective LocalDNS server version
+ * @param versions the effective version of every component
  * @param artifacts every artifact to install, with its URL and checksum source
  * @param gpuDevices NVIDIA device nodes found on the host
  * @param hostDevicePaths other host devices the node uses ({@code /dev/kvm})
@@ -27,12 +23,7 @@ public record RootFs(
     String hostArch,
     String hostKernel,
     String hostname,
-    String kubernetesVersion,
-    String containerdVersion,
-    String runcVersion,
-    String cniPluginVersion,
-    String crictlVersion,
-    String localDnsVersion,
+    ComponentVersions versions,
     List<Artifact> artifacts,
     List<Path> gpuDevices,
     List<Path> hostDevicePaths) {
@@ -42,12 +33,7 @@ public record RootFs(
     Objects.requireNonNull(hostArch, "hostArch");
     Objects.requireNonNull(hostKernel, "hostKernel");
     Objects.requireNonNull(hostname, "hostname");
-    Objects.requireNonNull(kubernetesVersion, "kubernetesVersion");
-    Objects.requireNonNull(containerdVersion, "containerdVersion");
-    Objects.requireNonNull(runcVersion, "runcVersion");
-    Objects.requireNonNull(cniPluginVersion, "cniPluginVersion");
-    Objects.requireNonNull(crictlVersion, "crictlVersion");
-    Objects.requireNonNull(localDnsVersion, "localDnsVersion");
+    Objects.requireNonNull(versions, "versions");
     artifacts = List.copyOf(artifacts);
     gpuDevices = List.copyOf(gpuDevices);
     hostDevicePaths = List.copyOf(hostDevicePaths);

@@ -30,7 +30,9 @@ class VersionForTest {
   private static VersionInputs inputs(
       String arch, TreeMap<String, VersionInputs.DownloadOrigin> origins) {
     return new VersionInputs(
-        "1.31.2", "2.0.4", "1.1.12", "1.5.1", "1.31.0", "1.11.3", arch, origins);
+        new ComponentVersions("1.31.2", "2.0.4", "1.1.12", "1.5.1", "1.31.0", "1.11.3"),
+        arch,
+        origins);
   }
 
   private static final VersionInputs BASE = inputs("amd64", new TreeMap<>());
@@ -59,17 +61,29 @@ class VersionForTest {
     String base = VersionFor.of(BASE);
     List<VersionInputs> changed = List.of(
         new VersionInputs(
-            "1.31.3", "2.0.4", "1.1.12", "1.5.1", "1.31.0", "1.11.3", "amd64", new TreeMap<>()),
+            new ComponentVersions("1.31.3", "2.0.4", "1.1.12", "1.5.1", "1.31.0", "1.11.3"),
+            "amd64",
+            new TreeMap<>()),
         new VersionInputs(
-            "1.31.2", "2.0.5", "1.1.12", "1.5.1", "1.31.0", "1.11.3", "amd64", new TreeMap<>()),
+            new ComponentVersions("1.31.2", "2.0.5", "1.1.12", "1.5.1", "1.31.0", "1.11.3"),
+            "amd64",
+            new TreeMap<>()),
         new VersionInputs(
-            "1.31.2", "2.0.4", "1.1.13", "1.5.1", "1.31.0", "1.11.3", "amd64", new TreeMap<>()),
+            new ComponentVersions("1.31.2", "2.0.4", "1.1.13", "1.5.1", "1.31.0", "1.11.3"),
+            "amd64",
+            new TreeMap<>()),
         new VersionInputs(
-            "1.31.2", "2.0.4", "1.1.12", "1.5.2", "1.31.0", "1.11.3", "amd64", new TreeMap<>()),
+            new ComponentVersions("1.31.2", "2.0.4", "1.1.12", "1.5.2", "1.31.0", "1.11.3"),
+            "amd64",
+            new TreeMap<>()),
         new VersionInputs(
-            "1.31.2", "2.0.4", "1.1.12", "1.5.1", "1.31.1", "1.11.3", "amd64", new TreeMap<>()),
+            new ComponentVersions("1.31.2", "2.0.4", "1.1.12", "1.5.1", "1.31.1", "1.11.3"),
+            "amd64",
+            new TreeMap<>()),
         new VersionInputs(
-            "1.31.2", "2.0.4", "1.1.12", "1.5.1", "1.31.0", "1.11.4", "amd64", new TreeMap<>()),
+            new ComponentVersions("1.31.2", "2.0.4", "1.1.12", "1.5.1", "1.31.0", "1.11.4"),
+            "amd64",
+            new TreeMap<>()),
         inputs("arm64", new TreeMap<>()),
         inputs("amd64", origin("Containerd", "https://mirror/c", "")),
         inputs("amd64", origin("Containerd", "", "https://mirror/%s")),
@@ -153,7 +167,9 @@ class VersionForTest {
   void refusesAKubernetesVersionThatCannotNameADirectory(String hostile) {
     assertThat(VersionFor.problemWith(hostile)).isPresent();
     assertThatThrownBy(() -> VersionFor.of(new VersionInputs(
-            hostile, "2.0.4", "1.1.12", "1.5.1", "1.31.0", "1.11.3", "amd64", new TreeMap<>())))
+            new ComponentVersions(hostile, "2.0.4", "1.1.12", "1.5.1", "1.31.0", "1.11.3"),
+            "amd64",
+            new TreeMap<>())))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("Kubernetes version cannot name a version directory: ");
   }
@@ -176,7 +192,9 @@ class VersionForTest {
     assertThat(SemanticVersion.isValid(version)).isTrue();
 
     assertThat(VersionNames.isSafe(VersionFor.of(new VersionInputs(
-            version, "2.0.4", "1.1.12", "1.5.1", "1.31.0", "1.11.3", "amd64", new TreeMap<>()))))
+            new ComponentVersions(version, "2.0.4", "1.1.12", "1.5.1", "1.31.0", "1.11.3"),
+            "amd64",
+            new TreeMap<>()))))
         .isTrue();
   }
 

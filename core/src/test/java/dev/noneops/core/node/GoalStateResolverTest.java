@@ -59,12 +59,12 @@ class GoalStateResolverTest {
     RootFs r = resolve(tokenTree()).rootFs();
 
     assertThat(List.of(
-            r.kubernetesVersion(),
-            r.containerdVersion(),
-            r.runcVersion(),
-            r.cniPluginVersion(),
-            r.crictlVersion(),
-            r.localDnsVersion()))
+            r.versions().kubernetes(),
+            r.versions().containerd(),
+            r.versions().runc(),
+            r.versions().cniPlugins(),
+            r.versions().crictl(),
+            r.versions().localDns()))
         .containsExactly("1.31.2", "2.0.4", "1.1.12", "1.5.1", "1.31.0", "1.11.3");
   }
 
@@ -84,18 +84,18 @@ class GoalStateResolverTest {
     RootFs overridden = resolve(tree).rootFs();
 
     assertThat(List.of(
-            configured.containerdVersion(),
-            configured.runcVersion(),
-            configured.cniPluginVersion(),
-            configured.localDnsVersion()))
+            configured.versions().containerd(),
+            configured.versions().runc(),
+            configured.versions().cniPlugins(),
+            configured.versions().localDns()))
         .containsExactly("2.1.0", "1.2.0", "1.6.0", "1.12.0");
     assertThat(List.of(
-            overridden.kubernetesVersion(),
-            overridden.containerdVersion(),
-            overridden.runcVersion(),
-            overridden.cniPluginVersion(),
-            overridden.crictlVersion(),
-            overridden.localDnsVersion()))
+            overridden.versions().kubernetes(),
+            overridden.versions().containerd(),
+            overridden.versions().runc(),
+            overridden.versions().cniPlugins(),
+            overridden.versions().crictl(),
+            overridden.versions().localDns()))
         .containsExactly("1.32.1", "2.1.1", "1.2.1", "1.6.1", "1.32.2", "1.12.1");
   }
 
@@ -103,7 +103,8 @@ class GoalStateResolverTest {
   void crictlFollowsTheEffectiveKubernetesVersion() {
     assertThat(resolve(with(tokenTree(), "Downloads.Kubernetes.Version", "1.33.0-rc.1"))
             .rootFs()
-            .crictlVersion())
+            .versions()
+            .crictl())
         .isEqualTo("1.33.0");
   }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.google.common.hash.Hashing;
+import dev.noneops.core.config.ComponentVersions;
 import dev.noneops.core.goalstate.Artifact;
 import dev.noneops.core.goalstate.RootFs;
 import dev.noneops.core.layout.Layout;
@@ -73,12 +74,7 @@ class VersionInstallerTest {
         "amd64",
         "6.1",
         "h",
-        "1.31.4",
-        "2.0.4",
-        "1.1.12",
-        "1.5.1",
-        "1.31.0",
-        "1.11.3",
+        new ComponentVersions("1.31.4", "2.0.4", "1.1.12", "1.5.1", "1.31.0", "1.11.3"),
         List.of(
             new Artifact(
                 "kubelet", KUBELET, kubeletChecksum, new Artifact.Install.Binary("kubelet")),
