@@ -12,6 +12,7 @@ import dev.noneops.core.layout.VersionNames;
 import dev.noneops.ports.host.HostInfo;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.UnaryOperator;
 import net.jqwik.api.ForAll;
@@ -43,6 +44,17 @@ class VersionForTest {
 
   private static String nameOf(ObjectNode tree) {
     return nameOf(tree, HOST);
+  }
+
+  @Test
+  void theNameOfAKnownSetOfInputsNeverChangesSoNodesKeepTheirInstalledVersions() {
+    VersionInputs inputs = new VersionInputs(
+        new ComponentVersions("1.31.4", "1.7.22", "1.1.12", "1.5.1", "1.31.0", "1.11.3"),
+        "amd64",
+        new TreeMap<>(),
+        new TreeMap<>(Map.of("Containerd", "ab".repeat(32))));
+
+    assertThat(VersionFor.of(inputs)).isEqualTo("1.31.4-029431f7fd6d");
   }
 
   @Test
