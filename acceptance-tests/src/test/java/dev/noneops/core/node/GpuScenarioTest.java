@@ -2,8 +2,8 @@ package dev.noneops.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.noneops.core.goalstate.GoalStateResolver;
 import dev.noneops.core.goalstate.MachineGoalState;
+import dev.noneops.core.goalstate.internal.GoalStateResolver;
 import dev.noneops.core.node.internal.files.OwnershipStore;
 import dev.noneops.core.node.internal.render.ContainerdConfigRenderer;
 import dev.noneops.ports.host.HostInfo;

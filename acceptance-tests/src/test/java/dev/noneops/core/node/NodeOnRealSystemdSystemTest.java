@@ -12,7 +12,7 @@ import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AgentConfigParser;
 import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.goalstate.ContainerdSpec;
-import dev.noneops.core.goalstate.GoalStateResolver;
+import dev.noneops.core.goalstate.internal.GoalStateResolver;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.PreflightReport.Verdict;

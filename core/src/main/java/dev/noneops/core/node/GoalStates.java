@@ -1,8 +1,8 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.core.goalstate.GoalStateResolver;
 import dev.noneops.core.goalstate.MachineGoalState;
+import dev.noneops.core.goalstate.internal.GoalStateResolver;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.ports.HostPorts;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package dev.noneops.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.noneops.core.goalstate.BesideTheArtifact;
+import dev.noneops.core.goalstate.internal.BesideTheArtifact;
 import java.net.URI;
 import org.junit.jupiter.api.Test;
 

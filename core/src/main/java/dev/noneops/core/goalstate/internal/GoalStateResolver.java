@@ -1,9 +1,17 @@
-package dev.noneops.core.goalstate;
+package dev.noneops.core.goalstate.internal;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AgentConfigParser;
 import dev.noneops.core.config.DownloadArtifact;
 import dev.noneops.core.config.VersionFor;
+import dev.noneops.core.goalstate.Artifact;
+import dev.noneops.core.goalstate.ContainerdSpec;
+import dev.noneops.core.goalstate.DownloadOverrides;
+import dev.noneops.core.goalstate.KubeletSpec;
+import dev.noneops.core.goalstate.LocalDnsSpec;
+import dev.noneops.core.goalstate.MachineGoalState;
+import dev.noneops.core.goalstate.NodeStart;
+import dev.noneops.core.goalstate.RootFs;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.layout.NodeConstants;
 import dev.noneops.ports.host.HostInfo;

@@ -1,4 +1,4 @@
-package dev.noneops.core.goalstate;
+package dev.noneops.core.goalstate.internal;
 
 import java.net.URI;
 
