@@ -23,7 +23,8 @@ import java.util.stream.Stream;
 /**
  * The public API of one module's classes as sorted text: each type reachable from outside its
  * package (public or protected, and so are the types around it) with its public and protected
- * fields, constructors and methods, written with their generic signatures. Types of an
+ * fields, constructors and methods, written with their generic signatures, leaving out the
+ * methods every record, enum or object has. Types of an
  * {@code internal} package are left out: a module does not export them.
  */
 final class ApiListing {
@@ -51,7 +52,7 @@ final class ApiListing {
                   .filter(ApiListing::isApi)
                   .map(c -> executable(type, c)),
               Arrays.stream(type.getDeclaredMethods())
-                  .filter(m -> !m.isBridge() && isApi(m))
+                  .filter(m -> !m.isBridge() && isApi(m) && !isEveryTypes(type, m))
                   .map(m -> executable(type, m)))
           .flatMap(s -> s)
           .sorted()
@@ -75,6 +76,26 @@ final class ApiListing {
       }
     }
     return true;
+  }
+
+  /**
+   * Whether {@code m} is a method every type of its kind has, whatever it declares: {@code
+   * equals}, {@code hashCode} and {@code toString} (a record generates them), and an enum's {@code
+   * values} and {@code valueOf}. Listing them would say nothing about this API.
+   */
+  private static boolean isEveryTypes(Class<?> type, Method m) {
+    String name = m.getName();
+    int params = m.getParameterCount();
+    if ((name.equals("hashCode") || name.equals("toString")) && params == 0) {
+      return true;
+    }
+    if (name.equals("equals") && params == 1 && m.getParameterTypes()[0] == Object.class) {
+      return true;
+    }
+    return type.isEnum()
+        && Modifier.isStatic(m.getModifiers())
+        && ((name.equals("values") && params == 0)
+            || (name.equals("valueOf") && params == 1 && m.getParameterTypes()[0] == String.class));
   }
 
   private static boolean isApi(Member member) {
