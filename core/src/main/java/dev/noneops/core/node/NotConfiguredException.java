@@ -1,7 +1,7 @@
 package dev.noneops.core.node;
 
 /** An operation needs the node's goal state, but the node was created without a configuration. */
-final class NotConfiguredException extends NodeException {
+public final class NotConfiguredException extends NodeException {
   private static final long serialVersionUID = 1L;
 
   public NotConfiguredException(String operation) {

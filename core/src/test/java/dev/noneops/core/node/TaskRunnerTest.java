@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.core.NoneopsException;
 import dev.noneops.core.node.internal.task.Task;
-import dev.noneops.core.node.internal.task.TaskFailedException;
 import dev.noneops.core.node.internal.task.TaskRunner;
 import dev.noneops.ports.events.NodeEvent;
 import dev.noneops.ports.time.HostClock;

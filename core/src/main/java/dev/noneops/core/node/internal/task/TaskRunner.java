@@ -2,6 +2,7 @@ package dev.noneops.core.node.internal.task;
 
 import dev.noneops.core.NoneopsException;
 import dev.noneops.core.config.UrlRedaction;
+import dev.noneops.core.node.TaskFailedException;
 import dev.noneops.ports.events.NodeEvent;
 import dev.noneops.ports.events.NodeEvents;
 import dev.noneops.ports.time.HostClock;

@@ -1,4 +1,4 @@
-package dev.noneops.core.node.internal.task;
+package dev.noneops.core.node;
 
 import dev.noneops.core.NoneopsException;
 import java.util.List;
