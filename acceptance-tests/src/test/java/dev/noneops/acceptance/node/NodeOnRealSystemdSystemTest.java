@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.acceptance.node;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
