@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.layout.Layout;
+import dev.noneops.core.node.Node;
 import dev.noneops.core.node.internal.files.SavedConfiguration;
 import dev.noneops.core.node.internal.version.VersionVerifier;
 import dev.noneops.ports.files.FileMeta;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.node.CorruptStateException;
 import dev.noneops.core.node.internal.files.SavedConfiguration;
 import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
