@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.acceptance.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -9,6 +9,7 @@ import dev.noneops.core.config.DownloadArtifact;
 import dev.noneops.core.goalstate.RootFs;
 import dev.noneops.core.goalstate.internal.GoalStateResolver;
 import dev.noneops.core.layout.Layout;
+import dev.noneops.core.node.InstallException;
 import dev.noneops.core.node.internal.task.TaskRunner;
 import dev.noneops.core.node.internal.version.VersionInstaller;
 import dev.noneops.hostfs.RealHost;

@@ -1,10 +1,13 @@
-package dev.noneops.core.node;
+package dev.noneops.acceptance.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.noneops.core.node.TeardownReport.Action;
-import dev.noneops.core.node.TeardownReport.Kept;
-import dev.noneops.core.node.TeardownReport.Reason;
+import dev.noneops.core.node.TeardownOptions;
+import dev.noneops.core.node.internal.teardown.KeepReason;
+import dev.noneops.core.node.internal.teardown.TeardownAction;
+import dev.noneops.core.node.internal.teardown.TeardownLog;
+import dev.noneops.core.node.internal.teardown.TeardownLog.Keep;
+import dev.noneops.core.node.internal.teardown.TeardownSteps;
 import dev.noneops.hostfs.RealHost;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -55,20 +58,19 @@ class MovedProcTeardownTest {
         .withProcessDeadline(Duration.ofSeconds(10))
         .withCgroupDeadline(Duration.ofSeconds(10));
 
-    TeardownReport report = TeardownReport.of(new Teardown(
+    TeardownLog report = new TeardownSteps(
             real.ports(systemd),
             node.layout,
             node.paths,
             settings,
             LoggerFactory.getLogger(MovedProcTeardownTest.class))
-        .steps()
-        .removeAll());
+        .removeAll();
 
-    assertThat(report.kept(Reason.NO_CGROUP_HIERARCHY))
-        .extracting(Kept::subject)
+    assertThat(report.kept(KeepReason.NO_CGROUP_HIERARCHY))
+        .extracting(Keep::subject)
         .containsExactly("/kubepods.slice", "/kubepods");
-    assertThat(report.removed(Action.CGROUP_KILLED)).isEmpty();
-    assertThat(report.removed(Action.CGROUP_REMOVED)).isEmpty();
+    assertThat(report.removed(TeardownAction.CGROUP_KILLED)).isEmpty();
+    assertThat(report.removed(TeardownAction.CGROUP_REMOVED)).isEmpty();
     assertThat(listing(MACHINE_CGROUPS)).isEqualTo(machineCgroupsBefore);
     assertThat(report.complete()).as("%s", report).isTrue();
     assertThat(node.layout.root()).doesNotExist();

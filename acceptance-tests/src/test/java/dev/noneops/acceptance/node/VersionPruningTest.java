@@ -1,9 +1,11 @@
-package dev.noneops.core.node;
+package dev.noneops.acceptance.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.node.Node;
+import dev.noneops.core.node.PruneResult;
 import dev.noneops.core.node.internal.upgrade.VersionPruner;
 import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.process.ProcessSpec;

@@ -1,9 +1,13 @@
-package dev.noneops.core.node;
+package dev.noneops.acceptance.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.node.CorruptStateException;
+import dev.noneops.core.node.Node;
+import dev.noneops.core.node.RecoveryResult;
+import dev.noneops.core.node.UpgradeRefusedException;
 import dev.noneops.core.node.internal.files.SavedConfiguration;
 import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.fs.FileTreeSnapshot;

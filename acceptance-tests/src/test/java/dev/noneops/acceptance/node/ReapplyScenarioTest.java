@@ -1,10 +1,12 @@
-package dev.noneops.core.node;
+package dev.noneops.acceptance.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.goalstate.ContainerdSpec;
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.goalstate.NodeStart;
+import dev.noneops.core.node.ConfigureResult;
+import dev.noneops.core.node.Node;
 import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.gate.PortCall;

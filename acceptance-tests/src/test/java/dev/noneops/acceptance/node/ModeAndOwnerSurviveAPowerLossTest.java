@@ -1,9 +1,10 @@
-package dev.noneops.core.node;
+package dev.noneops.acceptance.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.layout.Layout;
+import dev.noneops.core.node.Node;
 import dev.noneops.core.node.internal.files.SavedConfiguration;
 import dev.noneops.core.node.internal.version.VersionVerifier;
 import dev.noneops.ports.files.FileMeta;

@@ -2,7 +2,7 @@ package dev.noneops.core.daemon;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.noneops.acceptance.machine.RecordingLog;
+import dev.noneops.core.testing.RecordingLog;
 import dev.noneops.ports.systemd.ActiveState;
 import dev.noneops.ports.systemd.LoadState;
 import dev.noneops.ports.systemd.UnitStatus;

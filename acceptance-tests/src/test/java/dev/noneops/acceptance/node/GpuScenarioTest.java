@@ -1,9 +1,11 @@
-package dev.noneops.core.node;
+package dev.noneops.acceptance.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.goalstate.internal.GoalStateResolver;
+import dev.noneops.core.node.ConfigureResult;
+import dev.noneops.core.node.Node;
 import dev.noneops.core.node.internal.files.OwnershipStore;
 import dev.noneops.core.node.internal.render.ContainerdConfigRenderer;
 import dev.noneops.ports.host.HostInfo;

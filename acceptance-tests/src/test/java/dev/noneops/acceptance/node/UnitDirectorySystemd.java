@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.acceptance.node;
 
 import dev.noneops.ports.systemd.ActiveState;
 import dev.noneops.ports.systemd.JobResult;

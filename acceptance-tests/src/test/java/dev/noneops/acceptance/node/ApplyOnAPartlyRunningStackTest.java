@@ -1,9 +1,13 @@
-package dev.noneops.core.node;
+package dev.noneops.acceptance.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.node.ApplyResult;
+import dev.noneops.core.node.ConfigureResult;
+import dev.noneops.core.node.Node;
+import dev.noneops.core.node.UnitJobException;
 import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.process.SimProcess;
 import dev.noneops.testkit.systemd.UnitBehaviour;

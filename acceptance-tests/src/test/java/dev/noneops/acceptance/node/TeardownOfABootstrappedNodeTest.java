@@ -1,8 +1,12 @@
-package dev.noneops.core.node;
+package dev.noneops.acceptance.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.config.AppliedConfigStore;
+import dev.noneops.core.node.Node;
+import dev.noneops.core.node.Teardown;
+import dev.noneops.core.node.TeardownOptions;
+import dev.noneops.core.node.TeardownReport;
 import dev.noneops.ports.files.FileType;
 import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.fs.FileTreeSnapshot;

@@ -1,9 +1,14 @@
-package dev.noneops.core.node;
+package dev.noneops.acceptance.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.noneops.core.goalstate.MachineGoalState;
+import dev.noneops.core.node.ConfigureResult;
+import dev.noneops.core.node.Node;
+import dev.noneops.core.node.ReadinessTimeoutException;
+import dev.noneops.core.node.TimeoutOptions;
+import dev.noneops.core.node.UnitJobException;
 import dev.noneops.core.node.internal.stack.StackControl;
 import dev.noneops.ports.systemd.JobResult;
 import dev.noneops.testkit.fixtures.node.SimNode;

@@ -1,8 +1,15 @@
-package dev.noneops.core.node;
+package dev.noneops.acceptance.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.goalstate.MachineGoalState;
+import dev.noneops.core.node.Node;
+import dev.noneops.core.node.NodeBackend;
+import dev.noneops.core.node.NodeException;
+import dev.noneops.core.node.NodeRoot;
+import dev.noneops.core.node.Overrides;
+import dev.noneops.core.node.Params;
+import dev.noneops.core.node.Teardown;
 import dev.noneops.core.node.internal.version.VersionVerifier;
 import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.fs.FileTreeSnapshot;

@@ -4,20 +4,39 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.config.AgentConfigParser;
+import dev.noneops.core.config.ConfigFixtures;
 import dev.noneops.ports.machine.KubernetesSpec;
 import dev.noneops.ports.machine.Machine;
 import dev.noneops.ports.machine.MachineSpec;
 import dev.noneops.ports.machine.MachineStatus;
-import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.machine.SimMachineApi;
 import dev.noneops.testkit.machine.SimMachineResource;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The daemon registers its Machine as upstream does: a minimal one, and only when there is none. */
 class MachineRegistrationTest {
-  private static final AgentConfig CONFIG = SimNode.config("1.31.4", "", "blue");
+  /** Kubernetes 1.31.4, a bootstrap token, one node label and no taints. */
+  private static final AgentConfig CONFIG = AgentConfigParser.parseAndValidate(
+      """
+      {
+        "MachineName": "worker-1",
+        "Cluster": { "CaCertBase64": "%s", "ClusterDNS": "10.0.0.10", "Version": "v1.31.4" },
+        "Kubelet": {
+          "ApiServer": "api.example.com:6443",
+          "Auth": { "BootstrapToken": "abcdef.0123456789abcdef" },
+          "Labels": { "example.com/pool": "blue" },
+          "RegisterWithTaints": []
+        },
+        "CRI": { "Containerd": { "Version": "" }, "Runc": {} },
+        "CNI": {},
+        "LocalDNS": {},
+        "OCIImage": ""
+      }
+      """.formatted(ConfigFixtures.CA_BASE64).getBytes(StandardCharsets.UTF_8), "amd64");
 
   private final SimMachineApi api = SimMachineApi.createWithDelivery(Runnable::run);
   private final SimMachineResource client = api.client();

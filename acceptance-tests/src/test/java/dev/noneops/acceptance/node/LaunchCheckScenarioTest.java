@@ -1,8 +1,10 @@
-package dev.noneops.core.node;
+package dev.noneops.acceptance.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.goalstate.MachineGoalState;
+import dev.noneops.core.node.LaunchCheckReport;
+import dev.noneops.core.node.Node;
 import dev.noneops.testkit.fixtures.node.SimNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

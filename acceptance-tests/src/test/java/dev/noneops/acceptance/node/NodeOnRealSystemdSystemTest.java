@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.acceptance.node;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -15,8 +15,18 @@ import dev.noneops.core.goalstate.ContainerdSpec;
 import dev.noneops.core.goalstate.internal.GoalStateResolver;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
+import dev.noneops.core.node.ConfigureResult;
+import dev.noneops.core.node.Node;
+import dev.noneops.core.node.NodeStatus;
+import dev.noneops.core.node.PreflightReport;
 import dev.noneops.core.node.PreflightReport.Verdict;
+import dev.noneops.core.node.PruneResult;
+import dev.noneops.core.node.RecoveryResult;
+import dev.noneops.core.node.Teardown;
+import dev.noneops.core.node.TeardownReport;
+import dev.noneops.core.node.UpgradeFailedException;
 import dev.noneops.core.node.UpgradeFailedException.RollbackOutcome;
+import dev.noneops.core.node.UpgradeResult;
 import dev.noneops.core.node.internal.render.StackUnits;
 import dev.noneops.core.node.internal.version.VersionVerifier;
 import dev.noneops.ports.HostPorts;

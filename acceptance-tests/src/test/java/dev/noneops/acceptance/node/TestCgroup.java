@@ -1,4 +1,4 @@
-package dev.noneops.core.node;
+package dev.noneops.acceptance.node;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

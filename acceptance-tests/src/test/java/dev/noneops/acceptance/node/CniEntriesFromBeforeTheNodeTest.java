@@ -1,10 +1,14 @@
-package dev.noneops.core.node;
+package dev.noneops.acceptance.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AppliedConfigStore;
+import dev.noneops.core.node.Teardown;
+import dev.noneops.core.node.TeardownOptions;
+import dev.noneops.core.node.TeardownReport;
+import dev.noneops.core.node.UpgradeFailedException;
 import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import java.nio.file.Path;

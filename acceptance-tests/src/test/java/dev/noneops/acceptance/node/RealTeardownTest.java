@@ -1,13 +1,18 @@
-package dev.noneops.core.node;
+package dev.noneops.acceptance.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.noneops.core.node.Teardown;
+import dev.noneops.core.node.TeardownOptions;
+import dev.noneops.core.node.TeardownReport;
 import dev.noneops.core.node.TeardownReport.Action;
 import dev.noneops.core.node.TeardownReport.Kept;
 import dev.noneops.core.node.TeardownReport.Reason;
 import dev.noneops.core.node.TeardownReport.Removed;
+import dev.noneops.core.node.internal.teardown.KeepReason;
 import dev.noneops.core.node.internal.teardown.SafeTreeRemover;
+import dev.noneops.core.node.internal.teardown.TeardownLog;
 import dev.noneops.hostfs.RealHost;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.mounts.MountEntry;
@@ -290,11 +295,11 @@ class RealTeardownTest {
         quick(),
         LoggerFactory.getLogger(RealTeardownTest.class));
 
-    TeardownReport report = TeardownReport.of(remover.remove(List.of(node.paths.kubeletDir())));
+    TeardownLog report = remover.remove(List.of(node.paths.kubeletDir()));
 
     assertThat(TreeImage.of(hostData)).isEqualTo(before);
     assertThat(KernelSandbox.isMountPoint(volume)).isTrue();
-    assertThat(report.kept(Reason.STILL_MOUNTED)).anySatisfy(k -> {
+    assertThat(report.kept(KeepReason.STILL_MOUNTED)).anySatisfy(k -> {
       assertThat(k.subject()).isEqualTo(volume.toString());
       assertThat(k.detail()).contains("another mount");
     });
