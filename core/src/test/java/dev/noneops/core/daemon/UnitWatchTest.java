@@ -2,6 +2,7 @@ package dev.noneops.core.daemon;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.noneops.core.daemon.internal.UnitWatch;
 import dev.noneops.core.testing.RecordingLog;
 import dev.noneops.ports.systemd.ActiveState;
 import dev.noneops.ports.systemd.LoadState;

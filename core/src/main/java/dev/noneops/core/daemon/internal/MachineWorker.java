@@ -1,6 +1,7 @@
-package dev.noneops.core.daemon;
+package dev.noneops.core.daemon.internal;
 
 import dev.noneops.core.config.UrlRedaction;
+import dev.noneops.core.daemon.AgentState;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Executor;
@@ -18,7 +19,7 @@ import org.slf4j.Logger;
  * adds nothing (the follower remembers what it still has to do). Operations still serialize with
  * the daemon's own through the node lock; a busy node is retried, as the follower does anyway.
  */
-final class MachineWorker {
+public final class MachineWorker {
   private final MachineFollower follower;
   private final Executor executor;
   private final Optional<ExecutorService> owned;
@@ -34,7 +35,7 @@ final class MachineWorker {
   }
 
   /** A worker on a thread of its own, which {@link #stop} ends. */
-  static MachineWorker onItsOwnThread(MachineFollower follower, Logger log) {
+  public static MachineWorker onItsOwnThread(MachineFollower follower, Logger log) {
     ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
       Thread t = new Thread(r, "noneops-machine");
       t.setDaemon(true);
@@ -44,17 +45,17 @@ final class MachineWorker {
   }
 
   /** A worker on {@code executor}; {@code Runnable::run} runs the work on the daemon's thread. */
-  static MachineWorker on(Executor executor, MachineFollower follower, Logger log) {
+  public static MachineWorker on(Executor executor, MachineFollower follower, Logger log) {
     return new MachineWorker(follower, executor, Optional.empty(), log);
   }
 
   /** At the daemon's start, after its recovery: registration and the watch. */
-  void start(AgentState afterRecovery) {
+  public void start(AgentState afterRecovery) {
     submit(() -> follower.start(afterRecovery));
   }
 
   /** At a tick: a pass of the follower, unless one is under way. */
-  void tick() {
+  public void tick() {
     submit(follower::tick);
   }
 
@@ -63,7 +64,7 @@ final class MachineWorker {
    * crash can interrupt safely, so what a longer one leaves, the next start recovers), then stops
    * the Machine's watch.
    */
-  void stop(Duration grace) throws InterruptedException {
+  public void stop(Duration grace) throws InterruptedException {
     if (owned.isPresent()) {
       owned.get().shutdown();
       if (!owned.get().awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS)) {

@@ -1,4 +1,4 @@
-package dev.noneops.core.daemon;
+package dev.noneops.core.daemon.internal;
 
 import dev.noneops.ports.systemd.ActiveState;
 import dev.noneops.ports.systemd.Subscription;
@@ -25,7 +25,7 @@ import org.slf4j.Logger;
  * object's monitor, which is never held while systemd is called (systemd may call back holding its
  * own lock).
  */
-final class UnitWatch implements AutoCloseable {
+public final class UnitWatch implements AutoCloseable {
   private static final String FAILED = "failed";
   private static final String AUTO_RESTART = "auto-restart";
 
@@ -37,7 +37,7 @@ final class UnitWatch implements AutoCloseable {
   private Optional<Subscription> subscription = Optional.empty();
   private boolean polling;
 
-  UnitWatch(Systemd systemd, List<String> units, Logger log, Runnable onFailure) {
+  public UnitWatch(Systemd systemd, List<String> units, Logger log, Runnable onFailure) {
     this.systemd = systemd;
     this.units = List.copyOf(units);
     this.log = log;
@@ -45,7 +45,7 @@ final class UnitWatch implements AutoCloseable {
   }
 
   /** Subscribes to the units' changes, then takes their states now as where changes count from. */
-  void start() {
+  public void start() {
     try {
       Subscription watch = systemd.watch(new LinkedHashSet<>(units), this::changed);
       synchronized (this) {
@@ -69,7 +69,7 @@ final class UnitWatch implements AutoCloseable {
   }
 
   /** At a tick: reads the units when no subscription tells their changes. */
-  void poll() {
+  public void poll() {
     synchronized (this) {
       if (!polling) {
         return;
@@ -91,7 +91,7 @@ final class UnitWatch implements AutoCloseable {
   }
 
   /** A change systemd signalled. */
-  void changed(UnitStatus status) {
+  public void changed(UnitStatus status) {
     String now = state(status);
     if (seen(status.unit(), now) && (now.equals(FAILED) || now.equals(AUTO_RESTART))) {
       onFailure.run();

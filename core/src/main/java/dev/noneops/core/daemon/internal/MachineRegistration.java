@@ -1,4 +1,4 @@
-package dev.noneops.core.daemon;
+package dev.noneops.core.daemon.internal;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.ports.machine.KubernetesSpec;
@@ -15,7 +15,7 @@ import java.io.IOException;
  * left as it is (whoever made it owns its spec). A cluster without the Machine CRD is its own
  * error.
  */
-final class MachineRegistration {
+public final class MachineRegistration {
   /** What {@link #register} did. */
   public enum Outcome {
     /** The Machine did not exist; it was created. */
@@ -83,7 +83,7 @@ final class MachineRegistration {
   }
 
   /** {@code bootstrap-token-<id>}: the Secret of a bootstrap token {@code <id>.<secret>}. */
-  static String bootstrapTokenRef(String token) {
+  public static String bootstrapTokenRef(String token) {
     int dot = token.indexOf('.');
     return "bootstrap-token-" + (dot < 0 ? token : token.substring(0, dot));
   }

@@ -1,4 +1,4 @@
-package dev.noneops.core.daemon;
+package dev.noneops.core.daemon.internal;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.ports.files.HostFiles;
@@ -13,20 +13,20 @@ import java.util.Optional;
  * ends: an agent killed mid-repave knows after its restart whether the cordon it finds is its own,
  * to undo, or the operator's, to keep (on the Node kubelet registers again too).
  */
-final class CordonBeforeRepave {
+public final class CordonBeforeRepave {
   private static final String CORDONED = "cordoned\n";
   private static final String SCHEDULABLE = "schedulable\n";
 
   private final HostFiles files;
   private final Path path;
 
-  CordonBeforeRepave(HostFiles files, HostPaths paths) {
+  public CordonBeforeRepave(HostFiles files, HostPaths paths) {
     this.files = files;
     this.path = paths.agentState().resolveSibling("repave-cordon");
   }
 
   /** What was recorded, empty when no repave is under way or the record is not one of ours. */
-  Optional<Boolean> read() throws IOException {
+  public Optional<Boolean> read() throws IOException {
     if (!files.exists(path)) {
       return Optional.empty();
     }
@@ -37,7 +37,7 @@ final class CordonBeforeRepave {
   }
 
   /** Records, durably, whether the node was cordoned before the repave. */
-  void write(boolean cordoned) throws IOException {
+  public void write(boolean cordoned) throws IOException {
     if (path.getParent() != null && !files.exists(path.getParent())) {
       files.createDirectories(path.getParent(), 0750);
     }
@@ -45,7 +45,7 @@ final class CordonBeforeRepave {
   }
 
   /** The repave ended: nothing to remember. */
-  void clear() throws IOException {
+  public void clear() throws IOException {
     if (files.exists(path)) {
       files.delete(path);
     }

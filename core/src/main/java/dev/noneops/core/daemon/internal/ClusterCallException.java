@@ -1,4 +1,4 @@
-package dev.noneops.core.daemon;
+package dev.noneops.core.daemon.internal;
 
 import dev.noneops.core.NoneopsException;
 
@@ -7,10 +7,10 @@ import dev.noneops.core.NoneopsException;
  * be reached. The message says which call and why; the cause is the port's {@code
  * ClusterNodeException}.
  */
-final class ClusterCallException extends NoneopsException {
+public final class ClusterCallException extends NoneopsException {
   private static final long serialVersionUID = 1L;
 
-  ClusterCallException(String message, Throwable cause) {
+  public ClusterCallException(String message, Throwable cause) {
     super(message, cause);
   }
 }

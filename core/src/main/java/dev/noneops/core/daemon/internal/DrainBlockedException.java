@@ -1,4 +1,4 @@
-package dev.noneops.core.daemon;
+package dev.noneops.core.daemon.internal;
 
 import dev.noneops.core.NoneopsException;
 import java.util.List;
@@ -8,18 +8,18 @@ import java.util.List;
  * refusing, or evicted pods that did not go. The node was uncordoned again; the message names
  * every such pod and why it stayed.
  */
-final class DrainBlockedException extends NoneopsException {
+public final class DrainBlockedException extends NoneopsException {
   private static final long serialVersionUID = 1L;
 
   private final List<String> blocking;
 
-  DrainBlockedException(String message, List<String> blocking) {
+  public DrainBlockedException(String message, List<String> blocking) {
     super(message);
     this.blocking = List.copyOf(blocking);
   }
 
   /** The pods that stayed, as {@code namespace/name}. */
-  List<String> blocking() {
+  public List<String> blocking() {
     return blocking;
   }
 }

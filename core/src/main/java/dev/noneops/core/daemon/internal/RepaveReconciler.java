@@ -1,4 +1,4 @@
-package dev.noneops.core.daemon;
+package dev.noneops.core.daemon.internal;
 
 import dev.noneops.core.NoneopsException;
 import dev.noneops.core.config.AgentConfig;
@@ -7,6 +7,9 @@ import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.config.InvalidConfigException;
 import dev.noneops.core.config.InvalidConfigException.ConfigViolation;
 import dev.noneops.core.config.UrlRedaction;
+import dev.noneops.core.daemon.AgentState;
+import dev.noneops.core.daemon.NodeDaemon;
+import dev.noneops.core.daemon.RepaveOptions;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.node.ApplyResult;
 import dev.noneops.core.node.Node;
@@ -56,7 +59,7 @@ import java.util.stream.Collectors;
  * registers again: whether it was is recorded on the host ({@link CordonBeforeRepave}) before the
  * drain cordons it, so that a restarted daemon does not take its own cordon for the operator's.
  */
-final class RepaveReconciler {
+public final class RepaveReconciler {
   /** What one pass did. */
   public enum Outcome {
     /** There is no Machine of the configured name. */
@@ -364,7 +367,7 @@ final class RepaveReconciler {
   }
 
   /** The phase, reason and message of the outcome this reconciler last reported; "" before. */
-  String lastReport() {
+  public String lastReport() {
     return lastReport;
   }
 
@@ -372,7 +375,7 @@ final class RepaveReconciler {
    * {@code applied} with what {@code machine} sets: version, node labels, taints and the agent's
    * image (which a host-native node records but runs nothing from).
    */
-  static AgentConfig overlay(AgentConfig applied, MachineSpec machine) {
+  public static AgentConfig overlay(AgentConfig applied, MachineSpec machine) {
     KubernetesSpec spec = machine.kubernetes();
     AgentConfig.Cluster cluster = applied.cluster();
     if (!spec.version().isEmpty()) {

@@ -1,5 +1,6 @@
-package dev.noneops.core.daemon;
+package dev.noneops.core.daemon.internal;
 
+import dev.noneops.core.daemon.RepaveOptions;
 import dev.noneops.ports.cluster.ClusterNode;
 import dev.noneops.ports.cluster.ClusterNodeException;
 import dev.noneops.ports.cluster.Eviction;
@@ -25,13 +26,13 @@ import java.util.Set;
  * object that does not exist (an interrupted repave already removed it) cannot be cordoned; its
  * pods are still evicted.
  */
-final class NodeDrain {
+public final class NodeDrain {
   private final ClusterNode cluster;
   private final HostClock clock;
   private final RepaveOptions timeouts;
   private boolean cordonedBefore;
 
-  NodeDrain(ClusterNode cluster, HostClock clock, RepaveOptions timeouts) {
+  public NodeDrain(ClusterNode cluster, HostClock clock, RepaveOptions timeouts) {
     this.cluster = cluster;
     this.clock = clock;
     this.timeouts = timeouts;
@@ -46,7 +47,7 @@ final class NodeDrain {
    * @throws DrainBlockedException on the bound, the node uncordoned unless it was cordoned before
    * @throws ClusterCallException when the API server refuses a call or cannot be reached
    */
-  int drain(String node, boolean cordonedBefore) {
+  public int drain(String node, boolean cordonedBefore) {
     this.cordonedBefore = cordonedBefore;
     // the cordon to undo should the drain not finish: the drain's own, never an operator's
     boolean cordoned = cordon(node) && !cordonedBefore;
@@ -160,11 +161,11 @@ final class NodeDrain {
     }
   }
 
-  interface Call<T> {
+  public interface Call<T> {
     T run() throws IOException;
   }
 
-  static <T> T call(Call<T> call, String what) {
+  public static <T> T call(Call<T> call, String what) {
     try {
       return call.run();
     } catch (IOException e) {

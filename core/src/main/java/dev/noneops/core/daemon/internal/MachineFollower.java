@@ -1,8 +1,11 @@
-package dev.noneops.core.daemon;
+package dev.noneops.core.daemon.internal;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.config.UrlRedaction;
+import dev.noneops.core.daemon.AgentState;
+import dev.noneops.core.daemon.NodeDaemon;
+import dev.noneops.core.daemon.RepaveOptions;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.machine.MachineEvent;
@@ -32,9 +35,9 @@ import org.slf4j.Logger;
  * clients change (kubelet rotated its credentials), the watch is started again through the new
  * ones.
  */
-final class MachineFollower {
+public final class MachineFollower {
   /** How long a failed call to the API server waits before it is tried again. */
-  static final Duration RETRY = Duration.ofSeconds(30);
+  public static final Duration RETRY = Duration.ofSeconds(30);
 
   private final HostPorts ports;
   private final HostPaths paths;
@@ -54,7 +57,7 @@ final class MachineFollower {
   private boolean afterStart = true;
   private Instant retryAt = Instant.MIN;
 
-  MachineFollower(
+  public MachineFollower(
       HostPorts ports,
       HostPaths paths,
       NodeDaemon.Nodes nodes,
@@ -74,7 +77,7 @@ final class MachineFollower {
   }
 
   /** At the daemon's start, after its recovery: registers and starts the watch. */
-  synchronized void start(AgentState afterRecovery) {
+  public synchronized void start(AgentState afterRecovery) {
     List<AgentState.Event> events = new ArrayList<>();
     afterRecovery.startRecovery().ifPresent(events::add);
     afterRecovery.bootRecovery().ifPresent(events::add);
@@ -83,7 +86,7 @@ final class MachineFollower {
   }
 
   /** One tick: (re)connects when needed, and runs a pass when the Machine changed. */
-  synchronized void tick() {
+  public synchronized void tick() {
     if (withoutCrd || ports.clock().now().isBefore(retryAt)) {
       return;
     }
@@ -138,7 +141,7 @@ final class MachineFollower {
   }
 
   /** Stops the watch. */
-  synchronized void close() {
+  public synchronized void close() {
     if (watch != null) {
       watch.close();
       watch = null;

@@ -1,4 +1,4 @@
-package dev.noneops.core.daemon;
+package dev.noneops.core.daemon.internal;
 
 import dev.noneops.core.NoneopsException;
 
@@ -7,10 +7,10 @@ import dev.noneops.core.NoneopsException;
  * not be reached, or the configuration's {@code MachineName} is not an object name. The message
  * says which Machine and why; the cause is the port's {@code MachineResourceException}.
  */
-final class MachineCallException extends NoneopsException {
+public final class MachineCallException extends NoneopsException {
   private static final long serialVersionUID = 1L;
 
-  MachineCallException(String message, Throwable cause) {
+  public MachineCallException(String message, Throwable cause) {
     super(message, cause);
   }
 }
