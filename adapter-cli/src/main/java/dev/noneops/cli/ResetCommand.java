@@ -1,7 +1,8 @@
 package dev.noneops.cli;
 
 import dev.noneops.core.node.ResetResult;
-import dev.noneops.core.node.TeardownReport;
+import dev.noneops.core.node.TeardownAction;
+import dev.noneops.core.node.TeardownResult;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -35,8 +36,8 @@ public final class ResetCommand extends CliCommand {
       boolean ok,
       boolean wasPresent,
       boolean complete,
-      List<TeardownReport.Removed> removed,
-      List<TeardownReport.Kept> kept,
+      List<TeardownResult.Removed> removed,
+      List<TeardownResult.Kept> kept,
       List<String> hostCleanup,
       long durationMs) {}
 
@@ -46,7 +47,7 @@ public final class ResetCommand extends CliCommand {
     long start = now();
     try (NodeContext ctx = openNode()) {
       ResetResult reset = ctx.node(Optional.empty(), Optional.empty()).reset();
-      TeardownReport report = reset.report();
+      TeardownResult report = reset.report();
       ResetReport result = new ResetReport(
           reset.complete(),
           reset.wasPresent(),
@@ -64,7 +65,7 @@ public final class ResetCommand extends CliCommand {
     }
   }
 
-  private void printText(ResetReport result, TeardownReport report) {
+  private void printText(ResetReport result, TeardownResult report) {
     if (!result.wasPresent()) {
       report.removed().forEach(r -> out().println("removed " + r));
       report.kept().forEach(k -> out().println("kept    " + k));
@@ -75,7 +76,7 @@ public final class ResetCommand extends CliCommand {
         .removed()
         .forEach(r -> out()
             .println(
-                (r.action() == TeardownReport.Action.ORIGINAL_RESTORED
+                (r.action() == TeardownAction.ORIGINAL_RESTORED
                     ? "restored " + r.subject() + " (" + r.detail() + ")"
                     : "removed " + r)));
     result.hostCleanup().forEach(c -> out().println("removed " + c));

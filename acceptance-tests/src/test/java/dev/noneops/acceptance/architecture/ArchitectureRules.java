@@ -234,8 +234,8 @@ final class ArchitectureRules {
       "upgrade");
 
   /**
-   * What the feature packages may name of the API package: the settings a caller passes in and
-   * the exceptions a caller catches. Never {@code Node}, {@code Teardown}, {@code NodeBackend} or
+   * What the feature packages may name of the API package: the settings a caller passes in, the
+   * exceptions a caller catches, and the words a teardown reports in (what it did, why it kept). Never {@code Node}, {@code Teardown}, {@code NodeBackend} or
    * a result: those are made in the API package of what the features return.
    */
   static final Set<String> API_TYPES_FEATURES_MAY_NAME = Set.of(
@@ -246,7 +246,9 @@ final class ArchitectureRules {
       "LockWait",
       "TeardownOptions",
       "UpgradeOptions",
-      "NodeRoot");
+      "NodeRoot",
+      "TeardownAction",
+      "KeepReason");
 
   static final ArchRule CORE_NODE_FEATURES_FORM_A_LINE = classes()
       .that()

@@ -5,9 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AppliedConfigStore;
+import dev.noneops.core.node.KeepReason;
 import dev.noneops.core.node.Teardown;
 import dev.noneops.core.node.TeardownOptions;
-import dev.noneops.core.node.TeardownReport;
+import dev.noneops.core.node.TeardownResult;
 import dev.noneops.core.node.UpgradeFailedException;
 import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
@@ -122,7 +123,7 @@ class CniEntriesFromBeforeTheNodeTest {
     theNodesPodsWriteTheirCniEntries();
     Teardown teardown = teardown();
 
-    TeardownReport report = teardown.stop().plus(teardown.removeConfig()).plus(teardown.destroy());
+    TeardownResult report = teardown.stop().plus(teardown.removeConfig()).plus(teardown.destroy());
     new AppliedConfigStore(lab.host.ports().files(), lab.paths).remove();
 
     assertThat(report.complete()).as("%s", report).isTrue();
@@ -138,7 +139,7 @@ class CniEntriesFromBeforeTheNodeTest {
     theNodesPodsWriteTheirCniEntries();
     Teardown teardown = teardown();
 
-    TeardownReport report = teardown.stop().plus(teardown.removeConfig()).plus(teardown.destroy());
+    TeardownResult report = teardown.stop().plus(teardown.removeConfig()).plus(teardown.destroy());
 
     assertThat(report.complete()).as("%s", report).isTrue();
     assertThat(cniTrees()).as("%s", report).isEmpty();
@@ -173,11 +174,11 @@ class CniEntriesFromBeforeTheNodeTest {
     Map<String, String> before = cniTrees();
     Teardown teardown = teardown();
 
-    TeardownReport report = teardown.stop().plus(teardown.removeConfig()).plus(teardown.destroy());
+    TeardownResult report = teardown.stop().plus(teardown.removeConfig()).plus(teardown.destroy());
 
     assertThat(report.complete()).as("%s", report).isTrue();
-    assertThat(report.kept(TeardownReport.Reason.NOT_RECORDED))
-        .extracting(TeardownReport.Kept::subject)
+    assertThat(report.kept(KeepReason.NOT_RECORDED))
+        .extracting(TeardownResult.Kept::subject)
         .contains(CONF_DIR, STATE_DIR);
     assertThat(cniTrees()).isEqualTo(before);
   }
@@ -194,7 +195,7 @@ class CniEntriesFromBeforeTheNodeTest {
     Map<String, String> before = cniTrees();
     Teardown teardown = teardown();
 
-    TeardownReport report = teardown.stop().plus(teardown.removeConfig()).plus(teardown.destroy());
+    TeardownResult report = teardown.stop().plus(teardown.removeConfig()).plus(teardown.destroy());
 
     assertThat(report.blocking())
         .singleElement()

@@ -2,9 +2,9 @@ package dev.noneops.acceptance.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.noneops.core.node.KeepReason;
+import dev.noneops.core.node.TeardownAction;
 import dev.noneops.core.node.TeardownOptions;
-import dev.noneops.core.node.internal.teardown.KeepReason;
-import dev.noneops.core.node.internal.teardown.TeardownAction;
 import dev.noneops.core.node.internal.teardown.TeardownLog;
 import dev.noneops.core.node.internal.teardown.TeardownLog.Keep;
 import dev.noneops.core.node.internal.teardown.TeardownSteps;

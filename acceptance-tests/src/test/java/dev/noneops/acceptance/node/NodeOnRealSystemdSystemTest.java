@@ -23,7 +23,7 @@ import dev.noneops.core.node.PreflightReport.Verdict;
 import dev.noneops.core.node.PruneResult;
 import dev.noneops.core.node.RecoveryResult;
 import dev.noneops.core.node.Teardown;
-import dev.noneops.core.node.TeardownReport;
+import dev.noneops.core.node.TeardownResult;
 import dev.noneops.core.node.UpgradeFailedException;
 import dev.noneops.core.node.UpgradeFailedException.RollbackOutcome;
 import dev.noneops.core.node.UpgradeResult;
@@ -518,7 +518,7 @@ class NodeOnRealSystemdSystemTest {
     String version = versionOf(base);
     long containerd = mainPid(HostPaths.CONTAINERD_UNIT);
 
-    TeardownReport report = reset();
+    TeardownResult report = reset();
 
     assertThat(report.complete()).as(report.toString()).isTrue();
     assertThat(teardown().present()).isFalse();
@@ -562,9 +562,9 @@ class NodeOnRealSystemdSystemTest {
   }
 
   /** Reset in the reset order, with the caller's host-global part (LocalDNS's interface). */
-  static TeardownReport reset() throws Exception {
+  static TeardownResult reset() throws Exception {
     Teardown teardown = teardown();
-    TeardownReport report = teardown.stop().plus(teardown.removeConfig());
+    TeardownResult report = teardown.stop().plus(teardown.removeConfig());
     String link = ports
         .commands()
         .run(Command.of(Duration.ofSeconds(10), "ip", "-d", "link", "show", "dev", DNS_INTERFACE))

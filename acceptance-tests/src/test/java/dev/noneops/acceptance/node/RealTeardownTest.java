@@ -3,14 +3,13 @@ package dev.noneops.acceptance.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.noneops.core.node.KeepReason;
 import dev.noneops.core.node.Teardown;
+import dev.noneops.core.node.TeardownAction;
 import dev.noneops.core.node.TeardownOptions;
-import dev.noneops.core.node.TeardownReport;
-import dev.noneops.core.node.TeardownReport.Action;
-import dev.noneops.core.node.TeardownReport.Kept;
-import dev.noneops.core.node.TeardownReport.Reason;
-import dev.noneops.core.node.TeardownReport.Removed;
-import dev.noneops.core.node.internal.teardown.KeepReason;
+import dev.noneops.core.node.TeardownResult;
+import dev.noneops.core.node.TeardownResult.Kept;
+import dev.noneops.core.node.TeardownResult.Removed;
 import dev.noneops.core.node.internal.teardown.SafeTreeRemover;
 import dev.noneops.core.node.internal.teardown.TeardownLog;
 import dev.noneops.hostfs.RealHost;
@@ -155,7 +154,7 @@ class RealTeardownTest {
     Teardown teardown = teardown(quick());
     assertThat(teardown.present()).isTrue();
 
-    TeardownReport report = teardown.stop().plus(teardown.removeConfig()).plus(teardown.destroy());
+    TeardownResult report = teardown.stop().plus(teardown.removeConfig()).plus(teardown.destroy());
 
     // Every foreign thing is byte-identical.
     assertThat(TreeImage.of(hostData)).isEqualTo(hostDataBefore);
@@ -179,17 +178,17 @@ class RealTeardownTest {
     assertThat(systemd.calls()).noneMatch(c -> c.contains("nginx"));
 
     // ... and the report names it.
-    assertThat(subjects(report.kept(Reason.STILL_MOUNTED)))
+    assertThat(subjects(report.kept(KeepReason.STILL_MOUNTED)))
         .contains(boundVolume.toString(), csi.toString());
-    assertThat(subjects(report.kept(Reason.FOREIGN_UNIT)))
+    assertThat(subjects(report.kept(KeepReason.FOREIGN_UNIT)))
         .contains(operatorDropIn.toString(), node.paths.unit("nginx.service").toString());
-    assertThat(subjects(report.kept(Reason.CHANGED_BY_OTHERS)))
+    assertThat(subjects(report.kept(KeepReason.CHANGED_BY_OTHERS)))
         .contains(node.paths.containerdConfig().toString());
-    assertThat(subjects(report.removed(Action.SYMLINK_REMOVED)))
+    assertThat(subjects(report.removed(TeardownAction.SYMLINK_REMOVED)))
         .contains(
             plantedLink + " -> " + node.host("/etc"),
             node.pod("pod-a").resolve("real-etc") + " -> /etc");
-    assertThat(subjects(report.removed(Action.UNMOUNTED)))
+    assertThat(subjects(report.removed(TeardownAction.UNMOUNTED)))
         .contains(sharedVolume.toString(), emptyDir.toString(), rootfs.toString());
     assertThat(report.complete()).isFalse();
     assertThat(teardown.present())
@@ -209,7 +208,7 @@ class RealTeardownTest {
     if (shims != null) {
       // another containerd's shim runs the node's shim binary: its version stays while it runs
       assertThat(node.shimBinary()).exists();
-      assertThat(subjects(report.kept(Reason.USED_BY_FOREIGN_SHIMS)))
+      assertThat(subjects(report.kept(KeepReason.USED_BY_FOREIGN_SHIMS)))
           .contains(node.layout.versionDir(RealNode.VERSION).toString());
     } else {
       assertThat(node.layout.binDir(RealNode.VERSION)).doesNotExist();
@@ -222,7 +221,7 @@ class RealTeardownTest {
     if (shims != null) {
       shims.endForeign();
     }
-    TeardownReport rerun = teardown.destroy();
+    TeardownResult rerun = teardown.destroy();
 
     assertThat(rerun.complete()).as("%s", rerun).isTrue();
     assertThat(teardown.present()).isFalse();
@@ -234,7 +233,7 @@ class RealTeardownTest {
     assertThat(TreeImage.of(hostData)).isEqualTo(hostDataBefore);
     assertThat(TreeImage.of(hostShared)).isEqualTo(sharedBefore);
     assertThat(TreeImage.of(node.host("/etc"))).isEqualTo(etcAfter);
-    assertThat(subjects(rerun.removed(Action.UNMOUNTED)))
+    assertThat(subjects(rerun.removed(TeardownAction.UNMOUNTED)))
         .contains(boundVolume.toString(), csi.toString());
   }
 
@@ -246,13 +245,13 @@ class RealTeardownTest {
     RealNode.write(csi.resolve("data.txt"), "volume data");
     Process holder = processes.holding(csi);
 
-    TeardownReport strict = teardown(quick()).destroy();
-    assertThat(subjects(strict.kept(Reason.STILL_MOUNTED))).contains(csi.toString());
+    TeardownResult strict = teardown(quick()).destroy();
+    assertThat(subjects(strict.kept(KeepReason.STILL_MOUNTED))).contains(csi.toString());
     assertThat(csi.resolve("data.txt")).hasContent("volume data");
 
-    TeardownReport lazy = teardown(quick().withLazyUnmount(true)).destroy();
+    TeardownResult lazy = teardown(quick().withLazyUnmount(true)).destroy();
 
-    assertThat(lazy.removed(Action.UNMOUNTED)).anySatisfy(r -> {
+    assertThat(lazy.removed(TeardownAction.UNMOUNTED)).anySatisfy(r -> {
       assertThat(r.subject()).isEqualTo(csi.toString());
       assertThat(r.detail()).contains("lazily detached");
     });
@@ -318,11 +317,11 @@ class RealTeardownTest {
     Files.createSymbolicLink(kubelet, elsewhere);
     SortedMap<String, String> before = TreeImage.of(elsewhere);
 
-    TeardownReport report = teardown(quick()).destroy();
+    TeardownResult report = teardown(quick()).destroy();
 
     assertThat(TreeImage.of(elsewhere)).isEqualTo(before);
     assertThat(Files.isSymbolicLink(kubelet)).isTrue();
-    assertThat(subjects(report.kept(Reason.SYMLINK_NOT_FOLLOWED))).contains(kubelet.toString());
+    assertThat(subjects(report.kept(KeepReason.SYMLINK_NOT_FOLLOWED))).contains(kubelet.toString());
   }
 
   @Test
@@ -330,25 +329,25 @@ class RealTeardownTest {
     assumeTrue(cgroup != null, "no writable cgroup v2 hierarchy: " + noCgroupBecause);
     Shims shims = startShims();
 
-    TeardownReport report = teardown(quick()).destroy();
+    TeardownResult report = teardown(quick()).destroy();
 
     shims.assertOnlyOursEnded(report);
     assertThat(cgroup.exists("/kubepods.slice")).isFalse();
     assertThat(cgroup.exists(DOCKER_CGROUP)).isTrue();
-    assertThat(subjects(report.removed(Action.CGROUP_REMOVED)))
+    assertThat(subjects(report.removed(TeardownAction.CGROUP_REMOVED)))
         .containsSubsequence(
             CONTAINER_CGROUP,
             POD_CGROUP,
             "/kubepods.slice/kubepods-besteffort.slice",
             "/kubepods.slice");
-    assertThat(report.removed(Action.CGROUP_KILLED))
+    assertThat(report.removed(TeardownAction.CGROUP_KILLED))
         .extracting(Removed::detail)
         .anyMatch(d -> d.contains("cgroup.kill"));
     assertThat(report.blocking())
         .as("only the version another containerd's shim runs its binary from stays")
         .extracting(Kept::reason)
-        .containsOnly(Reason.USED_BY_FOREIGN_SHIMS);
-    assertThat(report.kept(Reason.USED_BY_FOREIGN_SHIMS)).anySatisfy(k -> {
+        .containsOnly(KeepReason.USED_BY_FOREIGN_SHIMS);
+    assertThat(report.kept(KeepReason.USED_BY_FOREIGN_SHIMS)).anySatisfy(k -> {
       assertThat(k.subject()).isEqualTo(node.layout.versionDir(RealNode.VERSION).toString());
       assertThat(k.detail()).contains("pid " + shims.foreignShims().get(2).pid() + " ");
     });
@@ -380,7 +379,7 @@ class RealTeardownTest {
   }
 
   private record Shims(List<Process> ours, List<Process> foreignShims, Process foreignContainer) {
-    void assertOnlyOursEnded(TeardownReport report) throws InterruptedException {
+    void assertOnlyOursEnded(TeardownResult report) throws InterruptedException {
       for (Process p : ours) {
         assertThat(StandIns.endsWithin(p, 10))
             .as("this node's pid %d ended", p.pid())
@@ -388,11 +387,11 @@ class RealTeardownTest {
       }
       for (Process p : foreignShims) {
         assertThat(p.isAlive()).as("foreign shim %d alive", p.pid()).isTrue();
-        assertThat(report.kept(Reason.FOREIGN_SHIM))
+        assertThat(report.kept(KeepReason.FOREIGN_SHIM))
             .anyMatch(k -> k.subject().startsWith("pid " + p.pid() + " "));
       }
       assertThat(foreignContainer.isAlive()).isTrue();
-      assertThat(report.removed(Action.SHIM_KILLED))
+      assertThat(report.removed(TeardownAction.SHIM_KILLED))
           .anyMatch(r -> r.subject().startsWith("pid " + ours.get(0).pid() + " "));
     }
 

@@ -6,7 +6,7 @@ import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.Teardown;
 import dev.noneops.core.node.TeardownOptions;
-import dev.noneops.core.node.TeardownReport;
+import dev.noneops.core.node.TeardownResult;
 import dev.noneops.ports.files.FileType;
 import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
@@ -61,7 +61,7 @@ class TeardownOfABootstrappedNodeTest {
         LoggerFactory.getLogger(getClass()));
     assertThat(teardown.present()).isTrue();
 
-    TeardownReport report = teardown.stop().plus(teardown.removeConfig()).plus(teardown.destroy());
+    TeardownResult report = teardown.stop().plus(teardown.removeConfig()).plus(teardown.destroy());
     new AppliedConfigStore(lab.host.ports().files(), lab.paths)
         .remove(); // the caller's record, as noneops reset removes it
 
@@ -105,7 +105,7 @@ class TeardownOfABootstrappedNodeTest {
         TeardownOptions.defaults(),
         LoggerFactory.getLogger(getClass()));
 
-    TeardownReport report = teardown.stop().plus(teardown.removeConfig()).plus(teardown.destroy());
+    TeardownResult report = teardown.stop().plus(teardown.removeConfig()).plus(teardown.destroy());
 
     assertThat(report.complete()).as("%s", report).isTrue();
     assertThat(lab.host.ports().files().exists(cniState)).as("%s", report).isFalse();
@@ -128,7 +128,7 @@ class TeardownOfABootstrappedNodeTest {
         TeardownOptions.defaults(),
         LoggerFactory.getLogger(getClass()));
 
-    TeardownReport report = teardown.stop().plus(teardown.removeConfig()).plus(teardown.destroy());
+    TeardownResult report = teardown.stop().plus(teardown.removeConfig()).plus(teardown.destroy());
 
     assertThat(report.complete()).as("%s", report).isTrue();
     assertThat(lab.host.ports().files().exists(lab.paths.agentRunDir()))

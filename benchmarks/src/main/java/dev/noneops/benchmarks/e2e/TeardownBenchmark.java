@@ -4,7 +4,7 @@ import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.Teardown;
 import dev.noneops.core.node.TeardownOptions;
-import dev.noneops.core.node.TeardownReport;
+import dev.noneops.core.node.TeardownResult;
 import dev.noneops.hostfs.RealHost;
 import dev.noneops.hostfs.mounts.MountInfoParser;
 import dev.noneops.ports.mounts.MountEntry;
@@ -81,7 +81,7 @@ public final class TeardownBenchmark {
         try {
           long start = System.nanoTime();
           if (noneops) {
-            TeardownReport report = teardown(node, unified);
+            TeardownResult report = teardown(node, unified);
             ours.add((System.nanoTime() - start) / 1e6);
             if (!report.complete()) {
               leftovers.add("noneops run " + i + ": " + report.blocking());
@@ -138,7 +138,7 @@ public final class TeardownBenchmark {
         .writeTo(sectionFile);
   }
 
-  static TeardownReport teardown(SyntheticNode node, Path unified) throws InterruptedException {
+  static TeardownResult teardown(SyntheticNode node, Path unified) throws InterruptedException {
     RealHost real = RealHost.builder().cgroupRoot(node.cgroupDir()).build();
     TeardownOptions settings = TeardownOptions.defaults()
         .withProcessDeadline(Duration.ofSeconds(30))

@@ -3,7 +3,7 @@ package dev.noneops.benchmarks.e2e;
 import dev.noneops.benchmarks.e2e.TeardownBenchmark.Shape;
 import dev.noneops.benchmarks.e2e.TeardownBenchmark.SyntheticNode;
 import dev.noneops.core.node.Teardown;
-import dev.noneops.core.node.TeardownReport;
+import dev.noneops.core.node.TeardownResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -130,7 +130,7 @@ public final class TeardownCurveBenchmark {
           work.resolve("node-" + i), cgroupTop.resolve("run-" + i), unified, shimBinary, shape);
       try {
         long start = System.nanoTime();
-        TeardownReport report = TeardownBenchmark.teardown(node, unified);
+        TeardownResult report = TeardownBenchmark.teardown(node, unified);
         double ms = (System.nanoTime() - start) / 1e6;
         total.add(ms);
         if (!report.complete()) {

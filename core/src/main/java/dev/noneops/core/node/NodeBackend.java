@@ -59,7 +59,7 @@ public final class NodeBackend {
    */
   public void destroy() {
     NodeTeardown teardown = node.parts().params().teardown().orElse(() -> {
-      TeardownReport report = TeardownReport.of(node.teardown().steps().removeAll());
+      TeardownResult report = TeardownResult.of(node.teardown().steps().removeAll());
       if (!report.complete()) {
         throw new TeardownIncompleteException("destroy", report);
       }

@@ -8,7 +8,7 @@ import java.util.Objects;
  * removed and everything kept, with why), and what it removed of the host's networking (LocalDNS's
  * interface).
  */
-public record ResetResult(boolean wasPresent, TeardownReport report, List<String> hostCleanup) {
+public record ResetResult(boolean wasPresent, TeardownResult report, List<String> hostCleanup) {
   public ResetResult {
     Objects.requireNonNull(report, "report");
     hostCleanup = List.copyOf(hostCleanup);

@@ -37,7 +37,7 @@ final class ResetUseCase {
       Teardown teardown = node.teardown();
       if (!teardown.present()) {
         return new ResetResult(
-            false, TeardownReport.of(teardown.steps().removeBootstrapLeftovers()), List.of());
+            false, TeardownResult.of(teardown.steps().removeBootstrapLeftovers()), List.of());
       }
       stopAgent();
       AppliedConfigStore applied = new AppliedConfigStore(parts.ports().files(), parts.paths());
@@ -47,12 +47,12 @@ final class ResetUseCase {
           .orElse(AgentConfig.DEFAULT_LOCALDNS_INTERFACE);
       List<String> named = CniBridges.named(
           parts.ports().files(), parts.paths().cniConfDir(), cniEntriesBeforeOrNone());
-      TeardownReport hostsLinks = linksFromBefore(named);
+      TeardownResult hostsLinks = linksFromBefore(named);
       List<String> bridges = named.stream()
           .filter(
               b -> hostsLinks.kept().stream().noneMatch(k -> k.subject().equals(linkSubject(b))))
           .toList();
-      TeardownReport report = teardown.stop().plus(teardown.removeConfig()).plus(hostsLinks);
+      TeardownResult report = teardown.stop().plus(teardown.removeConfig()).plus(hostsLinks);
       List<String> hostCleanup = new ArrayList<>(removeLocalDnsInterface(dnsInterface));
       hostCleanup.addAll(removeCniBridges(bridges));
       applied.remove();
@@ -90,9 +90,9 @@ final class ResetUseCase {
    * provisioned before links were recorded) none is, as before the record existed; an unreadable
    * record keeps every one, as a failure that names the record.
    */
-  private TeardownReport linksFromBefore(List<String> bridges) throws IOException {
+  private TeardownResult linksFromBefore(List<String> bridges) throws IOException {
     Set<String> before;
-    TeardownReport.Reason reason = TeardownReport.Reason.FROM_BEFORE_THE_NODE;
+    KeepReason reason = KeepReason.FROM_BEFORE_THE_NODE;
     String why =
         "a bridge the host had before the node came, which the node's CNI configuration" + " names";
     try {
@@ -100,21 +100,21 @@ final class ResetUseCase {
               parts.ports().files(), parts.ports().network(), parts.layout())
           .load();
       if (recorded.isEmpty()) {
-        return TeardownReport.empty();
+        return TeardownResult.empty();
       }
       before = recorded.get();
     } catch (CorruptStateException e) {
       before = Set.copyOf(bridges);
-      reason = TeardownReport.Reason.FAILED;
+      reason = KeepReason.FAILED;
       why = "not removed: " + e.getMessage();
     }
-    List<TeardownReport.Kept> kept = new ArrayList<>();
+    List<TeardownResult.Kept> kept = new ArrayList<>();
     for (String bridge : bridges) {
       if (before.contains(bridge)) {
-        kept.add(new TeardownReport.Kept(reason, linkSubject(bridge), why));
+        kept.add(new TeardownResult.Kept(reason, linkSubject(bridge), why));
       }
     }
-    return new TeardownReport(List.of(), kept);
+    return new TeardownResult(List.of(), kept);
   }
 
   private static String linkSubject(String link) {

@@ -22,7 +22,7 @@ import org.slf4j.Logger;
  * <p>The steps slot into the caller's reset order: {@link #stop()}, then {@link #removeConfig()},
  * then {@link #destroy()}, with host-global cleanup owned by the caller in between. Every step is idempotent and safe to interrupt: run again, it continues from
  * what is on the host. What a step removed and what it kept (and why) is its
- * {@link TeardownReport}; a step never throws for one item that failed, it reports it.
+ * {@link TeardownResult}; a step never throws for one item that failed, it reports it.
  *
  * <p>What is this node's: units and drop-ins whose first line is the marker; shared files in the
  * ownership record that still have the recorded content; shims carrying this node's containerd
@@ -77,8 +77,8 @@ public final class Teardown {
    *
    * @throws InterruptedException when interrupted while waiting for a unit to stop
    */
-  public TeardownReport stop() throws InterruptedException {
-    return TeardownReport.of(steps.stop());
+  public TeardownResult stop() throws InterruptedException {
+    return TeardownResult.of(steps.stop());
   }
 
   /**
@@ -89,8 +89,8 @@ public final class Teardown {
    *
    * @throws InterruptedException when interrupted
    */
-  public TeardownReport removeConfig() throws InterruptedException {
-    return TeardownReport.of(steps.removeConfig());
+  public TeardownResult removeConfig() throws InterruptedException {
+    return TeardownResult.of(steps.removeConfig());
   }
 
   /**
@@ -102,8 +102,8 @@ public final class Teardown {
    *
    * @throws InterruptedException when interrupted
    */
-  public TeardownReport destroy() throws InterruptedException {
-    return TeardownReport.of(steps.destroy());
+  public TeardownResult destroy() throws InterruptedException {
+    return TeardownResult.of(steps.destroy());
   }
 
   /** The steps, for the node's reset and upgrade, which run parts of them on their own. */

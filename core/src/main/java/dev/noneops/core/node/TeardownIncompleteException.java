@@ -13,17 +13,17 @@ import java.util.stream.Collectors;
 public class TeardownIncompleteException extends NoneopsException {
   private static final long serialVersionUID = 1L;
 
-  private final transient TeardownReport report;
+  private final transient TeardownResult report;
 
-  public TeardownIncompleteException(String step, TeardownReport report) {
+  public TeardownIncompleteException(String step, TeardownResult report) {
     super(step + " left part of the node in place: "
         + Objects.requireNonNull(report, "report").blocking().stream()
-            .map(TeardownReport.Kept::toString)
+            .map(TeardownResult.Kept::toString)
             .collect(Collectors.joining("; ")));
     this.report = report;
   }
 
-  public TeardownReport report() {
+  public TeardownResult report() {
     return report;
   }
 }

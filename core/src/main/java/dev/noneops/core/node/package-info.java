@@ -3,7 +3,7 @@
  * configure, kernel modules, start, restart, stop, upgrade, recover, prune, reset, status) bound
  * by {@link dev.noneops.core.node.Params} to one configuration, with its options, results and
  * typed exceptions, and {@link dev.noneops.core.node.Teardown}, which removes a node without
- * harming what it does not own, with its {@link dev.noneops.core.node.TeardownReport} of what was
+ * harming what it does not own, with its {@link dev.noneops.core.node.TeardownResult} of what was
  * removed and what was kept and why.
  *
  * <p>Everything else here is package-private: the phases and what they use — the goal state

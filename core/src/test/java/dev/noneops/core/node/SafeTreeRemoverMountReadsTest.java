@@ -27,7 +27,7 @@ class SafeTreeRemoverMountReadsTest {
   void withNothingMountedBelowTheRootsTheMountTableIsReadOnce() throws Exception {
     fs.seedFile(ROOT.resolve("results/net-c1-eth0"), "{}", 0600);
 
-    TeardownReport report = remove();
+    TeardownResult report = remove();
 
     assertThat(mountTableReads()).isEqualTo(1);
     assertThat(report.kept()).isEmpty();
@@ -40,16 +40,16 @@ class SafeTreeRemoverMountReadsTest {
     fs.seedDirectory(point, 0755);
     fs.mount(point, MountKind.TMPFS, "tmpfs", "tmpfs", false);
 
-    TeardownReport report = remove();
+    TeardownResult report = remove();
 
     assertThat(mountTableReads()).isEqualTo(2);
     assertThat(report.kept()).isEmpty();
     assertThat(fs.lstat(ROOT)).isEmpty();
   }
 
-  private TeardownReport remove() throws InterruptedException {
+  private TeardownResult remove() throws InterruptedException {
     HostPorts ports = host.ports();
-    return TeardownReport.of(new SafeTreeRemover(
+    return TeardownResult.of(new SafeTreeRemover(
             ports.files(),
             ports.mounts(),
             ports.clock(),

@@ -2,8 +2,7 @@ package dev.noneops.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.noneops.core.node.TeardownReport.Kept;
-import dev.noneops.core.node.TeardownReport.Reason;
+import dev.noneops.core.node.TeardownResult.Kept;
 import dev.noneops.core.node.internal.teardown.SafeTreeRemover;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.mounts.MountEntry;
@@ -71,7 +70,7 @@ class SafeTreeRemoverPropertiesTest {
         TeardownOptions.defaults(),
         LoggerFactory.getLogger(getClass()));
 
-    TeardownReport report = TeardownReport.of(remover.remove(List.of(ROOT)));
+    TeardownResult report = TeardownResult.of(remover.remove(List.of(ROOT)));
 
     assertThat(fs.snapshot(Path.of("/"), p -> !Path.of(p).startsWith(ROOT)))
         .as("outside the root")
@@ -80,7 +79,7 @@ class SafeTreeRemoverPropertiesTest {
         .map(MountEntry::mountPoint)
         .filter(p -> p.startsWith(ROOT))
         .toList();
-    assertThat(report.kept(Reason.STILL_MOUNTED).stream().map(Kept::subject).toList())
+    assertThat(report.kept(KeepReason.STILL_MOUNTED).stream().map(Kept::subject).toList())
         .containsExactlyInAnyOrderElementsOf(
             stillMounted.stream().map(Path::toString).toList());
     for (String path : fs.snapshot(ROOT).paths()) {

@@ -41,7 +41,7 @@ class TeardownCrashTest {
       node.host.systemd().bootEnabledUnits();
       Teardown again = node.teardown();
       if (again.present()) {
-        TeardownReport report = reset(again);
+        TeardownResult report = reset(again);
         assertThat(report.complete())
             .as("re-run after a crash at point %d: %s", point, report)
             .isTrue();
@@ -52,7 +52,7 @@ class TeardownCrashTest {
     assertThat(point).as("crash points exercised").isGreaterThan(50);
   }
 
-  private static TeardownReport reset(Teardown teardown) throws InterruptedException {
+  private static TeardownResult reset(Teardown teardown) throws InterruptedException {
     return teardown.stop().plus(teardown.removeConfig()).plus(teardown.destroy());
   }
 

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
-import dev.noneops.core.node.TeardownReport.Reason;
 import dev.noneops.testkit.SimulatedHost;
 import dev.noneops.testkit.process.ProcessSpec;
 import dev.noneops.testkit.process.SimProcess;
@@ -34,7 +33,7 @@ class TeardownEvidenceTest {
     Teardown teardown = teardown(host);
 
     assertThat(teardown.present()).isFalse();
-    TeardownReport leftovers = TeardownReport.of(teardown.steps().removeBootstrapLeftovers());
+    TeardownResult leftovers = TeardownResult.of(teardown.steps().removeBootstrapLeftovers());
 
     assertThat(host.fs().lstat(layout.root()))
         .as("the leftovers of a bootstrap that installed nothing")
@@ -115,7 +114,7 @@ class TeardownEvidenceTest {
     node.fs().setBusy(busy, true);
     Teardown teardown = node.teardown();
 
-    TeardownReport first = teardown.stop().plus(teardown.removeConfig()).plus(teardown.destroy());
+    TeardownResult first = teardown.stop().plus(teardown.removeConfig()).plus(teardown.destroy());
 
     assertThat(first.complete()).isFalse();
     assertThat(teardown.present())
@@ -147,13 +146,13 @@ class TeardownEvidenceTest {
         .inCgroup(SimNode.CONTAINERD_CGROUP));
     Teardown teardown = node.teardown();
 
-    TeardownReport report = teardown.stop().plus(teardown.removeConfig()).plus(teardown.destroy());
+    TeardownResult report = teardown.stop().plus(teardown.removeConfig()).plus(teardown.destroy());
 
     assertThat(node.host.processes().process(foreignShim.pid()))
         .as("the foreign containerd's shim")
         .isPresent();
     assertThat(node.host.processes().process(foreignContainerd.pid())).isPresent();
-    assertThat(report.kept(Reason.FOREIGN_SHIM)).anySatisfy(k -> {
+    assertThat(report.kept(KeepReason.FOREIGN_SHIM)).anySatisfy(k -> {
       assertThat(k.subject()).startsWith("pid " + foreignShim.pid() + " ");
       assertThat(k.detail())
           .contains("/usr/bin/containerd")

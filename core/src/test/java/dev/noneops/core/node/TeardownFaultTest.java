@@ -2,8 +2,7 @@ package dev.noneops.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.noneops.core.node.TeardownReport.Kept;
-import dev.noneops.core.node.TeardownReport.Reason;
+import dev.noneops.core.node.TeardownResult.Kept;
 import dev.noneops.ports.Errno;
 import dev.noneops.ports.systemd.SystemdException;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
@@ -19,7 +18,7 @@ import org.junit.jupiter.api.Test;
  */
 class TeardownFaultTest {
 
-  private static TeardownReport reset(Teardown teardown) throws InterruptedException {
+  private static TeardownResult reset(Teardown teardown) throws InterruptedException {
     return teardown.stop().plus(teardown.removeConfig()).plus(teardown.destroy());
   }
 
@@ -32,14 +31,14 @@ class TeardownFaultTest {
     FileTreeSnapshot containerd = node.host.snapshot(node.paths.containerdStateDir());
     Teardown teardown = node.teardown();
 
-    TeardownReport report = reset(teardown);
+    TeardownResult report = reset(teardown);
 
     assertThat(node.host.snapshot(pods)).isEqualTo(kubelet);
     assertThat(node.host.snapshot(node.paths.containerdStateDir())).isEqualTo(containerd);
-    assertThat(report.kept(Reason.FAILED))
+    assertThat(report.kept(KeepReason.FAILED))
         .extracting(Kept::subject)
         .contains(node.paths.kubeletDir().toString());
-    assertThat(report.kept(Reason.FAILED))
+    assertThat(report.kept(KeepReason.FAILED))
         .allSatisfy(k -> assertThat(k.detail()).contains("mount table"));
     assertThat(teardown.present()).isTrue();
 
@@ -58,9 +57,9 @@ class TeardownFaultTest {
             .fail(Errno.EIO));
     Teardown teardown = node.teardown();
 
-    TeardownReport report = reset(teardown);
+    TeardownResult report = reset(teardown);
 
-    assertThat(report.kept(Reason.FAILED)).anySatisfy(k -> {
+    assertThat(report.kept(KeepReason.FAILED)).anySatisfy(k -> {
       assertThat(k.subject()).isEqualTo(token.toString());
       assertThat(k.detail()).contains("delete").contains("EIO");
     });
@@ -83,9 +82,9 @@ class TeardownFaultTest {
                 SystemdException.Kind.ACCESS_DENIED, "kubelet.service", "Access denied")));
     Teardown teardown = node.teardown();
 
-    TeardownReport stop = teardown.stop();
+    TeardownResult stop = teardown.stop();
 
-    assertThat(stop.kept(Reason.FAILED)).anySatisfy(k -> {
+    assertThat(stop.kept(KeepReason.FAILED)).anySatisfy(k -> {
       assertThat(k.subject()).isEqualTo("kubelet.service");
       assertThat(k.detail()).contains("stop").contains("Access denied");
     });
@@ -109,9 +108,9 @@ class TeardownFaultTest {
     Path foreignLink = wants.resolve("nginx.service");
     node.fs().seedSymlink(foreignLink, "/usr/lib/systemd/system/nginx.service");
 
-    TeardownReport report = reset(node.teardown());
+    TeardownResult report = reset(node.teardown());
 
-    assertThat(report.kept(Reason.FAILED))
+    assertThat(report.kept(KeepReason.FAILED))
         .extracting(Kept::subject)
         .contains("kubelet.service", "containerd.service", "localdns.service");
     for (String unit : SimNode.UNITS) {

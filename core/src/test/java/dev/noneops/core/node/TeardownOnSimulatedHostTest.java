@@ -4,10 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.core.layout.HostPaths;
-import dev.noneops.core.node.TeardownReport.Action;
-import dev.noneops.core.node.TeardownReport.Kept;
-import dev.noneops.core.node.TeardownReport.Reason;
-import dev.noneops.core.node.TeardownReport.Removed;
+import dev.noneops.core.node.TeardownResult.Kept;
+import dev.noneops.core.node.TeardownResult.Removed;
 import dev.noneops.core.node.internal.files.OwnedEntry;
 import dev.noneops.core.node.internal.files.OwnershipStore;
 import dev.noneops.core.node.internal.task.NodeLock;
@@ -38,7 +36,7 @@ import org.slf4j.LoggerFactory;
  */
 class TeardownOnSimulatedHostTest {
 
-  private static TeardownReport reset(Teardown teardown) throws InterruptedException {
+  private static TeardownResult reset(Teardown teardown) throws InterruptedException {
     return teardown.stop().plus(teardown.removeConfig()).plus(teardown.destroy());
   }
 
@@ -54,7 +52,7 @@ class TeardownOnSimulatedHostTest {
     Teardown teardown = node.teardown();
     assertThat(teardown.present()).isTrue();
 
-    TeardownReport report = reset(teardown);
+    TeardownResult report = reset(teardown);
 
     assertThat(report.complete()).as("%s", report).isTrue();
     assertThat(teardown.present()).isFalse();
@@ -80,8 +78,8 @@ class TeardownOnSimulatedHostTest {
       assertThat(node.host.systemd().peek(unit).load()).isEqualTo(LoadState.NOT_FOUND);
       assertThat(node.host.systemd().peek(unit).active()).isEqualTo(ActiveState.INACTIVE);
     }
-    assertThat(report.removed(Action.SHIM_KILLED)).hasSize(2);
-    assertThat(subjects(report.removed(Action.UNMOUNTED))).hasSize(4);
+    assertThat(report.removed(TeardownAction.SHIM_KILLED)).hasSize(2);
+    assertThat(subjects(report.removed(TeardownAction.UNMOUNTED))).hasSize(4);
   }
 
   @Test
@@ -101,7 +99,7 @@ class TeardownOnSimulatedHostTest {
     FileTreeSnapshot nginxBefore = node.host.snapshot(nginx);
     FileTreeSnapshot dropInBefore = node.host.snapshot(operatorDropIn);
 
-    TeardownReport report = reset(node.teardown());
+    TeardownResult report = reset(node.teardown());
 
     assertThat(node.host.snapshot(nginx)).isEqualTo(nginxBefore);
     assertThat(node.host.snapshot(operatorDropIn)).isEqualTo(dropInBefore);
@@ -109,7 +107,7 @@ class TeardownOnSimulatedHostTest {
     assertThat(node.host.systemd().isEnabled("nginx.service", "multi-user.target"))
         .isTrue();
     assertThat(node.host.systemd().peek("nginx.service").isActive()).isTrue();
-    assertThat(subjects(report.kept(Reason.FOREIGN_UNIT)))
+    assertThat(subjects(report.kept(KeepReason.FOREIGN_UNIT)))
         .containsOnlyOnce(nginx.toString(), operatorDropIn.toString());
     assertThat(report.complete()).isTrue();
     assertThat(node.teardown().present())
@@ -128,15 +126,16 @@ class TeardownOnSimulatedHostTest {
     node.systemd().start("localdns.service", Duration.ofMinutes(1));
     FileTreeSnapshot before = node.host.snapshot(localdns);
 
-    TeardownReport report = reset(node.teardown());
+    TeardownResult report = reset(node.teardown());
 
     assertThat(node.host.snapshot(localdns)).isEqualTo(before);
     assertThat(node.host.systemd().peek("localdns.service").isActive()).isTrue();
-    assertThat(report.kept(Reason.FOREIGN_UNIT)).anySatisfy(k -> {
+    assertThat(report.kept(KeepReason.FOREIGN_UNIT)).anySatisfy(k -> {
       assertThat(k.subject()).isEqualTo(localdns.toString());
       assertThat(k.detail()).contains("not written by this node");
     });
-    assertThat(subjects(report.removed(Action.UNIT_STOPPED))).doesNotContain("localdns.service");
+    assertThat(subjects(report.removed(TeardownAction.UNIT_STOPPED)))
+        .doesNotContain("localdns.service");
   }
 
   /**
@@ -184,7 +183,7 @@ class TeardownOnSimulatedHostTest {
     }
     FileTreeSnapshot before = node.host.snapshot(run.resolve("runc/foreign/web"));
 
-    TeardownReport report = reset(node.teardown());
+    TeardownResult report = reset(node.teardown());
 
     assertThat(report.complete()).as("%s", report).isTrue();
     assertThat(node.host.processes().process(shim.pid())).isPresent();
@@ -195,8 +194,8 @@ class TeardownOnSimulatedHostTest {
     for (Path p : ours) {
       assertThat(node.fs().lstat(p)).as("%s is gone", p).isEmpty();
     }
-    assertThat(report.kept(Reason.FOREIGN_SHIM))
-        .extracting(TeardownReport.Kept::subject)
+    assertThat(report.kept(KeepReason.FOREIGN_SHIM))
+        .extracting(TeardownResult.Kept::subject)
         .contains(run.toString());
   }
 
@@ -248,7 +247,7 @@ class TeardownOnSimulatedHostTest {
     SimProcess dockerContainer = node.host.spawn(
         ProcessSpec.of("/usr/sbin/nginx", "nginx").inCgroup("/system.slice/docker-d1.scope"));
 
-    TeardownReport report = reset(node.teardown());
+    TeardownResult report = reset(node.teardown());
 
     for (SimProcess foreign : List.of(
         docker,
@@ -262,7 +261,7 @@ class TeardownOnSimulatedHostTest {
     }
     for (SimProcess foreign :
         List.of(docker, otherContainerd, mobyOnOurContainerd, ourAddressOutsideOurCgroups)) {
-      assertThat(report.kept(Reason.FOREIGN_SHIM))
+      assertThat(report.kept(KeepReason.FOREIGN_SHIM))
           .anyMatch(k -> k.subject().startsWith("pid " + foreign.pid() + " "));
     }
     for (SimProcess ours : node.shims) {
@@ -271,7 +270,7 @@ class TeardownOnSimulatedHostTest {
     assertThat(report.blocking())
         .as("only the version whose shim binary the moby shim runs, and the link to it, stay")
         .extracting(Kept::reason)
-        .containsOnly(Reason.USED_BY_FOREIGN_SHIMS);
+        .containsOnly(KeepReason.USED_BY_FOREIGN_SHIMS);
   }
 
   /**
@@ -299,7 +298,7 @@ class TeardownOnSimulatedHostTest {
     FileTreeSnapshot before = node.host.snapshot(version);
     Teardown teardown = node.teardown();
 
-    TeardownReport report = reset(teardown);
+    TeardownResult report = reset(teardown);
 
     assertThat(node.host.processes().process(mobyShim.pid())).isPresent();
     assertThat(node.fs().lstat(node.shimBinary())).as("the shim's binary").isPresent();
@@ -313,7 +312,7 @@ class TeardownOnSimulatedHostTest {
         .as("the link the shim's argv names")
         .isEqualTo(version.getFileName().toString());
     assertThat(report.blocking()).anySatisfy(k -> {
-      assertThat(k.reason()).isEqualTo(Reason.USED_BY_FOREIGN_SHIMS);
+      assertThat(k.reason()).isEqualTo(KeepReason.USED_BY_FOREIGN_SHIMS);
       assertThat(k.subject()).isEqualTo(version.toString());
       assertThat(k.detail()).contains("pid " + mobyShim.pid(), "moby");
     });
@@ -321,7 +320,7 @@ class TeardownOnSimulatedHostTest {
     assertThat(teardown.present()).as("the node stays for a reset run again").isTrue();
 
     node.host.processes().exit(mobyShim.pid());
-    TeardownReport again = reset(teardown);
+    TeardownResult again = reset(teardown);
 
     assertThat(again.complete()).as("%s", again).isTrue();
     assertThat(teardown.present()).isFalse();
@@ -346,7 +345,7 @@ class TeardownOnSimulatedHostTest {
     FileTreeSnapshot before = node.host.snapshot(data);
     Teardown teardown = node.teardown();
 
-    TeardownReport report = reset(teardown);
+    TeardownResult report = reset(teardown);
 
     assertThat(node.host.snapshot(data)).isEqualTo(before);
     assertThat(report.blocking()).anySatisfy(k -> {
@@ -368,7 +367,7 @@ class TeardownOnSimulatedHostTest {
     seedMetadata(node, "meta-k8s.io.db");
     Teardown teardown = node.teardown();
 
-    TeardownReport report = reset(teardown);
+    TeardownResult report = reset(teardown);
 
     assertThat(report.complete()).as("%s", report).isTrue();
     assertThat(node.fs().lstat(node.paths.containerdStateDir())).isEmpty();
@@ -402,18 +401,18 @@ class TeardownOnSimulatedHostTest {
     FileTreeSnapshot busyBefore = node.host.snapshot(busyData);
     FileTreeSnapshot freeBefore = node.host.snapshot(freeData);
 
-    TeardownReport report = reset(node.teardown());
+    TeardownResult report = reset(node.teardown());
 
     assertThat(node.host.snapshot(busyData)).isEqualTo(busyBefore);
     assertThat(node.host.snapshot(freeData)).isEqualTo(freeBefore);
     assertThat(node.host.snapshot(busyVolume).paths())
         .as("the busy volume is untouched")
         .hasSize(busyBefore.paths().size());
-    assertThat(report.kept(Reason.STILL_MOUNTED)).anySatisfy(k -> {
+    assertThat(report.kept(KeepReason.STILL_MOUNTED)).anySatisfy(k -> {
       assertThat(k.subject()).isEqualTo(busyVolume.toString());
       assertThat(k.detail()).contains("EBUSY").contains("nothing at or below it was touched");
     });
-    assertThat(subjects(report.removed(Action.UNMOUNTED))).contains(freeVolume.toString());
+    assertThat(subjects(report.removed(TeardownAction.UNMOUNTED))).contains(freeVolume.toString());
     assertThat(node.fs().lstat(freeVolume)).isEmpty();
     assertThat(report.complete()).isFalse();
   }
@@ -429,11 +428,11 @@ class TeardownOnSimulatedHostTest {
     node.fs().seedFile(Path.of("/etc/ssl/certs/ca.pem"), "ca", 0644);
     FileTreeSnapshot etcBefore = node.fs().snapshot(Path.of("/etc"), p -> !isOwnedConfig(node, p));
 
-    TeardownReport report = reset(node.teardown());
+    TeardownResult report = reset(node.teardown());
 
     assertThat(node.fs().snapshot(Path.of("/etc"), p -> !isOwnedConfig(node, p)))
         .isEqualTo(etcBefore);
-    assertThat(subjects(report.removed(Action.SYMLINK_REMOVED)))
+    assertThat(subjects(report.removed(TeardownAction.SYMLINK_REMOVED)))
         .contains(inPodDir + " -> /etc", inVolume + " -> /etc/ssl");
     assertThat(node.fs().lstat(inPodDir)).isEmpty();
     assertThat(report.complete()).isTrue();
@@ -450,10 +449,10 @@ class TeardownOnSimulatedHostTest {
     FileTreeSnapshot volume = node.host.snapshot(csi);
     Teardown teardown = node.teardown();
 
-    TeardownReport report = reset(teardown);
+    TeardownResult report = reset(teardown);
 
     assertThat(node.host.snapshot(csi)).isEqualTo(volume);
-    assertThat(subjects(report.kept(Reason.STILL_MOUNTED))).containsExactly(csi.toString());
+    assertThat(subjects(report.kept(KeepReason.STILL_MOUNTED))).containsExactly(csi.toString());
     assertThat(report.complete()).isFalse();
     assertThat(teardown.present())
         .as("the layout directory stays so the reset can run again")
@@ -463,11 +462,11 @@ class TeardownOnSimulatedHostTest {
         .isEmpty();
 
     node.fs().setBusy(csi, false);
-    TeardownReport rerun = teardown.destroy();
+    TeardownResult rerun = teardown.destroy();
 
     assertThat(rerun.complete()).as("%s", rerun).isTrue();
     assertThat(teardown.present()).isFalse();
-    assertThat(subjects(rerun.removed(Action.UNMOUNTED))).containsExactly(csi.toString());
+    assertThat(subjects(rerun.removed(TeardownAction.UNMOUNTED))).containsExactly(csi.toString());
   }
 
   @Test
@@ -478,10 +477,10 @@ class TeardownOnSimulatedHostTest {
     node.fs().mount(csi, MountKind.DISK, "ext4", "/dev/rbd0", false);
     node.fs().setBusy(csi, true);
 
-    TeardownReport report = reset(
+    TeardownResult report = reset(
         node.teardown(dev.noneops.core.node.TeardownOptions.defaults().withLazyUnmount(true)));
 
-    assertThat(report.removed(Action.UNMOUNTED)).anySatisfy(r -> {
+    assertThat(report.removed(TeardownAction.UNMOUNTED)).anySatisfy(r -> {
       assertThat(r.subject()).isEqualTo(csi.toString());
       assertThat(r.detail()).contains("lazily detached");
     });
@@ -496,15 +495,16 @@ class TeardownOnSimulatedHostTest {
     host.fs().mount(kubelet, MountKind.DISK_IN_FSTAB, "xfs", "/dev/sdb1", false);
     SimNode node = SimNode.running(host);
 
-    TeardownReport report = reset(node.teardown());
+    TeardownResult report = reset(node.teardown());
 
     assertThat(host.fs().mountEntries())
         .anyMatch(m -> m.mountPoint().equals(kubelet) && m.source().equals("/dev/sdb1"));
     assertThat(host.fs().list(kubelet)).isEmpty();
-    assertThat(report.kept(Reason.FOREIGN_MOUNT))
+    assertThat(report.kept(KeepReason.FOREIGN_MOUNT))
         .extracting(Kept::subject)
         .containsExactly(kubelet.toString());
-    assertThat(subjects(report.removed(Action.UNMOUNTED))).noneMatch(kubelet.toString()::equals);
+    assertThat(subjects(report.removed(TeardownAction.UNMOUNTED)))
+        .noneMatch(kubelet.toString()::equals);
     assertThat(report.complete()).isTrue();
     assertThat(node.teardown().present()).isFalse();
   }
@@ -521,14 +521,14 @@ class TeardownOnSimulatedHostTest {
             0644);
     FileTreeSnapshot before = node.host.snapshot(node.paths.host("/etc/containerd"));
 
-    TeardownReport report = reset(node.teardown());
+    TeardownResult report = reset(node.teardown());
 
     assertThat(node.host.snapshot(node.paths.host("/etc/containerd"))).isEqualTo(before);
-    assertThat(report.kept(Reason.CHANGED_BY_OTHERS)).anySatisfy(k -> {
+    assertThat(report.kept(KeepReason.CHANGED_BY_OTHERS)).anySatisfy(k -> {
       assertThat(k.subject()).isEqualTo(node.paths.containerdConfig().toString());
       assertThat(k.detail()).contains("content changed since this node wrote it");
     });
-    assertThat(subjects(report.kept(Reason.HOLDS_KEPT_ENTRIES)))
+    assertThat(subjects(report.kept(KeepReason.HOLDS_KEPT_ENTRIES)))
         .contains(node.paths.host("/etc/containerd").toString());
     assertThat(node.fs().lstat(node.paths.sysctlFile()))
         .as("unchanged owned files still go")
@@ -541,12 +541,12 @@ class TeardownOnSimulatedHostTest {
     SimNode node = SimNode.running();
     node.host.processes().setKillSupported(false);
 
-    TeardownReport report = reset(node.teardown());
+    TeardownResult report = reset(node.teardown());
 
     for (SimProcess p : node.containers) {
       assertThat(node.host.processes().process(p.pid())).isEmpty();
     }
-    assertThat(report.removed(Action.CGROUP_KILLED))
+    assertThat(report.removed(TeardownAction.CGROUP_KILLED))
         .extracting(Removed::detail)
         .allMatch(d -> d.contains("SIGKILL to each"));
     assertThat(node.host.processes().cgroupExists("/kubepods.slice")).isFalse();
@@ -617,11 +617,11 @@ class TeardownOnSimulatedHostTest {
     node.fs().setBusy(csi, true);
     Teardown teardown = node.teardown();
 
-    TeardownReport stopped = teardown.stop();
-    TeardownReport configRemoved = teardown.removeConfig();
-    TeardownReport destroyed = teardown.destroy();
+    TeardownResult stopped = teardown.stop();
+    TeardownResult configRemoved = teardown.removeConfig();
+    TeardownResult destroyed = teardown.destroy();
 
-    assertThat(stopped.removed(Action.UNIT_STOPPED))
+    assertThat(stopped.removed(TeardownAction.UNIT_STOPPED))
         .extracting(Removed::subject)
         .containsExactly("kubelet.service", "containerd.service", "localdns.service");
     assertThat(configRemoved.complete()).isTrue();

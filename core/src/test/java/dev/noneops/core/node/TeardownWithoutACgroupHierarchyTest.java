@@ -2,9 +2,7 @@ package dev.noneops.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.noneops.core.node.TeardownReport.Action;
-import dev.noneops.core.node.TeardownReport.Kept;
-import dev.noneops.core.node.TeardownReport.Reason;
+import dev.noneops.core.node.TeardownResult.Kept;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -19,17 +17,17 @@ class TeardownWithoutACgroupHierarchyTest {
     SimNode node = SimNode.running();
     node.host.processes().setCgroupsAvailable(false);
 
-    TeardownReport report = node.teardown()
+    TeardownResult report = node.teardown()
         .stop()
         .plus(node.teardown().removeConfig())
         .plus(node.teardown().destroy());
 
-    assertThat(report.removed(Action.CGROUP_KILLED)).isEmpty();
-    assertThat(report.removed(Action.CGROUP_REMOVED)).isEmpty();
-    List<Kept> skipped = report.kept(Reason.NO_CGROUP_HIERARCHY);
+    assertThat(report.removed(TeardownAction.CGROUP_KILLED)).isEmpty();
+    assertThat(report.removed(TeardownAction.CGROUP_REMOVED)).isEmpty();
+    List<Kept> skipped = report.kept(KeepReason.NO_CGROUP_HIERARCHY);
     assertThat(skipped).extracting(Kept::subject).containsExactly("/kubepods.slice", "/kubepods");
     assertThat(skipped).allSatisfy(k -> assertThat(k.detail()).contains("no cgroup v2 hierarchy"));
-    assertThat(Reason.NO_CGROUP_HIERARCHY.blocksCompletion()).isFalse();
+    assertThat(KeepReason.NO_CGROUP_HIERARCHY.blocksCompletion()).isFalse();
     node.host.processes().setCgroupsAvailable(true);
     assertThat(node.host.processes().cgroupExists("/kubepods.slice"))
         .as("the hierarchy nobody looked at is still there")

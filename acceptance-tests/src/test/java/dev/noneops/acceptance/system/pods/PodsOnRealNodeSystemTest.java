@@ -12,11 +12,12 @@ import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.layout.NodeConstants;
 import dev.noneops.core.node.ConfigureResult;
+import dev.noneops.core.node.KeepReason;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.Overrides;
 import dev.noneops.core.node.ResetResult;
 import dev.noneops.core.node.Teardown;
-import dev.noneops.core.node.TeardownReport;
+import dev.noneops.core.node.TeardownResult;
 import dev.noneops.core.node.UpgradeFailedException;
 import dev.noneops.core.node.UpgradeFailedException.RollbackOutcome;
 import dev.noneops.ports.HostPorts;
@@ -341,10 +342,10 @@ class PodsOnRealNodeSystemTest {
 
       pods.writeNetworkConfiguration();
       RealPod second = pods.start("web-2", "0a1b2c3d-0022", "kubernetes.io~empty-dir/cache");
-      TeardownReport report = reset();
+      TeardownResult report = reset();
 
       assertThat(report.blocking()).as("%s", report).isEmpty();
-      assertThat(report.kept(TeardownReport.Reason.FOREIGN_SHIM))
+      assertThat(report.kept(KeepReason.FOREIGN_SHIM))
           .as("the foreign runtime's shim is recognised and kept: %s", report)
           .isNotEmpty();
       assertNothingLeftOf(second);
@@ -433,7 +434,7 @@ class PodsOnRealNodeSystemTest {
     String version = Path.of(shimBinary).getParent().getParent().toString();
 
     String bundle = "/run/containerd/io.containerd.runtime.v2.task/moby/docker-web";
-    TeardownReport report;
+    TeardownResult report;
     String bundleAfter;
     try {
       report = reset();
@@ -465,16 +466,13 @@ class PodsOnRealNodeSystemTest {
       awaitCtr(ctr);
       assertThat(report.blocking())
           .as("%s", report)
-          .extracting(TeardownReport.Kept::reason)
-          .containsOnly(
-              TeardownReport.Reason.OTHER_NAMESPACES, TeardownReport.Reason.USED_BY_FOREIGN_SHIMS);
-      assertThat(report.kept(TeardownReport.Reason.OTHER_NAMESPACES))
-          .singleElement()
-          .satisfies(k -> {
-            assertThat(k.subject()).isEqualTo("/var/lib/containerd");
-            assertThat(k.detail()).contains("moby (1 containers");
-          });
-      assertThat(report.kept(TeardownReport.Reason.USED_BY_FOREIGN_SHIMS)).anySatisfy(k -> {
+          .extracting(TeardownResult.Kept::reason)
+          .containsOnly(KeepReason.OTHER_NAMESPACES, KeepReason.USED_BY_FOREIGN_SHIMS);
+      assertThat(report.kept(KeepReason.OTHER_NAMESPACES)).singleElement().satisfies(k -> {
+        assertThat(k.subject()).isEqualTo("/var/lib/containerd");
+        assertThat(k.detail()).contains("moby (1 containers");
+      });
+      assertThat(report.kept(KeepReason.USED_BY_FOREIGN_SHIMS)).anySatisfy(k -> {
         assertThat(k.subject()).isEqualTo(version);
         assertThat(k.detail()).contains(shimBinary + " -namespace moby -id docker-web");
       });
@@ -529,7 +527,7 @@ class PodsOnRealNodeSystemTest {
       sandbox().systemctl("stop", "after-node-containerd.service");
       sandbox().exec("rm", "-rf", "/opt/after-node");
     }
-    TeardownReport again = reset();
+    TeardownResult again = reset();
     assertThat(again.complete()).as("%s", again).isTrue();
     assertThat(teardown().present()).isFalse();
   }
@@ -586,7 +584,7 @@ class PodsOnRealNodeSystemTest {
         .isEqualTo("ledger\n");
     assertThat(pods.reaches("db-1", other.address())).isTrue();
 
-    TeardownReport report = reset();
+    TeardownResult report = reset();
     assertThat(report.blocking())
         .as("what the teardown could not remove: %s", report)
         .isEmpty();
@@ -661,7 +659,7 @@ class PodsOnRealNodeSystemTest {
         "sh", "-c", "echo " + inPod + " > /sys/fs/cgroup" + stubborn.cgroup() + "/cgroup.procs");
     long foreign = holdOpen("admin-shell", volume);
 
-    TeardownReport first = reset();
+    TeardownResult first = reset();
 
     assertThat(sandbox().exec("test", "-e", "/proc/" + stubborn.pid()).succeeded())
         .as("the pod's SIGTERM-ignoring process")
@@ -680,7 +678,7 @@ class PodsOnRealNodeSystemTest {
     assertThat(treeDigest(volume)).as("nothing below the kept mount touched").isEqualTo(before);
 
     sandbox().systemctl("stop", "admin-shell.service").orThrow();
-    TeardownReport second = teardown().destroy();
+    TeardownResult second = teardown().destroy();
 
     assertThat(second.complete()).as("%s", second).isTrue();
     assertThat(mountinfo()).doesNotContain("/var/lib/kubelet");
@@ -793,7 +791,7 @@ class PodsOnRealNodeSystemTest {
    * The operator's {@code noneops reset}: {@link Node#reset()}, which needs no configuration, and
    * leaves neither the node's LocalDNS interface nor its pods' bridge.
    */
-  static TeardownReport reset() throws Exception {
+  static TeardownResult reset() throws Exception {
     ResetResult reset = SandboxNodes.node(
             ports, Optional.empty(), Optional.empty(), KUBELET_READY, NodeEvents.NONE)
         .reset();

@@ -2,6 +2,8 @@ package dev.noneops.core.node.internal.teardown;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.node.CorruptStateException;
+import dev.noneops.core.node.KeepReason;
+import dev.noneops.core.node.TeardownAction;
 import dev.noneops.core.node.internal.files.PreexistingCniEntries;
 import dev.noneops.ports.Errno;
 import dev.noneops.ports.HostIOException;

@@ -1,6 +1,8 @@
 package dev.noneops.core.node.internal.teardown;
 
 import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.node.KeepReason;
+import dev.noneops.core.node.TeardownAction;
 import dev.noneops.core.node.TeardownOptions;
 import dev.noneops.core.node.internal.task.WaitDeadline;
 import dev.noneops.ports.Errno;

@@ -1,5 +1,7 @@
 package dev.noneops.core.node.internal.teardown;
 
+import dev.noneops.core.node.KeepReason;
+import dev.noneops.core.node.TeardownAction;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

@@ -1,6 +1,6 @@
-package dev.noneops.core.node.internal.teardown;
+package dev.noneops.core.node;
 
-/** What a teardown did to something it removed (the node reports it as its TeardownLog.Action). */
+/** What was done to a removed item. */
 public enum TeardownAction {
   UNIT_STOPPED,
   UNIT_DISABLED,

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-class TeardownSettingsTest {
+class TeardownOptionsTest {
 
   @Test
   void lazyUnmountIsOffUnlessAskedFor() {

@@ -1,6 +1,6 @@
-package dev.noneops.core.node.internal.teardown;
+package dev.noneops.core.node;
 
-/** Why a teardown kept something (the node reports it as its TeardownLog.Reason). */
+/** Why something was kept. */
 public enum KeepReason {
   /** A unit or drop-in without this node's marker line. */
   FOREIGN_UNIT(false),
@@ -55,7 +55,7 @@ public enum KeepReason {
     this.blocksCompletion = blocksCompletion;
   }
 
-  /** Whether a kept item of this kind means part of this node is still on the host. */
+  /** Whether a thing kept for this reason leaves the teardown incomplete. */
   public boolean blocksCompletion() {
     return blocksCompletion;
   }
