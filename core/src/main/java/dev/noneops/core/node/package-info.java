@@ -1,18 +1,17 @@
 /**
- * The node lifecycle of a none node: {@link dev.noneops.core.node.Node} (prepare, provision,
- * configure, kernel modules, start, restart, stop, upgrade, recover, prune, reset, status) bound
- * by {@link dev.noneops.core.node.Params} to one configuration, with its options, results and
- * typed exceptions, and {@link dev.noneops.core.node.Teardown}, which removes a node without
- * harming what it does not own, with its {@link dev.noneops.core.node.TeardownResult} of what was
- * removed and what was kept and why.
+ * The API of a node: {@link dev.noneops.core.node.Node}, bound by {@link
+ * dev.noneops.core.node.Params} (and {@link dev.noneops.core.node.Overrides}) to one
+ * configuration, whose operations each return a result of their own ({@code *Result}, or a
+ * {@code *Report} for a list of checks) and throw typed exceptions under {@link
+ * dev.noneops.core.NoneopsException}; its read-only views behind {@link
+ * dev.noneops.core.node.Node#inspect()}; {@link dev.noneops.core.node.Teardown}, which removes a
+ * node without harming what it does not own; and {@link dev.noneops.core.node.NodeBackend}, the
+ * isolation backend with the node's phases injected.
  *
- * <p>Everything else here is package-private: the phases and what they use — the goal state
- * resolved from the configuration and the host's facts, the pure renderers of every file a node
- * writes, the installation and verification of a version directory against its manifest, the
- * upgrade with automatic rollback, crash recovery, commit and pruning (DESIGN.md section 6: the
- * configuration snapshot, the durable journal, the {@code current} link, the node lock), and the
- * ownership record of the shared files the node wrote, by which teardown and restore touch only
- * those and put back the originals, deleting data directories through the mount-safe tree
- * remover.
+ * <p>Each operation is a short delegation to a use case of this package (package-private: {@code
+ * BootstrapUseCase}, {@code ApplyUseCase}, {@code UpgradeUseCase}, ...), which runs the feature
+ * packages under {@code dev.noneops.core.node.internal} as a task list and makes its result of
+ * what they report. The module does not export those packages; see {@code
+ * docs/concepts/modules.md} for their order.
  */
 package dev.noneops.core.node;

@@ -30,7 +30,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
- * The upgrade steps of DESIGN.md section 6 over a node's phases, for one pair of goal
+ * The upgrade steps (docs/concepts/safety.md) over a node's phases, for one pair of goal
  * states: the target and the applied one (what a rollback restores). Configuration is written
  * with the node's own writer; the paths a configuration would write are found by running that
  * same writer over {@link PlannedWrites}, so the saved configuration always covers them.

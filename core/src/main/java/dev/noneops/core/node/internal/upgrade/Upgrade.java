@@ -21,7 +21,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /**
- * {@code upgrade()} (DESIGN.md section 6): prepare the new version beside the active one, prove
+ * {@code upgrade()} (the protocol of docs/concepts/safety.md): prepare the new version beside the active one, prove
  * offline that a rollback is possible, save the shared files, journal, write the new
  * configuration and switch over (stop; end pods, clean host networking and reset the units'
  * failed state and start-rate counters, side by side; flip; set up host networking; start,
