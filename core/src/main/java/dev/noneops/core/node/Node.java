@@ -6,11 +6,7 @@ import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.internal.phases.ConfigurePhase;
-import dev.noneops.core.node.internal.phases.KernelTuningPhase;
 import dev.noneops.core.node.internal.phases.PhaseContext;
-import dev.noneops.core.node.internal.phases.RestartPhase;
-import dev.noneops.core.node.internal.phases.StartPhase;
-import dev.noneops.core.node.internal.phases.StopPhase;
 import dev.noneops.core.node.internal.preflight.Preflight;
 import dev.noneops.core.node.internal.render.CniBridges;
 import dev.noneops.core.node.internal.task.NodeLock;
@@ -21,9 +17,7 @@ import dev.noneops.core.node.internal.upgrade.Upgrade;
 import dev.noneops.core.node.internal.upgrade.UpgradeCommit;
 import dev.noneops.core.node.internal.upgrade.VersionPruner;
 import dev.noneops.ports.HostPorts;
-import dev.noneops.ports.files.FileMeta;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -168,13 +162,7 @@ public final class Node {
    * loaded. {@link #bootstrap(boolean)} does this in its place in the sequence.
    */
   public void loadKernelModules() {
-    parts.locked("load-kernel-modules", () -> {
-      KernelTuningPhase kernel = new KernelTuningPhase(parts);
-      kernel.loadModules();
-      kernel.writeSysctls();
-      kernel.applySysctls();
-      return null;
-    });
+    new StackUseCase(this).loadKernelModules();
   }
 
   /**
@@ -204,10 +192,7 @@ public final class Node {
    * first, and kubelet after it, once), then waits for kubelet.
    */
   public void start(boolean wasRunning, ConfigureResult changes) {
-    parts.locked("start", () -> {
-      new StartPhase(parts).run(goalState(), wasRunning, changes.files());
-      return null;
-    });
+    new StackUseCase(this).start(wasRunning, changes);
   }
 
   /**
@@ -215,10 +200,7 @@ public final class Node {
    * wait until it is active). The host is not rebooted.
    */
   public void restart() {
-    parts.locked("restart", () -> {
-      new RestartPhase(parts).run(goalState());
-      return null;
-    });
+    new StackUseCase(this).restart();
   }
 
   /**
@@ -226,42 +208,18 @@ public final class Node {
    * node's (carries the marker). Every unit is attempted; the first failure is thrown with the
    * others suppressed. Needs no configuration; on a host without a node it takes no lock.
    */
-  @SuppressWarnings("try")
   public void stop() {
-    StopPhase phase = new StopPhase(parts);
-    tasks.execute(Task.of("stop", () -> {
-      if (!ports.files().exists(layout.root())) {
-        phase.run();
-        return;
-      }
-      try (NodeLock.Hold hold = lock.acquire("stop")) {
-        phase.run();
-      }
-    }));
+    new StackUseCase(this).stop();
   }
 
   /** Whether the stack is up: LocalDNS, containerd and kubelet all active. */
   public boolean running() {
-    for (String unit : HostPaths.STACK_UNITS) {
-      if (!parts.stack().isActive(unit)) {
-        return false;
-      }
-    }
-    return true;
+    return new StackUseCase(this).running();
   }
 
   /** The active version: the target of {@code current}; empty when there is none. */
   public Optional<String> version() {
-    try {
-      Optional<FileMeta> meta = ports.files().lstat(layout.current());
-      if (meta.isEmpty() || !meta.get().isSymlink()) {
-        return Optional.empty();
-      }
-      Path name = Path.of(ports.files().readLink(layout.current())).getFileName();
-      return name == null ? Optional.empty() : Optional.of(name.toString());
-    } catch (IOException e) {
-      throw new NodeException("read " + layout.current() + ": " + e.getMessage(), e);
-    }
+    return new StackUseCase(this).version();
   }
 
   /** The isolation backend with this node's phases injected. */
