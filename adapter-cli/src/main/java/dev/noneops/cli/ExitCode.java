@@ -26,7 +26,8 @@ public enum ExitCode {
   UNHEALTHY(
       7,
       "a check ran and found a problem (preflight, allocation-launch-check, verify, status of a"
-          + " stopped stack)");
+          + " stopped stack)"),
+  ABSENT(8, "no node is installed on this host (present)");
 
   private final int code;
   private final String meaning;

@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
     name = "present",
     header = "Report whether this node is installed on the host",
     description =
-        "Evidence of the node: its units, ownership record, applied configuration or versions. Exits 0 when present, 1 when not.",
+        "Evidence of the node: its units, ownership record, applied configuration or versions. Exits 0 when present, 8 when not.",
     footerHeading = "%nExamples:%n",
     footer = {"  noneops present && echo installed"})
 public final class PresentCommand extends CliCommand {
@@ -28,7 +28,7 @@ public final class PresentCommand extends CliCommand {
       } else {
         out().println(present ? "present" : "absent");
       }
-      return present ? ExitCode.OK : ExitCode.FAILURE;
+      return present ? ExitCode.OK : ExitCode.ABSENT;
     }
   }
 }

@@ -34,7 +34,8 @@ public final class VersionsCommand extends CliCommand {
       if (json()) {
         printJson(report);
       } else if (report.versions().isEmpty()) {
-        out().println("no version is installed");
+        out()
+            .println(ctx.teardown().present() ? "no version is installed" : "no node on this host");
       } else {
         for (InstalledVersions.Version e : report.versions()) {
           out()

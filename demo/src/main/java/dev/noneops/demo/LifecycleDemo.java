@@ -382,7 +382,7 @@ final class LifecycleDemo implements DemoRunner {
       }
       story.step("present after reset", () -> {
         Agent.Run present = agent.run("present");
-        if (present.exitCode() != 1) {
+        if (present.exitCode() != 8) {
           throw new IllegalStateException("present exited " + present.exitCode()
               + ": the node left traces: " + present.out().strip());
         }

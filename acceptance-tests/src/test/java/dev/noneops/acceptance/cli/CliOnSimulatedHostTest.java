@@ -375,7 +375,7 @@ class CliOnSimulatedHostTest {
     assertThat(reset.exitCode()).as(reset.err() + reset.out()).isZero();
     assertThat(json(reset).get("complete").asBoolean()).isTrue();
     Run present = cli.run("present");
-    assertThat(present.exitCode()).isEqualTo(ExitCode.FAILURE.code());
+    assertThat(present.exitCode()).isEqualTo(ExitCode.ABSENT.code());
     assertThat(present.out().strip()).isEqualTo("absent");
   }
 

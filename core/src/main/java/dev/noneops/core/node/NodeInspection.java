@@ -180,8 +180,12 @@ public final class NodeInspection {
   }
 
   public InstalledVersions installedVersions() throws IOException {
+    if (!files.exists(layout.root())) {
+      return new InstalledVersions(null, List.of());
+    }
     Optional<String> active = activeLinkTarget();
-    Map<String, List<String>> references = pruner.references();
+    // without an active version a prune refuses to run, so no version has a reason to be kept
+    Map<String, List<String>> references = active.isPresent() ? pruner.references() : Map.of();
     List<InstalledVersions.Version> entries = new ArrayList<>();
     for (String v : pruner.installedVersions()) {
       Optional<Manifest> manifest = parts.verifier().manifest(v);
