@@ -77,11 +77,33 @@ public final class ErrorReporter implements IExecutionExceptionHandler, IParamet
   public int handleParseException(ParameterException ex, String[] args) {
     CommandLine cmd = ex.getCommandLine();
     PrintWriter err = cmd.getErr();
-    err.println(cmd.getCommandSpec().qualifiedName() + ": " + usageLine(ex));
+    String line = usageLine(ex);
+    err.println(cmd.getCommandSpec().qualifiedName() + ": " + line);
     err.println("Try '" + cmd.getCommandSpec().qualifiedName()
         + " --help' for the options and exit codes.");
     err.flush();
+    if (asksForJson(args)) {
+      Map<String, Object> error = new LinkedHashMap<>();
+      error.put("exitCode", ExitCode.USAGE.code());
+      error.put("kind", ExitCode.USAGE.name());
+      error.put("message", line);
+      error.put("causes", List.of());
+      Json.print(cmd.getOut(), cmd.getCommandSpec().name(), Map.of("ok", false, "error", error));
+    }
     return ExitCode.USAGE.code();
+  }
+
+  /** Whether the raw command line asks for {@code --json} (before any {@code --}). */
+  private static boolean asksForJson(String[] args) {
+    for (String arg : args) {
+      if (arg.equals("--")) {
+        return false;
+      }
+      if (arg.equals("--json")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
