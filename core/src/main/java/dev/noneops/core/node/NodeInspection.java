@@ -47,10 +47,12 @@ public final class NodeInspection {
   /**
    * What an operator asks first: the active and installed versions with their sizes, each stack
    * unit's state, the pods, an upgrade in flight, the applied configuration and the agent.
-   *
-   * @throws IOException when the layout cannot be read
    */
-  public NodeStatus status() throws IOException {
+  public NodeStatus status() {
+    return read("status", () -> readStatus());
+  }
+
+  private NodeStatus readStatus() throws IOException {
     Optional<AgentConfig> applied = new AppliedConfigStore(files, parts.paths()).read();
     Optional<String> active = activeLinkTarget();
     List<String> installed = new ArrayList<>(pruner.installedVersions());
@@ -136,7 +138,11 @@ public final class NodeInspection {
         : DiskUsage.of(files, layout.versionDir(version));
   }
 
-  public LaunchCheckReport launchCheck() throws IOException {
+  public LaunchCheckReport launchCheck() {
+    return read("launchCheck", () -> readLaunchCheck());
+  }
+
+  private LaunchCheckReport readLaunchCheck() throws IOException {
     List<String> problems = new ArrayList<>();
     String version = verifiedActiveVersion(problems);
     try {
@@ -179,7 +185,11 @@ public final class NodeInspection {
     }
   }
 
-  public InstalledVersions installedVersions() throws IOException {
+  public InstalledVersions installedVersions() {
+    return read("installedVersions", () -> readInstalledVersions());
+  }
+
+  private InstalledVersions readInstalledVersions() throws IOException {
     if (!files.exists(layout.root())) {
       return new InstalledVersions(null, List.of());
     }
@@ -207,7 +217,11 @@ public final class NodeInspection {
     return new InstalledVersions(active.orElse(null), entries);
   }
 
-  public VerifyReport verify(List<String> versions) throws IOException {
+  public VerifyReport verify(List<String> versions) {
+    return read("verify", () -> readVerify(versions));
+  }
+
+  private VerifyReport readVerify(List<String> versions) throws IOException {
     List<String> targets = versions.isEmpty() ? pruner.installedVersions() : versions;
     List<VerifyReport.Verdict> verdicts = new ArrayList<>();
     for (String v : targets) {
@@ -228,5 +242,18 @@ public final class NodeInspection {
     return files.exists(layout.current())
         ? Optional.of(files.readLink(layout.current()))
         : Optional.empty();
+  }
+
+  private interface Read<T> {
+    T get() throws IOException;
+  }
+
+  /** Runs a read of the node's state; a failure to read is a {@link NodeException} naming it. */
+  private static <T> T read(String what, Read<T> body) {
+    try {
+      return body.get();
+    } catch (IOException e) {
+      throw new NodeException(what + ": cannot read the node's state: " + e.getMessage(), e);
+    }
   }
 }

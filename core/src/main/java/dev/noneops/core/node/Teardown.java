@@ -66,10 +66,14 @@ public final class Teardown {
    * evidence, so a host whose kubelet and containerd are someone else's is never taken for this
    * node. Works after the applied config is gone.
    *
-   * @throws IOException when the host cannot be read
+   * @throws NodeException when the host cannot be read
    */
-  public boolean present() throws IOException {
-    return steps.present();
+  public boolean present() {
+    try {
+      return steps.present();
+    } catch (IOException e) {
+      throw new NodeException("present: cannot read the host: " + e.getMessage(), e);
+    }
   }
 
   /**
