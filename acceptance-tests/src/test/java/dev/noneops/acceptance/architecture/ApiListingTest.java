@@ -25,16 +25,33 @@ class ApiListingTest {
   }
 
   @Test
-  void aTypeNestedInOneNoOtherPackageSeesIsLeftOutAndAnEnumListsItsConstants() {
+  void aTypeNestedInOneNoOtherPackageSeesIsLeftOutAndAnEnumListsItsConstantsOnly() {
     String mode = ApiSample.Mode.class.getName();
 
     assertThat(ApiListing.of(List.of(ApiSample.Hidden.class, ApiSample.Mode.class)))
         .containsExactly(
             "public enum " + mode + " {",
-            "  public static " + mode + " valueOf(java.lang.String)",
-            "  public static " + mode + "[] values()",
             "  public static final " + mode + " OFF",
             "  public static final " + mode + " ON",
             "}");
+  }
+
+  @Test
+  void aRecordListsItsComponentsButNotTheMethodsEveryRecordHas() {
+    String point = ApiSample.Point.class.getName();
+
+    assertThat(ApiListing.of(List.of(ApiSample.Point.class)))
+        .containsExactly(
+            "public record " + point + " {",
+            "  public <init>(int,int)",
+            "  public int x()",
+            "  public int y()",
+            "}");
+  }
+
+  @Test
+  void aTypeOfAnInternalPackageIsLeftOut() {
+    assertThat(ApiListing.of(List.of(dev.noneops.core.node.internal.task.Task.class)))
+        .isEmpty();
   }
 }

@@ -35,6 +35,9 @@ public class ApiSample<T extends Comparable<T>> implements Runnable {
     public void visibleOnlyInside() {}
   }
 
+  /** A record: its components are its API, its equals, hashCode and toString every record's. */
+  public record Point(int x, int y) {}
+
   public enum Mode {
     ON,
     OFF
