@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
-import picocli.AutoComplete;
 import picocli.CommandLine;
 
 /**
@@ -62,18 +61,7 @@ public final class NoneopsCli {
     for (Subcommand sub : SUBCOMMANDS) {
       cli.addSubcommand(sub.name(), sub.make().get());
     }
-    CommandLine completion =
-        new CommandLine(new AutoComplete.GenerateCompletion()).setCommandName("completion");
-    completion
-        .getCommandSpec()
-        .usageMessage()
-        .hidden(false)
-        .header("Print a bash or zsh completion script")
-        .description("Load it into the current shell with: source <(noneops completion)")
-        .footerHeading("%nExamples:%n")
-        .footer(
-            "  source <(noneops completion)",
-            "  noneops completion > /etc/bash_completion.d/noneops");
+    CommandLine completion = new CommandLine(new CompletionCommand());
     cli.addSubcommand("completion", completion);
     applyToAll(cli, new ErrorReporter());
     return cli;
