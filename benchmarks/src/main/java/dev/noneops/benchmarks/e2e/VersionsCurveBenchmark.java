@@ -10,7 +10,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * Row 11: how {@code noneops versions} ({@link Node#installedVersions()}) and prune ({@link
+ * Row 11: how {@code noneops versions} ({@code Node.inspect().installedVersions()}) and prune ({@link
  * Node#pruneVersions()}) grow with the versions installed, at 2, 10 and 30, on the simulated host
  * ({@link SimNode}): a node bootstrapped at one version, the others prepared beside it
  * (each a full install of small artifacts, with its manifest). The simulated host runs the same

@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * Every installed version with its size, whether it is active and why a prune would keep it,
- * and every version an interrupted prune is still removing (see {@link Node#installedVersions()}).
+ * and every version an interrupted prune is still removing (see {@link NodeInspection#installedVersions()}).
  *
  * @param activeVersion the target of {@code current}; null when there is none
  * @param versions the installed versions, then the ones being removed

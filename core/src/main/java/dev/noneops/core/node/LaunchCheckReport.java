@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * Whether the node is healthy as kubelet's allocation launch check asks (see
- * {@link Node#launchCheck()}): its units active, {@code current} a complete and verified
+ * {@link NodeInspection#launchCheck()}): its units active, {@code current} a complete and verified
  * version, no upgrade in flight; otherwise every problem, one sentence each.
  *
  * @param healthy whether there is no problem

@@ -5,7 +5,7 @@ import java.util.Map;
 
 /**
  * The node as it is, read without the lock and without a configuration (see
- * {@link Node#status()}): what is installed and active, the stack's units (or why systemd could
+ * {@link NodeInspection#status()}): what is installed and active, the stack's units (or why systemd could
  * not say), an upgrade in flight, the applied configuration.
  *
  * @param installed whether a version is active or installed

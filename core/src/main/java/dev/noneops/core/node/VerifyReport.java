@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * Installed versions checked against their manifests: every file's size, mode and SHA-256 (see
- * {@link Node#verify(List)}).
+ * {@link NodeInspection#verify(List)}).
  *
  * @param ok whether every version checked is verified
  * @param versions the verdict on each version, in the order asked
