@@ -4,8 +4,11 @@ import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.node.AgentSetup;
 import dev.noneops.core.node.PreflightReport;
 import dev.noneops.core.node.PreflightReport.Check;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -77,18 +80,23 @@ public final class PreflightCommand extends CliCommand {
 
   private void printText(PreflightReport report) {
     int width = report.checks().stream().mapToInt(c -> c.name().length()).max().orElse(0);
+    List<Check> notOkSoFar = new ArrayList<>();
     for (Check c : report.checks()) {
-      out().printf("%-4s  %-" + width + "s  %s%n", label(c), c.name(), c.detail());
+      out().printf("%-4s  %-" + width + "s  %s%n", label(c), c.name(), detailOnce(c, notOkSoFar));
+      if (c.verdict() != PreflightReport.Verdict.OK) {
+        notOkSoFar.add(c);
+      }
     }
-    List<Check> notOk = report.checks().stream()
-        .filter(c -> c.verdict() != PreflightReport.Verdict.OK)
-        .toList();
+    Map<String, List<String>> checksByRemedy = new LinkedHashMap<>();
+    for (Check c : notOkSoFar) {
+      checksByRemedy.computeIfAbsent(c.remedy(), r -> new ArrayList<>()).add(c.name());
+    }
+    List<Check> notOk = notOkSoFar;
     if (!notOk.isEmpty()) {
       out().println();
       out().println("What to do:");
-      for (Check c : notOk) {
-        out().printf("  %-" + width + "s  %s%n", c.name(), c.remedy());
-      }
+      checksByRemedy.forEach((remedy, names) ->
+          out().printf("  %-" + width + "s  %s%n", String.join(", ", names), remedy));
     }
     out()
         .println(
@@ -100,6 +108,23 @@ public final class PreflightCommand extends CliCommand {
                 : "preflight FAILED: " + report.failures().size() + " check"
                     + (report.failures().size() == 1 ? "" : "s")
                     + " failed; bootstrap would stop before changing anything");
+  }
+
+  /**
+   * A check's detail, or, when it could not look for a failure an earlier check already reported,
+   * a pointer to that check: one cause (systemd not answering, say) is said once.
+   */
+  private static String detailOnce(Check c, List<Check> earlier) {
+    String prefix = "could not check: ";
+    if (c.verdict() == PreflightReport.Verdict.OK || !c.detail().startsWith(prefix)) {
+      return c.detail();
+    }
+    String cause = c.detail().substring(prefix.length());
+    return earlier.stream()
+        .filter(e -> e.detail().contains(cause))
+        .findFirst()
+        .map(e -> prefix + "the same failure as " + e.name())
+        .orElse(c.detail());
   }
 
   private static String label(Check c) {
