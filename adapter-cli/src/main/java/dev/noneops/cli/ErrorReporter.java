@@ -7,6 +7,7 @@ import dev.noneops.core.config.WritableByOthersException;
 import dev.noneops.core.node.NodeBusyException;
 import dev.noneops.core.node.UpgradeFailedException;
 import dev.noneops.core.node.UpgradeFailedException.RollbackOutcome;
+import dev.noneops.ports.systemd.SystemdException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
@@ -69,8 +70,18 @@ public final class ErrorReporter implements IExecutionExceptionHandler, IParamet
   @Override
   public int handleExecutionException(Exception ex, CommandLine commandLine, ParseResult parsed) {
     ExitCode code = exitCodeOf(ex);
-    report(commandLine, parsed, code, oneLine(ex), ex);
+    report(commandLine, parsed, code, oneLine(ex) + remedy(ex), ex);
     return code.code();
+  }
+
+  /** What to do about a failure whose cause says it, or nothing. */
+  static String remedy(Throwable ex) {
+    for (Throwable t = ex; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof SystemdException s && s.kind() == SystemdException.Kind.UNREACHABLE) {
+        return "; run it on a host booted with systemd whose system bus is reachable";
+      }
+    }
+    return "";
   }
 
   @Override
