@@ -5,6 +5,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 import picocli.CommandLine;
+import picocli.CommandLine.Help;
+import picocli.CommandLine.Model.UsageMessageSpec;
 
 /**
  * Builds the {@code noneops} command line: the root, the subcommands, the exit-code table in
@@ -97,6 +99,15 @@ public final class NoneopsCli {
     return Optional.empty();
   }
 
+  /** A command's footer (its examples), each line as written, without wrapping. */
+  private static String examplesAsWritten(Help help) {
+    StringBuilder out = new StringBuilder();
+    for (String line : help.commandSpec().usageMessage().footer()) {
+      out.append(line).append(System.lineSeparator());
+    }
+    return out.toString();
+  }
+
   private static void applyToAll(CommandLine cmd, ErrorReporter errors) {
     cmd.setExecutionExceptionHandler(errors);
     cmd.setParameterExceptionHandler(errors);
@@ -108,6 +119,8 @@ public final class NoneopsCli {
     if (!cmd.getCommandSpec().mixinStandardHelpOptions()) {
       cmd.getCommandSpec().mixinStandardHelpOptions(true);
     }
+    // the examples are command lines to paste: printed as written, never wrapped
+    cmd.getHelpSectionMap().put(UsageMessageSpec.SECTION_KEY_FOOTER, NoneopsCli::examplesAsWritten);
     cmd.getCommandSpec().exitCodeOnInvalidInput(ExitCode.USAGE.code());
     cmd.getCommandSpec().exitCodeOnExecutionException(ExitCode.FAILURE.code());
     for (CommandLine sub : cmd.getSubcommands().values()) {
