@@ -80,18 +80,17 @@ public final class PreflightCommand extends CliCommand {
 
   private void printText(PreflightReport report) {
     int width = report.checks().stream().mapToInt(c -> c.name().length()).max().orElse(0);
-    List<Check> notOkSoFar = new ArrayList<>();
+    List<Check> notOk = new ArrayList<>();
     for (Check c : report.checks()) {
-      out().printf("%-4s  %-" + width + "s  %s%n", label(c), c.name(), detailOnce(c, notOkSoFar));
+      out().printf("%-4s  %-" + width + "s  %s%n", label(c), c.name(), detailOnce(c, notOk));
       if (c.verdict() != PreflightReport.Verdict.OK) {
-        notOkSoFar.add(c);
+        notOk.add(c);
       }
     }
     Map<String, List<String>> checksByRemedy = new LinkedHashMap<>();
-    for (Check c : notOkSoFar) {
+    for (Check c : notOk) {
       checksByRemedy.computeIfAbsent(c.remedy(), r -> new ArrayList<>()).add(c.name());
     }
-    List<Check> notOk = notOkSoFar;
     if (!notOk.isEmpty()) {
       out().println();
       out().println("What to do:");

@@ -11,9 +11,7 @@ import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
 import java.lang.reflect.TypeVariable;
 import java.lang.reflect.WildcardType;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Predicate;
@@ -44,7 +42,6 @@ final class ApiLeaks {
       if (!isVisibleApi(type)) {
         continue;
       }
-      List<Type> named = new ArrayList<>();
       if (type.getGenericSuperclass() != null) {
         check(leaks, type.getName() + " extends", type.getGenericSuperclass());
       }
@@ -80,7 +77,6 @@ final class ApiLeaks {
           check(leaks, type.getName() + "." + rc.getName(), rc.getGenericType());
         }
       }
-      named.clear();
     }
     return leaks;
   }

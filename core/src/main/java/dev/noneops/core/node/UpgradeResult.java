@@ -14,11 +14,6 @@ public record UpgradeResult(String previousVersion, String targetVersion, List<P
     disowned = List.copyOf(disowned);
   }
 
-  /** An upgrade that disowned nothing. */
-  public UpgradeResult(String previousVersion, String targetVersion) {
-    this(previousVersion, targetVersion, List.of());
-  }
-
   /** Whether binaries changed, not only configuration. */
   public boolean versionChanged() {
     return !previousVersion.equals(targetVersion);

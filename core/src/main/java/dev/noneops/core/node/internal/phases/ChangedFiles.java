@@ -8,7 +8,4 @@ package dev.noneops.core.node.internal.phases;
  * @param kubelet kubelet's configuration, kubeconfig or unit
  * @param localDns LocalDNS's Corefile or unit
  */
-public record ChangedFiles(boolean containerd, boolean kubelet, boolean localDns) {
-  /** Nothing changed. */
-  public static final ChangedFiles NONE = new ChangedFiles(false, false, false);
-}
+public record ChangedFiles(boolean containerd, boolean kubelet, boolean localDns) {}
