@@ -2,13 +2,10 @@ package dev.noneops.acceptance.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.noneops.ports.systemd.SystemdException;
 import dev.noneops.testkit.SimulatedHost;
 import dev.noneops.testkit.fixtures.cli.ConfigJson;
 import dev.noneops.testkit.fixtures.cli.SimCli;
 import dev.noneops.testkit.fixtures.cli.SimCli.Run;
-import dev.noneops.testkit.gate.Calls;
-import dev.noneops.testkit.gate.FaultRule;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,14 +19,7 @@ class WithoutASystemBusTest {
   void planSaysTheBusCannotBeReachedAndWhatToDo() {
     cli.configure(
         SimCli.CONFIG, ConfigJson.of("1.31.4").withContainerd("1.7.22").json());
-    cli.host()
-        .faults()
-        .add(FaultRule.when(Calls.port("systemd"))
-            .failWith(c -> new SystemdException(
-                SystemdException.Kind.UNREACHABLE,
-                "",
-                "cannot reach the system bus at /run/dbus/system_bus_socket: No such file or"
-                    + " directory")));
+    cli.systemBusUnreachable();
 
     Run run = cli.run("plan");
 
