@@ -33,6 +33,7 @@ public final class NoneopsCli {
       new Subcommand("upgrade", UpgradeCommand::new),
       new Subcommand("recover", RecoverCommand::new),
       new Subcommand("daemon", DaemonCommand::new),
+      new Subcommand("update-agent", UpdateAgentCommand::new),
       new Subcommand("commit", CommitCommand::new),
       new Subcommand("prune", PruneCommand::new),
       new Subcommand("start", StackCommands.StartCommand::new),

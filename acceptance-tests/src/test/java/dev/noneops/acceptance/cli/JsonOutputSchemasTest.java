@@ -64,6 +64,7 @@ class JsonOutputSchemasTest {
         new String[] {"start"},
         new String[] {"prune"},
         new String[] {"commit"},
+        new String[] {"update-agent"},
         new String[] {"recover"});
     for (String[] command : commands) {
       assertMatches(command[0], json(command));

@@ -282,6 +282,19 @@ public final class Node {
   }
 
   /**
+   * Installs this build ({@link Params.Builder#agent}) as the running node's agent and restarts
+   * its daemon on it when it is another build; the stack, its version and its configuration are
+   * left as they are. A package upgrade runs it, so the daemon runs the build installed.
+   *
+   * @throws NodeAbsentException when no node is installed on this host
+   * @throws dev.noneops.core.config.WritableByOthersException when the agent would follow a file,
+   *     or run a java, that a user or group other than root can change
+   */
+  public AgentUpdate updateAgent() {
+    return new UpdateAgentUseCase(this).run();
+  }
+
+  /**
    * Reconfigures the running node in place, under one hold of the node lock: refuses a
    * configuration that needs other binaries than the active version's (that is an upgrade) before
    * it changes anything, then {@link #configure()}; each unit that runs and whose configuration
