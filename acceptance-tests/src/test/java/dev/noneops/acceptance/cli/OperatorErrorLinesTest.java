@@ -34,6 +34,27 @@ class OperatorErrorLinesTest {
   }
 
   @Test
+  void anUnknownCommandFarFromEveryCommandIsNamedWithoutAGuess() {
+    Run run = cli.run("frobnicate");
+
+    assertThat(run.exitCode()).isEqualTo(ExitCode.USAGE.code());
+    assertThat(run.err())
+        .isEqualTo("noneops: unknown command 'frobnicate'\n"
+            + "Try 'noneops --help' for the options and exit codes.\n");
+  }
+
+  @Test
+  void helpAsACommandPrintsTheHelpOfTheCommandItNames() {
+    Run root = cli.run("help");
+    Run status = cli.run("help", "status");
+
+    assertThat(root.exitCode()).as(root.err()).isZero();
+    assertThat(root.out()).isEqualTo(cli.run("--help").out());
+    assertThat(status.exitCode()).as(status.err()).isZero();
+    assertThat(status.out()).isEqualTo(cli.run("status", "--help").out());
+  }
+
+  @Test
   void anUnknownOptionIsNamedWithTheClosestOption() {
     Run run = cli.run("status", "--jsno");
 
