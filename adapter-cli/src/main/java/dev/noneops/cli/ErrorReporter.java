@@ -130,6 +130,7 @@ public final class ErrorReporter implements IExecutionExceptionHandler, IParamet
       String what = option ? "unknown option" : command ? "unknown command" : "unexpected argument";
       List<String> suggestions = unmatched.getSuggestions().stream()
           .filter(candidate -> !candidate.isBlank())
+          .filter(candidate -> close(word, candidate))
           .distinct()
           .limit(2)
           .toList();
@@ -144,6 +145,33 @@ public final class ErrorReporter implements IExecutionExceptionHandler, IParamet
       return line;
     }
     return ex.getMessage();
+  }
+
+  /**
+   * Whether {@code candidate} is a plausible slip for {@code word}: at most half its letters
+   * different (edit distance), so a word far from every command gets no guess at all.
+   */
+  static boolean close(String word, String candidate) {
+    return editDistance(word, candidate) <= Math.max(2, word.length() / 2);
+  }
+
+  /** Levenshtein's distance: the fewest insertions, deletions and substitutions from a to b. */
+  private static int editDistance(String a, String b) {
+    int[] row = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      row[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      int diagonal = row[0];
+      row[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int above = row[j];
+        int substitute = diagonal + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+        row[j] = Math.min(substitute, Math.min(above, row[j - 1]) + 1);
+        diagonal = above;
+      }
+    }
+    return row[b.length()];
   }
 
   private static void report(

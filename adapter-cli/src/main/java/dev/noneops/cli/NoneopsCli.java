@@ -66,6 +66,10 @@ public final class NoneopsCli {
     }
     CommandLine completion = new CommandLine(new CompletionCommand());
     cli.addSubcommand("completion", completion);
+    // 'noneops help [command]', as many command lines have it: the same text as --help; not listed.
+    CommandLine help = new CommandLine(new CommandLine.HelpCommand());
+    help.getCommandSpec().usageMessage().hidden(true);
+    cli.addSubcommand("help", help);
     applyToAll(cli, new ErrorReporter());
     return cli;
   }

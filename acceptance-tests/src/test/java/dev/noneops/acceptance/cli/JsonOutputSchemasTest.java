@@ -64,7 +64,6 @@ class JsonOutputSchemasTest {
         new String[] {"start"},
         new String[] {"prune"},
         new String[] {"commit"},
-        new String[] {"update-agent"},
         new String[] {"recover"});
     for (String[] command : commands) {
       assertMatches(command[0], json(command));
@@ -72,6 +71,19 @@ class JsonOutputSchemasTest {
     cli.configure(CONFIG, BASE.withContainerd("1.7.23").json());
     assertMatches("upgrade", json("upgrade"));
     assertMatches("reset", json("reset"));
+  }
+
+  @Test
+  void updateAgentsDocumentMatchesItsSchema() throws IOException {
+    SimCli withAgent = new SimCli(SimulatedHost.create()).withAgent();
+    withAgent.configure(CONFIG, BASE.json());
+    withAgent.run("bootstrap");
+
+    Run run = withAgent.run("--json", "update-agent");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertMatches("update-agent", run.out());
+    assertThat(run.out()).contains("\"result\" : \"UNCHANGED\"");
   }
 
   @Test
