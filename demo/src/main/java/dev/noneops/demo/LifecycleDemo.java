@@ -376,7 +376,7 @@ final class LifecycleDemo implements DemoRunner {
       }
       story.step(
           pods.isPresent() ? "reset (teardown) with the pods running" : "reset (teardown)",
-          () -> expect(agent.run("reset"), 0, "reset") + "node removed");
+          () -> expect(agent.run("reset", "--yes"), 0, "reset") + "node removed");
       if (pods.isPresent()) {
         story.step("count them after the teardown: nothing left", pods.get()::countAfterTeardown);
       }

@@ -70,7 +70,7 @@ class JsonOutputSchemasTest {
     }
     cli.configure(CONFIG, BASE.withContainerd("1.7.23").json());
     assertMatches("upgrade", json("upgrade"));
-    assertMatches("reset", json("reset"));
+    assertMatches("reset", json("reset", "--yes"));
   }
 
   @Test

@@ -57,6 +57,27 @@ class ResetAsksAndDryRunTest {
   }
 
   @Test
+  void onATerminalResetAsksAndANoChangesNothing() {
+    FileTreeSnapshot before = cli.host().snapshot();
+
+    Run reset = cli.onATerminalAnswering("n").run("reset");
+
+    assertThat(reset.exitCode()).isEqualTo(ExitCode.FAILURE.code());
+    assertThat(reset.err()).contains("Remove the node", "[y/N]", "nothing was changed");
+    assertThat(cli.host().snapshot()).isEqualTo(before);
+    assertThat(cli.run("present").exitCode()).isZero();
+  }
+
+  @Test
+  void onATerminalResetAsksAndAYesRemovesTheNode() {
+    Run reset = cli.onATerminalAnswering("y").run("reset");
+
+    assertThat(reset.exitCode()).as(reset.err() + reset.out()).isZero();
+    assertThat(reset.err()).contains("Remove the node", "[y/N]");
+    assertThat(cli.run("present").exitCode()).isEqualTo(ExitCode.ABSENT.code());
+  }
+
+  @Test
   void dryRunPrintsWhatResetWouldRemoveAndChangesNothing() throws Exception {
     FileTreeSnapshot before = cli.host().snapshot();
 
@@ -86,7 +107,8 @@ class ResetAsksAndDryRunTest {
         unitFilesRemoved.add(r.get("subject").asText());
       }
     });
-    assertThat(planned).as("the dry run names every unit file the reset removed")
+    assertThat(planned)
+        .as("the dry run names every unit file the reset removed")
         .containsAll(unitFilesRemoved);
   }
 

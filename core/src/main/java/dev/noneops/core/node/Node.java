@@ -381,6 +381,17 @@ public final class Node {
   }
 
   /**
+   * What {@link #reset()} would stop, remove and put back on the host as it is now, in its order,
+   * read without changing anything and without taking the node lock ({@code noneops reset
+   * --dry-run}).
+   *
+   * @throws NodeException when the host cannot be read
+   */
+  public ResetPlan resetPlan() {
+    return new ResetPlanner(this).plan();
+  }
+
+  /**
    * The node's read-only views: status, launch check, installed versions and their verification.
    * None takes the node lock or needs a configuration.
    */
