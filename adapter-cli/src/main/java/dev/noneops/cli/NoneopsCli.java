@@ -1,5 +1,6 @@
 package dev.noneops.cli;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -10,7 +11,7 @@ import picocli.CommandLine.Model.UsageMessageSpec;
 
 /**
  * Builds the {@code noneops} command line: the root, the subcommands, the exit-code table in
- * every {@code --help}, and the error reporting. The composition root passes the environment;
+ * the root's {@code --help} (a subcommand's ends pointing at it), and the error reporting. The composition root passes the environment;
  * tests pass one over a simulated host and read the output from {@code setOut}/{@code setErr}.
  *
  * <p>picocli builds a command's model by reflection when the command is added, which is most of
@@ -54,6 +55,13 @@ public final class NoneopsCli {
 
   /** The root's own options that may stand before the subcommand and do not end the command line. */
   private static final Set<String> ROOT_FLAGS = Set.of("--json", "--verbose");
+
+  /** The last section of a subcommand's help: where the exit codes are. */
+  static final String SECTION_KEY_EXIT_CODES_POINTER = "exitCodesPointer";
+
+  /** The line it prints, after a blank one. */
+  static final String EXIT_CODES_POINTER =
+      String.format("%nExit status: see the table in 'noneops --help' or 'man noneops'.%n");
 
   private NoneopsCli() {}
 
@@ -112,10 +120,18 @@ public final class NoneopsCli {
     cmd.setExecutionExceptionHandler(errors);
     cmd.setParameterExceptionHandler(errors);
     cmd.setExitCodeExceptionMapper(t -> errors.exitCodeOf(t).code());
-    cmd.getCommandSpec()
-        .usageMessage()
-        .exitCodeListHeading("%nExit codes:%n")
-        .exitCodeList(ExitCode.helpList());
+    if (cmd.getParent() == null) {
+      cmd.getCommandSpec()
+          .usageMessage()
+          .exitCodeListHeading("%nExit codes:%n")
+          .exitCodeList(ExitCode.helpList());
+    } else {
+      // the table is the root's (and its man page's); a subcommand's help ends pointing at it
+      List<String> keys = new ArrayList<>(cmd.getHelpSectionKeys());
+      keys.add(SECTION_KEY_EXIT_CODES_POINTER);
+      cmd.setHelpSectionKeys(keys);
+      cmd.getHelpSectionMap().put(SECTION_KEY_EXIT_CODES_POINTER, help -> EXIT_CODES_POINTER);
+    }
     if (!cmd.getCommandSpec().mixinStandardHelpOptions()) {
       cmd.getCommandSpec().mixinStandardHelpOptions(true);
     }
