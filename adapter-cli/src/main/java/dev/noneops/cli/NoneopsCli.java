@@ -48,6 +48,7 @@ public final class NoneopsCli {
       new Subcommand("reset", ResetCommand::new),
       new Subcommand("version-for", VersionForCommand::new),
       new Subcommand("version", VersionCommand::new),
+      new Subcommand("demo", DemoPointerCommand::new),
       new Subcommand("cds-training", CdsTrainingCommand::new));
 
   /** Subcommands that read the whole command line: they get all of it even when named. */
