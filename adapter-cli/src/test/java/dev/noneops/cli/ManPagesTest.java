@@ -2,18 +2,18 @@ package dev.noneops.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.noneops.core.layout.Layout;
+import dev.noneops.core.layout.NodeConstants;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import dev.noneops.core.layout.Layout;
-import dev.noneops.core.layout.NodeConstants;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
-import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
@@ -93,8 +93,7 @@ class ManPagesTest {
     Path dir = Path.of("target", "man", "man1");
     assertThat(dir).as("the build's man pages, to install").isDirectory();
     try (Stream<Path> files = Files.list(dir)) {
-      assertThat(files.map(f -> f.getFileName().toString()).sorted().toList())
-          .isEqualTo(pages());
+      assertThat(files.map(f -> f.getFileName().toString()).sorted().toList()).isEqualTo(pages());
     }
   }
 
