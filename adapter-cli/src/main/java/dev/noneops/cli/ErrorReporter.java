@@ -34,6 +34,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * and the causes below the line, {@code -vv} the stack trace.
  */
 public final class ErrorReporter implements IExecutionExceptionHandler, IParameterExceptionHandler {
+  private static final String CONFIG = "--config";
 
   private final Map<Class<? extends Throwable>, Function<Throwable, ExitCode>> mapping =
       new LinkedHashMap<>();
@@ -119,12 +120,19 @@ public final class ErrorReporter implements IExecutionExceptionHandler, IParamet
 
   /**
    * A usage error as one line: an unknown command or option is named as such, with the closest
-   * known ones ("did you mean") when picocli finds any.
+   * known ones ("did you mean") when picocli finds any; {@code --config} given to a command that
+   * reads no configuration file says so and names the commands that read one.
    */
   static String usageLine(ParameterException ex) {
     if (ex instanceof UnmatchedArgumentException unmatched
         && !unmatched.getUnmatched().isEmpty()) {
       String word = unmatched.getUnmatched().get(0);
+      if ((word.equals(CONFIG) || word.startsWith(CONFIG + "="))
+          && unmatched.getCommandLine().getParent() != null) {
+        return "reads no configuration file, so it takes no " + CONFIG + " (the commands that"
+            + " read one take it: " + String.join(", ", NoneopsCli.commandsReadingAConfiguration())
+            + ")";
+      }
       boolean option = word.startsWith("-");
       boolean command = !option && unmatched.getCommandLine().getSubcommands().size() > 0;
       String what = option ? "unknown option" : command ? "unknown command" : "unexpected argument";

@@ -94,6 +94,24 @@ public final class NoneopsCli {
     return cli;
   }
 
+  /**
+   * The commands that read a configuration file and so take {@code --config} ({@link
+   * ConfigOption}), in {@code --help}'s order; the others read the applied configuration or none.
+   */
+  static List<String> commandsReadingAConfiguration() {
+    List<String> names = new ArrayList<>();
+    for (Subcommand sub : SUBCOMMANDS) {
+      Class<?> type = sub.make().get().getClass();
+      for (java.lang.reflect.Field field : type.getDeclaredFields()) {
+        if (field.getType() == ConfigOption.class) {
+          names.add(sub.name());
+          break;
+        }
+      }
+    }
+    return names;
+  }
+
   /** The subcommand {@code args} name, when only the root's flags stand before it and it needs nothing else. */
   static Optional<Subcommand> invoked(String... args) {
     for (String arg : args) {

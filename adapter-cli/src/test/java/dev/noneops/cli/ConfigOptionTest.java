@@ -18,13 +18,13 @@ class ConfigOptionTest {
       "bootstrap",
       "apply",
       "upgrade",
-      "recover",
       "daemon",
       "start",
       "restart",
       "plan",
       "version-for");
 
+  /** recover reads the applied configuration only (the one the node ran), so takes none. */
   @Test
   void exactlyTheCommandsThatReadAConfigurationTakeConfig() {
     CommandLine cli = NoneopsCli.commandLine(CliRun.NO_HOST);
