@@ -2,12 +2,14 @@ package dev.noneops.acceptance.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.networknt.schema.Error;
 import com.networknt.schema.InputFormat;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 import dev.noneops.cli.NoneopsCli;
+import dev.noneops.cli.output.Json;
 import dev.noneops.testkit.SimulatedHost;
 import dev.noneops.testkit.fixtures.cli.ConfigJson;
 import dev.noneops.testkit.fixtures.cli.SimCli;
@@ -89,6 +91,29 @@ class JsonOutputSchemasTest {
     assertThat(rolledBack.exitCode()).as(rolledBack.err()).isEqualTo(6);
     assertMatches("error", rolledBack.out());
     assertThat(rolledBack.out()).contains("\"failedAt\"", "\"kind\" : \"ROLLED_BACK\"");
+  }
+
+  @Test
+  void theViolationsOfAnInvalidConfigurationAreTheCausesEachWithItsPathAndReason()
+      throws Exception {
+    cli.configure(CONFIG, BASE.json());
+    String bad = BASE.json()
+        .replace("\"MachineName\"", "\"MachineNmae\"")
+        .replace("\"v1.31.4\"", "\"v1.31\"");
+    cli.host().ports().files().writeDurably(CONFIG, bad, 0600);
+
+    Run run = cli.run("--json", "bootstrap");
+
+    assertThat(run.exitCode()).as(run.err()).isEqualTo(3);
+    assertMatches("error", run.out());
+    JsonNode causes = Json.MAPPER.readTree(run.out()).get("error").get("causes");
+    List<String> paths = new ArrayList<>();
+    causes.forEach(c -> {
+      assertThat(c.isObject()).as(c.toString()).isTrue();
+      assertThat(c.get("reason").asText()).isNotBlank();
+      paths.add(c.get("path").asText());
+    });
+    assertThat(paths).containsExactlyInAnyOrder("MachineNmae", "Cluster.Version");
   }
 
   @Test
