@@ -5,6 +5,10 @@ import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.node.AgentSetup;
 import dev.noneops.core.node.PreflightReport;
 import dev.noneops.core.node.PreflightReport.Check;
+import dev.noneops.ports.Errno;
+import dev.noneops.ports.HostIOException;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -71,12 +75,14 @@ public final class PreflightCommand extends CliCommand {
     try (NodeContext ctx = openNode()) {
       PreflightReport report;
       List<String> skipped = List.of();
-      if (!configGiven() && !ctx.ports().files().exists(config.file())) {
+      Optional<String> withoutConfiguration = withoutConfiguration(ctx);
+      if (withoutConfiguration.isPresent()) {
         report = ctx.node(Optional.empty(), Optional.empty())
             .preflightWithoutConfiguration(!noKernelModules);
         skipped = PreflightReport.NEED_A_CONFIGURATION.stream()
             .filter(name -> !(noAgent && name.equals("agent-files")))
             .toList();
+        whySkipped = withoutConfiguration.get();
       } else {
         AgentConfig cfg = ctx.readConfig(config.file());
         Optional<AgentSetup> agent =
@@ -94,6 +100,35 @@ public final class PreflightCommand extends CliCommand {
         printText(report, skipped);
       }
       return report.passed() ? ExitCode.OK : ExitCode.UNHEALTHY;
+    }
+  }
+
+  /** Why the checks that need a configuration were skipped, for the text's line. */
+  private String whySkipped = "";
+
+  /**
+   * Why preflight runs without a configuration, or empty when it reads one: no {@code --config}
+   * and no file at the default path, or a file only root may read and this process is not root
+   * (its root check then fails, and says so).
+   */
+  private Optional<String> withoutConfiguration(NodeContext ctx) throws IOException {
+    Path file = config.file();
+    try {
+      if (!configGiven() && !ctx.ports().files().exists(file)) {
+        return Optional.of("no configuration at " + file + " (pass --config FILE)");
+      }
+      if (!environment().privileged().getAsBoolean()) {
+        ctx.ports().files().read(file);
+      }
+      return Optional.empty();
+    } catch (HostIOException e) {
+      if (e.errno() == Errno.EACCES && !environment().privileged().getAsBoolean()) {
+        return Optional.of("only root can read the configuration at " + file);
+      }
+      if (e.errno() == Errno.ENOENT) {
+        return Optional.empty(); // reading it says so, exit 3
+      }
+      throw e;
     }
   }
 
