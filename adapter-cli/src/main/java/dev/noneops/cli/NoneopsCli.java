@@ -1,5 +1,6 @@
 package dev.noneops.cli;
 
+import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -102,7 +103,7 @@ public final class NoneopsCli {
     List<String> names = new ArrayList<>();
     for (Subcommand sub : SUBCOMMANDS) {
       Class<?> type = sub.make().get().getClass();
-      for (java.lang.reflect.Field field : type.getDeclaredFields()) {
+      for (Field field : type.getDeclaredFields()) {
         if (field.getType() == ConfigOption.class) {
           names.add(sub.name());
           break;
