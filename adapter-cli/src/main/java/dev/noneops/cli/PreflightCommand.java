@@ -147,9 +147,7 @@ public final class PreflightCommand extends CliCommand {
       }
     }
     if (!skipped.isEmpty()) {
-      out()
-          .println("skipped, no configuration at " + config.file() + " (pass --config FILE): "
-              + String.join(", ", skipped));
+      out().println("skipped, " + whySkipped + ": " + String.join(", ", skipped));
     }
     Map<String, List<String>> checksByRemedy = new LinkedHashMap<>();
     for (Check c : notOk) {

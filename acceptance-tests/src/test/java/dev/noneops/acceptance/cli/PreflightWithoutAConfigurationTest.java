@@ -82,6 +82,18 @@ class PreflightWithoutAConfigurationTest {
   }
 
   @Test
+  void withoutRootAConfigurationOnlyRootCanReadIsSkippedAndSaidSo() {
+    cli.configure(SimCli.CONFIG, ConfigJson.of("1.31.4").json());
+
+    Run run = cli.asRoot(false).run("preflight");
+
+    assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCode.UNHEALTHY.code());
+    assertThat(run.out())
+        .startsWith("FAIL  root ")
+        .contains("skipped, only root can read the configuration at " + SimCli.CONFIG + ": ");
+  }
+
+  @Test
   void aConfigNamingAMissingFileIsStillRefused() {
     Run run = cli.run("preflight", "--config", "/etc/nowhere.json");
 
