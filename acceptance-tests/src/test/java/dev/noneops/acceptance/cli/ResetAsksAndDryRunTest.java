@@ -11,6 +11,7 @@ import dev.noneops.testkit.fixtures.cli.ConfigJson;
 import dev.noneops.testkit.fixtures.cli.SimCli;
 import dev.noneops.testkit.fixtures.cli.SimCli.Run;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -110,6 +111,26 @@ class ResetAsksAndDryRunTest {
     assertThat(planned)
         .as("the dry run names every unit file the reset removed")
         .containsAll(unitFilesRemoved);
+  }
+
+  @Test
+  void dryRunNamesEachThingOnceAndAFileFromBeforeTheNodeAsPutBack() throws Exception {
+    SimCli fresh = new SimCli(SimulatedHost.create());
+    fresh.configure(SimCli.CONFIG, ConfigJson.of("1.31.4").json());
+    fresh
+        .host()
+        .fs()
+        .seedFile(Path.of("/etc/sysctl.d/99-kubernetes.conf"), "vm.swappiness = 10\n", 0600);
+    assertThat(fresh.run("bootstrap").exitCode()).isZero();
+
+    JsonNode plan =
+        Json.MAPPER.readTree(fresh.run("--json", "reset", "--dry-run").out());
+    List<String> subjects = new ArrayList<>();
+    plan.get("wouldRemove").forEach(s -> subjects.add(s.get("subject").asText()));
+
+    assertThat(subjects).doesNotHaveDuplicates();
+    assertThat(fresh.run("reset", "--dry-run").out())
+        .contains("would restore /etc/sysctl.d/99-kubernetes.conf (the file from before the node");
   }
 
   @Test
