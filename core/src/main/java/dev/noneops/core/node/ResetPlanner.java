@@ -4,9 +4,11 @@ import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
+import dev.noneops.core.node.internal.files.OriginalFiles;
 import dev.noneops.core.node.internal.files.OwnedEntry;
 import dev.noneops.core.node.internal.files.OwnershipStore;
 import dev.noneops.core.node.internal.files.PreexistingCniEntries;
+import dev.noneops.core.node.internal.files.SharedFileWriter;
 import dev.noneops.core.node.internal.phases.PhaseContext;
 import dev.noneops.core.node.internal.render.CniBridges;
 import dev.noneops.core.node.internal.render.UnitFiles;
@@ -62,12 +64,7 @@ final class ResetPlanner {
       ifExists(paths.agentState(), TeardownAction.CONFIG_FILE_REMOVED, "the agent's state");
       ifExists(paths.agentRunDir(), TeardownAction.TREE_REMOVED, "the agent's run-time directory");
       OwnershipStore ownership = new OwnershipStore(files, paths.ownershipRecord());
-      for (OwnedEntry entry : ownership.load().entries()) {
-        step(
-            TeardownAction.CONFIG_FILE_REMOVED,
-            entry.path().toString(),
-            "written by the node; removed while still as written, an original put back");
-      }
+      sharedFiles(ownership);
       ifExists(paths.ownershipRecord(), TeardownAction.CONFIG_FILE_REMOVED, "the ownership record");
       AppliedConfigStore applied = new AppliedConfigStore(files, paths);
       String dns = applied
@@ -103,6 +100,43 @@ final class ResetPlanner {
               : "the layout, with versions " + String.join(", ", versions));
       return new ResetPlan(true, steps);
     });
+  }
+
+  /**
+   * The shared files, links and directories the ownership record lists, but those already named
+   * (units) and those under a data directory (removed whole): files and links first, then the
+   * directories, which go only when empty.
+   */
+  private void sharedFiles(OwnershipStore ownership) throws IOException {
+    OriginalFiles originals = SharedFileWriter.originalsBeside(files, ownership);
+    List<Path> dataDirs = node.teardown().steps().dataDirs();
+    List<TeardownResult.Removed> directories = new ArrayList<>();
+    for (OwnedEntry entry : ownership.load().entries()) {
+      Path path = entry.path();
+      String subject = path.toString();
+      if (steps.stream().anyMatch(s -> s.subject().equals(subject))
+          || dataDirs.stream().anyMatch(path::startsWith)) {
+        continue;
+      }
+      switch (entry.kind()) {
+        case DIRECTORY ->
+          directories.add(new TeardownResult.Removed(
+              TeardownAction.DIRECTORY_REMOVED, subject, "created by the node; when empty"));
+        case SYMLINK ->
+          step(TeardownAction.SYMLINK_REMOVED, subject, "the node's link, unless re-pointed since");
+        case FILE -> {
+          if (originals.has(path)) {
+            step(
+                TeardownAction.ORIGINAL_RESTORED,
+                subject,
+                "the file from before the node put back, unless changed since written");
+          } else {
+            step(TeardownAction.CONFIG_FILE_REMOVED, subject, "unless changed since written");
+          }
+        }
+      }
+    }
+    steps.addAll(directories);
   }
 
   private void bootstrapLeftovers() throws IOException {
