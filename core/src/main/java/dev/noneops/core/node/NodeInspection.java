@@ -101,12 +101,14 @@ public final class NodeInspection {
             .map(d -> new NodeStatus.Disowned(d.path().toString(), d.found()))
             .toList(),
         List.of());
+    // the agent's state is read by the caller (and empty when unreadable): say when root can
     orNeedsRoot(
         needsRoot,
         "what the agent last did (" + parts.paths().agentState() + ")",
         () -> files.exists(parts.paths().agentState())
-            && files.read(parts.paths().agentState()).length >= 0,
-        false);
+            ? Optional.of(files.read(parts.paths().agentState()))
+            : Optional.empty(),
+        Optional.empty());
     return new NodeStatus(
         active.isPresent() || !installed.isEmpty(),
         active.map(a -> a.replaceAll("/+$", "")).orElse(null),
