@@ -41,7 +41,7 @@ public final class StdinConfirmation implements Confirmation {
     err.print(question + " [y/N] ");
     err.flush();
     try {
-      String answer = readLine().strip().toLowerCase(Locale.ROOT);
+      String answer = answerLine().strip().toLowerCase(Locale.ROOT);
       return Optional.of(answer.equals("y") || answer.equals("yes"));
     } catch (IOException e) {
       return Optional.of(false);
@@ -52,7 +52,7 @@ public final class StdinConfirmation implements Confirmation {
    * One line, a byte at a time: nothing after it is read, so what follows on stdin stays for the
    * command (the demo's shell waits for its end).
    */
-  private String readLine() throws IOException {
+  private String answerLine() throws IOException {
     ByteArrayOutputStream line = new ByteArrayOutputStream();
     for (int b = in.read(); b >= 0 && b != '\n'; b = in.read()) {
       line.write(b);
