@@ -75,6 +75,7 @@ class JsonOutputSchemasTest {
     }
     cli.configure(CONFIG, BASE.withContainerd("1.7.23").json());
     assertMatches("upgrade", json("upgrade"));
+    assertMatches("reset", json("reset", "--dry-run"));
     assertMatches("reset", json("reset", "--yes"));
   }
 
