@@ -80,6 +80,27 @@ public abstract class CliCommand implements Callable<Integer> {
   }
 
   /**
+   * Goes on only when {@code yes} was given or the operator answers yes to {@code question} on
+   * stdin's terminal. Refuses with exit 2 when stdin is no terminal (say {@code --yes}), and with
+   * exit 1 when the operator answers no; either way before anything is changed.
+   */
+  protected final void confirm(YesOption yes, String question) {
+    if (yes.given()) {
+      return;
+    }
+    boolean answer = environment()
+        .confirmation()
+        .ask(err(), question)
+        .orElseThrow(() -> new CliException(
+            ExitCode.USAGE,
+            "'noneops " + name() + "' asks before it goes on and stdin is not a terminal;"
+                + " pass --yes to go on without asking (nothing was changed)"));
+    if (!answer) {
+      throw new CliException(ExitCode.FAILURE, "not confirmed; nothing was changed");
+    }
+  }
+
+  /**
    * The configuration in {@code file}, which this command follows: run as root, only when no user
    * or group but root can change the file or a directory or link on the way to it, checked before
    * it is read.

@@ -13,19 +13,32 @@ import java.util.function.BooleanSupplier;
  * @param buildVersion this build's version, for {@code noneops version}
  * @param agent the agent build a bootstrap installs
  * @param terminal the terminal stderr is, for live progress ({@link ProgressTerminal#NONE}: plain lines)
+ * @param confirmation asks the operator on stdin's terminal ({@link Confirmation#NONE}: not one)
  */
 public record CliEnvironment(
     HostConnector host,
     BooleanSupplier privileged,
     String buildVersion,
     AgentBuilds agent,
-    ProgressTerminal terminal) {
+    ProgressTerminal terminal,
+    Confirmation confirmation) {
   public CliEnvironment {
     Objects.requireNonNull(host, "host");
     Objects.requireNonNull(privileged, "privileged");
     Objects.requireNonNull(buildVersion, "buildVersion");
     Objects.requireNonNull(agent, "agent");
     Objects.requireNonNull(terminal, "terminal");
+    Objects.requireNonNull(confirmation, "confirmation");
+  }
+
+  /** An environment whose stdin is no terminal: a command that would ask refuses without --yes. */
+  public CliEnvironment(
+      HostConnector host,
+      BooleanSupplier privileged,
+      String buildVersion,
+      AgentBuilds agent,
+      ProgressTerminal terminal) {
+    this(host, privileged, buildVersion, agent, terminal, Confirmation.NONE);
   }
 
   /** An environment whose progress is plain lines, whatever stderr is. */

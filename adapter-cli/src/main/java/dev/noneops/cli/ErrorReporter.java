@@ -30,10 +30,12 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * a → b failed at upgrade-start-target › start › wait-kubelet: …; rolled back: …}) and the exit
  * code of {@link ExitCode}, which comes from the failure's type. With {@code --json} the same
  * error is also printed as a JSON document on stdout ({@code failedAt} and {@code causes}
- * included), so a script reading stdout always gets a document. {@code -v} adds the task path
+ * included; an invalid configuration's causes are its violations, each {@code {path, reason}}),
+ * so a script reading stdout always gets a document. {@code -v} adds the task path
  * and the causes below the line, {@code -vv} the stack trace.
  */
 public final class ErrorReporter implements IExecutionExceptionHandler, IParameterExceptionHandler {
+  private static final String CONFIG = "--config";
 
   private final Map<Class<? extends Throwable>, Function<Throwable, ExitCode>> mapping =
       new LinkedHashMap<>();
@@ -119,12 +121,19 @@ public final class ErrorReporter implements IExecutionExceptionHandler, IParamet
 
   /**
    * A usage error as one line: an unknown command or option is named as such, with the closest
-   * known ones ("did you mean") when picocli finds any.
+   * known ones ("did you mean") when picocli finds any; {@code --config} given to a command that
+   * reads no configuration file says so and names the commands that read one.
    */
   static String usageLine(ParameterException ex) {
     if (ex instanceof UnmatchedArgumentException unmatched
         && !unmatched.getUnmatched().isEmpty()) {
       String word = unmatched.getUnmatched().get(0);
+      if ((word.equals(CONFIG) || word.startsWith(CONFIG + "="))
+          && unmatched.getCommandLine().getParent() != null) {
+        return "reads no configuration file, so it takes no " + CONFIG + " (the commands that"
+            + " read one take it: " + String.join(", ", NoneopsCli.commandsReadingAConfiguration())
+            + ")";
+      }
       boolean option = word.startsWith("-");
       boolean command = !option && unmatched.getCommandLine().getSubcommands().size() > 0;
       String what = option ? "unknown option" : command ? "unknown command" : "unexpected argument";
@@ -195,9 +204,29 @@ public final class ErrorReporter implements IExecutionExceptionHandler, IParamet
       error.put("kind", code.name());
       error.put("message", message);
       failedAt(ex).ifPresent(at -> error.put("failedAt", at));
-      error.put("causes", causes(ex));
+      error.put("causes", violations(ex).<List<?>>map(v -> v).orElseGet(() -> causes(ex)));
       Json.print(cmd.getOut(), cmd.getCommandSpec().name(), Map.of("ok", false, "error", error));
     }
+  }
+
+  /**
+   * The violations of an invalid configuration, when that is the failure, each as {@code {path,
+   * reason}}: a script reads them as a list rather than out of the joined message.
+   */
+  private static Optional<List<Map<String, String>>> violations(Throwable ex) {
+    for (Throwable t = ex; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof InvalidConfigException invalid) {
+        List<Map<String, String>> list = new ArrayList<>();
+        for (InvalidConfigException.ConfigViolation v : invalid.violations()) {
+          Map<String, String> one = new LinkedHashMap<>();
+          one.put("path", v.path());
+          one.put("reason", v.reason());
+          list.add(one);
+        }
+        return Optional.of(list);
+      }
+    }
+    return Optional.empty();
   }
 
   /**

@@ -11,7 +11,10 @@ import java.util.Map;
 public enum ExitCode {
   OK(0, "success"),
   FAILURE(1, "the operation failed; the error line names what failed and where"),
-  USAGE(2, "bad command line: unknown command or option, missing or malformed argument"),
+  USAGE(
+      2,
+      "bad command line: unknown command or option, missing or malformed argument, or --yes"
+          + " missing where stdin is no terminal to ask on; nothing changed"),
   INVALID_CONFIG(
       3,
       "the agent configuration is unreadable or invalid (every violation is listed), or a file"

@@ -127,7 +127,9 @@ record InspectionReport(ExitCode exitCode, String stdout) {
     out.println("applied:   "
         + (r.appliedConfig()
             ? "recorded (machine " + r.appliedMachineName() + ")"
-            : "none recorded"));
+            : r.needsRoot().stream().anyMatch(n -> n.startsWith(NodeStatus.APPLIED_CONFIGURATION))
+                ? "unknown without root"
+                : "none recorded"));
     if (r.agentUnit() != null) {
       out.println("daemon:    "
           + (r.agentUnit().load().equals("not_found")
@@ -151,6 +153,10 @@ record InspectionReport(ExitCode exitCode, String stdout) {
     if (agent.quarantinedTarget() != null) {
       out.println("quarantined: " + agent.quarantinedTarget()
           + " rolled back; the agent does not try it again until its configuration file changes");
+    }
+    if (!r.needsRoot().isEmpty()) {
+      out.println("needs root: " + String.join(", ", r.needsRoot())
+          + "; only root can read them (sudo noneops status)");
     }
   }
 

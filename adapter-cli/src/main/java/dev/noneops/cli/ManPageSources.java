@@ -2,6 +2,10 @@ package dev.noneops.cli;
 
 import java.io.File;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.codegen.docgen.manpage.ManPageGenerator;
@@ -9,8 +13,9 @@ import picocli.codegen.docgen.manpage.ManPageGenerator;
 /**
  * Writes the AsciiDoc source of a man page per command ({@code noneops.adoc}, {@code
  * noneops-status.adoc}, ...) from the command model, with picocli-codegen's {@link
- * ManPageGenerator}; the build turns them into {@code man1} pages and packs them into the CLI
- * jar, and a bootstrap installs them with the agent. Run by the build only (picocli-codegen is
+ * ManPageGenerator}, completed by {@link ManPageSections} (EXIT STATUS, FILES, ENVIRONMENT, SEE
+ * ALSO); the build turns them into {@code man1} pages, packs them into the CLI jar (a bootstrap
+ * installs them with the agent) and leaves them in {@code target/man/man1} for a package. Run by the build only (picocli-codegen is
  * not in the jar); hidden commands get no page.
  */
 public final class ManPageSources {
@@ -39,5 +44,17 @@ public final class ManPageSources {
     if (code != 0) {
       throw new IOException("picocli's man page generator failed with exit code " + code);
     }
+    List<String> commands = List.copyOf(root.subcommands().keySet());
+    complete(out.toPath().resolve("noneops.adoc"), "noneops", commands);
+    for (String command : commands) {
+      complete(out.toPath().resolve("noneops-" + command + ".adoc"), command, commands);
+    }
+  }
+
+  private static void complete(Path page, String command, List<String> commands)
+      throws IOException {
+    String text = Files.readString(page, StandardCharsets.UTF_8);
+    Files.writeString(
+        page, ManPageSections.complete(text, command, commands), StandardCharsets.UTF_8);
   }
 }

@@ -1,5 +1,7 @@
 package dev.noneops.cli;
 
+import java.lang.reflect.Field;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -10,7 +12,7 @@ import picocli.CommandLine.Model.UsageMessageSpec;
 
 /**
  * Builds the {@code noneops} command line: the root, the subcommands, the exit-code table in
- * every {@code --help}, and the error reporting. The composition root passes the environment;
+ * the root's {@code --help} (a subcommand's ends pointing at it), and the error reporting. The composition root passes the environment;
  * tests pass one over a simulated host and read the output from {@code setOut}/{@code setErr}.
  *
  * <p>picocli builds a command's model by reflection when the command is added, which is most of
@@ -48,6 +50,7 @@ public final class NoneopsCli {
       new Subcommand("reset", ResetCommand::new),
       new Subcommand("version-for", VersionForCommand::new),
       new Subcommand("version", VersionCommand::new),
+      new Subcommand("demo", DemoPointerCommand::new),
       new Subcommand("cds-training", CdsTrainingCommand::new));
 
   /** Subcommands that read the whole command line: they get all of it even when named. */
@@ -55,6 +58,13 @@ public final class NoneopsCli {
 
   /** The root's own options that may stand before the subcommand and do not end the command line. */
   private static final Set<String> ROOT_FLAGS = Set.of("--json", "--verbose");
+
+  /** The last section of a subcommand's help: where the exit codes are. */
+  static final String SECTION_KEY_EXIT_CODES_POINTER = "exitCodesPointer";
+
+  /** The line it prints, after a blank one. */
+  static final String EXIT_CODES_POINTER =
+      String.format("%nExit status: see the table in 'noneops --help' or 'man noneops'.%n");
 
   private NoneopsCli() {}
 
@@ -90,6 +100,24 @@ public final class NoneopsCli {
     return cli;
   }
 
+  /**
+   * The commands that read a configuration file and so take {@code --config} ({@link
+   * ConfigOption}), in {@code --help}'s order; the others read the applied configuration or none.
+   */
+  static List<String> commandsReadingAConfiguration() {
+    List<String> names = new ArrayList<>();
+    for (Subcommand sub : SUBCOMMANDS) {
+      Class<?> type = sub.make().get().getClass();
+      for (Field field : type.getDeclaredFields()) {
+        if (field.getType() == ConfigOption.class) {
+          names.add(sub.name());
+          break;
+        }
+      }
+    }
+    return names;
+  }
+
   /** The subcommand {@code args} name, when only the root's flags stand before it and it needs nothing else. */
   static Optional<Subcommand> invoked(String... args) {
     for (String arg : args) {
@@ -117,10 +145,18 @@ public final class NoneopsCli {
     cmd.setExecutionExceptionHandler(errors);
     cmd.setParameterExceptionHandler(errors);
     cmd.setExitCodeExceptionMapper(t -> errors.exitCodeOf(t).code());
-    cmd.getCommandSpec()
-        .usageMessage()
-        .exitCodeListHeading("%nExit codes:%n")
-        .exitCodeList(ExitCode.helpList());
+    if (cmd.getParent() == null) {
+      cmd.getCommandSpec()
+          .usageMessage()
+          .exitCodeListHeading("%nExit codes:%n")
+          .exitCodeList(ExitCode.helpList());
+    } else {
+      // the table is the root's (and its man page's); a subcommand's help ends pointing at it
+      List<String> keys = new ArrayList<>(cmd.getHelpSectionKeys());
+      keys.add(SECTION_KEY_EXIT_CODES_POINTER);
+      cmd.setHelpSectionKeys(keys);
+      cmd.getHelpSectionMap().put(SECTION_KEY_EXIT_CODES_POINTER, help -> EXIT_CODES_POINTER);
+    }
     if (!cmd.getCommandSpec().mixinStandardHelpOptions()) {
       cmd.getCommandSpec().mixinStandardHelpOptions(true);
     }

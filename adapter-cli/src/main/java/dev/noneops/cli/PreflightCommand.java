@@ -1,9 +1,14 @@
 package dev.noneops.cli;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.node.AgentSetup;
 import dev.noneops.core.node.PreflightReport;
 import dev.noneops.core.node.PreflightReport.Check;
+import dev.noneops.ports.Errno;
+import dev.noneops.ports.HostIOException;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,13 +22,14 @@ import picocli.CommandLine.Option;
 /**
  * {@code noneops preflight}: every check bootstrap, apply and upgrade rely on, as kubeadm's
  * preflight, each with pass, warn or fail and what to do about it. Changes nothing; bootstrap
- * runs the same checks first and stops on a failure.
+ * runs the same checks first and stops on a failure. With no configuration (no {@code --config}
+ * and none at the default path) it runs the checks that need none and names the others.
  */
 @Command(
     name = "preflight",
     header = "Check the host before a bootstrap",
     description =
-        "Changing nothing: root, systemd's version and state, cgroup v2, the kernel modules and sysctls, swap, the ports kubelet and LocalDNS bind, a kubelet or containerd of the host's own, host files at the shared paths, free space under the layout, whether the artifact sources answer, and (unless --no-agent) whether root alone can change the configuration file and the java the agent would follow (agent-files). One line per check (ok, warn or FAIL), then what to do about each warning and failure. Bootstrap runs the same checks and stops on a failure. Exits 0 when no check failed, 7 when one did.",
+        "Changing nothing: root, systemd's version and state, cgroup v2, the kernel modules and sysctls, swap, the ports kubelet and LocalDNS bind, a kubelet or containerd of the host's own, host files at the shared paths, free space under the layout, whether the artifact sources answer, and (unless --no-agent) whether root alone can change the configuration file and the java the agent would follow (agent-files). With no configuration (no --config and no file at the default path) it runs the checks that need none and names those it skipped. One line per check (ok, warn or FAIL), then what to do about each warning and failure. Bootstrap runs the same checks and stops on a failure. Exits 0 when no check failed, 7 when one did.",
     footerHeading = "%nExamples:%n",
     footer = {
       "  noneops preflight --config /etc/unbounded/agent/config.json",
@@ -53,32 +59,85 @@ public final class PreflightCommand extends CliCommand {
     }
   }
 
-  /** The JSON document of {@code preflight --json}. */
+  /**
+   * The JSON document of {@code preflight --json}; {@code skipped}, the checks left out for want
+   * of a configuration, only when there are any.
+   */
   public record PreflightDocument(
-      boolean ok, List<CheckReport> checks, List<String> failed, List<String> warned) {}
+      boolean ok,
+      List<CheckReport> checks,
+      List<String> failed,
+      List<String> warned,
+      @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> skipped) {}
 
   @Override
   protected ExitCode execute() throws Exception {
     try (NodeContext ctx = openNode()) {
-      AgentConfig cfg = ctx.readConfig(config.file());
-      Optional<AgentSetup> agent =
-          noAgent ? Optional.empty() : environment().agent().forConfig(config.file());
-      PreflightReport report =
-          ctx.node(Optional.of(cfg), Optional.empty(), agent).preflight(!noKernelModules);
+      PreflightReport report;
+      List<String> skipped = List.of();
+      Optional<String> withoutConfiguration = withoutConfiguration(ctx);
+      if (withoutConfiguration.isPresent()) {
+        report = ctx.node(Optional.empty(), Optional.empty())
+            .preflightWithoutConfiguration(!noKernelModules);
+        skipped = PreflightReport.NEED_A_CONFIGURATION.stream()
+            .filter(name -> !(noAgent && name.equals("agent-files")))
+            .toList();
+        whySkipped = withoutConfiguration.get();
+      } else {
+        AgentConfig cfg = ctx.readConfig(config.file());
+        Optional<AgentSetup> agent =
+            noAgent ? Optional.empty() : environment().agent().forConfig(config.file());
+        report = ctx.node(Optional.of(cfg), Optional.empty(), agent).preflight(!noKernelModules);
+      }
       if (json()) {
         printJson(new PreflightDocument(
             report.passed(),
             report.checks().stream().map(CheckReport::of).toList(),
             report.failures().stream().map(Check::name).toList(),
-            report.warnings().stream().map(Check::name).toList()));
+            report.warnings().stream().map(Check::name).toList(),
+            skipped));
       } else {
-        printText(report);
+        printText(report, skipped);
       }
       return report.passed() ? ExitCode.OK : ExitCode.UNHEALTHY;
     }
   }
 
-  private void printText(PreflightReport report) {
+  /** Why the checks that need a configuration were skipped, for the text's line. */
+  private String whySkipped = "";
+
+  /**
+   * Why preflight runs without a configuration, or empty when it reads one: no {@code --config}
+   * and no file at the default path, or a file only root may read and this process is not root
+   * (its root check then fails, and says so).
+   */
+  private Optional<String> withoutConfiguration(NodeContext ctx) throws IOException {
+    Path file = config.file();
+    try {
+      if (!configGiven() && !ctx.ports().files().exists(file)) {
+        return Optional.of("no configuration at " + file + " (pass --config FILE)");
+      }
+      if (!environment().privileged().getAsBoolean()) {
+        ctx.ports().files().read(file);
+      }
+      return Optional.empty();
+    } catch (HostIOException e) {
+      if (e.errno() == Errno.EACCES && !environment().privileged().getAsBoolean()) {
+        return Optional.of("only root can read the configuration at " + file);
+      }
+      if (e.errno() == Errno.ENOENT) {
+        return Optional.empty(); // reading it says so, exit 3
+      }
+      throw e;
+    }
+  }
+
+  /** Whether {@code --config} was on the command line (else the default path, which may be absent). */
+  private boolean configGiven() {
+    return spec.commandLine().getParseResult().hasMatchedOption("--config");
+  }
+
+  private void printText(PreflightReport report, List<String> skipped) {
     int width = report.checks().stream().mapToInt(c -> c.name().length()).max().orElse(0);
     List<Check> notOk = new ArrayList<>();
     for (Check c : report.checks()) {
@@ -86,6 +145,9 @@ public final class PreflightCommand extends CliCommand {
       if (c.verdict() != PreflightReport.Verdict.OK) {
         notOk.add(c);
       }
+    }
+    if (!skipped.isEmpty()) {
+      out().println("skipped, " + whySkipped + ": " + String.join(", ", skipped));
     }
     Map<String, List<String>> checksByRemedy = new LinkedHashMap<>();
     for (Check c : notOk) {

@@ -44,9 +44,6 @@ public final class RecoverCommand extends CliCommand {
   @Mixin
   WaitOption waits;
 
-  @Mixin
-  ConfigOption config;
-
   @Option(
       names = "--at-boot",
       description =

@@ -90,10 +90,19 @@ class CliBasicsTest {
   }
 
   @Test
-  void subcommandHelpDocumentsTheExitCodesAsWell() {
-    assertThat(CliRun.of(NO_HOST, "version", "--help").out())
-        .contains("Exit codes:")
-        .contains("must run as root");
+  void theExitCodeTableIsInTheRootsHelpOnlyAndASubcommandsHelpEndsPointingAtIt() {
+    List<String> names = new ArrayList<>();
+    NoneopsCli.SUBCOMMANDS.forEach(sub -> names.add(sub.name()));
+    names.add("completion");
+    for (String name : names) {
+      String help = CliRun.of(NO_HOST, name, "--help").out();
+
+      assertThat(help).as(name).doesNotContain("Exit codes:");
+      assertThat(help.strip().lines().reduce((a, b) -> b).orElseThrow())
+          .as(name)
+          .contains("noneops --help")
+          .contains("man noneops");
+    }
   }
 
   @Test

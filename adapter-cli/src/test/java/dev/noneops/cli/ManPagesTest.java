@@ -2,11 +2,18 @@ package dev.noneops.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.noneops.core.layout.Layout;
+import dev.noneops.core.layout.NodeConstants;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
@@ -39,6 +46,93 @@ class ManPagesTest {
   @Test
   void theRootPageListsTheCommands() throws IOException {
     assertThat(page("noneops.1")).contains("bootstrap", "upgrade", "status", "reset");
+  }
+
+  @Test
+  void everyPageHasTheSectionsOfAManPageWithHeadingsWithoutColons() throws IOException {
+    for (String file : pages()) {
+      String page = page(file);
+      List<String> headings = page.lines().filter(l -> l.startsWith(".SH ")).toList();
+      assertThat(headings)
+          .as(file)
+          .containsSubsequence(
+              ".SH \"NAME\"",
+              ".SH \"SYNOPSIS\"",
+              ".SH \"DESCRIPTION\"",
+              ".SH \"OPTIONS\"",
+              ".SH \"EXIT STATUS\"",
+              ".SH \"FILES\"",
+              ".SH \"ENVIRONMENT\"",
+              ".SH \"SEE ALSO\"");
+      assertThat(headings).as(file).noneMatch(h -> h.endsWith(":\""));
+      assertThat(page)
+          .as(file)
+          .contains(troff(NodeConstants.DEFAULT_CONFIG_PATH))
+          .contains(troff(Layout.DEFAULT_ROOT))
+          .contains(troff("/etc/systemd/system/kubelet.service"))
+          .contains(troff("/etc/systemd/system/noneops-agent.service"))
+          .contains("TERM")
+          .contains(troff("DBUS_SYSTEM_BUS_ADDRESS"))
+          .contains("systemctl")
+          .contains("journalctl")
+          .contains("kubelet");
+    }
+    assertThat(section(page("noneops.1"), "EXIT STATUS"))
+        .as("the root's page has the whole table")
+        .contains("must run as root")
+        .contains("no node is installed");
+    assertThat(section(page("noneops-status.1"), "EXIT STATUS"))
+        .as("a subcommand's page points at the root's")
+        .contains("noneops")
+        .doesNotContain("must run as root");
+    assertThat(section(page("noneops-status.1"), "SEE ALSO")).contains("noneops");
+  }
+
+  @Test
+  void theBuildLeavesThePagesInADirectoryAPackageInstallsFrom() throws IOException {
+    Path dir = Path.of("target", "man", "man1");
+    assertThat(dir).as("the build's man pages, to install").isDirectory();
+    try (Stream<Path> files = Files.list(dir)) {
+      assertThat(files.map(f -> f.getFileName().toString()).sorted().toList()).isEqualTo(pages());
+    }
+  }
+
+  @Test
+  void everyPageRendersWithoutAWarning() throws Exception {
+    Assumptions.assumeTrue(
+        Files.isExecutable(Path.of("/usr/bin/groff")), "groff renders the pages");
+    for (String file : pages()) {
+      Path copy = Files.createTempFile("noneops-man", ".1");
+      try {
+        Files.writeString(copy, page(file), StandardCharsets.UTF_8);
+        Process groff = new ProcessBuilder("groff", "-man", "-Tutf8", "-ww", "-z", copy.toString())
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .start();
+        String warnings = new String(groff.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(groff.waitFor()).as(file + ": " + warnings).isZero();
+        assertThat(warnings).as(file).isEmpty();
+      } finally {
+        Files.delete(copy);
+      }
+    }
+  }
+
+  /** The page of each command but the hidden ones, and the root's. */
+  private List<String> pages() {
+    List<String> pages = new ArrayList<>();
+    pages.add("noneops.1");
+    cli.getSubcommands().values().stream()
+        .filter(sub -> !sub.getCommandSpec().usageMessage().hidden())
+        .forEach(sub -> pages.add("noneops-" + sub.getCommandName() + ".1"));
+    pages.sort(null);
+    return pages;
+  }
+
+  /** The text of a page's section {@code name}, up to the next one. */
+  private static String section(String page, String name) {
+    String from = page.substring(page.indexOf(".SH \"" + name + "\""));
+    int next = from.indexOf("\n.SH ", 1);
+    return next < 0 ? from : from.substring(0, next);
   }
 
   @Test

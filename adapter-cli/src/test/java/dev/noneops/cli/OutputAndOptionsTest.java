@@ -196,12 +196,13 @@ class OutputAndOptionsTest {
         "allocation-launch-check",
         "version-for",
         "version",
+        "demo",
         "completion")) {
       assertThat(run.out())
           .as(command)
           .containsPattern("(?m)^\\s+" + java.util.regex.Pattern.quote(command) + "\\s");
     }
-    assertThat(run.out()).doesNotContain("cds-training").doesNotContainPattern("(?m)^\\s+demo\\s");
+    assertThat(run.out()).doesNotContain("cds-training").contains("bin/noneops demo");
   }
 
   @Test
@@ -220,7 +221,7 @@ class OutputAndOptionsTest {
   }
 
   @Test
-  void theCliHasNoDemoCommandOfItsOwn() {
+  void theCliJarsDemoSaysInOneLineWhereTheDemoRuns() {
     CliRun run = CliRun.of(
         new CliEnvironment(
             () -> {
@@ -231,5 +232,7 @@ class OutputAndOptionsTest {
         "demo");
 
     assertThat(run.exitCode()).isEqualTo(ExitCode.USAGE.code());
+    assertThat(run.err().strip().lines()).hasSize(1);
+    assertThat(run.err()).contains("bin/noneops demo");
   }
 }

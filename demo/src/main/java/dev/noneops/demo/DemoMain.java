@@ -3,6 +3,12 @@ package dev.noneops.demo;
 import com.sun.security.auth.module.UnixSystem;
 import dev.noneops.cli.ErrorReporter;
 import dev.noneops.cli.ExitCode;
+import dev.noneops.cli.wiring.StdinConfirmation;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import picocli.CommandLine;
 
 /**
@@ -25,7 +31,15 @@ public final class DemoMain {
   /** The demo's command line over the real process: its story, and whether it runs as root. */
   static CommandLine commandLine() {
     CommandLine cli = new CommandLine(new DemoCommand(
-        new LifecycleDemo(), new TryItOnASandbox(), () -> new UnixSystem().getUid() == 0));
+        new LifecycleDemo(),
+        new TryItOnASandbox(),
+        () -> new UnixSystem().getUid() == 0,
+        new StdinConfirmation()));
+    // stdout straight over file descriptor 1, not System.out, whose PrintStream swallows the
+    // EPIPE of a closed pipe: the story sees it (checkError) and stops
+    cli.setOut(new PrintWriter(
+        new OutputStreamWriter(new FileOutputStream(FileDescriptor.out), StandardCharsets.UTF_8),
+        true));
     ErrorReporter errors = new ErrorReporter();
     cli.setExecutionExceptionHandler(errors);
     cli.setParameterExceptionHandler(errors);

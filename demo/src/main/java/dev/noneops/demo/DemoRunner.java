@@ -19,6 +19,11 @@ interface DemoRunner {
    */
   ExitCode run(PrintWriter out, PrintWriter err, Options options) throws Exception;
 
+  /** Whether {@link #run} would boot a sandboxed systemd with {@code options}, which it asks before. */
+  default boolean bootsASandbox(Options options) {
+    return false;
+  }
+
   /**
    * @param simulated tell the story on the simulated host even when running as root
    * @param root whether this process runs as root (the real-systemd story needs it)

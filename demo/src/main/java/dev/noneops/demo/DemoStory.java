@@ -14,11 +14,14 @@ import java.util.Locale;
  */
 final class DemoStory {
   private final PrintWriter out;
+  private final PrintWriter err;
   private final List<Result> results = new ArrayList<>();
   private int number;
+  private boolean outputClosed;
 
-  DemoStory(PrintWriter out) {
+  DemoStory(PrintWriter out, PrintWriter err) {
     this.out = out;
+    this.err = err;
   }
 
   /** What a step does; returns its outcome in a few words. */
@@ -29,11 +32,35 @@ final class DemoStory {
 
   record Result(int number, String name, boolean ok, String outcome, Duration duration) {}
 
-  /** Runs a step and records it; returns whether it succeeded. */
+  /**
+   * Runs a step and records it; returns whether it succeeded. Once the story's output is closed
+   * (its pipe's reader gone: EPIPE, seen as {@link PrintWriter#checkError()}) no step runs any
+   * more (false, said once on stderr) but the {@link #cleanUp clean-up steps}.
+   */
   boolean step(String name, Body body) {
+    if (outputClosed) {
+      return false;
+    }
+    number++;
+    out.printf("%n[%d] %s%n", number, name);
+    if (out.checkError()) {
+      outputClosed = true;
+      err.println("noneops demo: its output was closed; stopping after cleaning up");
+      err.flush();
+      return false;
+    }
+    return run(name, body);
+  }
+
+  /** Runs a step that cleans up: it runs even when the story's output was closed. */
+  boolean cleanUp(String name, Body body) {
     number++;
     out.printf("%n[%d] %s%n", number, name);
     out.flush();
+    return run(name, body);
+  }
+
+  private boolean run(String name, Body body) {
     long start = System.nanoTime();
     boolean ok;
     String outcome;
@@ -56,8 +83,9 @@ final class DemoStory {
     return ok;
   }
 
+  /** Whether every step ran and succeeded (not when the output was closed before the end). */
   boolean allOk() {
-    return results.stream().allMatch(Result::ok);
+    return !outputClosed && results.stream().allMatch(Result::ok);
   }
 
   /** The summary table: step, outcome, duration. */

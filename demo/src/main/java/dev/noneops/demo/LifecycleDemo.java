@@ -69,6 +69,13 @@ final class LifecycleDemo implements DemoRunner {
   static final String K8S_NEXT = "1.31.6";
 
   @Override
+  public boolean bootsASandbox(Options options) {
+    return !options.simulated()
+        && options.root()
+        && SandboxRequirements.unmetReason().isEmpty();
+  }
+
+  @Override
   public ExitCode run(PrintWriter out, PrintWriter err, Options options) throws Exception {
     Optional<String> cannotSandbox =
         options.root() ? SandboxRequirements.unmetReason() : Optional.of("not running as root");
@@ -81,7 +88,7 @@ final class LifecycleDemo implements DemoRunner {
       out.println(
           "so the pods and the count of mounts, links, namespaces and cgroups are left out. As root, the whole story");
       out.println("runs on a sandboxed real systemd.");
-      return simulated(out);
+      return simulated(out, err);
     }
     out.println(
         "noneops demo: on a REAL systemd booted in a sandbox (private PID/mount/network namespaces over an overlay of /");
@@ -92,8 +99,8 @@ final class LifecycleDemo implements DemoRunner {
     return new SandboxStory(out, err).tell();
   }
 
-  private ExitCode simulated(PrintWriter out) {
-    DemoStory story = new DemoStory(out);
+  private ExitCode simulated(PrintWriter out, PrintWriter err) {
+    DemoStory story = new DemoStory(out, err);
     SimCli cli = new SimCli(SimulatedHost.create()).withAgent();
     FileTreeSnapshot before = cli.host().snapshot();
     Path config = Path.of(CONFIG);
@@ -121,7 +128,7 @@ final class LifecycleDemo implements DemoRunner {
               story, agent, out, (path, json) -> cli.configure(Path.of(path), json), base, versions)
           .tell();
     }
-    story.step("the host is left as it was", () -> {
+    story.cleanUp("the host is left as it was", () -> {
       var files = cli.host().ports().files();
       files.removeDurably(config);
       if (files.exists(Path.of(NEXT))) {
@@ -376,7 +383,7 @@ final class LifecycleDemo implements DemoRunner {
       }
       story.step(
           pods.isPresent() ? "reset (teardown) with the pods running" : "reset (teardown)",
-          () -> expect(agent.run("reset"), 0, "reset") + "node removed");
+          () -> expect(agent.run("reset", "--yes"), 0, "reset") + "node removed");
       if (pods.isPresent()) {
         story.step("count them after the teardown: nothing left", pods.get()::countAfterTeardown);
       }
@@ -476,7 +483,7 @@ final class LifecycleDemo implements DemoRunner {
     }
 
     ExitCode tell() throws Exception {
-      DemoStory story = new DemoStory(out);
+      DemoStory story = new DemoStory(out, err);
       HostState before = HostState.read();
       Path jar = cliJar();
       Path cache = cache();
@@ -559,7 +566,7 @@ final class LifecycleDemo implements DemoRunner {
           }
         } finally {
           if (machine[0] != null) {
-            story.step("stop the sandbox and remove its disk", () -> {
+            story.cleanUp("stop the sandbox and remove its disk", () -> {
               long pid = machine[0].sandbox().pid();
               machine[0].close();
               return "systemd pid " + pid + " and its namespaces ended; its disk is gone";
@@ -567,7 +574,7 @@ final class LifecycleDemo implements DemoRunner {
           }
         }
       }
-      story.step("the host is left as it was", () -> HostState.read().restoreTo(before, err));
+      story.cleanUp("the host is left as it was", () -> HostState.read().restoreTo(before, err));
       story.summary("noneops demo on a sandboxed real systemd");
       return story.allOk() ? ExitCode.OK : ExitCode.FAILURE;
     }

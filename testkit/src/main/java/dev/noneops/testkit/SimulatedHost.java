@@ -61,8 +61,9 @@ import java.util.function.Predicate;
  * harder for recovery code: fsync of a new file also makes its name durable (so a crash inside a
  * durable write can leave the temp file behind); a mode or owner change becomes durable with the
  * next fsync of its directory; a created directory comes back empty when its entries were not
- * synced. Deliberate simplifications: permissions are not enforced (the agent runs as root; inject
- * EACCES instead), hard links and timestamps are not modelled, systemd's {@code Restart=} policies
+ * synced. A process that does not run as root ({@code facts().privileged(false)}) gets EACCES
+ * for a read others' permissions do not allow (see {@link SimHostFiles}). Deliberate
+ * simplifications: writes are not checked against permissions (the node writes as root), hard links and timestamps are not modelled, systemd's {@code Restart=} policies
  * and {@code ExecStartPre=} are not run (a dying main process leaves its unit failed), and fixture
  * methods of the components are meant for the test thread while no port call runs.
  */
@@ -116,7 +117,7 @@ public final class SimulatedHost {
     facts = new SimHostFacts(gate, fs, this::bootId);
     notifier = new SimServiceNotifier(gate, clock);
     ports = new HostPorts(
-        new SimHostFiles(gate, fs, () -> processes.self().pid()),
+        new SimHostFiles(gate, fs, () -> processes.self().pid(), facts::runsAsRoot),
         systemd,
         commands,
         new SimProcessTable(gate, processes),

@@ -370,7 +370,7 @@ class CliOnSimulatedHostTest {
     cli.configure(CONFIG, BASE.json());
     cli.run("bootstrap");
 
-    Run reset = cli.run("reset", "--json");
+    Run reset = cli.run("reset", "--json", "--yes");
 
     assertThat(reset.exitCode()).as(reset.err() + reset.out()).isZero();
     assertThat(json(reset).get("complete").asBoolean()).isTrue();
@@ -386,7 +386,7 @@ class CliOnSimulatedHostTest {
     assertThat(cli.host().kernel().link("localdns0"))
         .hasValueSatisfying(l -> assertThat(l.isDummy()).isTrue());
 
-    Run reset = cli.run("reset");
+    Run reset = cli.run("reset", "--yes");
 
     assertThat(reset.out()).contains("removed LocalDNS interface localdns0");
     assertThat(cli.host().kernel().link("localdns0")).isEmpty();
@@ -394,7 +394,7 @@ class CliOnSimulatedHostTest {
     cli.run("bootstrap");
     cli.host().kernel().removeLink("localdns0");
     cli.host().kernel().seedLink("localdns0", "bridge");
-    Run second = cli.run("reset");
+    Run second = cli.run("reset", "--yes");
 
     assertThat(second.exitCode()).as(second.err() + second.out()).isZero();
     assertThat(second.out()).doesNotContain("LocalDNS interface");

@@ -2,12 +2,14 @@ package dev.noneops.acceptance.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.networknt.schema.Error;
 import com.networknt.schema.InputFormat;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 import dev.noneops.cli.NoneopsCli;
+import dev.noneops.cli.output.Json;
 import dev.noneops.testkit.SimulatedHost;
 import dev.noneops.testkit.fixtures.cli.ConfigJson;
 import dev.noneops.testkit.fixtures.cli.SimCli;
@@ -34,8 +36,11 @@ class JsonOutputSchemasTest {
   private static final Path CONFIG = SimCli.CONFIG;
   private static final ConfigJson BASE = ConfigJson.of("1.31.4").withContainerd("1.7.22");
 
-  /** Commands with no document: the daemon runs until stopped, completion prints a script. */
-  private static final Set<String> NO_DOCUMENT = Set.of("daemon", "completion");
+  /**
+   * Commands with no document: the daemon runs until stopped, completion prints a script, the
+   * jar's demo says where the demo runs.
+   */
+  private static final Set<String> NO_DOCUMENT = Set.of("daemon", "completion", "demo");
 
   private static final SchemaRegistry REGISTRY =
       SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
@@ -70,7 +75,8 @@ class JsonOutputSchemasTest {
     }
     cli.configure(CONFIG, BASE.withContainerd("1.7.23").json());
     assertMatches("upgrade", json("upgrade"));
-    assertMatches("reset", json("reset"));
+    assertMatches("reset", json("reset", "--dry-run"));
+    assertMatches("reset", json("reset", "--yes"));
   }
 
   @Test
@@ -99,6 +105,29 @@ class JsonOutputSchemasTest {
     assertThat(rolledBack.exitCode()).as(rolledBack.err()).isEqualTo(6);
     assertMatches("error", rolledBack.out());
     assertThat(rolledBack.out()).contains("\"failedAt\"", "\"kind\" : \"ROLLED_BACK\"");
+  }
+
+  @Test
+  void theViolationsOfAnInvalidConfigurationAreTheCausesEachWithItsPathAndReason()
+      throws Exception {
+    cli.configure(CONFIG, BASE.json());
+    String bad = BASE.json()
+        .replace("\"MachineName\"", "\"MachineNmae\"")
+        .replace("\"v1.31.4\"", "\"v1.31\"");
+    cli.host().ports().files().writeDurably(CONFIG, bad, 0600);
+
+    Run run = cli.run("--json", "bootstrap");
+
+    assertThat(run.exitCode()).as(run.err()).isEqualTo(3);
+    assertMatches("error", run.out());
+    JsonNode causes = Json.MAPPER.readTree(run.out()).get("error").get("causes");
+    List<String> paths = new ArrayList<>();
+    causes.forEach(c -> {
+      assertThat(c.isObject()).as(c.toString()).isTrue();
+      assertThat(c.get("reason").asText()).isNotBlank();
+      paths.add(c.get("path").asText());
+    });
+    assertThat(paths).containsExactlyInAnyOrder("MachineNmae", "Cluster.Version");
   }
 
   @Test

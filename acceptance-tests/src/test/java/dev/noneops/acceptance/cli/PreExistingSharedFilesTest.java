@@ -45,7 +45,7 @@ class PreExistingSharedFilesTest {
     assertThat(boot.exitCode()).as(boot.err()).isZero();
     assertThat(host.ports().files().readString(CONTAINERD_CONFIG))
         .doesNotContain("the operator's containerd");
-    Run reset = cli.run("reset");
+    Run reset = cli.run("reset", "--yes");
 
     assertThat(reset.exitCode()).as(reset.out() + reset.err()).isZero();
     FileTreeSnapshot after = host.snapshot();
@@ -62,7 +62,7 @@ class PreExistingSharedFilesTest {
     anOperatorsFiles();
     FileTreeSnapshot before = host.snapshot();
     cli.run("bootstrap");
-    cli.run("reset");
+    cli.run("reset", "--yes");
 
     host.crash();
 
@@ -79,7 +79,7 @@ class PreExistingSharedFilesTest {
     Run boot = cli.run("bootstrap");
     assertThat(boot.exitCode()).as(boot.err()).isZero();
     assertThat(host.fs().lstat(CNI_LINK).orElseThrow().isSymlink()).isTrue();
-    Run reset = cli.run("reset");
+    Run reset = cli.run("reset", "--yes");
 
     assertThat(reset.exitCode()).as(reset.err()).isZero();
     assertThat(host.snapshot().entry(CNI_LINK.toString()))
@@ -91,11 +91,11 @@ class PreExistingSharedFilesTest {
     cli.configure(SimCli.CONFIG, ConfigJson.of("1.31.4").json());
     cli.run("bootstrap");
     byte[] nodes = host.ports().files().read(SYSCTL);
-    cli.run("reset");
+    cli.run("reset", "--yes");
     host.fs().seedFile(SYSCTL, nodes, 0644);
 
     cli.run("bootstrap");
-    cli.run("reset");
+    cli.run("reset", "--yes");
 
     assertThat(host.ports().files().read(SYSCTL))
         .as("the operator's copy, though equal to the node's")

@@ -153,7 +153,7 @@ class PreflightOnSimulatedHostTest {
             + " 10.0 GiB free");
     assertThat(out.get(1)).startsWith("bootstrapped version ");
 
-    cli.run("reset");
+    cli.run("reset", "--yes");
     Run json = cli.run("--json", "bootstrap");
     assertThat(json.exitCode()).as(json.err()).isEqualTo(ExitCode.OK.code());
     JsonNode warnings = new ObjectMapper().readTree(json.out()).get("warnings");

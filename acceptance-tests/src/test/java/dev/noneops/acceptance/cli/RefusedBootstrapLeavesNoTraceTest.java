@@ -92,7 +92,7 @@ class RefusedBootstrapLeavesNoTraceTest {
     FileTreeSnapshot before = host.snapshot();
 
     Run present = cli.run("present");
-    Run reset = cli.run("reset");
+    Run reset = cli.run("reset", "--yes");
 
     assertThat(present.out().strip()).isEqualTo("absent");
     assertThat(reset.exitCode()).as(reset.err()).isZero();

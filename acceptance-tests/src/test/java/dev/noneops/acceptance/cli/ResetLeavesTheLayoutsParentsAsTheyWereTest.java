@@ -20,7 +20,7 @@ class ResetLeavesTheLayoutsParentsAsTheyWereTest {
     boolean optWasThere = host.fs().lstat(Path.of("/opt")).isPresent();
 
     assertThat(cli.run("bootstrap").exitCode()).isZero();
-    assertThat(cli.run("reset").exitCode()).isZero();
+    assertThat(cli.run("reset", "--yes").exitCode()).isZero();
 
     assertThat(host.fs().lstat(Path.of("/opt/unbounded")))
         .as("created by bootstrap, empty after reset")
@@ -36,7 +36,7 @@ class ResetLeavesTheLayoutsParentsAsTheyWereTest {
     cli.configure(SimCli.CONFIG, ConfigJson.of("1.31.4").json());
 
     cli.run("bootstrap");
-    cli.run("reset");
+    cli.run("reset", "--yes");
 
     assertThat(host.fs().lstat(Path.of("/opt/unbounded"))).isPresent();
   }

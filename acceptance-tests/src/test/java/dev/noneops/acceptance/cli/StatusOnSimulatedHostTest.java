@@ -75,6 +75,7 @@ class StatusOnSimulatedHostTest {
             "disowned",
             "installed",
             "installedVersions",
+            "needsRoot",
             "pods",
             "running",
             "schemaVersion",

@@ -72,7 +72,7 @@ final class SandboxedAgentNode {
    * from the host network namespace the sandbox shares.
    */
   void reset(String dnsInterface) throws Exception {
-    Shell.Result r = noneops("reset");
+    Shell.Result r = noneops("reset", "--yes");
     if (r.exitCode() != 0) {
       System.err.println("noneops reset exited " + r.exitCode() + ": " + r.err().strip());
     }

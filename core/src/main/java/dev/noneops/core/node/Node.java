@@ -144,6 +144,18 @@ public final class Node {
   }
 
   /**
+   * The preflight checks that need no configuration, changing nothing: root, systemd, cgroup v2,
+   * the kernel modules and sysctls, swap, kubelet's ports, a kubelet or containerd of the host's
+   * own and free space under the layout. The others ({@link
+   * PreflightReport#NEED_A_CONFIGURATION}) need {@link #preflight(boolean)} and a configuration.
+   *
+   * @param tuneKernel as for {@link #preflight(boolean)}
+   */
+  public PreflightReport preflightWithoutConfiguration(boolean tuneKernel) {
+    return PreflightReport.of(Preflight.ofHost(parts, tuneKernel).run());
+  }
+
+  /**
    * What {@link #provision()}, {@link #configure()} and {@link #start(boolean, ConfigureResult)}
    * (or {@link #upgrade()}) would do for this configuration, changing nothing: no file is written,
    * no lock taken, no unit touched, nothing downloaded (see {@link NodePlan}).
@@ -391,6 +403,17 @@ public final class Node {
    */
   public ResetResult reset() {
     return new ResetUseCase(this).run();
+  }
+
+  /**
+   * What {@link #reset()} would stop, remove and put back on the host as it is now, in its order,
+   * read without changing anything and without taking the node lock ({@code noneops reset
+   * --dry-run}).
+   *
+   * @throws NodeException when the host cannot be read
+   */
+  public ResetPlan resetPlan() {
+    return new ResetPlanner(this).plan();
   }
 
   /**

@@ -13,6 +13,8 @@ import dev.noneops.core.node.internal.version.DiskUsage;
 import dev.noneops.core.node.internal.version.InvalidCurrentLinkException;
 import dev.noneops.core.node.internal.version.Manifest;
 import dev.noneops.core.node.internal.version.VersionVerifier;
+import dev.noneops.ports.Errno;
+import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.files.HostFiles;
 import dev.noneops.ports.systemd.Systemd;
 import dev.noneops.ports.systemd.SystemdException;
@@ -53,9 +55,19 @@ public final class NodeInspection {
   }
 
   private NodeStatus readStatus() throws IOException {
-    Optional<AgentConfig> applied = new AppliedConfigStore(files, parts.paths()).read();
+    List<String> needsRoot = new ArrayList<>();
+    AppliedConfigStore appliedStore = new AppliedConfigStore(files, parts.paths());
+    Optional<AgentConfig> applied = orNeedsRoot(
+        needsRoot,
+        NodeStatus.APPLIED_CONFIGURATION + " (" + appliedStore.path() + ")",
+        appliedStore::read,
+        Optional.empty());
     Optional<String> active = activeLinkTarget();
-    List<String> installed = new ArrayList<>(pruner.installedVersions());
+    List<String> installed = new ArrayList<>(orNeedsRoot(
+        needsRoot,
+        "the installed versions (" + layout.root() + ")",
+        pruner::installedVersions,
+        List.of()));
     Map<String, NodeStatus.Unit> units = new LinkedHashMap<>();
     String systemdError = null;
     boolean running = true;
@@ -72,7 +84,31 @@ public final class NodeInspection {
       systemdError = e.getMessage();
       running = false;
     }
-    Optional<UpgradeRecord> journal = new UpgradeJournal(files, layout).read();
+    Optional<UpgradeRecord> journal = orNeedsRoot(
+        needsRoot,
+        "an upgrade in flight (" + layout.journal() + ")",
+        () -> new UpgradeJournal(files, layout).read(),
+        Optional.empty());
+    List<NodeStatus.VersionSize> sizes = orNeedsRoot(
+        needsRoot,
+        "the versions' sizes",
+        () -> sizes(installed, active.map(a -> a.replaceAll("/+$", ""))),
+        List.of());
+    List<NodeStatus.Disowned> disowned = orNeedsRoot(
+        needsRoot,
+        "the paths the node disowned (" + parts.paths().ownershipRecord().getParent() + ")",
+        () -> parts.ownership().disowned().stream()
+            .map(d -> new NodeStatus.Disowned(d.path().toString(), d.found()))
+            .toList(),
+        List.of());
+    // the agent's state is read by the caller (and empty when unreadable): say when root can
+    orNeedsRoot(
+        needsRoot,
+        "what the agent last did (" + parts.paths().agentState() + ")",
+        () -> files.exists(parts.paths().agentState())
+            ? Optional.of(files.read(parts.paths().agentState()))
+            : Optional.empty(),
+        Optional.empty());
     return new NodeStatus(
         active.isPresent() || !installed.isEmpty(),
         active.map(a -> a.replaceAll("/+$", "")).orElse(null),
@@ -86,12 +122,34 @@ public final class NodeInspection {
             .orElse(null),
         applied.isPresent(),
         applied.map(AgentConfig::machineName).orElse(null),
-        sizes(installed, active.map(a -> a.replaceAll("/+$", ""))),
+        sizes,
         podCounter().count(containerdActive(units)),
         agent,
-        parts.ownership().disowned().stream()
-            .map(d -> new NodeStatus.Disowned(d.path().toString(), d.found()))
-            .toList());
+        disowned,
+        needsRoot);
+  }
+
+  /** A read of the status that may need root. */
+  @FunctionalInterface
+  private interface StatusRead<T> {
+    T read() throws IOException;
+  }
+
+  /**
+   * {@code read}'s value, or {@code otherwise} with {@code what} added to {@code needsRoot} when
+   * this process may not read it (EACCES: it does not run as root).
+   */
+  private static <T> T orNeedsRoot(
+      List<String> needsRoot, String what, StatusRead<T> read, T otherwise) throws IOException {
+    try {
+      return read.read();
+    } catch (IOException | RuntimeException e) {
+      if (HostIOException.hasErrno(e, Errno.EACCES)) {
+        needsRoot.add(what);
+        return otherwise;
+      }
+      throw e;
+    }
   }
 
   private static NodeStatus.Unit unitOf(UnitStatus s) {

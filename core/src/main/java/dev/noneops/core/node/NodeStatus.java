@@ -24,6 +24,8 @@ import java.util.Map;
  *     null when systemd cannot be reached
  * @param disowned the shared paths the node no longer owns because something else replaced
  *     its link there (a CNI installer's own plugin binary), sorted; left as they are
+ * @param needsRoot what this process could not read because it does not run as root (each
+ *     with its path), left out of the fields above; empty as root
  */
 public record NodeStatus(
     boolean installed,
@@ -38,7 +40,11 @@ public record NodeStatus(
     List<VersionSize> versionSizes,
     Pods pods,
     Unit agentUnit,
-    List<Disowned> disowned) {
+    List<Disowned> disowned,
+    List<String> needsRoot) {
+
+  /** How {@code needsRoot} names the applied configuration (followed by its path). */
+  public static final String APPLIED_CONFIGURATION = "the applied configuration";
 
   /**
    * A shared path the node no longer owns.

@@ -1,6 +1,7 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.node.internal.preflight.CheckOutcome;
+import dev.noneops.core.node.internal.preflight.Preflight;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -35,6 +36,12 @@ public record PreflightReport(List<Check> checks) {
       Objects.requireNonNull(remedy, "remedy");
     }
   }
+
+  /**
+   * The checks that need a configuration, which {@link Node#preflightWithoutConfiguration} skips:
+   * LocalDNS's port, the shared files, the artifact sources and the agent's files.
+   */
+  public static final List<String> NEED_A_CONFIGURATION = Preflight.CONFIGURATION_CHECKS;
 
   public PreflightReport {
     checks = List.copyOf(checks);

@@ -1,5 +1,7 @@
 package dev.noneops.testkit.fs;
 
+import dev.noneops.ports.Errno;
+import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.files.FileMeta;
 import dev.noneops.ports.files.HostFiles;
 import dev.noneops.ports.files.HostLock;
@@ -11,57 +13,112 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
-/** The {@link HostFiles} port over the simulated file system; every call goes through the gate. */
+/**
+ * The {@link HostFiles} port over the simulated file system; every call goes through the gate. A
+ * caller that does not run as root reads as the kernel lets a user other than a file's owner:
+ * a path below a directory others may not search, or a file or directory others may not read,
+ * gives EACCES ({@code lstat}, {@code exists} and {@code readLink} need the search only). Writes
+ * are not checked (the node writes as root, and refuses to start otherwise).
+ */
 public final class SimHostFiles implements HostFiles {
   private static final String PORT = "files";
 
   private final PortGate gate;
   private final SimFileSystem fs;
   private final LongSupplier caller;
+  private final BooleanSupplier root;
 
-  /** @param caller the pid of the process calling the port, which a lock it takes names */
+  /** A port whose caller runs as root. */
   public SimHostFiles(PortGate gate, SimFileSystem fs, LongSupplier caller) {
+    this(gate, fs, caller, () -> true);
+  }
+
+  /**
+   * @param caller the pid of the process calling the port, which a lock it takes names
+   * @param root whether the caller runs as root (else others' permissions apply to its reads)
+   */
+  public SimHostFiles(PortGate gate, SimFileSystem fs, LongSupplier caller, BooleanSupplier root) {
     this.gate = gate;
     this.fs = fs;
     this.caller = caller;
+    this.root = root;
   }
 
   @Override
   public Optional<FileMeta> lstat(Path path) throws IOException {
-    return gate.call(PORT, "lstat", false, PortGate.args(path), () -> fs.lstat(path));
+    return gate.call(PORT, "lstat", false, PortGate.args(path), () -> {
+      searchable(path, "lstat");
+      return fs.lstat(path);
+    });
   }
 
   @Override
   public boolean exists(Path path) throws IOException {
-    return gate.call(
-        PORT, "exists", false, PortGate.args(path), () -> fs.lstat(path).isPresent());
+    return gate.call(PORT, "exists", false, PortGate.args(path), () -> {
+      searchable(path, "lstat");
+      return fs.lstat(path).isPresent();
+    });
   }
 
   @Override
   public byte[] read(Path path) throws IOException {
-    return gate.call(PORT, "read", false, PortGate.args(path), () -> fs.read(path));
+    return gate.call(PORT, "read", false, PortGate.args(path), () -> {
+      readable(path, "open");
+      return fs.read(path);
+    });
   }
 
   @Override
   public InputStream openRead(Path path) throws IOException {
-    return gate.call(
-        PORT,
-        "openRead",
-        false,
-        PortGate.args(path),
-        () -> new ByteArrayInputStream(fs.read(path)));
+    return gate.call(PORT, "openRead", false, PortGate.args(path), () -> {
+      readable(path, "open");
+      return new ByteArrayInputStream(fs.read(path));
+    });
   }
 
   @Override
   public List<String> list(Path dir) throws IOException {
-    return gate.call(PORT, "list", false, PortGate.args(dir), () -> fs.list(dir));
+    return gate.call(PORT, "list", false, PortGate.args(dir), () -> {
+      readable(dir, "opendir");
+      return fs.list(dir);
+    });
   }
 
   @Override
   public String readLink(Path link) throws IOException {
-    return gate.call(PORT, "readLink", false, PortGate.args(link), () -> fs.readLink(link));
+    return gate.call(PORT, "readLink", false, PortGate.args(link), () -> {
+      searchable(link, "readlink");
+      return fs.readLink(link);
+    });
+  }
+
+  /** EACCES unless the caller is root or others may search every directory above {@code path}. */
+  private void searchable(Path path, String op) throws IOException {
+    if (root.getAsBoolean()) {
+      return;
+    }
+    Path absolute = path.toAbsolutePath().normalize();
+    for (Path dir = absolute.getParent(); dir != null; dir = dir.getParent()) {
+      Optional<FileMeta> meta = fs.stat(dir);
+      if (meta.isPresent() && meta.get().isDirectory() && (meta.get().mode() & 0001) == 0) {
+        throw new HostIOException(Errno.EACCES, op, path.toString());
+      }
+    }
+  }
+
+  /** As {@link #searchable}, and EACCES unless others may read {@code path} itself. */
+  private void readable(Path path, String op) throws IOException {
+    if (root.getAsBoolean()) {
+      return;
+    }
+    searchable(path, op);
+    Optional<FileMeta> meta = fs.stat(path);
+    if (meta.isPresent() && (meta.get().mode() & 0004) == 0) {
+      throw new HostIOException(Errno.EACCES, op, path.toString());
+    }
   }
 
   @Override

@@ -56,6 +56,13 @@ public final class SimHostFacts implements HostFacts {
     }
   }
 
+  /** Whether this process runs as root, read without a port call (for the other simulated ports). */
+  public boolean runsAsRoot() {
+    synchronized (gate.monitor()) {
+      return privileged;
+    }
+  }
+
   /** The swap areas in use; none by default. */
   public void swaps(List<String> areas) {
     synchronized (gate.monitor()) {

@@ -156,7 +156,7 @@ class AgentOnRealSystemdSystemTest {
 
       aRestartedSystemBusLeavesTheDaemonWatchingAndFollowing(sandbox, followed);
 
-      SandboxCli.Run reset = cli.run("reset");
+      SandboxCli.Run reset = cli.run("reset", "--yes");
       assertThat(reset.exitCode()).as(reset.toString()).isZero();
 
       for (String gone : List.of(

@@ -254,7 +254,7 @@ class PowerCutSuiteSystemTest {
     }
     try {
       if (sandbox != null && Files.isDirectory(sandbox.path("/proc/1"))) {
-        SandboxCli.alreadyIn(sandbox).run("reset");
+        SandboxCli.alreadyIn(sandbox).run("reset", "--yes");
       }
     } finally {
       if (sandbox != null) {

@@ -30,15 +30,30 @@ public final class Preflight {
     this.checks = List.copyOf(checks);
   }
 
-  /** The checks for {@code goal} on this node; {@code tuneKernel} as bootstrap is told. */
-  public static Preflight of(
-      PhaseContext parts,
-      Optional<AgentSetup> agent,
-      Supplier<List<Path>> takenOver,
-      MachineGoalState goal,
-      boolean tuneKernel) {
+  /**
+   * The checks that need a configuration, which {@link #ofHost} leaves out: LocalDNS's port (its
+   * address is the configuration's), the shared files the node would write, the artifact
+   * sources and the files the agent would follow.
+   */
+  public static final List<String> CONFIGURATION_CHECKS =
+      List.of("localdns-port", "shared-files", "artifact-sources", AgentFilesCheck.NAME);
+
+  /**
+   * The checks that need no configuration, in the order of {@link #of}: the host (root, systemd,
+   * cgroup v2, kernel modules and sysctls, swap), kubelet's ports, a stack of the host's own and
+   * free space; {@code tuneKernel} as bootstrap is told.
+   */
+  public static Preflight ofHost(PhaseContext parts, boolean tuneKernel) {
     HostPorts ports = parts.ports();
-    String dnsAddress = goal.nodeStart().localDns().bindAddress();
+    List<PreflightCheck> checks = new ArrayList<>(hostChecks(parts, tuneKernel));
+    checks.add(new ForeignStackCheck(
+        new ForeignStackDetector(ports.files(), ports.systemd(), parts.paths(), parts.layout())));
+    checks.add(new FreeSpaceCheck(ports.facts(), parts.layout()));
+    return new Preflight(checks);
+  }
+
+  private static List<PreflightCheck> hostChecks(PhaseContext parts, boolean tuneKernel) {
+    HostPorts ports = parts.ports();
     List<PreflightCheck> checks = new ArrayList<>();
     checks.add(new RootCheck(ports.facts()));
     checks.add(new SystemdCheck(ports.systemd()));
@@ -55,6 +70,19 @@ public final class Preflight {
         parts));
     checks.add(new PortCheck(
         "kubelet-port", HostPaths.KUBELET_UNIT, "0.0.0.0", 10250, List.of(Listener.TCP), parts));
+    return checks;
+  }
+
+  /** The checks for {@code goal} on this node; {@code tuneKernel} as bootstrap is told. */
+  public static Preflight of(
+      PhaseContext parts,
+      Optional<AgentSetup> agent,
+      Supplier<List<Path>> takenOver,
+      MachineGoalState goal,
+      boolean tuneKernel) {
+    HostPorts ports = parts.ports();
+    String dnsAddress = goal.nodeStart().localDns().bindAddress();
+    List<PreflightCheck> checks = new ArrayList<>(hostChecks(parts, tuneKernel));
     checks.add(new PortCheck(
         "localdns-port",
         HostPaths.LOCALDNS_UNIT,
