@@ -16,7 +16,7 @@ jar="$2"
 target="$3"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
-man_dir="$repo/adapter-cli/target/classes/man/man1"
+man_dir="$repo/adapter-cli/target/man/man1"
 
 [[ -f "$jar" ]] || { echo "build-packages: no runnable jar at $jar" >&2; exit 1; }
 [[ -d "$man_dir" ]] || { echo "build-packages: no man pages in $man_dir" >&2; exit 1; }

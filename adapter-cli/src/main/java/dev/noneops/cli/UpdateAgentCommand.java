@@ -16,7 +16,7 @@ import picocli.CommandLine.Mixin;
     name = "update-agent",
     header = "Make this build the node's agent",
     description =
-        "Install this build as the node's agent (its recovery gate and its daemon) and restart the daemon on it when it is another build. The stack, its version and its configuration are left as they are. An upgrade of the noneops package runs it on a bootstrapped node; a node bootstrapped with --no-agent is left alone.",
+        "Install this build as the node's agent (its recovery gate and its daemon) and restart the daemon on it when it is another build; the configuration file the daemon follows (--config) is read and checked first. The stack, its version and its configuration are left as they are. An upgrade of the noneops package runs it on a bootstrapped node; a node bootstrapped with --no-agent is left alone.",
     footerHeading = "%nExamples:%n",
     footer = {
       "  noneops update-agent",
@@ -47,6 +47,8 @@ public final class UpdateAgentCommand extends CliCommand {
           "this noneops does not run from its jar, so there is no build to install");
     }
     try (NodeContext ctx = openNode()) {
+      // the daemon follows this file: checked as a bootstrap checks it, before anything changes
+      ctx.readConfig(config.file());
       AgentUpdate result = ctx.node(Optional.empty(), Optional.empty(), agent).updateAgent();
       UpdateAgentReport report = new UpdateAgentReport(true, result, agent.get().buildId());
       if (json()) {

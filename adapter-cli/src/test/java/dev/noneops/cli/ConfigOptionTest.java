@@ -19,6 +19,7 @@ class ConfigOptionTest {
       "apply",
       "upgrade",
       "daemon",
+      "update-agent",
       "start",
       "restart",
       "plan",

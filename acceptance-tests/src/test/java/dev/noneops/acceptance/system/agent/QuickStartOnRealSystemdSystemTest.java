@@ -157,7 +157,7 @@ class QuickStartOnRealSystemdSystemTest {
       assertThat(sandbox.exec("noneops", "version").exitCode()).isZero();
 
       // Reset, then purge: nothing of noneops is left.
-      ExecResult reset = bash(sandbox, "noneops reset");
+      ExecResult reset = bash(sandbox, "noneops reset --yes");
       assertThat(reset.exitCode())
           .as("%s%n%s", reset.describe(), AgentNodeFixture.stackJournals(sandbox))
           .isZero();
