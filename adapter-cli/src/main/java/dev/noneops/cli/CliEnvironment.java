@@ -13,19 +13,37 @@ import java.util.function.BooleanSupplier;
  * @param buildVersion this build's version, for {@code noneops version}
  * @param agent the agent build a bootstrap installs
  * @param terminal the terminal stderr is, for live progress ({@link ProgressTerminal#NONE}: plain lines)
+ * @param fleet what the agent's daemon shows a fleet: its journal and its metrics
  */
 public record CliEnvironment(
     HostConnector host,
     BooleanSupplier privileged,
     String buildVersion,
     AgentBuilds agent,
-    ProgressTerminal terminal) {
+    ProgressTerminal terminal,
+    FleetOutputs fleet) {
   public CliEnvironment {
     Objects.requireNonNull(host, "host");
     Objects.requireNonNull(privileged, "privileged");
     Objects.requireNonNull(buildVersion, "buildVersion");
     Objects.requireNonNull(agent, "agent");
     Objects.requireNonNull(terminal, "terminal");
+    Objects.requireNonNull(fleet, "fleet");
+  }
+
+  /** An environment whose daemon shows the fleet nothing ({@link FleetOutputs#NONE}). */
+  public CliEnvironment(
+      HostConnector host,
+      BooleanSupplier privileged,
+      String buildVersion,
+      AgentBuilds agent,
+      ProgressTerminal terminal) {
+    this(host, privileged, buildVersion, agent, terminal, FleetOutputs.NONE);
+  }
+
+  /** This environment with {@code outputs} as what the daemon shows the fleet. */
+  public CliEnvironment withFleet(FleetOutputs outputs) {
+    return new CliEnvironment(host, privileged, buildVersion, agent, terminal, outputs);
   }
 
   /** An environment whose progress is plain lines, whatever stderr is. */

@@ -86,6 +86,7 @@ public final class Main {
         Privileges::isRoot,
         build,
         new RunningJarAgent(build),
-        new StderrTerminal());
+        new StderrTerminal(),
+        RealFleetOutputs.ofThisHost());
   }
 }
