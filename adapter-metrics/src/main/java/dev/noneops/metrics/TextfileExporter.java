@@ -23,9 +23,12 @@ import org.slf4j.Logger;
  * they change, and at least once every {@link #REFRESH} (the daemon's last tick alone does not
  * count as a change, so an idle daemon writes once a minute, not at every tick).
  *
- * <p>Root writes only into a directory that root alone can change: the directory and every one
- * above it owned by root and writable by no other user (nor by a group other than root's). A
- * directory that is not so is refused with one log line (it is checked again at each write, and
+ * <p>Root writes only into a directory that root alone can change: the directory itself a real
+ * directory (not a symbolic link) owned by root and writable by no other user nor by a group other
+ * than root's, and no directory above it writable by every user or by such a group (unless it is
+ * sticky, as {@code /tmp}). Debian's {@code /var/lib/prometheus/node-exporter} is so (root's,
+ * 0755, under {@code /var/lib/prometheus}, which belongs to node_exporter's own service account).
+ * A directory that is not so is refused with one log line (it is checked again at each write, and
  * the line repeats only when the reason changes); a missing one (no node_exporter on the host)
  * is said once, at info, and nothing is written.
  */
@@ -107,10 +110,11 @@ public final class TextfileExporter implements Consumer<PrometheusAgentMetrics> 
         continue;
       }
       FileMeta m = meta.get();
-      boolean othersWrite = (m.mode() & 0002) != 0
-          && !(m.isDirectory() && (m.mode() & 01000) != 0 && !p.equals(directory));
-      boolean groupWrite = (m.mode() & 0020) != 0 && m.gid() != 0;
-      if (m.uid() != 0 || othersWrite || groupWrite) {
+      boolean self = p.equals(directory);
+      boolean sticky = (m.mode() & 01000) != 0;
+      boolean othersWrite = (m.mode() & 0002) != 0 && (self || !sticky);
+      boolean groupWrite = (m.mode() & 0020) != 0 && m.gid() != 0 && (self || !sticky);
+      if ((self && m.uid() != 0) || othersWrite || groupWrite) {
         return Optional.of("not writing the agent's metrics into " + directory + ": " + p
             + " (owner uid " + m.uid() + ", gid " + m.gid() + ", mode "
             + String.format("%04o", m.mode() & 07777) + ") can be changed by a user or group"

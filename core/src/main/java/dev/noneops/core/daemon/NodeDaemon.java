@@ -432,6 +432,9 @@ public final class NodeDaemon {
   }
 
   private void publish() {
+    if (metrics == AgentMetrics.NONE) {
+      return;
+    }
     try {
       metrics.publish(figures());
     } catch (RuntimeException e) {
