@@ -24,7 +24,8 @@ import org.slf4j.spi.LoggingEventAware;
  * {@code NONEOPS_TASK_PATH}, {@code errorKind} → {@code NONEOPS_ERROR_KIND}), and the stable
  * {@code MESSAGE_ID} of its operation and outcome ({@link JournalMessageIds}); so {@code journalctl
  * -u noneops-agent NONEOPS_OUTCOME=rolled-back} finds the rollbacks. Without the socket, or when
- * a send fails, each record is one line on stderr (the journal of a unit) prefixed with its syslog
+ * a send fails (for 30 s, then the journal is tried again), each record is one line on stderr (the
+ * journal of a unit) prefixed with its syslog
  * priority ({@code <3>} error, {@code <4>} warning, {@code <6>} info, {@code <7>} debug), which
  * journald reads as the entry's priority, so {@code journalctl -p err} finds the daemon's errors
  * either way. The key-values lead the message, {@code key=value}, as slf4j renders them. A
@@ -40,6 +41,12 @@ final class JournalLogger extends LegacyAbstractLogger implements LoggingEventAw
   private final Level threshold;
   private final transient Optional<JournalSink> journal;
   private transient volatile boolean journalFailed;
+
+  /** When a send last failed ({@link System#nanoTime()}). */
+  private transient volatile long journalFailedAt;
+
+  /** How long the lines go to stderr after a failed send before the journal is tried again. */
+  static final long RETRY_NANOS = 30_000_000_000L;
 
   JournalLogger(String name, PrintWriter out, Level threshold) {
     this(name, out, threshold, Optional.empty());
@@ -118,16 +125,22 @@ final class JournalLogger extends LegacyAbstractLogger implements LoggingEventAw
       keyValues.append(p.key).append('=').append(p.value).append(' ');
     }
     String text = (keyValues + message).replace('\n', ' ');
-    if (journal.isPresent() && !journalFailed) {
+    if (journal.isPresent()
+        && (!journalFailed || System.nanoTime() - journalFailedAt > RETRY_NANOS)) {
       try {
         journal.get().send(fields(level, text, pairs));
+        journalFailed = false;
         return;
       } catch (IOException | RuntimeException e) {
-        // the journal went away: this line and the next ones go to stderr, as without it
+        // the journal went away (journald restarting, say): this line and the next ones go to
+        // stderr, as without it, and the journal is tried again a while later
+        if (!journalFailed) {
+          line(
+              4,
+              "the journal's socket cannot be reached (" + e.getMessage() + "); logging to stderr");
+        }
         journalFailed = true;
-        line(
-            4,
-            "the journal's socket cannot be reached (" + e.getMessage() + "); logging to stderr");
+        journalFailedAt = System.nanoTime();
       }
     }
     line(priority(level), text);
