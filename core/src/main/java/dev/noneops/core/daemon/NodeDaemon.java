@@ -192,7 +192,7 @@ public final class NodeDaemon {
   private AgentMetrics metrics = AgentMetrics.NONE;
   private final NodeEventTally tally = new NodeEventTally();
   private volatile Optional<Instant> lastTick = Optional.empty();
-  private Instant operationStarted = Instant.EPOCH;
+  private volatile Instant operationStarted = Instant.EPOCH;
 
   public NodeDaemon(
       HostPorts ports,
@@ -273,7 +273,7 @@ public final class NodeDaemon {
         event -> {
           reported.clear();
           update(s -> s.withLastOperation(event));
-          ended(event);
+          ended(event, false);
         });
   }
 
@@ -295,7 +295,7 @@ public final class NodeDaemon {
     }
     update(s ->
         s.withStartRecovery(recovery).withWatching(new AgentState.Watch(file, now, handledDigest)));
-    ended(recovery);
+    ended(recovery, true);
     units.start();
     listener.ready();
     listener.status("watching " + settings.configFile());
@@ -823,7 +823,7 @@ public final class NodeDaemon {
     reported.clear();
     AgentState.Event event = new AgentState.Event(ports.clock().now(), kind, outcome, detail);
     update(s -> s.withLastOperation(event));
-    ended(event);
+    ended(event, true);
   }
 
   /**
@@ -865,15 +865,23 @@ public final class NodeDaemon {
     return b;
   }
 
-  /** An operation's end to the metrics, with how long it ran when the daemon ran it. */
-  private void ended(AgentState.Event event) {
+  /**
+   * An operation's end to the metrics, with how long it ran when the daemon timed it ({@code
+   * timed}: one of the tick's own, from when it began, zero for a refusal that began none); the
+   * Machine's repaves, which run on their own thread, are counted in the state but not timed.
+   */
+  private void ended(AgentState.Event event, boolean timed) {
+    if (!timed) {
+      return;
+    }
+    Instant started = operationStarted;
+    operationStarted = Instant.EPOCH;
     Optional<String[]> counted = AgentState.Counters.operationOf(event.kind(), event.outcome());
     if (counted.isEmpty()) {
       return;
     }
-    Duration took = operationStarted.equals(Instant.EPOCH)
-        ? Duration.ZERO
-        : Duration.between(operationStarted, event.at());
+    Duration took =
+        started.equals(Instant.EPOCH) ? Duration.ZERO : Duration.between(started, event.at());
     try {
       metrics.operationEnded(counted.get()[0], counted.get()[1], took);
     } catch (RuntimeException e) {
