@@ -20,8 +20,10 @@ import picocli.CommandLine.Option;
  * with one line and exit 3, on a java a user or group other than root can change. Recovers at
  * start, tells systemd it is ready ({@code READY=1}) and keeps its watchdog fed, then follows the
  * configuration file (see {@link NodeDaemon}) and, when the applied configuration names a Machine
- * and the wiring gives the host a cluster, the node's Machine. Logs to stderr with syslog priority prefixes, which
- * the journal reads. While it runs it answers {@code status} and {@code allocation-launch-check}
+ * and the wiring gives the host a cluster, the node's Machine. Logs to the journal's native socket with fields
+ * ({@link JournalLogger}; stderr lines with syslog priority prefixes without it), and writes its
+ * metrics for node_exporter's textfile collector ({@code --metrics-textfile-dir}, serving them on
+ * {@code /metrics} too with {@code --metrics-listen}). While it runs it answers {@code status} and {@code allocation-launch-check}
  * for the CLI on {@link dev.noneops.core.layout.HostPaths#agentSocket()} ({@link
  * DaemonAnswerServer}). On SIGTERM it finishes the operation it is in, for at most
  * {@code --stop-grace}, and exits; what a stop beyond that interrupts, the next start recovers.
