@@ -14,6 +14,7 @@ module dev.noneops.ports {
   exports dev.noneops.ports.host;
   exports dev.noneops.ports.kernel;
   exports dev.noneops.ports.machine;
+  exports dev.noneops.ports.metrics;
   exports dev.noneops.ports.mounts;
   exports dev.noneops.ports.network;
   exports dev.noneops.ports.process;

@@ -14,6 +14,7 @@ import java.util.function.BooleanSupplier;
  * @param agent the agent build a bootstrap installs
  * @param terminal the terminal stderr is, for live progress ({@link ProgressTerminal#NONE}: plain lines)
  * @param confirmation asks the operator on stdin's terminal ({@link Confirmation#NONE}: not one)
+ * @param fleet what the agent's daemon shows a fleet: its journal and its metrics
  */
 public record CliEnvironment(
     HostConnector host,
@@ -21,7 +22,8 @@ public record CliEnvironment(
     String buildVersion,
     AgentBuilds agent,
     ProgressTerminal terminal,
-    Confirmation confirmation) {
+    Confirmation confirmation,
+    FleetOutputs fleet) {
   public CliEnvironment {
     Objects.requireNonNull(host, "host");
     Objects.requireNonNull(privileged, "privileged");
@@ -29,6 +31,18 @@ public record CliEnvironment(
     Objects.requireNonNull(agent, "agent");
     Objects.requireNonNull(terminal, "terminal");
     Objects.requireNonNull(confirmation, "confirmation");
+    Objects.requireNonNull(fleet, "fleet");
+  }
+
+  /** An environment whose daemon shows the fleet nothing ({@link FleetOutputs#NONE}). */
+  public CliEnvironment(
+      HostConnector host,
+      BooleanSupplier privileged,
+      String buildVersion,
+      AgentBuilds agent,
+      ProgressTerminal terminal,
+      Confirmation confirmation) {
+    this(host, privileged, buildVersion, agent, terminal, confirmation, FleetOutputs.NONE);
   }
 
   /** An environment whose stdin is no terminal: a command that would ask refuses without --yes. */
@@ -39,6 +53,12 @@ public record CliEnvironment(
       AgentBuilds agent,
       ProgressTerminal terminal) {
     this(host, privileged, buildVersion, agent, terminal, Confirmation.NONE);
+  }
+
+  /** This environment with {@code outputs} as what the daemon shows the fleet. */
+  public CliEnvironment withFleet(FleetOutputs outputs) {
+    return new CliEnvironment(
+        host, privileged, buildVersion, agent, terminal, confirmation, outputs);
   }
 
   /** An environment whose progress is plain lines, whatever stderr is. */

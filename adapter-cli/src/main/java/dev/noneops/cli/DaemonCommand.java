@@ -3,6 +3,8 @@ package dev.noneops.cli;
 import dev.noneops.core.config.RootOnlyPath;
 import dev.noneops.core.daemon.NodeDaemon;
 import dev.noneops.core.daemon.RepaveOptions;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
@@ -18,8 +20,10 @@ import picocli.CommandLine.Option;
  * with one line and exit 3, on a java a user or group other than root can change. Recovers at
  * start, tells systemd it is ready ({@code READY=1}) and keeps its watchdog fed, then follows the
  * configuration file (see {@link NodeDaemon}) and, when the applied configuration names a Machine
- * and the wiring gives the host a cluster, the node's Machine. Logs to stderr with syslog priority prefixes, which
- * the journal reads. While it runs it answers {@code status} and {@code allocation-launch-check}
+ * and the wiring gives the host a cluster, the node's Machine. Logs to the journal's native socket with fields
+ * ({@link JournalLogger}; stderr lines with syslog priority prefixes without it), and writes its
+ * metrics for node_exporter's textfile collector ({@code --metrics-textfile-dir}, serving them on
+ * {@code /metrics} too with {@code --metrics-listen}). While it runs it answers {@code status} and {@code allocation-launch-check}
  * for the CLI on {@link dev.noneops.core.layout.HostPaths#agentSocket()} ({@link
  * DaemonAnswerServer}). On SIGTERM it finishes the operation it is in, for at most
  * {@code --stop-grace}, and exits; what a stop beyond that interrupts, the next start recovers.
@@ -57,12 +61,57 @@ public final class DaemonCommand extends CliCommand {
       description = "How long a stop waits for the operation in progress (default: 80s).")
   Duration stopGrace;
 
+  @Option(
+      names = "--metrics-textfile-dir",
+      paramLabel = "DIR",
+      defaultValue = "/var/lib/prometheus/node-exporter",
+      description = "node_exporter's textfile collector directory, where the agent writes its"
+          + " metrics as noneops.prom (default: /var/lib/prometheus/node-exporter); root writes"
+          + " only into a directory root alone can change.")
+  Path metricsTextfileDir;
+
+  @Option(names = "--no-metrics-textfile", description = "Write no metrics file.")
+  boolean noMetricsTextfile;
+
+  @Option(
+      names = "--metrics-listen",
+      paramLabel = "ADDRESS[:PORT]",
+      arity = "0..1",
+      fallbackValue = "127.0.0.1",
+      description = "Also serve the metrics on http://ADDRESS:PORT/metrics (127.0.0.1 when no"
+          + " address is given, port " + HttpPort.DEFAULT + " when none is). Off by default: a"
+          + " stock node opens no port.")
+  String metricsListen;
+
   @Override
   protected ExitCode execute() throws Exception {
     requireRoot();
-    JournalLogger log =
-        new JournalLogger("noneops-agent", err(), verbosity() > 0 ? Level.DEBUG : Level.INFO);
-    try (NodeContext ctx = openNode().kubeletTimeout(waits.kubeletTimeout()).log(log)) {
+    JournalLogger log = new JournalLogger(
+        "noneops-agent",
+        err(),
+        verbosity() > 0 ? Level.DEBUG : Level.INFO,
+        environment().fleet().journal());
+    Optional<InetSocketAddress> listen = Optional.empty();
+    if (metricsListen != null) {
+      try {
+        listen = Optional.of(HttpPort.parse(metricsListen));
+      } catch (IllegalArgumentException e) {
+        throw new CliException(ExitCode.USAGE, e.getMessage());
+      }
+    }
+    try (NodeContext ctx = openNode().kubeletTimeout(waits.kubeletTimeout()).log(log);
+        FleetOutputs.DaemonMetrics metrics = environment()
+            .fleet()
+            .metrics(
+                ctx.ports().files(),
+                () -> ctx.ports().clock().now(),
+                noMetricsTextfile
+                    ? Optional.empty()
+                    : Optional.of(ctx.session()
+                        .paths()
+                        .host(metricsTextfileDir.toAbsolutePath().toString())),
+                listen,
+                log)) {
       // the launcher runs this java as root at every start: run only on one root alone can change
       new RootOnlyPath(ctx.ports().files())
           .require("the agent's java", environment().agent().java());
@@ -77,6 +126,8 @@ public final class DaemonCommand extends CliCommand {
               config.file(), interval, ctx.ports().facts().read().arch()),
           manager,
           log);
+      daemon.reportTo(metrics.sink());
+      ctx.events(daemon.nodeEvents());
       cluster.ifPresent(c -> daemon.followMachine(c, RepaveOptions.DEFAULTS));
       AtomicBoolean stop = new AtomicBoolean();
       CountDownLatch finished = new CountDownLatch(1);

@@ -143,6 +143,15 @@ record InspectionReport(ExitCode exitCode, String stdout) {
     printAgentEvent(out, "boot:      ", agent.bootRecovery());
     printAgentEvent(out, "agent:     ", agent.startRecovery());
     printAgentEvent(out, "last:      ", agent.lastOperation());
+    if (!agent.counters().operations().isEmpty()) {
+      out.println("counted:   "
+          + agent.counters().operations().entrySet().stream()
+              .flatMap(op -> op.getValue().entrySet().stream()
+                  .map(o -> op.getKey() + " " + o.getKey() + " " + o.getValue()))
+              .collect(Collectors.joining(", "))
+          + "; downloaded " + agent.counters().bytesDownloaded() + " bytes ("
+          + agent.counters().bytesVerified() + " verified)");
+    }
     if (!r.disowned().isEmpty()) {
       out.println("disowned:  "
           + r.disowned().stream()

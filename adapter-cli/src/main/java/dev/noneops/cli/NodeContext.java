@@ -16,6 +16,7 @@ import dev.noneops.core.node.TimeoutOptions;
 import dev.noneops.ports.Errno;
 import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.HostPorts;
+import dev.noneops.ports.events.NodeEvents;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,6 +36,7 @@ final class NodeContext implements AutoCloseable {
   private Optional<Duration> kubeletTimeout = Optional.empty();
   private Optional<Logger> log = Optional.empty();
   private LockWait lockWait = LockWait.NONE;
+  private NodeEvents alsoTo = NodeEvents.NONE;
 
   private NodeContext(HostSession session, LiveProgress progress) {
     this.session = session;
@@ -59,6 +61,12 @@ final class NodeContext implements AutoCloseable {
   /** Logs the nodes' phases to {@code logger} instead of the default logger. */
   NodeContext log(Logger logger) {
     this.log = Optional.of(logger);
+    return this;
+  }
+
+  /** Has the nodes' events reach {@code listener} too (after the progress on stderr). */
+  NodeContext events(NodeEvents listener) {
+    this.alsoTo = listener;
     return this;
   }
 
@@ -122,7 +130,14 @@ final class NodeContext implements AutoCloseable {
         .parallelExecutor(downloadThreads)
         .lockWait(lockWait)
         .build();
-    Params.Builder params = Params.builder(ports()).events(progress).overrides(overrides);
+    NodeEvents also = alsoTo;
+    NodeEvents events = also == NodeEvents.NONE
+        ? progress
+        : event -> {
+          progress.onEvent(event);
+          also.onEvent(event);
+        };
+    Params.Builder params = Params.builder(ports()).events(events).overrides(overrides);
     log.ifPresent(params::log);
     config.ifPresent(params::config);
     previous.ifPresent(params::previous);

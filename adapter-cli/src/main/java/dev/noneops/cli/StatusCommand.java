@@ -2,7 +2,9 @@ package dev.noneops.cli;
 
 import dev.noneops.core.daemon.AgentState;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -36,14 +38,16 @@ public final class StatusCommand extends CliCommand {
   /**
    * What the agent last did, the {@code agent} object of {@code status --json} (each field null
    * when nothing is recorded), and since when the running agent cannot reach systemd (null while
-   * it can, and when the command inspected the host itself).
+   * it can, and when the command inspected the host itself), and what the agent counted, as its
+   * metrics show it.
    */
   public record AgentReport(
       AgentEvent bootRecovery,
       AgentEvent startRecovery,
       AgentEvent lastOperation,
       String quarantinedTarget,
-      String systemdUnreachableSince) {
+      String systemdUnreachableSince,
+      AgentCounters counters) {
     static AgentReport of(AgentState state, Optional<Instant> systemdUnreachableSince) {
       return new AgentReport(
           state.bootRecovery().map(AgentEvent::of).orElse(null),
@@ -53,7 +57,32 @@ public final class StatusCommand extends CliCommand {
               .map(AgentState.Quarantine::targetVersion)
               .findFirst()
               .orElse(null),
-          systemdUnreachableSince.map(Instant::toString).orElse(null));
+          systemdUnreachableSince.map(Instant::toString).orElse(null),
+          AgentCounters.of(state.counters()));
+    }
+  }
+
+  /**
+   * What the agent counted (see {@link AgentState.Counters}), the numbers of its metrics {@code
+   * noneops_operations_total}, {@code noneops_download_bytes_total}, {@code
+   * noneops_download_verified_bytes_total} and {@code noneops_last_success_timestamp_seconds}.
+   *
+   * @param operations operation → outcome → how many ended so
+   * @param lastSuccess when an operation last ended well (ISO-8601 instant), null before one has
+   */
+  public record AgentCounters(
+      Map<String, Map<String, Long>> operations,
+      long bytesDownloaded,
+      long bytesVerified,
+      String lastSuccess) {
+    static AgentCounters of(AgentState.Counters c) {
+      Map<String, Map<String, Long>> operations = new TreeMap<>();
+      c.operations().forEach((op, outcomes) -> operations.put(op, new TreeMap<>(outcomes)));
+      return new AgentCounters(
+          operations,
+          c.bytesDownloaded(),
+          c.bytesVerified(),
+          c.lastSuccess().map(Instant::toString).orElse(null));
     }
   }
 

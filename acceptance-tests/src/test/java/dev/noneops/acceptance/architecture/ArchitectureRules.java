@@ -33,6 +33,7 @@ final class ArchitectureRules {
   static final String SYSTEMD_ADAPTER = "dev.noneops.systemd..";
   static final String HOSTFS_ADAPTER = "dev.noneops.hostfs..";
   static final String KUBERNETES_ADAPTER = "dev.noneops.kubernetes..";
+  static final String METRICS_ADAPTER = "dev.noneops.metrics..";
   static final String CLI = "dev.noneops.cli..";
   static final String CLI_WIRING = "dev.noneops.cli.wiring..";
   static final String TESTKIT = "dev.noneops.testkit..";
@@ -57,6 +58,7 @@ final class ArchitectureRules {
     "io.fabric8..",
     "tools.jackson..",
     "io.vertx..",
+    "io.prometheus..",
   };
 
   private ArchitectureRules() {}
@@ -66,7 +68,8 @@ final class ArchitectureRules {
       .resideInAnyPackage(CORE, PORTS)
       .should()
       .dependOnClassesThat()
-      .resideInAnyPackage(SYSTEMD_ADAPTER, HOSTFS_ADAPTER, KUBERNETES_ADAPTER, CLI, TESTKIT)
+      .resideInAnyPackage(
+          SYSTEMD_ADAPTER, HOSTFS_ADAPTER, KUBERNETES_ADAPTER, METRICS_ADAPTER, CLI, TESTKIT)
       .because("core and ports reach the host only through port interfaces");
 
   static final ArchRule PURE_CODE_SEES_NO_INFRASTRUCTURE_LIBRARY = noClasses()
@@ -75,7 +78,8 @@ final class ArchitectureRules {
       .should()
       .dependOnClassesThat()
       .resideInAnyPackage(INFRASTRUCTURE_LIBRARIES)
-      .because("D-Bus, jnr, picocli and the Kubernetes client belong to the adapters");
+      .because(
+          "D-Bus, jnr, picocli, the Kubernetes client and the Prometheus client belong to the adapters");
 
   static final ArchRule PORTS_DEPEND_ON_THE_JDK_ONLY = noClasses()
       .that()
@@ -120,7 +124,7 @@ final class ArchitectureRules {
 
   static final ArchRule ADAPTERS_DEPEND_ON_PORTS_ONLY = noClasses()
       .that()
-      .resideInAnyPackage(SYSTEMD_ADAPTER, HOSTFS_ADAPTER, KUBERNETES_ADAPTER)
+      .resideInAnyPackage(SYSTEMD_ADAPTER, HOSTFS_ADAPTER, KUBERNETES_ADAPTER, METRICS_ADAPTER)
       .should()
       .dependOnClassesThat()
       .resideInAnyPackage(CORE, CLI, TESTKIT)
@@ -138,7 +142,16 @@ final class ArchitectureRules {
       .resideInAPackage(HOSTFS_ADAPTER)
       .should()
       .dependOnClassesThat()
-      .resideInAnyPackage(SYSTEMD_ADAPTER, KUBERNETES_ADAPTER);
+      .resideInAnyPackage(SYSTEMD_ADAPTER, KUBERNETES_ADAPTER, METRICS_ADAPTER);
+
+  static final ArchRule METRICS_ADAPTER_SEES_PORTS_AND_THE_PROMETHEUS_CLIENT_ONLY = classes()
+      .that()
+      .resideInAPackage(METRICS_ADAPTER)
+      .should()
+      .onlyDependOnClassesThat()
+      .resideInAnyPackage(METRICS_ADAPTER, PORTS, "java..", "io.prometheus..", "org.slf4j..")
+      .because("the metrics adapter implements the AgentMetrics port with the Prometheus client"
+          + " and nothing else");
 
   static final ArchRule KUBERNETES_ADAPTER_SEES_PORTS_AND_FABRIC8_ONLY = classes()
       .that()
@@ -155,7 +168,7 @@ final class ArchitectureRules {
       .resideOutsideOfPackage(CLI_WIRING)
       .should()
       .dependOnClassesThat()
-      .resideInAnyPackage(SYSTEMD_ADAPTER, HOSTFS_ADAPTER, KUBERNETES_ADAPTER)
+      .resideInAnyPackage(SYSTEMD_ADAPTER, HOSTFS_ADAPTER, KUBERNETES_ADAPTER, METRICS_ADAPTER)
       .because(
           "the CLI's commands are thin shells over core; only its wiring package composes the real adapters");
 

@@ -31,6 +31,7 @@ class ArchitectureTest {
         ArchitectureRules.ADAPTERS_DO_NOT_SEE_EACH_OTHER_SYSTEMD,
         ArchitectureRules.ADAPTERS_DO_NOT_SEE_EACH_OTHER_HOSTFS,
         ArchitectureRules.KUBERNETES_ADAPTER_SEES_PORTS_AND_FABRIC8_ONLY,
+        ArchitectureRules.METRICS_ADAPTER_SEES_PORTS_AND_THE_PROMETHEUS_CLIENT_ONLY,
         ArchitectureRules.ONLY_WIRING_SEES_THE_ADAPTERS,
         ArchitectureRules.CORE_FAILURES_SHARE_ONE_ROOT,
         ArchitectureRules.TESTKIT_SEES_PORTS_AND_THE_JDK_ONLY,
@@ -53,6 +54,15 @@ class ArchitectureTest {
   @org.junit.jupiter.api.Test
   void theImportSeesEveryModuleSoNoRulePassesVacuously() {
     assertThat(production.stream().map(c -> c.getPackageName().split("\\.")[2]).distinct())
-        .contains("ports", "core", "systemd", "hostfs", "kubernetes", "cli", "testkit", "demo");
+        .contains(
+            "ports",
+            "core",
+            "systemd",
+            "hostfs",
+            "kubernetes",
+            "metrics",
+            "cli",
+            "testkit",
+            "demo");
   }
 }

@@ -34,6 +34,7 @@ class PublicApiTest {
         "adapter-systemd-dbus",
         "adapter-host-fs",
         "adapter-kubernetes",
+        "adapter-metrics",
         "adapter-cli",
         "testkit",
         "testkit-contracts",

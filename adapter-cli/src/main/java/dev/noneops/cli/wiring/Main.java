@@ -87,6 +87,7 @@ public final class Main {
         build,
         new RunningJarAgent(build),
         new StderrTerminal(),
-        new StdinConfirmation());
+        new StdinConfirmation(),
+        RealFleetOutputs.ofThisHost());
   }
 }

@@ -38,6 +38,9 @@ import java.util.regex.Pattern;
 public final class DaemonBenchmark {
   static final String AGENT_UNIT = "noneops-agent.service";
   static final String IDLE_UNIT = "bench-idle-jvm.service";
+  /** node_exporter's textfile collector directory, where the daemon writes its metrics. */
+  static final String TEXTFILES = "/var/lib/prometheus/node-exporter";
+
   static final String DNS_INTERFACE = "nodm0";
   static final String DNS_ADDRESS = "169.254.20.54";
   static final String MANUAL_CONFIG = "/etc/unbounded/agent/by-hand.json";
@@ -97,6 +100,7 @@ public final class DaemonBenchmark {
     String jvmOptions;
     String bootstrapOut;
     String agentCpuAccounting;
+    String metricsFile = "";
     int appliedLines;
     Duration boot;
     String started = Instant.now().toString();
@@ -108,6 +112,11 @@ public final class DaemonBenchmark {
       String base = example.json(server, DNS_INTERFACE, DNS_ADDRESS);
       try {
         links = node.provideDummyLinks();
+        // metrics on: node_exporter's textfile directory, root's and 0755 as Debian's package
+        // makes it, which the daemon writes noneops.prom into
+        Files.createDirectories(sandbox.path(TEXTFILES));
+        sandbox.exec("chown", "root:root", TEXTFILES).orThrow();
+        sandbox.exec("chmod", "0755", TEXTFILES).orThrow();
         bootstrapOut = node.bootstrap(jar, base);
         List<String> launcher = launcherWords(node.launcher());
         jvmOptions = String.join(" ", launcher.subList(1, launcher.size()));
@@ -135,6 +144,11 @@ public final class DaemonBenchmark {
         }
         agentCpuAccounting =
             cpuAccounting(cpuBefore, cpuUsage(sandbox, AGENT_UNIT), daemon.windowSeconds());
+        Path prom = sandbox.path(TEXTFILES + "/noneops.prom");
+        metricsFile = Files.isRegularFile(prom)
+            ? "`" + TEXTFILES + "/noneops.prom` (" + Files.size(prom) + " bytes at the window's"
+                + " end, last written " + Files.getLastModifiedTime(prom).toInstant() + ")"
+            : "no metrics file (`" + TEXTFILES + "/noneops.prom` missing at the window's end)";
         for (int i = 1; i <= runs; i++) {
           Thread.sleep(500 + (i * 2300L) % POLL_INTERVAL.toMillis());
           reactOnce(sandbox, node, base, "daemon-" + i)
@@ -160,7 +174,10 @@ public final class DaemonBenchmark {
     new Section()
         .heading("7. The agent's daemon: idle cost and reaction time")
         .paragraph(
-            describe(boot, bootstrapOut, links, jvmOptions, minutes, daemon, started, finished))
+            describe(boot, bootstrapOut, links, jvmOptions, minutes, daemon, started, finished)
+                + " Metrics on: the daemon writes them for node_exporter's textfile collector"
+                + " whenever they change and at least once a minute, the Prometheus client's"
+                + " registry rendered at every tick to compare; " + metricsFile + ".")
         .line(
             "| process | RSS (sampled every 10 s) | CPU time used over the window | of one core | threads (max) |")
         .line("|---|---|---|---|---|")

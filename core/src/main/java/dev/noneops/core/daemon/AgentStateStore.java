@@ -13,7 +13,9 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * Reads and writes {@link AgentState} at {@link HostPaths#agentState()}, durably and atomically.
@@ -65,7 +67,8 @@ final class AgentStateStore {
           event(root.path("startRecovery")),
           event(root.path("lastOperation")),
           quarantined,
-          watching);
+          watching,
+          counters(root.path("counters")));
     } catch (IOException | DateTimeParseException | IllegalArgumentException e) {
       return AgentState.EMPTY;
     }
@@ -91,12 +94,46 @@ final class AgentStateStore {
           .put("since", w.since().toString());
       w.handledDigest().ifPresent(d -> watch.put("handledDigest", d));
     });
+    AgentState.Counters c = state.counters();
+    ObjectNode counters = root.putObject("counters");
+    ObjectNode operations = counters.putObject("operations");
+    c.operations().entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(op -> {
+      ObjectNode outcomes = operations.putObject(op.getKey());
+      op.getValue().entrySet().stream()
+          .sorted(Map.Entry.comparingByKey())
+          .forEach(o -> outcomes.put(o.getKey(), o.getValue()));
+    });
+    counters.put("bytesDownloaded", c.bytesDownloaded());
+    counters.put("bytesVerified", c.bytesVerified());
+    c.lastSuccess().ifPresent(t -> counters.put("lastSuccess", t.toString()));
     byte[] bytes = (JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n")
         .getBytes(StandardCharsets.UTF_8);
     if (path.getParent() != null && !files.exists(path.getParent())) {
       files.createDirectories(path.getParent(), 0750);
     }
     files.writeDurably(path, bytes, FILE_MODE);
+  }
+
+  /** The counters recorded, none where the file predates them. */
+  private static AgentState.Counters counters(JsonNode node) {
+    if (node == null || !node.isObject()) {
+      return AgentState.Counters.NONE;
+    }
+    Map<String, Map<String, Long>> operations = new TreeMap<>();
+    node.path("operations").fields().forEachRemaining(op -> {
+      Map<String, Long> outcomes = new TreeMap<>();
+      op.getValue()
+          .fields()
+          .forEachRemaining(o -> outcomes.put(o.getKey(), o.getValue().asLong()));
+      operations.put(op.getKey(), outcomes);
+    });
+    return new AgentState.Counters(
+        operations,
+        node.path("bytesDownloaded").asLong(),
+        node.path("bytesVerified").asLong(),
+        node.hasNonNull("lastSuccess")
+            ? Optional.of(Instant.parse(node.path("lastSuccess").asText()))
+            : Optional.empty());
   }
 
   private static Optional<AgentState.Event> event(JsonNode node) {

@@ -26,24 +26,35 @@ import dev.noneops.core.node.UpgradeOptions;
 import dev.noneops.core.node.UpgradeRefusedException;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.cluster.ClusterNode;
+import dev.noneops.ports.events.NodeEvent;
+import dev.noneops.ports.events.NodeEvents;
 import dev.noneops.ports.files.FileMeta;
 import dev.noneops.ports.machine.MachineResource;
+import dev.noneops.ports.metrics.AgentFigures;
+import dev.noneops.ports.metrics.AgentMetrics;
 import dev.noneops.ports.systemd.SystemdException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
+import org.slf4j.event.Level;
+import org.slf4j.spi.LoggingEventBuilder;
 
 /**
  * {@code noneops daemon}: keeps the node as its configuration file says.
@@ -89,7 +100,12 @@ import org.slf4j.Logger;
  *       daemon keeps its other duties.
  * </ul>
  *
- * What it did is kept in {@link AgentState} for {@code noneops status}.
+ * What it did is kept in {@link AgentState} for {@code noneops status}, with its counters
+ * (operations by kind and outcome, bytes downloaded and verified), which a restarted daemon goes on
+ * from. Its figures ({@link AgentFigures}) go to the {@link AgentMetrics} it {@linkplain #reportTo
+ * reports to} at its start and after every tick, and so does each operation's duration; the node's
+ * events reach it through {@link #nodeEvents()}, which the nodes it is given must be wired to for
+ * bytes and switch-over durations to be counted.
  */
 public final class NodeDaemon {
   /** Makes nodes for the daemon's operations. */
@@ -173,6 +189,10 @@ public final class NodeDaemon {
   private Optional<FileMeta> fileAtSlice = Optional.empty();
   private Instant retryRecoveryAt = Instant.MIN;
   private Optional<MachineWorker> machine = Optional.empty();
+  private AgentMetrics metrics = AgentMetrics.NONE;
+  private final NodeEventTally tally = new NodeEventTally();
+  private volatile Optional<Instant> lastTick = Optional.empty();
+  private volatile Instant operationStarted = Instant.EPOCH;
 
   public NodeDaemon(
       HostPorts ports,
@@ -192,6 +212,28 @@ public final class NodeDaemon {
     this.state = new AgentStateStore(ports.files(), paths);
     this.units = new UnitWatch(ports.systemd(), HostPaths.STACK_UNITS, log, () -> wake.set(true));
     this.heartbeat = ports.clock().now();
+  }
+
+  /**
+   * Has this daemon report its figures and operations to {@code metrics}. Called before {@link
+   * #start()}.
+   *
+   * @return this daemon
+   */
+  public NodeDaemon reportTo(AgentMetrics metrics) {
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
+    tally.sink = metrics;
+    return this;
+  }
+
+  /**
+   * The listener for the events of the nodes this daemon is given: it counts the bytes their
+   * downloads receive (verified unless a download reports it was installed unverified) and times
+   * their switch-overs (the stack stopped until it started again on the other version, for an
+   * upgrade and for a rollback).
+   */
+  public NodeEvents nodeEvents() {
+    return tally;
   }
 
   /**
@@ -231,6 +273,7 @@ public final class NodeDaemon {
         event -> {
           reported.clear();
           update(s -> s.withLastOperation(event));
+          ended(event, false);
         });
   }
 
@@ -252,6 +295,7 @@ public final class NodeDaemon {
     }
     update(s ->
         s.withStartRecovery(recovery).withWatching(new AgentState.Watch(file, now, handledDigest)));
+    ended(recovery, true);
     units.start();
     listener.ready();
     listener.status("watching " + settings.configFile());
@@ -265,6 +309,7 @@ public final class NodeDaemon {
       }
     });
     heartbeat = ports.clock().now();
+    publish();
   }
 
   /**
@@ -335,6 +380,66 @@ public final class NodeDaemon {
     }
     units.poll();
     heartbeat = ports.clock().now();
+    lastTick = Optional.of(heartbeat);
+    publish();
+  }
+
+  /** The daemon's figures now: what it recorded, the layout's versions and the units' states. */
+  public AgentFigures figures() {
+    AgentState s = state.read();
+    Optional<String> active = Optional.empty();
+    List<String> installed = new ArrayList<>();
+    try {
+      if (ports.files().lstat(layout.current()).map(FileMeta::isSymlink).orElse(false)) {
+        Path name = Path.of(ports.files().readLink(layout.current())).getFileName();
+        active = Optional.ofNullable(name).map(Path::toString);
+      }
+      if (ports.files().exists(layout.root())) {
+        for (String entry : ports.files().list(layout.root())) {
+          if (!entry.startsWith(".") && ports.files().exists(layout.manifest(entry))) {
+            installed.add(entry);
+          }
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      log.debug("cannot read the layout's versions: {}", message(e));
+    }
+    installed.sort(null);
+    Map<String, Boolean> unitsActive = new LinkedHashMap<>();
+    Map<String, String> seen = units.states();
+    for (String unit : HostPaths.STACK_UNITS) {
+      unitsActive.put(unit, "active".equals(seen.get(unit)));
+    }
+    Map<AgentFigures.Operation, Long> operations = new HashMap<>();
+    s.counters()
+        .operations()
+        .forEach((operation, outcomes) -> outcomes.forEach(
+            (outcome, n) -> operations.put(new AgentFigures.Operation(operation, outcome), n)));
+    Optional<long[]> repave = machine.flatMap(MachineWorker::repaveCounters);
+    return new AgentFigures(
+        active,
+        installed,
+        unitsActive,
+        operations,
+        s.quarantined().stream().map(AgentState.Quarantine::targetVersion).findFirst(),
+        lastTick,
+        s.counters().lastSuccess(),
+        repave.map(r -> OptionalLong.of(r[0])).orElse(OptionalLong.empty()),
+        repave.map(r -> OptionalLong.of(r[1])).orElse(OptionalLong.empty()),
+        s.counters().bytesDownloaded() + tally.pendingDownloaded(),
+        s.counters().bytesVerified() + tally.pendingVerified(),
+        tally.lastSwitchOver());
+  }
+
+  private void publish() {
+    if (metrics == AgentMetrics.NONE) {
+      return;
+    }
+    try {
+      metrics.publish(figures());
+    } catch (RuntimeException e) {
+      log.warn("cannot publish the agent's metrics: {}", message(e));
+    }
   }
 
   /**
@@ -426,6 +531,7 @@ public final class NodeDaemon {
           now, "start-recovery", "NOTHING_TO_DO", "no applied configuration");
     }
     operating = true;
+    operationStarted = ports.clock().now();
     try {
       Node node = nodes.node(applied, applied);
       RecoveryResult r = watching
@@ -441,7 +547,14 @@ public final class NodeDaemon {
           .ifPresent(e -> log.error(
               "after recovery the stack did not start: {}", UrlRedaction.redact(e.toString())));
       if (r.outcome() != RecoveryResult.Outcome.NOTHING_TO_DO) {
-        log.warn("recovered at start: {}", detail);
+        ending(
+                Level.WARN,
+                "recovery",
+                r.startError().isPresent() ? "FAILED" : r.outcome().name(),
+                r.upgrade().map(u -> u.previousVersion()),
+                r.upgrade().map(u -> u.targetVersion()),
+                Optional.empty())
+            .log("recovered at start: {}", detail);
       }
       return new AgentState.Event(
           ports.clock().now(),
@@ -459,7 +572,8 @@ public final class NodeDaemon {
       return new AgentState.Event(
           ports.clock().now(), "start-recovery", "LIVE_NODE", "an operation held the node lock");
     } catch (NoneopsException e) {
-      log.error("recovery failed: {}", UrlRedaction.redact(e.operatorMessage()));
+      ending(Level.ERROR, "recovery", "FAILED", Optional.empty(), Optional.empty(), Optional.of(e))
+          .log("recovery failed: {}", UrlRedaction.redact(e.operatorMessage()));
       return new AgentState.Event(
           ports.clock().now(), "start-recovery", "FAILED", e.operatorMessage());
     } finally {
@@ -559,11 +673,12 @@ public final class NodeDaemon {
       for (ConfigViolation v : e.violations()) {
         lines.add(v.toString());
       }
-      log.error(
-          "refused {}: invalid configuration ({} violation(s)): {}; the node keeps running as it is",
-          settings.configFile(),
-          lines.size(),
-          String.join("; ", lines));
+      ending(Level.ERROR, "refused", "INVALID", Optional.empty(), Optional.empty(), Optional.of(e))
+          .log(
+              "refused {}: invalid configuration ({} violation(s)): {}; the node keeps running as it is",
+              settings.configFile(),
+              lines.size(),
+              String.join("; ", lines));
       record("refused", "INVALID", "invalid configuration: " + String.join("; ", lines));
       handled(fileDigest);
       return;
@@ -625,6 +740,7 @@ public final class NodeDaemon {
     }
     Node node = nodes.node(Optional.of(desired), applied);
     operating = true;
+    operationStarted = ports.clock().now();
     try {
       Optional<String> active = node.version();
       if (active.isEmpty()) {
@@ -637,13 +753,15 @@ public final class NodeDaemon {
       if (wanted.equals(active.get())) {
         listener.status("applying " + settings.configFile());
         node.apply();
-        log.info("applied {} to version {}", settings.configFile(), active.get());
+        ending(Level.INFO, "apply", "APPLIED", active, active, Optional.empty())
+            .log("applied {} to version {}", settings.configFile(), active.get());
         record("apply", "APPLIED", "applied the configuration to " + active.get());
         update(s -> s.withQuarantined(List.of()));
       } else {
         listener.status("upgrading " + active.get() + " → " + wanted);
         node.upgradeAndCommit(new UpgradeOptions(false, true));
-        log.info("upgraded {} → {}", active.get(), wanted);
+        ending(Level.INFO, "upgrade", "COMMITTED", active, Optional.of(wanted), Optional.empty())
+            .log("upgraded {} → {}", active.get(), wanted);
         record("upgrade", "COMMITTED", active.get() + " → " + wanted + " committed");
         update(s -> s.withQuarantined(List.of()));
       }
@@ -653,16 +771,25 @@ public final class NodeDaemon {
           "the node is busy ({}); trying again in {}", busy.operation(), settings.pollInterval());
       return false;
     } catch (UpgradeFailedException e) {
-      log.error("{}", UrlRedaction.redact(e.operatorMessage()));
+      ending(
+              Level.ERROR,
+              "upgrade",
+              "ROLLED_BACK",
+              Optional.of(e.previousVersion()),
+              Optional.of(e.targetVersion()),
+              Optional.of(e))
+          .log("{}", UrlRedaction.redact(e.operatorMessage()));
       record("upgrade", "ROLLED_BACK", e.operatorMessage());
       quarantine(digest, e.targetVersion(), e.operatorMessage());
       return true;
     } catch (UpgradeRefusedException e) {
-      log.error("upgrade refused: {}", UrlRedaction.redact(e.operatorMessage()));
+      ending(Level.ERROR, "upgrade", "REFUSED", Optional.empty(), Optional.empty(), Optional.of(e))
+          .log("upgrade refused: {}", UrlRedaction.redact(e.operatorMessage()));
       record("upgrade", "REFUSED", e.operatorMessage());
       return true;
     } catch (NoneopsException e) {
-      log.error("{}", UrlRedaction.redact(e.operatorMessage()));
+      ending(Level.ERROR, "apply", "FAILED", Optional.empty(), Optional.empty(), Optional.of(e))
+          .log("{}", UrlRedaction.redact(e.operatorMessage()));
       record("apply", "FAILED", e.operatorMessage());
       return true;
     } finally {
@@ -680,7 +807,8 @@ public final class NodeDaemon {
     if (reported.contains(key)) {
       return;
     }
-    log.error("{}; not applied, the node keeps running as it is", e.getMessage());
+    ending(Level.ERROR, "refused", "UNTRUSTED", Optional.empty(), Optional.empty(), Optional.of(e))
+        .log("{}; not applied, the node keeps running as it is", e.getMessage());
     record("refused", "UNTRUSTED", e.getMessage());
     reported.add(key);
   }
@@ -693,8 +821,72 @@ public final class NodeDaemon {
 
   private void record(String kind, String outcome, String detail) {
     reported.clear();
-    update(
-        s -> s.withLastOperation(new AgentState.Event(ports.clock().now(), kind, outcome, detail)));
+    AgentState.Event event = new AgentState.Event(ports.clock().now(), kind, outcome, detail);
+    update(s -> s.withLastOperation(event));
+    ended(event, true);
+  }
+
+  /**
+   * A log line of an operation's end with its key-values, which the journal keeps as fields:
+   * {@code operation} and {@code outcome} (as the metrics count them, e.g. {@code upgrade},
+   * {@code rolled-back}), {@code fromVersion}, {@code toVersion}, and for a failure {@code
+   * taskPath} (where it happened, e.g. {@code upgrade › upgrade-start-target}) and {@code
+   * errorKind} (its type, e.g. {@code ReadinessTimeoutException}).
+   */
+  private LoggingEventBuilder ending(
+      Level level,
+      String kind,
+      String outcome,
+      Optional<String> from,
+      Optional<String> to,
+      Optional<? extends Throwable> error) {
+    LoggingEventBuilder b = log.atLevel(level);
+    Optional<String[]> counted = AgentState.Counters.operationOf(kind, outcome);
+    if (counted.isPresent()) {
+      b = b.addKeyValue("operation", counted.get()[0])
+          .addKeyValue("outcome", counted.get()[1]);
+    }
+    if (from.isPresent()) {
+      b = b.addKeyValue("fromVersion", from.get());
+    }
+    if (to.isPresent()) {
+      b = b.addKeyValue("toVersion", to.get());
+    }
+    if (error.isPresent()) {
+      Throwable root = error.get();
+      while (root.getCause() instanceof NoneopsException inner && inner != root) {
+        root = inner;
+      }
+      if (root instanceof NoneopsException located && located.failedAt().isPresent()) {
+        b = b.addKeyValue("taskPath", located.failedAt().get());
+      }
+      b = b.addKeyValue("errorKind", root.getClass().getSimpleName());
+    }
+    return b;
+  }
+
+  /**
+   * An operation's end to the metrics, with how long it ran when the daemon timed it ({@code
+   * timed}: one of the tick's own, from when it began, zero for a refusal that began none); the
+   * Machine's repaves, which run on their own thread, are counted in the state but not timed.
+   */
+  private void ended(AgentState.Event event, boolean timed) {
+    if (!timed) {
+      return;
+    }
+    Instant started = operationStarted;
+    operationStarted = Instant.EPOCH;
+    Optional<String[]> counted = AgentState.Counters.operationOf(event.kind(), event.outcome());
+    if (counted.isEmpty()) {
+      return;
+    }
+    Duration took =
+        started.equals(Instant.EPOCH) ? Duration.ZERO : Duration.between(started, event.at());
+    try {
+      metrics.operationEnded(counted.get()[0], counted.get()[1], took);
+    } catch (RuntimeException e) {
+      log.warn("cannot publish the agent's metrics: {}", message(e));
+    }
   }
 
   /** The file's configuration is the one target quarantined: the file has one content at a time. */
@@ -710,9 +902,100 @@ public final class NodeDaemon {
   /** One writer of the state file at a time: the tick's thread and the Machine's. */
   private synchronized void update(Change change) {
     try {
-      state.write(change.apply(state.read()));
+      AgentState next = change.apply(state.read());
+      long[] bytes = tally.takePending();
+      state.write(next.withCounters(next.counters().withBytes(bytes[0], bytes[1])));
     } catch (IOException | RuntimeException e) {
       log.warn("cannot record the agent's state in {}: {}", state.path(), message(e));
+    }
+  }
+
+  /**
+   * Counts what the nodes' events say: bytes downloaded (the last {@code received} of each
+   * download task that completed; verified unless it warned it was installed unverified), kept
+   * until the next state write adds them, and switch-overs timed from the stack's stop to its
+   * start on the other version.
+   */
+  private static final class NodeEventTally implements NodeEvents {
+    private final Map<String, Long> received = new HashMap<>();
+    private final Set<String> unverified = new HashSet<>();
+    private long pendingDownloaded;
+    private long pendingVerified;
+    private Optional<Instant> switchStarted = Optional.empty();
+    private volatile Optional<Duration> lastSwitchOver = Optional.empty();
+    private volatile AgentMetrics sink = AgentMetrics.NONE;
+
+    @Override
+    public synchronized void onEvent(NodeEvent event) {
+      String task = event.task();
+      if (task.startsWith("download-")) {
+        switch (event.kind()) {
+          case PROGRESS -> {
+            String r = event.details().get("received");
+            if (r != null) {
+              try {
+                received.put(task, Long.parseLong(r));
+              } catch (NumberFormatException e) {
+                // not a count: ignored
+              }
+            }
+            if (event.details().containsKey("warning")) {
+              unverified.add(task);
+            }
+          }
+          case COMPLETED -> {
+            long bytes = received.getOrDefault(task, 0L);
+            pendingDownloaded += bytes;
+            if (!unverified.contains(task)) {
+              pendingVerified += bytes;
+            }
+            received.remove(task);
+            unverified.remove(task);
+          }
+          case FAILED, ABORTED -> {
+            pendingDownloaded += received.getOrDefault(task, 0L);
+            received.remove(task);
+            unverified.remove(task);
+          }
+          default -> {}
+        }
+        return;
+      }
+      if ((task.equals("upgrade-stop-stack") || task.equals("rollback-stop-stack"))
+          && event.kind() == NodeEvent.Kind.STARTED) {
+        switchStarted = Optional.of(event.at());
+      } else if ((task.equals("upgrade-start-target") || task.equals("rollback-start-previous"))
+          && event.kind() == NodeEvent.Kind.COMPLETED
+          && switchStarted.isPresent()) {
+        Duration took = Duration.between(switchStarted.get(), event.at());
+        switchStarted = Optional.empty();
+        lastSwitchOver = Optional.of(took);
+        try {
+          sink.switchOver(took);
+        } catch (RuntimeException e) {
+          // the metrics' own to log
+        }
+      }
+    }
+
+    synchronized long pendingDownloaded() {
+      return pendingDownloaded;
+    }
+
+    synchronized long pendingVerified() {
+      return pendingVerified;
+    }
+
+    /** The bytes not yet written to the state: downloaded, verified; zero afterwards. */
+    synchronized long[] takePending() {
+      long[] pending = {pendingDownloaded, pendingVerified};
+      pendingDownloaded = 0;
+      pendingVerified = 0;
+      return pending;
+    }
+
+    Optional<Duration> lastSwitchOver() {
+      return lastSwitchOver;
     }
   }
 

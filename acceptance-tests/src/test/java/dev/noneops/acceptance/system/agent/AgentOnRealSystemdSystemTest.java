@@ -41,12 +41,14 @@ class AgentOnRealSystemdSystemTest {
   private static final List<String> STACK = HostPaths.STACK_UNITS;
 
   private static AgentNodeFixture node;
+  private static FleetView fleet;
 
   @BeforeAll
   static void serveArtifacts() throws Exception {
     assumeThat(SandboxRequirements.unmetReason()).as("sandbox requirements").isEmpty();
     AgentNodeFixture.awaitPortsFree(Duration.ofMinutes(3));
     node = AgentNodeFixture.serve(DNS_INTERFACE, DNS_ADDRESS);
+    fleet = FleetView.fromDebian();
   }
 
   @AfterAll
@@ -69,6 +71,7 @@ class AgentOnRealSystemdSystemTest {
       Files.createDirectories(operatorsCommand.getParent());
       Files.writeString(operatorsCommand, OPERATORS_COMMAND);
       Files.setPosixFilePermissions(operatorsCommand, PosixFilePermissions.fromString("rwxr-xr-x"));
+      fleet.startExporter(sandbox);
 
       SandboxCli.Run bootstrap =
           cli.run("bootstrap", "--no-kernel-modules", "--kubelet-timeout", "60s");
@@ -112,6 +115,7 @@ class AgentOnRealSystemdSystemTest {
       assertThat(show(sandbox, HostPaths.AGENT_UNIT, "StatusText"))
           .isEqualTo("watching " + AgentNodeFixture.CONFIG);
       assertThat(show(sandbox, HostPaths.AGENT_UNIT, "WatchdogUSec")).isEqualTo("2min");
+      theFleetSeesTheBootstrappedNode(sandbox);
 
       Path applied = sandbox.path(HostPaths.realHost().appliedConfig().toString());
       assertThat(Files.readString(applied)).doesNotContain("relabelled");
@@ -155,6 +159,7 @@ class AgentOnRealSystemdSystemTest {
           + toLogged.toMillis() + " ms (signalled by systemd; the daemon polls every 5 s)");
 
       aRestartedSystemBusLeavesTheDaemonWatchingAndFollowing(sandbox, followed);
+      theFleetSeesAnUpgradeAndARollback(sandbox, cli, followed);
 
       SandboxCli.Run reset = cli.run("reset", "--yes");
       assertThat(reset.exitCode()).as(reset.toString()).isZero();
@@ -191,6 +196,119 @@ class AgentOnRealSystemdSystemTest {
   }
 
   private static final Path SOCKET = HostPaths.realHost().agentSocket();
+
+  /**
+   * After the bootstrap, node_exporter's textfile collector serves the agent's metrics: the
+   * active version, the stack's units active, the operations at zero; and promtool finds them
+   * well formed.
+   */
+  private static void theFleetSeesTheBootstrappedNode(SystemdSandbox sandbox) throws Exception {
+    String scraped = FleetView.awaitScrape(
+        sandbox,
+        text -> text.contains("noneops_active_version_info{version=\"" + AgentNodeFixture.K8S)
+            && text.contains("noneops_unit_active{unit=\"kubelet.service\"} 1"),
+        "the bootstrapped node's version and its units",
+        Duration.ofSeconds(90));
+    String agents = FleetView.noneops(scraped);
+    assertThat(agents)
+        .contains("noneops_unit_active{unit=\"containerd.service\"} 1")
+        .contains("noneops_operations_total{operation=\"upgrade\",outcome=\"rolled-back\"} 0")
+        .contains("noneops_daemon_last_tick_timestamp_seconds ");
+    FleetView.ExecResultOnHost check = fleet.promtoolCheck(agents);
+    System.out.println("agent on a real systemd: promtool check metrics of the agent's series"
+        + " after the bootstrap: exit " + check.exitCode() + " "
+        + check.output().strip());
+    assertThat(check.exitCode()).as(check.output()).isZero();
+  }
+
+  /**
+   * The daemon upgrades to another version and then rolls a target whose kubelet never answers
+   * back (kubelet's wait bounded at 15 s through a drop-in, which also has it serve /metrics
+   * itself): node_exporter serves the counters of both, kept across the daemon's restart,
+   * promtool finds the series well formed, the rollback is a journal entry found by its field
+   * with its message id, versions, task path and error kind, and {@code status --json} carries
+   * the same counters.
+   */
+  private static void theFleetSeesAnUpgradeAndARollback(
+      SystemdSandbox sandbox, SandboxCli cli, String followed) throws Exception {
+    String upgraded = "noneops_operations_total{operation=\"upgrade\",outcome=\"upgraded\"} 1";
+    String rolledBack = "noneops_operations_total{operation=\"upgrade\",outcome=\"rolled-back\"} 1";
+    AgentNodeFixture.write(sandbox, followed, node.upgraded());
+    FleetView.awaitScrape(
+        sandbox, text -> text.contains(upgraded), "the upgrade counted", Duration.ofSeconds(120));
+
+    FleetView.agentWith(
+        sandbox,
+        followed,
+        "--kubelet-timeout",
+        "15s",
+        "--metrics-listen",
+        "127.0.0.1:" + FleetView.AGENT_PORT);
+    String own = FleetView.awaitScrape(
+        sandbox,
+        FleetView.AGENT_PORT,
+        text -> text.contains("noneops_daemon_last_tick_timestamp_seconds"),
+        "the agent's own /metrics",
+        Duration.ofSeconds(60));
+    assertThat(own).as("the restarted daemon goes on counting where it stopped").contains(upgraded);
+
+    AgentNodeFixture.write(sandbox, followed, node.neverHealthy());
+    String scraped = FleetView.awaitScrape(
+        sandbox,
+        text -> text.contains(rolledBack),
+        "the rollback counted",
+        Duration.ofSeconds(180));
+    String agents = FleetView.noneops(scraped);
+    assertThat(agents)
+        .contains(upgraded)
+        .contains("noneops_quarantined 1")
+        .contains("noneops_quarantined_target_info{version=\"" + AgentNodeFixture.K8S_NEVER_HEALTHY)
+        .contains("noneops_active_version_info{version=\"" + AgentNodeFixture.K8S + "-")
+        .contains("noneops_switch_over_duration_seconds_count ")
+        .contains("noneops_operation_duration_seconds_count{operation=\"upgrade\","
+            + "outcome=\"rolled-back\"} 1");
+    assertThat(FleetView.scrape(FleetView.AGENT_PORT))
+        .as("the agent's own /metrics")
+        .contains(rolledBack);
+    FleetView.ExecResultOnHost check = fleet.promtoolCheck(agents);
+    System.out.println("agent on a real systemd: promtool check metrics of the agent's series"
+        + " after an upgrade and a rollback: exit " + check.exitCode() + " "
+        + check.output().strip());
+    assertThat(check.exitCode()).as(check.output()).isZero();
+
+    List<JsonNode> rollbacks = FleetView.agentJournal(sandbox, "NONEOPS_OUTCOME", "rolled-back");
+    assertThat(rollbacks)
+        .as("journalctl -u %s NONEOPS_OUTCOME=rolled-back", HostPaths.AGENT_UNIT)
+        .singleElement()
+        .satisfies(e -> {
+          assertThat(e.path("MESSAGE_ID").asText()).isEqualTo("ef6e395a3703440aae279d3d31bf6a64");
+          assertThat(e.path("NONEOPS_OPERATION").asText()).isEqualTo("upgrade");
+          assertThat(e.path("PRIORITY").asText()).isEqualTo("3");
+          assertThat(e.path("NONEOPS_TO_VERSION").asText())
+              .startsWith(AgentNodeFixture.K8S_NEVER_HEALTHY + "-");
+          assertThat(e.path("NONEOPS_FROM_VERSION").asText())
+              .startsWith(AgentNodeFixture.K8S + "-");
+          assertThat(e.path("NONEOPS_TASK_PATH").asText()).contains("upgrade");
+          assertThat(e.path("NONEOPS_ERROR_KIND").asText()).isNotEmpty();
+          assertThat(e.path("_SYSTEMD_UNIT").asText()).isEqualTo(HostPaths.AGENT_UNIT);
+        });
+    System.out.println("agent on a real systemd: the rollback's journal entry: "
+        + rollbacks.get(0).path("MESSAGE").asText() + " ("
+        + rollbacks.get(0).path("NONEOPS_TASK_PATH").asText() + ", "
+        + rollbacks.get(0).path("NONEOPS_ERROR_KIND").asText() + ")");
+
+    SandboxCli.Run status = cli.run("--json", "status");
+    JsonNode counters = JSON.readTree(status.out()).path("agent").path("counters");
+    assertThat(counters.path("operations").path("upgrade").path("rolled-back").asLong())
+        .as(status.out())
+        .isEqualTo(1);
+    assertThat(counters.path("operations").path("upgrade").path("upgraded").asLong())
+        .isEqualTo(1);
+    assertThat(counters.path("bytesDownloaded").asLong()).isPositive();
+
+    FleetView.agentAsInstalled(sandbox);
+    fleet.stopExporter(sandbox);
+  }
 
   /**
    * A bootstrap run again with another configuration file rewrites the daemon's unit and restarts

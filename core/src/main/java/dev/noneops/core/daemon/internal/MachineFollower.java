@@ -39,6 +39,7 @@ public final class MachineFollower {
   /** How long a failed call to the API server waits before it is tried again. */
   public static final Duration RETRY = Duration.ofSeconds(30);
 
+  private volatile long[] repaveCounters;
   private final HostPorts ports;
   private final HostPaths paths;
   private final NodeDaemon.Nodes nodes;
@@ -115,7 +116,10 @@ public final class MachineFollower {
         case NO_MACHINE, NOTHING_TO_DO -> {}
         default -> {
           String detail = reconciler.lastReport();
-          log.info("Machine {}: repave {}: {}", machineName, outcome, detail);
+          log.atInfo()
+              .addKeyValue("operation", "repave")
+              .addKeyValue("outcome", outcomeLabel(outcome))
+              .log("Machine {}: repave {}: {}", machineName, outcome, detail);
           record.accept(
               new AgentState.Event(ports.clock().now(), "repave", outcome.name(), detail));
         }
@@ -138,6 +142,25 @@ public final class MachineFollower {
       changed.set(true);
       retryAt = ports.clock().now().plus(RETRY);
     }
+  }
+
+  /**
+   * The Machine's repave counters as last seen: {@code spec.operations.repaveCounter} (asked)
+   * and {@code status.operations.repaveCounter} (acknowledged); empty before the first event.
+   */
+  public Optional<long[]> repaveCounters() {
+    long[] seen = repaveCounters;
+    return seen == null ? Optional.empty() : Optional.of(seen.clone());
+  }
+
+  /** A repave's outcome as the metrics and the journal name it. */
+  private static String outcomeLabel(RepaveReconciler.Outcome outcome) {
+    return switch (outcome) {
+      case REPAVED -> "applied";
+      case ROLLED_BACK -> "rolled-back";
+      case INVALID_SPEC, DRAIN_BLOCKED -> "refused";
+      default -> "failed";
+    };
   }
 
   /** Stops the watch. */
@@ -175,6 +198,12 @@ public final class MachineFollower {
         log.info("registered Machine {}", machineName);
       }
       watch = current.watch(machineName, event -> {
+        if (event.kind() != MachineEvent.Kind.DELETED) {
+          repaveCounters = new long[] {
+            event.machine().spec().operations().repaveCounter(),
+            event.machine().status().operations().repaveCounter()
+          };
+        }
         // only an event that asks for work wakes the next tick: the status writes of a pass do
         // not cost a read each
         if (event.kind() != MachineEvent.Kind.DELETED

@@ -54,6 +54,11 @@ public final class MachineWorker {
     submit(() -> follower.start(afterRecovery));
   }
 
+  /** The Machine's repave counters as last seen: asked, acknowledged ({@link MachineFollower#repaveCounters}). */
+  public Optional<long[]> repaveCounters() {
+    return follower.repaveCounters();
+  }
+
   /** At a tick: a pass of the follower, unless one is under way. */
   public void tick() {
     submit(follower::tick);

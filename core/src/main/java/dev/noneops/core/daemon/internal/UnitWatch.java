@@ -44,6 +44,11 @@ public final class UnitWatch implements AutoCloseable {
     this.onFailure = onFailure;
   }
 
+  /** Each unit's active state as last seen ({@code active}, {@code failed}, ...). */
+  public synchronized Map<String, String> states() {
+    return Map.copyOf(states);
+  }
+
   /** Subscribes to the units' changes, then takes their states now as where changes count from. */
   public void start() {
     try {
