@@ -44,6 +44,10 @@ lay_out() {
   # A completion script is sourced, never run: no #! line.
   java -jar "$jar" completion | sed '1{/^#!/d}' > "$usr/share/bash-completion/completions/noneops"
   chmod 0644 "$usr/share/bash-completion/completions/noneops"
+  # The journal's catalog of the agent's events (journalctl -x explains them); systemd's trigger
+  # on this directory updates the catalog database.
+  install -D -m 0644 "$repo/adapter-cli/src/main/resources/systemd/noneops.catalog" \
+    "$usr/lib/systemd/catalog/noneops.catalog"
   install -m 0644 "$repo/README.md" "$usr/share/doc/noneops/README.md"
   (cd "$repo" && find docs -type f \( -name '*.md' -o -name '*.json' \) -print0) |
     while IFS= read -r -d '' doc; do

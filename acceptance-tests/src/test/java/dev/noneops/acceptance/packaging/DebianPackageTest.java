@@ -59,13 +59,14 @@ class DebianPackageTest {
             "/usr/share/man/man1/noneops-bootstrap.1.gz",
             "/usr/share/man/man1/noneops-reset.1.gz",
             "/usr/share/bash-completion/completions/noneops",
-            "/usr/share/doc/noneops/copyright",
+            "/usr/lib/systemd/catalog/noneops.catalog",
+        "/usr/share/doc/noneops/copyright",
             "/usr/share/doc/noneops/changelog.gz",
             "/usr/share/doc/noneops/README.md",
             "/usr/share/doc/noneops/docs/guides/install.md");
     assertThat(files)
         .as("units are written by 'noneops bootstrap', never by the package")
-        .noneMatch(f -> f.contains("/systemd/"));
+        .noneMatch(f -> f.contains("/systemd/system") || f.endsWith(".service"));
 
     String control = Packages.run("dpkg-deb", "--field", deb.toString()).text();
     assertThat(control)
