@@ -6,10 +6,12 @@ import dev.noneops.kubernetes.KubeconfigConnection;
 import dev.noneops.kubernetes.KubernetesClusterNode;
 import dev.noneops.kubernetes.KubernetesConnection;
 import dev.noneops.kubernetes.KubernetesMachineResource;
+import dev.noneops.ports.cluster.ClusterEvent;
 import dev.noneops.ports.cluster.ClusterNode;
 import dev.noneops.ports.cluster.ClusterNodeException;
 import dev.noneops.ports.cluster.Eviction;
 import dev.noneops.ports.cluster.NodeObject;
+import dev.noneops.ports.cluster.NodeReadiness;
 import dev.noneops.ports.cluster.PodOnNode;
 import dev.noneops.ports.files.HostFiles;
 import dev.noneops.ports.machine.Machine;
@@ -181,6 +183,21 @@ final class KubeletKubeconfigCluster implements ClusterClients {
     @Override
     public boolean deleteNode(String node) throws IOException {
       throw refused(node);
+    }
+
+    @Override
+    public Optional<NodeReadiness> readiness(String node) throws IOException {
+      throw refused(node);
+    }
+
+    @Override
+    public String serverVersion() throws IOException {
+      throw refused("/version");
+    }
+
+    @Override
+    public void recordEvent(ClusterEvent event) throws IOException {
+      throw refused(event.regarding().name());
     }
 
     private ClusterNodeException refused(String subject) {
