@@ -39,7 +39,10 @@ final class UpgradeUseCase {
           DisownedSince.now(parts.ownership(), parts.params().log());
       VersionSwitch result = new Upgrade(upgrade.context()).run(steps, force);
       return new UpgradeResult(
-          result.previousVersion(), result.targetVersion(), disowning.newlyDisowned());
+          result.previousVersion(),
+          result.targetVersion(),
+          disowning.newlyDisowned(),
+          result.gate());
     });
   }
 

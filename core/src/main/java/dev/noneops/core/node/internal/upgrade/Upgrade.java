@@ -1,6 +1,7 @@
 package dev.noneops.core.node.internal.upgrade;
 
 import dev.noneops.core.NoneopsException;
+import dev.noneops.core.node.ReadinessGate;
 import dev.noneops.core.node.UpgradeFailedException;
 import dev.noneops.core.node.UpgradeFailedException.RollbackOutcome;
 import dev.noneops.core.node.UpgradeRefusedException;
@@ -134,7 +135,7 @@ public final class Upgrade {
       } catch (RuntimeException cause) {
         throw rollBack(steps, record, cause);
       }
-      return new VersionSwitch(previous, target);
+      return new VersionSwitch(previous, target, ReadinessGate.NO_CREDENTIALS);
     }
   }
 
