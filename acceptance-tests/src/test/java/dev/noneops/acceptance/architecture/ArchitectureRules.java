@@ -243,6 +243,7 @@ final class ArchitectureRules {
       "Overrides",
       "AgentSetup",
       "TimeoutOptions",
+      "ClusterCheck",
       "LockWait",
       "TeardownOptions",
       "UpgradeOptions",

@@ -1,5 +1,6 @@
 package dev.noneops.core.node;
 
+import dev.noneops.core.node.internal.upgrade.Upgrade;
 import java.util.Objects;
 
 /**
@@ -28,7 +29,7 @@ public record ReadinessGate(Kind kind, String detail) {
 
   /** The gate of a node without cluster credentials. */
   public static final ReadinessGate NO_CREDENTIALS =
-      new ReadinessGate(Kind.HEALTHZ, "no cluster credentials: kubelet's healthz alone");
+      new ReadinessGate(Kind.HEALTHZ, Upgrade.NO_CREDENTIALS);
 
   /** Whether the cluster's view was part of the gate. */
   public boolean cluster() {

@@ -42,7 +42,9 @@ final class UpgradeUseCase {
           result.previousVersion(),
           result.targetVersion(),
           disowning.newlyDisowned(),
-          result.gate());
+          new ReadinessGate(
+              result.clusterGate() ? ReadinessGate.Kind.CLUSTER : ReadinessGate.Kind.HEALTHZ,
+              result.gateDetail()));
     });
   }
 
