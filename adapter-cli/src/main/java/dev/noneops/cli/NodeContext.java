@@ -7,6 +7,7 @@ import dev.noneops.core.config.AgentConfigParser;
 import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.config.InvalidConfigException;
 import dev.noneops.core.node.AgentSetup;
+import dev.noneops.core.node.ClusterCheck;
 import dev.noneops.core.node.LockWait;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.Overrides;
@@ -35,6 +36,11 @@ final class NodeContext implements AutoCloseable {
   private Optional<Duration> kubeletTimeout = Optional.empty();
   private Optional<Logger> log = Optional.empty();
   private LockWait lockWait = LockWait.NONE;
+  private Optional<ClusterOptions> cluster = Optional.empty();
+  private Optional<ClusterClients> clusterClients = Optional.empty();
+
+  /** How a command uses the node's cluster: the readiness bound and the skew override. */
+  record ClusterOptions(Optional<Duration> readyWithin, boolean ignoreVersionSkew) {}
 
   private NodeContext(HostSession session, LiveProgress progress) {
     this.session = session;
@@ -47,6 +53,15 @@ final class NodeContext implements AutoCloseable {
 
   NodeContext kubeletTimeout(Optional<Duration> timeout) {
     this.kubeletTimeout = timeout;
+    return this;
+  }
+
+  /**
+   * Has the nodes check the version skew policy and include the cluster's view in the readiness
+   * gate, through kubelet's credentials when the host has them ({@link HostSession#openCluster()}).
+   */
+  NodeContext cluster(ClusterOptions options) {
+    this.cluster = Optional.of(options);
     return this;
   }
 
@@ -127,7 +142,23 @@ final class NodeContext implements AutoCloseable {
     config.ifPresent(params::config);
     previous.ifPresent(params::previous);
     agent.ifPresent(params::agent);
+    clusterCheck().ifPresent(params::cluster);
     return new Node(params.build());
+  }
+
+  /** The cluster check of {@link #cluster(ClusterOptions)}, when the host reaches a cluster. */
+  private Optional<ClusterCheck> clusterCheck() {
+    if (cluster.isEmpty()) {
+      return Optional.empty();
+    }
+    if (clusterClients.isEmpty()) {
+      clusterClients = session.openCluster();
+    }
+    ClusterOptions o = cluster.get();
+    return clusterClients.map(c -> new ClusterCheck(
+        c.nodes(),
+        o.readyWithin().orElse(ClusterCheck.DEFAULT_READY_WITHIN),
+        o.ignoreVersionSkew()));
   }
 
   Teardown teardown() {
@@ -138,6 +169,7 @@ final class NodeContext implements AutoCloseable {
   public void close() {
     try {
       downloadThreads.close();
+      clusterClients.ifPresent(ClusterClients::close);
     } finally {
       try {
         progress.close();

@@ -16,6 +16,7 @@ import dev.noneops.core.node.internal.state.UpgradeSteps;
 import dev.noneops.core.node.internal.state.UpgradeSteps.Configuration;
 import dev.noneops.core.node.internal.task.NodeLock;
 import dev.noneops.core.node.internal.task.Task;
+import dev.noneops.ports.cluster.ClusterNodeException;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.EnumSet;
@@ -193,8 +194,12 @@ public final class Upgrade {
     try {
       server = cluster.serverVersion();
     } catch (IOException | RuntimeException e) {
-      String why = "API server unreachable before the switch (" + oneLine(e)
-          + "): kubelet's healthz alone; the version skew policy was not checked";
+      boolean refused =
+          e instanceof ClusterNodeException c && c.kind() == ClusterNodeException.Kind.FORBIDDEN;
+      String why = (refused
+              ? "no usable cluster credentials ("
+              : "API server unreachable before the switch (")
+          + oneLine(e) + "): kubelet's healthz alone; the version skew policy was not checked";
       ctx.log().atWarn().addKeyValue("error", e.getMessage()).log(why);
       return new Gate(why, Optional.empty());
     }
