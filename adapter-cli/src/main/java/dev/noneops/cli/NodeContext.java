@@ -17,9 +17,13 @@ import dev.noneops.core.node.TimeoutOptions;
 import dev.noneops.ports.Errno;
 import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.HostPorts;
+import dev.noneops.ports.cluster.ClusterNode;
 import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.Optional;
 import org.slf4j.Logger;
 
@@ -142,23 +146,59 @@ final class NodeContext implements AutoCloseable {
     config.ifPresent(params::config);
     previous.ifPresent(params::previous);
     agent.ifPresent(params::agent);
-    clusterCheck().ifPresent(params::cluster);
+    clusterCheck(config).ifPresent(params::cluster);
     return new Node(params.build());
   }
 
-  /** The cluster check of {@link #cluster(ClusterOptions)}, when the host reaches a cluster. */
-  private Optional<ClusterCheck> clusterCheck() {
+  /**
+   * The cluster check of {@link #cluster(ClusterOptions)}, when the host reaches a cluster: through
+   * kubelet's kubeconfig or its bootstrap kubeconfig once either exists, else (before a bootstrap
+   * wrote them) through what {@code config} says of the cluster: its API server, CA and bootstrap
+   * token.
+   */
+  private Optional<ClusterCheck> clusterCheck(Optional<AgentConfig> config) {
     if (cluster.isEmpty()) {
       return Optional.empty();
     }
     if (clusterClients.isEmpty()) {
       clusterClients = session.openCluster();
     }
+    if (clusterClients.isEmpty()) {
+      return Optional.empty();
+    }
     ClusterOptions o = cluster.get();
-    return clusterClients.map(c -> new ClusterCheck(
-        c.nodes(),
-        o.readyWithin().orElse(ClusterCheck.DEFAULT_READY_WITHIN),
-        o.ignoreVersionSkew()));
+    ClusterNode nodes = kubeletCredentials() || config.isEmpty()
+        ? clusterClients.get().nodes()
+        : configCluster(config.get());
+    return Optional.of(new ClusterCheck(
+        nodes, o.readyWithin().orElse(ClusterCheck.DEFAULT_READY_WITHIN), o.ignoreVersionSkew()));
+  }
+
+  private boolean kubeletCredentials() {
+    try {
+      return ports().files().exists(session.paths().kubeconfig())
+          || ports().files().exists(session.paths().bootstrapKubeconfig());
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** A client of the API server {@code config} names, with its CA and bootstrap token. */
+  private ClusterNode configCluster(AgentConfig config) {
+    String server = config.kubelet().apiServer();
+    try {
+      String ca = new String(
+          Base64.getMimeDecoder().decode(config.cluster().caCertBase64()), StandardCharsets.UTF_8);
+      return clusterClients
+          .orElseThrow()
+          .configured(
+              URI.create(server.contains("://") ? server : "https://" + server),
+              ca,
+              config.kubelet().auth().bootstrapToken())
+          .orElseGet(() -> clusterClients.orElseThrow().nodes());
+    } catch (RuntimeException e) {
+      return clusterClients.orElseThrow().nodes();
+    }
   }
 
   Teardown teardown() {

@@ -69,6 +69,26 @@ final class KubeletKubeconfigCluster implements ClusterClients {
   @Override
   public synchronized void close() {
     release();
+    configured.forEach(KubernetesClusterNode::close);
+    configured.clear();
+  }
+
+  /** How long one request to an API server a configuration names may take. */
+  private static final java.time.Duration CONFIGURED_TIMEOUT = java.time.Duration.ofSeconds(10);
+
+  private final List<KubernetesClusterNode> configured = new java.util.ArrayList<>();
+
+  @Override
+  public synchronized Optional<ClusterNode> configured(URI apiServer, String caPem, String token) {
+    KubernetesConnection connection = KubernetesConnection.to(apiServer)
+        .withRequestTimeout(CONFIGURED_TIMEOUT)
+        .withCaCertPem(caPem);
+    if (!token.isEmpty()) {
+      connection = connection.withBearerToken(token);
+    }
+    KubernetesClusterNode nodes = KubernetesClusterNode.connect(connection);
+    configured.add(nodes);
+    return Optional.of(nodes);
   }
 
   /** Whether the files give a connection now; the clients rebuilt when it changed. */
