@@ -11,6 +11,8 @@ import dev.noneops.core.config.InvalidConfigException.ConfigViolation;
 import dev.noneops.core.config.RootOnlyPath;
 import dev.noneops.core.config.UrlRedaction;
 import dev.noneops.core.config.WritableByOthersException;
+import dev.noneops.core.daemon.internal.ClusterEventSink;
+import dev.noneops.core.daemon.internal.DaemonEvents;
 import dev.noneops.core.daemon.internal.MachineFollower;
 import dev.noneops.core.daemon.internal.MachineWorker;
 import dev.noneops.core.daemon.internal.UnitWatch;
@@ -173,6 +175,7 @@ public final class NodeDaemon {
   private Optional<FileMeta> fileAtSlice = Optional.empty();
   private Instant retryRecoveryAt = Instant.MIN;
   private Optional<MachineWorker> machine = Optional.empty();
+  private Optional<DaemonEvents> events = Optional.empty();
 
   public NodeDaemon(
       HostPorts ports,
@@ -203,7 +206,21 @@ public final class NodeDaemon {
    */
   public NodeDaemon followMachine(Cluster cluster, RepaveOptions timeouts) {
     machine = Optional.of(MachineWorker.onItsOwnThread(follower(cluster, timeouts), log));
+    events = Optional.of(eventsTo(cluster, EVENT_SENDER));
     return this;
+  }
+
+  /** Sends Events one after the other on a daemon thread of its own, started when first needed. */
+  private static final Executor EVENT_SENDER =
+      java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "noneops-events");
+        t.setDaemon(true);
+        return t;
+      });
+
+  private DaemonEvents eventsTo(Cluster cluster, Executor executor) {
+    return new DaemonEvents(
+        new ClusterEventSink(cluster::nodes, ports.clock(), log, executor), ports, paths);
   }
 
   /**
@@ -216,6 +233,7 @@ public final class NodeDaemon {
   public NodeDaemon followMachine(Cluster cluster, RepaveOptions timeouts, Executor executor) {
     machine = Optional.of(MachineWorker.on(
         Objects.requireNonNull(executor, "executor"), follower(cluster, timeouts), log));
+    events = Optional.of(eventsTo(cluster, executor));
     return this;
   }
 
@@ -231,6 +249,7 @@ public final class NodeDaemon {
         event -> {
           reported.clear();
           update(s -> s.withLastOperation(event));
+          events.ifPresent(e -> e.after(event));
         });
   }
 
@@ -252,6 +271,14 @@ public final class NodeDaemon {
     }
     update(s ->
         s.withStartRecovery(recovery).withWatching(new AgentState.Watch(file, now, handledDigest)));
+    events.ifPresent(e -> {
+      e.after(recovery);
+      state
+          .read()
+          .bootRecovery()
+          .ifPresent(boot -> e.after(
+              new AgentState.Event(boot.at(), "boot-recovery", boot.outcome(), boot.detail())));
+    });
     units.start();
     listener.ready();
     listener.status("watching " + settings.configFile());
@@ -693,14 +720,16 @@ public final class NodeDaemon {
 
   private void record(String kind, String outcome, String detail) {
     reported.clear();
-    update(
-        s -> s.withLastOperation(new AgentState.Event(ports.clock().now(), kind, outcome, detail)));
+    AgentState.Event event = new AgentState.Event(ports.clock().now(), kind, outcome, detail);
+    update(s -> s.withLastOperation(event));
+    events.ifPresent(e -> e.after(event));
   }
 
   /** The file's configuration is the one target quarantined: the file has one content at a time. */
   private void quarantine(String digest, String target, String reason) {
     update(s -> s.withQuarantined(
         List.of(new AgentState.Quarantine(digest, target, ports.clock().now(), reason))));
+    events.ifPresent(e -> e.quarantined(target, reason));
   }
 
   private interface Change {
