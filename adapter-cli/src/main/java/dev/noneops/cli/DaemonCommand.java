@@ -62,7 +62,12 @@ public final class DaemonCommand extends CliCommand {
     requireRoot();
     JournalLogger log =
         new JournalLogger("noneops-agent", err(), verbosity() > 0 ? Level.DEBUG : Level.INFO);
-    try (NodeContext ctx = openNode().kubeletTimeout(waits.kubeletTimeout()).log(log)) {
+    // with kubelet's credentials, an upgrade or repave the daemon runs checks the version skew
+    // policy and waits for the Node to be Ready in the cluster
+    try (NodeContext ctx = openNode()
+        .kubeletTimeout(waits.kubeletTimeout())
+        .log(log)
+        .cluster(new NodeContext.ClusterOptions(Optional.empty(), false))) {
       // the launcher runs this java as root at every start: run only on one root alone can change
       new RootOnlyPath(ctx.ports().files())
           .require("the agent's java", environment().agent().java());
