@@ -24,6 +24,8 @@ import dev.noneops.ports.machine.MachineWatch;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
@@ -74,9 +76,9 @@ final class KubeletKubeconfigCluster implements ClusterClients {
   }
 
   /** How long one request to an API server a configuration names may take. */
-  private static final java.time.Duration CONFIGURED_TIMEOUT = java.time.Duration.ofSeconds(10);
+  private static final Duration CONFIGURED_TIMEOUT = Duration.ofSeconds(10);
 
-  private final List<KubernetesClusterNode> configured = new java.util.ArrayList<>();
+  private final List<KubernetesClusterNode> configured = new ArrayList<>();
 
   @Override
   public synchronized Optional<ClusterNode> configured(URI apiServer, String caPem, String token) {

@@ -14,6 +14,8 @@ import dev.noneops.testkit.machine.SimClusterApi;
 import dev.noneops.testkit.machine.SimClusterNode;
 import dev.noneops.testkit.machine.SimMachineApi;
 import dev.noneops.testkit.machine.SimMachineResource;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -111,8 +113,8 @@ final class FleetNode {
   private String bootId() {
     try {
       return lab.host.ports().facts().bootId();
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 

@@ -2,6 +2,7 @@ package dev.noneops.benchmarks.fleet;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.ports.machine.Machine;
+import dev.noneops.ports.machine.MachineCondition;
 import dev.noneops.ports.machine.MachinePhase;
 import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.machine.SimClusterApi;
@@ -173,7 +174,7 @@ public final class FleetSimulation {
         rolledBack++;
         if (node.failure == FleetNode.Failure.NEVER_READY_IN_CLUSTER
             && m.status()
-                .condition(dev.noneops.ports.machine.MachineCondition.REPAVED)
+                .condition(MachineCondition.REPAVED)
                 .map(c -> c.message().contains("the cluster did not see the node Ready"))
                 .orElse(false)) {
           rolledBackByTheCluster++;

@@ -43,6 +43,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
@@ -211,12 +212,11 @@ public final class NodeDaemon {
   }
 
   /** Sends Events one after the other on a daemon thread of its own, started when first needed. */
-  private static final Executor EVENT_SENDER =
-      java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "noneops-events");
-        t.setDaemon(true);
-        return t;
-      });
+  private static final Executor EVENT_SENDER = Executors.newSingleThreadExecutor(r -> {
+    Thread t = new Thread(r, "noneops-events");
+    t.setDaemon(true);
+    return t;
+  });
 
   private DaemonEvents eventsTo(Cluster cluster, Executor executor) {
     return new DaemonEvents(
