@@ -125,6 +125,27 @@ class ClusterReadinessGateTest {
   }
 
   @Test
+  void anApplyThatRestartsKubeletFailsWhenTheClusterNeverSeesTheNodeReadyAndRecordsNothing() {
+    AgentConfig green = SimNode.config("1.31.2", "2.0.4", "green");
+    cluster.kubeletNeverReady(node, true);
+
+    assertThatThrownBy(() -> lab.node(Params.builder(lab.host.ports())
+                .config(green)
+                .cluster(ClusterCheck.of(cluster.client())))
+            .apply())
+        .hasMessageContaining("the cluster did not see the node Ready within 5m")
+        .hasMessageContaining("Ready condition is False");
+    assertThat(lab.applied()).contains(V1);
+
+    cluster.kubeletNeverReady(node, false);
+    lab.node(Params.builder(lab.host.ports())
+            .config(green)
+            .cluster(ClusterCheck.of(cluster.client())))
+        .apply();
+    assertThat(lab.applied()).contains(green);
+  }
+
+  @Test
   void aKubeletNewerThanTheApiServerIsRefusedBeforeAnythingChanges() {
     cluster.serverVersion("v1.30.9");
     FileTreeSnapshot before = lab.host.snapshot();
