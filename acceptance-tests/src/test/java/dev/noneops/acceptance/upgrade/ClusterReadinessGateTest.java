@@ -3,6 +3,7 @@ package dev.noneops.acceptance.upgrade;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.noneops.acceptance.machine.ClusterNodeDelegate;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.node.ClusterCheck;
 import dev.noneops.core.node.Params;
@@ -11,6 +12,9 @@ import dev.noneops.core.node.UpgradeFailedException;
 import dev.noneops.core.node.UpgradeFailedException.RollbackOutcome;
 import dev.noneops.core.node.UpgradeRefusedException;
 import dev.noneops.core.node.UpgradeResult;
+import dev.noneops.ports.cluster.ClusterNode;
+import dev.noneops.ports.cluster.ClusterNodeException;
+import dev.noneops.ports.cluster.NodeReadiness;
 import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.fs.FileTreeSnapshot;
 import dev.noneops.testkit.machine.SimClusterApi;
@@ -99,6 +103,30 @@ class ClusterReadinessGateTest {
 
     assertThat(result.gate().kind()).isEqualTo(ReadinessGate.Kind.HEALTHZ);
     assertThat(result.gate().detail()).contains("API server unreachable before the switch");
+    assertThat(lab.current()).contains(lab.versionOf(V2));
+  }
+
+  @Test
+  void credentialsThatMayNotReadTheNodeGiveAHealthzOnlyUpgradeThatSaysSo() {
+    ClusterNode bootstrapTokenOnly = new ClusterNodeDelegate(cluster.client()) {
+      @Override
+      public Optional<NodeReadiness> readiness(String name) throws IOException {
+        throw new ClusterNodeException(
+            ClusterNodeException.Kind.FORBIDDEN,
+            name,
+            "nodes \"" + name + "\" is forbidden: User \"system:bootstrap:abcdef\" cannot get"
+                + " resource \"nodes\"");
+      }
+    };
+
+    UpgradeResult result = lab.node(Params.builder(lab.host.ports())
+            .config(V2)
+            .previous(V1)
+            .cluster(ClusterCheck.of(bootstrapTokenOnly)))
+        .upgrade();
+
+    assertThat(result.gate().kind()).isEqualTo(ReadinessGate.Kind.HEALTHZ);
+    assertThat(result.gate().detail()).contains("may not read the Node " + node);
     assertThat(lab.current()).contains(lab.versionOf(V2));
   }
 

@@ -37,8 +37,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>With cluster credentials ({@link UpgradeContext#clusterGate()}) the API server's version is
  * read first, before anything changes: a target kubelet the version skew policy refuses is an
  * {@link UpgradeRefusedException} ({@link Reason#VERSION_SKEW}) unless the policy is overridden,
- * and the readiness gate then includes the cluster's view ({@link ClusterReadyGate}) after
- * kubelet's healthz; a Node that is not Ready within the bound rolls the upgrade back as a kubelet
+ * and, when the credentials may read the Node, the readiness gate then includes the cluster's
+ * view ({@link ClusterReadyGate}) after kubelet's healthz; a Node that is not Ready within the bound rolls the upgrade back as a kubelet
  * that never answers healthz does. Without credentials, or with the API server unreachable then,
  * the gate is healthz alone, which the result says ({@link VersionSwitch#clusterGate()}).
  */
@@ -213,6 +213,18 @@ public final class Upgrade {
       ctx.log()
           .atWarn()
           .log(skew.get() + "; upgrading all the same, as the version skew policy is overridden");
+    }
+    try {
+      cluster.check().cluster().readiness(node);
+    } catch (IOException | RuntimeException e) {
+      boolean refused =
+          e instanceof ClusterNodeException c && c.kind() == ClusterNodeException.Kind.FORBIDDEN;
+      String why = (refused
+              ? "the cluster credentials may not read the Node " + node + " ("
+              : "API server unreachable before the switch (")
+          + oneLine(e) + "): kubelet's healthz alone";
+      ctx.log().atWarn().addKeyValue("error", e.getMessage()).log(why);
+      return new Gate(why, Optional.empty());
     }
     return new Gate(
         "kubelet's healthz, then the Node " + node + " Ready with kubelet "
