@@ -226,7 +226,8 @@ public final class NodeDaemon {
   /**
    * As {@link #followMachine(Cluster, RepaveOptions)}, the API work run by {@code executor}
    * instead: {@code Runnable::run} has each tick run it on the caller's thread, one step after
-   * the other.
+   * the other. The daemon's Events are sent through {@code executor} as well (with {@code
+   * Runnable::run}, at once, on the caller's thread).
    *
    * @return this daemon
    */
