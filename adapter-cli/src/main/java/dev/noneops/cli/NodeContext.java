@@ -6,6 +6,7 @@ import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AgentConfigParser;
 import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.config.InvalidConfigException;
+import dev.noneops.core.daemon.ClusterEvents;
 import dev.noneops.core.node.AgentSetup;
 import dev.noneops.core.node.ClusterCheck;
 import dev.noneops.core.node.LockWait;
@@ -14,6 +15,7 @@ import dev.noneops.core.node.Overrides;
 import dev.noneops.core.node.Params;
 import dev.noneops.core.node.Teardown;
 import dev.noneops.core.node.TimeoutOptions;
+import dev.noneops.core.node.UpgradeFailedException;
 import dev.noneops.ports.Errno;
 import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.HostPorts;
@@ -26,6 +28,7 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.Optional;
 import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One command's view of the node: the host session, the configuration read from it, and the
@@ -198,6 +201,26 @@ final class NodeContext implements AutoCloseable {
           .orElseGet(() -> clusterClients.orElseThrow().nodes());
     } catch (RuntimeException e) {
       return clusterClients.orElseThrow().nodes();
+    }
+  }
+
+  /**
+   * Reports {@code failure}, an upgrade that rolled back, as an Event to the node's cluster
+   * ({@code UpgradeRolledBack}), when this context reached one for the upgrade; waits at most
+   * {@link ClusterEvents#FLUSH} for it to be sent, and never fails.
+   */
+  void reportRollback(UpgradeFailedException failure) {
+    if (clusterClients.isEmpty()) {
+      return;
+    }
+    try (ClusterEvents events = ClusterEvents.to(
+        clusterClients.get().nodes(),
+        ports(),
+        session.paths(),
+        log.orElse(LoggerFactory.getLogger(NodeContext.class)))) {
+      events.upgradeRolledBack(failure.operatorMessage());
+    } catch (RuntimeException e) {
+      // an Event is never worth failing the command for; the error line says what happened
     }
   }
 

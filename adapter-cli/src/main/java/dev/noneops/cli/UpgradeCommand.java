@@ -4,6 +4,7 @@ import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.node.PruneResult;
 import dev.noneops.core.node.ReadinessGate;
 import dev.noneops.core.node.UpgradeAndCommitResult;
+import dev.noneops.core.node.UpgradeFailedException;
 import dev.noneops.core.node.UpgradeOptions;
 import dev.noneops.core.node.UpgradeResult;
 import java.nio.file.Path;
@@ -110,8 +111,14 @@ public final class UpgradeCommand extends CliCommand {
                   ExitCode.FAILURE,
                   "no applied configuration at " + ctx.applied().path()
                       + ": an upgrade starts from a bootstrapped node (run 'noneops bootstrap'); nothing was changed"));
-      UpgradeAndCommitResult done = ctx.node(Optional.of(cfg), Optional.of(previous))
-          .upgradeAndCommit(new UpgradeOptions(force, !noPrune));
+      UpgradeAndCommitResult done;
+      try {
+        done = ctx.node(Optional.of(cfg), Optional.of(previous))
+            .upgradeAndCommit(new UpgradeOptions(force, !noPrune));
+      } catch (UpgradeFailedException e) {
+        ctx.reportRollback(e);
+        throw e;
+      }
       UpgradeResult result = done.upgrade();
       UpgradeReport report = new UpgradeReport(
           true,

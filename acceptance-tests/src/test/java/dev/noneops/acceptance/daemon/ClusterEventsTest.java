@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.daemon.AgentState;
+import dev.noneops.core.daemon.ClusterEvents;
 import dev.noneops.core.daemon.internal.ClusterEventSink;
 import dev.noneops.core.daemon.internal.DaemonEvents;
 import dev.noneops.ports.cluster.ClusterEvent;
@@ -84,6 +85,18 @@ class ClusterEventsTest {
       assertThat(e.regarding().apiVersion()).isEqualTo("unbounded-cloud.io/v1alpha3");
       assertThat(e.reportingController()).isEqualTo("unbounded-cloud.io/noneops-agent");
     });
+  }
+
+  @Test
+  void aCommandOutsideTheDaemonReportsItsRollbackAndClosingSendsIt() {
+    try (ClusterEvents commandEvents =
+        ClusterEvents.to(cluster.client(), lab.host.ports(), lab.paths, NOPLogger.NOP_LOGGER)) {
+      commandEvents.upgradeRolledBack("the cluster did not see the node Ready within 5m");
+    }
+
+    assertThat(summary(cluster.events()))
+        .containsExactly("Warning UpgradeRolledBack Machine/worker-1 Node/" + node);
+    assertThat(cluster.events().get(0).action()).isEqualTo("Upgrade");
   }
 
   @Test
