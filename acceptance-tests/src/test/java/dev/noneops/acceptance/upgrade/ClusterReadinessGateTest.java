@@ -131,6 +131,27 @@ class ClusterReadinessGateTest {
   }
 
   @Test
+  void anApiServerLostWhileTheTargetIsPreparedGivesAHealthzOnlyUpgradeThatSaysSo() {
+    ClusterNode lostAfterTheVersionCheck = new ClusterNodeDelegate(cluster.client()) {
+      @Override
+      public Optional<NodeReadiness> readiness(String name) throws IOException {
+        throw new ClusterNodeException(
+            ClusterNodeException.Kind.UNREACHABLE, name, "connection refused");
+      }
+    };
+
+    UpgradeResult result = lab.node(Params.builder(lab.host.ports())
+            .config(V2)
+            .previous(V1)
+            .cluster(ClusterCheck.of(lostAfterTheVersionCheck)))
+        .upgrade();
+
+    assertThat(result.gate().kind()).isEqualTo(ReadinessGate.Kind.HEALTHZ);
+    assertThat(result.gate().detail()).startsWith("API server unreachable before the switch");
+    assertThat(lab.current()).contains(lab.versionOf(V2));
+  }
+
+  @Test
   void withoutClusterCredentialsTheGateIsHealthzAlone() {
     UpgradeResult result = lab.node(V2, Optional.of(V1)).upgrade();
 

@@ -90,7 +90,7 @@ public final class Upgrade {
         }
       }
 
-      Gate gate = gate(steps);
+      Gate checked = gate(steps);
 
       try {
         String prepared = call("upgrade-prepare", steps::prepareTarget);
@@ -124,6 +124,10 @@ public final class Upgrade {
         throw new UpgradeFailedException(
             previous, target, e, RollbackOutcome.NOTHING_CHANGED, discard(confsnap::drop));
       }
+
+      // the target is prepared (which may take minutes): is the Node still readable, just
+      // before the switch? Otherwise the gate is healthz alone, as for an API server down then
+      Gate gate = checked.cluster().isEmpty() ? checked : stillReadable(checked, steps.nodeName());
 
       UpgradeRecord record = new UpgradeRecord(
           previous, target, digest, ctx.clock().now(), Optional.of(targetLocalDns), owner());
@@ -214,8 +218,24 @@ public final class Upgrade {
           .atWarn()
           .log(skew.get() + "; upgrading all the same, as the version skew policy is overridden");
     }
+    return new Gate(
+        "kubelet's healthz, then the Node " + node + " Ready with kubelet "
+            + VersionSkew.withV(kubelet) + ", this boot's id and a heartbeat newer than the"
+            + " switch, within " + ClusterReadyGate.describe(cluster.check().readyWithin())
+            + " (API server " + server + ")",
+        Optional.of(cluster));
+  }
+
+  /**
+   * {@code checked} when its cluster can still be asked about the Node {@code node} just before
+   * the switch; the healthz-only gate, saying why, when the credentials may not read the Node (a
+   * bootstrap token's) or the API server cannot be reached.
+   */
+  private Gate stillReadable(Gate checked, String node) {
+    ClusterReadyGate cluster = checked.cluster().orElseThrow();
     try {
       cluster.check().cluster().readiness(node);
+      return checked;
     } catch (IOException | RuntimeException e) {
       boolean refused =
           e instanceof ClusterNodeException c && c.kind() == ClusterNodeException.Kind.FORBIDDEN;
@@ -226,12 +246,6 @@ public final class Upgrade {
       ctx.log().atWarn().addKeyValue("error", e.getMessage()).log(why);
       return new Gate(why, Optional.empty());
     }
-    return new Gate(
-        "kubelet's healthz, then the Node " + node + " Ready with kubelet "
-            + VersionSkew.withV(kubelet) + ", this boot's id and a heartbeat newer than the"
-            + " switch, within " + ClusterReadyGate.describe(cluster.check().readyWithin())
-            + " (API server " + server + ")",
-        Optional.of(cluster));
   }
 
   /**
