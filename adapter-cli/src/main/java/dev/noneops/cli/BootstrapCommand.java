@@ -31,6 +31,12 @@ import picocli.CommandLine.Option;
       "  noneops --json bootstrap --config /etc/unbounded/agent/config.json"
     })
 public final class BootstrapCommand extends CliCommand {
+  @Option(
+      names = "--ignore-version-skew",
+      description = "Warn of, rather than refuse, a kubelet the version skew policy refuses (newer"
+          + " than the API server, or more than three minor versions older).")
+  boolean ignoreVersionSkew;
+
   @Mixin
   LockTimeoutOption lock;
 
@@ -73,7 +79,9 @@ public final class BootstrapCommand extends CliCommand {
   protected ExitCode execute() throws Exception {
     requireRoot();
     long start = now();
-    try (NodeContext ctx = openNode().kubeletTimeout(waits.kubeletTimeout())) {
+    try (NodeContext ctx = openNode()
+        .kubeletTimeout(waits.kubeletTimeout())
+        .cluster(new NodeContext.ClusterOptions(Optional.empty(), ignoreVersionSkew))) {
       AgentConfig cfg = noAgent
           ? readFollowedConfig(ctx, config.file())
           : ctx.readConfig(config.file()); // check-agent-files judges it before anything changes

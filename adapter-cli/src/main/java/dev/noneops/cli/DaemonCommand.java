@@ -99,7 +99,12 @@ public final class DaemonCommand extends CliCommand {
         throw new CliException(ExitCode.USAGE, e.getMessage());
       }
     }
-    try (NodeContext ctx = openNode().kubeletTimeout(waits.kubeletTimeout()).log(log);
+    // with kubelet's credentials, an upgrade or repave the daemon runs checks the version skew
+    // policy and waits for the Node to be Ready in the cluster
+    try (NodeContext ctx = openNode()
+            .kubeletTimeout(waits.kubeletTimeout())
+            .log(log)
+            .cluster(new NodeContext.ClusterOptions(Optional.empty(), false));
         FleetOutputs.DaemonMetrics metrics = environment()
             .fleet()
             .metrics(

@@ -6,22 +6,30 @@ import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AgentConfigParser;
 import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.config.InvalidConfigException;
+import dev.noneops.core.daemon.ClusterEvents;
 import dev.noneops.core.node.AgentSetup;
+import dev.noneops.core.node.ClusterCheck;
 import dev.noneops.core.node.LockWait;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.Overrides;
 import dev.noneops.core.node.Params;
 import dev.noneops.core.node.Teardown;
 import dev.noneops.core.node.TimeoutOptions;
+import dev.noneops.core.node.UpgradeFailedException;
 import dev.noneops.ports.Errno;
 import dev.noneops.ports.HostIOException;
 import dev.noneops.ports.HostPorts;
+import dev.noneops.ports.cluster.ClusterNode;
 import dev.noneops.ports.events.NodeEvents;
 import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.Optional;
 import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One command's view of the node: the host session, the configuration read from it, and the
@@ -37,6 +45,11 @@ final class NodeContext implements AutoCloseable {
   private Optional<Logger> log = Optional.empty();
   private LockWait lockWait = LockWait.NONE;
   private NodeEvents alsoTo = NodeEvents.NONE;
+  private Optional<ClusterOptions> cluster = Optional.empty();
+  private Optional<ClusterClients> clusterClients = Optional.empty();
+
+  /** How a command uses the node's cluster: the readiness bound and the skew override. */
+  record ClusterOptions(Optional<Duration> readyWithin, boolean ignoreVersionSkew) {}
 
   private NodeContext(HostSession session, LiveProgress progress) {
     this.session = session;
@@ -49,6 +62,15 @@ final class NodeContext implements AutoCloseable {
 
   NodeContext kubeletTimeout(Optional<Duration> timeout) {
     this.kubeletTimeout = timeout;
+    return this;
+  }
+
+  /**
+   * Has the nodes check the version skew policy and include the cluster's view in the readiness
+   * gate, through kubelet's credentials when the host has them ({@link HostSession#openCluster()}).
+   */
+  NodeContext cluster(ClusterOptions options) {
+    this.cluster = Optional.of(options);
     return this;
   }
 
@@ -142,7 +164,79 @@ final class NodeContext implements AutoCloseable {
     config.ifPresent(params::config);
     previous.ifPresent(params::previous);
     agent.ifPresent(params::agent);
+    clusterCheck(config).ifPresent(params::cluster);
     return new Node(params.build());
+  }
+
+  /**
+   * The cluster check of {@link #cluster(ClusterOptions)}, when the host reaches a cluster: through
+   * kubelet's kubeconfig or its bootstrap kubeconfig once either exists, else (before a bootstrap
+   * wrote them) through what {@code config} says of the cluster: its API server, CA and bootstrap
+   * token.
+   */
+  private Optional<ClusterCheck> clusterCheck(Optional<AgentConfig> config) {
+    if (cluster.isEmpty()) {
+      return Optional.empty();
+    }
+    if (clusterClients.isEmpty()) {
+      clusterClients = session.openCluster();
+    }
+    if (clusterClients.isEmpty()) {
+      return Optional.empty();
+    }
+    ClusterOptions o = cluster.get();
+    ClusterNode nodes = kubeletCredentials() || config.isEmpty()
+        ? clusterClients.get().nodes()
+        : configCluster(config.get());
+    return Optional.of(new ClusterCheck(
+        nodes, o.readyWithin().orElse(ClusterCheck.DEFAULT_READY_WITHIN), o.ignoreVersionSkew()));
+  }
+
+  private boolean kubeletCredentials() {
+    try {
+      return ports().files().exists(session.paths().kubeconfig())
+          || ports().files().exists(session.paths().bootstrapKubeconfig());
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** A client of the API server {@code config} names, with its CA and bootstrap token. */
+  private ClusterNode configCluster(AgentConfig config) {
+    String server = config.kubelet().apiServer();
+    try {
+      String ca = new String(
+          Base64.getMimeDecoder().decode(config.cluster().caCertBase64()), StandardCharsets.UTF_8);
+      return clusterClients
+          .orElseThrow()
+          .configured(
+              URI.create(server.contains("://") ? server : "https://" + server),
+              ca,
+              config.kubelet().auth().bootstrapToken())
+          .orElseGet(() -> clusterClients.orElseThrow().nodes());
+    } catch (RuntimeException e) {
+      return clusterClients.orElseThrow().nodes();
+    }
+  }
+
+  /**
+   * Reports {@code failure}, an upgrade that rolled back, as an Event to the node's cluster
+   * ({@code UpgradeRolledBack}), when this context reached one for the upgrade; waits at most
+   * {@link ClusterEvents#FLUSH} for it to be sent, and never fails.
+   */
+  void reportRollback(UpgradeFailedException failure) {
+    if (clusterClients.isEmpty()) {
+      return;
+    }
+    try (ClusterEvents events = ClusterEvents.to(
+        clusterClients.get().nodes(),
+        ports(),
+        session.paths(),
+        log.orElse(LoggerFactory.getLogger(NodeContext.class)))) {
+      events.upgradeRolledBack(failure.operatorMessage());
+    } catch (RuntimeException e) {
+      // an Event is never worth failing the command for; the error line says what happened
+    }
   }
 
   Teardown teardown() {
@@ -153,6 +247,7 @@ final class NodeContext implements AutoCloseable {
   public void close() {
     try {
       downloadThreads.close();
+      clusterClients.ifPresent(ClusterClients::close);
     } finally {
       try {
         progress.close();

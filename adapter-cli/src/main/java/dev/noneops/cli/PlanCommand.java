@@ -52,7 +52,8 @@ public final class PlanCommand extends CliCommand {
 
   @Override
   protected ExitCode execute() throws Exception {
-    try (NodeContext ctx = openNode()) {
+    try (NodeContext ctx =
+        openNode().cluster(new NodeContext.ClusterOptions(Optional.empty(), false))) {
       AgentConfig cfg = readFollowedConfig(ctx, config.file());
       NodePlan plan = ctx.node(Optional.of(cfg), Optional.empty()).plan();
       PlanReport report = new PlanReport(

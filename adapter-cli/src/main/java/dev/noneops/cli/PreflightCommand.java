@@ -36,6 +36,12 @@ import picocli.CommandLine.Option;
       "  noneops --json preflight --config config.json | jq '.checks[] | select(.verdict != \"ok\")'"
     })
 public final class PreflightCommand extends CliCommand {
+  @Option(
+      names = "--ignore-version-skew",
+      description = "Warn of, rather than refuse, a kubelet the version skew policy refuses (newer"
+          + " than the API server, or more than three minor versions older).")
+  boolean ignoreVersionSkew;
+
   @Mixin
   ConfigOption config;
 
@@ -72,7 +78,8 @@ public final class PreflightCommand extends CliCommand {
 
   @Override
   protected ExitCode execute() throws Exception {
-    try (NodeContext ctx = openNode()) {
+    try (NodeContext ctx =
+        openNode().cluster(new NodeContext.ClusterOptions(Optional.empty(), ignoreVersionSkew))) {
       PreflightReport report;
       List<String> skipped = List.of();
       Optional<String> withoutConfiguration = withoutConfiguration(ctx);

@@ -2,12 +2,15 @@ package dev.noneops.cli;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.node.PruneResult;
+import dev.noneops.core.node.ReadinessGate;
 import dev.noneops.core.node.UpgradeAndCommitResult;
+import dev.noneops.core.node.UpgradeFailedException;
 import dev.noneops.core.node.UpgradeOptions;
 import dev.noneops.core.node.UpgradeResult;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -50,6 +53,20 @@ public final class UpgradeCommand extends CliCommand {
   boolean noPrune;
 
   @Option(
+      names = "--ignore-version-skew",
+      description = "Upgrade to a kubelet the version skew policy refuses (newer than the API"
+          + " server, or more than three minor versions older), for a disconnected install.")
+  boolean ignoreVersionSkew;
+
+  @Option(
+      names = "--cluster-ready-timeout",
+      paramLabel = "DURATION",
+      converter = WaitOption.DurationConverter.class,
+      description = "How long the Node may take to be Ready in the cluster after the switch,"
+          + " with kubelet's credentials, e.g. 5m (default: 5m).")
+  Duration clusterReadyTimeout;
+
+  @Option(
       names = "--force",
       description = "Retry an upgrade to a version and configuration that was rolled back before.")
   boolean force;
@@ -65,13 +82,27 @@ public final class UpgradeCommand extends CliCommand {
       boolean versionChanged,
       PruneResult pruned,
       long durationMs,
-      List<String> disowned) {}
+      List<String> disowned,
+      Gate gate) {}
+
+  /**
+   * The readiness gate the target passed: {@code healthz} (kubelet's healthz alone) or {@code
+   * cluster} (healthz and the Node Ready in the cluster), and why or how, in words.
+   */
+  public record Gate(String kind, String detail) {
+    static Gate of(ReadinessGate gate) {
+      return new Gate(gate.kind().name().toLowerCase(Locale.ROOT), gate.detail());
+    }
+  }
 
   @Override
   protected ExitCode execute() throws Exception {
     requireRoot();
     long start = now();
-    try (NodeContext ctx = openNode().kubeletTimeout(waits.kubeletTimeout())) {
+    try (NodeContext ctx = openNode()
+        .kubeletTimeout(waits.kubeletTimeout())
+        .cluster(new NodeContext.ClusterOptions(
+            Optional.ofNullable(clusterReadyTimeout), ignoreVersionSkew))) {
       AgentConfig cfg = readFollowedConfig(ctx, config.file());
       AgentConfig previous = ctx.applied()
           .read()
@@ -80,8 +111,14 @@ public final class UpgradeCommand extends CliCommand {
                   ExitCode.FAILURE,
                   "no applied configuration at " + ctx.applied().path()
                       + ": an upgrade starts from a bootstrapped node (run 'noneops bootstrap'); nothing was changed"));
-      UpgradeAndCommitResult done = ctx.node(Optional.of(cfg), Optional.of(previous))
-          .upgradeAndCommit(new UpgradeOptions(force, !noPrune));
+      UpgradeAndCommitResult done;
+      try {
+        done = ctx.node(Optional.of(cfg), Optional.of(previous))
+            .upgradeAndCommit(new UpgradeOptions(force, !noPrune));
+      } catch (UpgradeFailedException e) {
+        ctx.reportRollback(e);
+        throw e;
+      }
       UpgradeResult result = done.upgrade();
       UpgradeReport report = new UpgradeReport(
           true,
@@ -90,7 +127,8 @@ public final class UpgradeCommand extends CliCommand {
           result.versionChanged(),
           done.pruned().orElse(null),
           millisSince(start),
-          result.disowned().stream().map(Path::toString).toList());
+          result.disowned().stream().map(Path::toString).toList(),
+          Gate.of(result.gate()));
       if (json()) {
         printJson(report);
       } else {
@@ -99,6 +137,9 @@ public final class UpgradeCommand extends CliCommand {
                     ? "upgraded " + result.previousVersion() + " -> " + result.targetVersion()
                     : "reconfigured " + result.targetVersion() + " (same binaries)")
                 + " in " + BootstrapCommand.seconds(report.durationMs()));
+        out()
+            .println(
+                "readiness gate: " + report.gate().kind() + " (" + report.gate().detail() + ")");
         ApplyCommand.printDisowned(out(), result.disowned());
         done.pruned().ifPresent(pruned -> PruneCommand.printText(out(), pruned));
       }

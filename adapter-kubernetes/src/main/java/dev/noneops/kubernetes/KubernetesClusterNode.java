@@ -1,15 +1,23 @@
 package dev.noneops.kubernetes;
 
+import dev.noneops.ports.cluster.ClusterEvent;
 import dev.noneops.ports.cluster.ClusterNode;
 import dev.noneops.ports.cluster.ClusterNodeException;
 import dev.noneops.ports.cluster.ClusterNodeException.Kind;
 import dev.noneops.ports.cluster.Eviction;
 import dev.noneops.ports.cluster.NodeObject;
+import dev.noneops.ports.cluster.NodeReadiness;
 import dev.noneops.ports.cluster.PodOnNode;
+import io.fabric8.kubernetes.api.model.MicroTime;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
+import io.fabric8.kubernetes.api.model.ObjectReference;
+import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.events.v1.Event;
+import io.fabric8.kubernetes.api.model.events.v1.EventBuilder;
 import io.fabric8.kubernetes.api.model.policy.v1.EvictionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -17,6 +25,11 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.io.IOException;
 import java.net.HttpURLConnection;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -31,10 +44,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * pods through the field selector {@code spec.nodeName} (and filtered again here, for a server
  * that ignores the selector), evictions through the pod's {@code eviction} subresource ({@code
  * policy/v1}), whose {@code 429} is a PodDisruptionBudget's refusal, and the Node's deletion.
+ * Readiness reads the Node's {@code status} and its Lease in {@code kube-node-lease} (a Lease that
+ * cannot be read counts as none); the server's version is {@code /version}'s {@code gitVersion};
+ * Events are created as {@code events.k8s.io/v1} with a generated name.
  */
 public final class KubernetesClusterNode implements ClusterNode, AutoCloseable {
   private static final String MIRROR_ANNOTATION = "kubernetes.io/config.mirror";
   private static final int TOO_MANY_REQUESTS = 429;
+  private static final String NODE_LEASES = "kube-node-lease";
+  private static final DateTimeFormatter MICRO_TIME =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSXXX");
 
   private final KubernetesClient client;
   private final AtomicLong requests = new AtomicLong();
@@ -141,6 +160,137 @@ public final class KubernetesClusterNode implements ClusterNode, AutoCloseable {
     } catch (RuntimeException e) {
       throw failure("delete node", node, e);
     }
+  }
+
+  @Override
+  public Optional<NodeReadiness> readiness(String node) throws IOException {
+    requests.incrementAndGet();
+    Node found;
+    try {
+      found = client.nodes().withName(node).get();
+    } catch (RuntimeException e) {
+      throw failure("get node", node, e);
+    }
+    if (found == null) {
+      return Optional.empty();
+    }
+    requests.incrementAndGet();
+    Optional<Instant> renewed;
+    try {
+      Lease lease = client.leases().inNamespace(NODE_LEASES).withName(node).get();
+      renewed = Optional.ofNullable(lease)
+          .map(Lease::getSpec)
+          .map(spec -> spec.getRenewTime())
+          .map(t -> t.toInstant());
+    } catch (KubernetesClientException e) {
+      if (kindOf(e) == Kind.UNREACHABLE) {
+        throw failure("get the lease of", node, e);
+      }
+      renewed = Optional.empty();
+    } catch (RuntimeException e) {
+      throw failure("get the lease of", node, e);
+    }
+    return Optional.of(toReadiness(found, renewed));
+  }
+
+  @Override
+  public String serverVersion() throws IOException {
+    requests.incrementAndGet();
+    try {
+      String version = client.getKubernetesVersion().getGitVersion();
+      if (version == null || version.isEmpty()) {
+        throw new ClusterNodeException(Kind.OTHER, "/version", "/version names no gitVersion");
+      }
+      return version;
+    } catch (RuntimeException e) {
+      throw failure("get", "/version", e);
+    }
+  }
+
+  @Override
+  public void recordEvent(ClusterEvent event) throws IOException {
+    requests.incrementAndGet();
+    Event created = new EventBuilder()
+        .withNewMetadata()
+        .withNamespace(event.namespace())
+        .withGenerateName(event.regarding().name() + ".")
+        .endMetadata()
+        .withEventTime(new MicroTime(
+            MICRO_TIME.format(OffsetDateTime.ofInstant(event.eventTime(), ZoneOffset.UTC))))
+        .withRegarding(toReference(event.regarding()))
+        .withRelated(event.related().map(KubernetesClusterNode::toReference).orElse(null))
+        .withType(event.type().wire())
+        .withReason(event.reason())
+        .withAction(event.action())
+        .withNote(event.note())
+        .withReportingController(event.reportingController())
+        .withReportingInstance(event.reportingInstance())
+        .build();
+    try {
+      client
+          .events()
+          .v1()
+          .events()
+          .inNamespace(event.namespace())
+          .resource(created)
+          .create();
+    } catch (RuntimeException e) {
+      throw failure("create an event about", event.regarding().name(), e);
+    }
+  }
+
+  private static ObjectReference toReference(ClusterEvent.ObjectRef ref) {
+    return new ObjectReferenceBuilder()
+        .withApiVersion(ref.apiVersion())
+        .withKind(ref.kind())
+        .withNamespace(ref.namespace().isEmpty() ? null : ref.namespace())
+        .withName(ref.name())
+        .build();
+  }
+
+  private static NodeReadiness toReadiness(Node node, Optional<Instant> leaseRenewed) {
+    String version = "";
+    String bootId = "";
+    NodeReadiness.Status ready = NodeReadiness.Status.UNKNOWN;
+    String reason = "no Ready condition";
+    Optional<Instant> heartbeat = Optional.empty();
+    if (node.getStatus() != null) {
+      if (node.getStatus().getNodeInfo() != null) {
+        version = orEmpty(node.getStatus().getNodeInfo().getKubeletVersion());
+        bootId = orEmpty(node.getStatus().getNodeInfo().getBootID());
+      }
+      if (node.getStatus().getConditions() != null) {
+        for (NodeCondition c : node.getStatus().getConditions()) {
+          if ("Ready".equals(c.getType())) {
+            ready = "True".equals(c.getStatus())
+                ? NodeReadiness.Status.TRUE
+                : "False".equals(c.getStatus())
+                    ? NodeReadiness.Status.FALSE
+                    : NodeReadiness.Status.UNKNOWN;
+            reason = orEmpty(c.getReason())
+                + (c.getMessage() == null || c.getMessage().isEmpty() ? "" : ": " + c.getMessage());
+            heartbeat = instant(c.getLastHeartbeatTime());
+          }
+        }
+      }
+    }
+    return new NodeReadiness(
+        node.getMetadata().getName(), version, bootId, ready, reason, heartbeat, leaseRenewed);
+  }
+
+  private static Optional<Instant> instant(String time) {
+    if (time == null || time.isEmpty()) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(OffsetDateTime.parse(time).toInstant());
+    } catch (DateTimeParseException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static String orEmpty(String s) {
+    return s == null ? "" : s;
   }
 
   @Override

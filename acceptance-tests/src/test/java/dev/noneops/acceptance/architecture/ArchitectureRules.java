@@ -256,6 +256,7 @@ final class ArchitectureRules {
       "Overrides",
       "AgentSetup",
       "TimeoutOptions",
+      "ClusterCheck",
       "LockWait",
       "TeardownOptions",
       "UpgradeOptions",

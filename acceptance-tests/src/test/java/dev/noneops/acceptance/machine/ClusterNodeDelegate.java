@@ -1,8 +1,10 @@
 package dev.noneops.acceptance.machine;
 
+import dev.noneops.ports.cluster.ClusterEvent;
 import dev.noneops.ports.cluster.ClusterNode;
 import dev.noneops.ports.cluster.Eviction;
 import dev.noneops.ports.cluster.NodeObject;
+import dev.noneops.ports.cluster.NodeReadiness;
 import dev.noneops.ports.cluster.PodOnNode;
 import java.io.IOException;
 import java.util.List;
@@ -44,5 +46,20 @@ public class ClusterNodeDelegate implements ClusterNode {
   @Override
   public boolean deleteNode(String node) throws IOException {
     return delegate.deleteNode(node);
+  }
+
+  @Override
+  public Optional<NodeReadiness> readiness(String node) throws IOException {
+    return delegate.readiness(node);
+  }
+
+  @Override
+  public String serverVersion() throws IOException {
+    return delegate.serverVersion();
+  }
+
+  @Override
+  public void recordEvent(ClusterEvent event) throws IOException {
+    delegate.recordEvent(event);
   }
 }

@@ -60,7 +60,7 @@ class DebianPackageTest {
             "/usr/share/man/man1/noneops-reset.1.gz",
             "/usr/share/bash-completion/completions/noneops",
             "/usr/lib/systemd/catalog/noneops.catalog",
-        "/usr/share/doc/noneops/copyright",
+            "/usr/share/doc/noneops/copyright",
             "/usr/share/doc/noneops/changelog.gz",
             "/usr/share/doc/noneops/README.md",
             "/usr/share/doc/noneops/docs/guides/install.md");

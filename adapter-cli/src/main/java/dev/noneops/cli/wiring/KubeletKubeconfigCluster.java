@@ -6,10 +6,12 @@ import dev.noneops.kubernetes.KubeconfigConnection;
 import dev.noneops.kubernetes.KubernetesClusterNode;
 import dev.noneops.kubernetes.KubernetesConnection;
 import dev.noneops.kubernetes.KubernetesMachineResource;
+import dev.noneops.ports.cluster.ClusterEvent;
 import dev.noneops.ports.cluster.ClusterNode;
 import dev.noneops.ports.cluster.ClusterNodeException;
 import dev.noneops.ports.cluster.Eviction;
 import dev.noneops.ports.cluster.NodeObject;
+import dev.noneops.ports.cluster.NodeReadiness;
 import dev.noneops.ports.cluster.PodOnNode;
 import dev.noneops.ports.files.HostFiles;
 import dev.noneops.ports.machine.Machine;
@@ -22,6 +24,8 @@ import dev.noneops.ports.machine.MachineWatch;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
@@ -67,6 +71,26 @@ final class KubeletKubeconfigCluster implements ClusterClients {
   @Override
   public synchronized void close() {
     release();
+    configured.forEach(KubernetesClusterNode::close);
+    configured.clear();
+  }
+
+  /** How long one request to an API server a configuration names may take. */
+  private static final Duration CONFIGURED_TIMEOUT = Duration.ofSeconds(10);
+
+  private final List<KubernetesClusterNode> configured = new ArrayList<>();
+
+  @Override
+  public synchronized Optional<ClusterNode> configured(URI apiServer, String caPem, String token) {
+    KubernetesConnection connection = KubernetesConnection.to(apiServer)
+        .withRequestTimeout(CONFIGURED_TIMEOUT)
+        .withCaCertPem(caPem);
+    if (!token.isEmpty()) {
+      connection = connection.withBearerToken(token);
+    }
+    KubernetesClusterNode nodes = KubernetesClusterNode.connect(connection);
+    configured.add(nodes);
+    return Optional.of(nodes);
   }
 
   /** Whether the files give a connection now; the clients rebuilt when it changed. */
@@ -181,6 +205,21 @@ final class KubeletKubeconfigCluster implements ClusterClients {
     @Override
     public boolean deleteNode(String node) throws IOException {
       throw refused(node);
+    }
+
+    @Override
+    public Optional<NodeReadiness> readiness(String node) throws IOException {
+      throw refused(node);
+    }
+
+    @Override
+    public String serverVersion() throws IOException {
+      throw refused("/version");
+    }
+
+    @Override
+    public void recordEvent(ClusterEvent event) throws IOException {
+      throw refused(event.regarding().name());
     }
 
     private ClusterNodeException refused(String subject) {

@@ -32,6 +32,7 @@ final class FleetSections {
       int nodes,
       String upgraded,
       String rolledBack,
+      String rolledBackByCluster,
       String retries,
       String requestsPerRepave,
       String idleRequests,
@@ -48,6 +49,7 @@ final class FleetSections {
           nodes,
           figure(report, "nodes upgraded"),
           figure(report, "nodes rolled back"),
+          figure(report, "of them, healthz answered but the Node never Ready"),
           figure(report, "retries of a quarantined target"),
           figure(report, "API requests per node per repave"),
           figure(report, "API requests of " + nodes + " idle daemons"),
@@ -91,17 +93,25 @@ final class FleetSections {
                 + " `spec.kubernetes.version` to 1.31.5 and `spec.operations.repaveCounter` to 1 on 20"
                 + " Machines at a time; the wave's daemons were ticked until every one had acknowledged its"
                 + " counter. Every 50th node (4) got a target whose kubelet never becomes ready: its upgrade"
-                + " rolled back and its Machine was reported `Failed`, reason `RolledBack`. Afterwards every"
+                + " rolled back and its Machine was reported `Failed`, reason `RolledBack`. Another 4 nodes"
+                + " (every 50th, from another offset) got a target whose kubelet answers its healthz but whose Node never"
+                + " becomes Ready: the readiness gate with the cluster's view (each node reaches its"
+                + " cluster) rolled it back after its 5-minute bound, naming the Node's `Ready=False`."
+                + " Afterwards every"
                 + " watch was resynced and every daemon ticked 3 more times: a quarantined target tried"
                 + " again would have changed its Machine or its host.")
         .paragraph(
             "Virtual time is each node's own simulated clock during its ticks, the wave's slowest"
                 + " node: a repave takes 10 s (the drain, the upgrade's waits, the Node's registration polled"
-                + " every 5 s); a rollback 130 s, of which 120 s is kubelet's healthz timeout. Wall time is"
-                + " the machine's. The 13 API requests of a repave: the Machine read, the `Provisioning`"
+                + " every 5 s); a rollback 130 s, of which 120 s is kubelet's healthz timeout; a rollback by the"
+                + " cluster's readiness gate 305 s, of which 300 s is its bound. Wall time is"
+                + " the machine's. The 17 API requests of a repave: the Machine read, the `Provisioning`"
                 + " status (read, write), cordon, the pods listed before and after the eviction, one"
-                + " eviction, the Node deleted, the Node read twice until kubelet registered it again,"
-                + " uncordon, the outcome's status (read, write). Idle daemons make none: the watch wakes"
+                + " eviction, the Node deleted, the API server's `/version` (the version skew policy),"
+                + " the Node's readiness twice (whether the credentials may read it, before the"
+                + " switch; the readiness gate, after), the Node read twice until kubelet"
+                + " registered it again, uncordon, the outcome's status (read, write), and the"
+                + " `Repaved` Event. Idle daemons make none: the watch wakes"
                 + " them. The heap is the whole simulation's after a GC (the hosts' in-memory file systems"
                 + " and call journals included), so it bounds the daemons' own from above.")
         .paragraph("Produced by `bin/fleet --nodes 200 --wave 20`"
@@ -113,16 +123,20 @@ final class FleetSections {
         .heading("15. Cost curve: the fleet by nodes")
         .paragraph("`bin/fleet --nodes N --wave N/10` (row 9's simulation: N `SimulatedHost` nodes,"
             + " each with its own agent's daemon, against one simulated API server; 2 % of the nodes"
-            + " get a target whose kubelet never becomes ready), N = 50, 200 and 800, each in its own"
+            + " get a target whose kubelet never becomes ready, 2 % one whose Node never becomes"
+            + " Ready), N = 50, 200 and 800, each in its own"
             + " JVM, one after another, " + when
             + ". The simulation has no baseline: its figures are"
             + " counts and heap, which do not depend on load.")
-        .line("| nodes | upgraded | rolled back and Failed | retries of a quarantined target | API"
-            + " requests per node per repave | API requests while idle (10 ticks each) | heap after"
-            + " registration | per node | heap at the end | per node | whole run, wall |")
-        .line("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        .line(
+            "| nodes | upgraded | rolled back and Failed | of them by the cluster's readiness gate"
+                + " | retries of a quarantined target | API"
+                + " requests per node per repave | API requests while idle (10 ticks each) | heap after"
+                + " registration | per node | heap at the end | per node | whole run, wall |")
+        .line("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (Run r : runs) {
-      s.line("| " + r.nodes() + " | " + r.upgraded() + " | " + r.rolledBack() + " | " + r.retries()
+      s.line("| " + r.nodes() + " | " + r.upgraded() + " | " + r.rolledBack() + " | "
+          + r.rolledBackByCluster() + " | " + r.retries()
           + " | " + r.requestsPerRepave() + " | " + r.idleRequests() + " | " + r.heapMb() + " MB | "
           + r.heapKbPerNode() + " kB | " + r.heapEndMb() + " MB | " + r.heapEndKbPerNode()
           + " kB | "

@@ -3,6 +3,8 @@ package dev.noneops.benchmarks.fleet;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.daemon.NodeDaemon;
 import dev.noneops.core.daemon.RepaveOptions;
+import dev.noneops.core.node.ClusterCheck;
+import dev.noneops.core.node.Params;
 import dev.noneops.ports.cluster.ClusterNode;
 import dev.noneops.ports.host.HostInfo;
 import dev.noneops.ports.machine.MachineResource;
@@ -12,9 +14,12 @@ import dev.noneops.testkit.machine.SimClusterApi;
 import dev.noneops.testkit.machine.SimClusterNode;
 import dev.noneops.testkit.machine.SimMachineApi;
 import dev.noneops.testkit.machine.SimMachineResource;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.helpers.NOPLogger;
 
@@ -27,9 +32,19 @@ final class FleetNode {
   private static final RepaveOptions TIMEOUTS =
       new RepaveOptions(Duration.ofMinutes(5), Duration.ofMinutes(5), Duration.ofSeconds(5));
 
+  /** How a node's target fails, if it does. */
+  enum Failure {
+    /** The target comes up and the cluster sees its Node Ready. */
+    NONE,
+    /** The target's kubelet never answers its healthz. */
+    HEALTHZ_NEVER_ANSWERS,
+    /** The target's kubelet answers healthz, but its Node never becomes Ready. */
+    NEVER_READY_IN_CLUSTER
+  }
+
   final String name;
   final SimNode lab;
-  final boolean kubeletNeverReady;
+  final Failure failure;
   private final SimMachineResource machines;
   private final SimClusterNode nodes;
   private final NodeDaemon daemon;
@@ -39,11 +54,11 @@ final class FleetNode {
       int index,
       AgentConfig first,
       AgentConfig target,
-      boolean kubeletNeverReady,
+      Failure failure,
       SimMachineApi api,
       SimClusterApi cluster) {
     this.name = String.format("node-%04d", index);
-    this.kubeletNeverReady = kubeletNeverReady;
+    this.failure = failure;
     lab = new SimNode();
     lab.host
         .facts()
@@ -57,24 +72,50 @@ final class FleetNode {
     AgentConfig own = named(first, name);
     lab.bootstrapWithAgent(own);
     lab.publish(named(target, name));
-    if (kubeletNeverReady) {
-      lab.kubeletNeverReady.add(lab.versionOf(named(target, name)));
+    String targetVersion = lab.versionOf(named(target, name));
+    if (failure == Failure.HEALTHZ_NEVER_ANSWERS) {
+      lab.kubeletNeverReady.add(targetVersion);
     }
+    Map<String, String> kubeletOf = Map.of(
+        lab.versionOf(own),
+        "v" + first.cluster().version().replaceFirst("^v", ""),
+        targetVersion,
+        "v" + target.cluster().version().replaceFirst("^v", ""));
+    String bootId = bootId();
     cluster.registerNode(name);
-    lab.onKubeletStart(() -> cluster.kubeletStarted(name));
+    lab.onKubeletStart(() -> {
+      Optional<String> active = lab.activeVersionRaw();
+      cluster.kubeletNeverReady(
+          name,
+          failure == Failure.NEVER_READY_IN_CLUSTER
+              && active.filter(targetVersion::equals).isPresent());
+      cluster.kubeletStarted(name, active.map(kubeletOf::get).orElse(""), bootId);
+    });
     machines = api.client();
     nodes = cluster.client();
     daemon = new NodeDaemon(
             lab.host.ports(),
             lab.layout,
             lab.paths,
-            (config, previous) -> config.isPresent()
-                ? lab.node(config.get(), previous)
-                : lab.node(previous.orElseThrow(), previous),
+            (config, previous) -> {
+              Params.Builder params = Params.builder(lab.host.ports())
+                  .config(config.isPresent() ? config.get() : previous.orElseThrow())
+                  .cluster(ClusterCheck.of(nodes));
+              previous.ifPresent(params::previous);
+              return lab.node(params);
+            },
             new NodeDaemon.Options(SimNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
             NodeDaemon.Listener.NONE,
             NOPLogger.NOP_LOGGER)
         .followMachine(new Clients(machines, nodes), TIMEOUTS, Runnable::run);
+  }
+
+  private String bootId() {
+    try {
+      return lab.host.ports().facts().bootId();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** {@code config} with the Machine name {@code machine}. */

@@ -2,6 +2,7 @@ package dev.noneops.benchmarks.fleet;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.ports.machine.Machine;
+import dev.noneops.ports.machine.MachineCondition;
 import dev.noneops.ports.machine.MachinePhase;
 import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.machine.SimClusterApi;
@@ -27,7 +28,9 @@ import java.util.concurrent.Future;
  * 1.31.5 in waves of {@code --wave} nodes (20 by default), the nodes of a wave ticked in parallel
  * until each has acknowledged its counter. {@code --failing-percent} of the nodes (2 by default)
  * get a target whose kubelet never becomes ready: their upgrade rolls back and their Machine is
- * reported Failed. After the rollout every watch is resynced and every daemon ticked again: a
+ * reported Failed. {@code --never-ready-percent} more (2 by default) get a target whose kubelet
+ * answers its healthz but whose Node never becomes Ready: the readiness gate with the cluster's
+ * view (every node has its cluster's credentials) rolls it back after its bound, 5 minutes. After the rollout every watch is resynced and every daemon ticked again: a
  * quarantined target tried again would show as a retry.
  *
  * <p>Prints a progress line on stderr while it runs and a Markdown table on stdout at the end:
@@ -57,6 +60,8 @@ public final class FleetSimulation {
     int count = Integer.parseInt(options.getOrDefault("--nodes", "200"));
     int waveSize = Integer.parseInt(options.getOrDefault("--wave", "20"));
     double failingPercent = Double.parseDouble(options.getOrDefault("--failing-percent", "2"));
+    double neverReadyPercent =
+        Double.parseDouble(options.getOrDefault("--never-ready-percent", "2"));
     int threads = Integer.parseInt(options.getOrDefault(
         "--threads", Integer.toString(Runtime.getRuntime().availableProcessors())));
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
@@ -68,10 +73,25 @@ public final class FleetSimulation {
     SimClusterApi cluster = new SimClusterApi();
     int failing = (int) Math.round(count * failingPercent / 100.0);
     int failEvery = failing == 0 ? Integer.MAX_VALUE : count / failing;
+    int neverReady = (int) Math.round(count * neverReadyPercent / 100.0);
+    int neverReadyEvery = neverReady == 0 ? Integer.MAX_VALUE : count / neverReady;
     List<FleetNode> fleet = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
-      boolean neverReady = failing > 0 && i % failEvery == failEvery / 2 && i / failEvery < failing;
-      FleetNode node = new FleetNode(i, FIRST, TARGET, neverReady, api, cluster);
+      boolean healthzFails =
+          failing > 0 && i % failEvery == failEvery / 2 && i / failEvery < failing;
+      boolean notReady = !healthzFails
+          && neverReady > 0
+          && i % neverReadyEvery == neverReadyEvery / 4
+          && i / neverReadyEvery < neverReady;
+      FleetNode node = new FleetNode(
+          i,
+          FIRST,
+          TARGET,
+          healthzFails
+              ? FleetNode.Failure.HEALTHZ_NEVER_ANSWERS
+              : notReady ? FleetNode.Failure.NEVER_READY_IN_CLUSTER : FleetNode.Failure.NONE,
+          api,
+          cluster);
       cluster.bindPod(node.name, "shop", "web-" + node.name, Map.of("app", "web"));
       fleet.add(node);
       progress.printf("\rbootstrapping %d/%d nodes", i + 1, count);
@@ -147,10 +167,18 @@ public final class FleetSimulation {
 
     int upgraded = upgraded(api, fleet);
     int rolledBack = 0;
+    int rolledBackByTheCluster = 0;
     for (FleetNode node : fleet) {
       Machine m = api.machine(node.name).orElseThrow();
       if (isFailed(m) && node.activeVersion().orElse("").startsWith("1.31.4")) {
         rolledBack++;
+        if (node.failure == FleetNode.Failure.NEVER_READY_IN_CLUSTER
+            && m.status()
+                .condition(MachineCondition.REPAVED)
+                .map(c -> c.message().contains("the cluster did not see the node Ready"))
+                .orElse(false)) {
+          rolledBackByTheCluster++;
+        }
       }
     }
     long repaveRequests = waves.stream().mapToLong(Wave::requests).sum();
@@ -158,9 +186,11 @@ public final class FleetSimulation {
         count,
         waveSize,
         failing,
+        neverReady,
         threads,
         upgraded,
         rolledBack,
+        rolledBackByTheCluster,
         retries,
         waves,
         repaveRequests,
@@ -174,9 +204,11 @@ public final class FleetSimulation {
       int count,
       int waveSize,
       int failing,
+      int neverReady,
       int threads,
       int upgraded,
       int rolledBack,
+      int rolledBackByTheCluster,
       int retries,
       List<Wave> waves,
       long repaveRequests,
@@ -188,16 +220,22 @@ public final class FleetSimulation {
     t.append(String.format(
         Locale.ROOT,
         "Fleet of %d simulated nodes, waves of %d, %d node(s) with a target whose kubelet never"
-            + " becomes ready, %d ticking thread(s), %d CPU(s); whole run %.1f s wall.%n%n",
+            + " becomes ready, %d whose kubelet answers healthz but whose Node never becomes Ready,"
+            + " %d ticking thread(s), %d CPU(s); whole run %.1f s wall.%n%n",
         count,
         waveSize,
         failing,
+        neverReady,
         threads,
         Runtime.getRuntime().availableProcessors(),
         seconds(total.toNanos())));
     t.append("| figure | value |\n|---|---|\n");
     t.append(row("nodes upgraded (1.31.4 → 1.31.5, Machine Joining, Repaved True)", upgraded));
     t.append(row("nodes rolled back and marked Failed", rolledBack));
+    t.append(row(
+        "of them, healthz answered but the Node never Ready: rolled back by the cluster's"
+            + " readiness gate",
+        rolledBackByTheCluster));
     t.append(row(
         "retries of a quarantined target (after a resync and 3 more ticks of every daemon)",
         retries));

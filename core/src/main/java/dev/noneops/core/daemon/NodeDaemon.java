@@ -11,6 +11,8 @@ import dev.noneops.core.config.InvalidConfigException.ConfigViolation;
 import dev.noneops.core.config.RootOnlyPath;
 import dev.noneops.core.config.UrlRedaction;
 import dev.noneops.core.config.WritableByOthersException;
+import dev.noneops.core.daemon.internal.ClusterEventSink;
+import dev.noneops.core.daemon.internal.DaemonEvents;
 import dev.noneops.core.daemon.internal.MachineFollower;
 import dev.noneops.core.daemon.internal.MachineWorker;
 import dev.noneops.core.daemon.internal.UnitWatch;
@@ -50,6 +52,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
@@ -193,6 +196,7 @@ public final class NodeDaemon {
   private final NodeEventTally tally = new NodeEventTally();
   private volatile Optional<Instant> lastTick = Optional.empty();
   private volatile Instant operationStarted = Instant.EPOCH;
+  private Optional<DaemonEvents> events = Optional.empty();
 
   public NodeDaemon(
       HostPorts ports,
@@ -245,19 +249,34 @@ public final class NodeDaemon {
    */
   public NodeDaemon followMachine(Cluster cluster, RepaveOptions timeouts) {
     machine = Optional.of(MachineWorker.onItsOwnThread(follower(cluster, timeouts), log));
+    events = Optional.of(eventsTo(cluster, EVENT_SENDER));
     return this;
+  }
+
+  /** Sends Events one after the other on a daemon thread of its own, started when first needed. */
+  private static final Executor EVENT_SENDER = Executors.newSingleThreadExecutor(r -> {
+    Thread t = new Thread(r, "noneops-events");
+    t.setDaemon(true);
+    return t;
+  });
+
+  private DaemonEvents eventsTo(Cluster cluster, Executor executor) {
+    return new DaemonEvents(
+        new ClusterEventSink(cluster::nodes, ports.clock(), log, executor), ports, paths);
   }
 
   /**
    * As {@link #followMachine(Cluster, RepaveOptions)}, the API work run by {@code executor}
    * instead: {@code Runnable::run} has each tick run it on the caller's thread, one step after
-   * the other.
+   * the other. The daemon's Events are sent through {@code executor} as well (with {@code
+   * Runnable::run}, at once, on the caller's thread).
    *
    * @return this daemon
    */
   public NodeDaemon followMachine(Cluster cluster, RepaveOptions timeouts, Executor executor) {
     machine = Optional.of(MachineWorker.on(
         Objects.requireNonNull(executor, "executor"), follower(cluster, timeouts), log));
+    events = Optional.of(eventsTo(cluster, executor));
     return this;
   }
 
@@ -274,6 +293,7 @@ public final class NodeDaemon {
           reported.clear();
           update(s -> s.withLastOperation(event));
           ended(event, false);
+          events.ifPresent(e -> e.after(event));
         });
   }
 
@@ -296,6 +316,14 @@ public final class NodeDaemon {
     update(s ->
         s.withStartRecovery(recovery).withWatching(new AgentState.Watch(file, now, handledDigest)));
     ended(recovery, true);
+    events.ifPresent(e -> {
+      e.after(recovery);
+      state
+          .read()
+          .bootRecovery()
+          .ifPresent(boot -> e.after(
+              new AgentState.Event(boot.at(), "boot-recovery", boot.outcome(), boot.detail())));
+    });
     units.start();
     listener.ready();
     listener.status("watching " + settings.configFile());
@@ -824,6 +852,7 @@ public final class NodeDaemon {
     AgentState.Event event = new AgentState.Event(ports.clock().now(), kind, outcome, detail);
     update(s -> s.withLastOperation(event));
     ended(event, true);
+    events.ifPresent(e -> e.after(event));
   }
 
   /**
@@ -893,6 +922,7 @@ public final class NodeDaemon {
   private void quarantine(String digest, String target, String reason) {
     update(s -> s.withQuarantined(
         List.of(new AgentState.Quarantine(digest, target, ports.clock().now(), reason))));
+    events.ifPresent(e -> e.quarantined(target, reason));
   }
 
   private interface Change {

@@ -10,6 +10,7 @@ import dev.noneops.core.node.internal.files.OwnershipStore;
 import dev.noneops.core.node.internal.files.PlannedWrites;
 import dev.noneops.core.node.internal.files.SharedFileWriter;
 import dev.noneops.core.node.internal.render.NodeConfigWriter;
+import dev.noneops.core.node.internal.stack.ClusterReadyGate;
 import dev.noneops.core.node.internal.state.UpgradeJournal;
 import dev.noneops.core.node.internal.version.VersionVerifier;
 import dev.noneops.ports.files.FileMeta;
@@ -120,6 +121,7 @@ final class NodePlanner {
       restarts.addAll(HostPaths.STACK_UNITS);
       notes.add("the stack is stopped, switched to " + target + " and started; it rolls back to "
           + active.get() + " if kubelet does not become ready");
+      notes.add(readinessGate());
     } else if (!running) {
       starts.addAll(HostPaths.STACK_UNITS);
     } else {
@@ -177,5 +179,20 @@ final class NodePlanner {
         restarts,
         downloads,
         notes);
+  }
+
+  /** The readiness gate an upgrade would pass, in words, with its bounds. */
+  private String readinessGate() {
+    String healthz = "kubelet's healthz within "
+        + ClusterReadyGate.describe(node.parts().params().overrides().timeouts().kubeletReady());
+    return node.parts()
+        .params()
+        .cluster()
+        .map(c -> "readiness gate: " + healthz + ", then the Node Ready in the cluster (the"
+            + " target's kubelet version, this boot's id, a heartbeat newer than the switch)"
+            + " within " + ClusterReadyGate.describe(c.readyWithin()) + " of the switch;"
+            + " kubelet's healthz alone if the API server cannot be reached before the switch")
+        .orElse("readiness gate: " + healthz + " (no cluster credentials: the Node's readiness"
+            + " in the cluster is not checked)");
   }
 }

@@ -30,6 +30,9 @@ import org.slf4j.LoggerFactory;
  * @param teardown what the backend's destroy delegates to
  * @param agent the agent build a bootstrap installs with its recovery gate and daemon; empty for
  *     an embedder that runs its own agent (the stack's units then start without a gate)
+ * @param cluster the node's cluster, with kubelet's credentials: an upgrade's readiness gate then
+ *     includes the Node's readiness, and the version skew policy is checked against the API
+ *     server; empty for a node without credentials (the gate is kubelet's healthz alone)
  */
 public record Params(
     HostPorts ports,
@@ -42,7 +45,8 @@ public record Params(
     Optional<MachineGoalState> previousGoalState,
     Overrides overrides,
     Optional<NodeTeardown> teardown,
-    Optional<AgentSetup> agent) {
+    Optional<AgentSetup> agent,
+    Optional<ClusterCheck> cluster) {
 
   public Params {
     Objects.requireNonNull(ports, "ports");
@@ -56,6 +60,7 @@ public record Params(
     Objects.requireNonNull(overrides, "overrides");
     Objects.requireNonNull(teardown, "teardown");
     Objects.requireNonNull(agent, "agent");
+    Objects.requireNonNull(cluster, "cluster");
   }
 
   public static Builder builder(HostPorts ports) {
@@ -74,6 +79,7 @@ public record Params(
     b.overrides = overrides;
     b.teardown = teardown;
     b.agent = agent;
+    b.cluster = cluster;
     return b;
   }
 
@@ -90,6 +96,7 @@ public record Params(
     private Overrides overrides = Overrides.DEFAULTS;
     private Optional<NodeTeardown> teardown = Optional.empty();
     private Optional<AgentSetup> agent = Optional.empty();
+    private Optional<ClusterCheck> cluster = Optional.empty();
 
     private Builder(HostPorts ports) {
       this.ports = Objects.requireNonNull(ports, "ports");
@@ -145,6 +152,11 @@ public record Params(
       return this;
     }
 
+    public Builder cluster(ClusterCheck cluster) {
+      this.cluster = Optional.of(cluster);
+      return this;
+    }
+
     public Params build() {
       return new Params(
           ports,
@@ -157,7 +169,8 @@ public record Params(
           previousGoalState,
           overrides,
           teardown,
-          agent);
+          agent,
+          cluster);
     }
   }
 

@@ -4,6 +4,7 @@ import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.ConfigDigest;
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.node.internal.phases.PhaseContext;
+import dev.noneops.core.node.internal.stack.ClusterReadyGate;
 import dev.noneops.core.node.internal.state.UpgradeOwners;
 import dev.noneops.core.node.internal.upgrade.NodeUpgradeSteps;
 import dev.noneops.core.node.internal.upgrade.UpgradeContext;
@@ -38,7 +39,12 @@ final class UpgradeParts {
         parts.lock(),
         new UpgradeOwners(ports.processes(), ports.facts()),
         node.teardown().steps()::removeTree,
-        parts.params().log());
+        parts.params().log(),
+        parts
+            .params()
+            .cluster()
+            .map(c -> new ClusterReadyGate(
+                c, ports.facts(), ports.clock(), parts.params().log())));
   }
 
   /** The steps between {@code target} and {@code applied}, journaled with {@code config}'s digest. */

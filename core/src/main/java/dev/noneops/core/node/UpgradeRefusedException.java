@@ -16,7 +16,12 @@ public class UpgradeRefusedException extends NoneopsException {
     /** This upgrade was rolled back before; retrying it needs an explicit force. */
     ROLLED_BACK_BEFORE,
     /** The rollback could not be proven possible offline (the previous version or its configuration is damaged). */
-    ROLLBACK_NOT_POSSIBLE
+    ROLLBACK_NOT_POSSIBLE,
+    /**
+     * The target's kubelet breaks the version skew policy against the API server (newer than it,
+     * or more than three minor versions older); overridden by {@link ClusterCheck#ignoreVersionSkew()}.
+     */
+    VERSION_SKEW
   }
 
   private final Reason reason;

@@ -39,7 +39,12 @@ final class UpgradeUseCase {
           DisownedSince.now(parts.ownership(), parts.params().log());
       VersionSwitch result = new Upgrade(upgrade.context()).run(steps, force);
       return new UpgradeResult(
-          result.previousVersion(), result.targetVersion(), disowning.newlyDisowned());
+          result.previousVersion(),
+          result.targetVersion(),
+          disowning.newlyDisowned(),
+          new ReadinessGate(
+              result.clusterGate() ? ReadinessGate.Kind.CLUSTER : ReadinessGate.Kind.HEALTHZ,
+              result.gateDetail()));
     });
   }
 

@@ -54,4 +54,20 @@ public interface ClusterNode {
    * @return whether there was one to delete
    */
   boolean deleteNode(String node) throws IOException;
+
+  /**
+   * What kubelet reported about {@code node}: its version and boot id, its {@code Ready}
+   * condition with the heartbeat, and its Lease's last renewal (a Node without a Lease has none);
+   * empty when there is no such Node. What a readiness gate with the cluster's view reads.
+   */
+  Optional<NodeReadiness> readiness(String node) throws IOException;
+
+  /**
+   * The API server's version as its {@code /version} says ({@code gitVersion}, such as {@code
+   * v1.31.2}): what the version skew policy compares kubelet's with.
+   */
+  String serverVersion() throws IOException;
+
+  /** Creates {@code event} ({@code events.k8s.io/v1}) in its namespace. */
+  void recordEvent(ClusterEvent event) throws IOException;
 }

@@ -3,14 +3,19 @@ package dev.noneops.testkit.contract;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.noneops.ports.cluster.ClusterEvent;
 import dev.noneops.ports.cluster.ClusterNode;
 import dev.noneops.ports.cluster.ClusterNodeException;
 import dev.noneops.ports.cluster.Eviction;
 import dev.noneops.ports.cluster.NodeObject;
+import dev.noneops.ports.cluster.NodeReadiness;
 import dev.noneops.ports.cluster.PodOnNode;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -46,6 +51,77 @@ public abstract class ClusterNodeContract {
   /** A PodDisruptionBudget in {@code namespace} whose status allows {@code allowed} disruptions. */
   protected abstract void putBudgetAsOperator(
       String namespace, String name, Map<String, String> selector, int allowed) throws Exception;
+
+  /**
+   * Kubelet {@code version} starts on the boot {@code bootId}: it registers {@code node} (or
+   * updates it), posts its version, boot id and its Ready condition ({@code True} or {@code
+   * False}) with a heartbeat now, and renews the node's Lease now.
+   */
+  protected abstract void startKubelet(String node, String version, String bootId, boolean ready)
+      throws Exception;
+
+  /** The API server's {@code /version} says {@code gitVersion}. */
+  protected abstract void serverVersionIs(String gitVersion) throws Exception;
+
+  /**
+   * The Events ({@code events.k8s.io/v1}) in {@code namespace} as another client reads them, each
+   * as {@code type reason regarding-kind/regarding-name related-kind/related-name: note} ({@code -}
+   * for no related object).
+   */
+  protected abstract List<String> eventsAsOperator(String namespace) throws Exception;
+
+  @Test
+  void theReadinessOfANodeThatDoesNotExistIsAnEmptyAnswer() throws Exception {
+    assertThat(resource().readiness("worker-1")).isEmpty();
+  }
+
+  @Test
+  void aStartedKubeletsVersionBootIdReadyConditionAndHeartbeatAreRead() throws Exception {
+    Instant before = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(1);
+    startKubelet("worker-1", "v1.31.3", "0b1c2d3e-boot", true);
+    startKubelet("worker-2", "v1.31.2", "4f5a6b7c-boot", false);
+
+    NodeReadiness ready = resource().readiness("worker-1").orElseThrow();
+    assertThat(ready.name()).isEqualTo("worker-1");
+    assertThat(ready.kubeletVersion()).isEqualTo("v1.31.3");
+    assertThat(ready.bootId()).isEqualTo("0b1c2d3e-boot");
+    assertThat(ready.ready()).isEqualTo(NodeReadiness.Status.TRUE);
+    assertThat(ready.lastHeartbeat()).hasValueSatisfying(t -> assertThat(t).isAfter(before));
+    assertThat(ready.leaseRenewed())
+        .as("kubelet renews its Lease")
+        .hasValueSatisfying(t -> assertThat(t).isAfter(before));
+
+    NodeReadiness notReady = resource().readiness("worker-2").orElseThrow();
+    assertThat(notReady.ready()).isEqualTo(NodeReadiness.Status.FALSE);
+    assertThat(notReady.kubeletVersion()).isEqualTo("v1.31.2");
+    assertThat(resource().node("worker-2")).contains(new NodeObject("worker-2", false, false));
+  }
+
+  @Test
+  void theServersVersionIsWhatVersionSays() throws Exception {
+    serverVersionIs("v1.30.7");
+    assertThat(resource().serverVersion()).isEqualTo("v1.30.7");
+  }
+
+  @Test
+  void anEventIsCreatedRegardingItsObjectWithItsReasonAndNote() throws Exception {
+    resource()
+        .recordEvent(new ClusterEvent(
+            "noneops-system",
+            new ClusterEvent.ObjectRef("noneops.dev/v1alpha1", "Machine", "noneops-system", "m-1"),
+            Optional.of(ClusterEvent.ObjectRef.node("worker-1")),
+            ClusterEvent.Type.WARNING,
+            "UpgradeRolledBack",
+            "Upgrade",
+            "rolled back from 1.31.2 to 1.31.3",
+            Instant.parse("2026-12-05T00:00:00Z"),
+            "noneops.dev/agent",
+            "worker-1"));
+
+    assertThat(eventsAsOperator("noneops-system"))
+        .containsExactly("Warning UpgradeRolledBack Machine/m-1 Node/worker-1:"
+            + " rolled back from 1.31.2 to 1.31.3");
+  }
 
   @Test
   void aNodeThatDoesNotExistIsAnEmptyAnswer() throws Exception {

@@ -1,15 +1,23 @@
 package dev.noneops.testkit.machine;
 
+import dev.noneops.ports.cluster.ClusterEvent;
 import dev.noneops.ports.cluster.ClusterNodeException;
 import dev.noneops.ports.cluster.Eviction;
 import dev.noneops.ports.cluster.NodeObject;
+import dev.noneops.ports.cluster.NodeReadiness;
 import dev.noneops.ports.cluster.PodOnNode;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * A cluster's API server for Node objects, pods and PodDisruptionBudgets, in memory: what a drain
@@ -23,6 +31,16 @@ import java.util.TreeMap;
  * is, cordon and all; a Node deleted while kubelet runs stays deleted until kubelet starts again.
  * {@link #registerNode} is a Node a kubelet registered before the test looked.
  *
+ * <p>A kubelet that starts ({@link #kubeletStarted(String, String, String)}) posts its version and
+ * boot id and its {@code Ready} condition with a heartbeat at that moment (of the clock given at
+ * construction), {@code True} unless it was told it never becomes Ready ({@link
+ * #kubeletNeverReady}: it answers healthz but reports {@code Ready=False}, as a kubelet whose
+ * network plugin never comes up does); while it runs it renews its Lease every {@link
+ * #LEASE_RENEW_INTERVAL}, and it stops renewing when it stops ({@link #kubeletStopped}). Nothing
+ * else changes a Node: a Ready condition is only what a kubelet posted. The API server's version
+ * ({@code /version}) is {@link #DEFAULT_SERVER_VERSION} unless set; Events created through a
+ * client are kept in order ({@link #events()}).
+ *
  * <p>One server serves any number of nodes, each through its own {@link #client()}; the other
  * methods are the cluster's side (not counted as a node's requests).
  */
@@ -32,8 +50,28 @@ public final class SimClusterApi {
   private final Map<String, Pod> pods = new TreeMap<>();
   private final Map<String, Budget> budgets = new TreeMap<>();
   private final Map<String, Integer> lingering = new HashMap<>();
+  private final Set<String> neverReady = new HashSet<>();
+  private final List<ClusterEvent> events = new ArrayList<>();
+  private final Supplier<Instant> clock;
+  private String serverVersion = DEFAULT_SERVER_VERSION;
   private int lingerListings;
   private boolean unreachable;
+
+  /** How often a running kubelet renews its node's Lease (kubelet's default). */
+  public static final Duration LEASE_RENEW_INTERVAL = Duration.ofSeconds(10);
+
+  /** The API server's version unless {@link #serverVersion(String)} sets another. */
+  public static final String DEFAULT_SERVER_VERSION = "v1.31.4";
+
+  /** A cluster whose clock is the wall clock. */
+  public SimClusterApi() {
+    this(Instant::now);
+  }
+
+  /** A cluster whose objects are stamped by {@code clock} (a simulated host's, say). */
+  public SimClusterApi(Supplier<Instant> clock) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
 
   /** A new connection for one node. */
   public SimClusterNode client() {
@@ -42,28 +80,99 @@ public final class SimClusterApi {
 
   // ---- the cluster's side ----
 
-  /** Kubelet registered {@code node}: its Node object exists, ready and schedulable. */
+  /**
+   * Kubelet registered {@code node} before the test looked: its Node object exists, ready (its
+   * heartbeat now) and schedulable, with no version, boot id or Lease the test cares about.
+   */
   public void registerNode(String node) {
     synchronized (lock) {
-      nodes.put(node, new NodeState(true, false));
+      nodes.put(node, NodeState.registered(NodeReadiness.Status.TRUE, "KubeletReady", now()));
     }
   }
 
   /**
-   * {@code node}'s kubelet process started: it registers its Node, ready and schedulable, when
-   * there is none; an existing one is kept as it is (a restarted kubelet does not uncordon).
+   * {@link #kubeletStarted(String, String, String)} of a kubelet whose version and boot id the
+   * test does not look at (it posts {@code ""} for both).
    */
   public void kubeletStarted(String node) {
+    kubeletStarted(node, "", "");
+  }
+
+  /**
+   * {@code node}'s kubelet process started, at version {@code kubeletVersion} ({@code v1.31.2}) on
+   * the boot {@code bootId}: it registers its Node, schedulable, when there is none (an existing
+   * one keeps its cordon: a restarted kubelet does not uncordon), posts its version and boot id
+   * and its Ready condition ({@code False} when told {@link #kubeletNeverReady}) with a heartbeat
+   * now, and renews its Lease from now on.
+   */
+  public void kubeletStarted(String node, String kubeletVersion, String bootId) {
     synchronized (lock) {
-      nodes.putIfAbsent(node, new NodeState(true, false));
+      Instant now = now();
+      NodeState current = nodes.get(node);
+      boolean unschedulable = current != null && current.unschedulable;
+      boolean ready = !neverReady.contains(node);
+      nodes.put(
+          node,
+          new NodeState(
+              ready ? NodeReadiness.Status.TRUE : NodeReadiness.Status.FALSE,
+              ready ? "KubeletReady" : "KubeletNotReady: container runtime network not ready",
+              Optional.of(now),
+              unschedulable,
+              kubeletVersion,
+              bootId,
+              Optional.of(now),
+              Optional.empty()));
     }
   }
 
-  /** Sets whether {@code node}'s kubelet reports it Ready. */
+  /** {@code node}'s kubelet process stopped: it renews its Lease no more. */
+  public void kubeletStopped(String node) {
+    synchronized (lock) {
+      NodeState s = nodes.get(node);
+      if (s != null && s.leaseSince.isPresent()) {
+        nodes.put(node, s.leaseStopped(lastRenewal(s, now())));
+      }
+    }
+  }
+
+  /**
+   * Whether {@code node}'s kubelet, from its next start on, answers healthz but never reports its
+   * Node Ready ({@code Ready=False}, its Lease renewed all the same).
+   */
+  public void kubeletNeverReady(String node, boolean value) {
+    synchronized (lock) {
+      if (value) {
+        neverReady.add(node);
+      } else {
+        neverReady.remove(node);
+      }
+    }
+  }
+
+  /** Sets whether {@code node}'s kubelet reports it Ready, posted now. */
   public void setReady(String node, boolean ready) {
     synchronized (lock) {
       NodeState current = existing(node);
-      nodes.put(node, new NodeState(ready, current.unschedulable));
+      nodes.put(
+          node,
+          current.withReady(
+              ready ? NodeReadiness.Status.TRUE : NodeReadiness.Status.FALSE,
+              ready ? "KubeletReady" : "KubeletNotReady",
+              now()));
+    }
+  }
+
+  /** The API server's {@code /version} answers {@code gitVersion} from now on. */
+  public void serverVersion(String gitVersion) {
+    synchronized (lock) {
+      serverVersion = Objects.requireNonNull(gitVersion, "gitVersion");
+    }
+  }
+
+  /** The Events created so far, oldest first. */
+  public List<ClusterEvent> events() {
+    synchronized (lock) {
+      return List.copyOf(events);
     }
   }
 
@@ -135,7 +244,46 @@ public final class SimClusterApi {
     }
   }
 
+  /** What kubelet reported about {@code node}, as stored now, without a request of any node. */
+  public Optional<NodeReadiness> nodeReadiness(String node) {
+    synchronized (lock) {
+      NodeState s = nodes.get(node);
+      if (s == null) {
+        return Optional.empty();
+      }
+      return Optional.of(new NodeReadiness(
+          node,
+          s.kubeletVersion,
+          s.bootId,
+          s.ready,
+          s.readyReason,
+          s.heartbeat,
+          lastRenewal(s, now())));
+    }
+  }
+
   // ---- what the clients ask ----
+
+  Optional<NodeReadiness> readReadiness(String node) throws ClusterNodeException {
+    synchronized (lock) {
+      requireReachable(node);
+      return nodeReadiness(node);
+    }
+  }
+
+  String readServerVersion() throws ClusterNodeException {
+    synchronized (lock) {
+      requireReachable("/version");
+      return serverVersion;
+    }
+  }
+
+  void createEvent(ClusterEvent event) throws ClusterNodeException {
+    synchronized (lock) {
+      requireReachable(event.regarding().name());
+      events.add(event);
+    }
+  }
 
   Optional<NodeObject> readNode(String node) throws ClusterNodeException {
     synchronized (lock) {
@@ -152,7 +300,7 @@ public final class SimClusterApi {
         throw new ClusterNodeException(
             ClusterNodeException.Kind.NOT_FOUND, node, "nodes \"" + node + "\" not found");
       }
-      nodes.put(node, new NodeState(current.ready, value));
+      nodes.put(node, current.withUnschedulable(value));
     }
   }
 
@@ -235,9 +383,77 @@ public final class SimClusterApi {
     return s;
   }
 
-  private record NodeState(boolean ready, boolean unschedulable) {
+  private Instant now() {
+    return clock.get();
+  }
+
+  /**
+   * The Lease's last renewal at {@code now}: every {@link #LEASE_RENEW_INTERVAL} since kubelet
+   * started while it runs, the last one before it stopped after.
+   */
+  private static Optional<Instant> lastRenewal(NodeState s, Instant now) {
+    if (s.leaseSince.isEmpty()) {
+      return s.leaseLast;
+    }
+    Instant since = s.leaseSince.get();
+    if (now.isBefore(since)) {
+      return Optional.of(since);
+    }
+    long ticks = Duration.between(since, now).toNanos() / LEASE_RENEW_INTERVAL.toNanos();
+    return Optional.of(since.plus(LEASE_RENEW_INTERVAL.multipliedBy(ticks)));
+  }
+
+  /**
+   * A Node as stored: its Ready condition (status, reason, heartbeat), its cordon, what kubelet
+   * posted of itself, and its Lease (renewed from {@code leaseSince} while kubelet runs, else last
+   * renewed at {@code leaseLast}).
+   */
+  private record NodeState(
+      NodeReadiness.Status ready,
+      String readyReason,
+      Optional<Instant> heartbeat,
+      boolean unschedulable,
+      String kubeletVersion,
+      String bootId,
+      Optional<Instant> leaseSince,
+      Optional<Instant> leaseLast) {
+
+    static NodeState registered(NodeReadiness.Status ready, String reason, Instant at) {
+      return new NodeState(
+          ready, reason, Optional.of(at), false, "", "", Optional.empty(), Optional.empty());
+    }
+
+    NodeState withUnschedulable(boolean value) {
+      return new NodeState(
+          ready, readyReason, heartbeat, value, kubeletVersion, bootId, leaseSince, leaseLast);
+    }
+
+    NodeState withReady(NodeReadiness.Status status, String reason, Instant at) {
+      return new NodeState(
+          status,
+          reason,
+          Optional.of(at),
+          unschedulable,
+          kubeletVersion,
+          bootId,
+          leaseSince,
+          leaseLast);
+    }
+
+    NodeState leaseStopped(Optional<Instant> last) {
+      return new NodeState(
+          ready,
+          readyReason,
+          heartbeat,
+          unschedulable,
+          kubeletVersion,
+          bootId,
+          Optional.empty(),
+          last);
+    }
+
     NodeObject toObject(String name) {
-      return new NodeObject(name, ready, unschedulable);
+      return new NodeObject(name, ready == NodeReadiness.Status.TRUE, unschedulable);
     }
   }
 

@@ -1,8 +1,10 @@
 package dev.noneops.testkit.machine;
 
+import dev.noneops.ports.cluster.ClusterEvent;
 import dev.noneops.ports.cluster.ClusterNode;
 import dev.noneops.ports.cluster.Eviction;
 import dev.noneops.ports.cluster.NodeObject;
+import dev.noneops.ports.cluster.NodeReadiness;
 import dev.noneops.ports.cluster.PodOnNode;
 import java.io.IOException;
 import java.util.List;
@@ -60,5 +62,23 @@ public final class SimClusterNode implements ClusterNode {
   public boolean deleteNode(String node) throws IOException {
     requests.incrementAndGet();
     return api.removeNode(node);
+  }
+
+  @Override
+  public Optional<NodeReadiness> readiness(String node) throws IOException {
+    requests.incrementAndGet();
+    return api.readReadiness(node);
+  }
+
+  @Override
+  public String serverVersion() throws IOException {
+    requests.incrementAndGet();
+    return api.readServerVersion();
+  }
+
+  @Override
+  public void recordEvent(ClusterEvent event) throws IOException {
+    requests.incrementAndGet();
+    api.createEvent(event);
   }
 }

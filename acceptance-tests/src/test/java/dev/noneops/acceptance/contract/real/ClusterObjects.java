@@ -22,8 +22,13 @@ public final class ClusterObjects {
 
   /** fabric8's mock API server in CRUD mode with the Eviction API added ({@link EvictionApiDispatcher}), started. */
   public static KubernetesMockServer startServer() {
+    return startServer(new EvictionApiDispatcher());
+  }
+
+  /** {@link #startServer()} with {@code dispatcher}, which the caller keeps (to set the server's version). */
+  public static KubernetesMockServer startServer(EvictionApiDispatcher dispatcher) {
     KubernetesMockServer s = new KubernetesMockServer(
-        new Context(), new MockWebServer(), new HashMap<>(), new EvictionApiDispatcher(), false);
+        new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
     s.init();
     return s;
   }
@@ -44,6 +49,50 @@ public final class ClusterObjects {
             .endStatus()
             .build())
         .create();
+  }
+
+  /**
+   * Kubelet {@code version} starts on the boot {@code bootId}: creates or replaces its Node with
+   * its version, boot id and Ready condition (heartbeat now), and renews its Lease now.
+   */
+  public static void startKubelet(
+      KubernetesClient admin, String node, String version, String bootId, boolean ready) {
+    String now = java.time.format.DateTimeFormatter.ISO_INSTANT.format(
+        java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
+    admin
+        .nodes()
+        .resource(new NodeBuilder()
+            .withNewMetadata()
+            .withName(node)
+            .endMetadata()
+            .withNewStatus()
+            .withNewNodeInfo()
+            .withKubeletVersion(version)
+            .withBootID(bootId)
+            .endNodeInfo()
+            .addNewCondition()
+            .withType("Ready")
+            .withStatus(ready ? "True" : "False")
+            .withReason(ready ? "KubeletReady" : "KubeletNotReady")
+            .withLastHeartbeatTime(now)
+            .endCondition()
+            .endStatus()
+            .build())
+        .createOr(existing -> existing.update());
+    admin
+        .leases()
+        .inNamespace("kube-node-lease")
+        .resource(new io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder()
+            .withNewMetadata()
+            .withNamespace("kube-node-lease")
+            .withName(node)
+            .endMetadata()
+            .withNewSpec()
+            .withHolderIdentity(node)
+            .withRenewTime(java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC))
+            .endSpec()
+            .build())
+        .createOr(existing -> existing.update());
   }
 
   /** The scheduler binds {@code pod} to {@code node}: a ReplicaSet's, a DaemonSet's or a mirror pod. */

@@ -37,6 +37,7 @@ import tools.jackson.databind.node.ObjectNode;
  * pods bound to that node. And CRUD mode applies a JSON merge patch by merging arrays into the
  * stored ones (a status's {@code conditions} would keep every old entry beside the new one) where
  * RFC 7386, and the API server, replace them: merge patches are applied here as RFC 7386 says.
+ * CRUD mode has no {@code /version} either: it is answered here, with {@link #serverVersion}.
  * Everything else is CRUD mode's.
  */
 public final class EvictionApiDispatcher extends KubernetesCrudDispatcher {
@@ -48,6 +49,12 @@ public final class EvictionApiDispatcher extends KubernetesCrudDispatcher {
 
   private final KubernetesSerialization json = new KubernetesSerialization();
   private final Object evictions = new Object();
+  private volatile String gitVersion = "v1.31.4";
+
+  /** {@code /version} answers {@code version} ({@code v1.31.4} unless set) from now on. */
+  public void serverVersion(String version) {
+    gitVersion = version;
+  }
 
   @Override
   public MockResponse handleCreate(RecordedRequest request) {
@@ -62,6 +69,15 @@ public final class EvictionApiDispatcher extends KubernetesCrudDispatcher {
 
   @Override
   public MockResponse handleGet(String path) {
+    if (path.equals("/version") || path.startsWith("/version?")) {
+      String minor = gitVersion.replaceAll("^v?\\d+\\.(\\d+).*$", "$1");
+      return new MockResponse()
+          .setResponseCode(200)
+          .setBody("{\"major\":\"1\",\"minor\":\"" + minor + "\",\"gitVersion\":\""
+              + gitVersion + "\",\"gitCommit\":\"\",\"gitTreeState\":\"clean\","
+              + "\"buildDate\":\"2026-01-01T00:00:00Z\",\"goVersion\":\"go1.23\","
+              + "\"compiler\":\"gc\",\"platform\":\"linux/amd64\"}");
+    }
     Matcher m = NODE_PODS.matcher(path);
     if (!m.matches()) {
       return super.handleGet(path);

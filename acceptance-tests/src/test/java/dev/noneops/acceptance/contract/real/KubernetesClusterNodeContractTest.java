@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -20,13 +21,14 @@ import org.junit.jupiter.api.BeforeEach;
  * from a budget allowing no disruption, else the pod deleted and the budget's allowance used).
  */
 class KubernetesClusterNodeContractTest extends ClusterNodeContract {
+  private final EvictionApiDispatcher dispatcher = new EvictionApiDispatcher();
   private KubernetesMockServer server;
   private KubernetesClient admin;
   private KubernetesClusterNode resource;
 
   @BeforeEach
   void startCluster() {
-    server = ClusterObjects.startServer();
+    server = ClusterObjects.startServer(dispatcher);
     admin = server.createClient();
     resource = KubernetesClusterNode.connect(
         KubernetesConnection.to(URI.create("http://127.0.0.1:" + server.getPort()))
@@ -59,5 +61,27 @@ class KubernetesClusterNodeContractTest extends ClusterNodeContract {
   protected void putBudgetAsOperator(
       String namespace, String name, Map<String, String> selector, int allowed) {
     ClusterObjects.putBudget(admin, namespace, name, selector, allowed);
+  }
+
+  @Override
+  protected void startKubelet(String node, String version, String bootId, boolean ready) {
+    ClusterObjects.startKubelet(admin, node, version, bootId, ready);
+  }
+
+  @Override
+  protected void serverVersionIs(String gitVersion) {
+    dispatcher.serverVersion(gitVersion);
+  }
+
+  @Override
+  protected List<String> eventsAsOperator(String namespace) {
+    return admin.events().v1().events().inNamespace(namespace).list().getItems().stream()
+        .map(e -> e.getType() + " " + e.getReason() + " " + e.getRegarding().getKind() + "/"
+            + e.getRegarding().getName() + " "
+            + (e.getRelated() == null
+                ? "-"
+                : e.getRelated().getKind() + "/" + e.getRelated().getName())
+            + ": " + e.getNote())
+        .toList();
   }
 }

@@ -4,6 +4,7 @@ import dev.noneops.ports.cluster.ClusterNode;
 import dev.noneops.ports.cluster.PodOnNode;
 import dev.noneops.testkit.contract.ClusterNodeContract;
 import dev.noneops.testkit.machine.SimClusterApi;
+import java.util.List;
 import java.util.Map;
 
 class SimulatedClusterNodeContractTest extends ClusterNodeContract {
@@ -30,5 +31,26 @@ class SimulatedClusterNodeContractTest extends ClusterNodeContract {
   protected void putBudgetAsOperator(
       String namespace, String name, Map<String, String> selector, int allowed) {
     api.putBudget(namespace, name, selector, allowed);
+  }
+
+  @Override
+  protected void startKubelet(String node, String version, String bootId, boolean ready) {
+    api.kubeletNeverReady(node, !ready);
+    api.kubeletStarted(node, version, bootId);
+  }
+
+  @Override
+  protected void serverVersionIs(String gitVersion) {
+    api.serverVersion(gitVersion);
+  }
+
+  @Override
+  protected List<String> eventsAsOperator(String namespace) {
+    return api.events().stream()
+        .filter(e -> e.namespace().equals(namespace))
+        .map(e -> e.type().wire() + " " + e.reason() + " " + e.regarding().kind() + "/"
+            + e.regarding().name() + " "
+            + e.related().map(r -> r.kind() + "/" + r.name()).orElse("-") + ": " + e.note())
+        .toList();
   }
 }

@@ -20,7 +20,8 @@ import java.util.function.Supplier;
  * Runs every preflight check of a node in order, changing nothing: the host (root, systemd,
  * cgroup v2, kernel modules and sysctls, swap), the ports the stack binds, a stack of the host's
  * own, files at the shared paths, free space, the artifact sources, and the files the agent a bootstrap
- * installs follows as root. A check that cannot look
+ * installs follows as root, and, with cluster credentials, the version skew policy against the
+ * API server. A check that cannot look
  * fails, saying why.
  */
 public final class Preflight {
@@ -97,6 +98,11 @@ public final class Preflight {
     checks.add(new ArtifactSourcesCheck(ports.downloads(), parts.verifier(), goal));
     agent.ifPresent(
         setup -> checks.add(new AgentFilesCheck(new RootOnlyPath(ports.files()), setup)));
+    parts
+        .params()
+        .cluster()
+        .ifPresent(cluster ->
+            checks.add(new VersionSkewCheck(cluster, goal.rootFs().versions().kubernetes())));
     return new Preflight(checks);
   }
 

@@ -28,6 +28,19 @@ public interface UpgradeSteps {
   /** The digest of the target configuration, as the upgrade journal records it. */
   public String targetConfigDigest() throws Exception;
 
+  /**
+   * The Kubernetes version of the target's kubelet ({@code 1.31.3}); {@code ""} when these steps
+   * do not say (the readiness gate and the version skew policy are then kubelet's healthz alone).
+   */
+  default String targetKubeletVersion() {
+    return "";
+  }
+
+  /** The name of this node's Node object; {@code ""} when these steps do not say. */
+  default String nodeName() {
+    return "";
+  }
+
   /** Installs and verifies the target version beside the active one (touches nothing in use); returns its name. */
   public String prepareTarget() throws Exception;
 

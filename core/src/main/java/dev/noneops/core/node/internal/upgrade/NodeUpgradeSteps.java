@@ -72,6 +72,16 @@ public final class NodeUpgradeSteps implements UpgradeSteps {
   }
 
   @Override
+  public String targetKubeletVersion() {
+    return target.get().rootFs().versions().kubernetes();
+  }
+
+  @Override
+  public String nodeName() {
+    return target.get().rootFs().hostname();
+  }
+
+  @Override
   public String prepareTarget() {
     return node.prepareTarget();
   }

@@ -6,6 +6,8 @@ import dev.noneops.core.node.UpgradeFailedException.RollbackOutcome;
 import dev.noneops.core.node.UpgradeRefusedException;
 import dev.noneops.core.node.UpgradeRefusedException.Reason;
 import dev.noneops.core.node.internal.files.SavedConfiguration;
+import dev.noneops.core.node.internal.stack.ClusterReadyGate;
+import dev.noneops.core.node.internal.stack.VersionSkew;
 import dev.noneops.core.node.internal.state.RolledBackUpgrade;
 import dev.noneops.core.node.internal.state.UpgradeJournal;
 import dev.noneops.core.node.internal.state.UpgradeRecord;
@@ -14,11 +16,14 @@ import dev.noneops.core.node.internal.state.UpgradeSteps;
 import dev.noneops.core.node.internal.state.UpgradeSteps.Configuration;
 import dev.noneops.core.node.internal.task.NodeLock;
 import dev.noneops.core.node.internal.task.Task;
+import dev.noneops.ports.cluster.ClusterNodeException;
 import java.io.IOException;
+import java.time.Instant;
 import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * {@code upgrade()} (the protocol of docs/concepts/safety.md): prepare the new version beside the active one, prove
@@ -28,6 +33,14 @@ import java.util.concurrent.Callable;
  * bounded wait). On success the journal and the saved configuration stay until commit. On
  * failure the node is rolled back and an {@link UpgradeFailedException} says why and how the node was left.
  * Every failure before the journal exists changes nothing the running node uses.
+ *
+ * <p>With cluster credentials ({@link UpgradeContext#clusterGate()}) the API server's version is
+ * read first, before anything changes: a target kubelet the version skew policy refuses is an
+ * {@link UpgradeRefusedException} ({@link Reason#VERSION_SKEW}) unless the policy is overridden,
+ * and, when the credentials may read the Node, the readiness gate then includes the cluster's
+ * view ({@link ClusterReadyGate}) after kubelet's healthz; a Node that is not Ready within the bound rolls the upgrade back as a kubelet
+ * that never answers healthz does. Without credentials, or with the API server unreachable then,
+ * the gate is healthz alone, which the result says ({@link VersionSwitch#clusterGate()}).
  */
 public final class Upgrade {
   private final UpgradeContext ctx;
@@ -77,6 +90,8 @@ public final class Upgrade {
         }
       }
 
+      Gate checked = gate(steps);
+
       try {
         String prepared = call("upgrade-prepare", steps::prepareTarget);
         if (!prepared.equals(target)) {
@@ -110,6 +125,10 @@ public final class Upgrade {
             previous, target, e, RollbackOutcome.NOTHING_CHANGED, discard(confsnap::drop));
       }
 
+      // the target is prepared (which may take minutes): is the Node still readable, just
+      // before the switch? Otherwise the gate is healthz alone, as for an API server down then
+      Gate gate = checked.cluster().isEmpty() ? checked : stillReadable(checked, steps.nodeName());
+
       UpgradeRecord record = new UpgradeRecord(
           previous, target, digest, ctx.clock().now(), Optional.of(targetLocalDns), owner());
       try {
@@ -126,15 +145,106 @@ public final class Upgrade {
         run("upgrade-write-configuration", () -> steps.writeConfiguration(Configuration.TARGET));
         run("upgrade-stop-stack", steps::stopStack);
         ctx.tasks().execute(clearHost(steps, record));
-        run("upgrade-switch-current", () -> ctx.currentLink().pointAt(target));
+        AtomicReference<Instant> switchedAt = new AtomicReference<>();
+        run("upgrade-switch-current", () -> {
+          switchedAt.set(ctx.clock().now());
+          ctx.currentLink().pointAt(target);
+        });
         run(
             "upgrade-set-up-host-networking",
             () -> steps.setUpHostNetworking(Configuration.TARGET));
         run("upgrade-start-target", () -> steps.startStack(Configuration.TARGET));
+        if (gate.cluster().isPresent()) {
+          ClusterReadyGate cluster = gate.cluster().get();
+          run(
+              "upgrade-await-cluster-ready",
+              () ->
+                  cluster.await(steps.nodeName(), steps.targetKubeletVersion(), switchedAt.get()));
+        }
       } catch (RuntimeException cause) {
         throw rollBack(steps, record, cause);
       }
-      return new VersionSwitch(previous, target);
+      return new VersionSwitch(previous, target, gate.cluster().isPresent(), gate.detail());
+    }
+  }
+
+  /** The readiness gate chosen before the switch, with the cluster's part when it has one. */
+  private record Gate(String detail, Optional<ClusterReadyGate> cluster) {}
+
+  /** The gate of a node without cluster credentials, in words. */
+  public static final String NO_CREDENTIALS = "no cluster credentials: kubelet's healthz alone";
+
+  /**
+   * Chooses the readiness gate, and checks the version skew policy, before anything changes: the
+   * cluster's view when the node has credentials, knows its Node's name and kubelet version, and
+   * the API server answers {@code /version}; kubelet's healthz alone otherwise (a warning).
+   *
+   * @throws UpgradeRefusedException when the target's kubelet breaks the version skew policy and
+   *     the policy is not overridden
+   */
+  private Gate gate(UpgradeSteps steps) {
+    Optional<ClusterReadyGate> configured = ctx.clusterGate();
+    if (configured.isEmpty()) {
+      return new Gate(NO_CREDENTIALS, Optional.empty());
+    }
+    ClusterReadyGate cluster = configured.get();
+    String kubelet = steps.targetKubeletVersion();
+    String node = steps.nodeName();
+    if (kubelet.isEmpty() || node.isEmpty()) {
+      return new Gate(
+          "the target names no Node or kubelet version: kubelet's healthz alone", Optional.empty());
+    }
+    String server;
+    try {
+      server = cluster.serverVersion();
+    } catch (IOException | RuntimeException e) {
+      boolean refused =
+          e instanceof ClusterNodeException c && c.kind() == ClusterNodeException.Kind.FORBIDDEN;
+      String why = (refused
+              ? "no usable cluster credentials ("
+              : "API server unreachable before the switch (")
+          + oneLine(e) + "): kubelet's healthz alone; the version skew policy was not checked";
+      ctx.log().atWarn().addKeyValue("error", e.getMessage()).log(why);
+      return new Gate(why, Optional.empty());
+    }
+    Optional<String> skew = VersionSkew.violation(kubelet, server);
+    if (skew.isPresent()) {
+      if (!cluster.check().ignoreVersionSkew()) {
+        throw new UpgradeRefusedException(
+            Reason.VERSION_SKEW,
+            "refusing to upgrade: " + skew.get() + " (override with --ignore-version-skew)");
+      }
+      ctx.log()
+          .atWarn()
+          .log(skew.get() + "; upgrading all the same, as the version skew policy is overridden");
+    }
+    return new Gate(
+        "kubelet's healthz, then the Node " + node + " Ready with kubelet "
+            + VersionSkew.withV(kubelet) + ", this boot's id and a heartbeat newer than the"
+            + " switch, within " + ClusterReadyGate.describe(cluster.check().readyWithin())
+            + " (API server " + server + ")",
+        Optional.of(cluster));
+  }
+
+  /**
+   * {@code checked} when its cluster can still be asked about the Node {@code node} just before
+   * the switch; the healthz-only gate, saying why, when the credentials may not read the Node (a
+   * bootstrap token's) or the API server cannot be reached.
+   */
+  private Gate stillReadable(Gate checked, String node) {
+    ClusterReadyGate cluster = checked.cluster().orElseThrow();
+    try {
+      cluster.check().cluster().readiness(node);
+      return checked;
+    } catch (IOException | RuntimeException e) {
+      boolean refused =
+          e instanceof ClusterNodeException c && c.kind() == ClusterNodeException.Kind.FORBIDDEN;
+      String why = (refused
+              ? "the cluster credentials may not read the Node " + node + " ("
+              : "API server unreachable before the switch (")
+          + oneLine(e) + "): kubelet's healthz alone";
+      ctx.log().atWarn().addKeyValue("error", e.getMessage()).log(why);
+      return new Gate(why, Optional.empty());
     }
   }
 

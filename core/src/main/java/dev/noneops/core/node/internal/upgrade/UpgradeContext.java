@@ -3,6 +3,7 @@ package dev.noneops.core.node.internal.upgrade;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.internal.files.SavedConfiguration;
+import dev.noneops.core.node.internal.stack.ClusterReadyGate;
 import dev.noneops.core.node.internal.state.RollbackHistory;
 import dev.noneops.core.node.internal.state.UpgradeJournal;
 import dev.noneops.core.node.internal.state.UpgradeOwners;
@@ -13,12 +14,14 @@ import dev.noneops.core.node.internal.version.TreeRemover;
 import dev.noneops.ports.files.HostFiles;
 import dev.noneops.ports.time.HostClock;
 import java.util.Objects;
+import java.util.Optional;
 import org.slf4j.Logger;
 
 /**
  * What the upgrade operations share: the host's files and clock, the layout and the shared host
- * paths, the task runner that logs and reports each phase, the node's lock, who owns an upgrade, and the mount-safe
- * remover used for stale staging and pruned versions.
+ * paths, the task runner that logs and reports each phase, the node's lock, who owns an upgrade, the mount-safe
+ * remover used for stale staging and pruned versions, and the cluster's part of the readiness gate
+ * (empty without cluster credentials).
  */
 public record UpgradeContext(
     HostFiles files,
@@ -29,7 +32,8 @@ public record UpgradeContext(
     NodeLock lock,
     UpgradeOwners owners,
     TreeRemover remover,
-    Logger log) {
+    Logger log,
+    Optional<ClusterReadyGate> clusterGate) {
   public UpgradeContext {
     Objects.requireNonNull(hostPaths, "hostPaths");
     Objects.requireNonNull(files, "files");
@@ -40,6 +44,7 @@ public record UpgradeContext(
     Objects.requireNonNull(owners, "owners");
     Objects.requireNonNull(remover, "remover");
     Objects.requireNonNull(log, "log");
+    Objects.requireNonNull(clusterGate, "clusterGate");
   }
 
   public UpgradeJournal journal() {
