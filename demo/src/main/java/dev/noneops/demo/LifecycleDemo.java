@@ -281,6 +281,9 @@ final class LifecycleDemo implements DemoRunner {
                     agent.run("upgrade", "--config", NEXT, "--kubelet-timeout", "5s"),
                     ExitCode.ROLLED_BACK.code(),
                     "upgrade");
+                out.println(
+                    "      (expected: this target's kubelet never gets ready, so the upgrade"
+                        + " fails and rolls back)");
                 String active = agent.activeVersion();
                 if (!active.equals(versions[1])) {
                   throw new IllegalStateException(
