@@ -53,6 +53,15 @@ class DemoEdgesTest {
         .anyMatch(l -> l.contains("(expected: this target's kubelet never gets ready"));
   }
 
+  @Test
+  void statusOnTheSimulatedHostCountsTheTasksOfAContainerdWithNone() {
+    List<String> pods = story.lines().filter(l -> l.startsWith("      | pods:")).toList();
+    assertThat(pods)
+        .as(story)
+        .isNotEmpty()
+        .allMatch(l -> l.equals("      | pods:      0 running (0 containerd tasks in k8s.io)"));
+  }
+
   private static List<String> step(String title) {
     return story
         .lines()
