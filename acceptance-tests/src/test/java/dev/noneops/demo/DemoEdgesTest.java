@@ -62,6 +62,18 @@ class DemoEdgesTest {
         .allMatch(l -> l.equals("      | pods:      0 running (0 containerd tasks in k8s.io)"));
   }
 
+  @Test
+  void theBootLineSaysTheGateRanBeforeTheConfigurationWasApplied() {
+    List<String> status = step("[3] status");
+    assertThat(status)
+        .as(String.join("\n", status))
+        .anyMatch(l -> l.contains("applied:   recorded"));
+    assertThat(status.stream().filter(l -> l.startsWith("      | boot:")))
+        .as(String.join("\n", status))
+        .singleElement()
+        .satisfies(l -> assertThat(l).contains("before the configuration was applied"));
+  }
+
   private static List<String> step(String title) {
     return story
         .lines()
