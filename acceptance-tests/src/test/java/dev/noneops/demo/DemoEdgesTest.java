@@ -74,6 +74,25 @@ class DemoEdgesTest {
         .satisfies(l -> assertThat(l).contains("before the configuration was applied"));
   }
 
+  @Test
+  void theDemosOwnLinesFit120Columns() {
+    assertThat(story.lines().filter(l -> !l.startsWith("      | ") && l.length() > 120))
+        .as(story)
+        .isEmpty();
+  }
+
+  @Test
+  void theKeptLinesOfUpgradeAndPruneFit120Columns() {
+    List<String> kept = story
+        .lines()
+        .filter(l -> l.startsWith("      | kept "))
+        .map(l -> l.substring("      | ".length()))
+        .toList();
+    assertThat(kept).as(story).isNotEmpty();
+    assertThat(kept.stream().filter(l -> l.length() > 120)).isEmpty();
+    assertThat(kept).allMatch(l -> l.contains("(--json lists all)"));
+  }
+
   private static List<String> step(String title) {
     return story
         .lines()
