@@ -140,7 +140,13 @@ record InspectionReport(ExitCode exitCode, String stdout) {
       out.println("systemd:   unreachable from the agent since " + agent.systemdUnreachableSince()
           + "; it waits for systemd and sends the watchdog no keep-alive");
     }
-    printAgentEvent(out, "boot:      ", agent.bootRecovery());
+    printAgentEvent(
+        out,
+        "boot:      ",
+        agent.bootRecovery(),
+        r.appliedConfig() && foundNoAppliedConfiguration(agent.bootRecovery())
+            ? ", before the configuration was applied"
+            : "");
     printAgentEvent(out, "agent:     ", agent.startRecovery());
     printAgentEvent(out, "last:      ", agent.lastOperation());
     if (!agent.counters().operations().isEmpty()) {
@@ -203,8 +209,25 @@ record InspectionReport(ExitCode exitCode, String stdout) {
   }
 
   private static void printAgentEvent(PrintWriter out, String label, AgentEvent e) {
+    printAgentEvent(out, label, e, "");
+  }
+
+  /** {@code label kind OUTCOME at <instant><when>: detail}. */
+  private static void printAgentEvent(PrintWriter out, String label, AgentEvent e, String when) {
     if (e != null) {
-      out.println(label + e.kind() + " " + e.outcome() + " at " + e.at() + ": " + e.detail());
+      out.println(
+          label + e.kind() + " " + e.outcome() + " at " + e.at() + when + ": " + e.detail());
     }
+  }
+
+  /**
+   * Whether the recovery gate's run found no applied configuration (as its run while the
+   * bootstrap starts the stack does, before the bootstrap records the configuration): beside a
+   * recorded configuration, that run came before it.
+   */
+  private static boolean foundNoAppliedConfiguration(AgentEvent gate) {
+    return gate != null
+        && gate.outcome().equals("NOTHING_TO_DO")
+        && gate.detail().endsWith("no applied configuration");
   }
 }

@@ -1,8 +1,10 @@
 package dev.noneops.cli;
 
 import dev.noneops.core.node.InstalledVersions;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 
 /**
@@ -18,12 +20,37 @@ import picocli.CommandLine.Command;
     footer = {"  noneops versions", "  noneops --json versions"})
 public final class VersionsCommand extends CliCommand {
 
-  /** The first two reasons and how many more (--json lists them all). */
+  /** The longest a reason is when {@link #briefly} names it. */
+  private static final int REASON_WIDTH = 48;
+
+  /**
+   * The first reason in a few words ({@link #shortened}) and how many more (--json lists them
+   * all), so that a line that names a version and why it is kept fits 120 columns.
+   */
   static String briefly(List<String> reasons) {
-    String shown = String.join("; ", reasons.subList(0, Math.min(2, reasons.size())));
-    return reasons.size() > 2
-        ? shown + "; and " + (reasons.size() - 2) + " more (--json lists all)"
-        : shown;
+    if (reasons.isEmpty()) {
+      return "";
+    }
+    String first = reasons.get(0);
+    String shown = shortened(first);
+    return reasons.size() > 1
+        ? shown + "; and " + (reasons.size() - 1) + " more (--json lists all)"
+        : shown.equals(first) ? shown : shown + " (--json lists all)";
+  }
+
+  /**
+   * A reason in a few words: without its parenthesis, each absolute path by its file name alone
+   * ({@code process 1005 executes coredns}), cut at {@value #REASON_WIDTH} characters.
+   */
+  static String shortened(String reason) {
+    int parenthesis = reason.indexOf(" (");
+    String words = parenthesis > 0 ? reason.substring(0, parenthesis) : reason;
+    String shown = Arrays.stream(words.split(" "))
+        .map(w -> w.startsWith("/") && w.length() > 1 && !w.endsWith("/")
+            ? w.substring(w.lastIndexOf('/') + 1)
+            : w)
+        .collect(Collectors.joining(" "));
+    return shown.length() > REASON_WIDTH ? shown.substring(0, REASON_WIDTH - 3) + "..." : shown;
   }
 
   @Override

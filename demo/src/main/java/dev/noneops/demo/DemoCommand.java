@@ -6,6 +6,8 @@ import dev.noneops.cli.Confirmation;
 import dev.noneops.cli.ExitCode;
 import dev.noneops.cli.YesOption;
 import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.BooleanSupplier;
 import picocli.CommandLine.Command;
@@ -78,6 +80,7 @@ final class DemoCommand implements Callable<Integer> {
   private final SandboxShell sandboxShell;
   private final BooleanSupplier root;
   private final Confirmation confirmation;
+  private final Optional<Path> coreLog;
 
   /** A demo whose stdin is no terminal: it boots a sandbox only with {@code --yes}. */
   DemoCommand(DemoRunner runner, SandboxShell sandboxShell, BooleanSupplier root) {
@@ -89,10 +92,21 @@ final class DemoCommand implements Callable<Integer> {
       SandboxShell sandboxShell,
       BooleanSupplier root,
       Confirmation confirmation) {
+    this(runner, sandboxShell, root, confirmation, Optional.empty());
+  }
+
+  /** As above, naming at the end of the story the file core's log went to ({@code coreLog}). */
+  DemoCommand(
+      DemoRunner runner,
+      SandboxShell sandboxShell,
+      BooleanSupplier root,
+      Confirmation confirmation,
+      Optional<Path> coreLog) {
     this.runner = runner;
     this.sandboxShell = sandboxShell;
     this.root = root;
     this.confirmation = confirmation;
+    this.coreLog = coreLog;
   }
 
   @Override
@@ -120,6 +134,10 @@ final class DemoCommand implements Callable<Integer> {
       confirmSandbox(err);
     }
     ExitCode code = runner.run(out, err, options);
+    coreLog.ifPresent(log -> {
+      out.println("core's log: " + log);
+      out.flush();
+    });
     return code.code();
   }
 

@@ -13,6 +13,12 @@ import java.util.Locale;
  * the rest is printed below the step.
  */
 final class DemoStory {
+  /** The columns the story's own lines fit in. */
+  static final int WIDTH = 120;
+
+  /** The widest a step's name is in the summary table. */
+  private static final int NAME_WIDTH = 44;
+
   private final PrintWriter out;
   private final PrintWriter err;
   private final List<Result> results = new ArrayList<>();
@@ -78,7 +84,10 @@ final class DemoStory {
     }
     Duration took = Duration.ofNanos(System.nanoTime() - start);
     results.add(new Result(number, name, ok, outcome, took));
-    out.printf("    %s %s (%s)%n", ok ? "=> OK:" : "=> FAILED:", outcome, seconds(took));
+    String said = (ok ? "=> OK: " : "=> FAILED: ") + outcome + " (" + seconds(took) + ")";
+    List<String> lines = wrap(said, WIDTH - 4);
+    out.println("    " + lines.get(0));
+    lines.stream().skip(1).forEach(l -> out.println("         " + l));
     out.flush();
     return ok;
   }
@@ -88,12 +97,16 @@ final class DemoStory {
     return !outputClosed && results.stream().allMatch(Result::ok);
   }
 
-  /** The summary table: step, outcome, duration. */
+  /**
+   * The summary table, {@value #WIDTH} columns at most: step, outcome, duration; a step's name and
+   * outcome cut short ("...") where they do not fit (each was printed whole as its step ran).
+   */
   void summary(String title) {
-    int nameWidth =
-        Math.max(4, results.stream().mapToInt(r -> r.name().length()).max().orElse(4));
+    int nameWidth = Math.min(
+        NAME_WIDTH,
+        Math.max(4, results.stream().mapToInt(r -> r.name().length()).max().orElse(4)));
     int outcomeWidth = Math.min(
-        70,
+        WIDTH - (6 + nameWidth + 3 + 6 + 3 + 3 + 9),
         Math.max(7, results.stream().mapToInt(r -> r.outcome().length()).max().orElse(7)));
     String rule = "-".repeat(6 + nameWidth + 3 + 6 + 3 + outcomeWidth + 3 + 9);
     out.println();
@@ -109,13 +122,11 @@ final class DemoStory {
     out.println(rule);
     Duration total = Duration.ZERO;
     for (Result r : results) {
-      String outcome = r.outcome().length() > outcomeWidth
-          ? r.outcome().substring(0, outcomeWidth - 3) + "..."
-          : r.outcome();
+      String outcome = cut(r.outcome(), outcomeWidth);
       out.printf(
           "%-4d  %-" + nameWidth + "s   %-6s   %-" + outcomeWidth + "s   %9s%n",
           r.number(),
-          r.name(),
+          cut(r.name(), nameWidth),
           r.ok() ? "ok" : "FAILED",
           outcome,
           seconds(r.duration()));
@@ -129,6 +140,33 @@ final class DemoStory {
         results.stream().filter(r -> !r.ok()).count(),
         seconds(total));
     out.flush();
+  }
+
+  /** {@code text}, or its start and "..." in {@code width} characters when it is longer. */
+  private static String cut(String text, int width) {
+    return text.length() > width ? text.substring(0, width - 3) + "..." : text;
+  }
+
+  /**
+   * {@code text} in lines of at most {@code width} characters, broken between words (a word longer
+   * than a line stays whole); the lines after the first are to be indented more by the caller.
+   */
+  static List<String> wrap(String text, int width) {
+    List<String> lines = new ArrayList<>();
+    StringBuilder line = new StringBuilder();
+    for (String word : text.split(" ")) {
+      int limit = lines.isEmpty() ? width : width - 5;
+      if (line.length() > 0 && line.length() + 1 + word.length() > limit) {
+        lines.add(line.toString());
+        line.setLength(0);
+      }
+      if (line.length() > 0) {
+        line.append(' ');
+      }
+      line.append(word);
+    }
+    lines.add(line.toString());
+    return lines;
   }
 
   static String seconds(Duration d) {

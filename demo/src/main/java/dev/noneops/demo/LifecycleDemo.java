@@ -2,7 +2,10 @@ package dev.noneops.demo;
 
 import dev.noneops.cli.ExitCode;
 import dev.noneops.core.layout.NodeConstants;
+import dev.noneops.ports.Errno;
+import dev.noneops.ports.HostIOException;
 import dev.noneops.testkit.SimulatedHost;
+import dev.noneops.testkit.commands.CommandOutcome;
 import dev.noneops.testkit.fixtures.artifacts.ArtifactRepository;
 import dev.noneops.testkit.fixtures.artifacts.ArtifactServer;
 import dev.noneops.testkit.fixtures.artifacts.ArtifactSet;
@@ -23,6 +26,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -102,6 +106,7 @@ final class LifecycleDemo implements DemoRunner {
   private ExitCode simulated(PrintWriter out, PrintWriter err) {
     DemoStory story = new DemoStory(out, err);
     SimCli cli = new SimCli(SimulatedHost.create()).withAgent();
+    containerdWithNoTasks(cli);
     FileTreeSnapshot before = cli.host().snapshot();
     Path config = Path.of(CONFIG);
     ConfigJson base =
@@ -174,6 +179,25 @@ final class LifecycleDemo implements DemoRunner {
     });
     story.summary("noneops demo on the simulated host");
     return story.allOk() ? ExitCode.OK : ExitCode.FAILURE;
+  }
+
+  /**
+   * The simulated node's {@code ctr} answers as the ctr of a containerd that runs no containers
+   * would: no task, no container (status then counts 0 pods). Its other commands are not
+   * simulated: they fail to start, as any program the simulated host does not know.
+   */
+  static void containerdWithNoTasks(SimCli cli) {
+    String ctr = cli.layout().currentBin().resolve("ctr").toString();
+    cli.host().commands().register(List.of(ctr), command -> {
+      List<String> argv = command.argv();
+      if (Collections.indexOfSubList(argv, List.of("tasks", "ls")) > 0) {
+        return CommandOutcome.ok("TASK    PID    STATUS\n");
+      }
+      if (Collections.indexOfSubList(argv, List.of("containers", "ls")) > 0) {
+        return CommandOutcome.ok("");
+      }
+      throw new HostIOException(Errno.ENOENT, "exec", argv.get(0));
+    });
   }
 
   /** Writes a configuration for the agent at {@code path} (as the host sees it). */
@@ -281,6 +305,9 @@ final class LifecycleDemo implements DemoRunner {
                     agent.run("upgrade", "--config", NEXT, "--kubelet-timeout", "5s"),
                     ExitCode.ROLLED_BACK.code(),
                     "upgrade");
+                out.println(
+                    "      (expected: this target's kubelet never gets ready, so the upgrade"
+                        + " fails and rolls back)");
                 String active = agent.activeVersion();
                 if (!active.equals(versions[1])) {
                   throw new IllegalStateException(
