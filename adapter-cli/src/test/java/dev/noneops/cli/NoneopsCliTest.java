@@ -20,10 +20,11 @@ class NoneopsCliTest {
   }
 
   @Test
-  void theWholeCommandLineHasEverySubcommandInTheTablesOrderThenCompletion() {
+  void theWholeCommandLineHasEverySubcommandInTheTablesOrderThenCompletionAndHelp() {
     List<String> expected = new ArrayList<>(
         NoneopsCli.SUBCOMMANDS.stream().map(NoneopsCli.Subcommand::name).toList());
     expected.add("completion");
+    expected.add("help");
 
     assertThat(NoneopsCli.commandLine(NO_HOST).getSubcommands().keySet())
         .containsExactlyElementsOf(expected);
@@ -42,7 +43,7 @@ class NoneopsCliTest {
 
   @Test
   void helpCompletionUnknownCommandsAndAnythingUnusualGetTheWholeCommandLine() {
-    int whole = NoneopsCli.SUBCOMMANDS.size() + 1;
+    int whole = NoneopsCli.SUBCOMMANDS.size() + 2; // completion and help
     for (String[] args : List.of(
         new String[] {},
         new String[] {"--help"},
