@@ -78,7 +78,10 @@ public final class NoneopsCli {
     cli.addSubcommand("completion", completion);
     // 'noneops help [command]', as many command lines have it: the same text as --help; not listed.
     CommandLine help = new CommandLine(new CommandLine.HelpCommand());
-    help.getCommandSpec().usageMessage().hidden(true);
+    help.getCommandSpec()
+        .usageMessage()
+        .hidden(true)
+        .description("Print the help of noneops, or of the COMMAND named: what --help prints.");
     cli.addSubcommand("help", help);
     applyToAll(cli, new ErrorReporter());
     return cli;
