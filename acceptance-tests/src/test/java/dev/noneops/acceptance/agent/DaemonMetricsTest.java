@@ -2,6 +2,7 @@ package dev.noneops.acceptance.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.noneops.acceptance.machine.RecordingLog;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.daemon.AgentState;
 import dev.noneops.core.daemon.NodeDaemon;
@@ -20,10 +21,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.Marker;
-import org.slf4j.event.Level;
-import org.slf4j.helpers.LegacyAbstractLogger;
-import org.slf4j.helpers.MessageFormatter;
 import org.slf4j.helpers.NOPLogger;
 
 /**
@@ -152,17 +149,17 @@ class DaemonMetricsTest {
     HostFiles files = lab.host.ports().files();
     files.createDirectories(TEXTFILES, 0755);
     files.chown(TEXTFILES, 1000, 1000);
-    List<String> errors = new ArrayList<>();
+    RecordingLog log = new RecordingLog();
     PrometheusAgentMetrics metrics = new PrometheusAgentMetrics();
-    metrics.onChange(new TextfileExporter(
-        files, TEXTFILES, () -> lab.host.ports().clock().now(), new ErrorLines(errors)));
+    metrics.onChange(
+        new TextfileExporter(files, TEXTFILES, () -> lab.host.ports().clock().now(), log));
     NodeDaemon daemon = daemon(metrics);
     daemon.start();
     daemon.tick();
     daemon.tick();
 
     assertThat(files.exists(PROM)).isFalse();
-    assertThat(errors)
+    assertThat(log.errors())
         .singleElement()
         .asString()
         .contains(TEXTFILES.toString())
@@ -194,54 +191,6 @@ class DaemonMetricsTest {
     AgentFigures last() {
       assertThat(figures).as("figures published").isNotEmpty();
       return figures.get(figures.size() - 1);
-    }
-  }
-
-  /** A logger that keeps its error lines. */
-  private static final class ErrorLines extends LegacyAbstractLogger {
-    private static final long serialVersionUID = 1L;
-    private final transient List<String> lines;
-
-    ErrorLines(List<String> lines) {
-      this.lines = lines;
-    }
-
-    @Override
-    protected String getFullyQualifiedCallerName() {
-      return null;
-    }
-
-    @Override
-    protected void handleNormalizedLoggingCall(
-        Level level, Marker marker, String pattern, Object[] arguments, Throwable throwable) {
-      if (level == Level.ERROR) {
-        lines.add(MessageFormatter.basicArrayFormat(pattern, arguments));
-      }
-    }
-
-    @Override
-    public boolean isTraceEnabled() {
-      return false;
-    }
-
-    @Override
-    public boolean isDebugEnabled() {
-      return false;
-    }
-
-    @Override
-    public boolean isInfoEnabled() {
-      return true;
-    }
-
-    @Override
-    public boolean isWarnEnabled() {
-      return true;
-    }
-
-    @Override
-    public boolean isErrorEnabled() {
-      return true;
     }
   }
 }
