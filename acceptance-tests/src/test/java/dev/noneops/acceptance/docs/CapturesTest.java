@@ -95,6 +95,9 @@ class CapturesTest {
           "upgrade-rolled-back-tty-1-waiting-for-kubelet.txt",
           "a terminal's live block, its command line scrolled off"),
       Map.entry(
+          "upgrade-tty.txt",
+          "a terminal's rendering (one line per phase as it ends, real download rates)"),
+      Map.entry(
           "upgrade-rolled-back-tty-scrollback.txt",
           "a terminal's rendering (one line per phase as it ends, real download rates)"));
 
