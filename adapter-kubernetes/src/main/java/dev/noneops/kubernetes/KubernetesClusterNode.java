@@ -339,11 +339,14 @@ public final class KubernetesClusterNode implements ClusterNode, AutoCloseable {
         namespace == null ? "" : namespace, pod.getMetadata().getName(), daemonSet, mirror);
   }
 
-  private static ClusterNodeException failure(
-      String operation, String subject, RuntimeException e) {
+  private ClusterNodeException failure(String operation, String subject, RuntimeException e) {
     if (e instanceof KubernetesClientException k) {
       return new ClusterNodeException(
-          kindOf(k), subject, operation + " " + subject + ": " + k.getMessage(), k);
+          kindOf(k),
+          subject,
+          operation + " " + subject + ": "
+              + MachineFailures.describe(k, client.getMasterUrl().toString()),
+          k);
     }
     return new ClusterNodeException(Kind.OTHER, subject, operation + " " + subject + ": " + e, e);
   }

@@ -3,7 +3,13 @@ package dev.noneops.kubernetes;
 import dev.noneops.ports.machine.MachineResourceException;
 import dev.noneops.ports.machine.MachineResourceException.Kind;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.net.ConnectException;
 import java.net.HttpURLConnection;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.net.http.HttpTimeoutException;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.UnresolvedAddressException;
 
 /** Turns the client's unchecked errors into the port's typed refusals, by HTTP status. */
 final class MachineFailures {
@@ -15,10 +21,44 @@ final class MachineFailures {
   static MachineResourceException of(String operation, String machine, RuntimeException e) {
     if (e instanceof KubernetesClientException k) {
       return new MachineResourceException(
-          kindOf(k), machine, operation + " machines/" + machine + ": " + k.getMessage(), k);
+          kindOf(k),
+          machine,
+          operation + " machines/" + machine + ": " + describe(k, "of the Machine resource"),
+          k);
     }
     return new MachineResourceException(
         Kind.OTHER, machine, operation + " machines/" + machine + ": " + e, e);
+  }
+
+  /**
+   * What went wrong, in words an operator can act on: the API server's answer, or, when none came
+   * (fabric8 then says only "An error has occurred."), what kept it from coming: a host that does
+   * not resolve, a connection refused or closed, no answer in time, a TLS handshake refused.
+   */
+  static String describe(KubernetesClientException e, String server) {
+    String message = String.valueOf(e.getMessage());
+    if (e.getCode() > 0 || e.getCause() == null) {
+      return message;
+    }
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String why;
+    if (root instanceof UnresolvedAddressException || root instanceof UnknownHostException) {
+      why = "cannot resolve the host of the API server " + server;
+    } else if (root instanceof ConnectException || root instanceof ClosedChannelException) {
+      why = "cannot connect to the API server " + server + " (refused or closed)";
+    } else if (root instanceof HttpTimeoutException || root instanceof SocketTimeoutException) {
+      why = "no answer from the API server " + server + " in time";
+    } else {
+      why = root.getClass().getSimpleName()
+          + (root.getMessage() == null || root.getMessage().isBlank()
+              ? ""
+              : ": " + root.getMessage())
+          + " (API server " + server + ")";
+    }
+    return message.startsWith("An error has occurred") ? why : message + " (" + why + ")";
   }
 
   static Kind kindOf(KubernetesClientException e) {

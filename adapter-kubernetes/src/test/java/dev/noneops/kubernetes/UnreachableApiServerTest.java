@@ -36,7 +36,7 @@ class UnreachableApiServerTest {
 
     assertThatThrownBy(cluster::serverVersion)
         .isInstanceOf(ClusterNodeException.class)
-        .hasMessageContaining("Connection refused")
+        .hasMessageContaining("cannot connect to the API server https://127.0.0.1:" + port)
         .hasMessageNotContaining("An error has occurred");
   }
 }
