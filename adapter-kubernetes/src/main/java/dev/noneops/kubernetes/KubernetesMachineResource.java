@@ -103,7 +103,7 @@ public final class KubernetesMachineResource implements MachineResource, AutoClo
       if (MachineFailures.isConflict(e)) {
         return false; // AlreadyExists: the Machine is there, as asked
       }
-      throw MachineFailures.of("create", name, e);
+      throw MachineFailures.of("create", name, e, connection.apiServer());
     }
   }
 
@@ -144,7 +144,7 @@ public final class KubernetesMachineResource implements MachineResource, AutoClo
         return MachineMapping.toMachine(written);
       } catch (RuntimeException e) {
         if (!MachineFailures.isConflict(e)) {
-          throw MachineFailures.of("update status of", name, e);
+          throw MachineFailures.of("update status of", name, e, connection.apiServer());
         }
       }
     }
@@ -192,7 +192,7 @@ public final class KubernetesMachineResource implements MachineResource, AutoClo
     try {
       found = machines().withName(name).get();
     } catch (RuntimeException e) {
-      throw MachineFailures.of("get", name, e);
+      throw MachineFailures.of("get", name, e, connection.apiServer());
     }
     if (found == null) {
       requireMachineType(name);
@@ -207,7 +207,8 @@ public final class KubernetesMachineResource implements MachineResource, AutoClo
       served = client.getApiResources(MachineMapping.GROUP + "/" + MachineMapping.VERSION);
     } catch (RuntimeException e) {
       if (!MachineFailures.isNotFound(e)) {
-        throw MachineFailures.of("discover the Machine resource type for", name, e);
+        throw MachineFailures.of(
+            "discover the Machine resource type for", name, e, connection.apiServer());
       }
       served = null;
     }

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.net.ConnectException;
 import java.net.HttpURLConnection;
 import java.net.SocketTimeoutException;
+import java.net.URI;
 import java.net.UnknownHostException;
 import java.net.http.HttpTimeoutException;
 import java.nio.channels.ClosedChannelException;
@@ -18,12 +19,13 @@ final class MachineFailures {
 
   private MachineFailures() {}
 
-  static MachineResourceException of(String operation, String machine, RuntimeException e) {
+  static MachineResourceException of(
+      String operation, String machine, RuntimeException e, URI server) {
     if (e instanceof KubernetesClientException k) {
       return new MachineResourceException(
           kindOf(k),
           machine,
-          operation + " machines/" + machine + ": " + describe(k, "of the Machine resource"),
+          operation + " machines/" + machine + ": " + describe(k, server.toString()),
           k);
     }
     return new MachineResourceException(

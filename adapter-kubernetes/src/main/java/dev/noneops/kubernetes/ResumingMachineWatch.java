@@ -58,7 +58,7 @@ final class ResumingMachineWatch implements MachineWatch {
       try {
         startWatch(found);
       } catch (RuntimeException e) {
-        throw MachineFailures.of("watch", name, e);
+        throw MachineFailures.of("watch", name, e, resource.connection().apiServer());
       }
       long period = resource.connection().resyncPeriod().toMillis();
       resync = resource

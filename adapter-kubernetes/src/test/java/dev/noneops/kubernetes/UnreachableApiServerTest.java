@@ -3,6 +3,7 @@ package dev.noneops.kubernetes;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.ports.cluster.ClusterNodeException;
+import dev.noneops.ports.machine.MachineResourceException;
 import java.net.ServerSocket;
 import java.net.URI;
 import org.junit.jupiter.api.Test;
@@ -38,5 +39,17 @@ class UnreachableApiServerTest {
         .isInstanceOf(ClusterNodeException.class)
         .hasMessageContaining("cannot connect to the API server https://127.0.0.1:" + port)
         .hasMessageNotContaining("An error has occurred");
+  }
+
+  @Test
+  void theMachineResourceNamesTheApiServerItCannotReachToo() {
+    try (KubernetesMachineResource machines = KubernetesMachineResource.connect(
+        KubernetesConnection.to(URI.create("https://no-such-api-server.invalid:6443")))) {
+      assertThatThrownBy(() -> machines.get("worker-1"))
+          .isInstanceOf(MachineResourceException.class)
+          .hasMessageContaining(
+              "cannot resolve the host of the API server https://no-such-api-server.invalid:6443")
+          .hasMessageNotContaining("An error has occurred");
+    }
   }
 }
