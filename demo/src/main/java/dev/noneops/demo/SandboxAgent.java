@@ -107,8 +107,9 @@ final class SandboxAgent implements Agent, AutoCloseable {
     cli = SandboxCli.alreadyIn(sandbox);
     RecoveryGateBoot boot = RecoveryGateBoot.of(sandbox);
     relayAnswers();
-    String daemon = show(HostPaths.AGENT_UNIT, "ActiveState") + "/"
-        + show(HostPaths.AGENT_UNIT, "SubState") + " (\"" + show(HostPaths.AGENT_UNIT, "StatusText")
+    String daemon = sandbox.unitProperty(HostPaths.AGENT_UNIT, "ActiveState") + "/"
+        + sandbox.unitProperty(HostPaths.AGENT_UNIT, "SubState") + " (\""
+        + sandbox.unitProperty(HostPaths.AGENT_UNIT, "StatusText")
         + "\")";
     return new Reboot(
         boot.gateFinishedBeforeTheStack(),
@@ -141,14 +142,6 @@ final class SandboxAgent implements Agent, AutoCloseable {
       throw new IllegalStateException("the artifact server does not answer inside " + sandbox + ": "
           + answer.stdout() + " " + answer.stderr().strip());
     }
-  }
-
-  private String show(String unit, String property) {
-    return sandbox
-        .systemctl("show", "-p", property, "--value", unit)
-        .orThrow()
-        .stdout()
-        .strip();
   }
 
   @Override

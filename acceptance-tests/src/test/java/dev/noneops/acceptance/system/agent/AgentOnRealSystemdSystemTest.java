@@ -100,21 +100,21 @@ class AgentOnRealSystemdSystemTest {
             .startsWith(HostPaths.AGENT_HOME + "/")
             .endsWith("/share/man/man1/noneops-status.1");
       }
-      assertThat(show(sandbox, HostPaths.AGENT_UNIT, "Type")).isEqualTo("notify");
-      assertThat(show(sandbox, HostPaths.AGENT_UNIT, "ActiveState") + "/"
-              + show(sandbox, HostPaths.AGENT_UNIT, "SubState"))
+      assertThat(sandbox.unitProperty(HostPaths.AGENT_UNIT, "Type")).isEqualTo("notify");
+      assertThat(sandbox.unitProperty(HostPaths.AGENT_UNIT, "ActiveState") + "/"
+              + sandbox.unitProperty(HostPaths.AGENT_UNIT, "SubState"))
           .as(sandbox.journal(HostPaths.AGENT_UNIT))
           .isEqualTo("active/running");
-      String agentPid = show(sandbox, HostPaths.AGENT_UNIT, "MainPID");
+      String agentPid = sandbox.unitProperty(HostPaths.AGENT_UNIT, "MainPID");
       assertThat(sandbox
               .exec("grep", "-c", "/lib/noneops.jsa", "/proc/" + agentPid + "/maps")
               .stdout()
               .strip())
           .as("the daemon starts from the installed build's class-data archive, made at install")
           .isNotIn("", "0");
-      assertThat(show(sandbox, HostPaths.AGENT_UNIT, "StatusText"))
+      assertThat(sandbox.unitProperty(HostPaths.AGENT_UNIT, "StatusText"))
           .isEqualTo("watching " + AgentNodeFixture.CONFIG);
-      assertThat(show(sandbox, HostPaths.AGENT_UNIT, "WatchdogUSec")).isEqualTo("2min");
+      assertThat(sandbox.unitProperty(HostPaths.AGENT_UNIT, "WatchdogUSec")).isEqualTo("2min");
       theFleetSeesTheBootstrappedNode(sandbox);
 
       Path applied = sandbox.path(HostPaths.realHost().appliedConfig().toString());
@@ -180,7 +180,7 @@ class AgentOnRealSystemdSystemTest {
             .as(stackUnit + "'s gate drop-in")
             .isFalse();
       }
-      assertThat(show(sandbox, HostPaths.AGENT_UNIT, "ActiveState")).isEqualTo("inactive");
+      assertThat(sandbox.unitProperty(HostPaths.AGENT_UNIT, "ActiveState")).isEqualTo("inactive");
       assertThat(stat(sandbox, HostPaths.AGENT_RUN_DIR))
           .as("the daemon's run-time directory after the reset")
           .isEqualTo("nothing");
@@ -317,7 +317,7 @@ class AgentOnRealSystemdSystemTest {
    */
   private static String aSecondBootstrapWithAnotherFileRestartsTheDaemon(
       SystemdSandbox sandbox, SandboxCli cli) throws Exception {
-    String before = show(sandbox, HostPaths.AGENT_UNIT, "MainPID");
+    String before = sandbox.unitProperty(HostPaths.AGENT_UNIT, "MainPID");
     String other = "/etc/unbounded/agent/other.json";
     AgentNodeFixture.write(sandbox, other, AgentNodeFixture.withPool(node.base(), "relabelled"));
 
@@ -327,15 +327,16 @@ class AgentOnRealSystemdSystemTest {
     assertThat(again.exitCode())
         .as("%s%n%s", again, sandbox.journal(HostPaths.AGENT_UNIT))
         .isZero();
-    assertThat(show(sandbox, HostPaths.AGENT_UNIT, "MainPID"))
+    assertThat(sandbox.unitProperty(HostPaths.AGENT_UNIT, "MainPID"))
         .as("the daemon runs again, on the unit that was installed")
         .isNotEqualTo(before);
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (!show(sandbox, HostPaths.AGENT_UNIT, "StatusText").equals("watching " + other)
+    while (!sandbox.unitProperty(HostPaths.AGENT_UNIT, "StatusText").equals("watching " + other)
         && System.nanoTime() < deadline) {
       Thread.sleep(100);
     }
-    assertThat(show(sandbox, HostPaths.AGENT_UNIT, "StatusText")).isEqualTo("watching " + other);
+    assertThat(sandbox.unitProperty(HostPaths.AGENT_UNIT, "StatusText"))
+        .isEqualTo("watching " + other);
     return other;
   }
 
@@ -456,7 +457,7 @@ class AgentOnRealSystemdSystemTest {
    */
   private static void aRestartedSystemBusLeavesTheDaemonWatchingAndFollowing(
       SystemdSandbox sandbox, String followed) throws Exception {
-    String agentPid = show(sandbox, HostPaths.AGENT_UNIT, "MainPID");
+    String agentPid = sandbox.unitProperty(HostPaths.AGENT_UNIT, "MainPID");
     awaitActive(sandbox, HostPaths.KUBELET_UNIT, Duration.ofSeconds(30));
     String failed = HostPaths.KUBELET_UNIT + " failed";
     String cursor = journalCursor(sandbox);
@@ -500,7 +501,7 @@ class AgentOnRealSystemdSystemTest {
       throw new AssertionError(
           e.getMessage() + "; the agent's journal:\n" + sandbox.journal(HostPaths.AGENT_UNIT), e);
     }
-    assertThat(show(sandbox, HostPaths.AGENT_UNIT, "MainPID"))
+    assertThat(sandbox.unitProperty(HostPaths.AGENT_UNIT, "MainPID"))
         .as("the same daemon, not one the watchdog had systemd restart")
         .isEqualTo(agentPid);
   }
@@ -508,10 +509,11 @@ class AgentOnRealSystemdSystemTest {
   private static void awaitActive(SystemdSandbox sandbox, String unit, Duration timeout)
       throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
-    while (!show(sandbox, unit, "ActiveState").equals("active") && System.nanoTime() < deadline) {
+    while (!sandbox.unitProperty(unit, "ActiveState").equals("active")
+        && System.nanoTime() < deadline) {
       Thread.sleep(100);
     }
-    assertThat(show(sandbox, unit, "ActiveState")).as(unit).isEqualTo("active");
+    assertThat(sandbox.unitProperty(unit, "ActiveState")).as(unit).isEqualTo("active");
   }
 
   /** The cursor of the agent's last journal entry. */
@@ -529,14 +531,6 @@ class AgentOnRealSystemdSystemTest {
     return sandbox
         .exec("journalctl", "--no-pager", "-u", HostPaths.AGENT_UNIT, "--after-cursor=" + cursor)
         .stdout();
-  }
-
-  private static String show(SystemdSandbox sandbox, String unit, String property) {
-    return sandbox
-        .systemctl("show", "-p", property, "--value", unit)
-        .orThrow()
-        .stdout()
-        .strip();
   }
 
   /** Waits for {@code text} in the agent's journal: a crash systemd restarts is in it at once. */

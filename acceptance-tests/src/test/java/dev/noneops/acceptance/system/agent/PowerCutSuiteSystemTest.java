@@ -205,11 +205,11 @@ class PowerCutSuiteSystemTest {
     assertThat(again.path("outcome").asText())
         .as("a second recovery changes nothing")
         .isEqualTo("NOTHING_TO_DO");
-    assertThat(show(sandbox, HostPaths.AGENT_UNIT, "ActiveState") + "/"
-            + show(sandbox, HostPaths.AGENT_UNIT, "SubState"))
+    assertThat(sandbox.unitProperty(HostPaths.AGENT_UNIT, "ActiveState") + "/"
+            + sandbox.unitProperty(HostPaths.AGENT_UNIT, "SubState"))
         .as("the daemon: %s", sandbox.journal(HostPaths.AGENT_UNIT))
         .isEqualTo("active/running");
-    assertThat(show(sandbox, HostPaths.AGENT_UNIT, "StatusText"))
+    assertThat(sandbox.unitProperty(HostPaths.AGENT_UNIT, "StatusText"))
         .isEqualTo("watching " + AgentNodeFixture.CONFIG);
     active = expected;
   }
@@ -317,13 +317,5 @@ class PowerCutSuiteSystemTest {
   private String versionLabel(String link) {
     Path name = Path.of(link).getFileName();
     return labelOf(name == null ? link : name.toString());
-  }
-
-  private static String show(SystemdSandbox sandbox, String unit, String property) {
-    return sandbox
-        .systemctl("show", "-p", property, "--value", unit)
-        .orThrow()
-        .stdout()
-        .strip();
   }
 }
