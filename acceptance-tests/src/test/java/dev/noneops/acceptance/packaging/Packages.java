@@ -11,19 +11,19 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /** The packages module {@code packaging} built before this one, and the commands that read them. */
-final class Packages {
+public final class Packages {
   static final Path TARGET =
       Path.of("..", "packaging", "target").toAbsolutePath().normalize();
 
   private Packages() {}
 
   /** The {@code .deb}, empty where the build made none (no {@code dpkg-deb}: not Debian). */
-  static Optional<Path> deb() throws IOException {
+  public static Optional<Path> deb() throws IOException {
     return single("noneops_", "_all.deb");
   }
 
   /** The tarball, empty where the build made none. */
-  static Optional<Path> tarball() throws IOException {
+  public static Optional<Path> tarball() throws IOException {
     return single("noneops-", ".tar.gz");
   }
 
@@ -44,16 +44,24 @@ final class Packages {
   }
 
   /** Whether {@code command} is on this machine's PATH. */
-  static boolean onPath(String command) {
+  public static boolean onPath(String command) {
     return Stream.of(System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":"))
         .anyMatch(dir -> Files.isExecutable(Path.of(dir, command)));
   }
 
   /** One finished command: its exit code and its stdout and stderr together. */
-  record Output(int exitCode, String text) {}
+  public record Output(int exitCode, String text) {
+    /** This output, when the command exited 0. */
+    public Output orThrow() {
+      if (exitCode != 0) {
+        throw new IllegalStateException("exited " + exitCode + ": " + text);
+      }
+      return this;
+    }
+  }
 
   /** Runs {@code command} to its end (at most two minutes). */
-  static Output run(String... command) throws IOException, InterruptedException {
+  public static Output run(String... command) throws IOException, InterruptedException {
     Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
     byte[] out = p.getInputStream().readAllBytes();
     if (!p.waitFor(2, TimeUnit.MINUTES)) {

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.noneops.acceptance.docs.QuickStartDoc;
+import dev.noneops.acceptance.packaging.Packages;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.testkit.fixtures.cli.ConfigJson;
 import dev.noneops.testkit.fixtures.sandbox.ExecResult;
@@ -26,8 +27,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -63,9 +62,11 @@ class QuickStartOnRealSystemdSystemTest {
   @BeforeAll
   static void serveArtifacts() throws Exception {
     assumeThat(SandboxRequirements.unmetReason()).as("sandbox requirements").isEmpty();
-    Optional<Path> built = debianPackage();
+    Optional<Path> built = Packages.deb();
     assumeThat(built).as("the .deb (built where dpkg-deb exists)").isPresent();
-    assumeThat(onPath("kubectl")).as("kubectl (Debian's kubernetes-client)").isTrue();
+    assumeThat(Packages.onPath("kubectl"))
+        .as("kubectl (Debian's kubernetes-client)")
+        .isTrue();
     deb = built.orElseThrow();
     AgentNodeFixture.awaitPortsFree(Duration.ofMinutes(3));
     node = AgentNodeFixture.serve(DNS_INTERFACE, DNS_ADDRESS);
@@ -98,6 +99,10 @@ class QuickStartOnRealSystemdSystemTest {
           .isBlank();
       assertThat(Files.exists(sandbox.path("/etc/systemd/system/" + HostPaths.AGENT_UNIT)))
           .isFalse();
+      assertThat(noneopsFiles(sandbox))
+          .as("the listing a purge is held to sees the package's files")
+          .contains("/usr/bin/noneops", "/usr/share/noneops/noneops.jar")
+          .containsAll(before);
 
       // The cluster's values and the configuration, as printed.
       writeKubeconfigAndKubeadm(sandbox);
@@ -129,7 +134,7 @@ class QuickStartOnRealSystemdSystemTest {
       }
       assertThat(AgentNodeFixture.kubeletHealthy()).isTrue();
       String firstBuild = link(sandbox, HostPaths.AGENT_HOME + "/current");
-      String agentPid = show(sandbox, HostPaths.AGENT_UNIT, "MainPID");
+      String agentPid = sandbox.unitProperty(HostPaths.AGENT_UNIT, "MainPID");
       Map<String, String> stackPids = stackPids(sandbox);
 
       // A newer build of the package while the node runs: only the daemon restarts, on it.
@@ -141,8 +146,8 @@ class QuickStartOnRealSystemdSystemTest {
       String secondBuild = link(sandbox, HostPaths.AGENT_HOME + "/current");
       assertThat(secondBuild).isNotEqualTo(firstBuild);
       assertThat(link(sandbox, HostPaths.AGENT_HOME + "/previous")).isEqualTo(firstBuild);
-      assertThat(show(sandbox, HostPaths.AGENT_UNIT, "ActiveState")).isEqualTo("active");
-      assertThat(show(sandbox, HostPaths.AGENT_UNIT, "MainPID")).isNotEqualTo(agentPid);
+      assertThat(sandbox.unitProperty(HostPaths.AGENT_UNIT, "ActiveState")).isEqualTo("active");
+      assertThat(sandbox.unitProperty(HostPaths.AGENT_UNIT, "MainPID")).isNotEqualTo(agentPid);
       assertThat(stackPids(sandbox)).as("the stack kept running").isEqualTo(stackPids);
       assertThat(AgentNodeFixture.kubeletHealthy()).isTrue();
 
@@ -235,7 +240,7 @@ class QuickStartOnRealSystemdSystemTest {
   private static Path newerBuild(Path deb) throws IOException, InterruptedException {
     Path work = Files.createTempDirectory("noneops-newer-deb");
     Path tree = work.resolve("tree");
-    run("dpkg-deb", "-R", deb.toString(), tree.toString());
+    Packages.run("dpkg-deb", "-R", deb.toString(), tree.toString()).orThrow();
     Path jar = tree.resolve("usr/share/noneops/noneops.jar");
     try (FileSystem zip = FileSystems.newFileSystem(URI.create("jar:" + jar.toUri()), Map.of())) {
       Files.writeString(zip.getPath("META-INF/noneops-rebuild.txt"), "a later build\n");
@@ -251,13 +256,15 @@ class QuickStartOnRealSystemdSystemTest {
       lines.add(line);
     }
     Files.write(control, lines);
-    run(
-        "sh",
-        "-c",
-        "cd '" + tree + "' && find usr -type f -print0 | LC_ALL=C sort -z"
-            + " | xargs -0 md5sum > DEBIAN/md5sums");
+    Packages.run(
+            "sh",
+            "-c",
+            "cd '" + tree + "' && find usr -type f -print0 | LC_ALL=C sort -z"
+                + " | xargs -0 md5sum > DEBIAN/md5sums")
+        .orThrow();
     Path newer = work.resolve("noneops_" + version + "_all.deb");
-    run("dpkg-deb", "--root-owner-group", "--build", tree.toString(), newer.toString());
+    Packages.run("dpkg-deb", "--root-owner-group", "--build", tree.toString(), newer.toString())
+        .orThrow();
     return newer;
   }
 
@@ -276,47 +283,14 @@ class QuickStartOnRealSystemdSystemTest {
   private static Map<String, String> stackPids(SystemdSandbox sandbox) {
     return Map.of(
         HostPaths.KUBELET_UNIT,
-        show(sandbox, HostPaths.KUBELET_UNIT, "MainPID"),
+        sandbox.unitProperty(HostPaths.KUBELET_UNIT, "MainPID"),
         "containerd.service",
-        show(sandbox, "containerd.service", "MainPID"),
+        sandbox.unitProperty("containerd.service", "MainPID"),
         "localdns.service",
-        show(sandbox, "localdns.service", "MainPID"));
-  }
-
-  private static String show(SystemdSandbox sandbox, String unit, String property) {
-    return sandbox
-        .systemctl("show", "-p", property, "--value", unit)
-        .orThrow()
-        .stdout()
-        .strip();
+        sandbox.unitProperty("localdns.service", "MainPID"));
   }
 
   private static String link(SystemdSandbox sandbox, String path) throws IOException {
     return Files.readSymbolicLink(sandbox.path(path)).toString();
-  }
-
-  private static Optional<Path> debianPackage() throws IOException {
-    Path target = Path.of("..", "packaging", "target").toAbsolutePath().normalize();
-    if (!Files.isDirectory(target)) {
-      return Optional.empty();
-    }
-    try (Stream<Path> files = Files.list(target)) {
-      return files
-          .filter(f -> f.getFileName().toString().matches("noneops_.*_all\\.deb"))
-          .findFirst();
-    }
-  }
-
-  private static boolean onPath(String command) {
-    return Stream.of(System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":"))
-        .anyMatch(dir -> Files.isExecutable(Path.of(dir, command)));
-  }
-
-  private static void run(String... command) throws IOException, InterruptedException {
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), UTF_8);
-    if (!p.waitFor(2, TimeUnit.MINUTES) || p.exitValue() != 0) {
-      throw new IllegalStateException(String.join(" ", command) + " failed: " + out);
-    }
   }
 }
