@@ -7,6 +7,7 @@ import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.daemon.AgentState;
 import dev.noneops.core.daemon.NodeDaemon;
 import dev.noneops.core.node.Params;
+import dev.noneops.core.node.ResetResult;
 import dev.noneops.metrics.PrometheusAgentMetrics;
 import dev.noneops.metrics.TextfileExporter;
 import dev.noneops.ports.files.HostFiles;
@@ -142,6 +143,40 @@ class DaemonMetricsTest {
     assertThat(files.lstat(PROM))
         .hasValueSatisfying(m -> assertThat(m.mode() & 07777).isEqualTo(0644));
     assertThat(files.list(TEXTFILES)).as("no temp file left").containsExactly("noneops.prom");
+  }
+
+  @Test
+  void resetTakesTheAgentsMetricsFileAwayAndLeavesTheCollectorsDirectoryAndOtherFiles()
+      throws IOException {
+    HostFiles files = lab.host.ports().files();
+    files.createDirectories(TEXTFILES, 0755);
+    lab.host.fs().seedFile(TEXTFILES.resolve("smartmon.prom"), "smartmon_device_active 1\n", 0644);
+    PrometheusAgentMetrics metrics = new PrometheusAgentMetrics();
+    metrics.onChange(new TextfileExporter(
+        files, TEXTFILES, () -> lab.host.ports().clock().now(), NOPLogger.NOP_LOGGER));
+    NodeDaemon daemon = daemon(metrics);
+    daemon.start();
+    assertThat(files.exists(PROM)).isTrue();
+
+    ResetResult reset = lab.node(Params.builder(lab.host.ports())).reset();
+
+    assertThat(reset.complete()).as(reset.report().kept().toString()).isTrue();
+    assertThat(files.exists(PROM))
+        .as("a stale file would have node_exporter report a removed node's version forever")
+        .isFalse();
+    assertThat(files.list(TEXTFILES)).containsExactly("smartmon.prom");
+  }
+
+  @Test
+  void aFileOfTheSameNameThatIsNotTheAgentsMetricsIsLeftAlone() throws IOException {
+    lab.host.ports().files().createDirectories(TEXTFILES, 0755);
+    lab.host.fs().seedFile(PROM, "# an operator's own file\nsite_up 1\n", 0644);
+
+    ResetResult reset = lab.node(Params.builder(lab.host.ports())).reset();
+
+    assertThat(reset.complete()).as(reset.report().kept().toString()).isTrue();
+    assertThat(new String(lab.host.ports().files().read(PROM), StandardCharsets.UTF_8))
+        .isEqualTo("# an operator's own file\nsite_up 1\n");
   }
 
   @Test
