@@ -3,6 +3,7 @@ package dev.noneops.cli;
 import dev.noneops.core.config.RootOnlyPath;
 import dev.noneops.core.daemon.NodeDaemon;
 import dev.noneops.core.daemon.RepaveOptions;
+import dev.noneops.core.layout.HostPaths;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -64,10 +65,11 @@ public final class DaemonCommand extends CliCommand {
   @Option(
       names = "--metrics-textfile-dir",
       paramLabel = "DIR",
-      defaultValue = "/var/lib/prometheus/node-exporter",
+      defaultValue = HostPaths.AGENT_METRICS_TEXTFILE_DIR,
       description = "node_exporter's textfile collector directory, where the agent writes its"
-          + " metrics as noneops.prom (default: /var/lib/prometheus/node-exporter); root writes"
-          + " only into a directory root alone can change.")
+          + " metrics as noneops.prom (default: ${DEFAULT-VALUE}); root writes only into a"
+          + " directory root alone can change. 'noneops reset' removes the file from the default"
+          + " directory; from another one, remove it yourself.")
   Path metricsTextfileDir;
 
   @Option(names = "--no-metrics-textfile", description = "Write no metrics file.")

@@ -33,9 +33,6 @@ import org.slf4j.Logger;
  * is said once, at info, and nothing is written.
  */
 public final class TextfileExporter implements Consumer<PrometheusAgentMetrics> {
-  /** The textfile collector's directory of Debian's {@code prometheus-node-exporter}. */
-  public static final Path DEFAULT_DIRECTORY = Path.of("/var/lib/prometheus/node-exporter");
-
   /** How old the file may get while nothing changes. */
   public static final Duration REFRESH = Duration.ofMinutes(1);
 

@@ -51,6 +51,17 @@ public record HostPaths(Path root, Path systemdDir) {
    */
   public static final String AGENT_RUN_DIR = "/run/noneops";
 
+  /** The textfile collector directory of Debian's {@code prometheus-node-exporter}. */
+  public static final String AGENT_METRICS_TEXTFILE_DIR = "/var/lib/prometheus/node-exporter";
+
+  /**
+   * The agent's metrics for node_exporter: its daemon writes them (by default) into the textfile
+   * collector directory of Debian's {@code prometheus-node-exporter}, a directory the node shares
+   * with other collectors; a reset removes this file alone.
+   */
+  public static final String AGENT_METRICS_TEXTFILE =
+      HostPaths.AGENT_METRICS_TEXTFILE_DIR + "/noneops.prom";
+
   /** The stack's units in the order they stop: {@link #STACK_UNITS} reversed. */
   public static final List<String> STACK_STOP_ORDER = reversed(STACK_UNITS);
 
@@ -198,6 +209,11 @@ public record HostPaths(Path root, Path systemdDir) {
   /** The agent's state: the last boot recovery, the last operation, quarantined targets. */
   public Path agentState() {
     return agentConfigDir().resolve("agent-state.json");
+  }
+
+  /** {@link #AGENT_METRICS_TEXTFILE} on this host. */
+  public Path agentMetricsTextfile() {
+    return host(AGENT_METRICS_TEXTFILE);
   }
 
   private static List<String> reversed(List<String> units) {

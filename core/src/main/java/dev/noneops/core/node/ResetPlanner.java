@@ -12,6 +12,7 @@ import dev.noneops.core.node.internal.files.SharedFileWriter;
 import dev.noneops.core.node.internal.phases.PhaseContext;
 import dev.noneops.core.node.internal.render.CniBridges;
 import dev.noneops.core.node.internal.render.UnitFiles;
+import dev.noneops.core.node.internal.teardown.AgentMetricsFile;
 import dev.noneops.ports.files.HostFiles;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -63,6 +64,13 @@ final class ResetPlanner {
       }
       ifExists(paths.agentState(), TeardownAction.CONFIG_FILE_REMOVED, "the agent's state");
       ifExists(paths.agentRunDir(), TeardownAction.TREE_REMOVED, "the agent's run-time directory");
+      AgentMetricsFile metrics = new AgentMetricsFile(files, paths.agentMetricsTextfile());
+      if (metrics.present()) {
+        step(
+            TeardownAction.CONFIG_FILE_REMOVED,
+            metrics.path().toString(),
+            "the agent's metrics for node_exporter");
+      }
       OwnershipStore ownership = new OwnershipStore(files, paths.ownershipRecord());
       sharedFiles(ownership);
       ifExists(paths.ownershipRecord(), TeardownAction.CONFIG_FILE_REMOVED, "the ownership record");

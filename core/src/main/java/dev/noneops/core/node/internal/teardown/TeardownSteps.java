@@ -167,6 +167,7 @@ public final class TeardownSteps {
       }
       units().remove(report);
       removeAgentState(report);
+      new AgentMetricsFile(ports.files(), paths.agentMetricsTextfile()).remove(report);
       // the stopped daemon's run-time directory (its socket, or one a killed daemon left)
       treeRemover().remove(List.of(paths.agentRunDir()), true, report);
       new OwnedConfigRemover(ports.files(), paths, layout, dataDirs()).remove(report);
