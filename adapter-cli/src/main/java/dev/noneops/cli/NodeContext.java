@@ -174,7 +174,7 @@ final class NodeContext implements AutoCloseable {
    * wrote them) through what {@code config} says of the cluster: its API server, CA and bootstrap
    * token.
    */
-  private Optional<ClusterCheck> clusterCheck(Optional<AgentConfig> config) {
+  Optional<ClusterCheck> clusterCheck(Optional<AgentConfig> config) {
     if (cluster.isEmpty()) {
       return Optional.empty();
     }
