@@ -185,9 +185,10 @@ final class NodeContext implements AutoCloseable {
       return Optional.empty();
     }
     ClusterOptions o = cluster.get();
-    ClusterNode nodes = kubeletCredentials() || config.isEmpty()
-        ? clusterClients.get().nodes()
-        : configCluster(config.get());
+    // made at the check's first call: an operation that never asks the cluster loads no client
+    ClusterNode nodes = new LazyClusterNode(() -> kubeletCredentials() || config.isEmpty()
+        ? clusterClients.orElseThrow().nodes()
+        : configCluster(config.get()));
     return Optional.of(new ClusterCheck(
         nodes, o.readyWithin().orElse(ClusterCheck.DEFAULT_READY_WITHIN), o.ignoreVersionSkew()));
   }
