@@ -43,6 +43,23 @@ class AgentInstallTest {
   }
 
   @Test
+  void theLauncherGivesTheDaemonItsOwnJvmOptionsAfterTheBuilds() throws IOException {
+    lab.bootstrapWithAgent(SimNode.config());
+
+    String archive = "'-XX:SharedArchiveFile=" + BUILD + "/lib/noneops.jsa'";
+    String jar = " -jar '" + BUILD + "/lib/noneops.jar' \"$@\"\n";
+    assertThat(text(BUILD.resolve("bin/noneops")))
+        .as("the daemon's young generation, stacks, compiler and code cache capped, after"
+            + " the build's options so that they win; every other command as before")
+        .contains("if [ \"${1-}\" = daemon ]; then\n"
+            + "  exec '/usr/lib/jvm/java-17/bin/java' '-Xmx64m' '-XX:MaxNewSize=4m'"
+            + " '-XX:MinHeapFreeRatio=10' '-XX:MaxHeapFreeRatio=30' '-Xss256k'"
+            + " '-XX:CICompilerCount=1' '-XX:ReservedCodeCacheSize=16m' " + archive + jar
+            + "fi\n"
+            + "exec '/usr/lib/jvm/java-17/bin/java' '-Xmx64m' " + archive + jar);
+  }
+
+  @Test
   void bootstrapInstallsTheManPagesAsLinksThroughTheCurrentBuild() throws IOException {
     lab.bootstrapWithAgent(SimNode.config());
 
