@@ -91,7 +91,28 @@ public final class AgentUnits {
         .build());
   }
 
-  /** The launcher script of a build: the agent's java, its options, its class-data archive and its jar. */
+  /**
+   * The JVM options the launcher adds for {@code noneops daemon}, after the build's own (so that
+   * they win): the daemon lives as long as the node and holds little, where the build's options
+   * are a short command's. A young generation of at most 4 MB (the serial GC touches the whole of
+   * it between collections, and a daemon that allocates a few KB a tick gains nothing from more),
+   * an old generation that gives back what it does not need after a collection (the heap's cap
+   * stays the build's: an upgrade's work needs it), 256 KB thread stacks, one compiler thread and
+   * a code cache sized for C1's code.
+   */
+  public static final List<String> DAEMON_JVM_OPTIONS = List.of(
+      "-XX:MaxNewSize=4m",
+      "-XX:MinHeapFreeRatio=10",
+      "-XX:MaxHeapFreeRatio=30",
+      "-Xss256k",
+      "-XX:CICompilerCount=1",
+      "-XX:ReservedCodeCacheSize=16m");
+
+  /**
+   * The launcher script of a build: the agent's java, its options, its class-data archive and its
+   * jar; for {@code noneops daemon} (its first argument {@code daemon}, as the daemon's unit runs
+   * it) the options of {@link #DAEMON_JVM_OPTIONS} after the build's.
+   */
   public static String launcher(AgentSetup agent, Path jar) {
     StringBuilder out = new StringBuilder("#!/bin/sh\n")
         .append(HostPaths.UNIT_MARKER)
@@ -99,17 +120,24 @@ public final class AgentUnits {
         .append("# noneops agent build ")
         .append(agent.buildId())
         .append('\n')
-        .append("exec ")
-        .append(quote(agent.java().toString()));
+        .append("if [ \"${1-}\" = daemon ]; then\n  ");
+    exec(out, agent, jar, DAEMON_JVM_OPTIONS);
+    out.append("fi\n");
+    exec(out, agent, jar, List.of());
+    return out.toString();
+  }
+
+  private static void exec(StringBuilder out, AgentSetup agent, Path jar, List<String> more) {
+    out.append("exec ").append(quote(agent.java().toString()));
     for (String option : agent.jvmOptions()) {
+      out.append(' ').append(quote(option));
+    }
+    for (String option : more) {
       out.append(' ').append(quote(option));
     }
     // An archive that is missing or does not match the jar or the JVM is ignored silently.
     out.append(' ').append(quote("-XX:SharedArchiveFile=" + AgentClassData.archiveOf(jar)));
-    return out.append(" -jar ")
-        .append(quote(jar.toString()))
-        .append(" \"$@\"\n")
-        .toString();
+    out.append(" -jar ").append(quote(jar.toString())).append(" \"$@\"\n");
   }
 
   /**
