@@ -51,6 +51,7 @@ public final class MachineFollower {
   private final AtomicBoolean changed = new AtomicBoolean();
   private MachineResource watchedThrough;
   private MachineWatch watch;
+  private volatile boolean watching;
   private String machineName = "";
   private String nodeName = "";
   private boolean withoutCrd;
@@ -79,11 +80,41 @@ public final class MachineFollower {
 
   /** At the daemon's start, after its recovery: registers and starts the watch. */
   public synchronized void start(AgentState afterRecovery) {
+    remember(afterRecovery);
+    connect();
+  }
+
+  /**
+   * At the daemon's start, when no Machine is followed yet: keeps the recoveries for the first
+   * pass, should the applied configuration name a Machine later.
+   */
+  public synchronized void remember(AgentState afterRecovery) {
     List<AgentState.Event> events = new ArrayList<>();
     afterRecovery.startRecovery().ifPresent(events::add);
     afterRecovery.bootRecovery().ifPresent(events::add);
     recoveries = List.copyOf(events);
-    connect();
+  }
+
+  /**
+   * Whether the follower has work: it watches a Machine, or the applied configuration names one
+   * and an API server (read from the file, as {@link #tick} does). Without, the daemon hands it
+   * nothing, and its worker's thread is never started.
+   */
+  public boolean wanted() {
+    if (watching) {
+      return true;
+    }
+    try {
+      return names(new AppliedConfigStore(ports.files(), paths).read());
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  private static boolean names(Optional<AgentConfig> applied) {
+    return applied.isPresent()
+        && !applied.get().machineName().trim().isEmpty()
+        && !applied.get().kubelet().apiServer().isEmpty();
   }
 
   /** One tick: (re)connects when needed, and runs a pass when the Machine changed. */
@@ -169,6 +200,7 @@ public final class MachineFollower {
       watch.close();
       watch = null;
     }
+    watching = false;
   }
 
   /** @return whether the watch runs through the cluster's current clients */
@@ -179,9 +211,7 @@ public final class MachineFollower {
     } catch (IOException | RuntimeException e) {
       return false;
     }
-    if (applied.isEmpty()
-        || applied.get().machineName().trim().isEmpty()
-        || applied.get().kubelet().apiServer().isEmpty()) {
+    if (!names(applied)) {
       return false;
     }
     MachineResource current = cluster.machines();
@@ -213,6 +243,7 @@ public final class MachineFollower {
         }
       });
       watchedThrough = current;
+      watching = true;
       changed.set(true);
       return true;
     } catch (MachineCallException e) {

@@ -49,9 +49,17 @@ public final class MachineWorker {
     return new MachineWorker(follower, executor, Optional.empty(), log);
   }
 
-  /** At the daemon's start, after its recovery: registration and the watch. */
+  /**
+   * At the daemon's start, after its recovery: registration and the watch, when the applied
+   * configuration names a Machine ({@link MachineFollower#wanted}); else only the recoveries
+   * remembered, on the caller's thread.
+   */
   public void start(AgentState afterRecovery) {
-    submit(() -> follower.start(afterRecovery));
+    if (follower.wanted()) {
+      submit(() -> follower.start(afterRecovery));
+    } else {
+      follower.remember(afterRecovery);
+    }
   }
 
   /** The Machine's repave counters as last seen: asked, acknowledged ({@link MachineFollower#repaveCounters}). */
@@ -59,9 +67,14 @@ public final class MachineWorker {
     return follower.repaveCounters();
   }
 
-  /** At a tick: a pass of the follower, unless one is under way. */
+  /**
+   * At a tick: a pass of the follower, unless one is under way or it has no work ({@link
+   * MachineFollower#wanted}: a node that follows no Machine starts no thread for it).
+   */
   public void tick() {
-    submit(follower::tick);
+    if (follower.wanted()) {
+      submit(follower::tick);
+    }
   }
 
   /**
