@@ -45,6 +45,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -106,6 +107,9 @@ public final class SwitchOverBenchmark {
     Samples oursRest = new Samples("ms");
     Samples baselineRest = new Samples("ms");
     Map<String, Samples> steps = new LinkedHashMap<>();
+    FloorSwitch.Series oursPhases = new FloorSwitch.Series();
+    FloorSwitch.Series floorPhases = new FloorSwitch.Series();
+    FloorSwitch.Series backPhases = new FloorSwitch.Series();
     String from;
     String to;
     Duration boot;
@@ -118,12 +122,16 @@ public final class SwitchOverBenchmark {
       AgentConfig upgraded = config(ports, json(server, newer.version(), runc));
       from = versionOf(ports, base);
       to = versionOf(ports, upgraded);
+      FloorSwitch floor = new FloorSwitch(sandbox, systemd, LAYOUT, KUBELET_READY);
       try {
         bootstrap(ports, base);
         for (int i = 0; i < runs; i++) {
           Window noneops;
+          FloorSwitch.Phases upgrade;
           try {
-            noneops = served(sandbox, upgradeWithNoneops(ports, base, upgraded, steps));
+            upgrade = upgradeWithNoneops(ports, base, upgraded, steps);
+            noneops = served(sandbox, new Window(upgrade.start(), upgrade.seen(), 0));
+            upgrade = upgrade.withServed(noneops.served(), false);
           } catch (RuntimeException e) {
             for (String unit :
                 List.of("localdns.service", "containerd.service", "kubelet.service")) {
@@ -132,12 +140,26 @@ public final class SwitchOverBenchmark {
             throw e;
           }
           noneops.addTo(ours, oursLate, oursRest);
+          oursPhases.add(upgrade);
           Window script = served(sandbox, switchWithScript(sandbox, from));
           script.addTo(baseline, baselineLate, baselineRest);
+          FloorSwitch.Phases there = floor.bySystemctl(to);
+          floorPhases.add(there);
+          FloorSwitch.Phases back = floor.byDbus(from);
+          backPhases.add(back);
           new AppliedConfigStore(ports.files(), PATHS).write(base);
           System.err.printf(
-              "switch-over run %d: noneops %.0f ms (saw healthz %.1f ms late), script %.0f ms (%.1f ms late)%n",
-              i + 1, noneops.millis(), noneops.lateMillis(), script.millis(), script.lateMillis());
+              "switch-over run %d: noneops %.0f ms (saw healthz %.1f ms late), script %.0f ms (%.1f ms late),"
+                  + " floor %.0f ms (%s), floor's way back %.0f ms (%s)%n",
+              i + 1,
+              noneops.millis(),
+              noneops.lateMillis(),
+              script.millis(),
+              script.lateMillis(),
+              there.windowMillis(),
+              there,
+              back.windowMillis(),
+              back);
         }
       } finally {
         reset(ports);
@@ -206,6 +228,73 @@ public final class SwitchOverBenchmark {
             "Where noneops' window goes (median ms of each task completed inside it, nested tasks also counted in their "
                 + "parent; `upgrade-clear-host` is its three side-by-side children's wall time): "
                 + breakdown(steps) + ".")
+        .paragraph(
+            "The floor: the same systemd jobs and nothing else, kubelet's healthz counted as seen the instant the "
+                + "stand-in's journal line says it began answering, so no detection is paid. A bash inside the sandbox "
+                + "(entered via `nsenter` before the window opens), timed by `$EPOCHREALTIME` (no process of its own): "
+                + "`systemctl stop " + String.join(" ", FloorSwitch.STOP)
+                + "` (one request, all stop jobs), "
+                + "`ln -sfn <version> current.tmp && mv -T current.tmp current`, `systemctl start "
+                + String.join(" ", FloorSwitch.START)
+                + "` (one request), older → newer build as noneops goes; "
+                + "then the way back, newer → older, with the same jobs over D-Bus from the benchmark's JVM "
+                + "(`DbusSystemd.stopAll`/`startAll` on the connection it holds, every job enqueued and then awaited, "
+                + "the flip by `symlink(2)` and `rename(2)`), measured as a second floor. Each round runs noneops, "
+                + "the script, the floor and the floor's way back, one after another on one node.")
+        .line("| figure | noneops (Node.upgrade) | floor (" + FLOOR_NAME + ") | ratio | goal |")
+        .line("|---|---|---|---|---|")
+        .line("| switch-over window | " + ours.summary() + " | "
+            + floorOf(floorPhases, backPhases).window.summary()
+            + " | **" + Samples.ratio(ours, floorOf(floorPhases, backPhases).window) + "** | ≤ "
+            + FLOOR_GOAL
+            + ": **"
+            + (ours.median() / floorOf(floorPhases, backPhases).window.median() <= FLOOR_GOAL
+                ? "met"
+                : "missed")
+            + "** |")
+        .line("")
+        .paragraph(
+            "Where the remainder goes: each window cut at the same four instants (medians, ms). noneops: "
+                + "`upgrade-stop-stack` started and completed, `start-units` started and completed (`NodeEvent.at`); the "
+                + "floor: its own clock around each command or call. kubelet's healthz served is the stand-in's journal "
+                + "line for both.")
+        .line(
+            "| phase | noneops | floor (systemctl) | floor (D-Bus from the JVM) | noneops over the floor ("
+                + FLOOR_NAME + ") |")
+        .line("|---|---|---|---|---|")
+        .line(phaseRow(
+            "stop: the stop jobs issued → all done",
+            s -> s.stop,
+            oursPhases,
+            floorPhases,
+            backPhases))
+        .line(phaseRow(
+            "between: noneops' `upgrade-clear-host`, flip, host networking, `enable-units`, image archives; the "
+                + "floor's flip",
+            s -> s.between,
+            oursPhases,
+            floorPhases,
+            backPhases))
+        .line(phaseRow(
+            "start: the start jobs issued → all done (kubelet active)",
+            s -> s.start,
+            oursPhases,
+            floorPhases,
+            backPhases))
+        .line(phaseRow(
+            "kubelet active → healthz served (the stand-in's start-up)",
+            s -> s.kubeletUp,
+            oursPhases,
+            floorPhases,
+            backPhases))
+        .line(phaseRow(
+            "healthz served → seen served (detection; none for the floor)",
+            s -> s.detection,
+            oursPhases,
+            floorPhases,
+            backPhases))
+        .line(phaseRow("window", s -> s.window, oursPhases, floorPhases, backPhases))
+        .line("")
         .paragraph("One-minute load average on " + Runtime.getRuntime().availableProcessors()
             + " CPUs as the row started and ended: " + loadBefore + " and "
             + LoadAverage.oneMinute()
@@ -249,18 +338,7 @@ public final class SwitchOverBenchmark {
   private static Window served(SystemdSandbox sandbox, Window window) throws InterruptedException {
     long newest = 0;
     for (int attempt = 0; attempt < 50; attempt++) {
-      String journal = sandbox
-          .exec(
-              List.of("journalctl", "--no-pager", "-o", "cat", "-u", "kubelet.service"),
-              Duration.ofSeconds(30))
-          .stdout();
-      newest = journal
-          .lines()
-          .filter(l -> l.startsWith(KubeletStandIn.SERVING_SINCE))
-          .mapToLong(l ->
-              Long.parseLong(l.substring(KubeletStandIn.SERVING_SINCE.length()).strip()))
-          .max()
-          .orElse(0);
+      newest = FloorSwitch.newestServed(sandbox);
       if (newest >= window.start()) {
         return window.seen(newest);
       }
@@ -275,8 +353,11 @@ public final class SwitchOverBenchmark {
     return at.getEpochSecond() * 1_000_000_000L + at.getNano();
   }
 
-  /** One noneops upgrade, committed; the window between the stop step's start and kubelet's wait completing. */
-  private static Window upgradeWithNoneops(
+  /**
+   * One noneops upgrade, committed; the window between the stop step's start and kubelet's wait
+   * completing, with the stop's end and the start's beginning and end ({@code start-units}).
+   */
+  private static FloorSwitch.Phases upgradeWithNoneops(
       HostPorts ports, AgentConfig base, AgentConfig upgraded, Map<String, Samples> steps)
       throws IOException {
     List<NodeEvent> events = new CopyOnWriteArrayList<>();
@@ -304,7 +385,49 @@ public final class SwitchOverBenchmark {
         steps.computeIfAbsent(e.task(), t -> new Samples("ms")).add(e.duration().toNanos() / 1e6);
       }
     }
-    return new Window(epochNanos(stop), epochNanos(ready), 0);
+    Instant stopped = at(events, "upgrade-stop-stack", NodeEvent.Kind.COMPLETED);
+    Instant starting = at(events, "start-units", NodeEvent.Kind.STARTED);
+    Instant started = at(events, "start-units", NodeEvent.Kind.COMPLETED);
+    return new FloorSwitch.Phases(
+        epochNanos(stop),
+        epochNanos(stopped),
+        epochNanos(starting),
+        epochNanos(started),
+        0,
+        epochNanos(ready));
+  }
+
+  /** The last {@code kind} event of {@code task}. */
+  private static Instant at(List<NodeEvent> events, String task, NodeEvent.Kind kind) {
+    return events.stream()
+        .filter(e -> e.task().equals(task) && e.kind() == kind)
+        .map(NodeEvent::at)
+        .reduce((a, b) -> b)
+        .orElseThrow(
+            () -> new IllegalStateException("the upgrade sent no " + task + " " + kind + " event"));
+  }
+
+  /** The floor the goal is held to, of the two ways of issuing its jobs. */
+  static final String FLOOR_NAME = "systemctl";
+
+  /** The goal: noneops' window at most this multiple of the floor's. */
+  static final double FLOOR_GOAL = 1.05;
+
+  private static FloorSwitch.Series floorOf(FloorSwitch.Series systemctl, FloorSwitch.Series dbus) {
+    return FLOOR_NAME.equals("systemctl") ? systemctl : dbus;
+  }
+
+  private static String phaseRow(
+      String phase,
+      Function<FloorSwitch.Series, Samples> figure,
+      FloorSwitch.Series ours,
+      FloorSwitch.Series systemctl,
+      FloorSwitch.Series dbus) {
+    double over =
+        figure.apply(ours).median() - figure.apply(floorOf(systemctl, dbus)).median();
+    return "| " + phase + " | " + figure.apply(ours).medianText() + " | "
+        + figure.apply(systemctl).medianText() + " | " + figure.apply(dbus).medianText() + " | "
+        + (over >= 0 ? "+" : "−") + Samples.fmt(Math.abs(over)) + " ms |";
   }
 
   private static String breakdown(Map<String, Samples> steps) {
