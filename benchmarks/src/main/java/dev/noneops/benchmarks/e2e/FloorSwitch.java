@@ -27,7 +27,8 @@ import java.util.Locale;
  * for the stop, {@code ln} and {@code mv} for the flip, one for the start, timed by bash's {@code
  * $EPOCHREALTIME}, which starts no process), and D-Bus calls from this JVM (all stop jobs
  * enqueued, then awaited; the flip by {@code symlink(2)} and {@code rename(2)}; all start jobs
- * enqueued, then awaited).
+ * enqueued, then awaited). The D-Bus floor is the lower and the goal's: a {@code systemctl}
+ * process per request costs more than a call on a connection already open.
  */
 final class FloorSwitch {
   /** The stack's units in the order a start names them, and the stop order. */
@@ -187,6 +188,14 @@ final class FloorSwitch {
             Long.parseLong(l.substring(KubeletStandIn.SERVING_SINCE.length()).strip()))
         .max()
         .orElse(0);
+  }
+
+  /** Sleeps until the epoch instant {@code at} (nanoseconds), at once when it has passed. */
+  static void sleepUntil(long at) throws InterruptedException {
+    long left = at - now();
+    if (left > 0) {
+      Thread.sleep(left / 1_000_000L, (int) (left % 1_000_000L));
+    }
   }
 
   static long now() {

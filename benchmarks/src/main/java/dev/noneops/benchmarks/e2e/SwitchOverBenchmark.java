@@ -131,6 +131,7 @@ public final class SwitchOverBenchmark {
       FloorSwitch floor = new FloorSwitch(sandbox, systemd, LAYOUT, KUBELET_READY);
       try {
         bootstrap(ports, base);
+        long lastServed = floor.served(0);
         for (int i = 0; i < runs; i++) {
           Window noneops;
           FloorSwitch.Phases upgrade;
@@ -147,12 +148,19 @@ public final class SwitchOverBenchmark {
           }
           noneops.addTo(ours, oursLate, oursRest);
           oursPhases.add(upgrade);
+          // the stack noneops stopped had run this long since it answered (the upgrade's
+          // preparation); each floor stops a stack of the same age, as a stop's length depends on
+          // it
+          long age = Math.max(0, upgrade.start() - lastServed);
           Window script = served(sandbox, switchWithScript(sandbox, from));
           script.addTo(baseline, baselineLate, baselineRest);
+          FloorSwitch.sleepUntil(script.served() + age);
           FloorSwitch.Phases there = floor.byDbus(to);
           floorPhases.add(there);
+          FloorSwitch.sleepUntil(there.served() + age);
           FloorSwitch.Phases back = floor.bySystemctl(from);
           systemctlPhases.add(back);
+          lastServed = back.served();
           new AppliedConfigStore(ports.files(), PATHS).write(base);
           System.err.printf(
               "switch-over run %d: noneops %.0f ms (saw healthz %.1f ms late), script %.0f ms (%.1f ms late),"
@@ -250,7 +258,9 @@ public final class SwitchOverBenchmark {
                 + String.join(" ", FloorSwitch.START)
                 + "`; a `systemctl` process costs more than a call on a "
                 + "connection already open, so the D-Bus floor is the lower one and the goal's. Each round runs "
-                + "noneops, the script, the floor and its way back, one after another on one node.")
+                + "noneops, the script, the floor and its way back, one after another on one node; before its stop, "
+                + "each floor waits until the stack has run as long since its healthz answered as the one noneops "
+                + "stopped had (the upgrade's own preparation), since a stop's length depends on the stack's age.")
         .line(
             "| figure | noneops (Node.upgrade) | floor (the same jobs over D-Bus, healthz seen when served) "
                 + "| ratio | goal |")
