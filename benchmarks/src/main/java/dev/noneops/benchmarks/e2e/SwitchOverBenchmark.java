@@ -45,6 +45,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -63,6 +64,12 @@ import java.util.stream.Collectors;
  * Each window is split at the instant kubelet's stand-in logged its healthz answering: the part
  * after it is pure waiting (how late each method sees kubelet healthy), the part before it the
  * service work both share.
+ *
+ * <p>The floor ({@link FloorSwitch}): the same stop, flip and start and nothing else, the window
+ * ending at the instant kubelet's healthz began answering, over D-Bus from this JVM (older → newer,
+ * as noneops goes), and by {@code systemctl} on the way back. Every window is cut at the stop's end
+ * and the start's beginning and end, so the row says in which phase noneops spends what the floor
+ * does not.
  *
  * <p>Usage: {@code SwitchOverBenchmark <section.md> [runs]}. Needs root, Debian's containerd
  * packages (cached below {@code ~/.cache/noneops}) and kubelet's healthz port 10248 free.
@@ -106,6 +113,9 @@ public final class SwitchOverBenchmark {
     Samples oursRest = new Samples("ms");
     Samples baselineRest = new Samples("ms");
     Map<String, Samples> steps = new LinkedHashMap<>();
+    FloorSwitch.Series oursPhases = new FloorSwitch.Series();
+    FloorSwitch.Series floorPhases = new FloorSwitch.Series();
+    FloorSwitch.Series systemctlPhases = new FloorSwitch.Series();
     String from;
     String to;
     Duration boot;
@@ -118,12 +128,17 @@ public final class SwitchOverBenchmark {
       AgentConfig upgraded = config(ports, json(server, newer.version(), runc));
       from = versionOf(ports, base);
       to = versionOf(ports, upgraded);
+      FloorSwitch floor = new FloorSwitch(sandbox, systemd, LAYOUT, KUBELET_READY);
       try {
         bootstrap(ports, base);
+        long lastServed = floor.served(0);
         for (int i = 0; i < runs; i++) {
           Window noneops;
+          FloorSwitch.Phases upgrade;
           try {
-            noneops = served(sandbox, upgradeWithNoneops(ports, base, upgraded, steps));
+            upgrade = upgradeWithNoneops(ports, base, upgraded, steps);
+            noneops = served(sandbox, new Window(upgrade.start(), upgrade.seen(), 0));
+            upgrade = upgrade.withServed(noneops.served(), false);
           } catch (RuntimeException e) {
             for (String unit :
                 List.of("localdns.service", "containerd.service", "kubelet.service")) {
@@ -132,12 +147,33 @@ public final class SwitchOverBenchmark {
             throw e;
           }
           noneops.addTo(ours, oursLate, oursRest);
+          oursPhases.add(upgrade);
+          // the stack noneops stopped had run this long since it answered (the upgrade's
+          // preparation); each floor stops a stack of the same age, as a stop's length depends on
+          // it
+          long age = Math.max(0, upgrade.start() - lastServed);
           Window script = served(sandbox, switchWithScript(sandbox, from));
           script.addTo(baseline, baselineLate, baselineRest);
+          FloorSwitch.sleepUntil(script.served() + age);
+          FloorSwitch.Phases there = floor.byDbus(to);
+          floorPhases.add(there);
+          FloorSwitch.sleepUntil(there.served() + age);
+          FloorSwitch.Phases back = floor.bySystemctl(from);
+          systemctlPhases.add(back);
+          lastServed = back.served();
           new AppliedConfigStore(ports.files(), PATHS).write(base);
           System.err.printf(
-              "switch-over run %d: noneops %.0f ms (saw healthz %.1f ms late), script %.0f ms (%.1f ms late)%n",
-              i + 1, noneops.millis(), noneops.lateMillis(), script.millis(), script.lateMillis());
+              "switch-over run %d: noneops %.0f ms (saw healthz %.1f ms late), script %.0f ms (%.1f ms late),"
+                  + " floor %.0f ms (%s), back by systemctl %.0f ms (%s)%n",
+              i + 1,
+              noneops.millis(),
+              noneops.lateMillis(),
+              script.millis(),
+              script.lateMillis(),
+              there.windowMillis(),
+              there,
+              back.windowMillis(),
+              back);
         }
       } finally {
         reset(ports);
@@ -206,6 +242,76 @@ public final class SwitchOverBenchmark {
             "Where noneops' window goes (median ms of each task completed inside it, nested tasks also counted in their "
                 + "parent; `upgrade-clear-host` is its three side-by-side children's wall time): "
                 + breakdown(steps) + ".")
+        .paragraph(
+            "The floor: the same systemd jobs and nothing else, kubelet's healthz counted as seen the instant the "
+                + "stand-in's journal line says it began answering, so no detection is paid. Issued over D-Bus from "
+                + "the benchmark's JVM (warm, the product's JVM options), older → newer build as noneops goes: "
+                + "`DbusSystemd.stopAll` of " + String.join(", ", FloorSwitch.STOP)
+                + " on the connection it holds (every stop job enqueued, then awaited), the flip by `symlink(2)` and "
+                + "`rename(2)` through the sandbox's root, `DbusSystemd.startAll` of "
+                + String.join(", ", FloorSwitch.START)
+                + ", timed by `Instant.now()` around each. The way back, "
+                + "newer → older, issues the same jobs with `systemctl` from a bash inside the sandbox (entered via "
+                + "`nsenter` before the window opens, timed by `$EPOCHREALTIME`, which starts no process): "
+                + "`systemctl stop " + String.join(" ", FloorSwitch.STOP)
+                + "`, `ln -sfn <version> current.tmp && mv -T current.tmp current`, `systemctl start "
+                + String.join(" ", FloorSwitch.START)
+                + "`; a `systemctl` process costs more than a call on a "
+                + "connection already open, so the D-Bus floor is the lower one and the goal's. Each round runs "
+                + "noneops, the script, the floor and its way back, one after another on one node; before its stop, "
+                + "each floor waits until the stack has run as long since its healthz answered as the one noneops "
+                + "stopped had (the upgrade's own preparation), since a stop's length depends on the stack's age.")
+        .line(
+            "| figure | noneops (Node.upgrade) | floor (the same jobs over D-Bus, healthz seen when served) "
+                + "| ratio | goal |")
+        .line("|---|---|---|---|---|")
+        .line("| switch-over window | " + ours.summary() + " | " + floorPhases.window.summary()
+            + " | **"
+            + Samples.ratio(ours, floorPhases.window) + "** | ≤ " + FLOOR_GOAL + ": **"
+            + (ours.median() / floorPhases.window.median() <= FLOOR_GOAL ? "met" : "missed")
+            + "** |")
+        .line("")
+        .paragraph(
+            "Where the remainder goes: each window cut at the same four instants (medians, ms). noneops: "
+                + "`upgrade-stop-stack` started and completed, `start-units` started and completed (`NodeEvent.at`); the "
+                + "floor: its own clock around each call or command. kubelet's healthz served is the stand-in's journal "
+                + "line for all.")
+        .line(
+            "| phase | noneops | floor (D-Bus from the JVM) | the same jobs by systemctl | noneops over the floor |")
+        .line("|---|---|---|---|---|")
+        .line(phaseRow(
+            "stop: the stop jobs issued → all done",
+            s -> s.stop,
+            oursPhases,
+            floorPhases,
+            systemctlPhases))
+        .line(phaseRow(
+            "between: noneops' `upgrade-clear-host`, flip, host networking, `enable-units`, image archives; the "
+                + "floor's flip",
+            s -> s.between,
+            oursPhases,
+            floorPhases,
+            systemctlPhases))
+        .line(phaseRow(
+            "start: the start jobs issued → all done (kubelet active)",
+            s -> s.start,
+            oursPhases,
+            floorPhases,
+            systemctlPhases))
+        .line(phaseRow(
+            "kubelet active → healthz served (the stand-in's start-up)",
+            s -> s.kubeletUp,
+            oursPhases,
+            floorPhases,
+            systemctlPhases))
+        .line(phaseRow(
+            "healthz served → seen served (detection; none for the floor)",
+            s -> s.detection,
+            oursPhases,
+            floorPhases,
+            systemctlPhases))
+        .line(phaseRow("window", s -> s.window, oursPhases, floorPhases, systemctlPhases))
+        .line("")
         .paragraph("One-minute load average on " + Runtime.getRuntime().availableProcessors()
             + " CPUs as the row started and ended: " + loadBefore + " and "
             + LoadAverage.oneMinute()
@@ -249,18 +355,7 @@ public final class SwitchOverBenchmark {
   private static Window served(SystemdSandbox sandbox, Window window) throws InterruptedException {
     long newest = 0;
     for (int attempt = 0; attempt < 50; attempt++) {
-      String journal = sandbox
-          .exec(
-              List.of("journalctl", "--no-pager", "-o", "cat", "-u", "kubelet.service"),
-              Duration.ofSeconds(30))
-          .stdout();
-      newest = journal
-          .lines()
-          .filter(l -> l.startsWith(KubeletStandIn.SERVING_SINCE))
-          .mapToLong(l ->
-              Long.parseLong(l.substring(KubeletStandIn.SERVING_SINCE.length()).strip()))
-          .max()
-          .orElse(0);
+      newest = FloorSwitch.newestServed(sandbox);
       if (newest >= window.start()) {
         return window.seen(newest);
       }
@@ -275,8 +370,11 @@ public final class SwitchOverBenchmark {
     return at.getEpochSecond() * 1_000_000_000L + at.getNano();
   }
 
-  /** One noneops upgrade, committed; the window between the stop step's start and kubelet's wait completing. */
-  private static Window upgradeWithNoneops(
+  /**
+   * One noneops upgrade, committed; the window between the stop step's start and kubelet's wait
+   * completing, with the stop's end and the start's beginning and end ({@code start-units}).
+   */
+  private static FloorSwitch.Phases upgradeWithNoneops(
       HostPorts ports, AgentConfig base, AgentConfig upgraded, Map<String, Samples> steps)
       throws IOException {
     List<NodeEvent> events = new CopyOnWriteArrayList<>();
@@ -304,7 +402,41 @@ public final class SwitchOverBenchmark {
         steps.computeIfAbsent(e.task(), t -> new Samples("ms")).add(e.duration().toNanos() / 1e6);
       }
     }
-    return new Window(epochNanos(stop), epochNanos(ready), 0);
+    Instant stopped = at(events, "upgrade-stop-stack", NodeEvent.Kind.COMPLETED);
+    Instant starting = at(events, "start-units", NodeEvent.Kind.STARTED);
+    Instant started = at(events, "start-units", NodeEvent.Kind.COMPLETED);
+    return new FloorSwitch.Phases(
+        epochNanos(stop),
+        epochNanos(stopped),
+        epochNanos(starting),
+        epochNanos(started),
+        0,
+        epochNanos(ready));
+  }
+
+  /** The last {@code kind} event of {@code task}. */
+  private static Instant at(List<NodeEvent> events, String task, NodeEvent.Kind kind) {
+    return events.stream()
+        .filter(e -> e.task().equals(task) && e.kind() == kind)
+        .map(NodeEvent::at)
+        .reduce((a, b) -> b)
+        .orElseThrow(
+            () -> new IllegalStateException("the upgrade sent no " + task + " " + kind + " event"));
+  }
+
+  /** The goal: noneops' window at most this multiple of the floor's. */
+  static final double FLOOR_GOAL = 1.05;
+
+  private static String phaseRow(
+      String phase,
+      Function<FloorSwitch.Series, Samples> figure,
+      FloorSwitch.Series ours,
+      FloorSwitch.Series floor,
+      FloorSwitch.Series systemctl) {
+    double over = figure.apply(ours).median() - figure.apply(floor).median();
+    return "| " + phase + " | " + figure.apply(ours).medianText() + " | "
+        + figure.apply(floor).medianText() + " | " + figure.apply(systemctl).medianText() + " | "
+        + (over >= 0 ? "+" : "−") + Samples.fmt(Math.abs(over)) + " ms |";
   }
 
   private static String breakdown(Map<String, Samples> steps) {
