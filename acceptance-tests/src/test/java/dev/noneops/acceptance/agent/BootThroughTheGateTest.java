@@ -199,6 +199,13 @@ class BootThroughTheGateTest {
       } else {
         lab.host.fs().seedDirectory(left, 0700);
       }
+      if (work == InFlight.STAGING) {
+        // a download cut short: an empty staging directory is nothing in flight
+        lab.host.fs().seedDirectory(left.resolve("1.31.5-0123456789ab"), 0700);
+        lab.host
+            .fs()
+            .seedFile(left.resolve("1.31.5-0123456789ab/kubelet"), "half a download\n", 0600);
+      }
     }
     return left;
   }

@@ -73,6 +73,9 @@ class StatusBootLineTest {
   private void leaveStaging() throws IOException {
     synchronized (cli.host().monitor()) {
       cli.host().fs().seedDirectory(Layout.defaultLayout().staging(), 0700);
+      cli.host()
+          .fs()
+          .seedFile(Layout.defaultLayout().staging().resolve("partial"), "a download\n", 0600);
     }
   }
 

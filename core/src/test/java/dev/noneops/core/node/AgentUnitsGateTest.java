@@ -36,8 +36,8 @@ class AgentUnitsGateTest {
             "ConditionPathExists=|/opt/unbounded/node/confsnap",
             // a teardown (reset) in flight
             "ConditionPathExists=|/opt/unbounded/node/.teardown",
-            // an install or download in flight
-            "ConditionPathExists=|/opt/unbounded/node/.staging",
+            // an install or download in flight (an empty staging directory is nothing)
+            "ConditionDirectoryNotEmpty=|/opt/unbounded/node/.staging",
             // a version's removal in flight (prune's tombstone)
             "ConditionPathExistsGlob=|/opt/unbounded/node/.removing-*",
             // an interrupted durable write in the layout (the current link's flip among them)
@@ -55,17 +55,16 @@ class AgentUnitsGateTest {
             "ConditionPathExists=|/srv/node 100%%/upgrade-journal.json",
             "ConditionPathExists=|/srv/node 100%%/confsnap",
             "ConditionPathExists=|/srv/node 100%%/.teardown",
-            "ConditionPathExists=|/srv/node 100%%/.staging",
+            "ConditionDirectoryNotEmpty=|/srv/node 100%%/.staging",
             "ConditionPathExistsGlob=|/srv/node 100%%/.removing-*",
             "ConditionPathExistsGlob=|/srv/node 100%%/.noneops-tmp-*");
   }
 
   @Test
   void theGateStillRunsTheRecoveryAtBootBeforeTheStack() {
-    String unit =
-        new String(
-            AgentUnits.recoveryGate(HostPaths.realHost(), Layout.defaultLayout()),
-            StandardCharsets.UTF_8);
+    String unit = new String(
+        AgentUnits.recoveryGate(HostPaths.realHost(), Layout.defaultLayout()),
+        StandardCharsets.UTF_8);
 
     assertThat(unit)
         .contains(
