@@ -63,7 +63,7 @@ class DemoEdgesTest {
   }
 
   @Test
-  void theBootLineSaysTheGateRanBeforeTheConfigurationWasApplied() {
+  void theBootLineSaysTheGateDidNotRunWithNothingInFlight() {
     List<String> status = step("[3] status");
     assertThat(status)
         .as(String.join("\n", status))
@@ -71,7 +71,9 @@ class DemoEdgesTest {
     assertThat(status.stream().filter(l -> l.startsWith("      | boot:")))
         .as(String.join("\n", status))
         .singleElement()
-        .satisfies(l -> assertThat(l).contains("before the configuration was applied"));
+        .satisfies(l -> assertThat(l)
+            .contains("the recovery gate did not run on this boot: its conditions found nothing"
+                + " in flight"));
   }
 
   @Test

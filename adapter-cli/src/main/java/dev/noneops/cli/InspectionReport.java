@@ -140,13 +140,24 @@ record InspectionReport(ExitCode exitCode, String stdout) {
       out.println("systemd:   unreachable from the agent since " + agent.systemdUnreachableSince()
           + "; it waits for systemd and sends the watchdog no keep-alive");
     }
-    printAgentEvent(
-        out,
-        "boot:      ",
-        agent.bootRecovery(),
-        r.appliedConfig() && foundNoAppliedConfiguration(agent.bootRecovery())
-            ? ", before the configuration was applied"
-            : "");
+    if (gateSkippedThisBoot(r.gateUnit())) {
+      out.println("boot:      the recovery gate did not run on this boot: its conditions found"
+          + " nothing in flight"
+          + (agent.bootRecovery() == null
+              ? ""
+              : "; its last run, in an earlier boot: " + agent.bootRecovery().kind() + " "
+                  + agent.bootRecovery().outcome() + " at "
+                  + agent.bootRecovery().at() + ": "
+                  + agent.bootRecovery().detail()));
+    } else {
+      printAgentEvent(
+          out,
+          "boot:      ",
+          agent.bootRecovery(),
+          r.appliedConfig() && foundNoAppliedConfiguration(agent.bootRecovery())
+              ? ", before the configuration was applied"
+              : "");
+    }
     printAgentEvent(out, "agent:     ", agent.startRecovery());
     printAgentEvent(out, "last:      ", agent.lastOperation());
     if (!agent.counters().operations().isEmpty()) {
@@ -218,6 +229,15 @@ record InspectionReport(ExitCode exitCode, String stdout) {
       out.println(
           label + e.kind() + " " + e.outcome() + " at " + e.at() + when + ": " + e.detail());
     }
+  }
+
+  /**
+   * Whether the recovery gate is installed and has not run in this boot: a gate that ran stays
+   * active (exited) or failed until the next boot, so an inactive one was skipped by systemd's
+   * conditions, nothing being in flight, and the state's boot recovery is an earlier boot's.
+   */
+  private static boolean gateSkippedThisBoot(NodeStatus.Unit gate) {
+    return gate != null && !gate.load().equals("not_found") && gate.active().equals("inactive");
   }
 
   /**

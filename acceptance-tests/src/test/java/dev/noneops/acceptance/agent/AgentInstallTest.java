@@ -122,8 +122,12 @@ class AgentInstallTest {
     assertThat(lab.host.systemd().isEnabled(HostPaths.RECOVERY_GATE_UNIT, "multi-user.target"))
         .isTrue();
     assertThat(lab.host.systemd().peek(HostPaths.RECOVERY_GATE_UNIT).isActive())
-        .as("pulled in by the stack's first start")
-        .isTrue();
+        .as("pulled in by the stack's first start, skipped by its conditions: nothing in flight")
+        .isFalse();
+    assertThat(lab.host.systemd().history())
+        .anySatisfy(e -> assertThat(e.unit() + " " + e.event())
+            .isEqualTo(HostPaths.RECOVERY_GATE_UNIT + " condition-failed"));
+    assertThat(lab.stackActive()).isTrue();
   }
 
   @Test

@@ -12,11 +12,14 @@ import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.gate.FaultRule;
 import dev.noneops.testkit.gate.SimulatedCrash;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A node with its agent that loses power boots as systemd boots it: the recovery gate's unit runs
@@ -133,15 +136,78 @@ class BootThroughTheGateTest {
   }
 
   @Test
-  void withNothingInFlightTheGatePassesAndTheStackComesBackOnItsVersion() {
+  void withNothingInFlightTheGateIsSkippedByItsConditionsAndTheStackComesBackOnItsVersion() {
+    int gateRuns = lab.gateJournal().size();
+
     BootLog boot = lab.powerCutAndBoot();
 
-    assertThat(boot.of(GATE)).containsExactly(GATE + " activating", GATE + " started");
-    assertThat(bootRecovery().outcome()).isEqualTo("NOTHING_TO_DO");
+    assertThat(boot.of(GATE))
+        .as("no file of interrupted work: systemd skips the gate, no JVM starts")
+        .containsExactly(GATE + " condition-failed");
+    assertThat(lab.gateJournal()).hasSize(gateRuns);
     assertThat(lab.stackActive()).isTrue();
+    for (String unit : STACK) {
+      assertThat(boot.of(unit)).as(unit).containsExactly(unit + " started");
+      assertThat(lab.runningVersion(unit)).as(unit).contains(lab.versionOf(V1));
+    }
     assertThat(lab.host.systemd().peek(HostPaths.AGENT_UNIT).isActive())
         .as("the agent's daemon, ordered after the gate")
         .isTrue();
+  }
+
+  /** Each kind of interrupted work the gate's conditions look for, as a crash leaves it. */
+  enum InFlight {
+    SAVED_CONFIGURATION_WITHOUT_JOURNAL,
+    TEARDOWN,
+    STAGING,
+    VERSION_BEING_REMOVED,
+    INTERRUPTED_WRITE_IN_THE_LAYOUT
+  }
+
+  @ParameterizedTest
+  @EnumSource(InFlight.class)
+  void withInterruptedWorkOnDiskTheGateRunsBeforeTheStack(InFlight work) throws IOException {
+    Path left = leave(work);
+
+    BootLog boot = lab.powerCutAndBoot();
+
+    assertThat(boot.of(GATE)).containsExactly(GATE + " activating", GATE + " started");
+    int gateEnded = boot.startEnded(GATE).orElseThrow();
+    assertThat(boot.firstEventOf(STACK))
+        .hasValueSatisfying(first -> assertThat(first)
+            .as("the stack's first event, after the gate's start job ended: " + boot)
+            .isGreaterThan(gateEnded));
+    assertThat(bootRecovery().outcome()).isEqualTo("NOTHING_TO_DO");
+    assertThat(lab.stackActive()).isTrue();
+    if (work != InFlight.TEARDOWN) {
+      assertThat(lab.exists(left)).as("the gate removed " + left).isFalse();
+    }
+  }
+
+  private Path leave(InFlight work) throws IOException {
+    Path root = lab.layout.root();
+    Path left = switch (work) {
+      case SAVED_CONFIGURATION_WITHOUT_JOURNAL -> lab.layout.confsnap();
+      case TEARDOWN -> lab.layout.teardownMarker();
+      case STAGING -> lab.layout.staging();
+      case VERSION_BEING_REMOVED -> root.resolve(".removing-1.31.0-0123456789ab");
+      case INTERRUPTED_WRITE_IN_THE_LAYOUT -> root.resolve(".noneops-tmp-current.0a1b2c3d");
+    };
+    synchronized (lab.host.monitor()) {
+      if (work == InFlight.TEARDOWN || work == InFlight.INTERRUPTED_WRITE_IN_THE_LAYOUT) {
+        lab.host.fs().seedFile(left, "left by a crash\n", 0600);
+      } else {
+        lab.host.fs().seedDirectory(left, 0700);
+      }
+      if (work == InFlight.STAGING) {
+        // a download cut short: an empty staging directory is nothing in flight
+        lab.host.fs().seedDirectory(left.resolve("1.31.5-0123456789ab"), 0700);
+        lab.host
+            .fs()
+            .seedFile(left.resolve("1.31.5-0123456789ab/kubelet"), "half a download\n", 0600);
+      }
+    }
+    return left;
   }
 
   private static List<String> gateAndStack() {

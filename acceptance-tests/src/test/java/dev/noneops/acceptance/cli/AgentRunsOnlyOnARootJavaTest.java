@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.noneops.cli.ExitCode;
 import dev.noneops.ports.files.HostFiles;
+import dev.noneops.ports.files.HostLock;
 import dev.noneops.testkit.SimulatedHost;
 import dev.noneops.testkit.fixtures.cli.ConfigJson;
 import dev.noneops.testkit.fixtures.cli.SimCli;
@@ -67,6 +68,27 @@ class AgentRunsOnlyOnARootJavaTest {
     assertThat(host.ports().files().exists(leftOver))
         .as("no recovery work, not even a clean-up")
         .isTrue();
+  }
+
+  @Test
+  void theGateStartedOnALiveNodeWithAnUpgradeInFlightPassesAndChangesNothing() throws IOException {
+    // a stack unit started by an operation pulls the gate in when the daemon has not started in
+    // this boot (its conditions let it run while the operation's journal is there)
+    host.fs().seedFile(cli.layout().journal(), "{}", 0600);
+    FileTreeSnapshot before = host.snapshot();
+    Run gate;
+    try (HostLock held = host.ports().files().tryLock(cli.layout().lock()).orElseThrow()) {
+      gate = cli.run("recover", "--at-boot");
+    }
+
+    assertThat(gate.exitCode()).as(gate.err()).isEqualTo(ExitCode.OK.code());
+    assertThat(gate.out().lines())
+        .singleElement()
+        .asString()
+        .startsWith("noneops recovery gate: the node is live, not booting");
+    assertThat(host.snapshot().diff(before))
+        .as("the journal and the versions untouched")
+        .allSatisfy(change -> assertThat(change).contains("agent"));
   }
 
   @Test

@@ -73,6 +73,7 @@ class StatusOnSimulatedHostTest {
             "appliedMachineName",
             "command",
             "disowned",
+            "gateUnit",
             "installed",
             "installedVersions",
             "needsRoot",

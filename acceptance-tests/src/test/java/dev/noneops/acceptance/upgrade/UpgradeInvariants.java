@@ -8,6 +8,7 @@ import dev.noneops.core.layout.VersionNames;
 import dev.noneops.core.node.Params;
 import dev.noneops.core.node.RecoveryResult;
 import dev.noneops.core.node.VerifyReport;
+import dev.noneops.ports.files.HostFiles;
 import dev.noneops.ports.systemd.ActiveState;
 import dev.noneops.testkit.fixtures.node.BootLog;
 import dev.noneops.testkit.fixtures.node.SimNode;
@@ -74,10 +75,46 @@ final class UpgradeInvariants {
   }
 
   /**
-   * A boot ({@code boot}, what it did to units) went through the recovery gate: the gate's start
-   * job ended, successfully, before any of the stack's units was started.
+   * What the recovery gate acts on is on disk: an upgrade's journal or saved configuration, a
+   * teardown's note, a
+   * version's removal tombstone, a staging directory with something in it, or a temp entry of an
+   * interrupted write in the layout (read before a boot, independently of the gate's unit).
    */
-  List<String> bootedThroughTheGate(SimNode lab, BootLog boot) {
+  static boolean somethingInFlight(SimNode lab) {
+    synchronized (lab.host.monitor()) {
+      try {
+        HostFiles files = lab.host.ports().files();
+        if (lab.exists(lab.layout.journal())
+            || lab.exists(lab.layout.confsnap())
+            || lab.exists(lab.layout.teardownMarker())) {
+          return true;
+        }
+        if (lab.exists(lab.layout.staging())
+            && !files.list(lab.layout.staging()).isEmpty()) {
+          return true;
+        }
+        if (!lab.exists(lab.layout.root())) {
+          return false;
+        }
+        for (String name : files.list(lab.layout.root())) {
+          if (name.startsWith(".removing-") || name.startsWith(HostFiles.TEMP_PREFIX)) {
+            return true;
+          }
+        }
+        return false;
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+
+  /**
+   * A boot ({@code boot}, what it did to units) went through the recovery gate when something was
+   * in flight ({@code inFlight}, read before the boot): the gate's start job ended, successfully,
+   * before any of the stack's units was started. With nothing in flight systemd's conditions skip
+   * the gate (no JVM), and the stack starts.
+   */
+  List<String> bootedThroughTheGate(SimNode lab, BootLog boot, boolean inFlight) {
     List<String> out = new ArrayList<>();
     String gate = HostPaths.RECOVERY_GATE_UNIT;
     Optional<Integer> gateEnded = boot.startEnded(gate);
@@ -85,15 +122,27 @@ final class UpgradeInvariants {
       out.add("the boot did not run the recovery gate: " + boot);
       return out;
     }
-    if (lab.host.systemd().peek(gate).active() != ActiveState.ACTIVE) {
+    if (skippedTheGate(boot)) {
+      if (inFlight) {
+        out.add("the boot skipped the recovery gate with something in flight: " + boot);
+      }
+    } else if (lab.host.systemd().peek(gate).active() != ActiveState.ACTIVE) {
       out.add("the recovery gate is " + lab.host.systemd().peek(gate).active() + ": "
           + lab.gateJournal());
+    } else if (!inFlight) {
+      out.add("the boot ran the recovery gate with nothing in flight: " + boot);
     }
     Optional<Integer> stackFirst = boot.firstEventOf(SimNode.STACK);
     if (stackFirst.isPresent() && stackFirst.get() < gateEnded.get()) {
       out.add("a unit of the stack was started before the recovery gate had finished: " + boot);
     }
     return out;
+  }
+
+  /** Whether systemd's conditions skipped the gate in {@code boot}. */
+  static boolean skippedTheGate(BootLog boot) {
+    return boot.of(HostPaths.RECOVERY_GATE_UNIT)
+        .contains(HostPaths.RECOVERY_GATE_UNIT + " condition-failed");
   }
 
   /**

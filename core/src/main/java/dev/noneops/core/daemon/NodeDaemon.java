@@ -34,7 +34,9 @@ import dev.noneops.ports.files.FileMeta;
 import dev.noneops.ports.machine.MachineResource;
 import dev.noneops.ports.metrics.AgentFigures;
 import dev.noneops.ports.metrics.AgentMetrics;
+import dev.noneops.ports.systemd.ActiveState;
 import dev.noneops.ports.systemd.SystemdException;
+import dev.noneops.ports.systemd.UnitStatus;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -298,6 +300,20 @@ public final class NodeDaemon {
   }
 
   /**
+   * Whether the recovery gate ran in this boot: a gate that ran stays active (exited) or failed
+   * until the next boot; one its conditions skipped (nothing in flight) is inactive, and the boot
+   * recovery the state records is an earlier boot's, already told.
+   */
+  private boolean gateRanThisBoot() {
+    try {
+      UnitStatus gate = ports.systemd().status(HostPaths.RECOVERY_GATE_UNIT);
+      return gate.active() != ActiveState.INACTIVE;
+    } catch (SystemdException e) {
+      return false;
+    }
+  }
+
+  /**
    * Recovers, subscribes to the stack's units' changes, records that it watches the file, reports
    * ready, then has the Machine registered and watched (when it follows one).
    */
@@ -321,6 +337,7 @@ public final class NodeDaemon {
       state
           .read()
           .bootRecovery()
+          .filter(boot -> gateRanThisBoot())
           .ifPresent(boot -> e.after(
               new AgentState.Event(boot.at(), "boot-recovery", boot.outcome(), boot.detail())));
     });

@@ -12,6 +12,7 @@ import dev.noneops.core.node.RecoveryMode;
 import dev.noneops.core.node.RecoveryResult;
 import dev.noneops.core.node.UpgradeInProgressException;
 import dev.noneops.ports.files.HostFiles;
+import dev.noneops.ports.files.HostLock;
 import dev.noneops.ports.time.HostClock;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -40,8 +41,9 @@ import java.util.function.Function;
  *       node;
  *   <li>recovery itself failing: {@link RecoveryGateException} as well;
  *   <li>run on a java a user or group other than root can change ({@link
- *       #refuse(WritableByOthersException)}): no recovery work; it passes with nothing in flight
- *       and keeps the stack down with an upgrade in flight.
+ *       #refuse(WritableByOthersException)}): no recovery work; it passes with nothing in flight,
+ *       or on a live node (another process holds the node lock), and keeps the stack down with an
+ *       upgrade in flight at boot.
  * </ul>
  *
  * Each run is recorded as {@link AgentState#bootRecovery()}.
@@ -123,6 +125,14 @@ public final class RecoveryGate {
       return new Result(Outcome.NO_NODE, "no node on this host; nothing to recover");
     }
     String refused = "refused to recover: " + untrusted.getMessage();
+    if (exists(layout.journal()) && lockHeldByAnother()) {
+      Result live = new Result(
+          Outcome.LIVE_NODE,
+          "the node is live, not booting: an operation holds the node lock with its upgrade in"
+              + " flight; nothing to recover here (" + refused + ")");
+      record(live.outcome().name(), live.line());
+      return live;
+    }
     if (exists(layout.journal())) {
       RecoveryGateException e = new RecoveryGateException(
           "noneops recovery gate: " + refused + "; an upgrade is in flight ("
@@ -225,6 +235,20 @@ public final class RecoveryGate {
           .withBootRecovery(new AgentState.Event(clock.now(), "boot-recovery", outcome, line)));
     } catch (IOException | RuntimeException e) {
       // the state informs; the gate's outcome is its exit status and its journal line
+    }
+  }
+
+  /**
+   * Whether another process holds the node lock: an operation runs, so the gate was pulled in by a
+   * unit that operation started on a live node, not at boot.
+   */
+  private boolean lockHeldByAnother() {
+    try {
+      Optional<HostLock> lock = files.tryLock(layout.lock());
+      lock.ifPresent(HostLock::close);
+      return lock.isEmpty();
+    } catch (IOException e) {
+      return false;
     }
   }
 

@@ -29,6 +29,9 @@ public record Layout(Path root) {
   public static final String LOCK = ".lock";
   public static final String STAGING = ".staging";
   public static final String TEARDOWN = ".teardown";
+  /** The name prefix of a version being removed: {@code .removing-<version>} in the root. */
+  public static final String REMOVING_PREFIX = ".removing-";
+
   public static final String CREATED_PARENTS = ".created-parents";
   public static final String CNI_BEFORE = ".cni-before.json";
   public static final String LINKS_BEFORE = ".links-before.json";

@@ -73,6 +73,7 @@ public final class NodeInspection {
     boolean running = true;
     Systemd systemd = parts.ports().systemd();
     NodeStatus.Unit agent = null;
+    NodeStatus.Unit gate = null;
     try {
       for (String unit : HostPaths.STACK_UNITS) {
         UnitStatus s = systemd.status(unit);
@@ -80,6 +81,7 @@ public final class NodeInspection {
         running &= s.isActive();
       }
       agent = unitOf(systemd.status(HostPaths.AGENT_UNIT));
+      gate = unitOf(systemd.status(HostPaths.RECOVERY_GATE_UNIT));
     } catch (SystemdException e) {
       systemdError = e.getMessage();
       running = false;
@@ -125,6 +127,7 @@ public final class NodeInspection {
         sizes,
         podCounter().count(containerdActive(units)),
         agent,
+        gate,
         disowned,
         needsRoot);
   }

@@ -22,6 +22,10 @@ import java.util.Map;
  * @param pods how many pods containerd runs, or why that is unknown
  * @param agentUnit the agent's daemon ({@code noneops-agent.service}) as systemd reports it;
  *     null when systemd cannot be reached
+ * @param gateUnit the recovery gate ({@code noneops-recover.service}) as systemd reports it: {@code
+ *     inactive} when it has not run in this boot (systemd's conditions skipped it, nothing being in
+ *     flight), {@code active}/{@code exited} or {@code failed} when it ran; null when systemd
+ *     cannot be reached
  * @param disowned the shared paths the node no longer owns because something else replaced
  *     its link there (a CNI installer's own plugin binary), sorted; left as they are
  * @param needsRoot what this process could not read because it does not run as root (each
@@ -40,6 +44,7 @@ public record NodeStatus(
     List<VersionSize> versionSizes,
     Pods pods,
     Unit agentUnit,
+    Unit gateUnit,
     List<Disowned> disowned,
     List<String> needsRoot) {
 

@@ -20,7 +20,9 @@ import dev.noneops.testkit.time.VirtualClock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystems;
 import java.nio.file.Path;
+import java.nio.file.PathMatcher;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -50,7 +52,9 @@ import java.util.regex.Pattern;
  * them stops the dependent, restarting them restarts an active dependent, as systemd's
  * {@code try-restart}; a main process that dies leaves the dependent running, as no
  * {@code Restart=} is simulated), {@code Wants=} (started first when ordered, failure ignored),
- * {@code ConditionPathExists=},
+ * {@code ConditionPathExists=}, {@code ConditionPathExistsGlob=} and {@code
+ * ConditionDirectoryNotEmpty=} (plain, negated with {@code !} and triggering with {@code |}, as
+ * systemd combines them),
  * {@code ExecStart=} with {@code Environment=}/{@code EnvironmentFile=} expansion,
  * {@code Type=} (simple, exec, notify, forking, oneshot with {@code RemainAfterExit=}),
  * {@code KillMode=process}, and {@code [Install] WantedBy=}/{@code RequiredBy=} for enable and
@@ -991,17 +995,47 @@ public final class SimSystemd implements Systemd {
     return startService(u, d, timeout);
   }
 
+  /**
+   * systemd's rule: every plain condition holds, and when there are triggering ones ({@code |}),
+   * at least one of them holds.
+   */
   private boolean conditionsMet(UnitDefinition d) throws IOException {
-    for (String c : d.conditionPathExists()) {
-      String spec = c.startsWith("|") ? c.substring(1) : c;
-      boolean negate = spec.startsWith("!");
-      String path = negate ? spec.substring(1) : spec;
-      boolean exists = fs.stat(Path.of(path)).isPresent();
-      if (exists == negate) {
+    boolean anyTriggering = false;
+    boolean triggered = false;
+    for (UnitDefinition.PathCondition c : d.conditionPathExists()) {
+      boolean holds = exists(c) != c.negated();
+      if (c.triggering()) {
+        anyTriggering = true;
+        triggered |= holds;
+      } else if (!holds) {
         return false;
       }
     }
-    return true;
+    return !anyTriggering || triggered;
+  }
+
+  private boolean exists(UnitDefinition.PathCondition c) throws IOException {
+    Path path = Path.of(c.path());
+    switch (c.kind()) {
+      case EXISTS:
+        return fs.stat(path).isPresent();
+      case DIRECTORY_NOT_EMPTY:
+        return fs.stat(path).filter(m -> m.isDirectory()).isPresent()
+            && !fs.list(path).isEmpty();
+      default:
+        break;
+    }
+    Path dir = path.getParent();
+    if (dir == null || fs.stat(dir).filter(m -> m.isDirectory()).isEmpty()) {
+      return false;
+    }
+    PathMatcher matcher = FileSystems.getDefault().getPathMatcher("glob:" + path.getFileName());
+    for (String name : fs.list(dir)) {
+      if (matcher.matches(Path.of(name))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private JobResult startService(Unit u, UnitDefinition d, Duration timeout) throws IOException {

@@ -28,7 +28,7 @@ record UnitDefinition(
     List<String> before,
     List<String> wants,
     List<String> requires,
-    List<String> conditionPathExists,
+    List<UnitDefinition.PathCondition> conditionPathExists,
     List<List<String>> execStart,
     Map<String, String> environment,
     List<String> environmentFiles,
@@ -53,7 +53,7 @@ record UnitDefinition(
     Set<String> before = new LinkedHashSet<>();
     Set<String> wants = new LinkedHashSet<>();
     Set<String> requires = new LinkedHashSet<>();
-    List<String> conditions = new ArrayList<>();
+    List<PathCondition> conditions = new ArrayList<>();
     List<List<String>> exec = new ArrayList<>();
     Map<String, String> env = new LinkedHashMap<>();
     List<String> envFiles = new ArrayList<>();
@@ -68,11 +68,13 @@ record UnitDefinition(
         case "Unit.Before" -> addList(before, v);
         case "Unit.Wants" -> addList(wants, v);
         case "Unit.Requires", "Unit.BindsTo", "Unit.Requisite" -> addList(requires, v);
-        case "Unit.ConditionPathExists" -> {
+        case "Unit.ConditionPathExists",
+            "Unit.ConditionPathExistsGlob",
+            "Unit.ConditionDirectoryNotEmpty" -> {
           if (v.isEmpty()) {
             conditions.clear();
           } else {
-            conditions.add(v);
+            conditions.add(PathCondition.parse(v, PathCondition.Kind.of(s.key())));
           }
         }
         case "Service.Type" -> type = v;
@@ -126,6 +128,40 @@ record UnitDefinition(
         remain,
         List.copyOf(wantedBy),
         List.copyOf(requiredBy));
+  }
+
+  /**
+   * A {@code ConditionPathExists=}, {@code ConditionPathExistsGlob=} or {@code
+   * ConditionDirectoryNotEmpty=}: {@code |} makes it triggering (at least one triggering condition
+   * must hold), {@code !} negates it; a glob matches in its last path element only.
+   */
+  record PathCondition(String path, Kind kind, boolean triggering, boolean negated) {
+    enum Kind {
+      EXISTS,
+      EXISTS_GLOB,
+      DIRECTORY_NOT_EMPTY;
+
+      static Kind of(String key) {
+        return switch (key) {
+          case "ConditionPathExistsGlob" -> EXISTS_GLOB;
+          case "ConditionDirectoryNotEmpty" -> DIRECTORY_NOT_EMPTY;
+          default -> EXISTS;
+        };
+      }
+    }
+
+    static PathCondition parse(String value, Kind kind) {
+      String spec = value;
+      boolean triggering = spec.startsWith("|");
+      if (triggering) {
+        spec = spec.substring(1);
+      }
+      boolean negated = spec.startsWith("!");
+      if (negated) {
+        spec = spec.substring(1);
+      }
+      return new PathCondition(spec.replace("%%", "%"), kind, triggering, negated);
+    }
   }
 
   private static void addList(Set<String> into, String value) {

@@ -30,7 +30,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -50,6 +54,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@code bin/power-cuts}) runs all of them. The suite prints a table of what each cut found.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PowerCutSuiteSystemTest {
   private static final String DNS_INTERFACE = "nopc0";
   private static final String DNS_ADDRESS = "169.254.20.62";
@@ -57,6 +62,7 @@ class PowerCutSuiteSystemTest {
   private static final String JOURNAL = "/opt/unbounded/node/upgrade-journal.json";
   private static final String CONFSNAP = "/opt/unbounded/node/confsnap";
   private static final String CURRENT = "/opt/unbounded/node/current";
+  private static final String LAYOUT = "/opt/unbounded/node";
   private static final Duration BOOT_TIMEOUT = Duration.ofSeconds(120);
   private static final Duration KUBELET_READY = Duration.ofSeconds(60);
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -104,6 +110,7 @@ class PowerCutSuiteSystemTest {
   }
 
   @ParameterizedTest(name = "power cut {0}")
+  @Order(1)
   @MethodSource("points")
   void theRebootAloneMakesTheNodeConsistentAndStartsItsStack(PowerCutPoint point) throws Exception {
     String from = active;
@@ -139,6 +146,7 @@ class PowerCutSuiteSystemTest {
     Path records = Files.createDirectories(Path.of("target", "power-cuts"));
     Files.write(records.resolve(point.name() + ".ndjson"), progress);
     boolean journalAtCut = Files.isRegularFile(disk.written(JOURNAL));
+    boolean inFlightAtCut = somethingInFlight(disk);
     String currentAtCut = Files.readSymbolicLink(disk.written(CURRENT)).toString();
 
     Instant bootStart = Instant.now();
@@ -147,8 +155,10 @@ class PowerCutSuiteSystemTest {
     SandboxCli cli = SandboxCli.alreadyIn(sandbox);
     Files.writeString(records.resolve(point.name() + ".journal"), sandbox.bootJournal());
     JsonNode status = JSON.readTree(cli.run("status", "--json").out());
-    String gateOutcome =
-        status.path("agent").path("bootRecovery").path("outcome").asText("?");
+    boolean skipped = !inFlightAtCut;
+    String gateOutcome = skipped
+        ? "skipped"
+        : status.path("agent").path("bootRecovery").path("outcome").asText("?");
     String gateLine = RecoveryGateBoot.gateLine(sandbox.bootJournal());
     table.add(String.format(
         Locale.ROOT,
@@ -163,21 +173,12 @@ class PowerCutSuiteSystemTest {
             .map(d -> String.format(Locale.ROOT, "%.2f s", d.toMillis() / 1000.0))
             .orElse("never")));
 
-    RecoveryGateBoot boot = RecoveryGateBoot.of(sandbox);
-    assertThat(boot.gate().activeState() + "/" + boot.gate().subState())
-        .as("the gate: %s%n%s", gateLine, AgentNodeFixture.stackJournals(sandbox))
-        .isEqualTo("active/exited");
-    for (UnitTimes stack : boot.stack()) {
-      assertThat(boot.gate().finishedBefore(stack))
-          .as("the gate (%s) finished before %s started (%s)", boot.gate(), stack.unit(), stack)
-          .isTrue();
-      assertThat(stack.activeState()).as(stack.unit()).isEqualTo("active");
+    if (skipped) {
+      // the cut came after the operation had finished: nothing in flight, no JVM before the stack
+      assertGateSkipped(sandbox, status);
+    } else {
+      assertGateRanBeforeTheStack(sandbox, gateLine);
     }
-    assertThat(boot.stack()).extracting(UnitTimes::unit).containsExactlyInAnyOrderElementsOf(STACK);
-    assertThat(boot.gateJobs()).containsExactly("start done");
-    assertThat(boot.gateFinishedBeforeTheStack())
-        .as("the boot's journal shows the gate finished first: %s", boot.journal())
-        .isTrue();
     assertThat(kubeletReady).as("kubelet became ready after the reboot").isPresent();
 
     assertThat(status.path("activeVersion").asText())
@@ -185,8 +186,14 @@ class PowerCutSuiteSystemTest {
         .isEqualTo(versions.get(expected));
     assertThat(status.path("running").asBoolean()).as(status.toString()).isTrue();
     assertThat(status.path("upgradeInFlight").isNull()).as(status.toString()).isTrue();
-    assertThat(gateOutcome).as(gateLine).isIn(point.outcomes());
-    assertThat(gateLine).isNotEmpty();
+    if (!skipped) {
+      assertThat(gateOutcome).as(gateLine).isIn(point.outcomes());
+      assertThat(gateLine).isNotEmpty();
+    } else {
+      assertThat(point.outcomes())
+          .as("a cut after which nothing is in flight fits the point")
+          .contains("NOTHING_TO_DO");
+    }
     assertThat(Files.exists(sandbox.path(JOURNAL), LinkOption.NOFOLLOW_LINKS))
         .as("no journal left")
         .isFalse();
@@ -212,6 +219,160 @@ class PowerCutSuiteSystemTest {
     assertThat(sandbox.unitProperty(HostPaths.AGENT_UNIT, "StatusText"))
         .isEqualTo("watching " + AgentNodeFixture.CONFIG);
     active = expected;
+  }
+
+  /** Each kind of interrupted work other than an upgrade's journal, as a crash leaves it on disk. */
+  enum InFlight {
+    SAVED_CONFIGURATION_WITHOUT_JOURNAL(CONFSNAP + "/.noneops-tmp-saved.0a1b", "a save cut short"),
+    TEARDOWN(LAYOUT + "/.teardown", "a reset cut short"),
+    STAGING(LAYOUT + "/.staging/1.31.9-0123456789ab/kubelet", "a download cut short"),
+    VERSION_BEING_REMOVED(
+        LAYOUT + "/.removing-1.31.0-0123456789ab/bin/kubelet", "a prune cut short"),
+    INTERRUPTED_WRITE_IN_THE_LAYOUT(LAYOUT + "/.noneops-tmp-current.0a1b2c3d", "a write cut short");
+
+    final String file;
+    final String content;
+
+    InFlight(String file, String content) {
+      this.file = file;
+      this.content = content;
+    }
+  }
+
+  /**
+   * After the power-cut points: a clean boot (nothing in flight) skips the gate by its conditions,
+   * no JVM before the stack, and the stack comes up; a boot with each other kind of interrupted
+   * work on disk runs the gate to its end before the stack.
+   */
+  @Test
+  @Order(2)
+  void aCleanBootSkipsTheGateAndABootWithInterruptedWorkRunsItBeforeTheStack() throws Exception {
+    sandbox = rebootAfter(() -> {});
+    assertGateSkipped(
+        sandbox,
+        JSON.readTree(SandboxCli.alreadyIn(sandbox).run("status", "--json").out()));
+    String bootLine = SandboxCli.alreadyIn(sandbox)
+        .run("status")
+        .out()
+        .lines()
+        .filter(l -> l.startsWith("boot:"))
+        .findFirst()
+        .orElse("");
+    assertThat(bootLine)
+        .startsWith("boot:      the recovery gate did not run on this boot: its conditions found"
+            + " nothing in flight");
+    table.add(String.format(
+        Locale.ROOT,
+        "| %-26s | %-48s | %-7s | %-11s | %-11s | %-17s | %6s |",
+        "clean boot",
+        "(nothing in flight)",
+        "no",
+        labelOf(versions.get(active)),
+        labelOf(versions.get(active)),
+        "skipped",
+        "-"));
+
+    for (InFlight work : InFlight.values()) {
+      sandbox = rebootAfter(() -> {
+        Path left = disk.written(work.file);
+        Files.createDirectories(left.getParent());
+        Files.writeString(left, work.content + "\n");
+      });
+      String gateLine = RecoveryGateBoot.gateLine(sandbox.bootJournal());
+      assertGateRanBeforeTheStack(sandbox, gateLine);
+      assertThat(sandbox.unitProperty(HostPaths.RECOVERY_GATE_UNIT, "ConditionResult"))
+          .as(work.name())
+          .isEqualTo("yes");
+      JsonNode status =
+          JSON.readTree(SandboxCli.alreadyIn(sandbox).run("status", "--json").out());
+      assertThat(status.path("agent").path("bootRecovery").path("outcome").asText())
+          .as("%s: %s", work, gateLine)
+          .isEqualTo("NOTHING_TO_DO");
+      assertThat(status.path("running").asBoolean()).as(status.toString()).isTrue();
+      table.add(String.format(
+          Locale.ROOT,
+          "| %-26s | %-48s | %-7s | %-11s | %-11s | %-17s | %6s |",
+          work.name().toLowerCase(Locale.ROOT).replace('_', '-'),
+          "(" + work.content + " left on disk)",
+          "no",
+          labelOf(versions.get(active)),
+          labelOf(status.path("activeVersion").asText()),
+          "NOTHING_TO_DO",
+          "-"));
+      if (work == InFlight.TEARDOWN) {
+        Files.delete(sandbox.path(work.file));
+      } else {
+        assertThat(Files.exists(sandbox.path(work.file), LinkOption.NOFOLLOW_LINKS))
+            .as("the gate removed what %s left (%s)", work, gateLine)
+            .isFalse();
+      }
+    }
+  }
+
+  /** Cuts the running sandbox's power, runs {@code onTheDisk}, and boots again on the disk. */
+  private SystemdSandbox rebootAfter(DiskChange onTheDisk) throws Exception {
+    sandbox.powerCut();
+    onTheDisk.apply();
+    SystemdSandbox booted = SystemdSandbox.boot("powercuts-" + ++boots, disk, BOOT_TIMEOUT);
+    assertThat(kubeletReadySince(booted, Instant.now().minusSeconds(60)))
+        .as("kubelet became ready after the reboot: %s", AgentNodeFixture.stackJournals(booted))
+        .isPresent();
+    return booted;
+  }
+
+  @FunctionalInterface
+  private interface DiskChange {
+    void apply() throws IOException;
+  }
+
+  /** The gate ran this boot and had finished before each of the stack's units started. */
+  private static void assertGateRanBeforeTheStack(SystemdSandbox sandbox, String gateLine) {
+    RecoveryGateBoot boot = RecoveryGateBoot.of(sandbox);
+    assertThat(boot.gate().activeState() + "/" + boot.gate().subState())
+        .as("the gate: %s%n%s", gateLine, AgentNodeFixture.stackJournals(sandbox))
+        .isEqualTo("active/exited");
+    for (UnitTimes stack : boot.stack()) {
+      assertThat(boot.gate().finishedBefore(stack))
+          .as("the gate (%s) finished before %s started (%s)", boot.gate(), stack.unit(), stack)
+          .isTrue();
+      assertThat(stack.activeState()).as(stack.unit()).isEqualTo("active");
+    }
+    assertThat(boot.stack()).extracting(UnitTimes::unit).containsExactlyInAnyOrderElementsOf(STACK);
+    assertThat(boot.gateJobs()).containsExactly("start done");
+    assertThat(boot.gateFinishedBeforeTheStack())
+        .as("the boot's journal shows the gate finished first: %s", boot.journal())
+        .isTrue();
+  }
+
+  /**
+   * systemd skipped the gate by its conditions (no JVM: no process of it ran, the journal says it
+   * was skipped), the stack's units, which require it, are active, and {@code status} says the gate
+   * did not run in this boot.
+   */
+  private static void assertGateSkipped(SystemdSandbox sandbox, JsonNode status) {
+    String journals = AgentNodeFixture.stackJournals(sandbox);
+    assertThat(sandbox.unitProperty(HostPaths.RECOVERY_GATE_UNIT, "ConditionResult"))
+        .as("the gate's conditions: %s", journals)
+        .isEqualTo("no");
+    assertThat(sandbox.unitProperty(HostPaths.RECOVERY_GATE_UNIT, "ActiveState"))
+        .isEqualTo("inactive");
+    assertThat(
+            sandbox.unitProperty(HostPaths.RECOVERY_GATE_UNIT, "ExecMainStartTimestampMonotonic"))
+        .as("no process of the gate ran")
+        .isEqualTo("0");
+    assertThat(sandbox.bootJournal())
+        .as("systemd says it skipped the gate")
+        .containsPattern(Pattern.quote(HostPaths.RECOVERY_GATE_UNIT) + ".*skipped because"
+            + " (no trigger condition checks were met|of an unmet condition check)");
+    assertThat(RecoveryGateBoot.gateLine(sandbox.bootJournal()))
+        .as("no gate line")
+        .isEmpty();
+    for (String unit : STACK) {
+      assertThat(sandbox.unitProperty(unit, "ActiveState"))
+          .as("%s%n%s", unit, journals)
+          .isEqualTo("active");
+    }
+    assertThat(status.path("gateUnit").path("active").asText()).isEqualTo("inactive");
   }
 
   @AfterAll
@@ -267,6 +428,36 @@ class PowerCutSuiteSystemTest {
         node.removeLeftLink();
         node.close();
       }
+    }
+  }
+
+  /**
+   * Whether the disk holds work the gate's conditions look for: an upgrade's journal or saved
+   * configuration, a teardown's note, something in the staging directory, a version's removal
+   * tombstone, a temp entry in the layout.
+   */
+  private static boolean somethingInFlight(SandboxDisk disk) throws IOException {
+    if (Files.exists(disk.written(JOURNAL), LinkOption.NOFOLLOW_LINKS)
+        || Files.exists(disk.written(CONFSNAP), LinkOption.NOFOLLOW_LINKS)
+        || Files.exists(disk.written(LAYOUT + "/.teardown"), LinkOption.NOFOLLOW_LINKS)) {
+      return true;
+    }
+    Path staging = disk.written(LAYOUT + "/.staging");
+    if (Files.isDirectory(staging)) {
+      try (var entries = Files.list(staging)) {
+        if (entries.findAny().isPresent()) {
+          return true;
+        }
+      }
+    }
+    Path layout = disk.written(LAYOUT);
+    if (!Files.isDirectory(layout)) {
+      return false;
+    }
+    try (var entries = Files.list(layout)) {
+      return entries
+          .map(e -> e.getFileName().toString())
+          .anyMatch(n -> n.startsWith(".removing-") || n.startsWith(".noneops-tmp-"));
     }
   }
 

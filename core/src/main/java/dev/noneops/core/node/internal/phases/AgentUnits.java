@@ -1,9 +1,11 @@
 package dev.noneops.core.node.internal.phases;
 
 import dev.noneops.core.layout.HostPaths;
+import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.AgentSetup;
 import dev.noneops.core.node.internal.render.UnitFile;
 import dev.noneops.core.node.internal.render.UnitFileWriter;
+import dev.noneops.ports.files.HostFiles;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -25,7 +27,22 @@ public final class AgentUnits {
 
   private AgentUnits() {}
 
-  public static byte[] recoveryGate(HostPaths paths) {
+  /**
+   * The gate's unit. It runs only when there is something to recover: systemd starts its JVM when
+   * one of the files whose presence means interrupted work is in the node's {@code layout}
+   * (triggering conditions, {@code |}: at least one must hold) — an upgrade's journal, its saved
+   * configuration, a teardown's note, something in the install's staging directory (an empty one
+   * stays after the class-data archive is made), a version's removal
+   * tombstone, a durable write's temp entry in the layout — and the daemon has not started in this
+   * boot yet (its run-time directory, on the tmpfs {@code /run}, is not there: the node is booting,
+   * not live). Otherwise systemd skips the gate (its start job is done, the unit stays inactive with
+   * {@code ConditionResult=no}) and the units that require it start at once: a clean boot starts no
+   * JVM before the stack. What a skipped gate would have swept — temp files of interrupted writes
+   * in the configuration's directories — is swept by the daemon's recovery at its start, and
+   * none of them is read by the stack (hidden names with a random suffix).
+   */
+  public static byte[] recoveryGate(HostPaths paths, Layout layout) {
+    Path root = layout.root();
     return UnitFileWriter.render(UnitFile.builder()
         .section("Unit")
         .set(
@@ -33,6 +50,13 @@ public final class AgentUnits {
             "noneops recovery gate: finish an interrupted node operation before the stack starts")
         .set("After", "local-fs.target")
         .set("Before", String.join(" ", HostPaths.STACK_UNITS))
+        .set("ConditionPathExists", "!" + paths.agentRunDir())
+        .set("ConditionPathExists", "|" + layout.journal())
+        .set("ConditionPathExists", "|" + layout.confsnap())
+        .set("ConditionPathExists", "|" + layout.teardownMarker())
+        .set("ConditionDirectoryNotEmpty", "|" + layout.staging())
+        .set("ConditionPathExistsGlob", "|" + root.resolve(Layout.REMOVING_PREFIX) + "*")
+        .set("ConditionPathExistsGlob", "|" + root.resolve(HostFiles.TEMP_PREFIX) + "*")
         .section("Service")
         .set("Type", "oneshot")
         .set("RemainAfterExit", "yes")

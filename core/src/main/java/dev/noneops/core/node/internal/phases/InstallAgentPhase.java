@@ -72,7 +72,9 @@ public final class InstallAgentPhase {
     writer.link(paths.agentCommand(), paths.agentLauncher().toString());
     linkManPages(writer, pages);
     boolean unitsChanged = writer.write(
-        paths.unit(HostPaths.RECOVERY_GATE_UNIT), AgentUnits.recoveryGate(paths), FILE_MODE);
+        paths.unit(HostPaths.RECOVERY_GATE_UNIT),
+        AgentUnits.recoveryGate(paths, node.layout()),
+        FILE_MODE);
     for (String unit : HostPaths.STACK_UNITS) {
       unitsChanged |=
           writer.write(AgentUnits.gateDropInPath(paths, unit), AgentUnits.gateDropIn(), FILE_MODE);

@@ -50,7 +50,7 @@ public final class VersionPruner {
       List.of("shim-binary-path", "options.json", "bootstrap.json");
 
   /** The name prefix of a version being removed: {@code .removing-<version>} in the layout root. */
-  public static final String REMOVING_PREFIX = ".removing-";
+  public static final String REMOVING_PREFIX = Layout.REMOVING_PREFIX;
 
   private static final long MAX_TASK_FILE = 1 << 20;
   private static final String DELETED = " (deleted)";
