@@ -30,7 +30,7 @@ class DirectInspectionDeclinesTest {
 
   @Test
   void leavesEveryOtherCommandLineToPicocliWithoutTouchingTheHost() {
-    for (List<String> args : List.of(
+    for (List<String> args : List.<List<String>>of(
         List.of(),
         List.of("status", "--help"),
         List.of("status", "-v"),
@@ -54,7 +54,8 @@ class DirectInspectionDeclinesTest {
   void leavesAFailedInspectionToPicocliHavingPrintedNothing() {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
 
-    assertThat(DirectInspection.run(List.of("status", "--direct"), UNREACHABLE, out)).isEmpty();
+    assertThat(DirectInspection.run(List.of("status", "--direct"), UNREACHABLE, out))
+        .isEmpty();
     assertThat(out.size()).isZero();
   }
 }
