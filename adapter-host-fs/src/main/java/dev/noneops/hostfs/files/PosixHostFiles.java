@@ -77,7 +77,6 @@ public final class PosixHostFiles implements HostFiles {
 
   private final Supplier<Syscalls> binding;
   private final MountIdSource mounts;
-  private final SecureRandom random = new SecureRandom();
   private volatile Syscalls made;
 
   /**
@@ -526,8 +525,16 @@ public final class PosixHostFiles implements HostFiles {
       name = name.substring(0, MAX_NAME_IN_TEMP);
     }
     byte[] nonce = new byte[8];
-    random.nextBytes(nonce);
+    Nonces.RANDOM.nextBytes(nonce);
     return target.resolveSibling(TEMP_PREFIX + name + "." + HexFormat.of().formatHex(nonce));
+  }
+
+  /**
+   * The source of temp names' nonces, made on the first durable write: seeding a {@link
+   * SecureRandom} costs a command that only reads a noticeable part of its run time.
+   */
+  private static final class Nonces {
+    static final SecureRandom RANDOM = new SecureRandom();
   }
 
   private static void requireAbsolute(Path path) {
