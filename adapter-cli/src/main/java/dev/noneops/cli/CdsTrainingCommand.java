@@ -26,7 +26,9 @@ import picocli.CommandLine.Command;
  * Loads what every invocation loads — the help of every command, the JSON writer, progress
  * rendering, the host adapters, one unit-status call to systemd (which may fail: where systemd
  * runs it is answered, and the composition root connects the training run to a bus without one),
- * and one answer of a daemon's socket, as {@code status} asks it — and prints nothing.
+ * one answer of a daemon's socket, as {@code status} asks it, and {@code status} and {@code
+ * allocation-launch-check} inspected from this process ({@link DirectInspection}) — and prints
+ * nothing.
  */
 @Command(
     name = CdsTrainingCommand.NAME,
@@ -61,7 +63,8 @@ public final class CdsTrainingCommand extends CliCommand {
     try (HostSession session = environment().host().connect()) {
       session.ports().facts().read();
       session.ports().files().exists(session.layout().current());
-      // exists is plain NIO; lstat binds jnr-posix and statx, which every mutating command needs
+      // exists and lstat are plain NIO; lstat's mount id binds statx and, with it, jnr-posix,
+      // which every mutating command needs
       session.ports().files().lstat(Path.of("/"));
       try {
         session.ports().systemd().status(HostPaths.STACK_UNITS.get(0));
@@ -71,8 +74,25 @@ public final class CdsTrainingCommand extends CliCommand {
       }
     }
     trainDaemonAnswers();
+    trainDirectInspections();
     LoggerFactory.getLogger(CdsTrainingCommand.class).debug("training run done");
     return ExitCode.OK;
+  }
+
+  /**
+   * The command's own path of {@code status} and {@code allocation-launch-check} where no daemon
+   * answers ({@link DirectInspection}), over this run's host: a read-only session, the node's
+   * files (an installed node's, where the agent's archive is made) and its units where systemd
+   * answers; the text and the JSON report. Read-only; what they print is dropped.
+   */
+  private void trainDirectInspections() {
+    for (Inspection what : Inspection.values()) {
+      for (List<String> args : List.of(
+          List.of(what.command(), DirectOption.NAME),
+          List.of(what.command(), DirectOption.NAME, "--json"))) {
+        DirectInspection.run(args, environment(), OutputStream.nullOutputStream());
+      }
+    }
   }
 
   /**

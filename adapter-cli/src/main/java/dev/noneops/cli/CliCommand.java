@@ -128,12 +128,15 @@ public abstract class CliCommand implements Callable<Integer> {
 
   /** Connects to the host for this command. */
   final NodeContext openNode() throws IOException {
+    return withLockWait(NodeContext.open(environment(), progress()));
+  }
+
+  private NodeContext withLockWait(NodeContext context) {
     PrintWriter err = err();
-    return NodeContext.open(environment(), progress())
-        .lockWait(new LockWait(lockTimeout(), line -> {
-          err.println("noneops " + name() + ": " + line);
-          err.flush();
-        }));
+    return context.lockWait(new LockWait(lockTimeout(), line -> {
+      err.println("noneops " + name() + ": " + line);
+      err.flush();
+    }));
   }
 
   /**
@@ -156,7 +159,7 @@ public abstract class CliCommand implements Callable<Integer> {
             "{}: inspecting the host from this process{}",
             what.command(),
             direct.requested() ? " (" + DirectOption.NAME + ")" : "");
-    try (NodeContext ctx = openNode()) {
+    try (NodeContext ctx = withLockWait(NodeContext.openToRead(environment(), progress()))) {
       InspectionReport report = InspectionReport.of(
           what,
           json(),

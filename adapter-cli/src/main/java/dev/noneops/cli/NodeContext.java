@@ -60,6 +60,12 @@ final class NodeContext implements AutoCloseable {
     return new NodeContext(environment.host().connect(), progress);
   }
 
+  /** A context over a read-only session ({@link HostConnector#connectToRead()}). */
+  static NodeContext openToRead(CliEnvironment environment, LiveProgress progress)
+      throws IOException {
+    return new NodeContext(environment.host().connectToRead(), progress);
+  }
+
   NodeContext kubeletTimeout(Optional<Duration> timeout) {
     this.kubeletTimeout = timeout;
     return this;

@@ -61,15 +61,16 @@ import java.util.function.Supplier;
  * cgroup root means no cgroup hierarchy at all ({@link NoCgroupHierarchy}), never the running
  * machine's {@code /sys/fs/cgroup}.
  *
- * <p>The first operation that needs the C library (an {@code lstat}, a mode or owner change, a
- * lock, a signal, an unmount, ...) fails with an {@link IllegalStateException} when jnr-posix
+ * <p>The first operation that needs the C library (a mode or owner change, a lock, a signal, an
+ * unmount, a mount id from {@code statx}, ...) fails with an {@link IllegalStateException} when jnr-posix
  * cannot call it natively: a silently emulated POSIX would lack {@code kill} and exact errors.
  *
  * <p>The adapters that are costly to start and that a short command may never need (jnr-posix's
  * binding of the C library, the jnr-ffi bindings of {@code statx} and {@code umount2}, the HTTP
  * client of downloads and probes, the process, cgroup and command adapters) are created on first
  * use, once, thread-safely. A command that only reads files (existence, content, symlink targets,
- * directory listings) loads no native binding at all.
+ * directory listings) loads no native binding at all, nor one that reads their metadata on a host
+ * whose mount ids come from a mount table ({@link Builder#mountInfo}).
  */
 public final class RealHost {
 

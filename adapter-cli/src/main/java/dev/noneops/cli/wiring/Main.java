@@ -4,6 +4,7 @@ import dev.noneops.cli.BuildVersionProvider;
 import dev.noneops.cli.CdsTrainingCommand;
 import dev.noneops.cli.CliEnvironment;
 import dev.noneops.cli.DaemonAnswers;
+import dev.noneops.cli.DirectInspection;
 import dev.noneops.cli.ExitCode;
 import dev.noneops.cli.NoneopsCli;
 import dev.noneops.core.layout.HostPaths;
@@ -20,8 +21,9 @@ import picocli.CommandLine;
 /**
  * The composition root of the {@code noneops} CLI: configures logging, lets the running agent's
  * daemon answer {@code status} and {@code allocation-launch-check} when it can ({@link
- * DaemonAnswers}), else wires the real host (kernel and D-Bus adapters) into the commands, runs
- * them, and exits with their code. The only
+ * DaemonAnswers}), else wires the real host (kernel and D-Bus adapters) into the commands (a
+ * plain {@code status} or {@code allocation-launch-check} without building the command line:
+ * {@link DirectInspection}), runs them, and exits with their code. The only
  * {@code System.exit} of the CLI is here.
  */
 public final class Main {
@@ -41,7 +43,12 @@ public final class Main {
     if (answered.isPresent()) {
       System.exit(answered.getAsInt());
     }
-    System.exit(utf8(NoneopsCli.commandLine(realHost(), args)).execute(args));
+    CliEnvironment host = realHost();
+    OptionalInt inspected = DirectInspection.run(List.of(args), host, System.out);
+    if (inspected.isPresent()) {
+      System.exit(inspected.getAsInt());
+    }
+    System.exit(utf8(NoneopsCli.commandLine(host, args)).execute(args));
   }
 
   /** Results and errors in UTF-8 whatever the locale: task paths ({@code start › wait-kubelet}) and versions ({@code a → b}). */

@@ -7,6 +7,7 @@ import dev.noneops.core.layout.Layout;
 import dev.noneops.hostfs.RealHost;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.systemd.DbusSystemd;
+import java.nio.file.Path;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -18,6 +19,8 @@ import java.util.function.Supplier;
  * with kubelet's credentials ({@link KubeletKubeconfigCluster}).
  */
 public final class RealHostConnector implements HostConnector {
+  private static final Path MOUNT_TABLE = Path.of("/proc/self/mountinfo");
+
   private final Supplier<DbusSystemd> bus;
 
   public RealHostConnector() {
@@ -31,7 +34,19 @@ public final class RealHostConnector implements HostConnector {
 
   @Override
   public HostSession connect() {
-    RealHost host = RealHost.create();
+    return session(RealHost.create());
+  }
+
+  /**
+   * {@inheritDoc} Its files report mount ids from the mount table ({@code /proc/self/mountinfo}),
+   * so reading the node's metadata binds no native library.
+   */
+  @Override
+  public HostSession connectToRead() {
+    return session(RealHost.builder().mountInfo(MOUNT_TABLE).build());
+  }
+
+  private HostSession session(RealHost host) {
     LazySystemd systemd = new LazySystemd(bus);
     HostPorts ports = host.ports(systemd);
     HostPaths paths = HostPaths.realHost();

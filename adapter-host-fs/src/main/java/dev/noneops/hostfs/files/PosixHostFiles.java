@@ -26,6 +26,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
@@ -33,24 +34,26 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import jnr.posix.FileStat;
-import jnr.posix.NanosecondFileStat;
 
 /**
- * {@link HostFiles} over the Linux kernel: java.nio for data, existence, symlink targets,
- * {@code fsync} and {@code rename(2)} (an atomic move), jnr-posix for {@code lstat}, exact modes,
- * ownership and {@code flock}.
+ * {@link HostFiles} over the Linux kernel: java.nio for data, existence, {@code lstat} (its
+ * {@code unix} view), symlink targets, {@code fsync} and {@code rename(2)} (an atomic move),
+ * jnr-posix for exact modes, ownership and {@code flock}.
  *
  * <p>Loading jnr-posix binds the C library, which costs a short-lived process a noticeable part of
  * its run time, so the native binding is created on the first operation that needs it, once: a
- * caller that only reads ({@link #exists}, {@link #read}, {@link #readLink}, {@link #list},
- * {@link #openRead}) never loads it. A binding that cannot be made (jnr-posix not native) fails
+ * caller that only reads ({@link #exists}, {@link #lstat}, {@link #read}, {@link #readLink},
+ * {@link #list}, {@link #openRead}) never loads it (the mount id {@link #lstat} reports comes from
+ * its {@link MountIdSource}, which may bind {@code statx}). A binding that cannot be made (jnr-posix not native) fails
  * that first native operation, before it touches the file system, with the binding's error.
  *
  * <p>Every durable operation follows the port's discipline: a temp entry named
@@ -65,12 +68,15 @@ public final class PosixHostFiles implements HostFiles {
   private static final int MAX_NAME_IN_TEMP = 96;
   private static final int LOCK_FILE_MODE = 0600;
   private static final Path PROC_LOCKS = Path.of("/proc/locks");
+  /** The fields of {@code lstat(2)} that {@link FileMeta} carries, from java.nio's {@code unix} view. */
+  private static final String LSTAT_FIELDS =
+      "unix:mode,uid,gid,size,dev,ino,ctime,lastModifiedTime";
+
   private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY =
       PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
 
   private final Supplier<Syscalls> binding;
   private final MountIdSource mounts;
-  private final SecureRandom random = new SecureRandom();
   private volatile Syscalls made;
 
   /**
@@ -110,14 +116,24 @@ public final class PosixHostFiles implements HostFiles {
     return s;
   }
 
+  /**
+   * {@inheritDoc} Through java.nio's {@code unix} view, the JDK's own {@code lstat(2)} (times to
+   * the nanosecond), so it binds no native library: a short read-only command (status, the launch
+   * check) would pay jnr's start-up for it. Failures are raised with their errno as {@link
+   * #exists} raises them; the mount id comes from the {@link MountIdSource}.
+   */
   @Override
   public Optional<FileMeta> lstat(Path path) throws IOException {
     requireAbsolute(path);
-    Optional<FileStat> found = syscalls().lstat(path);
-    if (found.isEmpty()) {
+    Map<String, Object> st;
+    try {
+      st = Files.readAttributes(path, LSTAT_FIELDS, LinkOption.NOFOLLOW_LINKS);
+    } catch (NoSuchFileException e) {
       return Optional.empty();
+    } catch (IOException e) {
+      throw IoErrors.translate(e, "lstat", path);
     }
-    FileStat st = found.get();
+    int mode = (Integer) st.get("mode");
     long mountId;
     try {
       mountId = mounts.mountIdOf(path);
@@ -130,28 +146,21 @@ public final class PosixHostFiles implements HostFiles {
     }
     return Optional.of(new FileMeta(
         path,
-        FileTypes.of(st.mode()),
-        st.mode() & 07777,
-        st.uid(),
-        st.gid(),
-        st.st_size(),
-        st.dev(),
-        st.ino(),
+        FileTypes.of(mode),
+        mode & 07777,
+        (Integer) st.get("uid"),
+        (Integer) st.get("gid"),
+        (Long) st.get("size"),
+        (Long) st.get("dev"),
+        (Long) st.get("ino"),
         mountId,
-        changeTimeNanos(st),
-        modificationTimeNanos(st)));
+        nanos((FileTime) st.get("ctime")),
+        nanos((FileTime) st.get("lastModifiedTime"))));
   }
 
-  /** {@code st_ctim} in nanoseconds; whole seconds where the C library's stat has no nanosecond fields. */
-  private static long changeTimeNanos(FileStat st) {
-    long nanos = st instanceof NanosecondFileStat ns ? ns.cTimeNanoSecs() : 0;
-    return st.ctime() * 1_000_000_000L + nanos;
-  }
-
-  /** {@code st_mtim} in nanoseconds; whole seconds where the C library's stat has no nanosecond fields. */
-  private static long modificationTimeNanos(FileStat st) {
-    long nanos = st instanceof NanosecondFileStat ns ? ns.mTimeNanoSecs() : 0;
-    return st.mtime() * 1_000_000_000L + nanos;
+  /** A time of the {@code unix} view in nanoseconds since the epoch. */
+  private static long nanos(FileTime time) {
+    return time.to(TimeUnit.NANOSECONDS);
   }
 
   /**
@@ -516,8 +525,16 @@ public final class PosixHostFiles implements HostFiles {
       name = name.substring(0, MAX_NAME_IN_TEMP);
     }
     byte[] nonce = new byte[8];
-    random.nextBytes(nonce);
+    Nonces.RANDOM.nextBytes(nonce);
     return target.resolveSibling(TEMP_PREFIX + name + "." + HexFormat.of().formatHex(nonce));
+  }
+
+  /**
+   * The source of temp names' nonces, made on the first durable write: seeding a {@link
+   * SecureRandom} costs a command that only reads a noticeable part of its run time.
+   */
+  private static final class Nonces {
+    static final SecureRandom RANDOM = new SecureRandom();
   }
 
   private static void requireAbsolute(Path path) {

@@ -9,6 +9,7 @@ import dev.noneops.hostfs.nativeio.NonNativeBinding;
 import dev.noneops.hostfs.nativeio.Syscalls;
 import dev.noneops.ports.Errno;
 import dev.noneops.ports.HostIOException;
+import dev.noneops.ports.files.FileMeta;
 import dev.noneops.ports.files.HostFiles;
 import java.io.IOException;
 import java.io.InputStream;
@@ -26,7 +27,7 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Reads need no native binding; the first operation that does makes it, once, or fails clearly. */
+/** Reads (lstat included) need no native binding; the first operation that does makes it, once, or fails clearly. */
 class NativeBindingOnDemandTest {
 
   private static final MountIdSource NO_MOUNT_LOOKUPS = path -> {
@@ -122,6 +123,60 @@ class NativeBindingOnDemandTest {
   }
 
   @Test
+  void lstatNeedsNoBindingAndReportsWhatTheNativeLstatReports() throws Exception {
+    Path file = Files.writeString(dir.resolve("file"), "12345");
+    Process chmod = new ProcessBuilder("chmod", "2750", file.toString()).start();
+    assertThat(chmod.waitFor()).isZero();
+    Path fifo = dir.resolve("fifo");
+    Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).start();
+    assertThat(mkfifo.waitFor()).isZero();
+    Files.createSymbolicLink(dir.resolve("loop-a"), Path.of("loop-b"));
+    Files.createSymbolicLink(dir.resolve("loop-b"), Path.of("loop-a"));
+    List<Path> cases = List.of(
+        file,
+        dir,
+        fifo,
+        Path.of("/dev/null"),
+        Path.of("/proc/self"),
+        Files.createSymbolicLink(dir.resolve("dangling"), Path.of("no/such/target")),
+        dir.resolve("loop-a"),
+        dir.resolve("missing"),
+        dir.resolve("missing/child"),
+        file.resolve("child"),
+        dir.resolve("loop-a/child"),
+        dir.resolve("x".repeat(300)));
+    MountLookup mounts = new MountLookup(Path.of("/proc/self/mountinfo"));
+    HostFiles withoutBinding = new PosixHostFiles(FORBIDDEN_BINDING, mounts);
+    HostFiles nativeLstat = new PosixHostFiles(Syscalls.load(), mounts);
+
+    for (Path path : cases) {
+      assertThat(metaOrFailure(() -> withoutBinding.lstat(path)))
+          .as(path.toString())
+          .isEqualTo(metaOrFailure(() -> nativeLstat.lstat(path)));
+    }
+    FileMeta meta = withoutBinding.lstat(file).orElseThrow();
+    assertThat(meta.mode()).isEqualTo(02750);
+    assertThat(meta.hasTimes()).isTrue();
+    assertThat(metaOrFailure(() -> withoutBinding.lstat(file.resolve("child"))))
+        .isEqualTo("ENOTDIR lstat");
+  }
+
+  private interface MetaRead {
+    Optional<FileMeta> get() throws IOException;
+  }
+
+  /** The metadata read, or the errno and operation of the failure. */
+  private static String metaOrFailure(MetaRead read) {
+    try {
+      return String.valueOf(read.get());
+    } catch (HostIOException e) {
+      return e.errno() + " " + e.operation();
+    } catch (IOException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  @Test
   void theFirstNativeOperationMakesTheBindingOnceForEveryThread() throws Exception {
     HostFiles files =
         new PosixHostFiles(countingBinding, new MountLookup(Path.of("/proc/self/mountinfo")));
@@ -156,15 +211,16 @@ class NativeBindingOnDemandTest {
   @Test
   void withoutNativePosixTheFirstNativeOperationFailsClearlyBeforeTouchingAnything()
       throws Exception {
-    HostFiles files = new PosixHostFiles(() -> NonNativeBinding.attempt(), NO_MOUNT_LOOKUPS);
+    HostFiles files = new PosixHostFiles(
+        () -> NonNativeBinding.attempt(), new MountLookup(Path.of("/proc/self/mountinfo")));
     Path file = Files.writeString(dir.resolve("file"), "x");
     Path target = dir.resolve("kubelet.conf");
 
     assertThat(files.exists(file)).isTrue();
     assertThat(files.readString(file)).isEqualTo("x");
+    assertThat(files.lstat(file)).isPresent();
     for (NativeCall call : List.<NativeCall>of(
         () -> files.writeDurably(target, "a=b", 0644),
-        () -> files.lstat(file),
         () -> files.chmod(file, 0600),
         () -> files.chown(file, 0, 0),
         () -> files.createDirectories(dir.resolve("a/b"), 0755),
