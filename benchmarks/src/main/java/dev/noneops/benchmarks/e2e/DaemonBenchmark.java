@@ -14,7 +14,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -356,7 +358,7 @@ public final class DaemonBenchmark {
     long pid = ProcessSeries.mainPid(sandbox, AGENT_UNIT);
     String names =
         sandbox.exec("sh", "-c", "cat /proc/" + pid + "/task/*/comm").orThrow().stdout();
-    java.util.Map<String, Integer> counted = new java.util.TreeMap<>();
+    Map<String, Integer> counted = new TreeMap<>();
     names.lines().map(String::strip).forEach(n -> counted.merge(n, 1, Integer::sum));
     StringBuilder out = new StringBuilder();
     counted.forEach((n, c) -> out.append(out.length() == 0 ? "" : ", ")
