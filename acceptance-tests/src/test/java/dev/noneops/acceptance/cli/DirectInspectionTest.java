@@ -50,7 +50,8 @@ class DirectInspectionTest {
 
   private static SimCli installed() {
     SimCli cli = new SimCli(SimulatedHost.create());
-    cli.configure(SimCli.CONFIG, ConfigJson.of("1.31.4").withContainerd("1.7.22").json());
+    cli.configure(
+        SimCli.CONFIG, ConfigJson.of("1.31.4").withContainerd("1.7.22").json());
     assertThat(cli.run("bootstrap").exitCode()).isZero();
     cli.host()
         .commands()
