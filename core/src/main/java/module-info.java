@@ -1,7 +1,7 @@
 /**
  * The core of noneops: a node's lifecycle over the ports. Callers name {@code
  * dev.noneops.core.node} ({@code Node}, {@code Teardown}, their options, results and exceptions)
- * and the goal state, configuration, layout and daemon beside it; the feature packages under
+ * and the goal state, configuration and layout beside it; the feature packages under
  * {@code dev.noneops.core.node.internal} are not exported. Jackson reads and writes the records of
  * the node's state files, so those packages are open to it alone.
  */
@@ -16,14 +16,11 @@ module dev.noneops.core {
 
   exports dev.noneops.core;
   exports dev.noneops.core.config;
-  exports dev.noneops.core.daemon;
   exports dev.noneops.core.goalstate;
   exports dev.noneops.core.layout;
   exports dev.noneops.core.node;
 
   opens dev.noneops.core.config to
-      com.fasterxml.jackson.databind;
-  opens dev.noneops.core.daemon to
       com.fasterxml.jackson.databind;
   opens dev.noneops.core.node.internal.files to
       com.fasterxml.jackson.databind;

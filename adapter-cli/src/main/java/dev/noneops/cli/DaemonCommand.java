@@ -1,9 +1,9 @@
 package dev.noneops.cli;
 
 import dev.noneops.core.config.RootOnlyPath;
-import dev.noneops.core.daemon.NodeDaemon;
-import dev.noneops.core.daemon.RepaveOptions;
 import dev.noneops.core.layout.HostPaths;
+import dev.noneops.daemon.NodeDaemon;
+import dev.noneops.daemon.RepaveOptions;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package dev.noneops.cli;
 
-import dev.noneops.core.daemon.NodeDaemon;
+import dev.noneops.daemon.NodeDaemon;
 import dev.noneops.ports.service.ServiceNotifier;
 import java.io.IOException;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package dev.noneops.cli;
 
-import dev.noneops.core.daemon.AgentState;
+import dev.noneops.daemon.AgentState;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;

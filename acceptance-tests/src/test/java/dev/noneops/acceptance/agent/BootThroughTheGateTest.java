@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.core.daemon.AgentState;
 import dev.noneops.core.layout.HostPaths;
+import dev.noneops.daemon.AgentState;
 import dev.noneops.ports.systemd.ActiveState;
 import dev.noneops.testkit.fixtures.node.BootLog;
 import dev.noneops.testkit.fixtures.node.SimNode;

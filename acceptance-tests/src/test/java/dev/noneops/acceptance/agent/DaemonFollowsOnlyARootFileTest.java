@@ -3,8 +3,8 @@ package dev.noneops.acceptance.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.core.daemon.AgentState;
-import dev.noneops.core.daemon.NodeDaemon;
+import dev.noneops.daemon.AgentState;
+import dev.noneops.daemon.NodeDaemon;
 import dev.noneops.testkit.fixtures.node.SimNode;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package dev.noneops.acceptance.agent;
 
-import dev.noneops.core.daemon.AgentState;
-import dev.noneops.core.daemon.NodeDaemon;
+import dev.noneops.daemon.AgentState;
+import dev.noneops.daemon.NodeDaemon;
 import dev.noneops.testkit.fixtures.node.SimNode;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;

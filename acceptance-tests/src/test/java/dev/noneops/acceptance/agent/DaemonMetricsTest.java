@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.acceptance.machine.RecordingLog;
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.core.daemon.AgentState;
-import dev.noneops.core.daemon.NodeDaemon;
 import dev.noneops.core.node.Params;
 import dev.noneops.core.node.ResetResult;
+import dev.noneops.daemon.AgentState;
+import dev.noneops.daemon.NodeDaemon;
 import dev.noneops.metrics.PrometheusAgentMetrics;
 import dev.noneops.metrics.TextfileExporter;
 import dev.noneops.ports.files.HostFiles;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.acceptance.machine.RecordingLog;
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.core.daemon.AgentState;
-import dev.noneops.core.daemon.NodeDaemon;
+import dev.noneops.daemon.AgentState;
+import dev.noneops.daemon.NodeDaemon;
 import dev.noneops.testkit.fixtures.node.SimNode;
 import java.time.Duration;
 import java.time.Instant;

@@ -3,11 +3,11 @@ package dev.noneops.acceptance.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.core.daemon.AgentState;
-import dev.noneops.core.daemon.NodeDaemon;
 import dev.noneops.core.node.JournaledUpgrade;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.UpgradeOptions;
+import dev.noneops.daemon.AgentState;
+import dev.noneops.daemon.NodeDaemon;
 import dev.noneops.ports.files.HostLock;
 import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.process.ProcessSpec;

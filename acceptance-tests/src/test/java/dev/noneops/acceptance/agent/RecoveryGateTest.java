@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.core.daemon.AgentState;
-import dev.noneops.core.daemon.RecoveryGate;
-import dev.noneops.core.daemon.RecoveryGate.RecoveryGateException;
+import dev.noneops.daemon.AgentState;
+import dev.noneops.daemon.RecoveryGate;
+import dev.noneops.daemon.RecoveryGate.RecoveryGateException;
 import dev.noneops.ports.files.HostLock;
 import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.fs.FileTreeSnapshot;

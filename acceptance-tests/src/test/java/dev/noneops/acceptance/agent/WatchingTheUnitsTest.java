@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.acceptance.machine.RecordingLog;
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.core.daemon.NodeDaemon;
+import dev.noneops.daemon.NodeDaemon;
 import dev.noneops.ports.systemd.SystemdException;
 import dev.noneops.testkit.fixtures.node.SimNode;
 import dev.noneops.testkit.gate.FaultRule;

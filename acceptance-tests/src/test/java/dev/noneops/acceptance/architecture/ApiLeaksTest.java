@@ -69,7 +69,6 @@ class ApiLeaksTest {
         .containsExactlyInAnyOrder(
             "dev.noneops.core",
             "dev.noneops.core.config",
-            "dev.noneops.core.daemon",
             "dev.noneops.core.goalstate",
             "dev.noneops.core.layout",
             "dev.noneops.core.node")

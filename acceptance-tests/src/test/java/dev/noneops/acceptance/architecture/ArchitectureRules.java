@@ -30,6 +30,7 @@ import java.util.regex.Pattern;
 final class ArchitectureRules {
   static final String PORTS = "dev.noneops.ports..";
   static final String CORE = "dev.noneops.core..";
+  static final String DAEMON = "dev.noneops.daemon..";
   static final String SYSTEMD_ADAPTER = "dev.noneops.systemd..";
   static final String HOSTFS_ADAPTER = "dev.noneops.hostfs..";
   static final String KUBERNETES_ADAPTER = "dev.noneops.kubernetes..";
@@ -65,16 +66,16 @@ final class ArchitectureRules {
 
   static final ArchRule PURE_CODE_SEES_NO_ADAPTER = noClasses()
       .that()
-      .resideInAnyPackage(CORE, PORTS)
+      .resideInAnyPackage(CORE, DAEMON, PORTS)
       .should()
       .dependOnClassesThat()
       .resideInAnyPackage(
           SYSTEMD_ADAPTER, HOSTFS_ADAPTER, KUBERNETES_ADAPTER, METRICS_ADAPTER, CLI, TESTKIT)
-      .because("core and ports reach the host only through port interfaces");
+      .because("core, the daemon and ports reach the host only through port interfaces");
 
   static final ArchRule PURE_CODE_SEES_NO_INFRASTRUCTURE_LIBRARY = noClasses()
       .that()
-      .resideInAnyPackage(CORE, PORTS)
+      .resideInAnyPackage(CORE, DAEMON, PORTS)
       .should()
       .dependOnClassesThat()
       .resideInAnyPackage(INFRASTRUCTURE_LIBRARIES)
@@ -91,7 +92,7 @@ final class ArchitectureRules {
 
   static final ArchRule CORE_DOES_NO_IO_OF_ITS_OWN = noClasses()
       .that()
-      .resideInAPackage(CORE)
+      .resideInAnyPackage(CORE, DAEMON)
       .should()
       .dependOnClassesThat()
       .belongToAnyOf(
@@ -120,14 +121,14 @@ final class ArchitectureRules {
       .orShould()
       .callMethodWhere(threadSleep())
       .because(
-          "core does no I/O of its own: files, processes, sockets, the console and time go through ports");
+          "core and the daemon do no I/O of their own: files, processes, sockets, the console and time go through ports");
 
   static final ArchRule ADAPTERS_DEPEND_ON_PORTS_ONLY = noClasses()
       .that()
       .resideInAnyPackage(SYSTEMD_ADAPTER, HOSTFS_ADAPTER, KUBERNETES_ADAPTER, METRICS_ADAPTER)
       .should()
       .dependOnClassesThat()
-      .resideInAnyPackage(CORE, CLI, TESTKIT)
+      .resideInAnyPackage(CORE, DAEMON, CLI, TESTKIT)
       .because("an adapter implements ports and knows nothing of the domain");
 
   static final ArchRule ADAPTERS_DO_NOT_SEE_EACH_OTHER_SYSTEMD = noClasses()
@@ -174,7 +175,7 @@ final class ArchitectureRules {
 
   static final ArchRule CORE_FAILURES_SHARE_ONE_ROOT = classes()
       .that()
-      .resideInAPackage(CORE)
+      .resideInAnyPackage(CORE, DAEMON)
       .and()
       .areAssignableTo(Throwable.class)
       .should()
@@ -200,7 +201,8 @@ final class ArchitectureRules {
 
   static final ArchRule THE_PRODUCT_SEES_NO_TESTKIT = noClasses()
       .that()
-      .resideInAnyPackage(CORE, PORTS, SYSTEMD_ADAPTER, HOSTFS_ADAPTER, KUBERNETES_ADAPTER, CLI)
+      .resideInAnyPackage(
+          CORE, DAEMON, PORTS, SYSTEMD_ADAPTER, HOSTFS_ADAPTER, KUBERNETES_ADAPTER, CLI)
       .should()
       .dependOnClassesThat()
       .resideInAnyPackage(TESTKIT, DEMO)

@@ -31,6 +31,7 @@ class PublicApiTest {
     return Stream.of(
         "ports",
         "core",
+        "daemon",
         "adapter-systemd-dbus",
         "adapter-host-fs",
         "adapter-kubernetes",

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.core.daemon.NodeDaemon;
-import dev.noneops.core.daemon.RepaveOptions;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.node.ClusterCheck;
 import dev.noneops.core.node.Params;
+import dev.noneops.daemon.NodeDaemon;
+import dev.noneops.daemon.RepaveOptions;
 import dev.noneops.ports.cluster.ClusterEvent;
 import dev.noneops.ports.cluster.ClusterNode;
 import dev.noneops.ports.machine.MachineResource;

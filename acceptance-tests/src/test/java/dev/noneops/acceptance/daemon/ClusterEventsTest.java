@@ -3,10 +3,10 @@ package dev.noneops.acceptance.daemon;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.core.daemon.AgentState;
-import dev.noneops.core.daemon.ClusterEvents;
-import dev.noneops.core.daemon.internal.ClusterEventSink;
-import dev.noneops.core.daemon.internal.DaemonEvents;
+import dev.noneops.daemon.AgentState;
+import dev.noneops.daemon.ClusterEvents;
+import dev.noneops.daemon.internal.ClusterEventSink;
+import dev.noneops.daemon.internal.DaemonEvents;
 import dev.noneops.ports.cluster.ClusterEvent;
 import dev.noneops.ports.cluster.ClusterNode;
 import dev.noneops.testkit.fixtures.node.SimNode;

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.acceptance.machine.ClusterNodeDelegate;
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.core.daemon.RepaveOptions;
-import dev.noneops.core.daemon.internal.ClusterCallException;
-import dev.noneops.core.daemon.internal.MachineRegistration;
-import dev.noneops.core.daemon.internal.RepaveReconciler;
-import dev.noneops.core.daemon.internal.RepaveReconciler.Outcome;
+import dev.noneops.daemon.RepaveOptions;
+import dev.noneops.daemon.internal.ClusterCallException;
+import dev.noneops.daemon.internal.MachineRegistration;
+import dev.noneops.daemon.internal.RepaveReconciler;
+import dev.noneops.daemon.internal.RepaveReconciler.Outcome;
 import dev.noneops.ports.cluster.ClusterNode;
 import dev.noneops.ports.cluster.ClusterNodeException;
 import dev.noneops.ports.cluster.Eviction;

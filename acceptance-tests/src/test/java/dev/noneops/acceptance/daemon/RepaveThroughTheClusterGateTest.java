@@ -3,10 +3,10 @@ package dev.noneops.acceptance.daemon;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.core.daemon.NodeDaemon;
-import dev.noneops.core.daemon.RepaveOptions;
 import dev.noneops.core.node.ClusterCheck;
 import dev.noneops.core.node.Params;
+import dev.noneops.daemon.NodeDaemon;
+import dev.noneops.daemon.RepaveOptions;
 import dev.noneops.ports.cluster.ClusterEvent;
 import dev.noneops.ports.cluster.ClusterNode;
 import dev.noneops.ports.machine.Machine;

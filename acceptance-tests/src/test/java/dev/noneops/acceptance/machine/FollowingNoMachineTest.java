@@ -3,8 +3,8 @@ package dev.noneops.acceptance.machine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.core.daemon.NodeDaemon;
-import dev.noneops.core.daemon.RepaveOptions;
+import dev.noneops.daemon.NodeDaemon;
+import dev.noneops.daemon.RepaveOptions;
 import dev.noneops.ports.cluster.ClusterNode;
 import dev.noneops.ports.machine.MachineResource;
 import dev.noneops.testkit.fixtures.node.SimNode;

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.core.daemon.AgentState;
-import dev.noneops.core.daemon.NodeDaemon;
-import dev.noneops.core.daemon.RepaveOptions;
+import dev.noneops.daemon.AgentState;
+import dev.noneops.daemon.NodeDaemon;
+import dev.noneops.daemon.RepaveOptions;
 import dev.noneops.ports.cluster.ClusterNode;
 import dev.noneops.ports.machine.KubernetesSpec;
 import dev.noneops.ports.machine.Machine;

@@ -1,10 +1,10 @@
 package dev.noneops.benchmarks.fleet;
 
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.core.daemon.NodeDaemon;
-import dev.noneops.core.daemon.RepaveOptions;
 import dev.noneops.core.node.ClusterCheck;
 import dev.noneops.core.node.Params;
+import dev.noneops.daemon.NodeDaemon;
+import dev.noneops.daemon.RepaveOptions;
 import dev.noneops.ports.cluster.ClusterNode;
 import dev.noneops.ports.host.HostInfo;
 import dev.noneops.ports.machine.MachineResource;

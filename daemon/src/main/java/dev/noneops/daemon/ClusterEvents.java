@@ -1,8 +1,8 @@
-package dev.noneops.core.daemon;
+package dev.noneops.daemon;
 
-import dev.noneops.core.daemon.internal.ClusterEventSink;
-import dev.noneops.core.daemon.internal.DaemonEvents;
 import dev.noneops.core.layout.HostPaths;
+import dev.noneops.daemon.internal.ClusterEventSink;
+import dev.noneops.daemon.internal.DaemonEvents;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.cluster.ClusterNode;
 import java.time.Duration;

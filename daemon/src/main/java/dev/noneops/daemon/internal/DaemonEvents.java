@@ -1,9 +1,9 @@
-package dev.noneops.core.daemon.internal;
+package dev.noneops.daemon.internal;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AppliedConfigStore;
-import dev.noneops.core.daemon.AgentState;
 import dev.noneops.core.layout.HostPaths;
+import dev.noneops.daemon.AgentState;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.cluster.ClusterEvent;
 import dev.noneops.ports.cluster.ClusterEvent.ObjectRef;

@@ -1,7 +1,7 @@
-package dev.noneops.core.daemon.internal;
+package dev.noneops.daemon.internal;
 
 import dev.noneops.core.config.UrlRedaction;
-import dev.noneops.core.daemon.AgentState;
+import dev.noneops.daemon.AgentState;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Executor;

@@ -1,4 +1,4 @@
-package dev.noneops.core.daemon;
+package dev.noneops.daemon;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AgentConfigParser;
 import dev.noneops.core.config.ConfigFixtures;
-import dev.noneops.core.daemon.internal.MachineCallException;
-import dev.noneops.core.daemon.internal.MachineRegistration;
+import dev.noneops.daemon.internal.MachineCallException;
+import dev.noneops.daemon.internal.MachineRegistration;
 import dev.noneops.ports.machine.KubernetesSpec;
 import dev.noneops.ports.machine.Machine;
 import dev.noneops.ports.machine.MachineSpec;

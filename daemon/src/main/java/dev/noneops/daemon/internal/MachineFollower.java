@@ -1,12 +1,12 @@
-package dev.noneops.core.daemon.internal;
+package dev.noneops.daemon.internal;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.config.UrlRedaction;
-import dev.noneops.core.daemon.AgentState;
-import dev.noneops.core.daemon.NodeDaemon;
-import dev.noneops.core.daemon.RepaveOptions;
 import dev.noneops.core.layout.HostPaths;
+import dev.noneops.daemon.AgentState;
+import dev.noneops.daemon.NodeDaemon;
+import dev.noneops.daemon.RepaveOptions;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.machine.MachineEvent;
 import dev.noneops.ports.machine.MachineResource;

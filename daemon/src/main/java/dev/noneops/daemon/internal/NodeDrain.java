@@ -1,6 +1,6 @@
-package dev.noneops.core.daemon.internal;
+package dev.noneops.daemon.internal;
 
-import dev.noneops.core.daemon.RepaveOptions;
+import dev.noneops.daemon.RepaveOptions;
 import dev.noneops.ports.cluster.ClusterNode;
 import dev.noneops.ports.cluster.ClusterNodeException;
 import dev.noneops.ports.cluster.Eviction;

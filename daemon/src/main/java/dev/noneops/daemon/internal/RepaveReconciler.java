@@ -1,4 +1,4 @@
-package dev.noneops.core.daemon.internal;
+package dev.noneops.daemon.internal;
 
 import dev.noneops.core.NoneopsException;
 import dev.noneops.core.config.AgentConfig;
@@ -7,15 +7,15 @@ import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.config.InvalidConfigException;
 import dev.noneops.core.config.InvalidConfigException.ConfigViolation;
 import dev.noneops.core.config.UrlRedaction;
-import dev.noneops.core.daemon.AgentState;
-import dev.noneops.core.daemon.NodeDaemon;
-import dev.noneops.core.daemon.RepaveOptions;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.node.ApplyResult;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.NodeBusyException;
 import dev.noneops.core.node.UpgradeFailedException;
 import dev.noneops.core.node.UpgradeOptions;
+import dev.noneops.daemon.AgentState;
+import dev.noneops.daemon.NodeDaemon;
+import dev.noneops.daemon.RepaveOptions;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.cluster.ClusterNode;
 import dev.noneops.ports.machine.KubernetesSpec;

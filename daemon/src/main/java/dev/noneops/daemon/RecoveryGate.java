@@ -1,4 +1,4 @@
-package dev.noneops.core.daemon;
+package dev.noneops.daemon;
 
 import dev.noneops.core.NoneopsException;
 import dev.noneops.core.config.AgentConfig;

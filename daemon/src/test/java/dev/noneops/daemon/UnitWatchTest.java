@@ -1,9 +1,9 @@
-package dev.noneops.core.daemon;
+package dev.noneops.daemon;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.noneops.core.daemon.internal.UnitWatch;
 import dev.noneops.core.testing.RecordingLog;
+import dev.noneops.daemon.internal.UnitWatch;
 import dev.noneops.ports.systemd.ActiveState;
 import dev.noneops.ports.systemd.LoadState;
 import dev.noneops.ports.systemd.UnitStatus;

@@ -1,4 +1,4 @@
-package dev.noneops.core.daemon;
+package dev.noneops.daemon;
 
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.ports.files.HostFiles;

@@ -1,4 +1,4 @@
-package dev.noneops.core.daemon;
+package dev.noneops.daemon;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

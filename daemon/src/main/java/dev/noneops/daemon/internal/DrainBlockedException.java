@@ -1,4 +1,4 @@
-package dev.noneops.core.daemon.internal;
+package dev.noneops.daemon.internal;
 
 import dev.noneops.core.NoneopsException;
 import java.util.List;

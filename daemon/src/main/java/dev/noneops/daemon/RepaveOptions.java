@@ -1,4 +1,4 @@
-package dev.noneops.core.daemon;
+package dev.noneops.daemon;
 
 import java.time.Duration;
 import java.util.Objects;
