@@ -63,7 +63,7 @@ final class ApplyUseCase {
                 () -> cluster.await(
                     goal.rootFs().hostname(), goal.rootFs().versions().kubernetes(), switchedAt)));
       }
-      node.recordApplied(config);
+      node.parts().recordApplied(config);
       return new ApplyResult(
           active, wasRunning, changes, node.running(), done.restarted(), done.started(), disowned);
     });

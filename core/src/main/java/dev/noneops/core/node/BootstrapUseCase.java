@@ -41,7 +41,7 @@ final class BootstrapUseCase {
   BootstrapResult run(boolean tuneKernel) {
     AgentConfig config =
         node.effectiveConfig().orElseThrow(() -> new NotConfiguredException("bootstrapping"));
-    Optional<AgentSetup> agentSetup = node.agent();
+    Optional<AgentSetup> agentSetup = node.parts().params().agent();
     return tasks.call("bootstrap", () -> {
       if (agentSetup.isPresent()) {
         tasks.execute(Task.of("check-agent-files", () -> requireRootOnly(agentSetup.get())));
@@ -75,7 +75,7 @@ final class BootstrapUseCase {
           tasks.execute(Task.of("apply-sysctls", kernel::applySysctls));
         }
         node.start(node.running(), changes);
-        node.recordApplied(config);
+        node.parts().recordApplied(config);
         if (agentSetup.isPresent()) {
           tasks.execute(Task.of("start-agent", () -> agent.startDaemon(agentChanged)));
         }

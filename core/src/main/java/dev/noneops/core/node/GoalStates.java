@@ -49,6 +49,11 @@ final class GoalStates {
     return previous;
   }
 
+  /** Whether the node has a configuration or a goal state of its own (not only an applied one). */
+  boolean configured() {
+    return params.config().isPresent() || params.goalState().isPresent();
+  }
+
   Optional<AgentConfig> effectiveConfig() {
     return params.config().map(params.downloads()::appliedTo);
   }

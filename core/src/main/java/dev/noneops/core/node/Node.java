@@ -1,20 +1,14 @@
 package dev.noneops.core.node;
 
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.goalstate.MachineGoalState;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.internal.phases.ConfigurePhase;
 import dev.noneops.core.node.internal.phases.PhaseContext;
 import dev.noneops.core.node.internal.preflight.Preflight;
-import dev.noneops.core.node.internal.render.CniBridges;
 import dev.noneops.core.node.internal.task.NodeLock;
-import dev.noneops.core.node.internal.task.Task;
-import dev.noneops.core.node.internal.task.TaskRunner;
 import dev.noneops.core.node.internal.teardown.TeardownSteps;
-import dev.noneops.core.node.internal.upgrade.Upgrade;
-import dev.noneops.core.node.internal.upgrade.UpgradeCommit;
 import dev.noneops.core.node.internal.upgrade.VersionPruner;
 import dev.noneops.ports.HostPorts;
 import java.io.IOException;
@@ -41,7 +35,6 @@ public final class Node {
   private final HostPorts ports;
   private final Layout layout;
   private final HostPaths paths;
-  private final TaskRunner tasks;
   private final NodeLock lock;
   private final GoalStates goalStates;
 
@@ -51,7 +44,6 @@ public final class Node {
     this.ports = parts.ports();
     this.layout = parts.layout();
     this.paths = parts.paths();
-    this.tasks = parts.tasks();
     this.lock = parts.lock();
     this.goalStates = new GoalStates(params, ports, layout);
   }
@@ -61,9 +53,9 @@ public final class Node {
     return parts;
   }
 
-  /** The agent a bootstrap of this node installs, if any. */
-  Optional<AgentSetup> agent() {
-    return params.agent();
+  /** This node's goal states: the target, the previous one, any configuration resolved. */
+  GoalStates goalStates() {
+    return goalStates;
   }
 
   /**
@@ -76,11 +68,6 @@ public final class Node {
     return goalStates.target();
   }
 
-  /** The goal state the node ran with before an upgrade (see {@link GoalStates#previous()}). */
-  MachineGoalState previousGoalState() {
-    return goalStates.previous();
-  }
-
   /**
    * This node's configuration with {@code Params.downloads} written into its {@code Downloads}: the
    * configuration it installs, whose digest an upgrade journals, and so the one the caller records
@@ -88,11 +75,6 @@ public final class Node {
    */
   public Optional<AgentConfig> effectiveConfig() {
     return goalStates.effectiveConfig();
-  }
-
-  /** The goal state of {@code config} as it stands (an applied config carries its own downloads). */
-  MachineGoalState resolve(AgentConfig config) {
-    return goalStates.resolve(config);
   }
 
   /**
@@ -108,16 +90,6 @@ public final class Node {
   /** {@link #configure()} for another goal state (a rollback writes the previous one's). */
   ConfigureResult configure(MachineGoalState goal) {
     return parts.locked("configure", () -> ConfigureResult.of(new ConfigurePhase(parts).run(goal)));
-  }
-
-  /**
-   * {@link #configure(MachineGoalState)} without the LocalDNS network: an upgrade and a rollback
-   * write a configuration while the other one's interface may still hold the address, and set
-   * the interface up themselves once the stack is stopped and the host networking cleaned.
-   */
-  ConfigureResult writeConfiguration(MachineGoalState goal) {
-    return parts.locked(
-        "configure", () -> ConfigureResult.of(new ConfigurePhase(parts).run(goal, false)));
   }
 
   /** {@link #preflight(boolean)} for a bootstrap that tunes the kernel. */
@@ -139,7 +111,7 @@ public final class Node {
    */
   public PreflightReport preflight(boolean tuneKernel) {
     return PreflightReport.of(
-        Preflight.of(parts, agent(), () -> plan().takenOver(), goalState(), tuneKernel)
+        Preflight.of(parts, params.agent(), () -> plan().takenOver(), goalState(), tuneKernel)
             .run());
   }
 
@@ -263,11 +235,6 @@ public final class Node {
     new ProvisionUseCase(this).provision();
   }
 
-  void recordApplied(AgentConfig config) {
-    tasks.execute(Task.of(
-        "record-applied-config", () -> new AppliedConfigStore(ports.files(), paths).write(config)));
-  }
-
   /**
    * The first install of this configuration on a host, in the one order that is safe: the
    * {@link #preflight(boolean)} checks run before anything is written, and a failed one stops it
@@ -326,7 +293,7 @@ public final class Node {
 
   /**
    * Installs this configuration's version beside the active one and switches over, rolling back
-   * to {@code Params.previous} if it does not come up (see {@link Upgrade}).
+   * to {@code Params.previous} if it does not come up.
    *
    * @param force retry an upgrade that was rolled back before
    * @throws dev.noneops.core.node.UpgradeFailedException with the cause and the rollback outcome
@@ -354,7 +321,7 @@ public final class Node {
 
   /**
    * Ends a successful upgrade once the caller has persisted the applied config (see
-   * {@link UpgradeCommit}); empty when no upgrade was in flight.
+   * the upgrade's journal and saved configuration are dropped); empty when no upgrade was in flight.
    */
   public Optional<JournaledUpgrade> commit() {
     return new UpgradeUseCase(this).commit();
@@ -384,7 +351,7 @@ public final class Node {
 
   /**
    * Removes every installed version except the active one, keeping (and reporting) every version
-   * something still uses (see {@link VersionPruner}).
+   * something still uses.
    */
   public PruneResult pruneVersions() {
     return new UpgradeUseCase(this).prune();
@@ -394,7 +361,7 @@ public final class Node {
    * Removes the node from the host, as {@code noneops reset} does, needing no configuration: when
    * a node is there its stack stopped, its configuration removed (originals put back), LocalDNS's
    * dummy interface (named by the applied configuration, else the default), the bridges the CNI
-   * configuration names for the pods ({@link CniBridges}) and the applied configuration removed,
+   * configuration names for the pods and the applied configuration removed,
    * then the rest ({@link Teardown#destroy()}); otherwise only what a
    * bootstrap that installed nothing left behind. Anything kept is in the report.
    *
@@ -428,24 +395,11 @@ public final class Node {
   }
 
   /**
-   * This node's teardown: the same layout and host paths, and the same {@link NodeLock}, so a
+   * This node's teardown: the same layout and host paths, and the same node lock, so a
    * teardown run while this node holds the lock re-enters it instead of being refused as busy.
    */
   public Teardown teardown() {
     return new Teardown(
         new TeardownSteps(ports, layout, paths, TeardownOptions.defaults(), params.log(), lock));
-  }
-
-  /** Whether the node has a configuration or a goal state of its own (not only an applied one). */
-  boolean configured() {
-    return params.config().isPresent() || params.goalState().isPresent();
-  }
-
-  boolean hasLayout() {
-    try {
-      return ports.files().exists(layout.root());
-    } catch (IOException e) {
-      throw new NodeException("read " + layout.root() + ": " + e.getMessage(), e);
-    }
   }
 }

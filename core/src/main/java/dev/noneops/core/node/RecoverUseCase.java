@@ -30,7 +30,7 @@ final class RecoverUseCase {
         ? UpgradeRecovery.Claim.ONLY_ABANDONED
         : UpgradeRecovery.Claim.UNLESS_OWNER_RUNS;
     Objects.requireNonNull(applied, "applied");
-    if (!node.hasLayout()) {
+    if (!node.parts().hasLayout()) {
       return new RecoveryResult(
           RecoveryResult.Outcome.NOTHING_TO_DO, Optional.empty(), List.of(), Optional.empty());
     }
@@ -40,13 +40,13 @@ final class RecoverUseCase {
       @Override
       public MachineGoalState get() {
         if (resolved == null) {
-          resolved = node.resolve(applied);
+          resolved = node.goalStates().resolve(applied);
         }
         return resolved;
       }
     };
     var steps = upgrade.steps(
-        node.configured() ? node::goalState : appliedGoal,
+        node.goalStates().configured() ? node::goalState : appliedGoal,
         appliedGoal,
         () -> node.effectiveConfig().orElse(applied));
     return UpgradeParts.call(

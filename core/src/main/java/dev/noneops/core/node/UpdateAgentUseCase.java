@@ -28,7 +28,9 @@ final class UpdateAgentUseCase {
   }
 
   AgentUpdate run() {
-    AgentSetup agent = node.agent()
+    AgentSetup agent = node.parts()
+        .params()
+        .agent()
         .orElseThrow(() -> new IllegalStateException("no agent build to install: Params.agent"));
     return parts.locked("update-agent", () -> {
       node.version()

@@ -3,6 +3,7 @@ package dev.noneops.core.node;
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.config.ConfigDigest;
 import dev.noneops.core.goalstate.MachineGoalState;
+import dev.noneops.core.node.internal.phases.ConfigurePhase;
 import dev.noneops.core.node.internal.phases.PhaseContext;
 import dev.noneops.core.node.internal.stack.ClusterReadyGate;
 import dev.noneops.core.node.internal.state.UpgradeOwners;
@@ -94,7 +95,11 @@ final class UpgradeParts {
 
     @Override
     public void writeConfiguration(MachineGoalState goal) {
-      node.writeConfiguration(goal);
+      // Without the LocalDNS network: an upgrade and a rollback write a configuration while the
+      // other one's interface may still hold the address, and set the interface up themselves
+      // once the stack is stopped and the host networking cleaned.
+      PhaseContext parts = node.parts();
+      parts.locked("configure", () -> new ConfigurePhase(parts).run(goal, false));
     }
 
     @Override

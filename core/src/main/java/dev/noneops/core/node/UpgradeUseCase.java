@@ -33,7 +33,7 @@ final class UpgradeUseCase {
   UpgradeResult upgrade(boolean force) {
     AgentConfig config =
         node.effectiveConfig().orElseThrow(() -> new NotConfiguredException("upgrading"));
-    var steps = upgrade.steps(node::goalState, node::previousGoalState, () -> config);
+    var steps = upgrade.steps(node::goalState, node.goalStates()::previous, () -> config);
     return UpgradeParts.call("upgrade", () -> {
       DisownedSince disowning =
           DisownedSince.now(parts.ownership(), parts.params().log());
@@ -73,7 +73,7 @@ final class UpgradeUseCase {
   }
 
   Optional<JournaledUpgrade> commit() {
-    if (!node.hasLayout()) {
+    if (!node.parts().hasLayout()) {
       return Optional.empty();
     }
     return UpgradeParts.call(
@@ -82,7 +82,7 @@ final class UpgradeUseCase {
 
   @SuppressWarnings("try")
   PruneResult prune() {
-    if (!node.hasLayout()) {
+    if (!node.parts().hasLayout()) {
       return new PruneResult(List.of(), List.of(), Map.of());
     }
     return UpgradeParts.call("prune-versions", () -> {

@@ -1,7 +1,10 @@
 package dev.noneops.core.node.internal.phases;
 
+import dev.noneops.core.config.AgentConfig;
+import dev.noneops.core.config.AppliedConfigStore;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
+import dev.noneops.core.node.NodeException;
 import dev.noneops.core.node.Overrides;
 import dev.noneops.core.node.Params;
 import dev.noneops.core.node.internal.files.OwnershipStore;
@@ -10,9 +13,11 @@ import dev.noneops.core.node.internal.render.NodeConfigWriter;
 import dev.noneops.core.node.internal.stack.StackControl;
 import dev.noneops.core.node.internal.task.HostCommands;
 import dev.noneops.core.node.internal.task.NodeLock;
+import dev.noneops.core.node.internal.task.Task;
 import dev.noneops.core.node.internal.task.TaskRunner;
 import dev.noneops.core.node.internal.version.VersionVerifier;
 import dev.noneops.ports.HostPorts;
+import java.io.IOException;
 import java.util.concurrent.Callable;
 
 /**
@@ -56,6 +61,21 @@ public record PhaseContext(
   public NodeConfigWriter configWriter() {
     return new NodeConfigWriter(
         new SharedFileWriter(ports.files(), ownership()), paths, layout, verifier);
+  }
+
+  /** Records {@code config} as the node's applied configuration, as a task of its own. */
+  public void recordApplied(AgentConfig config) {
+    tasks.execute(Task.of(
+        "record-applied-config", () -> new AppliedConfigStore(ports.files(), paths).write(config)));
+  }
+
+  /** Whether the node's layout directory is there: a node, or what is left of one, is installed. */
+  public boolean hasLayout() {
+    try {
+      return ports.files().exists(layout.root());
+    } catch (IOException e) {
+      throw new NodeException("read " + layout.root() + ": " + e.getMessage(), e);
+    }
   }
 
   /** Runs {@code body} as the task {@code operation} holding the node lock; returns its value. */
