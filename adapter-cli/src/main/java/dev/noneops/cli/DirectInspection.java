@@ -61,6 +61,12 @@ public final class DirectInspection {
     return OptionalInt.of(report.exitCode().code());
   }
 
+  /** {@link #run(List, CliEnvironment, OutputStream)}; {@code stderr} is not written. */
+  public static OptionalInt run(
+      List<String> args, CliEnvironment environment, OutputStream stdout, OutputStream stderr) {
+    return run(args, environment, stdout);
+  }
+
   /** An inspection's plain command line: which one, and whether as JSON. */
   record Plain(Inspection what, boolean json) {}
 

@@ -2,7 +2,9 @@ package dev.noneops.acceptance.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.noneops.cli.CliEnvironment;
 import dev.noneops.cli.DirectInspection;
+import dev.noneops.cli.NoneopsCli;
 import dev.noneops.ports.commands.Command;
 import dev.noneops.testkit.SimulatedHost;
 import dev.noneops.testkit.commands.CommandOutcome;
@@ -10,15 +12,22 @@ import dev.noneops.testkit.fixtures.cli.ConfigJson;
 import dev.noneops.testkit.fixtures.cli.SimCli;
 import dev.noneops.testkit.fixtures.cli.SimCli.Run;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 /**
  * {@code status} and {@code allocation-launch-check} answered in this process without building
  * the command line ({@link DirectInspection}) print exactly what the command prints and exit
- * with its code, on a node that runs, one whose stack is stopped, and one never installed.
+ * with its code, on a node that runs, one whose stack is stopped, and one never installed; and
+ * when the inspection fails, report it once, as the command line would, without running it again.
  */
 class DirectInspectionTest {
 
@@ -48,6 +57,42 @@ class DirectInspectionTest {
     sameAnswers(new SimCli(SimulatedHost.create()));
   }
 
+  @Test
+  void aFailedInspectionIsReportedAsTheCommandLineReportsItAfterOneAttempt() {
+    for (List<String> args : PLAIN) {
+      AtomicInteger attempts = new AtomicInteger();
+      CliEnvironment unreachable = new CliEnvironment(
+          () -> {
+            attempts.incrementAndGet();
+            throw new IOException("connect to the system bus: connection refused");
+          },
+          () -> true,
+          "0.0.0-test");
+      CommandLine commandLine = NoneopsCli.commandLine(unreachable, args.toArray(String[]::new));
+      StringWriter expectedOut = new StringWriter();
+      StringWriter expectedErr = new StringWriter();
+      commandLine.setOut(new PrintWriter(expectedOut, true));
+      commandLine.setErr(new PrintWriter(expectedErr, true));
+      int expectedCode = commandLine.execute(args.toArray(String[]::new));
+      attempts.set(0);
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+      OptionalInt code = DirectInspection.run(args, unreachable, out, err);
+
+      assertThat(expectedCode).as("%s", args).isNotZero();
+      assertThat(code).as("%s", args).hasValue(expectedCode);
+      assertThat(attempts).as("connections tried for %s", args).hasValue(1);
+      assertThat(out.toString(StandardCharsets.UTF_8))
+          .as("%s", args)
+          .isEqualTo(expectedOut.toString());
+      assertThat(err.toString(StandardCharsets.UTF_8))
+          .as("%s", args)
+          .isEqualTo(expectedErr.toString())
+          .contains("connection refused");
+    }
+  }
+
   private static SimCli installed() {
     SimCli cli = new SimCli(SimulatedHost.create());
     cli.configure(
@@ -68,7 +113,8 @@ class DirectInspectionTest {
       Run expected = cli.run(args.toArray(String[]::new));
       ByteArrayOutputStream out = new ByteArrayOutputStream();
 
-      OptionalInt code = DirectInspection.run(args, cli.environment(), out);
+      OptionalInt code =
+          DirectInspection.run(args, cli.environment(), out, OutputStream.nullOutputStream());
 
       assertThat(code).as("%s", args).hasValue(expected.exitCode());
       assertThat(out.toString(StandardCharsets.UTF_8)).as("%s", args).isEqualTo(expected.out());
