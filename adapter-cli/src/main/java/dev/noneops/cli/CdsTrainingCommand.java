@@ -90,7 +90,8 @@ public final class CdsTrainingCommand extends CliCommand {
       for (List<String> args : List.of(
           List.of(what.command(), DirectOption.NAME),
           List.of(what.command(), DirectOption.NAME, "--json"))) {
-        DirectInspection.run(args, environment(), OutputStream.nullOutputStream());
+        DirectInspection.run(
+            args, environment(), OutputStream.nullOutputStream(), OutputStream.nullOutputStream());
       }
     }
   }

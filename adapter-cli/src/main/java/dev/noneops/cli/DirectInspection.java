@@ -2,9 +2,12 @@ package dev.noneops.cli;
 
 import dev.noneops.cli.output.LiveProgress;
 import dev.noneops.core.node.LockWait;
+import dev.noneops.core.node.NodeBusyException;
 import dev.noneops.ports.events.NodeEvent;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -18,20 +21,24 @@ import java.util.OptionalInt;
  * but {@code --json}, before or after it, and {@value DirectOption#NAME} after it) is answered
  * here with what the command prints ({@link InspectionReport}) and its exit code. picocli's model
  * of even one command, built by reflection, costs a short command as much as its D-Bus
- * connection. Any other command line, and an inspection that fails or has anything to say on
- * stderr (an event, a wait for the node lock), is left to the command line, which runs it as
- * before and reports as it always does; nothing has been printed then.
+ * connection. An inspection that fails is reported here as the command line would report it,
+ * once: a host that does not answer costs its timeout one time. Any other command line, and an
+ * inspection that has anything to say on stderr (an event, a wait for the node lock) or finds the
+ * node busy (the command line waits for it as long as it was told), is left to the command line,
+ * which runs it as before and reports as it always does; nothing has been printed then.
  */
 public final class DirectInspection {
   private DirectInspection() {}
 
   /**
    * Answers {@code args} from this process over {@code environment}'s host: writes the command's
-   * stdout to {@code stdout} and returns its exit code; empty, having written nothing, when they
-   * are not a plain inspection or the inspection did not end in a report.
+   * stdout to {@code stdout} and returns its exit code; a failure is reported as the command
+   * line reports it ({@link ErrorReporter#reportFailureOf}), its line on {@code stderr}, and not
+   * tried again; empty, having written nothing, when they are not a plain inspection, or the
+   * inspection had something to say on stderr on the way or found the node busy.
    */
   public static OptionalInt run(
-      List<String> args, CliEnvironment environment, OutputStream stdout) {
+      List<String> args, CliEnvironment environment, OutputStream stdout, OutputStream stderr) {
     Optional<Plain> plain = plain(args);
     if (plain.isEmpty()) {
       return OptionalInt.empty();
@@ -47,7 +54,17 @@ public final class DirectInspection {
           ctx.ports(),
           ctx.session().paths());
     } catch (IOException | RuntimeException e) {
-      return OptionalInt.empty();
+      if (progress.spoke || e instanceof NodeBusyException) {
+        return OptionalInt.empty();
+      }
+      PrintWriter out = utf8(stdout);
+      PrintWriter err = utf8(stderr);
+      int code = new ErrorReporter()
+          .reportFailureOf(
+              "noneops " + plain.get().what().command(), plain.get().json(), e, out, err);
+      out.flush();
+      err.flush();
+      return OptionalInt.of(code);
     }
     if (progress.spoke) {
       return OptionalInt.empty();
@@ -61,10 +78,8 @@ public final class DirectInspection {
     return OptionalInt.of(report.exitCode().code());
   }
 
-  /** {@link #run(List, CliEnvironment, OutputStream)}; {@code stderr} is not written. */
-  public static OptionalInt run(
-      List<String> args, CliEnvironment environment, OutputStream stdout, OutputStream stderr) {
-    return run(args, environment, stdout);
+  private static PrintWriter utf8(OutputStream stream) {
+    return new PrintWriter(new OutputStreamWriter(stream, StandardCharsets.UTF_8), true);
   }
 
   /** An inspection's plain command line: which one, and whether as JSON. */

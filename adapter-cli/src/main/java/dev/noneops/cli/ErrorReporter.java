@@ -185,9 +185,45 @@ public final class ErrorReporter implements IExecutionExceptionHandler, IParamet
 
   private static void report(
       CommandLine cmd, ParseResult parsed, ExitCode code, String message, Throwable ex) {
-    PrintWriter err = cmd.getErr();
-    err.println(cmd.getCommandSpec().qualifiedName() + ": " + message);
-    int verbosity = verbosity(parsed);
+    report(
+        cmd.getCommandSpec().qualifiedName(),
+        cmd.getCommandSpec().name(),
+        verbosity(parsed),
+        asksForJson(parsed),
+        code,
+        message,
+        ex,
+        cmd.getOut(),
+        cmd.getErr());
+  }
+
+  /**
+   * Reports {@code ex}, the failure of the command {@code command} ({@code noneops status}) run
+   * without the command line built, exactly as {@link #handleExecutionException} reports it for
+   * that command without {@code -v}: the one line on {@code err} and, with {@code json}, the
+   * error document on {@code out}.
+   *
+   * @return the exit code it maps to
+   */
+  public int reportFailureOf(
+      String command, boolean json, Throwable ex, PrintWriter out, PrintWriter err) {
+    ExitCode code = exitCodeOf(ex);
+    String name = command.substring(command.lastIndexOf(' ') + 1);
+    report(command, name, 0, json, code, oneLine(ex) + remedy(ex), ex, out, err);
+    return code.code();
+  }
+
+  private static void report(
+      String qualifiedName,
+      String name,
+      int verbosity,
+      boolean json,
+      ExitCode code,
+      String message,
+      Throwable ex,
+      PrintWriter out,
+      PrintWriter err) {
+    err.println(qualifiedName + ": " + message);
     if (verbosity >= 1) {
       failedAt(ex).ifPresent(at -> err.println("  at:        " + at));
       causes(ex).forEach(c -> err.println("  caused by: " + c));
@@ -198,14 +234,14 @@ public final class ErrorReporter implements IExecutionExceptionHandler, IParamet
       err.print(trace);
     }
     err.flush();
-    if (asksForJson(parsed)) {
+    if (json) {
       Map<String, Object> error = new LinkedHashMap<>();
       error.put("exitCode", code.code());
       error.put("kind", code.name());
       error.put("message", message);
       failedAt(ex).ifPresent(at -> error.put("failedAt", at));
       error.put("causes", violations(ex).<List<?>>map(v -> v).orElseGet(() -> causes(ex)));
-      Json.print(cmd.getOut(), cmd.getCommandSpec().name(), Map.of("ok", false, "error", error));
+      Json.print(out, name, Map.of("ok", false, "error", error));
     }
   }
 

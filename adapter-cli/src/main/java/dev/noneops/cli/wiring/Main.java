@@ -44,7 +44,7 @@ public final class Main {
       System.exit(answered.getAsInt());
     }
     CliEnvironment host = realHost();
-    OptionalInt inspected = DirectInspection.run(List.of(args), host, System.out);
+    OptionalInt inspected = DirectInspection.run(List.of(args), host, System.out, System.err);
     if (inspected.isPresent()) {
       System.exit(inspected.getAsInt());
     }
