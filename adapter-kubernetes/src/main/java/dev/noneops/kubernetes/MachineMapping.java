@@ -1,10 +1,10 @@
 package dev.noneops.kubernetes;
 
 import dev.noneops.ports.machine.AgentSpec;
-import dev.noneops.ports.machine.DownloadArtifact;
 import dev.noneops.ports.machine.DownloadSource;
 import dev.noneops.ports.machine.KubernetesSpec;
 import dev.noneops.ports.machine.Machine;
+import dev.noneops.ports.machine.MachineArtifact;
 import dev.noneops.ports.machine.MachineCondition;
 import dev.noneops.ports.machine.MachineOperations;
 import dev.noneops.ports.machine.MachinePhase;
@@ -67,8 +67,8 @@ final class MachineMapping {
 
     Map<String, Object> agent = map(spec.get("agent"));
     Map<String, Object> downloads = map(agent.get("downloads"));
-    Map<DownloadArtifact, DownloadSource> sources = new EnumMap<>(DownloadArtifact.class);
-    for (DownloadArtifact artifact : DownloadArtifact.values()) {
+    Map<MachineArtifact, DownloadSource> sources = new EnumMap<>(MachineArtifact.class);
+    for (MachineArtifact artifact : MachineArtifact.values()) {
       if (downloads.containsKey(artifact.key())) {
         Map<String, Object> d = map(downloads.get(artifact.key()));
         sources.put(

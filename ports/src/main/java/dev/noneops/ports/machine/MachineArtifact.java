@@ -1,7 +1,7 @@
 package dev.noneops.ports.machine;
 
-/** The artifacts {@code spec.agent.downloads} can redirect, with their key in the object. */
-public enum DownloadArtifact {
+/** An artifact a Machine's {@code spec.agent.downloads} can redirect, with its key there. */
+public enum MachineArtifact {
   KUBERNETES("kubernetes"),
   CONTAINERD("containerd"),
   RUNC("runc"),
@@ -10,7 +10,7 @@ public enum DownloadArtifact {
 
   private final String key;
 
-  DownloadArtifact(String key) {
+  MachineArtifact(String key) {
     this.key = key;
   }
 
