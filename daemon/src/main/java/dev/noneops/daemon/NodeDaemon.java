@@ -28,7 +28,6 @@ import dev.noneops.daemon.internal.MachineWorker;
 import dev.noneops.daemon.internal.UnitWatch;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.cluster.ClusterNode;
-import dev.noneops.ports.events.NodeEvent;
 import dev.noneops.ports.events.NodeEvents;
 import dev.noneops.ports.files.FileMeta;
 import dev.noneops.ports.machine.MachineResource;
@@ -43,7 +42,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -228,7 +226,7 @@ public final class NodeDaemon {
    */
   public NodeDaemon reportTo(AgentMetrics metrics) {
     this.metrics = Objects.requireNonNull(metrics, "metrics");
-    tally.sink = metrics;
+    tally.reportTo(metrics);
     return this;
   }
 
@@ -954,95 +952,6 @@ public final class NodeDaemon {
       state.write(next.withCounters(next.counters().withBytes(bytes[0], bytes[1])));
     } catch (IOException | RuntimeException e) {
       log.warn("cannot record the agent's state in {}: {}", state.path(), message(e));
-    }
-  }
-
-  /**
-   * Counts what the nodes' events say: bytes downloaded (the last {@code received} of each
-   * download task that completed; verified unless it warned it was installed unverified), kept
-   * until the next state write adds them, and switch-overs timed from the stack's stop to its
-   * start on the other version.
-   */
-  private static final class NodeEventTally implements NodeEvents {
-    private final Map<String, Long> received = new HashMap<>();
-    private final Set<String> unverified = new HashSet<>();
-    private long pendingDownloaded;
-    private long pendingVerified;
-    private Optional<Instant> switchStarted = Optional.empty();
-    private volatile Optional<Duration> lastSwitchOver = Optional.empty();
-    private volatile AgentMetrics sink = AgentMetrics.NONE;
-
-    @Override
-    public synchronized void onEvent(NodeEvent event) {
-      String task = event.task();
-      if (task.startsWith("download-")) {
-        switch (event.kind()) {
-          case PROGRESS -> {
-            String r = event.details().get("received");
-            if (r != null) {
-              try {
-                received.put(task, Long.parseLong(r));
-              } catch (NumberFormatException e) {
-                // not a count: ignored
-              }
-            }
-            if (event.details().containsKey("warning")) {
-              unverified.add(task);
-            }
-          }
-          case COMPLETED -> {
-            long bytes = received.getOrDefault(task, 0L);
-            pendingDownloaded += bytes;
-            if (!unverified.contains(task)) {
-              pendingVerified += bytes;
-            }
-            received.remove(task);
-            unverified.remove(task);
-          }
-          case FAILED, ABORTED -> {
-            pendingDownloaded += received.getOrDefault(task, 0L);
-            received.remove(task);
-            unverified.remove(task);
-          }
-          default -> {}
-        }
-        return;
-      }
-      if ((task.equals("upgrade-stop-stack") || task.equals("rollback-stop-stack"))
-          && event.kind() == NodeEvent.Kind.STARTED) {
-        switchStarted = Optional.of(event.at());
-      } else if ((task.equals("upgrade-start-target") || task.equals("rollback-start-previous"))
-          && event.kind() == NodeEvent.Kind.COMPLETED
-          && switchStarted.isPresent()) {
-        Duration took = Duration.between(switchStarted.get(), event.at());
-        switchStarted = Optional.empty();
-        lastSwitchOver = Optional.of(took);
-        try {
-          sink.switchOver(took);
-        } catch (RuntimeException e) {
-          // the metrics' own to log
-        }
-      }
-    }
-
-    synchronized long pendingDownloaded() {
-      return pendingDownloaded;
-    }
-
-    synchronized long pendingVerified() {
-      return pendingVerified;
-    }
-
-    /** The bytes not yet written to the state: downloaded, verified; zero afterwards. */
-    synchronized long[] takePending() {
-      long[] pending = {pendingDownloaded, pendingVerified};
-      pendingDownloaded = 0;
-      pendingVerified = 0;
-      return pending;
-    }
-
-    Optional<Duration> lastSwitchOver() {
-      return lastSwitchOver;
     }
   }
 
