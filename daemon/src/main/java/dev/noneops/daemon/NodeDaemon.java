@@ -49,15 +49,12 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.event.Level;
-import org.slf4j.spi.LoggingEventBuilder;
 
 /**
  * {@code noneops daemon}: keeps the node as its configuration file says.
@@ -180,23 +177,17 @@ public final class NodeDaemon {
   private final Options settings;
   private final Listener listener;
   private final Logger log;
-  private final AgentStateStore state;
-  private final Set<String> reported = ConcurrentHashMap.newKeySet();
+  private final DaemonJournal journal;
   private final AtomicBoolean wake = new AtomicBoolean();
   private final UnitWatch units;
   private volatile Instant heartbeat;
   private volatile Optional<Instant> systemdUnreachableSince = Optional.empty();
-  private volatile boolean operating;
   private Optional<String> handledDigest = Optional.empty();
   private Optional<FileMeta> fileAtTick = Optional.empty();
   private Optional<FileMeta> fileAtSlice = Optional.empty();
   private Instant retryRecoveryAt = Instant.MIN;
   private Optional<MachineWorker> machine = Optional.empty();
-  private AgentMetrics metrics = AgentMetrics.NONE;
-  private final NodeEventTally tally = new NodeEventTally();
   private volatile Optional<Instant> lastTick = Optional.empty();
-  private volatile Instant operationStarted = Instant.EPOCH;
-  private Optional<DaemonEvents> events = Optional.empty();
 
   public NodeDaemon(
       HostPorts ports,
@@ -213,7 +204,7 @@ public final class NodeDaemon {
     this.settings = Objects.requireNonNull(settings, "settings");
     this.listener = Objects.requireNonNull(listener, "listener");
     this.log = Objects.requireNonNull(log, "log");
-    this.state = new AgentStateStore(ports.files(), paths);
+    this.journal = new DaemonJournal(ports, paths, log);
     this.units = new UnitWatch(ports.systemd(), HostPaths.STACK_UNITS, log, () -> wake.set(true));
     this.heartbeat = ports.clock().now();
   }
@@ -225,8 +216,7 @@ public final class NodeDaemon {
    * @return this daemon
    */
   public NodeDaemon reportTo(AgentMetrics metrics) {
-    this.metrics = Objects.requireNonNull(metrics, "metrics");
-    tally.reportTo(metrics);
+    journal.reportTo(Objects.requireNonNull(metrics, "metrics"));
     return this;
   }
 
@@ -237,7 +227,7 @@ public final class NodeDaemon {
    * upgrade and for a rollback).
    */
   public NodeEvents nodeEvents() {
-    return tally;
+    return journal.tally();
   }
 
   /**
@@ -249,7 +239,7 @@ public final class NodeDaemon {
    */
   public NodeDaemon followMachine(Cluster cluster, RepaveOptions timeouts) {
     machine = Optional.of(MachineWorker.onItsOwnThread(follower(cluster, timeouts), log));
-    events = Optional.of(eventsTo(cluster, EVENT_SENDER));
+    journal.sendEventsTo(eventsTo(cluster, EVENT_SENDER));
     return this;
   }
 
@@ -276,7 +266,7 @@ public final class NodeDaemon {
   public NodeDaemon followMachine(Cluster cluster, RepaveOptions timeouts, Executor executor) {
     machine = Optional.of(MachineWorker.on(
         Objects.requireNonNull(executor, "executor"), follower(cluster, timeouts), log));
-    events = Optional.of(eventsTo(cluster, executor));
+    journal.sendEventsTo(eventsTo(cluster, executor));
     return this;
   }
 
@@ -289,12 +279,7 @@ public final class NodeDaemon {
         Objects.requireNonNull(timeouts, "timeouts"),
         settings.hostArch(),
         log,
-        event -> {
-          reported.clear();
-          update(s -> s.withLastOperation(event));
-          ended(event, false);
-          events.ifPresent(e -> e.after(event));
-        });
+        journal::recordUntimed);
   }
 
   /**
@@ -319,7 +304,7 @@ public final class NodeDaemon {
     Instant now = ports.clock().now();
     AgentState.Event recovery = recover();
     String file = settings.configFile().toString();
-    handledDigest = state
+    handledDigest = journal
         .read()
         .watching()
         .filter(w -> w.configFile().equals(file))
@@ -327,12 +312,12 @@ public final class NodeDaemon {
     if (handledDigest.isEmpty()) {
       handledDigest = fileMatchingApplied();
     }
-    update(s ->
+    journal.update(s ->
         s.withStartRecovery(recovery).withWatching(new AgentState.Watch(file, now, handledDigest)));
-    ended(recovery, true);
-    events.ifPresent(e -> {
+    journal.ended(recovery, true);
+    journal.events(e -> {
       e.after(recovery);
-      state
+      journal
           .read()
           .bootRecovery()
           .filter(boot -> gateRanThisBoot())
@@ -344,11 +329,11 @@ public final class NodeDaemon {
     listener.status("watching " + settings.configFile());
     // after READY=1: an API server that is slow to answer never holds up the service's start
     machine.ifPresent(m -> {
-      operating = true;
+      journal.operating(true);
       try {
-        m.start(state.read());
+        m.start(journal.read());
       } finally {
-        operating = false;
+        journal.operating(false);
       }
     });
     heartbeat = ports.clock().now();
@@ -413,11 +398,11 @@ public final class NodeDaemon {
     if (!recoverAbandonedUpgrade()) {
       followConfigFile();
       if (machine.isPresent()) {
-        operating = true;
+        journal.operating(true);
         try {
           machine.get().tick();
         } finally {
-          operating = false;
+          journal.operating(false);
         }
       }
     }
@@ -429,7 +414,7 @@ public final class NodeDaemon {
 
   /** The daemon's figures now: what it recorded, the layout's versions and the units' states. */
   public AgentFigures figures() {
-    AgentState s = state.read();
+    AgentState s = journal.read();
     Optional<String> active = Optional.empty();
     List<String> installed = new ArrayList<>();
     try {
@@ -445,7 +430,7 @@ public final class NodeDaemon {
         }
       }
     } catch (IOException | RuntimeException e) {
-      log.debug("cannot read the layout's versions: {}", message(e));
+      log.debug("cannot read the layout's versions: {}", DaemonJournal.message(e));
     }
     installed.sort(null);
     Map<String, Boolean> unitsActive = new LinkedHashMap<>();
@@ -469,19 +454,19 @@ public final class NodeDaemon {
         s.counters().lastSuccess(),
         repave.map(r -> OptionalLong.of(r[0])).orElse(OptionalLong.empty()),
         repave.map(r -> OptionalLong.of(r[1])).orElse(OptionalLong.empty()),
-        s.counters().bytesDownloaded() + tally.pendingDownloaded(),
-        s.counters().bytesVerified() + tally.pendingVerified(),
-        tally.lastSwitchOver());
+        s.counters().bytesDownloaded() + journal.tally().pendingDownloaded(),
+        s.counters().bytesVerified() + journal.tally().pendingVerified(),
+        journal.tally().lastSwitchOver());
   }
 
   private void publish() {
-    if (metrics == AgentMetrics.NONE) {
+    if (journal.metrics() == AgentMetrics.NONE) {
       return;
     }
     try {
-      metrics.publish(figures());
+      journal.metrics().publish(figures());
     } catch (RuntimeException e) {
-      log.warn("cannot publish the agent's metrics: {}", message(e));
+      log.warn("cannot publish the agent's metrics: {}", DaemonJournal.message(e));
     }
   }
 
@@ -493,7 +478,8 @@ public final class NodeDaemon {
    */
   public boolean alive(Duration within) {
     return systemdUnreachableSince.isEmpty()
-        && (operating || Duration.between(heartbeat, ports.clock().now()).compareTo(within) <= 0);
+        && (journal.operating()
+            || Duration.between(heartbeat, ports.clock().now()).compareTo(within) <= 0);
   }
 
   /**
@@ -532,7 +518,7 @@ public final class NodeDaemon {
 
   /** What the daemon has recorded. */
   public AgentState state() {
-    return state.read();
+    return journal.read();
   }
 
   private AgentState.Event recover() {
@@ -553,9 +539,12 @@ public final class NodeDaemon {
       }
       applied = new AppliedConfigStore(ports.files(), paths).read();
     } catch (IOException | RuntimeException e) {
-      log.error("cannot read the applied configuration: {}", message(e));
+      log.error("cannot read the applied configuration: {}", DaemonJournal.message(e));
       return new AgentState.Event(
-          now, "start-recovery", "FAILED", "cannot read the applied configuration: " + message(e));
+          now,
+          "start-recovery",
+          "FAILED",
+          "cannot read the applied configuration: " + DaemonJournal.message(e));
     }
     if (applied.isEmpty()) {
       if (exists(layout.journal())) {
@@ -573,8 +562,7 @@ public final class NodeDaemon {
       return new AgentState.Event(
           now, "start-recovery", "NOTHING_TO_DO", "no applied configuration");
     }
-    operating = true;
-    operationStarted = ports.clock().now();
+    journal.operationBegins();
     try {
       Node node = nodes.node(applied, applied);
       RecoveryResult r = watching
@@ -590,7 +578,8 @@ public final class NodeDaemon {
           .ifPresent(e -> log.error(
               "after recovery the stack did not start: {}", UrlRedaction.redact(e.toString())));
       if (r.outcome() != RecoveryResult.Outcome.NOTHING_TO_DO) {
-        ending(
+        journal
+            .ending(
                 Level.WARN,
                 "recovery",
                 r.startError().isPresent() ? "FAILED" : r.outcome().name(),
@@ -605,7 +594,7 @@ public final class NodeDaemon {
           r.startError().isPresent() ? "FAILED" : r.outcome().name(),
           r.startError().map(e -> detail + "; the stack did not start: " + e).orElse(detail));
     } catch (UpgradeInProgressException inProgress) {
-      if (reported.add("in-progress " + inProgress.getMessage())) {
+      if (journal.saying("in-progress " + inProgress.getMessage())) {
         log.info("not recovering: {}", inProgress.operatorMessage());
       }
       return new AgentState.Event(
@@ -615,12 +604,14 @@ public final class NodeDaemon {
       return new AgentState.Event(
           ports.clock().now(), "start-recovery", "LIVE_NODE", "an operation held the node lock");
     } catch (NoneopsException e) {
-      ending(Level.ERROR, "recovery", "FAILED", Optional.empty(), Optional.empty(), Optional.of(e))
+      journal
+          .ending(
+              Level.ERROR, "recovery", "FAILED", Optional.empty(), Optional.empty(), Optional.of(e))
           .log("recovery failed: {}", UrlRedaction.redact(e.operatorMessage()));
       return new AgentState.Event(
           ports.clock().now(), "start-recovery", "FAILED", e.operatorMessage());
     } finally {
-      operating = false;
+      journal.operating(false);
     }
   }
 
@@ -654,11 +645,11 @@ public final class NodeDaemon {
       // a recovery that cannot finish (the gate's case: the stack stays down) is tried again
       // once a minute, not at every tick
       retryRecoveryAt = ports.clock().now().plus(RECOVERY_RETRY);
-      record("recovery", recovery.outcome(), recovery.detail());
+      journal.record("recovery", recovery.outcome(), recovery.detail());
       return true;
     }
     log.warn("an upgrade whose agent died was found: {}", recovery.detail());
-    record("recovery", recovery.outcome(), recovery.detail());
+    journal.record("recovery", recovery.outcome(), recovery.detail());
     return true;
   }
 
@@ -691,17 +682,17 @@ public final class NodeDaemon {
       refuseUntrusted(e);
       return;
     } catch (IOException e) {
-      once("unreadable", "cannot check " + settings.configFile() + ": " + e.getMessage());
+      journal.once("unreadable", "cannot check " + settings.configFile() + ": " + e.getMessage());
       return;
     }
     try {
       if (!ports.files().exists(settings.configFile())) {
-        once("missing", "the configuration file " + settings.configFile() + " is missing");
+        journal.once("missing", "the configuration file " + settings.configFile() + " is missing");
         return;
       }
       bytes = ports.files().read(settings.configFile());
     } catch (IOException e) {
-      once("unreadable", "cannot read " + settings.configFile() + ": " + e.getMessage());
+      journal.once("unreadable", "cannot read " + settings.configFile() + ": " + e.getMessage());
       return;
     }
     String fileDigest = Hashing.sha256().hashBytes(bytes).toString();
@@ -716,13 +707,15 @@ public final class NodeDaemon {
       for (ConfigViolation v : e.violations()) {
         lines.add(v.toString());
       }
-      ending(Level.ERROR, "refused", "INVALID", Optional.empty(), Optional.empty(), Optional.of(e))
+      journal
+          .ending(
+              Level.ERROR, "refused", "INVALID", Optional.empty(), Optional.empty(), Optional.of(e))
           .log(
               "refused {}: invalid configuration ({} violation(s)): {}; the node keeps running as it is",
               settings.configFile(),
               lines.size(),
               String.join("; ", lines));
-      record("refused", "INVALID", "invalid configuration: " + String.join("; ", lines));
+      journal.record("refused", "INVALID", "invalid configuration: " + String.join("; ", lines));
       handled(fileDigest);
       return;
     }
@@ -748,7 +741,8 @@ public final class NodeDaemon {
         return Optional.of(Hashing.sha256().hashBytes(bytes).toString());
       }
     } catch (IOException | RuntimeException e) {
-      log.debug("the configuration file is not the applied configuration: {}", message(e));
+      log.debug(
+          "the configuration file is not the applied configuration: {}", DaemonJournal.message(e));
     }
     return Optional.empty();
   }
@@ -756,7 +750,7 @@ public final class NodeDaemon {
   /** Remembers that the file's content {@code digest} was acted on, across restarts. */
   private void handled(String digest) {
     handledDigest = Optional.of(digest);
-    update(s -> s.withWatching(new AgentState.Watch(
+    journal.update(s -> s.withWatching(new AgentState.Watch(
         settings.configFile().toString(),
         s.watching().map(AgentState.Watch::since).orElse(ports.clock().now()),
         handledDigest)));
@@ -768,22 +762,21 @@ public final class NodeDaemon {
     try {
       applied = new AppliedConfigStore(ports.files(), paths).read();
     } catch (IOException | RuntimeException e) {
-      log.error("cannot read the applied configuration: {}", message(e));
+      log.error("cannot read the applied configuration: {}", DaemonJournal.message(e));
       return false;
     }
     String digest = ConfigDigest.of(desired).hex();
     if (applied.isPresent() && ConfigDigest.of(applied.get()).hex().equals(digest)) {
       return true;
     }
-    if (state.read().isQuarantined(digest)) {
+    if (journal.read().isQuarantined(digest)) {
       log.warn(
           "{} asks for a target that rolled back; it stays quarantined until the file changes",
           settings.configFile());
       return true;
     }
     Node node = nodes.node(Optional.of(desired), applied);
-    operating = true;
-    operationStarted = ports.clock().now();
+    journal.operationBegins();
     try {
       Optional<String> active = node.version();
       if (active.isEmpty()) {
@@ -796,17 +789,20 @@ public final class NodeDaemon {
       if (wanted.equals(active.get())) {
         listener.status("applying " + settings.configFile());
         node.apply();
-        ending(Level.INFO, "apply", "APPLIED", active, active, Optional.empty())
+        journal
+            .ending(Level.INFO, "apply", "APPLIED", active, active, Optional.empty())
             .log("applied {} to version {}", settings.configFile(), active.get());
-        record("apply", "APPLIED", "applied the configuration to " + active.get());
-        update(s -> s.withQuarantined(List.of()));
+        journal.record("apply", "APPLIED", "applied the configuration to " + active.get());
+        journal.update(s -> s.withQuarantined(List.of()));
       } else {
         listener.status("upgrading " + active.get() + " → " + wanted);
         node.upgradeAndCommit(new UpgradeOptions(false, true));
-        ending(Level.INFO, "upgrade", "COMMITTED", active, Optional.of(wanted), Optional.empty())
+        journal
+            .ending(
+                Level.INFO, "upgrade", "COMMITTED", active, Optional.of(wanted), Optional.empty())
             .log("upgraded {} → {}", active.get(), wanted);
-        record("upgrade", "COMMITTED", active.get() + " → " + wanted + " committed");
-        update(s -> s.withQuarantined(List.of()));
+        journal.record("upgrade", "COMMITTED", active.get() + " → " + wanted + " committed");
+        journal.update(s -> s.withQuarantined(List.of()));
       }
       return true;
     } catch (NodeBusyException busy) {
@@ -814,7 +810,8 @@ public final class NodeDaemon {
           "the node is busy ({}); trying again in {}", busy.operation(), settings.pollInterval());
       return false;
     } catch (UpgradeFailedException e) {
-      ending(
+      journal
+          .ending(
               Level.ERROR,
               "upgrade",
               "ROLLED_BACK",
@@ -822,21 +819,25 @@ public final class NodeDaemon {
               Optional.of(e.targetVersion()),
               Optional.of(e))
           .log("{}", UrlRedaction.redact(e.operatorMessage()));
-      record("upgrade", "ROLLED_BACK", e.operatorMessage());
+      journal.record("upgrade", "ROLLED_BACK", e.operatorMessage());
       quarantine(digest, e.targetVersion(), e.operatorMessage());
       return true;
     } catch (UpgradeRefusedException e) {
-      ending(Level.ERROR, "upgrade", "REFUSED", Optional.empty(), Optional.empty(), Optional.of(e))
+      journal
+          .ending(
+              Level.ERROR, "upgrade", "REFUSED", Optional.empty(), Optional.empty(), Optional.of(e))
           .log("upgrade refused: {}", UrlRedaction.redact(e.operatorMessage()));
-      record("upgrade", "REFUSED", e.operatorMessage());
+      journal.record("upgrade", "REFUSED", e.operatorMessage());
       return true;
     } catch (NoneopsException e) {
-      ending(Level.ERROR, "apply", "FAILED", Optional.empty(), Optional.empty(), Optional.of(e))
+      journal
+          .ending(
+              Level.ERROR, "apply", "FAILED", Optional.empty(), Optional.empty(), Optional.of(e))
           .log("{}", UrlRedaction.redact(e.operatorMessage()));
-      record("apply", "FAILED", e.operatorMessage());
+      journal.record("apply", "FAILED", e.operatorMessage());
       return true;
     } finally {
-      operating = false;
+      journal.operating(false);
       listener.status("watching " + settings.configFile());
     }
   }
@@ -847,112 +848,22 @@ public final class NodeDaemon {
    */
   private void refuseUntrusted(WritableByOthersException e) {
     String key = "untrusted " + e.getMessage();
-    if (reported.contains(key)) {
+    if (journal.said(key)) {
       return;
     }
-    ending(Level.ERROR, "refused", "UNTRUSTED", Optional.empty(), Optional.empty(), Optional.of(e))
+    journal
+        .ending(
+            Level.ERROR, "refused", "UNTRUSTED", Optional.empty(), Optional.empty(), Optional.of(e))
         .log("{}; not applied, the node keeps running as it is", e.getMessage());
-    record("refused", "UNTRUSTED", e.getMessage());
-    reported.add(key);
-  }
-
-  private void once(String key, String message) {
-    if (reported.add(key)) {
-      log.error("{}; the node keeps running as it is", message);
-    }
-  }
-
-  private void record(String kind, String outcome, String detail) {
-    reported.clear();
-    AgentState.Event event = new AgentState.Event(ports.clock().now(), kind, outcome, detail);
-    update(s -> s.withLastOperation(event));
-    ended(event, true);
-    events.ifPresent(e -> e.after(event));
-  }
-
-  /**
-   * A log line of an operation's end with its key-values, which the journal keeps as fields:
-   * {@code operation} and {@code outcome} (as the metrics count them, e.g. {@code upgrade},
-   * {@code rolled-back}), {@code fromVersion}, {@code toVersion}, and for a failure {@code
-   * taskPath} (where it happened, e.g. {@code upgrade › upgrade-start-target}) and {@code
-   * errorKind} (its type, e.g. {@code ReadinessTimeoutException}).
-   */
-  private LoggingEventBuilder ending(
-      Level level,
-      String kind,
-      String outcome,
-      Optional<String> from,
-      Optional<String> to,
-      Optional<? extends Throwable> error) {
-    LoggingEventBuilder b = log.atLevel(level);
-    Optional<String[]> counted = AgentState.Counters.operationOf(kind, outcome);
-    if (counted.isPresent()) {
-      b = b.addKeyValue("operation", counted.get()[0])
-          .addKeyValue("outcome", counted.get()[1]);
-    }
-    if (from.isPresent()) {
-      b = b.addKeyValue("fromVersion", from.get());
-    }
-    if (to.isPresent()) {
-      b = b.addKeyValue("toVersion", to.get());
-    }
-    if (error.isPresent()) {
-      Throwable root = error.get();
-      while (root.getCause() instanceof NoneopsException inner && inner != root) {
-        root = inner;
-      }
-      if (root instanceof NoneopsException located && located.failedAt().isPresent()) {
-        b = b.addKeyValue("taskPath", located.failedAt().get());
-      }
-      b = b.addKeyValue("errorKind", root.getClass().getSimpleName());
-    }
-    return b;
-  }
-
-  /**
-   * An operation's end to the metrics, with how long it ran when the daemon timed it ({@code
-   * timed}: one of the tick's own, from when it began, zero for a refusal that began none); the
-   * Machine's repaves, which run on their own thread, are counted in the state but not timed.
-   */
-  private void ended(AgentState.Event event, boolean timed) {
-    if (!timed) {
-      return;
-    }
-    Instant started = operationStarted;
-    operationStarted = Instant.EPOCH;
-    Optional<String[]> counted = AgentState.Counters.operationOf(event.kind(), event.outcome());
-    if (counted.isEmpty()) {
-      return;
-    }
-    Duration took =
-        started.equals(Instant.EPOCH) ? Duration.ZERO : Duration.between(started, event.at());
-    try {
-      metrics.operationEnded(counted.get()[0], counted.get()[1], took);
-    } catch (RuntimeException e) {
-      log.warn("cannot publish the agent's metrics: {}", message(e));
-    }
+    journal.record("refused", "UNTRUSTED", e.getMessage());
+    journal.saying(key);
   }
 
   /** The file's configuration is the one target quarantined: the file has one content at a time. */
   private void quarantine(String digest, String target, String reason) {
-    update(s -> s.withQuarantined(
+    journal.update(s -> s.withQuarantined(
         List.of(new AgentState.Quarantine(digest, target, ports.clock().now(), reason))));
-    events.ifPresent(e -> e.quarantined(target, reason));
-  }
-
-  private interface Change {
-    AgentState apply(AgentState state);
-  }
-
-  /** One writer of the state file at a time: the tick's thread and the Machine's. */
-  private synchronized void update(Change change) {
-    try {
-      AgentState next = change.apply(state.read());
-      long[] bytes = tally.takePending();
-      state.write(next.withCounters(next.counters().withBytes(bytes[0], bytes[1])));
-    } catch (IOException | RuntimeException e) {
-      log.warn("cannot record the agent's state in {}: {}", state.path(), message(e));
-    }
+    journal.events(e -> e.quarantined(target, reason));
   }
 
   private boolean exists(Path path) {
@@ -961,9 +872,5 @@ public final class NodeDaemon {
     } catch (IOException e) {
       return false;
     }
-  }
-
-  private static String message(Throwable e) {
-    return e instanceof NoneopsException n ? n.operatorMessage() : String.valueOf(e.getMessage());
   }
 }
