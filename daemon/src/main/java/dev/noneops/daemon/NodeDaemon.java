@@ -15,10 +15,7 @@ import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.NodeBusyException;
-import dev.noneops.core.node.RecoveryMode;
-import dev.noneops.core.node.RecoveryResult;
 import dev.noneops.core.node.UpgradeFailedException;
-import dev.noneops.core.node.UpgradeInProgressException;
 import dev.noneops.core.node.UpgradeOptions;
 import dev.noneops.core.node.UpgradeRefusedException;
 import dev.noneops.daemon.internal.ClusterEventSink;
@@ -33,9 +30,7 @@ import dev.noneops.ports.files.FileMeta;
 import dev.noneops.ports.machine.MachineResource;
 import dev.noneops.ports.metrics.AgentFigures;
 import dev.noneops.ports.metrics.AgentMetrics;
-import dev.noneops.ports.systemd.ActiveState;
 import dev.noneops.ports.systemd.SystemdException;
-import dev.noneops.ports.systemd.UnitStatus;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -44,7 +39,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -168,7 +162,6 @@ public final class NodeDaemon {
   }
 
   private static final Duration SLICE = Duration.ofMillis(200);
-  private static final Duration RECOVERY_RETRY = Duration.ofMinutes(1);
 
   private final HostPorts ports;
   private final Layout layout;
@@ -178,6 +171,7 @@ public final class NodeDaemon {
   private final Listener listener;
   private final Logger log;
   private final DaemonJournal journal;
+  private final StartRecovery startRecovery;
   private final AtomicBoolean wake = new AtomicBoolean();
   private final UnitWatch units;
   private volatile Instant heartbeat;
@@ -185,7 +179,6 @@ public final class NodeDaemon {
   private Optional<String> handledDigest = Optional.empty();
   private Optional<FileMeta> fileAtTick = Optional.empty();
   private Optional<FileMeta> fileAtSlice = Optional.empty();
-  private Instant retryRecoveryAt = Instant.MIN;
   private Optional<MachineWorker> machine = Optional.empty();
   private volatile Optional<Instant> lastTick = Optional.empty();
 
@@ -205,6 +198,8 @@ public final class NodeDaemon {
     this.listener = Objects.requireNonNull(listener, "listener");
     this.log = Objects.requireNonNull(log, "log");
     this.journal = new DaemonJournal(ports, paths, log);
+    this.startRecovery =
+        new StartRecovery(ports, layout, paths, nodes::node, settings.configFile(), log, journal);
     this.units = new UnitWatch(ports.systemd(), HostPaths.STACK_UNITS, log, () -> wake.set(true));
     this.heartbeat = ports.clock().now();
   }
@@ -283,26 +278,12 @@ public final class NodeDaemon {
   }
 
   /**
-   * Whether the recovery gate ran in this boot: a gate that ran stays active (exited) or failed
-   * until the next boot; one its conditions skipped (nothing in flight) is inactive, and the boot
-   * recovery the state records is an earlier boot's, already told.
-   */
-  private boolean gateRanThisBoot() {
-    try {
-      UnitStatus gate = ports.systemd().status(HostPaths.RECOVERY_GATE_UNIT);
-      return gate.active() != ActiveState.INACTIVE;
-    } catch (SystemdException e) {
-      return false;
-    }
-  }
-
-  /**
    * Recovers, subscribes to the stack's units' changes, records that it watches the file, reports
    * ready, then has the Machine registered and watched (when it follows one).
    */
   public void start() {
     Instant now = ports.clock().now();
-    AgentState.Event recovery = recover();
+    AgentState.Event recovery = startRecovery.atStart();
     String file = settings.configFile().toString();
     handledDigest = journal
         .read()
@@ -320,7 +301,7 @@ public final class NodeDaemon {
       journal
           .read()
           .bootRecovery()
-          .filter(boot -> gateRanThisBoot())
+          .filter(boot -> startRecovery.gateRanThisBoot())
           .ifPresent(boot -> e.after(
               new AgentState.Event(boot.at(), "boot-recovery", boot.outcome(), boot.detail())));
     });
@@ -395,7 +376,7 @@ public final class NodeDaemon {
       heartbeat = ports.clock().now();
       return;
     }
-    if (!recoverAbandonedUpgrade()) {
+    if (!startRecovery.abandonedUpgrade()) {
       followConfigFile();
       if (machine.isPresent()) {
         journal.operating(true);
@@ -519,138 +500,6 @@ public final class NodeDaemon {
   /** What the daemon has recorded. */
   public AgentState state() {
     return journal.read();
-  }
-
-  private AgentState.Event recover() {
-    return recover(false);
-  }
-
-  /**
-   * @param watching whether the daemon watches the node already (a tick), where only an upgrade
-   *     whose owner is gone is recovered; at its start, one whose journal names no owner is too
-   */
-  private AgentState.Event recover(boolean watching) {
-    Instant now = ports.clock().now();
-    Optional<AgentConfig> applied;
-    try {
-      if (!ports.files().exists(layout.root())) {
-        log.warn("no node on this host: nothing to recover; watching {}", settings.configFile());
-        return new AgentState.Event(now, "start-recovery", "NO_NODE", "no node on this host");
-      }
-      applied = new AppliedConfigStore(ports.files(), paths).read();
-    } catch (IOException | RuntimeException e) {
-      log.error("cannot read the applied configuration: {}", DaemonJournal.message(e));
-      return new AgentState.Event(
-          now,
-          "start-recovery",
-          "FAILED",
-          "cannot read the applied configuration: " + DaemonJournal.message(e));
-    }
-    if (applied.isEmpty()) {
-      if (exists(layout.journal())) {
-        log.error(
-            "an upgrade is in flight and the applied configuration at {} is missing: it cannot be"
-                + " finished; restore the file and run `noneops recover`, or `noneops reset`",
-            paths.appliedConfig());
-        return new AgentState.Event(
-            now,
-            "start-recovery",
-            "FAILED",
-            "an upgrade is in flight and the applied configuration at " + paths.appliedConfig()
-                + " is missing");
-      }
-      return new AgentState.Event(
-          now, "start-recovery", "NOTHING_TO_DO", "no applied configuration");
-    }
-    journal.operationBegins();
-    try {
-      Node node = nodes.node(applied, applied);
-      RecoveryResult r = watching
-          ? node.recoverUpgrade(applied.get(), RecoveryMode.ABANDONED_ONLY)
-          : node.recoverUpgrade(applied.get());
-      String detail = r.outcome() == RecoveryResult.Outcome.NOTHING_TO_DO
-          ? "nothing in flight"
-          : r.outcome().name().toLowerCase(Locale.ROOT).replace('_', ' ')
-              + r.upgrade()
-                  .map(u -> ": " + u.previousVersion() + " → " + u.targetVersion())
-                  .orElse("");
-      r.startError()
-          .ifPresent(e -> log.error(
-              "after recovery the stack did not start: {}", UrlRedaction.redact(e.toString())));
-      if (r.outcome() != RecoveryResult.Outcome.NOTHING_TO_DO) {
-        journal
-            .ending(
-                Level.WARN,
-                "recovery",
-                r.startError().isPresent() ? "FAILED" : r.outcome().name(),
-                r.upgrade().map(u -> u.previousVersion()),
-                r.upgrade().map(u -> u.targetVersion()),
-                Optional.empty())
-            .log("recovered at start: {}", detail);
-      }
-      return new AgentState.Event(
-          ports.clock().now(),
-          "start-recovery",
-          r.startError().isPresent() ? "FAILED" : r.outcome().name(),
-          r.startError().map(e -> detail + "; the stack did not start: " + e).orElse(detail));
-    } catch (UpgradeInProgressException inProgress) {
-      if (journal.saying("in-progress " + inProgress.getMessage())) {
-        log.info("not recovering: {}", inProgress.operatorMessage());
-      }
-      return new AgentState.Event(
-          ports.clock().now(), "start-recovery", "IN_PROGRESS", inProgress.operatorMessage());
-    } catch (NodeBusyException busy) {
-      log.info("an operation holds the node lock ({}); it recovers on its own", busy.operation());
-      return new AgentState.Event(
-          ports.clock().now(), "start-recovery", "LIVE_NODE", "an operation held the node lock");
-    } catch (NoneopsException e) {
-      journal
-          .ending(
-              Level.ERROR, "recovery", "FAILED", Optional.empty(), Optional.empty(), Optional.of(e))
-          .log("recovery failed: {}", UrlRedaction.redact(e.operatorMessage()));
-      return new AgentState.Event(
-          ports.clock().now(), "start-recovery", "FAILED", e.operatorMessage());
-    } finally {
-      journal.operating(false);
-    }
-  }
-
-  /**
-   * An upgrade journal whose owner is gone (the process that ran the upgrade died: a killed {@code
-   * noneops upgrade}) is recovered, as at a boot, before anything else is applied over it. One
-   * whose owner still runs is left to it: the spec lets an embedding agent release the node
-   * between its upgrade and its commit while it persists the applied configuration. One that
-   * names no owner (of a previous format) is recovered only at a start. Nothing is applied over
-   * either.
-   *
-   * @return whether the tick found one (recovered, or to try again when the lock is free)
-   */
-  private boolean recoverAbandonedUpgrade() {
-    try {
-      if (!ports.files().exists(layout.journal())) {
-        return false;
-      }
-    } catch (IOException e) {
-      log.warn("cannot read {}: {}", layout.journal(), e.getMessage());
-      return false;
-    }
-    if (ports.clock().now().isBefore(retryRecoveryAt)) {
-      return true;
-    }
-    AgentState.Event recovery = recover(true);
-    if (recovery.outcome().equals("LIVE_NODE") || recovery.outcome().equals("IN_PROGRESS")) {
-      return true;
-    }
-    if (recovery.outcome().equals("FAILED")) {
-      // a recovery that cannot finish (the gate's case: the stack stays down) is tried again
-      // once a minute, not at every tick
-      retryRecoveryAt = ports.clock().now().plus(RECOVERY_RETRY);
-      journal.record("recovery", recovery.outcome(), recovery.detail());
-      return true;
-    }
-    log.warn("an upgrade whose agent died was found: {}", recovery.detail());
-    journal.record("recovery", recovery.outcome(), recovery.detail());
-    return true;
   }
 
   /**
@@ -864,13 +713,5 @@ public final class NodeDaemon {
     journal.update(s -> s.withQuarantined(
         List.of(new AgentState.Quarantine(digest, target, ports.clock().now(), reason))));
     journal.events(e -> e.quarantined(target, reason));
-  }
-
-  private boolean exists(Path path) {
-    try {
-      return ports.files().exists(path);
-    } catch (IOException e) {
-      return false;
-    }
   }
 }
