@@ -1,23 +1,11 @@
 package dev.noneops.daemon;
 
-import com.google.common.hash.Hashing;
-import dev.noneops.core.NoneopsException;
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.core.config.AgentConfigParser;
-import dev.noneops.core.config.AppliedConfigStore;
-import dev.noneops.core.config.ConfigDigest;
-import dev.noneops.core.config.InvalidConfigException;
-import dev.noneops.core.config.InvalidConfigException.ConfigViolation;
 import dev.noneops.core.config.RootOnlyPath;
-import dev.noneops.core.config.UrlRedaction;
-import dev.noneops.core.config.WritableByOthersException;
 import dev.noneops.core.layout.HostPaths;
 import dev.noneops.core.layout.Layout;
 import dev.noneops.core.node.Node;
-import dev.noneops.core.node.NodeBusyException;
-import dev.noneops.core.node.UpgradeFailedException;
 import dev.noneops.core.node.UpgradeOptions;
-import dev.noneops.core.node.UpgradeRefusedException;
 import dev.noneops.daemon.internal.ClusterEventSink;
 import dev.noneops.daemon.internal.DaemonEvents;
 import dev.noneops.daemon.internal.MachineFollower;
@@ -48,7 +36,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
-import org.slf4j.event.Level;
 
 /**
  * {@code noneops daemon}: keeps the node as its configuration file says.
@@ -172,13 +159,11 @@ public final class NodeDaemon {
   private final Logger log;
   private final DaemonJournal journal;
   private final StartRecovery startRecovery;
+  private final ConfigFileFollower configFile;
   private final AtomicBoolean wake = new AtomicBoolean();
   private final UnitWatch units;
   private volatile Instant heartbeat;
   private volatile Optional<Instant> systemdUnreachableSince = Optional.empty();
-  private Optional<String> handledDigest = Optional.empty();
-  private Optional<FileMeta> fileAtTick = Optional.empty();
-  private Optional<FileMeta> fileAtSlice = Optional.empty();
   private Optional<MachineWorker> machine = Optional.empty();
   private volatile Optional<Instant> lastTick = Optional.empty();
 
@@ -200,6 +185,16 @@ public final class NodeDaemon {
     this.journal = new DaemonJournal(ports, paths, log);
     this.startRecovery =
         new StartRecovery(ports, layout, paths, nodes::node, settings.configFile(), log, journal);
+    this.configFile = new ConfigFileFollower(
+        ports,
+        paths,
+        nodes::node,
+        settings.configFile(),
+        settings.hostArch(),
+        settings.pollInterval(),
+        listener::status,
+        log,
+        journal);
     this.units = new UnitWatch(ports.systemd(), HostPaths.STACK_UNITS, log, () -> wake.set(true));
     this.heartbeat = ports.clock().now();
   }
@@ -284,17 +279,9 @@ public final class NodeDaemon {
   public void start() {
     Instant now = ports.clock().now();
     AgentState.Event recovery = startRecovery.atStart();
-    String file = settings.configFile().toString();
-    handledDigest = journal
-        .read()
-        .watching()
-        .filter(w -> w.configFile().equals(file))
-        .flatMap(AgentState.Watch::handledDigest);
-    if (handledDigest.isEmpty()) {
-      handledDigest = fileMatchingApplied();
-    }
-    journal.update(s ->
-        s.withStartRecovery(recovery).withWatching(new AgentState.Watch(file, now, handledDigest)));
+    Optional<String> handled = configFile.resume();
+    journal.update(s -> s.withStartRecovery(recovery)
+        .withWatching(new AgentState.Watch(settings.configFile().toString(), now, handled)));
     journal.ended(recovery, true);
     journal.events(e -> {
       e.after(recovery);
@@ -351,7 +338,7 @@ public final class NodeDaemon {
         ports.clock().sleep(SLICE);
         slept = slept.plus(SLICE);
         heartbeat = ports.clock().now();
-        if (fileChangedAndSettled()) {
+        if (configFile.changedAndSettled()) {
           break;
         }
       }
@@ -377,7 +364,7 @@ public final class NodeDaemon {
       return;
     }
     if (!startRecovery.abandonedUpgrade()) {
-      followConfigFile();
+      configFile.follow();
       if (machine.isPresent()) {
         journal.operating(true);
         try {
@@ -500,218 +487,5 @@ public final class NodeDaemon {
   /** What the daemon has recorded. */
   public AgentState state() {
     return journal.read();
-  }
-
-  /**
-   * Whether the configuration file's metadata differs from what it was at the last tick and is
-   * the same as one slice ago: written since, and no longer being written.
-   */
-  private boolean fileChangedAndSettled() {
-    Optional<FileMeta> now = configFileMeta();
-    boolean settled = now.equals(fileAtSlice);
-    fileAtSlice = now;
-    return settled && !now.equals(fileAtTick);
-  }
-
-  private Optional<FileMeta> configFileMeta() {
-    try {
-      return ports.files().lstat(settings.configFile());
-    } catch (IOException e) {
-      return Optional.empty();
-    }
-  }
-
-  private void followConfigFile() {
-    fileAtTick = configFileMeta();
-    fileAtSlice = fileAtTick;
-    byte[] bytes;
-    try {
-      new RootOnlyPath(ports.files()).require("the configuration file", settings.configFile());
-    } catch (WritableByOthersException e) {
-      refuseUntrusted(e);
-      return;
-    } catch (IOException e) {
-      journal.once("unreadable", "cannot check " + settings.configFile() + ": " + e.getMessage());
-      return;
-    }
-    try {
-      if (!ports.files().exists(settings.configFile())) {
-        journal.once("missing", "the configuration file " + settings.configFile() + " is missing");
-        return;
-      }
-      bytes = ports.files().read(settings.configFile());
-    } catch (IOException e) {
-      journal.once("unreadable", "cannot read " + settings.configFile() + ": " + e.getMessage());
-      return;
-    }
-    String fileDigest = Hashing.sha256().hashBytes(bytes).toString();
-    if (handledDigest.equals(Optional.of(fileDigest))) {
-      return;
-    }
-    AgentConfig desired;
-    try {
-      desired = AgentConfigParser.parseAndValidate(bytes, settings.hostArch());
-    } catch (InvalidConfigException e) {
-      List<String> lines = new ArrayList<>();
-      for (ConfigViolation v : e.violations()) {
-        lines.add(v.toString());
-      }
-      journal
-          .ending(
-              Level.ERROR, "refused", "INVALID", Optional.empty(), Optional.empty(), Optional.of(e))
-          .log(
-              "refused {}: invalid configuration ({} violation(s)): {}; the node keeps running as it is",
-              settings.configFile(),
-              lines.size(),
-              String.join("; ", lines));
-      journal.record("refused", "INVALID", "invalid configuration: " + String.join("; ", lines));
-      handled(fileDigest);
-      return;
-    }
-    if (follow(desired)) {
-      handled(fileDigest);
-    }
-  }
-
-  /**
-   * On a first start, the file's digest when it holds the applied configuration: it is already
-   * acted on. Decided before {@code READY=1}, which the bootstrap that starts the daemon waits
-   * for, so no operator command can have changed the applied configuration in between.
-   */
-  private Optional<String> fileMatchingApplied() {
-    try {
-      if (!ports.files().exists(settings.configFile())) {
-        return Optional.empty();
-      }
-      byte[] bytes = ports.files().read(settings.configFile());
-      AgentConfig desired = AgentConfigParser.parseAndValidate(bytes, settings.hostArch());
-      Optional<AgentConfig> applied = new AppliedConfigStore(ports.files(), paths).read();
-      if (applied.isPresent() && ConfigDigest.of(applied.get()).equals(ConfigDigest.of(desired))) {
-        return Optional.of(Hashing.sha256().hashBytes(bytes).toString());
-      }
-    } catch (IOException | RuntimeException e) {
-      log.debug(
-          "the configuration file is not the applied configuration: {}", DaemonJournal.message(e));
-    }
-    return Optional.empty();
-  }
-
-  /** Remembers that the file's content {@code digest} was acted on, across restarts. */
-  private void handled(String digest) {
-    handledDigest = Optional.of(digest);
-    journal.update(s -> s.withWatching(new AgentState.Watch(
-        settings.configFile().toString(),
-        s.watching().map(AgentState.Watch::since).orElse(ports.clock().now()),
-        handledDigest)));
-  }
-
-  /** @return whether the file is handled (false: try again at the next tick) */
-  private boolean follow(AgentConfig desired) {
-    Optional<AgentConfig> applied;
-    try {
-      applied = new AppliedConfigStore(ports.files(), paths).read();
-    } catch (IOException | RuntimeException e) {
-      log.error("cannot read the applied configuration: {}", DaemonJournal.message(e));
-      return false;
-    }
-    String digest = ConfigDigest.of(desired).hex();
-    if (applied.isPresent() && ConfigDigest.of(applied.get()).hex().equals(digest)) {
-      return true;
-    }
-    if (journal.read().isQuarantined(digest)) {
-      log.warn(
-          "{} asks for a target that rolled back; it stays quarantined until the file changes",
-          settings.configFile());
-      return true;
-    }
-    Node node = nodes.node(Optional.of(desired), applied);
-    journal.operationBegins();
-    try {
-      Optional<String> active = node.version();
-      if (active.isEmpty()) {
-        log.error(
-            "no node is installed on this host: bootstrap it first; not applying {}",
-            settings.configFile());
-        return true;
-      }
-      String wanted = node.goalState().rootFs().versionName();
-      if (wanted.equals(active.get())) {
-        listener.status("applying " + settings.configFile());
-        node.apply();
-        journal
-            .ending(Level.INFO, "apply", "APPLIED", active, active, Optional.empty())
-            .log("applied {} to version {}", settings.configFile(), active.get());
-        journal.record("apply", "APPLIED", "applied the configuration to " + active.get());
-        journal.update(s -> s.withQuarantined(List.of()));
-      } else {
-        listener.status("upgrading " + active.get() + " → " + wanted);
-        node.upgradeAndCommit(new UpgradeOptions(false, true));
-        journal
-            .ending(
-                Level.INFO, "upgrade", "COMMITTED", active, Optional.of(wanted), Optional.empty())
-            .log("upgraded {} → {}", active.get(), wanted);
-        journal.record("upgrade", "COMMITTED", active.get() + " → " + wanted + " committed");
-        journal.update(s -> s.withQuarantined(List.of()));
-      }
-      return true;
-    } catch (NodeBusyException busy) {
-      log.info(
-          "the node is busy ({}); trying again in {}", busy.operation(), settings.pollInterval());
-      return false;
-    } catch (UpgradeFailedException e) {
-      journal
-          .ending(
-              Level.ERROR,
-              "upgrade",
-              "ROLLED_BACK",
-              Optional.of(e.previousVersion()),
-              Optional.of(e.targetVersion()),
-              Optional.of(e))
-          .log("{}", UrlRedaction.redact(e.operatorMessage()));
-      journal.record("upgrade", "ROLLED_BACK", e.operatorMessage());
-      quarantine(digest, e.targetVersion(), e.operatorMessage());
-      return true;
-    } catch (UpgradeRefusedException e) {
-      journal
-          .ending(
-              Level.ERROR, "upgrade", "REFUSED", Optional.empty(), Optional.empty(), Optional.of(e))
-          .log("upgrade refused: {}", UrlRedaction.redact(e.operatorMessage()));
-      journal.record("upgrade", "REFUSED", e.operatorMessage());
-      return true;
-    } catch (NoneopsException e) {
-      journal
-          .ending(
-              Level.ERROR, "apply", "FAILED", Optional.empty(), Optional.empty(), Optional.of(e))
-          .log("{}", UrlRedaction.redact(e.operatorMessage()));
-      journal.record("apply", "FAILED", e.operatorMessage());
-      return true;
-    } finally {
-      journal.operating(false);
-      listener.status("watching " + settings.configFile());
-    }
-  }
-
-  /**
-   * A file others can change is not read: the node keeps the configuration applied last. Said
-   * once (logged and recorded as the last operation) until something else happens.
-   */
-  private void refuseUntrusted(WritableByOthersException e) {
-    String key = "untrusted " + e.getMessage();
-    if (journal.said(key)) {
-      return;
-    }
-    journal
-        .ending(
-            Level.ERROR, "refused", "UNTRUSTED", Optional.empty(), Optional.empty(), Optional.of(e))
-        .log("{}; not applied, the node keeps running as it is", e.getMessage());
-    journal.record("refused", "UNTRUSTED", e.getMessage());
-    journal.saying(key);
-  }
-
-  /** The file's configuration is the one target quarantined: the file has one content at a time. */
-  private void quarantine(String digest, String target, String reason) {
-    journal.update(s -> s.withQuarantined(
-        List.of(new AgentState.Quarantine(digest, target, ports.clock().now(), reason))));
-    journal.events(e -> e.quarantined(target, reason));
   }
 }
