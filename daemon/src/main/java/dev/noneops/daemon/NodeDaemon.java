@@ -188,13 +188,19 @@ public final class NodeDaemon {
     this.configFile = new ConfigFileFollower(
         ports,
         paths,
-        nodes::node,
         settings.configFile(),
         settings.hostArch(),
-        settings.pollInterval(),
-        listener::status,
         log,
-        journal);
+        journal,
+        new ConfigApplier(
+            ports,
+            paths,
+            nodes::node,
+            settings.configFile(),
+            settings.pollInterval(),
+            listener::status,
+            log,
+            journal));
     this.units = new UnitWatch(ports.systemd(), HostPaths.STACK_UNITS, log, () -> wake.set(true));
     this.heartbeat = ports.clock().now();
   }
