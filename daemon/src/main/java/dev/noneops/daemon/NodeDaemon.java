@@ -14,23 +14,15 @@ import dev.noneops.daemon.internal.UnitWatch;
 import dev.noneops.ports.HostPorts;
 import dev.noneops.ports.cluster.ClusterNode;
 import dev.noneops.ports.events.NodeEvents;
-import dev.noneops.ports.files.FileMeta;
 import dev.noneops.ports.machine.MachineResource;
 import dev.noneops.ports.metrics.AgentFigures;
 import dev.noneops.ports.metrics.AgentMetrics;
 import dev.noneops.ports.systemd.SystemdException;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -162,10 +154,10 @@ public final class NodeDaemon {
   private final ConfigFileFollower configFile;
   private final AtomicBoolean wake = new AtomicBoolean();
   private final UnitWatch units;
+  private final DaemonFigures figures;
   private volatile Instant heartbeat;
   private volatile Optional<Instant> systemdUnreachableSince = Optional.empty();
   private Optional<MachineWorker> machine = Optional.empty();
-  private volatile Optional<Instant> lastTick = Optional.empty();
 
   public NodeDaemon(
       HostPorts ports,
@@ -202,6 +194,8 @@ public final class NodeDaemon {
             log,
             journal));
     this.units = new UnitWatch(ports.systemd(), HostPaths.STACK_UNITS, log, () -> wake.set(true));
+    this.figures = new DaemonFigures(
+        ports, layout, units, () -> machine.flatMap(MachineWorker::repaveCounters), log, journal);
     this.heartbeat = ports.clock().now();
   }
 
@@ -311,7 +305,7 @@ public final class NodeDaemon {
       }
     });
     heartbeat = ports.clock().now();
-    publish();
+    figures.publish();
   }
 
   /**
@@ -382,66 +376,13 @@ public final class NodeDaemon {
     }
     units.poll();
     heartbeat = ports.clock().now();
-    lastTick = Optional.of(heartbeat);
-    publish();
+    figures.ticked(heartbeat);
+    figures.publish();
   }
 
   /** The daemon's figures now: what it recorded, the layout's versions and the units' states. */
   public AgentFigures figures() {
-    AgentState s = journal.read();
-    Optional<String> active = Optional.empty();
-    List<String> installed = new ArrayList<>();
-    try {
-      if (ports.files().lstat(layout.current()).map(FileMeta::isSymlink).orElse(false)) {
-        Path name = Path.of(ports.files().readLink(layout.current())).getFileName();
-        active = Optional.ofNullable(name).map(Path::toString);
-      }
-      if (ports.files().exists(layout.root())) {
-        for (String entry : ports.files().list(layout.root())) {
-          if (!entry.startsWith(".") && ports.files().exists(layout.manifest(entry))) {
-            installed.add(entry);
-          }
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      log.debug("cannot read the layout's versions: {}", DaemonJournal.message(e));
-    }
-    installed.sort(null);
-    Map<String, Boolean> unitsActive = new LinkedHashMap<>();
-    Map<String, String> seen = units.states();
-    for (String unit : HostPaths.STACK_UNITS) {
-      unitsActive.put(unit, "active".equals(seen.get(unit)));
-    }
-    Map<AgentFigures.Operation, Long> operations = new HashMap<>();
-    s.counters()
-        .operations()
-        .forEach((operation, outcomes) -> outcomes.forEach(
-            (outcome, n) -> operations.put(new AgentFigures.Operation(operation, outcome), n)));
-    Optional<long[]> repave = machine.flatMap(MachineWorker::repaveCounters);
-    return new AgentFigures(
-        active,
-        installed,
-        unitsActive,
-        operations,
-        s.quarantined().stream().map(AgentState.Quarantine::targetVersion).findFirst(),
-        lastTick,
-        s.counters().lastSuccess(),
-        repave.map(r -> OptionalLong.of(r[0])).orElse(OptionalLong.empty()),
-        repave.map(r -> OptionalLong.of(r[1])).orElse(OptionalLong.empty()),
-        s.counters().bytesDownloaded() + journal.tally().pendingDownloaded(),
-        s.counters().bytesVerified() + journal.tally().pendingVerified(),
-        journal.tally().lastSwitchOver());
-  }
-
-  private void publish() {
-    if (journal.metrics() == AgentMetrics.NONE) {
-      return;
-    }
-    try {
-      journal.metrics().publish(figures());
-    } catch (RuntimeException e) {
-      log.warn("cannot publish the agent's metrics: {}", DaemonJournal.message(e));
-    }
+    return figures.now();
   }
 
   /**
