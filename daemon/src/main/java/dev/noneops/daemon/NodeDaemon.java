@@ -17,7 +17,6 @@ import dev.noneops.ports.events.NodeEvents;
 import dev.noneops.ports.machine.MachineResource;
 import dev.noneops.ports.metrics.AgentFigures;
 import dev.noneops.ports.metrics.AgentMetrics;
-import dev.noneops.ports.systemd.SystemdException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -154,9 +153,9 @@ public final class NodeDaemon {
   private final ConfigFileFollower configFile;
   private final AtomicBoolean wake = new AtomicBoolean();
   private final UnitWatch units;
+  private final SystemdReachability systemd;
   private final DaemonFigures figures;
   private volatile Instant heartbeat;
-  private volatile Optional<Instant> systemdUnreachableSince = Optional.empty();
   private Optional<MachineWorker> machine = Optional.empty();
 
   public NodeDaemon(
@@ -196,6 +195,7 @@ public final class NodeDaemon {
     this.units = new UnitWatch(ports.systemd(), HostPaths.STACK_UNITS, log, () -> wake.set(true));
     this.figures = new DaemonFigures(
         ports, layout, units, () -> machine.flatMap(MachineWorker::repaveCounters), log, journal);
+    this.systemd = new SystemdReachability(ports, log);
     this.heartbeat = ports.clock().now();
   }
 
@@ -359,7 +359,7 @@ public final class NodeDaemon {
   public void tick() {
     wake.set(false);
     heartbeat = ports.clock().now();
-    if (!systemdReachable()) {
+    if (!systemd.reachable()) {
       heartbeat = ports.clock().now();
       return;
     }
@@ -392,7 +392,7 @@ public final class NodeDaemon {
    * watchdog's interval, systemd restarts the daemon.
    */
   public boolean alive(Duration within) {
-    return systemdUnreachableSince.isEmpty()
+    return systemd.unreachableSince().isEmpty()
         && (journal.operating()
             || Duration.between(heartbeat, ports.clock().now()).compareTo(within) <= 0);
   }
@@ -402,33 +402,7 @@ public final class NodeDaemon {
    * it can.
    */
   public Optional<Instant> systemdUnreachableSince() {
-    return systemdUnreachableSince;
-  }
-
-  /**
-   * At a tick: whether systemd answers (its manager's state is read). While it does not, the tick
-   * does nothing else: a changed file waits for systemd rather than fail against it, and is
-   * applied at the first tick after systemd is back.
-   */
-  private boolean systemdReachable() {
-    try {
-      ports.systemd().manager();
-    } catch (SystemdException e) {
-      if (systemdUnreachableSince.isEmpty()) {
-        systemdUnreachableSince = Optional.of(ports.clock().now());
-        log.error(
-            "systemd is unreachable ({}): the daemon waits for it, and sends the watchdog no"
-                + " keep-alive until it is back",
-            e.getMessage());
-      }
-      return false;
-    }
-    systemdUnreachableSince.ifPresent(since -> log.info(
-        "systemd is reachable again (unreachable since {}, {} s)",
-        since,
-        Duration.between(since, ports.clock().now()).toSeconds()));
-    systemdUnreachableSince = Optional.empty();
-    return true;
+    return systemd.unreachableSince();
   }
 
   /** What the daemon has recorded. */
