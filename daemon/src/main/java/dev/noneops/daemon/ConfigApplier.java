@@ -147,7 +147,7 @@ final class ConfigApplier {
       journal.record("apply", "FAILED", e.operatorMessage());
       return true;
     } finally {
-      journal.operating(false);
+      journal.operationEnds();
       status.accept("watching " + configFile);
     }
   }

@@ -35,7 +35,10 @@ final class DaemonFigures {
   private final DaemonJournal journal;
   private volatile Optional<Instant> lastTick = Optional.empty();
 
-  /** @param repaveCounters the Machine's repaves (passed, failed), when the daemon follows one */
+  /**
+   * @param repaveCounters the Machine's repave counters as last seen (asked, acknowledged), when
+   *     the daemon follows one
+   */
   DaemonFigures(
       HostPorts ports,
       Layout layout,

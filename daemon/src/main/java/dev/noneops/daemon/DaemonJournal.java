@@ -80,14 +80,25 @@ final class DaemonJournal {
     return operating;
   }
 
-  void operating(boolean now) {
-    operating = now;
+  /** Runs {@code work} the watchdog waits for, untimed: the Machine's. */
+  void whileOperating(Runnable work) {
+    operating = true;
+    try {
+      work.run();
+    } finally {
+      operating = false;
+    }
   }
 
   /** An operation of the tick's own begins: under way, and timed from now. */
   void operationBegins() {
     operating = true;
     operationStarted = ports.clock().now();
+  }
+
+  /** The operation under way ends. */
+  void operationEnds() {
+    operating = false;
   }
 
   /** Whether {@code key} was said since the last recorded operation. */

@@ -142,7 +142,6 @@ public final class NodeDaemon {
   private static final Duration SLICE = Duration.ofMillis(200);
 
   private final HostPorts ports;
-  private final Layout layout;
   private final HostPaths paths;
   private final Nodes nodes;
   private final Options settings;
@@ -167,7 +166,7 @@ public final class NodeDaemon {
       Listener listener,
       Logger log) {
     this.ports = Objects.requireNonNull(ports, "ports");
-    this.layout = Objects.requireNonNull(layout, "layout");
+    Objects.requireNonNull(layout, "layout");
     this.paths = Objects.requireNonNull(paths, "paths");
     this.nodes = Objects.requireNonNull(nodes, "nodes");
     this.settings = Objects.requireNonNull(settings, "settings");
@@ -296,14 +295,7 @@ public final class NodeDaemon {
     listener.ready();
     listener.status("watching " + settings.configFile());
     // after READY=1: an API server that is slow to answer never holds up the service's start
-    machine.ifPresent(m -> {
-      journal.operating(true);
-      try {
-        m.start(journal.read());
-      } finally {
-        journal.operating(false);
-      }
-    });
+    machine.ifPresent(m -> journal.whileOperating(() -> m.start(journal.read())));
     heartbeat = ports.clock().now();
     figures.publish();
   }
@@ -365,14 +357,7 @@ public final class NodeDaemon {
     }
     if (!startRecovery.abandonedUpgrade()) {
       configFile.follow();
-      if (machine.isPresent()) {
-        journal.operating(true);
-        try {
-          machine.get().tick();
-        } finally {
-          journal.operating(false);
-        }
-      }
+      machine.ifPresent(m -> journal.whileOperating(m::tick));
     }
     units.poll();
     heartbeat = ports.clock().now();

@@ -156,7 +156,7 @@ final class StartRecovery {
       return new AgentState.Event(
           ports.clock().now(), "start-recovery", "FAILED", e.operatorMessage());
     } finally {
-      journal.operating(false);
+      journal.operationEnds();
     }
   }
 
