@@ -78,6 +78,11 @@ import org.slf4j.Logger;
  * reports to} at its start and after every tick, and so does each operation's duration; the node's
  * events reach it through {@link #nodeEvents()}, which the nodes it is given must be wired to for
  * bytes and switch-over durations to be counted.
+ *
+ * <p>This class is the daemon's lifecycle; its parts do the work: {@code StartRecovery}, {@code
+ * ConfigFileFollower} (with {@code ConfigApplier}), {@link UnitWatch}, {@code SystemdReachability},
+ * {@link MachineWorker}, {@code DaemonFigures}, and {@code DaemonJournal}, which records what they
+ * did and holds what they share.
  */
 public final class NodeDaemon {
   /** Makes nodes for the daemon's operations. */
