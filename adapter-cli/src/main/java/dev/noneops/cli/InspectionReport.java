@@ -9,7 +9,9 @@ import dev.noneops.core.node.LaunchCheckReport;
 import dev.noneops.core.node.Node;
 import dev.noneops.core.node.NodeStatus;
 import dev.noneops.daemon.AgentState;
+import dev.noneops.daemon.RecoveryGate;
 import dev.noneops.ports.HostPorts;
+import dev.noneops.ports.systemd.ActiveState;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -232,12 +234,13 @@ record InspectionReport(ExitCode exitCode, String stdout) {
   }
 
   /**
-   * Whether the recovery gate is installed and has not run in this boot: a gate that ran stays
-   * active (exited) or failed until the next boot, so an inactive one was skipped by systemd's
-   * conditions, nothing being in flight, and the state's boot recovery is an earlier boot's.
+   * Whether the recovery gate is installed and did not run in this boot ({@link
+   * RecoveryGate#ranThisBoot}): the state's boot recovery is then an earlier boot's.
    */
   private static boolean gateSkippedThisBoot(NodeStatus.Unit gate) {
-    return gate != null && !gate.load().equals("not_found") && gate.active().equals("inactive");
+    return gate != null
+        && !gate.load().equals("not_found")
+        && !RecoveryGate.ranThisBoot(ActiveState.fromSystemd(gate.active()));
   }
 
   /**

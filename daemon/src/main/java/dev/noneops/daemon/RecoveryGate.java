@@ -13,6 +13,7 @@ import dev.noneops.core.node.RecoveryResult;
 import dev.noneops.core.node.UpgradeInProgressException;
 import dev.noneops.ports.files.HostFiles;
 import dev.noneops.ports.files.HostLock;
+import dev.noneops.ports.systemd.ActiveState;
 import dev.noneops.ports.time.HostClock;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -262,6 +263,16 @@ public final class RecoveryGate {
 
   private static String message(Throwable e) {
     return e instanceof NoneopsException n ? n.operatorMessage() : String.valueOf(e.getMessage());
+  }
+
+  /**
+   * Whether a recovery gate unit in {@code state} ran in this boot: a gate that ran stays active
+   * (exited) or failed until the next boot; an inactive one was skipped by systemd's conditions,
+   * nothing being in flight, or is not installed, and a boot recovery recorded is an earlier
+   * boot's.
+   */
+  public static boolean ranThisBoot(ActiveState state) {
+    return state != ActiveState.INACTIVE;
   }
 
   /**

@@ -12,7 +12,6 @@ import dev.noneops.core.node.RecoveryMode;
 import dev.noneops.core.node.RecoveryResult;
 import dev.noneops.core.node.UpgradeInProgressException;
 import dev.noneops.ports.HostPorts;
-import dev.noneops.ports.systemd.ActiveState;
 import dev.noneops.ports.systemd.SystemdException;
 import dev.noneops.ports.systemd.UnitStatus;
 import java.io.IOException;
@@ -206,7 +205,7 @@ final class StartRecovery {
   boolean gateRanThisBoot() {
     try {
       UnitStatus gate = ports.systemd().status(HostPaths.RECOVERY_GATE_UNIT);
-      return gate.active() != ActiveState.INACTIVE;
+      return RecoveryGate.ranThisBoot(gate.active());
     } catch (SystemdException e) {
       return false;
     }
