@@ -16,11 +16,8 @@ import dev.noneops.ports.process.ProcessInfo;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,6 +35,7 @@ public final class TeardownSteps {
   private final TeardownOptions settings;
   private final Logger log;
   private final NodeLock lock;
+  private final LayoutRemoval layoutRemoval;
 
   /** A teardown with default settings, logging to this class's logger. */
   public TeardownSteps(HostPorts ports, Layout layout, HostPaths paths) {
@@ -77,6 +75,7 @@ public final class TeardownSteps {
     this.settings = Objects.requireNonNull(settings, "settings");
     this.log = Objects.requireNonNull(log, "log");
     this.lock = Objects.requireNonNull(lock, "lock");
+    this.layoutRemoval = new LayoutRemoval(this.ports.files(), this.layout);
   }
 
   /** The teardown of the real host: default layout, units in {@code /etc/systemd/system}. */
@@ -113,7 +112,7 @@ public final class TeardownSteps {
           return;
         }
         treeRemover().remove(List.of(layout.staging()), true, report);
-        List<Path> createdParents = createdParents(report);
+        List<Path> createdParents = layoutRemoval.createdParents(report);
         if (ports.files().exists(layout.createdParents())) {
           ports.files().removeDurably(layout.createdParents());
         }
@@ -131,7 +130,7 @@ public final class TeardownSteps {
               TeardownAction.DIRECTORY_REMOVED,
               layout.root(),
               "empty layout of a bootstrap that installed nothing");
-          removeEmptyParents(createdParents, report);
+          layoutRemoval.removeEmptyParents(createdParents, report);
         } else {
           report.kept(
               KeepReason.HOLDS_KEPT_ENTRIES,
@@ -159,7 +158,7 @@ public final class TeardownSteps {
    */
   public TeardownLog removeConfig() throws InterruptedException {
     return locked("remove the node's configuration", report -> {
-      if (!markStarted(report)) {
+      if (!layoutRemoval.markStarted(report)) {
         return;
       }
       units().remove(report);
@@ -195,7 +194,7 @@ public final class TeardownSteps {
    */
   public TeardownLog destroy() throws InterruptedException {
     return locked("destroy the node", report -> {
-      if (!markStarted(report)) {
+      if (!layoutRemoval.markStarted(report)) {
         return;
       }
       units().remove(report);
@@ -219,10 +218,10 @@ public final class TeardownSteps {
       cniStateCleaner().clean(true, report);
       LayoutUsedByForeignShims.Used used = others.layoutUsedBy(foreignShims, report);
       if (!used.keeps(layout.current())) {
-        removeCurrentLink(report);
+        layoutRemoval.removeCurrentLink(report);
       }
       remover.remove(
-          layoutEntriesButTheNote(report).stream()
+          layoutRemoval.layoutEntriesButTheNote(report).stream()
               .filter(entry -> !used.keeps(entry))
               .toList(),
           true,
@@ -233,9 +232,9 @@ public final class TeardownSteps {
             layout.root(),
             "the layout directory and its teardown note stay while part of the node is left, so the teardown can be run again");
       } else {
-        List<Path> createdParents = createdParents(report);
+        List<Path> createdParents = layoutRemoval.createdParents(report);
         remover.remove(List.of(layout.root()), true, report);
-        removeEmptyParents(createdParents, report);
+        layoutRemoval.removeEmptyParents(createdParents, report);
       }
     });
   }
@@ -322,116 +321,8 @@ public final class TeardownSteps {
     return paths.containerdRunDir().resolve("containerd.sock");
   }
 
-  /**
-   * Writes the teardown note into the layout (durably, once) before anything that proves the node
-   * is removed, so a teardown interrupted at any instant is still {@link #present()} and is run
-   * again; false (reported) when it cannot be written, and then nothing is removed.
-   */
-  private boolean markStarted(ReportBuilder report) {
-    Path marker = layout.teardownMarker();
-    try {
-      if (ports.files().exists(layout.root()) && !ports.files().exists(marker)) {
-        ports
-            .files()
-            .writeDurably(
-                marker,
-                "a teardown of this node started; run 'noneops reset' again to finish it\n",
-                0600);
-      }
-      return true;
-    } catch (IOException e) {
-      report.failed(marker, "write the teardown note (nothing removed without it)", e);
-      return false;
-    }
-  }
-
   private UnitTeardown units() {
     return new UnitTeardown(ports.files(), ports.systemd(), paths, settings);
-  }
-
-  /** The parents of the layout its creation made, deepest first; empty when none (or unknown). */
-  private List<Path> createdParents(ReportBuilder report) {
-    try {
-      if (!ports.files().exists(layout.createdParents())) {
-        return List.of();
-      }
-      List<Path> parents = new ArrayList<>();
-      for (String line : ports.files().readString(layout.createdParents()).split("\n")) {
-        Path p = line.isBlank() ? null : Path.of(line.strip()).normalize();
-        if (p != null
-            && p.isAbsolute()
-            && layout.root().startsWith(p)
-            && !p.equals(layout.root())
-            && p.getNameCount() >= 1) {
-          parents.add(p);
-        }
-      }
-      parents.sort(Comparator.comparingInt(Path::getNameCount).reversed());
-      return parents;
-    } catch (IOException e) {
-      report.failed(layout.createdParents(), "read", e);
-      return List.of();
-    }
-  }
-
-  /** Removes each of {@code parents} (deepest first) that is an empty directory; stops at the first that is not. */
-  private void removeEmptyParents(List<Path> parents, ReportBuilder report) {
-    for (Path parent : parents) {
-      try {
-        Optional<FileMeta> meta = ports.files().lstat(parent);
-        if (meta.isEmpty()
-            || !meta.get().isDirectory()
-            || !ports.files().list(parent).isEmpty()) {
-          return;
-        }
-        ports.files().removeDurably(parent);
-        report.removed(
-            TeardownAction.DIRECTORY_REMOVED,
-            parent,
-            "created by bootstrap to hold the layout, now empty");
-      } catch (IOException e) {
-        if (!HostIOException.hasErrno(e, Errno.ENOENT) && !isNotEmpty(e)) {
-          report.failed(parent, "remove", e);
-        }
-        return;
-      }
-    }
-  }
-
-  /** Every entry of the layout except the teardown note, the lock and the parents' note, which go last, with the layout. */
-  private List<Path> layoutEntriesButTheNote(ReportBuilder report) {
-    try {
-      return ports.files().list(layout.root()).stream()
-          .filter(name -> !name.equals(Layout.TEARDOWN)
-              && !name.equals(Layout.LOCK)
-              && !name.equals(Layout.CREATED_PARENTS))
-          .map(layout.root()::resolve)
-          .toList();
-    } catch (IOException e) {
-      if (!HostIOException.hasErrno(e, Errno.ENOENT)) {
-        report.failed(layout.root(), "list", e);
-      }
-      return List.of();
-    }
-  }
-
-  private void removeCurrentLink(ReportBuilder report) {
-    Path current = layout.current();
-    try {
-      Optional<FileMeta> meta = ports.files().lstat(current);
-      if (meta.isPresent() && meta.get().isSymlink()) {
-        String target = ports.files().readLink(current);
-        ports.files().removeDurably(current);
-        report.removed(
-            TeardownAction.SYMLINK_REMOVED,
-            current,
-            "the active-version link (to " + target + "), not followed");
-      }
-    } catch (IOException e) {
-      if (!HostIOException.hasErrno(e, Errno.ENOENT)) {
-        report.failed(current, "remove", e);
-      }
-    }
   }
 
   @FunctionalInterface
