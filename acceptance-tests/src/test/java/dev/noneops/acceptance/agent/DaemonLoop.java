@@ -41,14 +41,8 @@ final class DaemonLoop implements AutoCloseable {
   static DaemonLoop start(SimNode lab, Duration pollInterval, Logger log)
       throws InterruptedException {
     CountDownLatch ready = new CountDownLatch(1);
-    NodeDaemon daemon = new NodeDaemon(
-        lab.host.ports(),
-        lab.layout,
-        lab.paths,
-        (config, previous) -> config.isPresent()
-            ? lab.node(config.get(), previous)
-            : lab.node(previous.orElseThrow(), previous),
-        new NodeDaemon.Options(SimNode.AGENT_CONFIG_FILE, pollInterval, "amd64"),
+    NodeDaemon daemon = lab.daemon(
+        pollInterval,
         new NodeDaemon.Listener() {
           @Override
           public void ready() {

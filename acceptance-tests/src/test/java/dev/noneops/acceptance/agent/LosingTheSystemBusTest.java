@@ -32,16 +32,7 @@ class LosingTheSystemBusTest {
   void aNodeOnV1WithItsDaemonRunning() {
     lab = new SimNode();
     lab.bootstrapWithAgent(V1);
-    daemon = new NodeDaemon(
-        lab.host.ports(),
-        lab.layout,
-        lab.paths,
-        (config, previous) -> config.isPresent()
-            ? lab.node(config.get(), previous)
-            : lab.node(previous.orElseThrow(), previous),
-        new NodeDaemon.Options(SimNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
-        NodeDaemon.Listener.NONE,
-        log);
+    daemon = lab.daemon(log);
     daemon.start();
     daemon.tick();
   }

@@ -46,14 +46,8 @@ class NodeDaemonTest {
   }
 
   private NodeDaemon daemon() {
-    return new NodeDaemon(
-        lab.host.ports(),
-        lab.layout,
-        lab.paths,
-        (config, previous) -> config.isPresent()
-            ? lab.node(config.get(), previous)
-            : lab.node(previous.orElseThrow(), previous),
-        new NodeDaemon.Options(SimNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
+    return lab.daemon(
+        Duration.ofSeconds(5),
         new NodeDaemon.Listener() {
           @Override
           public void ready() {

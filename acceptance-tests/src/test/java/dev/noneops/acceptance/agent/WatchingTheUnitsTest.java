@@ -32,16 +32,7 @@ class WatchingTheUnitsTest {
   }
 
   private NodeDaemon daemon(Duration pollInterval, NodeDaemon.Listener listener) {
-    return new NodeDaemon(
-        lab.host.ports(),
-        lab.layout,
-        lab.paths,
-        (config, previous) -> config.isPresent()
-            ? lab.node(config.get(), previous)
-            : lab.node(previous.orElseThrow(), previous),
-        new NodeDaemon.Options(SimNode.AGENT_CONFIG_FILE, pollInterval, "amd64"),
-        listener,
-        log);
+    return lab.daemon(pollInterval, listener, log);
   }
 
   private void killKubelet() {

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.layout.HostPaths;
-import dev.noneops.core.node.ClusterCheck;
-import dev.noneops.core.node.Params;
 import dev.noneops.daemon.NodeDaemon;
 import dev.noneops.daemon.RepaveOptions;
 import dev.noneops.ports.cluster.ClusterEvent;
@@ -82,20 +80,7 @@ class BootRecoveryEventTest {
   private void startTheDaemon() {
     ClusterNode nodes = cluster.client();
     MachineResource machines = api.client();
-    new NodeDaemon(
-            lab.host.ports(),
-            lab.layout,
-            lab.paths,
-            (config, previous) -> {
-              Params.Builder params = Params.builder(lab.host.ports())
-                  .config(config.orElseGet(previous::orElseThrow))
-                  .cluster(ClusterCheck.of(nodes));
-              previous.ifPresent(params::previous);
-              return lab.node(params);
-            },
-            new NodeDaemon.Options(SimNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
-            NodeDaemon.Listener.NONE,
-            NOPLogger.NOP_LOGGER)
+    lab.daemon(lab.daemonNodesCheckedBy(nodes), NOPLogger.NOP_LOGGER)
         .followMachine(new Clients(machines, nodes), TIMEOUTS, Runnable::run)
         .start();
   }

@@ -3,8 +3,6 @@ package dev.noneops.acceptance.daemon;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.noneops.core.config.AgentConfig;
-import dev.noneops.core.node.ClusterCheck;
-import dev.noneops.core.node.Params;
 import dev.noneops.daemon.NodeDaemon;
 import dev.noneops.daemon.RepaveOptions;
 import dev.noneops.ports.cluster.ClusterEvent;
@@ -59,20 +57,7 @@ class RepaveThroughTheClusterGateTest {
     });
     ClusterNode nodes = cluster.client();
     MachineResource machines = api.client();
-    daemon = new NodeDaemon(
-            lab.host.ports(),
-            lab.layout,
-            lab.paths,
-            (config, previous) -> {
-              Params.Builder params = Params.builder(lab.host.ports())
-                  .config(config.orElseGet(previous::orElseThrow))
-                  .cluster(ClusterCheck.of(nodes));
-              previous.ifPresent(params::previous);
-              return lab.node(params);
-            },
-            new NodeDaemon.Options(SimNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
-            NodeDaemon.Listener.NONE,
-            NOPLogger.NOP_LOGGER)
+    daemon = lab.daemon(lab.daemonNodesCheckedBy(nodes), NOPLogger.NOP_LOGGER)
         .followMachine(new Clients(machines, nodes), TIMEOUTS, Runnable::run);
     daemon.start();
   }

@@ -40,17 +40,7 @@ class FollowingNoMachineTest {
   void noMachineNamedNoClientAndNoThreadUntilOneIs() throws Exception {
     AgentConfig named = SimNode.config();
     lab.bootstrapWithAgent(unnamed(named));
-    daemon = new NodeDaemon(
-            lab.host.ports(),
-            lab.layout,
-            lab.paths,
-            (config, previous) -> config.isPresent()
-                ? lab.node(config.get(), previous)
-                : lab.node(previous.orElseThrow(), previous),
-            new NodeDaemon.Options(SimNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
-            NodeDaemon.Listener.NONE,
-            new RecordingLog())
-        .followMachine(new Counting(), RepaveOptions.DEFAULTS);
+    daemon = lab.daemon(new RecordingLog()).followMachine(new Counting(), RepaveOptions.DEFAULTS);
 
     daemon.start();
     for (int i = 0; i < 3; i++) {

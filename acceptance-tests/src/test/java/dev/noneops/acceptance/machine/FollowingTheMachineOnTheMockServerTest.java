@@ -56,16 +56,7 @@ class FollowingTheMachineOnTheMockServerTest {
     machines = KubernetesMachineResource.connect(cluster.connection());
     nodes = KubernetesClusterNode.connect(cluster.connection());
     lab.onKubeletStart(() -> cluster.kubeletStarted(NODE));
-    daemon = new NodeDaemon(
-            lab.host.ports(),
-            lab.layout,
-            lab.paths,
-            (config, previous) -> config.isPresent()
-                ? lab.node(config.get(), previous)
-                : lab.node(previous.orElseThrow(), previous),
-            new NodeDaemon.Options(SimNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
-            NodeDaemon.Listener.NONE,
-            new RecordingLog())
+    daemon = lab.daemon(new RecordingLog())
         .followMachine(new Cluster(machines, nodes), TIMEOUTS, Runnable::run);
   }
 

@@ -69,17 +69,7 @@ class FollowingTheMachineTest {
   }
 
   private NodeDaemon daemon(MachineResource machines, ClusterNode nodes) {
-    return new NodeDaemon(
-            lab.host.ports(),
-            lab.layout,
-            lab.paths,
-            (config, previous) -> config.isPresent()
-                ? lab.node(config.get(), previous)
-                : lab.node(previous.orElseThrow(), previous),
-            new NodeDaemon.Options(SimNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
-            NodeDaemon.Listener.NONE,
-            log)
-        .followMachine(new Cluster(machines, nodes), TIMEOUTS, Runnable::run);
+    return lab.daemon(log).followMachine(new Cluster(machines, nodes), TIMEOUTS, Runnable::run);
   }
 
   private NodeDaemon daemon() {
@@ -404,16 +394,7 @@ class FollowingTheMachineTest {
   }
 
   private NodeDaemon silentApiDaemon(CountDownLatch answers) {
-    return new NodeDaemon(
-            lab.host.ports(),
-            lab.layout,
-            lab.paths,
-            (config, previous) -> config.isPresent()
-                ? lab.node(config.get(), previous)
-                : lab.node(previous.orElseThrow(), previous),
-            new NodeDaemon.Options(SimNode.AGENT_CONFIG_FILE, Duration.ofSeconds(5), "amd64"),
-            NodeDaemon.Listener.NONE,
-            log)
+    return lab.daemon(log)
         .followMachine(
             new Cluster(new SilentMachineResource(api.client(), answers), cluster.client()),
             TIMEOUTS);
