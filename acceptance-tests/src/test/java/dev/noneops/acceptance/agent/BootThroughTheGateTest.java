@@ -9,7 +9,6 @@ import dev.noneops.daemon.AgentState;
 import dev.noneops.ports.systemd.ActiveState;
 import dev.noneops.testkit.fixtures.node.BootLog;
 import dev.noneops.testkit.fixtures.node.SimNode;
-import dev.noneops.testkit.gate.FaultRule;
 import dev.noneops.testkit.gate.SimulatedCrash;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -43,16 +42,7 @@ class BootThroughTheGateTest {
 
   @Test
   void afterACutRightAfterTheFlipTheGateRunsFirstRollsBackAndTheStackComesUpOnThePreviousVersion() {
-    String target = lab.versionOf(V2);
-    FaultRule cut = lab.host
-        .faults()
-        .add(FaultRule.when(call ->
-                call.mutating() && lab.activeVersionRaw().filter(target::equals).isPresent())
-            .failWith(call -> new SimulatedCrash("power lost right after the flip", 0)));
-    assertThatThrownBy(() -> lab.node(V2, Optional.of(V1)).upgrade())
-        .isInstanceOf(SimulatedCrash.class);
-    assertThat(cut.fired()).isEqualTo(1);
-    lab.host.faults().clear();
+    lab.upgradeCutRightAfterTheFlip(V1, V2);
 
     BootLog boot = lab.powerCutAndBoot();
 

@@ -1,7 +1,6 @@
 package dev.noneops.acceptance.daemon;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.noneops.core.config.AgentConfig;
 import dev.noneops.core.layout.HostPaths;
@@ -12,14 +11,11 @@ import dev.noneops.ports.cluster.ClusterNode;
 import dev.noneops.ports.machine.MachineResource;
 import dev.noneops.testkit.fixtures.node.BootLog;
 import dev.noneops.testkit.fixtures.node.SimNode;
-import dev.noneops.testkit.gate.FaultRule;
-import dev.noneops.testkit.gate.SimulatedCrash;
 import dev.noneops.testkit.machine.SimClusterApi;
 import dev.noneops.testkit.machine.SimMachineApi;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.helpers.NOPLogger;
@@ -44,16 +40,7 @@ class BootRecoveryEventTest {
     lab.bootstrapWithAgent(V1);
     lab.publish(V2);
     cluster.registerNode(lab.host.ports().facts().read().hostname());
-    String target = lab.versionOf(V2);
-    FaultRule cut = lab.host
-        .faults()
-        .add(FaultRule.when(call ->
-                call.mutating() && lab.activeVersionRaw().filter(target::equals).isPresent())
-            .failWith(call -> new SimulatedCrash("power lost right after the flip", 0)));
-    assertThatThrownBy(() -> lab.node(V2, Optional.of(V1)).upgrade())
-        .isInstanceOf(SimulatedCrash.class);
-    assertThat(cut.fired()).isEqualTo(1);
-    lab.host.faults().clear();
+    lab.upgradeCutRightAfterTheFlip(V1, V2);
   }
 
   @Test
